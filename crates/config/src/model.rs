@@ -1,0 +1,372 @@
+//! The typed configuration: what a log4j2 XML file says, bound to plain Rust values with
+//! log4j2's defaults filled in.
+//!
+//! Attribute values here are already substituted at configuration time. Pattern strings keep
+//! whatever `${…}` was left for per-event resolution (written `$${…}` in the file), which the
+//! layout resolves through [`Configuration::substitutor`].
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use l4rs_core::{FilterResult, Interpolator, Level};
+
+use crate::{Diagnostic, Position};
+
+/// A whole configuration.
+#[derive(Clone)]
+pub struct Configuration {
+    /// The file it was loaded from; `None` for the default configuration.
+    pub source: Option<PathBuf>,
+    /// The `name` attribute (log4j2 defaults it to the source location).
+    pub name: String,
+    /// The `status` attribute: the status logger's level once the file is read.
+    pub status: Option<Level>,
+    /// The `dest` attribute: `err` (default), `out`, or a file path.
+    pub dest: Option<String>,
+    /// The `monitorInterval` attribute in seconds (0: off). Parsed; reloading is not done yet.
+    pub monitor_interval_seconds: u32,
+    /// The `strict` attribute.
+    pub strict: bool,
+    /// False only when `shutdownHook="disable"`.
+    pub shutdown_hook: bool,
+    /// The `shutdownTimeout` attribute in milliseconds.
+    pub shutdown_timeout_ms: u64,
+    /// `<Properties>` after substitution, in document order.
+    pub properties: Vec<(String, String)>,
+    /// Custom levels declared by `<CustomLevels>`, already registered with [`Level::register`].
+    pub custom_levels: Vec<Level>,
+    /// The appenders that could be bound, in document order. Later duplicates of a name replace
+    /// earlier ones (as log4j2's map put does); this list keeps only the survivor.
+    pub appenders: Vec<AppenderSpec>,
+    /// The context-wide filter: several top-level filters are combined into one
+    /// [`FilterSpec::Composite`] in document order.
+    pub filter: Option<FilterSpec>,
+    /// The loggers. A missing `<Root>` is replaced by log4j2's default ERROR root with a console
+    /// (and a WARN diagnostic); a missing `<Loggers>` makes the whole configuration the default one.
+    pub loggers: LoggersSpec,
+    /// The substitutor holding this configuration's properties, for per-event lookups.
+    pub substitutor: Arc<dyn Interpolator>,
+    /// Everything that went wrong or was adjusted while loading, in the order found.
+    pub diagnostics: Vec<Diagnostic>,
+    /// True when this is log4j2's default configuration (no file, or a file that could not be used).
+    pub is_default: bool,
+}
+
+/// `<Loggers>`.
+#[derive(Clone, Debug)]
+pub struct LoggersSpec {
+    /// `<Root>` (or `<AsyncRoot>`).
+    pub root: LoggerSpec,
+    /// Every `<Logger>`, in document order; a later logger with the same name replaced an
+    /// earlier one.
+    pub loggers: Vec<LoggerSpec>,
+}
+
+/// `<Logger>` or `<Root>`.
+#[derive(Clone, Debug)]
+pub struct LoggerSpec {
+    /// The logger name; `""` for the root logger.
+    pub name: String,
+    /// The `level` attribute; `None` inherits the nearest configured ancestor's level (root: ERROR).
+    pub level: Option<Level>,
+    /// The `additivity` attribute (default true).
+    pub additivity: bool,
+    /// The `includeLocation` attribute; `None` means log4j2's default (true for synchronous loggers).
+    pub include_location: Option<bool>,
+    /// True for `<AsyncLogger>` / `<AsyncRoot>`.
+    pub asynchronous: bool,
+    /// `<AppenderRef>` children.
+    pub appender_refs: Vec<AppenderRefSpec>,
+    /// The logger's filter (only DENY drops).
+    pub filter: Option<FilterSpec>,
+    /// Where the element is.
+    pub position: Option<Position>,
+}
+
+/// `<AppenderRef ref="…" level="…">`.
+#[derive(Clone, Debug)]
+pub struct AppenderRefSpec {
+    /// The referenced appender's name.
+    pub appender: String,
+    /// Events less severe than this are dropped for this reference only.
+    pub level: Option<Level>,
+    /// The reference's filter (only DENY drops).
+    pub filter: Option<FilterSpec>,
+    /// Where the element is.
+    pub position: Option<Position>,
+}
+
+/// One appender, with the attributes every appender shares.
+#[derive(Clone, Debug)]
+pub struct AppenderSpec {
+    /// The `name` attribute (required).
+    pub name: String,
+    /// The `ignoreExceptions` attribute (default true).
+    pub ignore_exceptions: bool,
+    /// The layout child; `None` means the appender's default (`PatternLayout` `%m%n`).
+    pub layout: Option<LayoutSpec>,
+    /// The appender's filter (only DENY drops).
+    pub filter: Option<FilterSpec>,
+    /// The appender type and its own attributes.
+    pub kind: AppenderKind,
+    /// Where the element is.
+    pub position: Option<Position>,
+}
+
+/// The appender types and their attributes.
+#[derive(Clone, Debug)]
+pub enum AppenderKind {
+    /// `<Console>`.
+    Console(ConsoleSpec),
+    /// `<File>`.
+    File(FileSpec),
+    /// `<RandomAccessFile>`.
+    RandomAccessFile(RandomAccessFileSpec),
+    /// `<MemoryMappedFile>`.
+    MemoryMappedFile(MemoryMappedFileSpec),
+}
+
+/// `<Console>` attributes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConsoleSpec {
+    /// `target`: SYSTEM_OUT (default) or SYSTEM_ERR.
+    pub target: ConsoleTarget,
+    /// `follow` (default false).
+    pub follow: bool,
+    /// `direct` (default false).
+    pub direct: bool,
+}
+
+/// Where a console appender writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConsoleTarget {
+    /// Standard output.
+    SystemOut,
+    /// Standard error.
+    SystemErr,
+}
+
+/// `<File>` attributes, with log4j2's defaults.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileSpec {
+    /// `fileName` (required).
+    pub file_name: String,
+    /// `append` (default true; false truncates when the appender is built).
+    pub append: bool,
+    /// `bufferedIo` (default true; turned off by `locking`).
+    pub buffered_io: bool,
+    /// `bufferSize` (default 8192).
+    pub buffer_size: usize,
+    /// `immediateFlush` (default true).
+    pub immediate_flush: bool,
+    /// `locking` (default false).
+    pub locking: bool,
+    /// `createOnDemand` (default false).
+    pub create_on_demand: bool,
+    /// `filePermissions`, e.g. `rw-r-----`.
+    pub file_permissions: Option<String>,
+    /// `fileOwner`.
+    pub file_owner: Option<String>,
+    /// `fileGroup`.
+    pub file_group: Option<String>,
+}
+
+/// `<RandomAccessFile>` attributes, with log4j2's defaults.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RandomAccessFileSpec {
+    /// `fileName` (required).
+    pub file_name: String,
+    /// `append` (default true).
+    pub append: bool,
+    /// `immediateFlush` (default true).
+    pub immediate_flush: bool,
+    /// `bufferSize` (default 262144).
+    pub buffer_size: usize,
+}
+
+/// `<MemoryMappedFile>` attributes, with log4j2's defaults.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MemoryMappedFileSpec {
+    /// `fileName` (required).
+    pub file_name: String,
+    /// `append` (default true).
+    pub append: bool,
+    /// `immediateFlush` (accepted; log4j2 ignores it).
+    pub immediate_flush: bool,
+    /// `regionLength` as written (default 33554432); clamping and rounding happen in the appender.
+    pub region_length: i64,
+}
+
+/// A layout child.
+#[derive(Clone, Debug)]
+pub enum LayoutSpec {
+    /// `<PatternLayout>`.
+    Pattern(PatternLayoutSpec),
+}
+
+/// `<PatternLayout>` attributes and children.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PatternLayoutSpec {
+    /// `pattern` (default `%m%n`), substituted at configuration time; `${…}` left in it is
+    /// resolved per event.
+    pub pattern: String,
+    /// `<PatternSelector>` / `<MarkerPatternSelector>` / `<LevelPatternSelector>` child.
+    pub selector: Option<PatternSelectorSpec>,
+    /// `<Replace regex replacement>` child: applied to the whole formatted event.
+    pub replace: Option<ReplaceSpec>,
+    /// `alwaysWriteExceptions` (default true).
+    pub always_write_exceptions: bool,
+    /// `disableAnsi` (default false).
+    pub disable_ansi: bool,
+    /// `noConsoleNoAnsi` (default false).
+    pub no_console_no_ansi: bool,
+    /// `charset` (default UTF-8 here; the platform default in log4j2).
+    pub charset: Option<String>,
+    /// `header` pattern.
+    pub header: Option<String>,
+    /// `footer` pattern.
+    pub footer: Option<String>,
+}
+
+impl Default for PatternLayoutSpec {
+    fn default() -> PatternLayoutSpec {
+        PatternLayoutSpec {
+            pattern: "%m%n".to_string(),
+            selector: None,
+            replace: None,
+            always_write_exceptions: true,
+            disable_ansi: false,
+            no_console_no_ansi: false,
+            charset: None,
+            header: None,
+            footer: None,
+        }
+    }
+}
+
+/// `<Replace regex="…" replacement="…"/>`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReplaceSpec {
+    /// A Java regular expression.
+    pub regex: String,
+    /// The replacement, with Java's `$1` group references.
+    pub replacement: String,
+}
+
+/// A pattern selector: picks the pattern per event.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PatternSelectorSpec {
+    /// What the `key` of each match is compared with.
+    pub kind: PatternSelectorKind,
+    /// `<PatternMatch key pattern>` children, in order.
+    pub matches: Vec<(String, String)>,
+    /// `defaultPattern`.
+    pub default_pattern: String,
+    /// `alwaysWriteExceptions` (default true).
+    pub always_write_exceptions: bool,
+    /// `disableAnsi` (default false).
+    pub disable_ansi: bool,
+    /// `noConsoleNoAnsi` (default false).
+    pub no_console_no_ansi: bool,
+}
+
+/// The pattern selector types.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PatternSelectorKind {
+    /// `MarkerPatternSelector`: the event's marker is, or descends from, the key.
+    Marker,
+    /// `LevelPatternSelector`: the event's level name equals the key.
+    Level,
+}
+
+/// What every filter shares: its verdicts on match and mismatch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FilterVerdicts {
+    /// `onMatch` (default NEUTRAL).
+    pub on_match: FilterResult,
+    /// `onMismatch` (default DENY).
+    pub on_mismatch: FilterResult,
+}
+
+impl Default for FilterVerdicts {
+    fn default() -> FilterVerdicts {
+        FilterVerdicts {
+            on_match: FilterResult::Neutral,
+            on_mismatch: FilterResult::Deny,
+        }
+    }
+}
+
+/// A filter and its attributes, with log4j2's defaults.
+#[derive(Clone, Debug, PartialEq)]
+pub enum FilterSpec {
+    /// `ThresholdFilter level` (default ERROR).
+    Threshold {
+        /// The threshold.
+        level: Level,
+        /// onMatch / onMismatch.
+        verdicts: FilterVerdicts,
+    },
+    /// `LevelRangeFilter minLevel maxLevel` (defaults as log4j2 2.19: min ERROR, max ALL).
+    LevelRange {
+        /// The most severe level in range.
+        min_level: Level,
+        /// The least severe level in range.
+        max_level: Level,
+        /// onMatch / onMismatch.
+        verdicts: FilterVerdicts,
+    },
+    /// `LevelMatchFilter level` (default ERROR).
+    LevelMatch {
+        /// The level matched exactly.
+        level: Level,
+        /// onMatch / onMismatch.
+        verdicts: FilterVerdicts,
+    },
+    /// `RegexFilter regex useRawMsg`: the whole message must match.
+    Regex {
+        /// The Java regular expression.
+        regex: String,
+        /// Match the unformatted message (no difference for l4rs messages).
+        use_raw_msg: bool,
+        /// onMatch / onMismatch.
+        verdicts: FilterVerdicts,
+    },
+    /// `StringMatchFilter text`: the message contains the text.
+    StringMatch {
+        /// The text searched for.
+        text: String,
+        /// onMatch / onMismatch.
+        verdicts: FilterVerdicts,
+    },
+    /// `MarkerFilter marker`: the event marker is, or descends from, the named one.
+    Marker {
+        /// The marker name.
+        marker: String,
+        /// onMatch / onMismatch.
+        verdicts: FilterVerdicts,
+    },
+    /// `NoMarkerFilter`: the event has no marker.
+    NoMarker {
+        /// onMatch / onMismatch.
+        verdicts: FilterVerdicts,
+    },
+    /// `BurstFilter level rate maxBurst`.
+    Burst {
+        /// Events at or below this level (less severe) are rate-limited (default WARN).
+        level: Level,
+        /// Events per second (default 10).
+        rate: f64,
+        /// The burst allowance (default 10 × rate).
+        max_burst: u64,
+        /// onMatch / onMismatch.
+        verdicts: FilterVerdicts,
+    },
+    /// `DenyAllFilter`.
+    DenyAll {
+        /// onMatch / onMismatch.
+        verdicts: FilterVerdicts,
+    },
+    /// `<Filters>`: the first non-NEUTRAL result of the children, in order.
+    Composite(Vec<FilterSpec>),
+}

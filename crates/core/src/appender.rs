@@ -1,0 +1,46 @@
+//! The appender stage: writes formatted events somewhere.
+
+use std::io;
+
+use crate::LogEvent;
+
+/// Why an appender could not write an event.
+#[derive(Debug, thiserror::Error)]
+pub enum AppendError {
+    /// Writing to the destination failed.
+    #[error("Error writing to stream {destination}: {source}")]
+    Io {
+        /// The file or stream that failed.
+        destination: String,
+        /// The OS error.
+        #[source]
+        source: io::Error,
+    },
+    /// The appender has been stopped (or never started).
+    #[error("Attempted to append to non-started appender {0}")]
+    NotStarted(String),
+}
+
+/// A destination for events (log4j2's `Appender`). Filters and `ignoreExceptions` are applied
+/// by the caller; an appender only formats and writes.
+pub trait Appender: Send + Sync {
+    /// The appender's configured name.
+    fn name(&self) -> &str;
+
+    /// Formats and writes one event.
+    fn append(&self, event: &LogEvent<'_>) -> Result<(), AppendError>;
+
+    /// Pushes buffered bytes to the OS.
+    fn flush(&self) -> Result<(), AppendError> {
+        Ok(())
+    }
+
+    /// Writes the footer, flushes and closes. Appending after `stop` fails with
+    /// [`AppendError::NotStarted`]. Stopping twice is harmless.
+    fn stop(&self) {}
+
+    /// True when the appender's layout prints the caller's location.
+    fn requires_location(&self) -> bool {
+        false
+    }
+}

@@ -1,0 +1,229 @@
+//! The status logger: l4rs's own diagnostics, printed as log4j2's `StatusLogger` prints them.
+//!
+//! Configuration problems (malformed XML, unknown plugins, bad attribute values) and runtime
+//! failures (a write that failed) are reported here, never as panics. A record is printed to
+//! the destination (stderr by default) when its level passes the status level, in log4j2
+//! 2.24's format: `2026-11-30 00:24:33,181 main WARN message`.
+//!
+//! The status level starts at ERROR, or at `LOG4J_STATUS_LOGGER_LEVEL` from the environment;
+//! `LOG4J_DEBUG` (any value but `false`) forces TRACE, as `log4j2.debug` does. A configuration's
+//! `status` attribute changes it with [`set_level`].
+
+use std::cell::RefCell;
+use std::fmt;
+use std::fs::File;
+use std::io::Write;
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::{Mutex, OnceLock};
+
+use crate::{Level, Timestamp};
+
+/// One status message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StatusRecord {
+    /// Its severity.
+    pub level: Level,
+    /// The message text.
+    pub message: String,
+}
+
+impl fmt::Display for StatusRecord {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.level, self.message)
+    }
+}
+
+/// Where printed status messages go (the configuration's `dest` attribute).
+#[derive(Debug)]
+pub enum Destination {
+    /// Standard error (the default).
+    Stderr,
+    /// Standard output.
+    Stdout,
+    /// A file, appended to.
+    File(File),
+}
+
+const UNSET: i32 = -1;
+static LEVEL: AtomicI32 = AtomicI32::new(UNSET);
+
+fn destination() -> &'static Mutex<Destination> {
+    static DESTINATION: OnceLock<Mutex<Destination>> = OnceLock::new();
+    DESTINATION.get_or_init(|| Mutex::new(Destination::Stderr))
+}
+
+thread_local! {
+    static CAPTURES: RefCell<Vec<Vec<StatusRecord>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The level from the environment: `LOG4J_DEBUG` forces TRACE, else
+/// `LOG4J_STATUS_LOGGER_LEVEL`, else ERROR.
+pub fn default_level() -> Level {
+    if let Ok(debug) = std::env::var("LOG4J_DEBUG") {
+        if !debug.eq_ignore_ascii_case("false") {
+            return Level::TRACE;
+        }
+    }
+    std::env::var("LOG4J_STATUS_LOGGER_LEVEL")
+        .ok()
+        .and_then(|name| Level::from_name(&name).ok())
+        .unwrap_or(Level::ERROR)
+}
+
+/// The current status level: records at least this severe are printed.
+pub fn level() -> Level {
+    let current = LEVEL.load(Ordering::Relaxed);
+    if current == UNSET {
+        let initial = default_level();
+        LEVEL.store(initial.int_level(), Ordering::Relaxed);
+        return initial;
+    }
+    Level::standard_from_int(current).unwrap_or(Level::ERROR)
+}
+
+/// Sets the status level (the configuration's `status` attribute). A `LOG4J_DEBUG` environment
+/// forces TRACE regardless.
+pub fn set_level(level: Level) {
+    let effective = if default_level() == Level::TRACE {
+        Level::TRACE
+    } else {
+        level
+    };
+    LEVEL.store(effective.int_level(), Ordering::Relaxed);
+}
+
+/// Sets where printed records go.
+pub fn set_destination(new_destination: Destination) {
+    *destination().lock().unwrap_or_else(|e| e.into_inner()) = new_destination;
+}
+
+/// Reports a record: prints it when its level passes the status level, and hands it to every
+/// [`capture`] running on this thread regardless of level.
+pub fn log(level: Level, message: impl fmt::Display) {
+    let capturing = CAPTURES
+        .try_with(|captures| !captures.borrow().is_empty())
+        .unwrap_or(false);
+    let printing = level.is_at_least_as_severe_as(self::level());
+    if !capturing && !printing {
+        return;
+    }
+    let record = StatusRecord {
+        level,
+        message: message.to_string(),
+    };
+    if printing {
+        print(&record);
+    }
+    if capturing {
+        let _ = CAPTURES.try_with(|captures| {
+            if let Some(innermost) = captures.borrow_mut().last_mut() {
+                innermost.push(record);
+            }
+        });
+    }
+}
+
+/// Reports an ERROR.
+pub fn error(message: impl fmt::Display) {
+    log(Level::ERROR, message);
+}
+
+/// Reports a WARN.
+pub fn warn(message: impl fmt::Display) {
+    log(Level::WARN, message);
+}
+
+/// Reports an INFO.
+pub fn info(message: impl fmt::Display) {
+    log(Level::INFO, message);
+}
+
+/// Reports a DEBUG.
+pub fn debug(message: impl fmt::Display) {
+    log(Level::DEBUG, message);
+}
+
+/// Runs `f` and returns, beside its result, every record reported on this thread meanwhile,
+/// whatever its level (used by `l4rs check` and by tests). Printing is unchanged.
+pub fn capture<R>(f: impl FnOnce() -> R) -> (R, Vec<StatusRecord>) {
+    CAPTURES.with(|captures| captures.borrow_mut().push(Vec::new()));
+    struct PopOnDrop;
+    impl Drop for PopOnDrop {
+        fn drop(&mut self) {
+            let _ = CAPTURES.try_with(|captures| captures.borrow_mut().pop());
+        }
+    }
+    let guard = PopOnDrop;
+    let result = f();
+    let records = CAPTURES
+        .with(|captures| captures.borrow_mut().last_mut().map(std::mem::take))
+        .unwrap_or_default();
+    drop(guard);
+    (result, records)
+}
+
+fn print(record: &StatusRecord) {
+    let mut line = String::with_capacity(64 + record.message.len());
+    write_local_timestamp(Timestamp::now(), &mut line);
+    line.push(' ');
+    line.push_str(std::thread::current().name().unwrap_or("Thread"));
+    line.push(' ');
+    line.push_str(record.level.name());
+    line.push(' ');
+    line.push_str(&record.message);
+    line.push('\n');
+    let mut target = destination().lock().unwrap_or_else(|e| e.into_inner());
+    let _ = match &mut *target {
+        Destination::Stderr => std::io::stderr().write_all(line.as_bytes()),
+        Destination::Stdout => std::io::stdout().write_all(line.as_bytes()),
+        Destination::File(file) => file.write_all(line.as_bytes()),
+    };
+}
+
+/// `yyyy-MM-dd HH:mm:ss,SSS` in the local time zone, as log4j2 2.24's status logger prints.
+fn write_local_timestamp(now: Timestamp, out: &mut String) {
+    let seconds = now.epoch_seconds() as libc::time_t;
+    // SAFETY: `localtime_r` only writes into the zeroed `tm` we own.
+    let mut tm: libc::tm = unsafe { std::mem::zeroed() };
+    unsafe {
+        libc::localtime_r(&seconds, &mut tm);
+    }
+    let _ = fmt::Write::write_fmt(
+        out,
+        format_args!(
+            "{:04}-{:02}-{:02} {:02}:{:02}:{:02},{:03}",
+            tm.tm_year + 1900,
+            tm.tm_mon + 1,
+            tm.tm_mday,
+            tm.tm_hour,
+            tm.tm_min,
+            tm.tm_sec,
+            now.nano_of_second() / 1_000_000
+        ),
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn capture_sees_every_level_and_nests() {
+        let ((), outer) = capture(|| {
+            debug("quiet detail");
+            let ((), inner) = capture(|| error("inner problem"));
+            assert_eq!(inner.len(), 1);
+            assert_eq!(inner[0].level, Level::ERROR);
+        });
+        assert_eq!(outer.len(), 1);
+        assert_eq!(outer[0].message, "quiet detail");
+    }
+
+    #[test]
+    fn timestamps_use_log4j2_status_format() {
+        let mut out = String::new();
+        write_local_timestamp(Timestamp::from_millis(1_351_866_842_781), &mut out);
+        assert_eq!(out.len(), "2012-11-02 14:34:02,781".len());
+        assert!(out.ends_with(",781"));
+    }
+}

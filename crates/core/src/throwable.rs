@@ -1,0 +1,486 @@
+//! Java-style throwables: what `%ex` renders.
+
+use std::error::Error;
+use std::fmt;
+
+/// How a frame joins its "class" and method when printed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FrameStyle {
+    /// `com.example.Service.handle(Service.java:30)`.
+    Java,
+    /// `my_app::db::query(db.rs:42)`.
+    Rust,
+}
+
+/// One stack frame, printed by `%ex` as Java's `StackTraceElement.toString()`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StackFrame {
+    /// The declaring class (Java) or module path (Rust).
+    pub class: String,
+    /// The method or function name.
+    pub method: String,
+    /// The file name, if known.
+    pub file: Option<String>,
+    /// The line: `-2` means a native method, other negative values an unknown line.
+    pub line: i32,
+    /// How `class` and `method` are joined.
+    pub style: FrameStyle,
+}
+
+impl StackFrame {
+    /// A Java frame (`class.method`).
+    pub fn java(
+        class: impl Into<String>,
+        method: impl Into<String>,
+        file: Option<&str>,
+        line: i32,
+    ) -> StackFrame {
+        StackFrame {
+            class: class.into(),
+            method: method.into(),
+            file: file.map(str::to_string),
+            line,
+            style: FrameStyle::Java,
+        }
+    }
+
+    /// A Rust frame (`module::function`).
+    pub fn rust(
+        module: impl Into<String>,
+        function: impl Into<String>,
+        file: Option<&str>,
+        line: i32,
+    ) -> StackFrame {
+        StackFrame {
+            class: module.into(),
+            method: function.into(),
+            file: file.map(str::to_string),
+            line,
+            style: FrameStyle::Rust,
+        }
+    }
+
+    /// Writes `class.method(file:line)` exactly as Java's `StackTraceElement.toString()` does:
+    /// `(Native Method)` for line -2, `(Unknown Source)` without a file, `(file)` for a
+    /// negative line.
+    pub fn write_to(&self, out: &mut String) {
+        out.push_str(&self.class);
+        if !self.class.is_empty() {
+            out.push_str(match self.style {
+                FrameStyle::Java => ".",
+                FrameStyle::Rust => "::",
+            });
+        }
+        out.push_str(&self.method);
+        out.push('(');
+        if self.line == -2 {
+            out.push_str("Native Method");
+        } else {
+            match &self.file {
+                None => out.push_str("Unknown Source"),
+                Some(file) => {
+                    out.push_str(file);
+                    if self.line >= 0 {
+                        out.push(':');
+                        let _ = fmt::Write::write_fmt(out, format_args!("{}", self.line));
+                    }
+                }
+            }
+        }
+        out.push(')');
+    }
+}
+
+impl fmt::Display for StackFrame {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut text = String::new();
+        self.write_to(&mut text);
+        f.write_str(&text)
+    }
+}
+
+/// An exception as log4j2 sees one: a type name, an optional message, stack frames, an
+/// optional cause and suppressed throwables.
+///
+/// Build one from any error with [`Throwable::from_error`] (the source chain becomes the causes),
+/// with [`Throwable::capture`] (adds a backtrace of the current thread, resolved once), or field by
+/// field with [`Throwable::new`] and the `with_*` methods.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Throwable {
+    class_name: String,
+    message: Option<String>,
+    frames: Vec<StackFrame>,
+    cause: Option<Box<Throwable>>,
+    suppressed: Vec<Throwable>,
+}
+
+impl Throwable {
+    /// A throwable of type `class_name` with no message, frames, cause or suppressed throwables.
+    pub fn new(class_name: impl Into<String>) -> Throwable {
+        Throwable {
+            class_name: class_name.into(),
+            message: None,
+            frames: Vec::new(),
+            cause: None,
+            suppressed: Vec::new(),
+        }
+    }
+
+    /// Sets the message (`getMessage()`).
+    pub fn with_message(mut self, message: impl Into<String>) -> Throwable {
+        self.message = Some(message.into());
+        self
+    }
+
+    /// Sets the stack frames, innermost first.
+    pub fn with_frames(mut self, frames: Vec<StackFrame>) -> Throwable {
+        self.frames = frames;
+        self
+    }
+
+    /// Sets the cause (`Caused by:`).
+    pub fn with_cause(mut self, cause: Throwable) -> Throwable {
+        self.cause = Some(Box::new(cause));
+        self
+    }
+
+    /// Adds a suppressed throwable (`Suppressed:`).
+    pub fn with_suppressed(mut self, suppressed: Throwable) -> Throwable {
+        self.suppressed.push(suppressed);
+        self
+    }
+
+    /// Converts an error and its `source()` chain. The top error's type name comes from the
+    /// type system; sources are behind `dyn Error`, so their names are found by downcasting to
+    /// well-known std types, else taken from the leading type name in their `Debug` output.
+    pub fn from_error<E: Error + 'static>(error: &E) -> Throwable {
+        let mut throwable =
+            Throwable::new(std::any::type_name::<E>()).with_message(error.to_string());
+        throwable.cause = error
+            .source()
+            .map(|s| Box::new(Throwable::from_dyn_error(s)));
+        throwable
+    }
+
+    /// Converts a `dyn Error` and its source chain (type names as in [`Throwable::from_error`]).
+    pub fn from_dyn_error(error: &(dyn Error + 'static)) -> Throwable {
+        let mut throwable =
+            Throwable::new(dyn_error_type_name(error)).with_message(error.to_string());
+        throwable.cause = error
+            .source()
+            .map(|s| Box::new(Throwable::from_dyn_error(s)));
+        throwable
+    }
+
+    /// Like [`Throwable::from_error`], with the current thread's backtrace as the frames of the
+    /// top throwable. The backtrace is resolved here, once; rendering it later costs no symbol
+    /// lookups.
+    pub fn capture<E: Error + 'static>(error: &E) -> Throwable {
+        let backtrace = std::backtrace::Backtrace::force_capture();
+        let frames = frames_from_backtrace(&backtrace.to_string());
+        Throwable::from_error(error).with_frames(frames)
+    }
+
+    /// The type name printed in the header line.
+    pub fn class_name(&self) -> &str {
+        &self.class_name
+    }
+
+    /// The message, if any.
+    pub fn message(&self) -> Option<&str> {
+        self.message.as_deref()
+    }
+
+    /// The frames, innermost first.
+    pub fn frames(&self) -> &[StackFrame] {
+        &self.frames
+    }
+
+    /// The cause.
+    pub fn cause(&self) -> Option<&Throwable> {
+        self.cause.as_deref()
+    }
+
+    /// The suppressed throwables, in the order they were added.
+    pub fn suppressed(&self) -> &[Throwable] {
+        &self.suppressed
+    }
+
+    /// The deepest cause (the throwable itself when it has none).
+    pub fn root_cause(&self) -> &Throwable {
+        let mut current = self;
+        while let Some(cause) = current.cause() {
+            current = cause;
+        }
+        current
+    }
+
+    /// Writes Java's `Throwable.toString()`: `class` or `class: message`.
+    pub fn write_header(&self, out: &mut String) {
+        out.push_str(&self.class_name);
+        if let Some(message) = &self.message {
+            out.push_str(": ");
+            out.push_str(message);
+        }
+    }
+}
+
+impl fmt::Display for Throwable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut header = String::new();
+        self.write_header(&mut header);
+        f.write_str(&header)
+    }
+}
+
+/// The throwable attached to one event, borrowed from the caller.
+#[derive(Clone, Copy)]
+pub enum ThrowableRef<'a> {
+    /// A prepared throwable, rendered without any conversion.
+    Throwable(&'a Throwable),
+    /// An error passed straight to a log macro, with its static type name; converted to a
+    /// [`Throwable`] only if a layout renders it.
+    Error {
+        /// The error.
+        error: &'a (dyn Error + 'static),
+        /// `std::any::type_name` of the error's type.
+        type_name: &'static str,
+    },
+}
+
+impl ThrowableRef<'_> {
+    /// The throwable as a [`Throwable`], borrowed when it already is one, converted otherwise.
+    pub fn resolve(&self) -> std::borrow::Cow<'_, Throwable> {
+        match *self {
+            ThrowableRef::Throwable(throwable) => std::borrow::Cow::Borrowed(throwable),
+            ThrowableRef::Error { error, type_name } => {
+                let mut throwable = Throwable::new(type_name).with_message(error.to_string());
+                throwable.cause = error
+                    .source()
+                    .map(|s| Box::new(Throwable::from_dyn_error(s)));
+                std::borrow::Cow::Owned(throwable)
+            }
+        }
+    }
+}
+
+impl fmt::Debug for ThrowableRef<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ThrowableRef::Throwable(t) => write!(f, "Throwable({t})"),
+            ThrowableRef::Error { type_name, error } => write!(f, "Error({type_name}: {error})"),
+        }
+    }
+}
+
+/// Turns the argument of `error = …` in the log macros into a [`ThrowableRef`].
+///
+/// Implemented for [`Throwable`], every `Error + 'static` type and `dyn Error`; boxed errors
+/// reach the `dyn Error` impl through method-call auto-deref, which is how the macros call it.
+pub trait AsThrowableRef {
+    /// Borrows `self` as the event's throwable.
+    fn as_throwable_ref(&self) -> ThrowableRef<'_>;
+}
+
+impl AsThrowableRef for Throwable {
+    fn as_throwable_ref(&self) -> ThrowableRef<'_> {
+        ThrowableRef::Throwable(self)
+    }
+}
+
+impl<E: Error + 'static> AsThrowableRef for E {
+    fn as_throwable_ref(&self) -> ThrowableRef<'_> {
+        ThrowableRef::Error {
+            error: self,
+            type_name: std::any::type_name::<E>(),
+        }
+    }
+}
+
+impl AsThrowableRef for dyn Error + 'static {
+    fn as_throwable_ref(&self) -> ThrowableRef<'_> {
+        ThrowableRef::Error {
+            error: self,
+            type_name: dyn_error_type_name(self),
+        }
+    }
+}
+
+impl AsThrowableRef for dyn Error + Send + Sync + 'static {
+    fn as_throwable_ref(&self) -> ThrowableRef<'_> {
+        ThrowableRef::Error {
+            error: self,
+            type_name: dyn_error_type_name(self),
+        }
+    }
+}
+
+fn dyn_error_type_name(error: &(dyn Error + 'static)) -> &'static str {
+    macro_rules! known {
+        ($($ty:ty),*) => {
+            $(if error.is::<$ty>() { return std::any::type_name::<$ty>(); })*
+        };
+    }
+    known!(
+        std::io::Error,
+        std::fmt::Error,
+        std::num::ParseIntError,
+        std::num::ParseFloatError,
+        std::str::Utf8Error,
+        std::string::FromUtf8Error,
+        std::str::ParseBoolError,
+        std::num::TryFromIntError,
+        std::char::ParseCharError,
+        std::net::AddrParseError,
+        std::time::SystemTimeError,
+        std::env::VarError
+    );
+    // A derived `Debug` starts with the type's own name (`ConfigError { .. }`, `Timeout(3)`).
+    let debug = format!("{error:?}");
+    let name: String = debug
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect();
+    if name.chars().next().is_some_and(char::is_uppercase) {
+        intern(name)
+    } else {
+        "std::error::Error"
+    }
+}
+
+/// Keeps each distinct source type name once, so a `&'static str` can name it.
+fn intern(name: String) -> &'static str {
+    use std::collections::HashSet;
+    use std::sync::{Mutex, OnceLock};
+    static NAMES: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
+    let mut names = NAMES
+        .get_or_init(|| Mutex::new(HashSet::new()))
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    if let Some(existing) = names.get(name.as_str()) {
+        return existing;
+    }
+    let leaked: &'static str = Box::leak(name.into_boxed_str());
+    names.insert(leaked);
+    leaked
+}
+
+/// Parses std's `Backtrace` display (`  3: my_app::db::query` then `at src/db.rs:42:9`) into
+/// frames, dropping the frames of the capture machinery itself.
+fn frames_from_backtrace(text: &str) -> Vec<StackFrame> {
+    let mut frames: Vec<StackFrame> = Vec::new();
+    for line in text.lines() {
+        let trimmed = line.trim_start();
+        if let Some(location) = trimmed.strip_prefix("at ") {
+            if let Some(frame) = frames.last_mut() {
+                let mut parts = location.rsplitn(3, ':');
+                let _column = parts.next();
+                let line_number = parts.next().and_then(|l| l.parse::<i32>().ok());
+                let path = parts.next();
+                if let (Some(path), Some(line_number)) = (path, line_number) {
+                    let file = path.rsplit(['/', '\\']).next().unwrap_or(path);
+                    frame.file = Some(file.to_string());
+                    frame.line = line_number;
+                }
+            }
+            continue;
+        }
+        let Some((index, symbol)) = trimmed.split_once(": ") else {
+            continue;
+        };
+        if index.parse::<usize>().is_err() {
+            continue;
+        }
+        let (module, function) = match symbol.rfind("::") {
+            Some(split) => (&symbol[..split], &symbol[split + 2..]),
+            None => ("", symbol),
+        };
+        frames.push(StackFrame::rust(module, function, None, -1));
+    }
+    let skip = frames
+        .iter()
+        .rposition(|frame| {
+            frame.class.starts_with("std::backtrace")
+                || (frame.class.ends_with("throwable::Throwable")
+                    && frame.method.starts_with("capture"))
+        })
+        .map_or(0, |index| index + 1);
+    frames.drain(..skip);
+    frames
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frames_print_like_java_stack_trace_elements() {
+        let mut out = String::new();
+        StackFrame::java("com.example.Service", "handle", Some("Service.java"), 30)
+            .write_to(&mut out);
+        out.push('|');
+        StackFrame::java("a.B", "n", None, 3).write_to(&mut out);
+        out.push('|');
+        StackFrame::java("a.B", "n", Some("B.java"), -2).write_to(&mut out);
+        out.push('|');
+        StackFrame::java("a.B", "n", Some("B.java"), -1).write_to(&mut out);
+        out.push('|');
+        StackFrame::rust("app::db", "query", Some("db.rs"), 4).write_to(&mut out);
+        assert_eq!(
+            out,
+            "com.example.Service.handle(Service.java:30)|a.B.n(Unknown Source)|a.B.n(Native Method)|a.B.n(B.java)|app::db::query(db.rs:4)"
+        );
+    }
+
+    #[derive(Debug)]
+    struct Outer(std::io::Error);
+    impl fmt::Display for Outer {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("outer failed")
+        }
+    }
+    impl Error for Outer {
+        fn source(&self) -> Option<&(dyn Error + 'static)> {
+            Some(&self.0)
+        }
+    }
+
+    #[test]
+    fn errors_become_throwables_with_their_source_chain() {
+        let error = Outer(std::io::Error::other("disk full"));
+        let throwable = Throwable::from_error(&error);
+        assert!(throwable.class_name().ends_with("Outer"));
+        assert_eq!(throwable.message(), Some("outer failed"));
+        let cause = throwable.cause().unwrap();
+        assert_eq!(cause.class_name(), "std::io::error::Error");
+        assert_eq!(cause.message(), Some("disk full"));
+        assert_eq!(throwable.root_cause().message(), Some("disk full"));
+    }
+
+    #[test]
+    fn captured_backtraces_start_at_the_caller() {
+        let throwable = Throwable::capture(&std::fmt::Error);
+        assert!(!throwable.frames().is_empty());
+        let first = &throwable.frames()[0];
+        assert!(
+            first
+                .method
+                .contains("captured_backtraces_start_at_the_caller"),
+            "{first:?}"
+        );
+    }
+
+    #[test]
+    fn any_error_or_throwable_converts_to_a_reference() {
+        let throwable = Throwable::new("x.Y");
+        assert!(matches!(
+            throwable.as_throwable_ref(),
+            ThrowableRef::Throwable(_)
+        ));
+        let boxed: Box<dyn Error + Send + Sync> = Box::new(std::fmt::Error);
+        match boxed.as_throwable_ref() {
+            ThrowableRef::Error { type_name, .. } => assert_eq!(type_name, "core::fmt::Error"),
+            other => panic!("{other:?}"),
+        }
+    }
+}

@@ -1,1 +1,49 @@
-//! placeholder
+//! l4rs: log4j2's configuration, routing and output, for Rust.
+//!
+//! Point `LOG4RS_CONFIGURATION_FILE` (or log4j2's own `LOG4J_CONFIGURATION_FILE`) at an existing
+//! `log4j2.xml`, ask for a logger by name, and log:
+//!
+//! ```no_run
+//! let logger = l4rs::get_logger("FileLogger");
+//! l4rs::debug!(logger, "connected to {} in {} ms", "db-1", 12);
+//! let error = std::io::Error::other("disk full");
+//! l4rs::error!(logger, error = &error, "write failed");
+//! ```
+//!
+//! The first [`get_logger`] loads the configuration as log4j2's `LogManager` does (see [`init`]);
+//! the routing (logger hierarchy, levels, additivity, filters, appender references) and the
+//! bytes written follow log4j2 2.24.
+//!
+//! The level check of a disabled call is one atomic load. An enabled call formats into a reused
+//! per-thread buffer and allocates nothing in steady state; the caller's module, function, file
+//! and line are captured at compile time by the macros, never by walking the stack.
+//!
+//! The [`log`] crate's macros are routed too: `log::info!(target: "FileLogger", …)` goes to the
+//! logger `FileLogger`, and a plain `log::info!(…)` to the logger named after its module path.
+
+mod appender_control;
+mod bridge;
+mod context;
+mod error;
+mod lifecycle;
+mod logger;
+#[doc(hidden)]
+pub mod macros;
+mod thread;
+
+pub use error::Error;
+pub use l4rs_core::{Level, LogEvent, Marker, Message, StackFrame, ThreadInfo, Throwable, Timestamp};
+pub use lifecycle::{active_appenders, get_logger, init, init_with_file, shutdown, with_configuration};
+pub(crate) use lifecycle::flush as lifecycle_flush;
+pub use logger::Logger;
+pub use thread::ThreadContext;
+
+/// Re-exports of the building blocks, for tools and tests that drive the pipeline directly.
+pub mod core {
+    pub use l4rs_core::*;
+}
+
+/// The configuration crate (loading, diagnostics, routing tree), for tools such as `l4rs check`.
+pub mod config {
+    pub use l4rs_config::*;
+}

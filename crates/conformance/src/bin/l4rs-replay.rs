@@ -1,0 +1,111 @@
+//! `l4rs-replay SCENARIO_DIR OUT_DIR`: replays an oracle scenario through l4rs, with the
+//! contract of `shared/oracle/SCENARIO.md` §2 (the same as the Java oracle's `run.sh`).
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use l4rs::core::{Location, LogEvent, Message, ThreadInfo, ThrowableRef, Timestamp};
+use l4rs::{Level, Marker};
+use l4rs_conformance::scenario::{read_events, read_settings, RecordedEvent};
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().collect();
+    if args.len() != 3 {
+        eprintln!("usage: l4rs-replay SCENARIO_DIR OUT_DIR");
+        return ExitCode::from(2);
+    }
+    match replay(Path::new(&args[1]), Path::new(&args[2])) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("l4rs-replay: {message}");
+            ExitCode::from(3)
+        }
+    }
+}
+
+fn replay(scenario: &Path, out: &Path) -> Result<(), String> {
+    let settings = read_settings(scenario).map_err(|e| e.to_string())?;
+    // The layouts' default zone is the process's local zone, which follows TZ.
+    std::env::set_var("TZ", &settings.timezone);
+    let events = read_events(scenario).map_err(|e| e.to_string())?;
+
+    std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    let out = out
+        .canonicalize()
+        .map_err(|e| format!("cannot resolve {}: {e}", out.display()))?;
+    let seed = scenario.join("seed");
+    if seed.is_dir() {
+        copy_tree(&seed, &out).map_err(|e| format!("cannot copy seed files: {e}"))?;
+    }
+    l4rs::config::substitute::set_system_property("out", out.display().to_string());
+
+    // Markers are global: define every marker's parents before the first event.
+    for event in &events {
+        if let (Some(name), Some(parents)) = (&event.marker, &event.marker_parents) {
+            Marker::get(name).set_parents(parents.iter().map(|p| Marker::get(p)).collect());
+        }
+    }
+
+    // Problems in the configuration are reported on stderr by the status logger, as log4j2
+    // reports them; the replay goes on with what could be built.
+    let _ = l4rs::init_with_file(scenario.join("log4j2.xml"));
+    for event in &events {
+        replay_event(event)?;
+    }
+    l4rs::shutdown();
+
+    let meta = format!(
+        "{{\"pid\": {}, \"events\": {}}}\n",
+        std::process::id(),
+        events.len()
+    );
+    std::fs::write(out.join("replay-meta.json"), meta)
+        .map_err(|e| format!("cannot write replay-meta.json: {e}"))
+}
+
+fn replay_event(recorded: &RecordedEvent) -> Result<(), String> {
+    let level = Level::from_name(&recorded.level).map_err(|e| e.to_string())?;
+    let logger = l4rs::get_logger(&recorded.logger);
+    let marker = recorded.marker.as_deref().map(Marker::get);
+    let location = recorded.location.as_ref().map(|l| Location {
+        class: &l.class,
+        method: &l.method,
+        file: &l.file,
+        line: l.line,
+    });
+    let event = LogEvent {
+        logger_name: &recorded.logger,
+        level,
+        message: Message::Text(&recorded.message),
+        timestamp: Timestamp::from_millis(recorded.time_ms),
+        thread: ThreadInfo {
+            name: &recorded.thread,
+            id: recorded.thread_id,
+            priority: recorded.thread_priority,
+        },
+        location,
+        throwable: recorded.exception.as_ref().map(ThrowableRef::Throwable),
+        context_map: &recorded.mdc,
+        context_stack: &recorded.ndc,
+        marker: marker.as_deref(),
+        nano_time: 0,
+        end_of_batch: false,
+    };
+    // Appender errors were already reported by the status logger.
+    let _ = logger.log_event(&event);
+    Ok(())
+}
+
+fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let target: PathBuf = to.join(entry.file_name());
+        if entry.file_type()?.is_dir() {
+            std::fs::create_dir_all(&target)?;
+            copy_tree(&entry.path(), &target)?;
+        } else {
+            std::fs::copy(entry.path(), &target)?;
+        }
+    }
+    Ok(())
+}

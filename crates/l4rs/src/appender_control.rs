@@ -1,0 +1,162 @@
+//! What stands between the routing and an appender (log4j2's `AppenderControl`): the appender's
+//! filter, recursion protection, and error reporting that never reaches the caller unless
+//! `ignoreExceptions="false"`.
+
+use std::cell::RefCell;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use l4rs_core::{status, AppendError, Appender, Filter, FilterResult, LogEvent};
+
+/// Reports after the first burst are let through at most this often (log4j2's
+/// `DefaultErrorHandler` interval).
+const REPORT_INTERVAL_MS: u64 = 5 * 60 * 1000;
+/// Reports let through right after the first one, regardless of the interval.
+const EXTRA_REPORTS: u32 = 3;
+
+thread_local! {
+    /// The appenders this thread is inside `append` of, to catch an appender that logs into
+    /// itself.
+    static APPENDING: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };
+}
+
+/// One configured appender as the routing calls it.
+pub(crate) struct AppenderControl {
+    appender: Arc<dyn Appender>,
+    filter: Option<Arc<dyn Filter>>,
+    ignore_exceptions: bool,
+    errors: ErrorReporter,
+}
+
+impl AppenderControl {
+    pub(crate) fn new(
+        appender: Arc<dyn Appender>,
+        filter: Option<Arc<dyn Filter>>,
+        ignore_exceptions: bool,
+    ) -> AppenderControl {
+        AppenderControl {
+            appender,
+            filter,
+            ignore_exceptions,
+            errors: ErrorReporter::default(),
+        }
+    }
+
+    pub(crate) fn name(&self) -> &str {
+        self.appender.name()
+    }
+
+    pub(crate) fn requires_location(&self) -> bool {
+        self.appender.requires_location()
+    }
+
+    /// Filters and appends one event. Errors are reported through the status logger; they are
+    /// returned only when the appender has `ignoreExceptions="false"`.
+    pub(crate) fn call(&self, event: &LogEvent<'_>) -> Result<(), AppendError> {
+        if let Some(filter) = &self.filter {
+            if filter.filter(event) == FilterResult::Deny {
+                return Ok(());
+            }
+        }
+        let id = self as *const AppenderControl as usize;
+        let entered = APPENDING
+            .try_with(|stack| {
+                let mut stack = stack.borrow_mut();
+                if stack.contains(&id) {
+                    false
+                } else {
+                    stack.push(id);
+                    true
+                }
+            })
+            .unwrap_or(true);
+        if !entered {
+            status::error(format_args!("Recursive call to appender {}", self.name()));
+            return Ok(());
+        }
+        let result = self.appender.append(event);
+        let _ = APPENDING.try_with(|stack| {
+            stack.borrow_mut().retain(|entry| *entry != id);
+        });
+        match result {
+            Ok(()) => Ok(()),
+            Err(error) => {
+                if self.errors.should_report() {
+                    if let AppendError::Io { destination, .. } = &error {
+                        status::error(format_args!(
+                            "Unable to write to stream {destination} for appender {}",
+                            self.name()
+                        ));
+                    }
+                    status::error(format_args!(
+                        "An exception occurred processing Appender {}: {error}",
+                        self.name()
+                    ));
+                }
+                if self.ignore_exceptions {
+                    Ok(())
+                } else {
+                    Err(error)
+                }
+            }
+        }
+    }
+
+    pub(crate) fn flush(&self) {
+        if let Err(error) = self.appender.flush() {
+            status::error(format_args!(
+                "Unable to flush appender {}: {error}",
+                self.name()
+            ));
+        }
+    }
+
+    pub(crate) fn stop(&self) {
+        self.appender.stop();
+    }
+}
+
+/// Rate-limits error reports as log4j2's `DefaultErrorHandler` does: the first report, then
+/// three more, then one per interval.
+#[derive(Default)]
+struct ErrorReporter {
+    last_report_ms: AtomicU64,
+    extra_used: AtomicU32,
+}
+
+impl ErrorReporter {
+    fn should_report(&self) -> bool {
+        let now = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_millis() as u64)
+            .unwrap_or(0);
+        let last = self.last_report_ms.load(Ordering::Relaxed);
+        if last == 0 || now.saturating_sub(last) >= REPORT_INTERVAL_MS {
+            if self
+                .last_report_ms
+                .compare_exchange(last, now.max(1), Ordering::Relaxed, Ordering::Relaxed)
+                .is_ok()
+            {
+                return true;
+            }
+        }
+        self.extra_used
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |used| {
+                (used < EXTRA_REPORTS).then_some(used + 1)
+            })
+            .is_ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reports_are_rate_limited_after_four() {
+        let reporter = ErrorReporter::default();
+        let allowed = (0..20).filter(|_| reporter.should_report()).count();
+        assert_eq!(allowed, 4);
+    }
+}

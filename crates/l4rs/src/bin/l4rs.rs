@@ -1,0 +1,203 @@
+//! The `l4rs` command-line tool.
+//!
+//! `l4rs check FILE` loads a log4j2 XML configuration the way the library would, prints every
+//! diagnostic with its file:line:column, then the resolved routing tree (logger → effective
+//! level → appenders), and exits with status 1 when the configuration has errors.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use l4rs::config::model::{AppenderKind, Configuration};
+use l4rs::config::routing::LoggerTree;
+use l4rs::config::Severity;
+use l4rs::Level;
+
+const USAGE: &str = "usage: l4rs check FILE\n\n\
+    Loads a log4j2 XML configuration as l4rs would, prints its diagnostics and its routing\n\
+    (logger -> level -> appenders), and exits non-zero when it has errors.";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.as_slice() {
+        [command, file] if command == "check" => check(Path::new(file)),
+        [flag] if flag == "--help" || flag == "-h" => {
+            println!("{USAGE}");
+            ExitCode::SUCCESS
+        }
+        _ => {
+            eprintln!("{USAGE}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn check(file: &Path) -> ExitCode {
+    // Diagnostics are printed below with their positions; the status logger stays quiet.
+    l4rs::core::status::set_level(Level::OFF);
+    let configuration = match l4rs::config::load_file(file) {
+        Ok(configuration) => configuration,
+        Err(error) => {
+            println!("error: {error}");
+            println!("\nlog4j2 would use its default configuration instead (ERROR and above to the console).");
+            return ExitCode::from(1);
+        }
+    };
+    let mut errors = 0;
+    for diagnostic in &configuration.diagnostics {
+        let label = match diagnostic.severity {
+            Severity::Error => {
+                errors += 1;
+                "error"
+            }
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+        };
+        println!("{label}: {diagnostic}");
+    }
+    errors += check_appender_paths(&configuration);
+    if !configuration.diagnostics.is_empty() {
+        println!();
+    }
+    print_routing(&configuration);
+    if errors > 0 {
+        println!("\n{errors} error(s)");
+        ExitCode::from(1)
+    } else {
+        println!("\nok");
+        ExitCode::SUCCESS
+    }
+}
+
+/// Reports file appenders whose file could not be created, without creating anything.
+fn check_appender_paths(configuration: &Configuration) -> usize {
+    let mut errors = 0;
+    for appender in &configuration.appenders {
+        let file_name = match &appender.kind {
+            AppenderKind::File(spec) => &spec.file_name,
+            AppenderKind::RandomAccessFile(spec) => &spec.file_name,
+            AppenderKind::MemoryMappedFile(spec) => &spec.file_name,
+            AppenderKind::Console(_) => continue,
+        };
+        if let Err(problem) = writable(Path::new(file_name)) {
+            errors += 1;
+            let position = appender
+                .position
+                .map(|p| format!("{}:{}: ", file_display(configuration), p))
+                .unwrap_or_default();
+            println!(
+                "error: {position}appender \"{}\" cannot write {file_name}: {problem}",
+                appender.name
+            );
+        }
+    }
+    errors
+}
+
+fn file_display(configuration: &Configuration) -> String {
+    configuration
+        .source
+        .as_ref()
+        .map(|p| p.display().to_string())
+        .unwrap_or_default()
+}
+
+/// Whether `path` could be opened for appending, judged from the path and the nearest existing
+/// ancestor directory.
+fn writable(path: &Path) -> Result<(), String> {
+    if path.is_dir() {
+        return Err("it is a directory".into());
+    }
+    if path.exists() {
+        return std::fs::OpenOptions::new()
+            .append(true)
+            .open(path)
+            .map(|_| ())
+            .map_err(|e| e.to_string());
+    }
+    let mut ancestor = path.parent();
+    while let Some(dir) = ancestor {
+        let dir = if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        };
+        if dir.exists() {
+            if !dir.is_dir() {
+                return Err(format!("{} is not a directory", dir.display()));
+            }
+            let probe = std::ffi::CString::new(dir.as_os_str().as_encoded_bytes())
+                .map_err(|e| e.to_string())?;
+            // SAFETY: `probe` is a valid NUL-terminated path.
+            let allowed = unsafe { libc::access(probe.as_ptr(), libc::W_OK | libc::X_OK) } == 0;
+            return if allowed {
+                Ok(())
+            } else {
+                Err(format!(
+                    "{}: {}",
+                    dir.display(),
+                    std::io::Error::last_os_error()
+                ))
+            };
+        }
+        ancestor = dir.parent();
+    }
+    Ok(())
+}
+
+fn print_routing(configuration: &Configuration) {
+    println!("routing:");
+    let tree = LoggerTree::new(&configuration.loggers);
+    let built: Vec<&str> = configuration
+        .appenders
+        .iter()
+        .map(|a| a.name.as_str())
+        .collect();
+    for index in 0..tree.len() {
+        let node = tree.node(index);
+        let spec = &node.spec;
+        let name = if spec.name.is_empty() {
+            "<root>"
+        } else {
+            &spec.name
+        };
+        let refs: Vec<String> = spec
+            .appender_refs
+            .iter()
+            .map(|r| {
+                let mut text = r.appender.clone();
+                if let Some(level) = r.level {
+                    text.push_str(&format!(" (>= {level})"));
+                }
+                if r.filter.is_some() {
+                    text.push_str(" (filtered)");
+                }
+                if !built.contains(&r.appender.as_str()) {
+                    text.push_str(" (missing!)");
+                }
+                text
+            })
+            .collect();
+        let parent = tree
+            .parent(index)
+            .map(|p| {
+                let parent_name = &tree.node(p).spec.name;
+                if parent_name.is_empty() {
+                    "<root>".to_string()
+                } else {
+                    parent_name.clone()
+                }
+            })
+            .unwrap_or_else(|| "-".to_string());
+        println!(
+            "  {name} -> {} -> [{}]{}{}",
+            node.effective_level,
+            refs.join(", "),
+            if spec.additivity && tree.parent(index).is_some() {
+                format!(" (additive, parent {parent})")
+            } else {
+                String::new()
+            },
+            if spec.filter.is_some() { " (filtered)" } else { "" },
+        );
+    }
+}

@@ -1,0 +1,20 @@
+//! Errors returned by explicit initialisation.
+
+use std::path::PathBuf;
+
+/// Why [`init`](crate::init) or [`init_with_file`](crate::init_with_file) could not use a
+/// configuration. Logging still works afterwards, with log4j2's default configuration.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The configuration file could not be read or parsed.
+    #[error(transparent)]
+    Config(#[from] l4rs_config::LoadError),
+    /// The configuration loaded but reported errors; the parts that could be used are active.
+    #[error("{} configuration error(s) in {}: {}", .messages.len(), .file.display(), .messages.join("; "))]
+    Invalid {
+        /// The configuration file.
+        file: PathBuf,
+        /// Each error as the status logger reported it, with its position.
+        messages: Vec<String>,
+    },
+}

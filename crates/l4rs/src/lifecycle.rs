@@ -1,0 +1,278 @@
+//! Starting and stopping the logging system: configuration discovery (log4j2's `LogManager`),
+//! the logger registry, and shutdown at exit and on panic.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, RwLock};
+
+use l4rs_config::{Configuration, Severity};
+use l4rs_core::status;
+
+use crate::context::Context;
+use crate::logger::{Logger, LoggerState};
+use crate::Error;
+
+/// Environment variables naming the configuration file, in priority order.
+const CONFIGURATION_VARIABLES: [&str; 2] = ["LOG4RS_CONFIGURATION_FILE", "LOG4J_CONFIGURATION_FILE"];
+/// Files looked for in the working directory when no variable names one.
+const DISCOVERED_FILES: [&str; 2] = ["log4j2-test.xml", "log4j2.xml"];
+
+struct Registry {
+    context: RwLock<Option<Arc<Context>>>,
+    loggers: RwLock<HashMap<String, Logger>>,
+    /// Serialises (re)configuration so two `init`s cannot interleave.
+    configuring: Mutex<()>,
+}
+
+fn registry() -> &'static Registry {
+    static REGISTRY: OnceLock<Registry> = OnceLock::new();
+    REGISTRY.get_or_init(|| Registry {
+        context: RwLock::new(None),
+        loggers: RwLock::new(HashMap::new()),
+        configuring: Mutex::new(()),
+    })
+}
+
+/// The logger named `name`. The first call loads the configuration if [`init`] was not called
+/// (problems are reported through the status logger and log4j2's default configuration is used).
+pub fn get_logger(name: &str) -> Logger {
+    let registry = registry();
+    if let Some(logger) = registry
+        .loggers
+        .read()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(name)
+    {
+        return logger.clone();
+    }
+    let context = current_context();
+    let mut loggers = registry.loggers.write().unwrap_or_else(|e| e.into_inner());
+    loggers
+        .entry(name.to_string())
+        .or_insert_with(|| Logger {
+            state: Arc::new(LoggerState::new(name, &context)),
+        })
+        .clone()
+}
+
+/// The context in force, loading one from the environment on first use.
+fn current_context() -> Arc<Context> {
+    if let Some(context) = registry()
+        .context
+        .read()
+        .unwrap_or_else(|e| e.into_inner())
+        .as_ref()
+    {
+        return Arc::clone(context);
+    }
+    let _guard = registry().configuring.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(context) = registry()
+        .context
+        .read()
+        .unwrap_or_else(|e| e.into_inner())
+        .as_ref()
+    {
+        return Arc::clone(context);
+    }
+    let configuration = match discover() {
+        Some(path) => load_or_default(&path),
+        None => {
+            status::warn("No Log4j 2 configuration file found. Using default configuration (logging only errors to the console), or user programmatically provided configurations. Set system property 'log4j2.debug' to show Log4j 2 internal initialization logging. See https://logging.apache.org/log4j/2.x/manual/configuration.html for instructions on how to configure Log4j 2");
+            l4rs_config::default_configuration()
+        }
+    };
+    activate(configuration)
+}
+
+/// Loads the configuration as log4j2's `LogManager` would find it: the file named by
+/// `LOG4RS_CONFIGURATION_FILE` (or `LOG4J_CONFIGURATION_FILE`), else `log4j2-test.xml` then
+/// `log4j2.xml` in the working directory, else log4j2's default configuration (ERROR and above
+/// to the console). It also installs the `log` crate bridge and the exit hooks.
+///
+/// A configuration that loads with errors is still put in force (the parts that work, as
+/// log4j2 does) and the errors are returned; a file that cannot be read or parsed leaves the
+/// default configuration in force and returns the error.
+pub fn init() -> Result<(), Error> {
+    match discover() {
+        Some(path) => init_with_file(path),
+        None => {
+            let _guard = registry().configuring.lock().unwrap_or_else(|e| e.into_inner());
+            activate(l4rs_config::default_configuration());
+            Ok(())
+        }
+    }
+}
+
+/// Like [`init`], with an explicit configuration file.
+pub fn init_with_file(path: impl AsRef<Path>) -> Result<(), Error> {
+    let path = path.as_ref();
+    let _guard = registry().configuring.lock().unwrap_or_else(|e| e.into_inner());
+    match l4rs_config::load_file(path) {
+        Ok(configuration) => {
+            let messages: Vec<String> = configuration
+                .diagnostics
+                .iter()
+                .filter(|d| d.severity == Severity::Error)
+                .map(ToString::to_string)
+                .collect();
+            activate(configuration);
+            if messages.is_empty() {
+                Ok(())
+            } else {
+                Err(Error::Invalid {
+                    file: path.to_path_buf(),
+                    messages,
+                })
+            }
+        }
+        Err(error) => {
+            status::error(&error);
+            activate(l4rs_config::default_configuration());
+            Err(Error::Config(error))
+        }
+    }
+}
+
+fn discover() -> Option<PathBuf> {
+    for variable in CONFIGURATION_VARIABLES {
+        if let Some(value) = std::env::var_os(variable).filter(|v| !v.is_empty()) {
+            return Some(PathBuf::from(value));
+        }
+    }
+    DISCOVERED_FILES
+        .iter()
+        .map(PathBuf::from)
+        .find(|candidate| candidate.is_file())
+}
+
+fn load_or_default(path: &Path) -> Configuration {
+    match l4rs_config::load_file(path) {
+        Ok(configuration) => configuration,
+        Err(error) => {
+            status::error(&error);
+            l4rs_config::default_configuration()
+        }
+    }
+}
+
+/// Puts a configuration in force: builds it, moves every logger to it, then stops the old one.
+fn activate(configuration: Configuration) -> Arc<Context> {
+    apply_status_settings(&configuration);
+    let context = Arc::new(Context::build(configuration));
+    let previous = registry()
+        .context
+        .write()
+        .unwrap_or_else(|e| e.into_inner())
+        .replace(Arc::clone(&context));
+    for logger in registry()
+        .loggers
+        .read()
+        .unwrap_or_else(|e| e.into_inner())
+        .values()
+    {
+        logger.state.rebind(&context);
+    }
+    if let Some(previous) = previous {
+        previous.stop();
+    }
+    crate::bridge::install();
+    install_exit_hooks();
+    context
+}
+
+fn apply_status_settings(configuration: &Configuration) {
+    if let Some(level) = configuration.status {
+        status::set_level(level);
+    }
+    match configuration.dest.as_deref() {
+        None => {}
+        Some(dest) if dest.eq_ignore_ascii_case("err") => {
+            status::set_destination(status::Destination::Stderr)
+        }
+        Some(dest) if dest.eq_ignore_ascii_case("out") => {
+            status::set_destination(status::Destination::Stdout)
+        }
+        Some(path) => match std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path.trim_start_matches("file:"))
+        {
+            Ok(file) => status::set_destination(status::Destination::File(file)),
+            Err(error) => status::error(format_args!(
+                "Unable to open status destination {path}: {error}"
+            )),
+        },
+    }
+}
+
+/// Flushes and stops every appender of the configuration in force: footers are written,
+/// buffers flushed and files closed. Logging afterwards reaches no appender. It also runs at
+/// normal process exit and after a panic, so nothing buffered is lost when a program forgets it.
+pub fn shutdown() {
+    let context = registry()
+        .context
+        .read()
+        .unwrap_or_else(|e| e.into_inner())
+        .clone();
+    if let Some(context) = context {
+        context.stop();
+    }
+}
+
+/// Flushes every appender of the configuration in force, without stopping them.
+pub(crate) fn flush() {
+    let context = registry()
+        .context
+        .read()
+        .unwrap_or_else(|e| e.into_inner())
+        .clone();
+    if let Some(context) = context {
+        context.flush();
+    }
+}
+
+fn shutdown_hook_enabled() -> bool {
+    registry()
+        .context
+        .read()
+        .unwrap_or_else(|e| e.into_inner())
+        .as_ref()
+        .is_none_or(|context| context.configuration.shutdown_hook)
+}
+
+extern "C" fn shutdown_at_exit() {
+    if shutdown_hook_enabled() {
+        shutdown();
+    }
+}
+
+/// Registers `shutdown` with the C runtime's `atexit` (run when `main` returns, on
+/// `std::process::exit`, and after a panic in `main` unwinds) and a panic hook that flushes
+/// buffers first, which also covers `panic = "abort"` builds where no exit handler runs.
+fn install_exit_hooks() {
+    static INSTALLED: AtomicBool = AtomicBool::new(false);
+    if INSTALLED.swap(true, Ordering::SeqCst) {
+        return;
+    }
+    // SAFETY: registering a plain `extern "C"` function with no captured state.
+    unsafe {
+        libc::atexit(shutdown_at_exit);
+    }
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        previous(info);
+        flush();
+    }));
+}
+
+/// The configuration in force, for diagnostics (`l4rs check` prints its routing).
+pub fn with_configuration<R>(f: impl FnOnce(&Configuration) -> R) -> R {
+    let context = current_context();
+    f(&context.configuration)
+}
+
+/// The names of the appenders that were built from the configuration in force.
+pub fn active_appenders() -> Vec<String> {
+    current_context().appender_names()
+}

@@ -1,0 +1,138 @@
+//! `Logger`: a named handle whose disabled calls cost one atomic load.
+
+use std::fmt;
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::Arc;
+
+use arc_swap::ArcSwap;
+use l4rs_core::{AppendError, Level, Location, LogEvent, Marker, Message, ThrowableRef, Timestamp};
+
+use crate::context::Context;
+use crate::thread::with_thread_data;
+
+/// Which context a logger routes through and which logger config owns its name there.
+pub(crate) struct Binding {
+    pub(crate) context: Arc<Context>,
+    pub(crate) owner: usize,
+}
+
+pub(crate) struct LoggerState {
+    name: String,
+    /// `intLevel` of the most verbose level that may be enabled; see `Context::fast_threshold`.
+    threshold: AtomicI32,
+    binding: ArcSwap<Binding>,
+}
+
+impl LoggerState {
+    pub(crate) fn new(name: &str, context: &Arc<Context>) -> LoggerState {
+        let owner = context.owner_of(name);
+        LoggerState {
+            name: name.to_string(),
+            threshold: AtomicI32::new(context.fast_threshold(owner).int_level()),
+            binding: ArcSwap::from_pointee(Binding {
+                context: Arc::clone(context),
+                owner,
+            }),
+        }
+    }
+
+    /// Moves the logger to a new configuration (log4j2's `Logger.updateConfiguration`).
+    pub(crate) fn rebind(&self, context: &Arc<Context>) {
+        let owner = context.owner_of(&self.name);
+        self.binding.store(Arc::new(Binding {
+            context: Arc::clone(context),
+            owner,
+        }));
+        self.threshold
+            .store(context.fast_threshold(owner).int_level(), Ordering::Release);
+    }
+}
+
+/// A named logger. Cheap to clone and to share between threads; get one with
+/// [`get_logger`](crate::get_logger) and log through the macros (`l4rs::info!(logger, …)`).
+#[derive(Clone)]
+pub struct Logger {
+    pub(crate) state: Arc<LoggerState>,
+}
+
+impl Logger {
+    /// The logger's name (`""` for the root logger).
+    pub fn name(&self) -> &str {
+        &self.state.name
+    }
+
+    /// True when an event at `level` may be logged: the level passes the owning logger
+    /// config's level, or a context-wide filter must decide. One atomic load.
+    #[inline]
+    pub fn is_enabled(&self, level: Level) -> bool {
+        level.int_level() <= self.state.threshold.load(Ordering::Relaxed)
+    }
+
+    /// The effective level of the logger config that owns this logger's name.
+    pub fn level(&self) -> Level {
+        let binding = self.state.binding.load();
+        binding.context.config(binding.owner).level
+    }
+
+    /// The name of the logger config that owns this logger (`""` for root).
+    pub fn config_name(&self) -> String {
+        let binding = self.state.binding.load();
+        binding.context.config(binding.owner).name.clone()
+    }
+
+    /// Logs a call made at `location`, with an optional throwable and marker. This is what the
+    /// macros expand to after their level check; call it directly only to bypass the macros.
+    /// Errors are returned only from appenders configured with `ignoreExceptions="false"`;
+    /// everything else is reported through the status logger.
+    pub fn log(
+        &self,
+        level: Level,
+        location: Option<&Location<'_>>,
+        throwable: Option<ThrowableRef<'_>>,
+        marker: Option<&Marker>,
+        message: fmt::Arguments<'_>,
+    ) -> Result<(), AppendError> {
+        let timestamp = Timestamp::now();
+        with_thread_data(|thread, context_map, context_stack| {
+            let event = LogEvent {
+                logger_name: &self.state.name,
+                level,
+                message: Message::Args(message),
+                timestamp,
+                thread,
+                location: location.copied(),
+                throwable,
+                context_map,
+                context_stack,
+                marker,
+                nano_time: 0,
+                end_of_batch: false,
+            };
+            self.log_event(&event)
+        })
+    }
+
+    /// Sends a fully built event through this logger's routing, exactly as a log call would:
+    /// context-wide filter, level check, logger filters, appender references, additivity,
+    /// appender filters and layouts. The event's logger name is replaced by this logger's.
+    ///
+    /// This is the documented hook for tools that replay recorded events (the conformance
+    /// replay) or that need an explicit timestamp, thread or context.
+    pub fn log_event(&self, event: &LogEvent<'_>) -> Result<(), AppendError> {
+        let binding = self.state.binding.load();
+        let mut event = *event;
+        event.logger_name = &self.state.name;
+        if !binding.context.is_enabled(binding.owner, &event) {
+            return Ok(());
+        }
+        binding.context.route(binding.owner, &event)
+    }
+}
+
+impl fmt::Debug for Logger {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Logger")
+            .field("name", &self.state.name)
+            .finish()
+    }
+}

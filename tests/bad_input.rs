@@ -1,0 +1,77 @@
+//! Bad input never panics the caller: malformed XML falls back to the default configuration
+//! with a positioned error, and message text is never interpreted.
+
+use l4rs::core::status;
+
+#[test]
+fn malformed_xml_is_an_error_with_position_and_logging_goes_on() {
+    let _guard = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = l4rs_tests::fresh_output_dir("bad-input");
+    let path = l4rs_tests::write_config(
+        &dir,
+        "<Configuration>\n  <Appenders>\n    <File name=\"F\" fileName=\"x.log\">\n  </Appenders>\n</Configuration>\n",
+    );
+    let (result, _) = status::capture(|| l4rs::init_with_file(&path));
+    let error = result.expect_err("malformed XML is reported");
+    let text = error.to_string();
+    assert!(text.contains("log4j2.xml"), "{text}");
+    assert!(text.contains(":4:"), "names the line: {text}");
+    // The default configuration is in force: root at ERROR.
+    let logger = l4rs::get_logger("anything");
+    assert_eq!(logger.level(), l4rs::Level::ERROR);
+    assert!(!logger.is_enabled(l4rs::Level::WARN));
+}
+
+#[test]
+fn lookups_in_messages_print_literally() {
+    let dir = l4rs_tests::fresh_output_dir("literal-messages");
+    let xml = format!(
+        r#"<Configuration><Appenders>
+  <File name="F" fileName="{dir}/out.log"><PatternLayout pattern="%m%n"/></File>
+</Appenders><Loggers><Root level="info"><AppenderRef ref="F"/></Root></Loggers></Configuration>"#,
+        dir = dir.display()
+    );
+    let _guard = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    l4rs::init_with_file(l4rs_tests::write_config(&dir, &xml)).unwrap();
+    let logger = l4rs::get_logger("literal");
+    let user_input = "${jndi:ldap://x} ${env:HOME} %d {}";
+    l4rs::info!(logger, "{user_input}");
+    l4rs::info!(logger, "${{sys:out}}");
+    l4rs::shutdown();
+    assert_eq!(
+        l4rs_tests::read_lines(&dir.join("out.log")),
+        vec!["${jndi:ldap://x} ${env:HOME} %d {}", "${sys:out}"]
+    );
+}
+
+#[test]
+fn unwritable_file_is_reported_and_other_appenders_work() {
+    let dir = l4rs_tests::fresh_output_dir("unwritable");
+    let xml = format!(
+        r#"<Configuration><Appenders>
+  <File name="Broken" fileName="{dir}"><PatternLayout pattern="%m%n"/></File>
+  <File name="Good" fileName="{dir}/good.log"><PatternLayout pattern="%m%n"/></File>
+</Appenders><Loggers><Root level="info"><AppenderRef ref="Broken"/><AppenderRef ref="Good"/></Root></Loggers></Configuration>"#,
+        dir = dir.display()
+    );
+    let _guard = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let (result, records) =
+        status::capture(|| l4rs::init_with_file(l4rs_tests::write_config(&dir, &xml)));
+    assert!(result.is_ok(), "{result:?}");
+    assert!(
+        records
+            .iter()
+            .any(|r| r.message.contains("Unable to locate appender \"Broken\"")),
+        "{records:?}"
+    );
+    let logger = l4rs::get_logger("unwritable");
+    l4rs::info!(logger, "still logged");
+    l4rs::shutdown();
+    assert_eq!(
+        l4rs_tests::read_lines(&dir.join("good.log")),
+        vec!["still logged"]
+    );
+}
+
+/// Tests in this file replace the global configuration; they take turns.
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());

@@ -1,1 +1,188 @@
-//! placeholder
+//! l4rs appenders: where formatted events end up.
+//!
+//! This crate provides log4j2's `<Console>` ([`ConsoleAppender`]) and `<File>`
+//! ([`FileAppender`]) appenders with log4j2's options, output and sharing rules, built for
+//! speed:
+//!
+//! * an event is formatted outside any lock, into the calling thread's reused buffers, so
+//!   steady-state logging allocates nothing;
+//! * with immediate flush (the default) an event reaches the OS in **one** `write(2)` before
+//!   `append` returns, on an `O_APPEND` descriptor that concurrent writers share without a lock;
+//! * buffered files take a short lock only to copy the bytes (and, once per buffer, to write it);
+//! * concurrent lines are never torn or interleaved, and each thread's lines keep their order.
+//!
+//! Like log4j2, every destination has one *manager* per process, shared by all appenders that
+//! name it (same `fileName`, or same console target): the first appender's layout writes the
+//! header when the manager is created and the footer when the last appender using it stops.
+//!
+//! [`build_appender`] builds an appender from its configuration. Filters, `ignoreExceptions`
+//! and the status reporting of append errors are the caller's business. At process exit, call
+//! [`Appender::stop`] on every appender; [`flush_all`] and [`stop_all`] also reach managers whose
+//! appenders are out of reach.
+
+use std::io;
+use std::sync::Arc;
+
+use l4rs_config::model::{AppenderKind, AppenderSpec};
+use l4rs_core::{Appender, Layout};
+
+mod console;
+mod encode;
+mod error;
+mod file;
+mod file_manager;
+mod registry;
+
+pub use console::ConsoleAppender;
+pub use error::AppenderBuildError;
+pub use file::FileAppender;
+
+/// Builds the appender `spec` describes, formatting with `layout` (the caller builds the layout,
+/// since it depends on the layout crate and the configuration's substitutor).
+///
+/// `RandomAccessFile` and `MemoryMappedFile` appenders are not implemented yet and give
+/// [`AppenderBuildError::Unsupported`].
+pub fn build_appender(
+    spec: &AppenderSpec,
+    layout: Arc<dyn Layout>,
+) -> Result<Arc<dyn Appender>, AppenderBuildError> {
+    match &spec.kind {
+        AppenderKind::Console(console) => Ok(Arc::new(ConsoleAppender::new(
+            spec.name.clone(),
+            console,
+            layout,
+        )?)),
+        AppenderKind::File(file) => Ok(Arc::new(FileAppender::new(
+            spec.name.clone(),
+            file,
+            layout,
+        )?)),
+        AppenderKind::RandomAccessFile(_) => Err(AppenderBuildError::Unsupported {
+            kind: "RandomAccessFile",
+        }),
+        AppenderKind::MemoryMappedFile(_) => Err(AppenderBuildError::Unsupported {
+            kind: "MemoryMappedFile",
+        }),
+    }
+}
+
+/// Writes out the buffer of every file in use. Safe from any thread at any time, including a
+/// panic hook; failures are reported through the status logger.
+pub fn flush_all() {
+    file_manager::FILE_MANAGERS.flush_all();
+}
+
+/// Closes every file and console stream in use, whoever still uses them: buffers are written,
+/// footers too, and files are closed. Appenders still holding them then fail with
+/// [`l4rs_core::AppendError::NotStarted`]. This is the last resort for process exit when the
+/// appenders themselves cannot be stopped; stopping each appender does the same, one share at
+/// a time.
+pub fn stop_all() {
+    file_manager::FILE_MANAGERS.close_all();
+    console::close_all();
+}
+
+/// The OS's description of an I/O error, without Rust's ` (os error N)` suffix, as Java prints
+/// it in exception messages.
+pub(crate) fn os_reason(error: &io::Error) -> String {
+    let text = error.to_string();
+    match (error.raw_os_error(), text.rfind(" (os error ")) {
+        (Some(_), Some(index)) => text[..index].to_string(),
+        _ => text,
+    }
+}
+
+#[cfg(test)]
+mod file_tests;
+
+#[cfg(test)]
+pub(crate) mod test_support {
+    use std::path::{Path, PathBuf};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use l4rs_core::{Layout, Level, LogEvent, Message};
+
+    /// A stand-in for PatternLayout: `<prefix><message>\n`, with optional header and footer.
+    #[derive(Clone, Default)]
+    pub struct TestLayout {
+        pub prefix: &'static str,
+        pub header: &'static str,
+        pub footer: &'static str,
+        pub location: bool,
+    }
+
+    impl TestLayout {
+        pub fn with_header_footer(header: &'static str, footer: &'static str) -> TestLayout {
+            TestLayout {
+                header,
+                footer,
+                ..TestLayout::default()
+            }
+        }
+
+        pub fn prefixed(mut self, prefix: &'static str) -> TestLayout {
+            self.prefix = prefix;
+            self
+        }
+
+        pub fn with_location(mut self) -> TestLayout {
+            self.location = true;
+            self
+        }
+    }
+
+    impl Layout for TestLayout {
+        fn format(&self, event: &LogEvent<'_>, out: &mut String) {
+            out.push_str(self.prefix);
+            event.message.write_to(out);
+            out.push('\n');
+        }
+
+        fn header(&self, out: &mut String) {
+            out.push_str(self.header);
+        }
+
+        fn footer(&self, out: &mut String) {
+            out.push_str(self.footer);
+        }
+
+        fn requires_location(&self) -> bool {
+            self.location
+        }
+    }
+
+    pub fn event(text: &'static str) -> LogEvent<'static> {
+        LogEvent::new("test", Level::INFO, Message::Text(text))
+    }
+
+    /// A fresh directory under the system temp dir, removed on drop.
+    pub struct TempDir(PathBuf);
+
+    impl TempDir {
+        pub fn new(label: &str) -> TempDir {
+            static COUNTER: AtomicUsize = AtomicUsize::new(0);
+            let path = std::env::temp_dir().join(format!(
+                "l4rs-appenders-{}-{}-{label}",
+                std::process::id(),
+                COUNTER.fetch_add(1, Ordering::Relaxed)
+            ));
+            let _ = std::fs::remove_dir_all(&path);
+            std::fs::create_dir_all(&path).expect("temp dir");
+            TempDir(path)
+        }
+
+        pub fn path(&self) -> &Path {
+            &self.0
+        }
+
+        pub fn file(&self, name: &str) -> String {
+            self.0.join(name).to_string_lossy().into_owned()
+        }
+    }
+
+    impl Drop for TempDir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}

@@ -1,0 +1,61 @@
+//! Why an appender could not be built.
+
+use std::io;
+use std::path::PathBuf;
+
+/// Why [`build_appender`](crate::build_appender) produced no appender. Each message is worded as
+/// log4j2's status logger words the same failure, with the OS error added where there is one,
+/// so it can be reported as it is.
+#[derive(Debug, thiserror::Error)]
+pub enum AppenderBuildError {
+    /// `follow="true"` and `direct="true"` on one Console appender.
+    #[error("Cannot use both follow and direct on ConsoleAppender '{appender}'")]
+    FollowAndDirect {
+        /// The appender's name.
+        appender: String,
+    },
+    /// A missing parent directory of the file could not be created.
+    #[error(
+        "FileManager ({file_name}) java.io.IOException: Could not create directory {} ({})",
+        directory.display(),
+        crate::os_reason(source)
+    )]
+    CreateDirectory {
+        /// The `fileName` as configured.
+        file_name: String,
+        /// The directory that could not be created (absolute).
+        directory: PathBuf,
+        /// The OS error.
+        #[source]
+        source: io::Error,
+    },
+    /// The file's parent exists but is not a directory.
+    #[error(
+        "FileManager ({file_name}) java.io.IOException: File {} exists and is not a directory. Unable to create directory.",
+        directory.display()
+    )]
+    ParentNotDirectory {
+        /// The `fileName` as configured.
+        file_name: String,
+        /// The parent path that is not a directory.
+        directory: PathBuf,
+    },
+    /// The file could not be opened (it is a directory, permission is denied, …).
+    #[error(
+        "FileManager ({file_name}) java.io.FileNotFoundException: {file_name} ({})",
+        crate::os_reason(source)
+    )]
+    Open {
+        /// The `fileName` as configured.
+        file_name: String,
+        /// The OS error.
+        #[source]
+        source: io::Error,
+    },
+    /// An appender type that l4rs does not implement yet.
+    #[error("the {kind} appender is not available in l4rs yet")]
+    Unsupported {
+        /// The element name, e.g. `RandomAccessFile`.
+        kind: &'static str,
+    },
+}

@@ -1,0 +1,598 @@
+//! The File appender's manager: one open file per `fileName` in the process (log4j2's
+//! `FileManager`).
+//!
+//! # Write paths
+//!
+//! * **Immediate** (the default, and always when `bufferedIo="false"` or `locking="true"`): the
+//!   event's bytes go to the OS in one `write(2)` on a descriptor opened with `O_APPEND`. The
+//!   kernel appends each such write whole, so concurrent writers need no lock of ours: they
+//!   share a read lock on the handle, which only opening on demand and closing take exclusively.
+//! * **Buffered** (`bufferedIo="true" immediateFlush="false"`): a short mutex-protected copy
+//!   into the manager's buffer; once per `bufferSize` bytes the holder also writes the buffer
+//!   out, which keeps the file in the order events were buffered. A record at least as large
+//!   as the buffer flushes it and is written straight through, as log4j2 does.
+//! * **Locking**: the immediate path inside an OS write lock (`fcntl`, as Java's `FileChannel.lock`
+//!   takes on Linux) over the whole file, so other processes that lock the file too never
+//!   interleave with us. The lock is per process, so writers in this process also take a
+//!   mutex around it.
+
+use std::ffi::CString;
+use std::fs::{File, OpenOptions};
+use std::io::{self, Write as _};
+use std::os::unix::fs::OpenOptionsExt as _;
+use std::os::unix::io::AsRawFd as _;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};
+
+use l4rs_core::{status, Layout};
+
+use crate::registry::{Managed, Registry};
+use crate::AppenderBuildError;
+
+/// Every file manager of the process, by `fileName` as configured (log4j2 keys them the same
+/// way, so `a.log` and `./a.log` are two managers).
+pub(crate) static FILE_MANAGERS: Registry<String, FileManager> = Registry::new();
+
+/// Buffers are allocated up to this size at once and grow to `bufferSize` only if used, so a
+/// huge `bufferSize` costs nothing until the bytes are there.
+const INITIAL_BUFFER_LIMIT: usize = 1 << 20;
+
+/// The options a manager is created with, after log4j2's adjustments.
+#[derive(Clone, Debug)]
+pub(crate) struct FileOptions {
+    /// Append to an existing file (false: truncate it when it is opened).
+    pub append: bool,
+    /// Keep a buffer (false when `bufferedIo` is off or `locking` turned it off).
+    pub buffered: bool,
+    /// The buffer's size in bytes.
+    pub buffer_size: usize,
+    /// Take an OS write lock around each write.
+    pub locking: bool,
+    /// Open the file at the first write instead of now.
+    pub create_on_demand: bool,
+    /// Permission bits to set on the file (`filePermissions`).
+    pub permissions: Option<u32>,
+    /// User to own the file (`fileOwner`).
+    pub owner: Option<String>,
+    /// Group to own the file (`fileGroup`).
+    pub group: Option<String>,
+}
+
+/// Why a write did not reach the file.
+#[derive(Debug)]
+pub(crate) enum WriteError {
+    /// The manager was closed.
+    Closed,
+    /// The OS refused.
+    Io(io::Error),
+}
+
+impl From<io::Error> for WriteError {
+    fn from(error: io::Error) -> WriteError {
+        WriteError::Io(error)
+    }
+}
+
+enum Handle {
+    /// `createOnDemand`: no write has reached the file yet.
+    Unopened,
+    Open(File),
+    Closed,
+}
+
+/// One file, shared by every File appender configured with its name.
+pub(crate) struct FileManager {
+    file_name: String,
+    path: PathBuf,
+    options: FileOptions,
+    /// The layout of the appender that created the manager: it alone provides the header and
+    /// footer, as in log4j2.
+    layout: Arc<dyn Layout>,
+    handle: RwLock<Handle>,
+    buffer: Option<Mutex<Vec<u8>>>,
+    /// True while the buffer holds bytes, so immediate writes can skip its lock when it is empty.
+    pending: AtomicBool,
+    /// Set, under the buffer lock, once the manager is closed.
+    closed: AtomicBool,
+    /// Serializes locked writes within the process (the OS lock is per process).
+    lock_writes: Mutex<()>,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl FileManager {
+    /// Creates the manager: missing parent directories are made, and unless `createOnDemand` is
+    /// set the file is opened (truncated when `append` is false), given its attributes and, when
+    /// it is new or was truncated, the header.
+    pub(crate) fn create(
+        file_name: &str,
+        options: FileOptions,
+        layout: Arc<dyn Layout>,
+    ) -> Result<FileManager, AppenderBuildError> {
+        let path = PathBuf::from(file_name);
+        make_parent_dirs(file_name, &path)?;
+        let handle = if options.create_on_demand {
+            Handle::Unopened
+        } else {
+            // Decided before opening, which creates the file (log4j2 does the same).
+            let write_header = !options.append || !path.exists();
+            let file =
+                open_file(&path, options.append).map_err(|source| AppenderBuildError::Open {
+                    file_name: file_name.to_string(),
+                    source,
+                })?;
+            define_attributes(&file, &path, &options);
+            if write_header {
+                write_header_to(&file, file_name, layout.as_ref());
+            }
+            Handle::Open(file)
+        };
+        let buffer = options.buffered.then(|| {
+            Mutex::new(Vec::with_capacity(
+                options.buffer_size.min(INITIAL_BUFFER_LIMIT),
+            ))
+        });
+        Ok(FileManager {
+            file_name: file_name.to_string(),
+            path,
+            options,
+            layout,
+            handle: RwLock::new(handle),
+            buffer,
+            pending: AtomicBool::new(false),
+            closed: AtomicBool::new(false),
+            lock_writes: Mutex::new(()),
+        })
+    }
+
+    /// The `fileName` the manager was created for.
+    pub(crate) fn file_name(&self) -> &str {
+        &self.file_name
+    }
+
+    /// True when the manager keeps a buffer.
+    pub(crate) fn is_buffered(&self) -> bool {
+        self.buffer.is_some()
+    }
+
+    /// Writes one record; with `flush` its bytes (and anything buffered before them) reach the OS
+    /// before this returns.
+    pub(crate) fn write(&self, bytes: &[u8], flush: bool) -> Result<(), WriteError> {
+        let Some(buffer) = &self.buffer else {
+            return self.write_through(bytes);
+        };
+        if flush && !self.pending.load(Ordering::Acquire) {
+            // Nothing of this thread's waits in the buffer (its own buffered bytes would have
+            // set `pending`), so writing straight through keeps its order and skips the lock.
+            return self.write_through(bytes);
+        }
+        let mut buffered = lock(buffer);
+        if self.closed.load(Ordering::Acquire) {
+            return Err(WriteError::Closed);
+        }
+        self.buffer_record(&mut buffered, bytes)?;
+        if flush {
+            self.drain(&mut buffered)?;
+        }
+        Ok(())
+    }
+
+    /// Writes the buffer out.
+    pub(crate) fn flush(&self) -> Result<(), WriteError> {
+        let Some(buffer) = &self.buffer else {
+            return Ok(());
+        };
+        let mut buffered = lock(buffer);
+        if self.closed.load(Ordering::Acquire) {
+            return Err(WriteError::Closed);
+        }
+        self.drain(&mut buffered)
+    }
+
+    fn buffer_record(&self, buffered: &mut Vec<u8>, bytes: &[u8]) -> Result<(), WriteError> {
+        let capacity = self.options.buffer_size;
+        if bytes.len() >= capacity {
+            self.drain(buffered)?;
+            return self.write_through(bytes);
+        }
+        if bytes.len() > capacity - buffered.len() {
+            self.drain(buffered)?;
+        }
+        buffered.extend_from_slice(bytes);
+        if !buffered.is_empty() {
+            self.pending.store(true, Ordering::Release);
+        }
+        Ok(())
+    }
+
+    /// Writes the buffer's bytes and empties it; on failure they are dropped, as log4j2 drops
+    /// them, so one bad write does not repeat forever.
+    fn drain(&self, buffered: &mut Vec<u8>) -> Result<(), WriteError> {
+        if buffered.is_empty() {
+            return Ok(());
+        }
+        let result = self.write_through(buffered);
+        buffered.clear();
+        self.pending.store(false, Ordering::Release);
+        result
+    }
+
+    /// One write of `bytes` to the file, opening it first under `createOnDemand`.
+    fn write_through(&self, bytes: &[u8]) -> Result<(), WriteError> {
+        if bytes.is_empty() {
+            return Ok(());
+        }
+        loop {
+            {
+                let handle = self.read_handle();
+                match &*handle {
+                    Handle::Open(file) => return Ok(self.write_file(file, bytes)?),
+                    Handle::Closed => return Err(WriteError::Closed),
+                    Handle::Unopened => {}
+                }
+            }
+            let mut handle = self.write_handle();
+            self.ensure_open(&mut handle)?;
+        }
+    }
+
+    fn read_handle(&self) -> RwLockReadGuard<'_, Handle> {
+        self.handle.read().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn write_handle(&self) -> RwLockWriteGuard<'_, Handle> {
+        self.handle.write().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Opens an on-demand file if it is not open yet. Like log4j2's `createOutputStream`, the
+    /// header goes into a file found empty, and the attributes are applied.
+    fn ensure_open<'h>(&self, handle: &'h mut Handle) -> Result<&'h File, WriteError> {
+        if let Handle::Unopened = handle {
+            let file = open_file(&self.path, self.options.append)?;
+            if file.metadata().map(|m| m.len() == 0).unwrap_or(false) {
+                write_header_to(&file, &self.file_name, self.layout.as_ref());
+            }
+            define_attributes(&file, &self.path, &self.options);
+            *handle = Handle::Open(file);
+        }
+        match handle {
+            Handle::Open(file) => Ok(file),
+            Handle::Unopened | Handle::Closed => Err(WriteError::Closed),
+        }
+    }
+
+    fn write_file(&self, file: &File, bytes: &[u8]) -> io::Result<()> {
+        let mut writer = file;
+        if !self.options.locking {
+            return writer.write_all(bytes);
+        }
+        let _in_process = lock(&self.lock_writes);
+        let _os_lock = OsFileLock::acquire(file).map_err(|error| {
+            io::Error::new(
+                error.kind(),
+                format!("Unable to obtain lock on {}: {error}", self.file_name),
+            )
+        })?;
+        writer.write_all(bytes)
+    }
+}
+
+impl Managed for FileManager {
+    fn flush(&self) {
+        match FileManager::flush(self) {
+            Ok(()) | Err(WriteError::Closed) => {}
+            Err(WriteError::Io(error)) => status::error(format_args!(
+                "Error writing to stream {}: {error}",
+                self.file_name
+            )),
+        }
+    }
+
+    /// Writes what is buffered and the footer, then closes the file. Writers racing with this
+    /// either finish before the footer or fail with "closed": the exclusive handle lock waits
+    /// for in-flight writes, and the buffer lock for in-flight copies.
+    fn close(&self) {
+        let footer = crate::encode::with_encoded(
+            self.layout.as_ref(),
+            |out| self.layout.footer(out),
+            <[u8]>::to_vec,
+        );
+        let mut buffered = self.buffer.as_ref().map(lock);
+        let mut handle = self.write_handle();
+        if let Handle::Closed = *handle {
+            return;
+        }
+        self.closed.store(true, Ordering::Release);
+        let pending: &[u8] = buffered.as_deref().map_or(&[], Vec::as_slice);
+        let result = if pending.is_empty() && footer.is_empty() {
+            Ok(())
+        } else {
+            // log4j2 writes the footer through the buffer, so an on-demand file that was never
+            // written is created now (with its header) to receive it.
+            match self.ensure_open(&mut handle) {
+                Ok(file) => self
+                    .write_file(file, pending)
+                    .and_then(|()| self.write_file(file, &footer))
+                    .map_err(WriteError::Io),
+                Err(error) => Err(error),
+            }
+        };
+        if let Some(buffered) = buffered.as_deref_mut() {
+            buffered.clear();
+        }
+        self.pending.store(false, Ordering::Release);
+        // Dropping the file closes its descriptor, which no writer can be using now.
+        *handle = Handle::Closed;
+        if let Err(WriteError::Io(error)) = result {
+            status::error(format_args!(
+                "Error writing to stream {}: {error}",
+                self.file_name
+            ));
+        }
+    }
+}
+
+/// Opens for appending; `O_APPEND` makes every write land at the end, whoever else writes.
+/// Without `append` the file is truncated first (Java's `FileOutputStream(file, false)`).
+fn open_file(path: &Path, append: bool) -> io::Result<File> {
+    let mut options = OpenOptions::new();
+    options.append(true).create(true);
+    if !append {
+        // std refuses `truncate` together with `append`, though the OS allows it.
+        options.custom_flags(libc::O_TRUNC);
+    }
+    options.open(path)
+}
+
+/// log4j2's `FileUtils.makeParentDirs`: creates the missing parents of the file, and fails with
+/// log4j2's messages when that is impossible.
+fn make_parent_dirs(file_name: &str, path: &Path) -> Result<(), AppenderBuildError> {
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let Some(parent) = absolute.parent() else {
+        return Ok(());
+    };
+    if !parent.exists() {
+        if let Err(source) = std::fs::create_dir_all(parent) {
+            return Err(AppenderBuildError::CreateDirectory {
+                file_name: file_name.to_string(),
+                directory: parent.to_path_buf(),
+                source,
+            });
+        }
+    }
+    if !parent.is_dir() {
+        return Err(AppenderBuildError::ParentNotDirectory {
+            file_name: file_name.to_string(),
+            directory: parent.to_path_buf(),
+        });
+    }
+    Ok(())
+}
+
+/// Writes the layout's header straight to the file, bypassing any buffer, as log4j2 does. A
+/// failure is reported and the file used anyway.
+fn write_header_to(file: &File, file_name: &str, layout: &dyn Layout) {
+    let result = crate::encode::with_encoded(
+        layout,
+        |out| layout.header(out),
+        |bytes| {
+            let mut writer = file;
+            writer.write_all(bytes)
+        },
+    );
+    if let Err(error) = result {
+        status::error(format_args!(
+            "FileManager {file_name} Unable to write header: {error}"
+        ));
+    }
+}
+
+/// Parses a POSIX permission string such as `rw-r-----` into mode bits.
+pub(crate) fn parse_permissions(text: &str) -> Option<u32> {
+    const LETTERS: &[u8; 9] = b"rwxrwxrwx";
+    let bytes = text.as_bytes();
+    if bytes.len() != LETTERS.len() {
+        return None;
+    }
+    let mut mode = 0;
+    for (index, (&actual, &letter)) in bytes.iter().zip(LETTERS).enumerate() {
+        if actual == letter {
+            mode |= 1 << (8 - index);
+        } else if actual != b'-' {
+            return None;
+        }
+    }
+    Some(mode)
+}
+
+/// Applies `filePermissions`, `fileOwner` and `fileGroup`, each time the file is opened (log4j2's
+/// `defineAttributeView`). The mode is set exactly, whatever the umask. Failures are reported
+/// and the file used anyway.
+fn define_attributes(file: &File, path: &Path, options: &FileOptions) {
+    let fd = file.as_raw_fd();
+    let report = |reason: &dyn std::fmt::Display| {
+        status::error(format_args!(
+            "Could not define attribute view on path \"{}\" got {reason}",
+            path.display()
+        ))
+    };
+    if let Some(mode) = options.permissions {
+        // SAFETY: `fd` is an open descriptor owned by `file` for the duration of the call.
+        if unsafe { libc::fchmod(fd, mode as libc::mode_t) } != 0 {
+            report(&io::Error::last_os_error());
+        }
+    }
+    let uid = match options.owner.as_deref().map(lookup_user) {
+        None => None,
+        Some(Ok(uid)) => Some(uid),
+        Some(Err(error)) => {
+            report(&error);
+            None
+        }
+    };
+    let gid = match options.group.as_deref().map(lookup_group) {
+        None => None,
+        Some(Ok(gid)) => Some(gid),
+        Some(Err(error)) => {
+            report(&error);
+            None
+        }
+    };
+    if uid.is_some() || gid.is_some() {
+        // `-1` (all bits set) leaves that id unchanged.
+        let uid = uid.unwrap_or(libc::uid_t::MAX);
+        let gid = gid.unwrap_or(libc::gid_t::MAX);
+        // SAFETY: as above.
+        if unsafe { libc::fchown(fd, uid, gid) } != 0 {
+            report(&io::Error::last_os_error());
+        }
+    }
+}
+
+/// Runs a `get*nam_r` lookup with a growing buffer. `call` returns the C function's result and
+/// whether an entry was found.
+fn lookup_with_buffer(mut call: impl FnMut(&mut [libc::c_char]) -> (libc::c_int, bool)) -> bool {
+    let mut size = 1024;
+    loop {
+        let mut buffer = vec![0 as libc::c_char; size];
+        let (rc, found) = call(&mut buffer);
+        if rc == libc::ERANGE && size < (1 << 20) {
+            size *= 4;
+            continue;
+        }
+        return rc == 0 && found;
+    }
+}
+
+/// A user name (or, as Java also accepts, a numeric uid) to a uid.
+fn lookup_user(name: &str) -> io::Result<libc::uid_t> {
+    if let Ok(c_name) = CString::new(name) {
+        // SAFETY: `passwd` is plain data; zeroed is a valid "empty" value for it.
+        let mut entry: libc::passwd = unsafe { std::mem::zeroed() };
+        let mut result: *mut libc::passwd = std::ptr::null_mut();
+        let found = lookup_with_buffer(|buffer| {
+            // SAFETY: every pointer refers to live memory of the stated size.
+            let rc = unsafe {
+                libc::getpwnam_r(
+                    c_name.as_ptr(),
+                    &mut entry,
+                    buffer.as_mut_ptr(),
+                    buffer.len(),
+                    &mut result,
+                )
+            };
+            (rc, !result.is_null())
+        });
+        if found {
+            return Ok(entry.pw_uid);
+        }
+    }
+    name.parse().map_err(|_| {
+        io::Error::new(
+            io::ErrorKind::NotFound,
+            format!("java.nio.file.attribute.UserPrincipalNotFoundException: no user named {name}"),
+        )
+    })
+}
+
+/// A group name (or a numeric gid) to a gid.
+fn lookup_group(name: &str) -> io::Result<libc::gid_t> {
+    if let Ok(c_name) = CString::new(name) {
+        // SAFETY: `group` is plain data; zeroed is a valid "empty" value for it.
+        let mut entry: libc::group = unsafe { std::mem::zeroed() };
+        let mut result: *mut libc::group = std::ptr::null_mut();
+        let found = lookup_with_buffer(|buffer| {
+            // SAFETY: every pointer refers to live memory of the stated size.
+            let rc = unsafe {
+                libc::getgrnam_r(
+                    c_name.as_ptr(),
+                    &mut entry,
+                    buffer.as_mut_ptr(),
+                    buffer.len(),
+                    &mut result,
+                )
+            };
+            (rc, !result.is_null())
+        });
+        if found {
+            return Ok(entry.gr_gid);
+        }
+    }
+    name.parse().map_err(|_| {
+        io::Error::new(
+            io::ErrorKind::NotFound,
+            format!(
+                "java.nio.file.attribute.UserPrincipalNotFoundException: no group named {name}"
+            ),
+        )
+    })
+}
+
+/// A POSIX write lock on a whole file, released on drop.
+struct OsFileLock<'f> {
+    file: &'f File,
+}
+
+impl<'f> OsFileLock<'f> {
+    fn acquire(file: &'f File) -> io::Result<OsFileLock<'f>> {
+        let request = whole_file_lock(libc::F_WRLCK);
+        loop {
+            // SAFETY: `request` is a valid `flock` and the descriptor is open.
+            if unsafe { libc::fcntl(file.as_raw_fd(), libc::F_SETLKW, &request) } == 0 {
+                return Ok(OsFileLock { file });
+            }
+            let error = io::Error::last_os_error();
+            if error.kind() != io::ErrorKind::Interrupted {
+                return Err(error);
+            }
+        }
+    }
+}
+
+impl Drop for OsFileLock<'_> {
+    fn drop(&mut self) {
+        let request = whole_file_lock(libc::F_UNLCK);
+        // SAFETY: as in `acquire`. Unlocking cannot block; a failure leaves the lock to be
+        // released when the descriptor closes.
+        unsafe {
+            libc::fcntl(self.file.as_raw_fd(), libc::F_SETLK, &request);
+        }
+    }
+}
+
+fn whole_file_lock(kind: libc::c_int) -> libc::flock {
+    // SAFETY: `flock` is plain data; zero is "from offset 0 of SEEK_SET, to the end".
+    let mut request: libc::flock = unsafe { std::mem::zeroed() };
+    request.l_type = kind as libc::c_short;
+    request.l_whence = libc::SEEK_SET as libc::c_short;
+    request
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn permission_strings() {
+        assert_eq!(parse_permissions("rw-r-----"), Some(0o640));
+        assert_eq!(parse_permissions("rwxrwxrwx"), Some(0o777));
+        assert_eq!(parse_permissions("---------"), Some(0));
+        assert_eq!(parse_permissions("rw-r--r"), None);
+        assert_eq!(parse_permissions("rw-r--r-x-"), None);
+        assert_eq!(parse_permissions("wr-r-----"), None);
+        assert_eq!(parse_permissions("0640"), None);
+    }
+
+    #[test]
+    fn users_and_groups_resolve_by_name_or_number() {
+        assert_eq!(lookup_user("root").unwrap(), 0);
+        assert_eq!(lookup_user("12345").unwrap(), 12345);
+        assert!(lookup_user("no-such-user-l4rs").is_err());
+        assert_eq!(lookup_group("0").unwrap(), 0);
+        assert!(lookup_group("no-such-group-l4rs").is_err());
+        assert!(lookup_user("nul\0in name").is_err());
+    }
+}

@@ -1,0 +1,109 @@
+//! Appending allocates nothing per event once warm: counted with a per-thread allocation counter
+//! (in its own test binary, since it replaces the global allocator).
+
+use std::alloc::{GlobalAlloc, Layout as AllocLayout, System};
+use std::cell::Cell;
+use std::sync::Arc;
+
+use l4rs_appenders::FileAppender;
+use l4rs_config::model::FileSpec;
+use l4rs_core::{Appender, Layout, Level, LogEvent, Message};
+
+struct CountingAllocator;
+
+thread_local! {
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+fn count() {
+    let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
+}
+
+// SAFETY: every call is forwarded unchanged to the system allocator.
+unsafe impl GlobalAlloc for CountingAllocator {
+    unsafe fn alloc(&self, layout: AllocLayout) -> *mut u8 {
+        count();
+        System.alloc(layout)
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: AllocLayout) {
+        System.dealloc(ptr, layout)
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: AllocLayout, new_size: usize) -> *mut u8 {
+        count();
+        System.realloc(ptr, layout, new_size)
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: CountingAllocator = CountingAllocator;
+
+struct Lines;
+
+impl Layout for Lines {
+    fn format(&self, event: &LogEvent<'_>, out: &mut String) {
+        out.push_str(event.level.name());
+        out.push(' ');
+        event.message.write_to(out);
+        out.push('\n');
+    }
+}
+
+fn allocations_during(f: impl FnOnce()) -> usize {
+    let before = ALLOCATIONS.with(Cell::get);
+    f();
+    ALLOCATIONS.with(Cell::get) - before
+}
+
+#[test]
+fn the_counter_sees_allocations() {
+    assert!(allocations_during(|| drop(std::hint::black_box(vec![1u8; 16]))) > 0);
+}
+
+#[test]
+fn steady_state_appending_allocates_nothing() {
+    let dir = std::env::temp_dir().join(format!("l4rs-appenders-alloc-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for (buffered_io, immediate_flush, locking) in [
+        (true, true, false),
+        (true, false, false),
+        (false, true, false),
+        (false, true, true),
+    ] {
+        let spec = FileSpec {
+            file_name: dir
+                .join(format!(
+                    "alloc-{buffered_io}-{immediate_flush}-{locking}.log"
+                ))
+                .to_string_lossy()
+                .into_owned(),
+            append: true,
+            buffered_io,
+            buffer_size: 8192,
+            immediate_flush,
+            locking,
+            create_on_demand: false,
+            file_permissions: None,
+            file_owner: None,
+            file_group: None,
+        };
+        let appender = FileAppender::new("A", &spec, Arc::new(Lines)).unwrap();
+        let run = |count: usize| {
+            for i in 0..count {
+                let args = format_args!("event number {i} with some text");
+                appender
+                    .append(&LogEvent::new("alloc", Level::INFO, Message::Args(args)))
+                    .unwrap();
+            }
+        };
+        run(100);
+        assert_eq!(
+            allocations_during(|| run(2000)),
+            0,
+            "bufferedIo={buffered_io} immediateFlush={immediate_flush} locking={locking}"
+        );
+        appender.stop();
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

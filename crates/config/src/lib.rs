@@ -4,18 +4,46 @@
 //! mistakes:
 //!
 //! 1. [`xml`]: the file is parsed with quick-xml into a [`xml::Node`] tree that keeps the
-//!    line and column of every element and attribute;
+//!    line and column of every element and attribute (XInclude is honoured, entities are not
+//!    expanded);
 //! 2. [`substitute`]: `${…}` variables are resolved with log4j2's `StrSubstitutor` rules and
-//!    lookups (`sys`, `env`, `date`, `main`, …);
-//! 3. [`model`]: the tree is bound to a typed [`model::Configuration`], plugin by plugin.
-//!    Problems become [`Diagnostic`]s (also reported through the status logger) and the
+//!    lookups (`sys`, `env`, `date`, `main`, `ctx`, `event`, …);
+//! 3. [`load`]: the tree is bound to a typed [`model::Configuration`], plugin by plugin, with
+//!    log4j2's defaults, aliases, case-insensitivity, strict syntax and arbiters. Problems
+//!    become [`Diagnostic`]s (each also reported through the status logger when found) and the
 //!    affected piece is dropped, never the whole configuration;
 //! 4. [`routing`]: the loggers become a tree that maps any logger name to the logger config
 //!    that owns it.
 //!
-//! No I/O happens here besides reading the configuration file.
+//! [`default_configuration`] is log4j2 2.24's fallback. No I/O happens here besides reading
+//! the configuration file (and the files it XIncludes).
+//!
+//! ```
+//! let config = l4rs_config::load_str(
+//!     r#"<Configuration><Appenders><Console name="C"/></Appenders>
+//!        <Loggers><Root level="info"><AppenderRef ref="C"/></Root></Loggers></Configuration>"#,
+//!     None,
+//! )
+//! .unwrap();
+//! let tree = l4rs_config::routing::LoggerTree::new(&config.loggers);
+//! assert_eq!(tree.owner_of("my_app::db"), tree.root());
+//! ```
 
+#![warn(missing_docs)]
+
+mod default;
 pub mod diagnostic;
+pub mod load;
 pub mod model;
+pub mod plugins;
+pub mod routing;
+pub mod substitute;
+pub mod xml;
 
+pub use default::{default_configuration, DEFAULT_PATTERN};
 pub use diagnostic::{Diagnostic, Position, Severity};
+pub use load::{load_file, load_file_with, load_str, load_str_with, LoadError, LoadOptions};
+pub use model::Configuration;
+pub use substitute::{
+    clear_system_property, set_main_arguments, set_system_property, system_property, Substitutor,
+};

@@ -42,7 +42,9 @@ pub struct Configuration {
     /// [`FilterSpec::Composite`] in document order.
     pub filter: Option<FilterSpec>,
     /// The loggers. A missing `<Root>` is replaced by log4j2's default ERROR root with a console
-    /// (and a WARN diagnostic); a missing `<Loggers>` makes the whole configuration the default one.
+    /// (and a WARN diagnostic); a missing `<Loggers>` (or one with two roots) leaves only that
+    /// default root, while the appenders already built stay in [`Configuration::appenders`]
+    /// unreferenced, as in log4j2 (which still starts them).
     pub loggers: LoggersSpec,
     /// The substitutor holding this configuration's properties, for per-event lookups.
     pub substitutor: Arc<dyn Interpolator>,
@@ -50,6 +52,71 @@ pub struct Configuration {
     pub diagnostics: Vec<Diagnostic>,
     /// True when this is log4j2's default configuration (no file, or a file that could not be used).
     pub is_default: bool,
+}
+
+impl std::fmt::Debug for Configuration {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Configuration")
+            .field("source", &self.source)
+            .field("name", &self.name)
+            .field("status", &self.status)
+            .field("appenders", &self.appenders)
+            .field("filter", &self.filter)
+            .field("loggers", &self.loggers)
+            .field("diagnostics", &self.diagnostics)
+            .field("is_default", &self.is_default)
+            .finish_non_exhaustive()
+    }
+}
+
+/// An `<AppenderRef>` naming an appender the configuration does not have.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnresolvedRef {
+    /// The logger holding the reference (`root` for the root logger, as log4j2 prints it).
+    pub logger: String,
+    /// The missing appender's name.
+    pub appender: String,
+    /// Where the reference is.
+    pub position: Option<Position>,
+}
+
+impl Configuration {
+    /// The references to appenders that do not exist (log4j2 reports them when the
+    /// configuration starts: `Unable to locate appender "X" for logger config "root"`).
+    pub fn unresolved_appender_refs(&self) -> Vec<UnresolvedRef> {
+        std::iter::once(&self.loggers.root)
+            .chain(self.loggers.loggers.iter())
+            .flat_map(|logger| {
+                logger.appender_refs.iter().filter_map(move |reference| {
+                    let known = self.appenders.iter().any(|a| a.name == reference.appender);
+                    (!known).then(|| UnresolvedRef {
+                        logger: if logger.name.is_empty() {
+                            "root".to_string()
+                        } else {
+                            logger.name.clone()
+                        },
+                        appender: reference.appender.clone(),
+                        position: reference.position,
+                    })
+                })
+            })
+            .collect()
+    }
+
+    /// The appender with this name.
+    pub fn appender(&self, name: &str) -> Option<&AppenderSpec> {
+        self.appenders.iter().find(|appender| appender.name == name)
+    }
+
+    /// The diagnostics at least as severe as `severity` (`Error` < `Warning` < `Info`).
+    pub fn diagnostics_at_least(
+        &self,
+        severity: crate::Severity,
+    ) -> impl Iterator<Item = &Diagnostic> {
+        self.diagnostics
+            .iter()
+            .filter(move |d| d.severity <= severity)
+    }
 }
 
 /// `<Loggers>`.
@@ -307,7 +374,8 @@ pub enum FilterSpec {
         /// onMatch / onMismatch.
         verdicts: FilterVerdicts,
     },
-    /// `LevelRangeFilter minLevel maxLevel` (defaults as log4j2 2.19: min ERROR, max ALL).
+    /// `LevelRangeFilter minLevel maxLevel` (defaults as log4j2 2.19, verified with the oracle:
+    /// both ERROR).
     LevelRange {
         /// The most severe level in range.
         min_level: Level,
@@ -357,7 +425,7 @@ pub enum FilterSpec {
         level: Level,
         /// Events per second (default 10).
         rate: f64,
-        /// The burst allowance (default 10 × rate).
+        /// The burst allowance (default 100 × rate, as log4j2 computes it; verified).
         max_burst: u64,
         /// onMatch / onMismatch.
         verdicts: FilterVerdicts,

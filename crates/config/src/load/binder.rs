@@ -1,0 +1,435 @@
+//! What every plugin builder shares: diagnostics, substitution and log4j2's value conversion.
+
+use std::path::PathBuf;
+
+use l4rs_core::{status, FilterResult, Level};
+
+use super::node::{PAttr, PNode};
+use crate::plugins;
+use crate::substitute::Substitutor;
+use crate::{Diagnostic, Position, Severity};
+
+/// Collects diagnostics and reports each to the status logger as it is found.
+pub(crate) struct Binder {
+    pub file: Option<PathBuf>,
+    pub diagnostics: Vec<Diagnostic>,
+    pub substitutor: Substitutor,
+}
+
+impl Binder {
+    pub fn new(file: Option<PathBuf>, substitutor: Substitutor) -> Binder {
+        Binder {
+            file,
+            diagnostics: Vec::new(),
+            substitutor,
+        }
+    }
+
+    /// Records a diagnostic about `node` (or the file when `None`).
+    pub fn report(
+        &mut self,
+        severity: Severity,
+        message: impl Into<String>,
+        node: Option<&PNode>,
+        position: Option<Position>,
+        help: Option<String>,
+    ) {
+        let message = message.into();
+        status::log(severity.level(), &message);
+        let file = node
+            .and_then(|node| node.file.clone())
+            .or_else(|| self.file.clone());
+        self.diagnostics.push(Diagnostic {
+            severity,
+            message,
+            file,
+            position: position.or(node.map(|node| node.position)),
+            help,
+        });
+    }
+
+    pub fn error(&mut self, node: &PNode, message: impl Into<String>) {
+        self.report(Severity::Error, message, Some(node), None, None);
+    }
+
+    pub fn error_help(
+        &mut self,
+        node: &PNode,
+        message: impl Into<String>,
+        help: impl Into<String>,
+    ) {
+        self.report(
+            Severity::Error,
+            message,
+            Some(node),
+            None,
+            Some(help.into()),
+        );
+    }
+
+    /// Substitutes a configuration-time value, recording cycles as warnings.
+    pub fn substitute(&mut self, value: &str, node: &PNode, position: Position) -> String {
+        let mut warnings = Vec::new();
+        let result = self
+            .substitutor
+            .replace_reporting(value, None, &mut |warning| warnings.push(warning));
+        for warning in warnings {
+            self.report(Severity::Warning, warning, Some(node), Some(position), None);
+        }
+        result
+    }
+
+    /// The substituted value of an attribute (any of `names`), consumed from the node.
+    pub fn string(&mut self, node: &mut PNode, names: &[&str]) -> Option<String> {
+        let attr = node.take(names)?;
+        Some(self.substitute(&attr.value, node, attr.position))
+    }
+
+    fn conversion_warning(
+        &mut self,
+        node: &PNode,
+        attr: &PAttr,
+        value: &str,
+        java_type: &str,
+        cause: String,
+    ) {
+        self.report(
+            Severity::Warning,
+            format!("Error while converting string [{value}] to type [{java_type}]. Using default value [null]."),
+            Some(node),
+            Some(attr.position),
+            Some(cause),
+        );
+    }
+
+    /// A boolean: `true` in any case is true, anything else false, silently.
+    pub fn boolean(&mut self, node: &mut PNode, names: &[&str], default: bool) -> bool {
+        match self.string(node, names) {
+            Some(value) => value.eq_ignore_ascii_case("true"),
+            None => default,
+        }
+    }
+
+    /// An attribute read as text and then judged by log4j2's `Booleans.parseBoolean(s, default)`:
+    /// with a true default, only `false` turns it off.
+    pub fn lenient_boolean(&mut self, node: &mut PNode, names: &[&str], default: bool) -> bool {
+        match self.string(node, names) {
+            Some(value) => {
+                value.eq_ignore_ascii_case("true")
+                    || (default && !value.eq_ignore_ascii_case("false"))
+            }
+            None => default,
+        }
+    }
+
+    /// A Java `int` (`Integer.valueOf`: optional sign, decimal digits, nothing else).
+    pub fn int(&mut self, node: &mut PNode, names: &[&str]) -> Option<i32> {
+        let attr = node.take(names)?;
+        let value = self.substitute(&attr.value, node, attr.position);
+        match parse_java_integer(&value).and_then(|v| i32::try_from(v).ok()) {
+            Some(parsed) => Some(parsed),
+            None => {
+                let cause =
+                    format!("java.lang.NumberFormatException: For input string: \"{value}\"");
+                self.conversion_warning(node, &attr, &value, "int", cause);
+                None
+            }
+        }
+    }
+
+    /// A Java `long`.
+    pub fn long(&mut self, node: &mut PNode, names: &[&str]) -> Option<i64> {
+        let attr = node.take(names)?;
+        let value = self.substitute(&attr.value, node, attr.position);
+        match parse_java_integer(&value) {
+            Some(parsed) => Some(parsed),
+            None => {
+                let cause =
+                    format!("java.lang.NumberFormatException: For input string: \"{value}\"");
+                self.conversion_warning(node, &attr, &value, "long", cause);
+                None
+            }
+        }
+    }
+
+    /// A Java `float` (`Float.valueOf`: surrounding whitespace allowed, an `f`/`d` suffix too).
+    pub fn float(&mut self, node: &mut PNode, names: &[&str]) -> Option<f64> {
+        let attr = node.take(names)?;
+        let value = self.substitute(&attr.value, node, attr.position);
+        let trimmed = value.trim_matches(|c: char| c <= ' ');
+        let number = trimmed
+            .strip_suffix(['f', 'F', 'd', 'D'])
+            .unwrap_or(trimmed);
+        match number.parse::<f64>() {
+            Ok(parsed) if !number.is_empty() && !number.starts_with(['i', 'I', 'n', 'N']) => {
+                Some(parsed)
+            }
+            _ => {
+                let cause =
+                    format!("java.lang.NumberFormatException: For input string: \"{value}\"");
+                self.conversion_warning(node, &attr, &value, "float", cause);
+                None
+            }
+        }
+    }
+
+    /// A level, by name, case-insensitively (standard or registered custom levels).
+    pub fn level(&mut self, node: &mut PNode, names: &[&str]) -> Option<Level> {
+        let attr = node.take(names)?;
+        let value = self.substitute(&attr.value, node, attr.position);
+        match Level::from_name(&value) {
+            Ok(level) => Some(level),
+            Err(_) => {
+                let cause = format!(
+                    "java.lang.IllegalArgumentException: Unknown level constant [{}].",
+                    value.trim().to_uppercase()
+                );
+                self.conversion_warning(
+                    node,
+                    &attr,
+                    &value,
+                    "class org.apache.logging.log4j.Level",
+                    cause,
+                );
+                None
+            }
+        }
+    }
+
+    /// A filter verdict (`ACCEPT`, `NEUTRAL`, `DENY`, any case).
+    pub fn verdict(
+        &mut self,
+        node: &mut PNode,
+        names: &[&str],
+        default: FilterResult,
+    ) -> FilterResult {
+        let Some(attr) = node.take(names) else {
+            return default;
+        };
+        let value = self.substitute(&attr.value, node, attr.position);
+        match value.parse::<FilterResult>() {
+            Ok(result) => result,
+            Err(()) => {
+                let cause = format!(
+                    "java.lang.IllegalArgumentException: No enum constant org.apache.logging.log4j.core.Filter.Result.{}",
+                    value.to_uppercase()
+                );
+                self.conversion_warning(
+                    node,
+                    &attr,
+                    &value,
+                    "class org.apache.logging.log4j.core.Filter$Result",
+                    cause,
+                );
+                default
+            }
+        }
+    }
+
+    /// An enum given by its Java constant names, matched case-insensitively; the index of the
+    /// constant, or `None` (after a warning) when it is none of them.
+    pub fn enumeration(
+        &mut self,
+        node: &mut PNode,
+        names: &[&str],
+        java_type: &str,
+        constants: &[&str],
+    ) -> Option<usize> {
+        let attr = node.take(names)?;
+        let value = self.substitute(&attr.value, node, attr.position);
+        match constants
+            .iter()
+            .position(|constant| constant.eq_ignore_ascii_case(value.trim()))
+        {
+            Some(index) => Some(index),
+            None => {
+                let cause = format!(
+                    "java.lang.IllegalArgumentException: No enum constant {}.{}",
+                    java_type.trim_start_matches("class ").replace('$', "."),
+                    value.to_uppercase()
+                );
+                self.conversion_warning(node, &attr, &value, java_type, cause);
+                None
+            }
+        }
+    }
+
+    /// A charset name Java knows; anything else warns and keeps the default.
+    pub fn charset(&mut self, node: &mut PNode, names: &[&str]) -> Option<String> {
+        let attr = node.take(names)?;
+        let value = self.substitute(&attr.value, node, attr.position);
+        if is_known_charset(&value) {
+            Some(value)
+        } else {
+            let cause = format!("java.nio.charset.UnsupportedCharsetException: {value}");
+            self.conversion_warning(node, &attr, &value, "class java.nio.charset.Charset", cause);
+            None
+        }
+    }
+
+    /// Reports what is left on a built plugin: unknown attributes (log4j2's wording and order)
+    /// and unknown child elements.
+    pub fn finish(&mut self, node: &PNode, inserted_attrs: usize) {
+        if !node.attrs.is_empty() {
+            let leftover = node.leftover_in_java_order(inserted_attrs);
+            let names: Vec<String> = leftover
+                .iter()
+                .map(|attr| format!("\"{}\"", attr.name))
+                .collect();
+            let message = if names.len() == 1 {
+                format!(
+                    "{} contains an invalid element or attribute {}",
+                    node.name, names[0]
+                )
+            } else {
+                format!(
+                    "{} contains invalid attributes {}",
+                    node.name,
+                    names.join(", ")
+                )
+            };
+            let help = format!(
+                "not an attribute of {}{}",
+                node.canonical.unwrap_or(&node.name),
+                if leftover.iter().any(|attr| attr.name.contains(':')) {
+                    String::new()
+                } else {
+                    format!(
+                        "; check the spelling (l4rs plugins: {})",
+                        plugins::l4rs_plugin_list()
+                    )
+                }
+            );
+            let position = leftover.first().map(|attr| attr.position);
+            self.report(Severity::Error, message, Some(node), position, Some(help));
+        }
+    }
+
+    /// Reports a child element the plugin has no place for.
+    pub fn unexpected_child(&mut self, parent: &PNode, child: &PNode) {
+        if !child.is_plugin {
+            self.unknown_element(child);
+            return;
+        }
+        let element_type = parent.canonical.map(plugins::element_type).unwrap_or("");
+        let start = if element_type.is_empty() || element_type == parent.name {
+            parent.name.clone()
+        } else {
+            format!("{element_type} {}", parent.name)
+        };
+        self.report(
+            Severity::Error,
+            format!(
+                "{start} has no parameter that matches element {}",
+                child.name
+            ),
+            Some(child),
+            None,
+            None,
+        );
+    }
+
+    /// Reports an element that is no log4j2 plugin (and has children, so it could not be an
+    /// attribute either).
+    pub fn unknown_element(&mut self, node: &PNode) {
+        self.report(
+            Severity::Error,
+            format!(
+                "Unknown plugin element \"{}\" is ignored: it is not a log4j2 plugin (l4rs knows: {})",
+                node.name,
+                plugins::l4rs_plugin_list()
+            ),
+            Some(node),
+            None,
+            None,
+        );
+    }
+
+    /// Reports a real log4j2 plugin that l4rs does not implement.
+    pub fn unsupported(&mut self, node: &PNode) {
+        self.report(
+            Severity::Error,
+            format!(
+                "plugin {} is not available in l4rs yet; the element is ignored",
+                node.name
+            ),
+            Some(node),
+            None,
+            Some(format!("l4rs implements: {}", plugins::l4rs_plugin_list())),
+        );
+    }
+
+    /// Reports a child that is neither implemented nor expected where it is.
+    pub fn unusable_child(&mut self, parent: &PNode, child: &PNode) {
+        if child.is_plugin && child.canonical.is_none() {
+            self.unsupported(child);
+        } else {
+            self.unexpected_child(parent, child);
+        }
+    }
+}
+
+/// Java's `Long.valueOf` rules: an optional sign then ASCII digits, no spaces, no suffix.
+pub(crate) fn parse_java_integer(text: &str) -> Option<i64> {
+    let digits = text.strip_prefix(['+', '-']).unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    text.parse::<i64>().ok()
+}
+
+fn is_known_charset(name: &str) -> bool {
+    const CHARSETS: &[&str] = &[
+        "UTF-8",
+        "UTF8",
+        "US-ASCII",
+        "ASCII",
+        "ISO-8859-1",
+        "ISO8859_1",
+        "LATIN1",
+        "ISO-LATIN-1",
+        "UTF-16",
+        "UTF-16LE",
+        "UTF-16BE",
+        "UTF_16",
+        "UTF-32",
+        "UTF-32LE",
+        "UTF-32BE",
+        "WINDOWS-1252",
+        "CP1252",
+        "ISO-8859-15",
+        "LATIN9",
+        "WINDOWS-1251",
+        "CP1251",
+        "KOI8-R",
+        "SHIFT_JIS",
+        "EUC-JP",
+        "GBK",
+        "GB2312",
+        "GB18030",
+        "BIG5",
+        "EUC-KR",
+        "ISO-8859-2",
+        "WINDOWS-1250",
+        "CP437",
+        "CP850",
+    ];
+    CHARSETS
+        .iter()
+        .any(|known| known.eq_ignore_ascii_case(name))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn java_integer_rules() {
+        assert_eq!(parse_java_integer("8192"), Some(8192));
+        assert_eq!(parse_java_integer("+5"), Some(5));
+        assert_eq!(parse_java_integer("-7"), Some(-7));
+        for bad in ["8k", " 8192", "", "+", "0x10", "1_000", "1e3"] {
+            assert_eq!(parse_java_integer(bad), None, "{bad}");
+        }
+    }
+}

@@ -1,0 +1,183 @@
+//! Filters and the one-filter slot of loggers, references and appenders.
+
+use l4rs_core::{FilterResult, Level};
+
+use super::binder::Binder;
+use super::node::PNode;
+use crate::model::{FilterSpec, FilterVerdicts};
+
+/// log4j2's BurstFilter: the burst allowance defaults to this many times the rate.
+const BURST_RATE_MULTIPLE: f32 = 100.0;
+/// log4j2's BurstFilter default rate (events per second).
+const BURST_DEFAULT_RATE: f64 = 10.0;
+
+/// True when a child element occupies the filter slot (any log4j2 filter, implemented or not).
+pub(crate) fn is_filter(node: &PNode) -> bool {
+    let lower = node.name.to_ascii_lowercase();
+    node.is_plugin && (lower.ends_with("filter") || lower == "filters")
+}
+
+/// Fills a plugin's single filter slot: the first filter child is bound, a second one gets
+/// log4j2's "has no parameter that matches element" error and is ignored.
+pub(crate) struct FilterSlot {
+    filled: bool,
+    pub filter: Option<FilterSpec>,
+}
+
+impl FilterSlot {
+    pub fn new() -> FilterSlot {
+        FilterSlot {
+            filled: false,
+            filter: None,
+        }
+    }
+
+    /// Offers `child` (a filter) to the slot of `parent`.
+    pub fn offer(&mut self, binder: &mut Binder, parent: &PNode, child: PNode) {
+        if self.filled {
+            binder.unexpected_child(parent, &child);
+            return;
+        }
+        self.filled = true;
+        self.filter = build_filter(binder, child);
+    }
+}
+
+fn verdicts(binder: &mut Binder, node: &mut PNode) -> FilterVerdicts {
+    let on_match = binder.verdict(node, &["onMatch"], FilterResult::Neutral);
+    let on_mismatch = binder.verdict(node, &["onMismatch"], FilterResult::Deny);
+    FilterVerdicts {
+        on_match,
+        on_mismatch,
+    }
+}
+
+/// Builds one filter element; `None` (after a diagnostic) when it cannot be built.
+pub(crate) fn build_filter(binder: &mut Binder, mut node: PNode) -> Option<FilterSpec> {
+    let Some(canonical) = node.canonical else {
+        binder.unsupported(&node);
+        return None;
+    };
+    let inserted = node.attrs.len();
+    let children = std::mem::take(&mut node.children);
+    let spec = match canonical {
+        "Filters" => {
+            let mut filters = Vec::new();
+            for child in children {
+                if is_filter(&child) {
+                    if let Some(filter) = build_filter(binder, child) {
+                        filters.push(filter);
+                    }
+                } else {
+                    binder.unusable_child(&node, &child);
+                }
+            }
+            binder.finish(&node, inserted);
+            return Some(FilterSpec::Composite(filters));
+        }
+        "ThresholdFilter" => {
+            let level = binder.level(&mut node, &["level"]).unwrap_or(Level::ERROR);
+            Some(FilterSpec::Threshold {
+                level,
+                verdicts: verdicts(binder, &mut node),
+            })
+        }
+        "LevelRangeFilter" => {
+            // log4j2 2.19 defaults both ends to ERROR (verified with the oracle).
+            let min_level = binder
+                .level(&mut node, &["minLevel"])
+                .unwrap_or(Level::ERROR);
+            let max_level = binder
+                .level(&mut node, &["maxLevel"])
+                .unwrap_or(Level::ERROR);
+            Some(FilterSpec::LevelRange {
+                min_level,
+                max_level,
+                verdicts: verdicts(binder, &mut node),
+            })
+        }
+        "LevelMatchFilter" => {
+            let level = binder.level(&mut node, &["level"]).unwrap_or(Level::ERROR);
+            Some(FilterSpec::LevelMatch {
+                level,
+                verdicts: verdicts(binder, &mut node),
+            })
+        }
+        "RegexFilter" => {
+            let regex = binder.string(&mut node, &["regex"]);
+            let use_raw_msg = binder.boolean(&mut node, &["useRawMsg"], false);
+            let verdicts = verdicts(binder, &mut node);
+            match regex {
+                Some(regex) => Some(FilterSpec::Regex {
+                    regex,
+                    use_raw_msg,
+                    verdicts,
+                }),
+                None => {
+                    binder.error(
+                        &node,
+                        "A regular expression must be provided for RegexFilter",
+                    );
+                    None
+                }
+            }
+        }
+        "StringMatchFilter" => {
+            let text = binder.string(&mut node, &["text"]);
+            let verdicts = verdicts(binder, &mut node);
+            match text {
+                Some(text) => Some(FilterSpec::StringMatch { text, verdicts }),
+                None => {
+                    binder.error(&node, "A text value must be provided for StringMatchFilter");
+                    None
+                }
+            }
+        }
+        "MarkerFilter" => {
+            let marker = binder.string(&mut node, &["marker"]);
+            let verdicts = verdicts(binder, &mut node);
+            match marker {
+                Some(marker) => Some(FilterSpec::Marker { marker, verdicts }),
+                None => {
+                    binder.error(&node, "A marker must be provided for MarkerFilter");
+                    None
+                }
+            }
+        }
+        "NoMarkerFilter" => Some(FilterSpec::NoMarker {
+            verdicts: verdicts(binder, &mut node),
+        }),
+        "DenyAllFilter" => Some(FilterSpec::DenyAll {
+            verdicts: verdicts(binder, &mut node),
+        }),
+        "BurstFilter" => {
+            let level = binder.level(&mut node, &["level"]).unwrap_or(Level::WARN);
+            let rate = binder
+                .float(&mut node, &["rate"])
+                .filter(|rate| *rate > 0.0)
+                .unwrap_or(BURST_DEFAULT_RATE);
+            let max_burst = binder
+                .long(&mut node, &["maxBurst"])
+                .filter(|burst| *burst > 0)
+                // Java multiplies in float and truncates to long (verified: 0.05/s gives 5).
+                .map_or(((rate as f32) * BURST_RATE_MULTIPLE) as u64, |burst| {
+                    burst as u64
+                });
+            Some(FilterSpec::Burst {
+                level,
+                rate,
+                max_burst,
+                verdicts: verdicts(binder, &mut node),
+            })
+        }
+        _ => {
+            binder.unexpected_child(&node, &node);
+            None
+        }
+    };
+    for child in children {
+        binder.unusable_child(&node, &child);
+    }
+    binder.finish(&node, inserted);
+    spec
+}

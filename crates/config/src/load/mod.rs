@@ -1,0 +1,352 @@
+//! Binding: the XML tree becomes a [`Configuration`], following log4j2's `XmlConfiguration`
+//! and `AbstractConfiguration.doConfigure` step by step:
+//!
+//! 1. the root element's attributes (its name is never checked) are substituted with lookups
+//!    only, and `status` takes effect for everything reported from then on;
+//! 2. the tree becomes plugin nodes (strict `type=` names, leaf non-plugins as attributes);
+//! 3. arbiters are resolved;
+//! 4. the first `<Properties>` is built and its values join the substitutor;
+//! 5. the other top-level elements are built in document order (so `<CustomLevels>` must come
+//!    before the levels are used);
+//! 6. a missing `<Loggers>` or `<Root>` is replaced by log4j2's defaults.
+
+mod appenders;
+mod arbiters;
+mod binder;
+mod filters;
+mod layout;
+mod loggers;
+mod node;
+mod toplevel;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use l4rs_core::{status, Level};
+
+use crate::default::{default_console, default_name, default_root};
+use crate::model::{Configuration, FilterSpec, LoggersSpec};
+use crate::substitute::Substitutor;
+use crate::xml::{self, XmlError};
+use crate::{Position, Severity};
+
+use binder::Binder;
+use loggers::LoggersOutcome;
+use node::PNode;
+
+/// Why a configuration file could not be used at all. The caller decides what to do; log4j2
+/// logs `Error parsing <file>` and falls back to its default configuration.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// The file could not be read.
+    #[error("Error parsing {}: cannot read the file: {source}", .path.display())]
+    Unreadable {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// The file is not well-formed XML (or not in a supported encoding).
+    #[error("Error parsing {}: {position}: {message}", display(.path))]
+    Malformed {
+        /// The file, when the text came from one.
+        path: Option<PathBuf>,
+        /// Where the parser stopped.
+        position: Position,
+        /// What the parser expected or found.
+        message: String,
+    },
+}
+
+impl LoadError {
+    /// The file, when known.
+    pub fn path(&self) -> Option<&Path> {
+        match self {
+            LoadError::Unreadable { path, .. } => Some(path),
+            LoadError::Malformed { path, .. } => path.as_deref(),
+        }
+    }
+
+    /// Where in the file, when known.
+    pub fn position(&self) -> Option<Position> {
+        match self {
+            LoadError::Unreadable { .. } => None,
+            LoadError::Malformed { position, .. } => Some(*position),
+        }
+    }
+}
+
+fn display(path: &Option<PathBuf>) -> String {
+    path.as_ref()
+        .map_or_else(|| "<string>".to_string(), |path| path.display().to_string())
+}
+
+impl From<XmlError> for LoadError {
+    fn from(error: XmlError) -> LoadError {
+        let position = error.position().unwrap_or_default();
+        let path = error.path().map(Path::to_path_buf);
+        match error {
+            XmlError::Read { path, source } => LoadError::Unreadable { path, source },
+            XmlError::Encoding { message, .. } | XmlError::Malformed { message, .. } => {
+                LoadError::Malformed {
+                    path,
+                    position,
+                    message,
+                }
+            }
+        }
+    }
+}
+
+/// How to load.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LoadOptions {
+    /// Apply the file's `status` attribute to the process's status logger as soon as the root
+    /// element is read, as log4j2 does (so the messages about the rest of the file respect it).
+    /// Tools that only inspect a file (`l4rs check`) turn it off.
+    pub apply_status_level: bool,
+}
+
+impl Default for LoadOptions {
+    fn default() -> LoadOptions {
+        LoadOptions {
+            apply_status_level: true,
+        }
+    }
+}
+
+/// Loads a configuration file. Problems inside a well-formed file become diagnostics in the
+/// returned configuration (and status messages), never an error. The file's `status`
+/// attribute takes effect as soon as the root element is read (see [`LoadOptions`]).
+pub fn load_file(path: &Path) -> Result<Configuration, LoadError> {
+    load_file_with(path, LoadOptions::default())
+}
+
+/// [`load_file`] with options.
+pub fn load_file_with(path: &Path, options: LoadOptions) -> Result<Configuration, LoadError> {
+    let root = xml::parse_file(path)?;
+    Ok(bind(&root, Some(path), options))
+}
+
+/// Loads a configuration from text; `source` is the file it stands for (used in messages, by
+/// `${log4j:configLocation}` and to resolve XInclude paths).
+pub fn load_str(text: &str, source: Option<&Path>) -> Result<Configuration, LoadError> {
+    load_str_with(text, source, LoadOptions::default())
+}
+
+/// [`load_str`] with options.
+pub fn load_str_with(
+    text: &str,
+    source: Option<&Path>,
+    options: LoadOptions,
+) -> Result<Configuration, LoadError> {
+    let root = xml::parse_str(text, source)?;
+    Ok(bind(&root, source, options))
+}
+
+/// The root element's attributes, substituted (lookups only: properties do not exist yet).
+struct RootAttributes {
+    name: Option<String>,
+    status: Option<Level>,
+    dest: Option<String>,
+    monitor_interval_seconds: u32,
+    strict: bool,
+    shutdown_hook: bool,
+    shutdown_timeout_ms: u64,
+}
+
+fn root_attributes(binder: &mut Binder, root: &xml::Node) -> RootAttributes {
+    let mut node = PNode::build(
+        &xml::Node {
+            children: Vec::new(),
+            ..root.clone()
+        },
+        false,
+    );
+    let mut attributes = RootAttributes {
+        name: binder.string(&mut node, &["name"]),
+        status: None,
+        dest: binder.string(&mut node, &["dest"]),
+        monitor_interval_seconds: 0,
+        strict: binder.boolean(&mut node, &["strict"], false),
+        shutdown_hook: !matches!(
+            binder.string(&mut node, &["shutdownHook"]),
+            Some(value) if value.eq_ignore_ascii_case("disable")
+        ),
+        shutdown_timeout_ms: 0,
+    };
+    if let Some(status_attr) = node.take(&["status"]) {
+        let value = binder.substitute(&status_attr.value, &node, status_attr.position);
+        match Level::from_name(&value) {
+            Ok(level) => attributes.status = Some(level),
+            Err(_) => binder.report(
+                Severity::Error,
+                format!("Invalid status level specified: {value}. Defaulting to ERROR."),
+                Some(&node),
+                Some(status_attr.position),
+                None,
+            ),
+        }
+    }
+    attributes.monitor_interval_seconds = binder
+        .int(&mut node, &["monitorInterval"])
+        .map_or(0, |seconds| u32::try_from(seconds).unwrap_or(0));
+    attributes.shutdown_timeout_ms = binder
+        .long(&mut node, &["shutdownTimeout"])
+        .map_or(0, |ms| u64::try_from(ms).unwrap_or(0));
+    // Any other root attribute (schema, packages, advertiser, xmlns…) is ignored silently.
+    attributes
+}
+
+fn bind(root: &xml::Node, source: Option<&Path>, options: LoadOptions) -> Configuration {
+    let mut binder = Binder::new(source.map(Path::to_path_buf), Substitutor::new(source));
+    let attributes = root_attributes(&mut binder, root);
+    if let (Some(level), true) = (attributes.status, options.apply_status_level) {
+        status::set_level(level);
+    }
+    let mut top = PNode::build(root, attributes.strict);
+    report_top_level_leaves(&mut binder, root, &top);
+    arbiters::process(&mut binder, &mut top);
+
+    let mut properties = Vec::new();
+    if let Some(index) = top
+        .children
+        .iter()
+        .position(|child| child.name.eq_ignore_ascii_case("Properties"))
+    {
+        let node = top.children.remove(index);
+        properties = toplevel::build_properties(&mut binder, node);
+    }
+    binder.substitutor = Substitutor::with_properties(source, properties.clone());
+    if let Some(index) = top
+        .children
+        .iter()
+        .position(|child| child.name.eq_ignore_ascii_case("Scripts"))
+    {
+        let node = top.children.remove(index);
+        binder.unsupported(&node);
+    }
+
+    let mut appenders = Vec::new();
+    let mut filters: Vec<FilterSpec> = Vec::new();
+    let mut custom_levels = Vec::new();
+    let mut loggers_outcome = None;
+    for child in std::mem::take(&mut top.children) {
+        match child.canonical {
+            Some("Appenders") => appenders::build_appenders(&mut binder, child, &mut appenders),
+            Some("Loggers") => loggers_outcome = Some(loggers::build_loggers(&mut binder, child)),
+            Some("CustomLevels") => {
+                toplevel::build_custom_levels(&mut binder, child, &mut custom_levels)
+            }
+            Some("CustomLevel") => {
+                if let Some(level) = toplevel::build_custom_level(&mut binder, child) {
+                    custom_levels.push(level);
+                }
+            }
+            _ if filters::is_filter(&child) => {
+                if let Some(filter) = filters::build_filter(&mut binder, child) {
+                    filters.push(filter);
+                }
+            }
+            _ => toplevel::misplaced(&mut binder, &child),
+        }
+    }
+
+    let mut name = attributes.name.unwrap_or_else(|| {
+        source.map_or_else(
+            || "XmlConfiguration".to_string(),
+            |p| p.display().to_string(),
+        )
+    });
+    let loggers = match loggers_outcome {
+        Some(LoggersOutcome::Built {
+            root: Some(root),
+            loggers,
+        }) => LoggersSpec { root, loggers },
+        Some(LoggersOutcome::Built {
+            root: None,
+            loggers,
+        }) => {
+            binder.report(
+                Severity::Warning,
+                "No Root logger was configured, creating default ERROR-level Root logger with Console appender",
+                Some(&top),
+                None,
+                Some("add <Root level=\"…\"> inside <Loggers>".to_string()),
+            );
+            let console = default_console();
+            let root = default_root(&console);
+            appenders.retain(|existing| existing.name != console.name);
+            appenders.push(console);
+            name = default_name();
+            LoggersSpec { root, loggers }
+        }
+        None | Some(LoggersOutcome::MultipleRoots) => {
+            binder.report(
+                Severity::Warning,
+                "No Loggers were configured, using default. Is the Loggers element missing?",
+                Some(&top),
+                None,
+                None,
+            );
+            let console = default_console();
+            let root = default_root(&console);
+            appenders.retain(|existing| existing.name != console.name);
+            appenders.push(console);
+            name = default_name();
+            LoggersSpec {
+                root,
+                loggers: Vec::new(),
+            }
+        }
+    };
+    let filter = match filters.len() {
+        0 => None,
+        1 => filters.pop(),
+        _ => Some(FilterSpec::Composite(filters)),
+    };
+    Configuration {
+        source: source.map(Path::to_path_buf),
+        name,
+        status: attributes.status,
+        dest: attributes.dest,
+        monitor_interval_seconds: attributes.monitor_interval_seconds,
+        strict: attributes.strict,
+        shutdown_hook: attributes.shutdown_hook,
+        shutdown_timeout_ms: attributes.shutdown_timeout_ms,
+        properties,
+        custom_levels,
+        appenders,
+        filter,
+        loggers,
+        substitutor: Arc::new(binder.substitutor.clone()),
+        diagnostics: std::mem::take(&mut binder.diagnostics),
+        is_default: false,
+    }
+}
+
+/// Top-level elements that are no plugin and have no children became root attributes, which
+/// log4j2 ignores silently; a typo such as `<Apenders/>` deserves a word.
+fn report_top_level_leaves(binder: &mut Binder, root: &xml::Node, top: &PNode) {
+    for child in &root.children {
+        let became_attribute = top.attrs.iter().any(|attr| attr.name == child.name)
+            && !crate::plugins::is_log4j2_plugin(&child.name)
+            && !child.name.eq_ignore_ascii_case("type");
+        if became_attribute {
+            let node = PNode {
+                name: child.name.clone(),
+                canonical: None,
+                is_plugin: false,
+                attrs: Vec::new(),
+                children: Vec::new(),
+                value: None,
+                position: child.position,
+                file: child.file.clone(),
+            };
+            binder.unknown_element(&node);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,204 @@
+//! The plugin node tree: the XML tree after log4j2's `constructHierarchy`.
+//!
+//! Each element is named by its tag (or, in strict mode, by its `type` attribute). An element
+//! that is not a log4j2 plugin and has no child elements becomes an attribute of its parent.
+//! Attributes keep the insertion order of log4j2's `HashMap` so that leftover attributes can be
+//! listed in the order log4j2 lists them.
+
+use std::path::PathBuf;
+
+use crate::plugins;
+use crate::xml;
+use crate::Position;
+
+/// An attribute of a plugin node (a real attribute or a leaf child element).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct PAttr {
+    pub name: String,
+    pub value: String,
+    pub position: Position,
+}
+
+/// One plugin node.
+#[derive(Clone, Debug)]
+pub(crate) struct PNode {
+    /// The tag, or the `type` attribute in strict mode, as written.
+    pub name: String,
+    /// The canonical name when l4rs implements this plugin.
+    pub canonical: Option<&'static str>,
+    /// True when the name is a log4j2 Core plugin.
+    pub is_plugin: bool,
+    pub attrs: Vec<PAttr>,
+    pub children: Vec<PNode>,
+    pub value: Option<String>,
+    pub position: Position,
+    /// Set for nodes read from an XInclude'd file.
+    pub file: Option<PathBuf>,
+}
+
+impl PNode {
+    /// Builds the node for `element` and its subtree.
+    pub fn build(element: &xml::Node, strict: bool) -> PNode {
+        let mut attributes = element.attributes.clone();
+        let mut name = element.name.clone();
+        if strict {
+            if let Some(index) = attributes
+                .iter()
+                .position(|attribute| attribute.name.eq_ignore_ascii_case("type"))
+            {
+                name = attributes.remove(index).value;
+            }
+        }
+        // The JDK's DOM hands attributes over sorted by name.
+        attributes.sort_by(|a, b| java_compare(&a.name, &b.name));
+        let mut node = PNode {
+            canonical: plugins::l4rs_plugin(&name),
+            is_plugin: plugins::is_log4j2_plugin(&name),
+            name,
+            attrs: Vec::new(),
+            children: Vec::new(),
+            value: None,
+            position: element.position,
+            file: element.file.clone(),
+        };
+        for attribute in attributes {
+            node.put(attribute.name, attribute.value, attribute.position);
+        }
+        for child in &element.children {
+            let child = PNode::build(child, strict);
+            match (&child.value, child.is_plugin || !child.children.is_empty()) {
+                (Some(value), false) => {
+                    let value = value.clone();
+                    node.put(child.name, value, child.position);
+                }
+                _ => node.children.push(child),
+            }
+        }
+        // Decided after the children: a parent whose children all became attributes counts as
+        // a leaf, exactly as in log4j2.
+        let text = element.value.clone().unwrap_or_default();
+        if !text.is_empty() || node.children.is_empty() {
+            node.value = Some(text);
+        }
+        node
+    }
+
+    /// A map put: a repeated key keeps its place and takes the new value.
+    fn put(&mut self, name: String, value: String, position: Position) {
+        match self.attrs.iter_mut().find(|attr| attr.name == name) {
+            Some(existing) => existing.value = value,
+            None => self.attrs.push(PAttr {
+                name,
+                value,
+                position,
+            }),
+        }
+    }
+
+    /// Removes and returns the first attribute answering to any of `names` (case-insensitive).
+    pub fn take(&mut self, names: &[&str]) -> Option<PAttr> {
+        let index = self.attrs.iter().position(|attr| {
+            names
+                .iter()
+                .any(|name| attr.name.eq_ignore_ascii_case(name))
+        })?;
+        Some(self.attrs.remove(index))
+    }
+
+    /// The leftover attributes in log4j2's listing order.
+    pub fn leftover_in_java_order(&self, inserted_count: usize) -> Vec<&PAttr> {
+        let keys: Vec<&str> = self.attrs.iter().map(|attr| attr.name.as_str()).collect();
+        java_hash_map_order(&keys, inserted_count)
+            .into_iter()
+            .map(|index| &self.attrs[index])
+            .collect()
+    }
+}
+
+/// Java's `String.compareTo`: UTF-16 code unit order.
+fn java_compare(a: &str, b: &str) -> std::cmp::Ordering {
+    a.encode_utf16().cmp(b.encode_utf16())
+}
+
+/// Java's `String.hashCode`.
+pub(crate) fn java_hash(text: &str) -> i32 {
+    text.encode_utf16().fold(0i32, |hash, unit| {
+        hash.wrapping_mul(31).wrapping_add(i32::from(unit))
+    })
+}
+
+/// The order a `java.util.HashMap` iterates `keys` (given in insertion order), when at most
+/// `inserted` entries were ever in it: by bucket of the final table, then insertion order.
+pub(crate) fn java_hash_map_order(keys: &[&str], inserted: usize) -> Vec<usize> {
+    let mut capacity = 16usize;
+    // The table doubles when the size passes three quarters of the capacity.
+    while inserted > capacity * 3 / 4 {
+        capacity *= 2;
+    }
+    let bucket = |key: &str| {
+        let hash = java_hash(key) as u32;
+        ((hash ^ (hash >> 16)) as usize) & (capacity - 1)
+    };
+    let mut order: Vec<usize> = (0..keys.len()).collect();
+    order.sort_by_key(|&index| (bucket(keys[index]), index));
+    order
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn java_hash_matches_java() {
+        assert_eq!(java_hash(""), 0);
+        assert_eq!(java_hash("a"), 97);
+        assert_eq!(java_hash("hello"), 99_162_322);
+        assert_eq!(java_hash("polygenelubricants"), i32::MIN);
+    }
+
+    #[test]
+    fn leftover_order_matches_log4j2_messages() {
+        // Observed with log4j2 2.19: `Console contains invalid attributes "Appender", "colour",
+        // "size", "Unknown"` and `Appenders contains invalid attributes "Qux", "Foo2"`.
+        let keys = ["colour", "name", "size", "Unknown", "Appender"];
+        let order = java_hash_map_order(&keys, keys.len());
+        let listed: Vec<&str> = order
+            .iter()
+            .map(|&i| keys[i])
+            .filter(|k| *k != "name")
+            .collect();
+        assert_eq!(listed, ["Appender", "colour", "size", "Unknown"]);
+        let keys = ["Foo2", "Qux"];
+        let order = java_hash_map_order(&keys, 2);
+        assert_eq!(order, [1, 0]);
+    }
+
+    #[test]
+    fn leaf_non_plugins_become_attributes_and_strict_type_names_the_plugin() {
+        let root = xml::parse_str(
+            "<Configuration><Appenders><Appender type='Console' name='C'><Layout type='PatternLayout'><Pattern>%m</Pattern></Layout><Wrap><Console/></Wrap></Appender></Appenders></Configuration>",
+            None,
+        )
+        .unwrap();
+        let node = PNode::build(&root, true);
+        let appender = &node.children[0].children[0];
+        assert_eq!(appender.name, "Console");
+        assert_eq!(appender.canonical, Some("Console"));
+        let layout = &appender.children[0];
+        assert_eq!(layout.name, "PatternLayout");
+        assert_eq!(layout.attrs[0].name, "Pattern");
+        assert_eq!(appender.children[1].name, "Wrap");
+        assert!(!appender.children[1].is_plugin);
+        let concise = PNode::build(&root, false);
+        let appender = &concise.children[0].children[0];
+        assert_eq!(appender.name, "Appender");
+        assert_eq!(
+            appender
+                .attrs
+                .iter()
+                .map(|a| a.name.as_str())
+                .collect::<Vec<_>>(),
+            ["name", "type", "Layout"]
+        );
+    }
+}

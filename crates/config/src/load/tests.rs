@@ -1,0 +1,612 @@
+use l4rs_core::{FilterResult, Level};
+
+use super::*;
+use crate::model::{AppenderKind, ConsoleTarget, LayoutSpec, PatternSelectorKind};
+
+fn load(text: &str) -> Configuration {
+    load_str(text, Some(Path::new("/test/log4j2.xml"))).expect("well-formed")
+}
+
+fn messages(config: &Configuration) -> Vec<String> {
+    config
+        .diagnostics
+        .iter()
+        .map(|d| d.message.clone())
+        .collect()
+}
+
+fn pattern(config: &Configuration, appender: &str) -> String {
+    match &config.appender(appender).expect("appender").layout {
+        Some(LayoutSpec::Pattern(layout)) => layout.pattern.clone(),
+        None => "<default>".to_string(),
+    }
+}
+
+const MINIMAL_LOGGERS: &str =
+    "<Loggers><Root level=\"info\"><AppenderRef ref=\"C\"/></Root></Loggers>";
+
+#[test]
+fn element_and_attribute_names_are_case_insensitive() {
+    let config = load(
+        r#"<configuration STATUS="WARN">
+  <appenders>
+    <console NAME="Out" TARGET="system_err">
+      <patternlayout PATTERN="%-5p %c %m%n"/>
+      <thresholdfilter LEVEL="Info" ONMATCH="accept" onmismatch="Deny"/>
+    </console>
+    <FILE name="f" FILENAME="/tmp/ci.log" Append="FALSE" BUFFEREDIO="false"/>
+  </appenders>
+  <LOGGERS>
+    <logger NAME="ci" LEVEL="Debug" ADDITIVITY="False">
+      <appenderref REF="f"/>
+      <appender-ref ref="Out"/>
+    </logger>
+    <ROOT level="trace"><APPENDERREF ref="Out"/></ROOT>
+  </LOGGERS>
+</configuration>"#,
+    );
+    assert!(
+        config
+            .diagnostics
+            .iter()
+            .all(|d| d.severity != Severity::Error),
+        "{:?}",
+        messages(&config)
+    );
+    assert_eq!(config.status, Some(Level::WARN));
+    let out = config.appender("Out").unwrap();
+    assert!(matches!(&out.kind, AppenderKind::Console(c) if c.target == ConsoleTarget::SystemErr));
+    assert_eq!(
+        out.filter,
+        Some(FilterSpec::Threshold {
+            level: Level::INFO,
+            verdicts: crate::model::FilterVerdicts {
+                on_match: FilterResult::Accept,
+                on_mismatch: FilterResult::Deny
+            }
+        })
+    );
+    let AppenderKind::File(file) = &config.appender("f").unwrap().kind else {
+        panic!()
+    };
+    assert!(!file.append && !file.buffered_io);
+    let ci = &config.loggers.loggers[0];
+    assert_eq!(
+        (ci.level, ci.additivity, ci.appender_refs.len()),
+        (Some(Level::DEBUG), false, 2)
+    );
+    assert_eq!(ci.appender_refs[1].appender, "Out");
+}
+
+#[test]
+fn strict_syntax_uses_type_attributes() {
+    let config = load(
+        r#"<Configuration strict="true" name="StrictConfig">
+  <Filter type="ThresholdFilter" level="trace"/>
+  <Appenders>
+    <Appender type="Console" name="STDOUT">
+      <Layout type="PatternLayout" pattern="%m MDC%X%n"/>
+      <Filters>
+        <Filter type="MarkerFilter" marker="FLOW" onMatch="DENY" onMismatch="NEUTRAL"/>
+        <Filter type="MarkerFilter" marker="EXCEPTION" onMatch="DENY" onMismatch="ACCEPT"/>
+      </Filters>
+    </Appender>
+    <Appender type="File" name="File" fileName="x.log">
+      <Layout type="PatternLayout"><Pattern>%d %p %C{1.} [%t] %m%n</Pattern></Layout>
+    </Appender>
+  </Appenders>
+  <Loggers><Root level="trace"><AppenderRef ref="STDOUT"/></Root></Loggers>
+</Configuration>"#,
+    );
+    assert!(config.diagnostics.is_empty(), "{:?}", messages(&config));
+    assert!(config.strict);
+    assert_eq!(config.name, "StrictConfig");
+    assert!(
+        matches!(config.filter, Some(FilterSpec::Threshold { level, .. }) if level == Level::TRACE)
+    );
+    assert!(
+        matches!(&config.appender("STDOUT").unwrap().filter, Some(FilterSpec::Composite(f)) if f.len() == 2)
+    );
+    assert_eq!(pattern(&config, "File"), "%d %p %C{1.} [%t] %m%n");
+    // Without strict mode `<Appender type=…>` is not a plugin.
+    let config = load(
+        r#"<Configuration><Appenders><Appender type="Console" name="C"/></Appenders>
+        <Loggers><Root/></Loggers></Configuration>"#,
+    );
+    assert!(config.appenders.is_empty());
+    assert!(
+        messages(&config)
+            .iter()
+            .any(|m| m == "Appenders contains an invalid element or attribute \"Appender\""),
+        "{:?}",
+        messages(&config)
+    );
+}
+
+#[test]
+fn leaf_elements_are_attributes_of_their_parent() {
+    let config = load(
+        r#"<Configuration>
+  <Appenders>
+    <File name="F"><fileName>nested.log</fileName><append>false</append>
+      <PatternLayout><Pattern>%-5p [%c] %m%n</Pattern><alwaysWriteExceptions>false</alwaysWriteExceptions></PatternLayout>
+    </File>
+    <Console name="C"><target>SYSTEM_ERR</target>
+      <ThresholdFilter><level>warn</level><onMatch>ACCEPT</onMatch></ThresholdFilter>
+    </Console>
+  </Appenders>
+  <Loggers><Logger name="x"><level>debug</level><additivity>false</additivity><AppenderRef ref="F"/></Logger>
+    <Root level="info"><AppenderRef ref="C"/></Root></Loggers>
+</Configuration>"#,
+    );
+    assert!(config.diagnostics.is_empty(), "{:?}", messages(&config));
+    let file = config.appender("F").unwrap();
+    assert!(
+        matches!(&file.kind, AppenderKind::File(f) if f.file_name == "nested.log" && !f.append)
+    );
+    let Some(LayoutSpec::Pattern(layout)) = &file.layout else {
+        panic!()
+    };
+    assert_eq!(layout.pattern, "%-5p [%c] %m%n");
+    assert!(!layout.always_write_exceptions);
+    assert!(
+        matches!(&config.appender("C").unwrap().filter, Some(FilterSpec::Threshold { level, verdicts }) if *level == Level::WARN && verdicts.on_match == FilterResult::Accept)
+    );
+    assert_eq!(config.loggers.loggers[0].level, Some(Level::DEBUG));
+    assert!(!config.loggers.loggers[0].additivity);
+}
+
+#[test]
+fn tolerated_errors_use_log4j2_wording() {
+    let config = load(
+        r#"<Configuration status="warn">
+  <Appenders>
+    <Console name="C" colour="red"><PatternLayout pattern="C %m%n"/></Console>
+    <Console><PatternLayout pattern="no name %m%n"/></Console>
+    <File name="F" fileName="f.log" bufferSize="8k"><PatternLayout pattern="F %m%n"/></File>
+    <File name="G"/>
+    <RandomAccessFile name="R"/>
+  </Appenders>
+  <Loggers>
+    <Logger name="bad" level="verbose"><AppenderRef ref="F"/></Logger>
+    <Logger level="info"/>
+    <Root level="info"><AppenderRef ref="C"/><AppenderRef/></Root>
+  </Loggers>
+</Configuration>"#,
+    );
+    let messages = messages(&config);
+    for expected in [
+        "Console contains an invalid element or attribute \"colour\"",
+        "No appender name provided",
+        "Error while converting string [8k] to type [int]. Using default value [null].",
+        "Error while converting string [verbose] to type [class org.apache.logging.log4j.Level]. Using default value [null].",
+        "The parameter is null: fileName",
+        "No filename provided for RandomAccessFileAppender with name R",
+        "Loggers cannot be configured without a name",
+        "Appender references must contain a reference",
+    ] {
+        assert!(messages.iter().any(|m| m == expected), "missing {expected:?} in {messages:#?}");
+    }
+    let names: Vec<&str> = config.appenders.iter().map(|a| a.name.as_str()).collect();
+    assert_eq!(names, ["C", "F"]);
+    assert!(
+        matches!(&config.appender("F").unwrap().kind, AppenderKind::File(f) if f.buffer_size == 8192)
+    );
+    assert_eq!(config.loggers.loggers.len(), 1);
+    assert_eq!(config.loggers.loggers[0].level, None);
+    assert_eq!(config.loggers.root.appender_refs.len(), 1);
+    let colour = config
+        .diagnostics
+        .iter()
+        .find(|d| d.message.contains("colour"))
+        .unwrap();
+    assert_eq!(
+        colour.position,
+        Some(Position {
+            line: 3,
+            column: 23
+        })
+    );
+    assert_eq!(colour.file.as_deref(), Some(Path::new("/test/log4j2.xml")));
+}
+
+#[test]
+fn several_unknown_attributes_are_listed_in_log4j2_order() {
+    let config = load(&format!(
+        r#"<Configuration><Appenders>
+    <Console name="C" colour="red" size="3"><PatternLayout/><Unknown><X/></Unknown><Appender type="Console"/></Console>
+    <Foo2 name="x"/><Qux><Y/></Qux>
+  </Appenders>{MINIMAL_LOGGERS}</Configuration>"#
+    ));
+    let messages = messages(&config);
+    assert!(
+        messages.contains(
+            &"Console contains invalid attributes \"Appender\", \"colour\", \"size\", \"Unknown\""
+                .to_string()
+        ),
+        "{messages:#?}"
+    );
+    assert!(
+        messages.contains(&"Appenders contains invalid attributes \"Qux\", \"Foo2\"".to_string()),
+        "{messages:#?}"
+    );
+    assert!(config.appender("C").is_some());
+}
+
+#[test]
+fn one_filter_per_owner_and_misplaced_children() {
+    let config = load(
+        r#"<Configuration><Appenders>
+    <Console name="C"><PatternLayout pattern="%m%n"><ThresholdFilter level="info"/></PatternLayout>
+      <ThresholdFilter level="info"/><MarkerFilter marker="X"/></Console>
+  </Appenders>
+  <Loggers><Logger name="a"><ThresholdFilter/><MarkerFilter marker="X"/>
+      <AppenderRef ref="C"><ThresholdFilter/><MarkerFilter marker="X"/></AppenderRef></Logger>
+    <Root><ThresholdFilter/><MarkerFilter marker="X"/></Root></Loggers></Configuration>"#,
+    );
+    let messages = messages(&config);
+    for expected in [
+        "layout PatternLayout has no parameter that matches element ThresholdFilter",
+        "appender Console has no parameter that matches element MarkerFilter",
+        "AppenderRef has no parameter that matches element MarkerFilter",
+        "logger Logger has no parameter that matches element MarkerFilter",
+        "root Root has no parameter that matches element MarkerFilter",
+    ] {
+        assert!(
+            messages.iter().any(|m| m == expected),
+            "missing {expected:?} in {messages:#?}"
+        );
+    }
+    assert!(matches!(
+        config.appender("C").unwrap().filter,
+        Some(FilterSpec::Threshold { .. })
+    ));
+    assert!(matches!(
+        config.loggers.loggers[0].appender_refs[0].filter,
+        Some(FilterSpec::Threshold { .. })
+    ));
+}
+
+#[test]
+fn several_context_wide_filters_combine_in_order() {
+    let config = load(
+        r#"<Configuration><ThresholdFilter level="debug" onMatch="ACCEPT"/><MarkerFilter marker="M"/>
+        <Loggers><Root/></Loggers></Configuration>"#,
+    );
+    let Some(FilterSpec::Composite(filters)) = &config.filter else {
+        panic!("{:?}", config.filter)
+    };
+    assert!(matches!(filters[0], FilterSpec::Threshold { .. }));
+    assert!(matches!(filters[1], FilterSpec::Marker { .. }));
+}
+
+#[test]
+fn filter_defaults_follow_log4j2_2_19() {
+    let config = load(
+        r#"<Configuration><Appenders>
+    <Console name="A"><LevelRangeFilter/></Console>
+    <Console name="B"><BurstFilter rate="0.05"/></Console>
+    <Console name="C"><ThresholdFilter onMatch="maybe"/></Console>
+    <Console name="D"><RegexFilter/></Console>
+    <Console name="E"><LevelMatchFilter/></Console>
+  </Appenders><Loggers><Root/></Loggers></Configuration>"#,
+    );
+    assert!(
+        matches!(config.appender("A").unwrap().filter, Some(FilterSpec::LevelRange { min_level, max_level, .. }) if min_level == Level::ERROR && max_level == Level::ERROR)
+    );
+    assert!(
+        matches!(config.appender("B").unwrap().filter, Some(FilterSpec::Burst { level, max_burst: 5, .. }) if level == Level::WARN)
+    );
+    assert!(
+        matches!(config.appender("C").unwrap().filter, Some(FilterSpec::Threshold { level, verdicts }) if level == Level::ERROR && verdicts.on_match == FilterResult::Neutral)
+    );
+    assert!(config.appender("D").unwrap().filter.is_none());
+    assert!(
+        matches!(config.appender("E").unwrap().filter, Some(FilterSpec::LevelMatch { level, .. }) if level == Level::ERROR)
+    );
+    let messages = messages(&config);
+    assert!(messages.contains(&"Error while converting string [maybe] to type [class org.apache.logging.log4j.core.Filter$Result]. Using default value [null].".to_string()));
+    assert!(messages.contains(&"A regular expression must be provided for RegexFilter".to_string()));
+}
+
+#[test]
+fn values_convert_as_log4j2_converts_them() {
+    let config = load(
+        r#"<Configuration shutdownHook="DISABLE" shutdownTimeout="250" monitorInterval="30"><Appenders>
+    <File name="F" fileName="x" immediateFlush="yes" append="TRUE " bufferSize="+5"/>
+    <Console name="T" target="stdout"/>
+    <MemoryMappedFile name="M" fileName="m" regionLength="1024"/>
+    <RandomAccessFile name="R" fileName="r"/>
+  </Appenders><Loggers><Root level="info" additivity="maybe" includeLocation="yes"/></Loggers></Configuration>"#,
+    );
+    let AppenderKind::File(file) = &config.appender("F").unwrap().kind else {
+        panic!()
+    };
+    assert!(!file.immediate_flush && !file.append);
+    assert_eq!(file.buffer_size, 5);
+    assert!(
+        matches!(&config.appender("T").unwrap().kind, AppenderKind::Console(c) if c.target == ConsoleTarget::SystemOut)
+    );
+    assert!(
+        matches!(&config.appender("M").unwrap().kind, AppenderKind::MemoryMappedFile(m) if m.region_length == 1024)
+    );
+    assert!(
+        matches!(&config.appender("R").unwrap().kind, AppenderKind::RandomAccessFile(r) if r.buffer_size == 262_144)
+    );
+    assert!(config.loggers.root.additivity);
+    assert_eq!(config.loggers.root.include_location, Some(false));
+    assert!(!config.shutdown_hook);
+    assert_eq!(
+        (config.shutdown_timeout_ms, config.monitor_interval_seconds),
+        (250, 30)
+    );
+    assert_eq!(
+        messages(&config),
+        ["Error while converting string [stdout] to type [class org.apache.logging.log4j.core.appender.ConsoleAppender$Target]. Using default value [null]."]
+    );
+}
+
+#[test]
+fn properties_and_root_attributes_substitute_in_the_right_order() {
+    set_system_property_for_test();
+    let config = load(
+        r#"<Configuration name="props-${sys:l4rs.load.test.name:-demo}" status="${sys:l4rs.load.test.status}">
+  <Properties>
+    <Property name="app">orders</Property>
+    <Property name="prefix">[${app}]</Property>
+    <Property name="p" value="attr">text</Property>
+    <Property name="q" value="only-attr"/>
+    <Property>nameless</Property>
+  </Properties>
+  <Appenders><Console name="C"><PatternLayout pattern="${prefix} ${p} ${q} $${ctx:user} %m%n"/></Console></Appenders>
+  <Loggers><Root level="info"><AppenderRef ref="C"/></Root></Loggers>
+</Configuration>"#,
+    );
+    assert_eq!(config.name, "props-demo");
+    assert_eq!(config.status, Some(Level::DEBUG));
+    assert_eq!(
+        pattern(&config, "C"),
+        "[orders] text only-attr ${ctx:user} %m%n"
+    );
+    let messages = messages(&config);
+    assert!(messages.contains(&"Configuration contains Property with both attribute value (attr) AND element value (text). Please specify only one value. Using the element value.".to_string()));
+    assert!(messages
+        .contains(&"Property contains an invalid element or attribute \"value\"".to_string()));
+    assert!(messages
+        .iter()
+        .any(|m| m.ends_with("Property name cannot be null")));
+    assert_eq!(config.properties.len(), 4);
+    // Root attributes cannot see <Properties>.
+    let config = load(
+        r#"<Configuration name="${app}"><Properties><Property name="app">x</Property></Properties><Loggers><Root/></Loggers></Configuration>"#,
+    );
+    assert_eq!(config.name, "${app}");
+    crate::substitute::clear_system_property("l4rs.load.test.status");
+    l4rs_core::status::set_level(Level::ERROR);
+}
+
+fn set_system_property_for_test() {
+    crate::substitute::set_system_property("l4rs.load.test.status", "debug");
+}
+
+#[test]
+fn arbiters_keep_the_children_of_true_conditions() {
+    crate::substitute::set_system_property("l4rs.load.test.env", "prod");
+    let config = load(
+        r#"<Configuration>
+  <Appenders>
+    <SystemPropertyArbiter propertyName="l4rs.load.test.env" propertyValue="dev"><Console name="Dev"/></SystemPropertyArbiter>
+    <SystemPropertyArbiter propertyName="l4rs.load.test.env" propertyValue="prod"><Console name="Prod"/></SystemPropertyArbiter>
+    <SystemPropertyArbiter propertyName="l4rs.load.test.env"><Console name="Any"/></SystemPropertyArbiter>
+    <EnvironmentArbiter propertyName="L4RS_SURELY_UNDEFINED_ENV"><Console name="Env"/></EnvironmentArbiter>
+    <Select>
+      <ClassArbiter className="com.example.Missing"><Console name="Class"/></ClassArbiter>
+      <SystemPropertyArbiter propertyName="l4rs.load.test.env" propertyValue="prod"><Console name="Selected"/></SystemPropertyArbiter>
+      <DefaultArbiter><Console name="Default"/></DefaultArbiter>
+    </Select>
+    <Console name="Plain"/>
+  </Appenders>
+  <Loggers><Root/></Loggers>
+</Configuration>"#,
+    );
+    let names: Vec<&str> = config.appenders.iter().map(|a| a.name.as_str()).collect();
+    // True arbiters' children go after the other children, as in log4j2.
+    assert_eq!(names, ["Plain", "Prod", "Any", "Selected"]);
+    assert!(config.diagnostics.is_empty(), "{:?}", messages(&config));
+    crate::substitute::clear_system_property("l4rs.load.test.env");
+}
+
+#[test]
+fn custom_levels_register_in_document_order() {
+    let config = load(
+        r#"<Configuration>
+  <Loggers><Logger name="early" level="LOAD_TEST_NOTICE"/><Root level="LOAD_TEST_NOTICE"/></Loggers>
+  <CustomLevels><CustomLevel name="LOAD_TEST_NOTICE" intLevel="450"/><CustomLevel intLevel="1"/><CustomLevel name="NEG" intLevel="-5"/></CustomLevels>
+  <Appenders><Console name="C"><LevelMatchFilter level="load_test_notice"/></Console></Appenders>
+  <CustomLevel name="LOAD_TEST_BARE" intLevel="350"/>
+</Configuration>"#,
+    );
+    assert_eq!(config.custom_levels.len(), 2);
+    assert_eq!(config.custom_levels[0].int_level(), 450);
+    // Used before declared: unknown at that point.
+    assert_eq!(config.loggers.loggers[0].level, None);
+    assert!(
+        matches!(config.appender("C").unwrap().filter, Some(FilterSpec::LevelMatch { level, .. }) if level.int_level() == 450)
+    );
+    let messages = messages(&config);
+    assert!(messages
+        .iter()
+        .any(|m| m.ends_with("Illegal null or empty Level name.")));
+    assert!(messages
+        .iter()
+        .any(|m| m.ends_with("Illegal Level int less than zero.")));
+}
+
+#[test]
+fn root_and_loggers_defaults() {
+    let two_roots = load(
+        r#"<Configuration><Appenders><Console name="C"/></Appenders><Loggers><Root level="info"><AppenderRef ref="C"/></Root><Root level="debug"/></Loggers></Configuration>"#,
+    );
+    let messages_two = messages(&two_roots);
+    assert_eq!(
+        messages_two[0],
+        "Configuration has multiple root loggers. There can be only one."
+    );
+    assert_eq!(
+        messages_two[1],
+        "No Loggers were configured, using default. Is the Loggers element missing?"
+    );
+    assert!(two_roots.name.starts_with("Default@"));
+    assert_eq!(
+        two_roots.loggers.root.level,
+        Some(crate::default::default_root_level())
+    );
+    assert!(two_roots.appender("C").is_some());
+
+    let no_root = load(
+        r#"<Configuration><Appenders><Console name="C"/></Appenders><Loggers><Logger name="a" level="info"><AppenderRef ref="C"/></Logger></Loggers></Configuration>"#,
+    );
+    assert_eq!(messages(&no_root), ["No Root logger was configured, creating default ERROR-level Root logger with Console appender"]);
+    assert_eq!(no_root.loggers.loggers.len(), 1);
+    let console = &no_root.loggers.root.appender_refs[0].appender;
+    assert!(console.starts_with("DefaultConsole-"));
+    assert!(no_root.appender(console).is_some());
+    assert_eq!(pattern(&no_root, console), crate::DEFAULT_PATTERN);
+
+    let no_loggers =
+        load(r#"<Configuration><Appenders><Console name="C"/></Appenders></Configuration>"#);
+    assert_eq!(
+        messages(&no_loggers),
+        ["No Loggers were configured, using default. Is the Loggers element missing?"]
+    );
+    assert!(no_loggers.loggers.loggers.is_empty());
+    assert!(!no_loggers.is_default);
+    assert_eq!(no_loggers.diagnostics[0].severity, Severity::Warning);
+}
+
+#[test]
+fn unknown_and_unsupported_plugins_are_named() {
+    let config = load(
+        r#"<Configuration>
+  <Apenders><Console name="C"/></Apenders>
+  <Console name="Top"/>
+  <Appenders>
+    <RollingFile name="R" fileName="x" filePattern="y"><Policies><SizeBasedTriggeringPolicy size="1 MB"/></Policies></RollingFile>
+    <Console name="J"><JsonLayout/></Console>
+    <Wrapper><Console name="W"/></Wrapper>
+  </Appenders>
+  <Loggers><Root/></Loggers>
+</Configuration>"#,
+    );
+    let messages = messages(&config);
+    assert!(
+        messages.iter().any(
+            |m| m.starts_with("Unknown plugin element \"Apenders\" is ignored")
+                && m.contains("Console")
+        ),
+        "{messages:#?}"
+    );
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.starts_with("Unknown plugin element \"Wrapper\"")),
+        "{messages:#?}"
+    );
+    assert!(messages.contains(
+        &"plugin RollingFile is not available in l4rs yet; the element is ignored".to_string()
+    ));
+    assert!(messages.contains(
+        &"plugin JsonLayout is not available in l4rs yet; the element is ignored".to_string()
+    ));
+    assert!(messages.iter().any(|m| m.starts_with("Unknown object \"Console\" of type org.apache.logging.log4j.core.appender.ConsoleAppender is ignored")));
+    let names: Vec<&str> = config.appenders.iter().map(|a| a.name.as_str()).collect();
+    assert_eq!(names, ["J"]);
+}
+
+#[test]
+fn selectors_and_replace_bind() {
+    let config = load(
+        r#"<Configuration><Appenders><Console name="C"><PatternLayout header="H" footer="F" disableAnsi="true" charset="UTF-8">
+    <MarkerPatternSelector defaultPattern="%m%n"><PatternMatch key="FLOW" pattern="> %m%n"/></MarkerPatternSelector>
+    <Replace regex="a" replacement="b"/>
+  </PatternLayout></Console>
+  <Console name="D"><PatternLayout charset="nope"><LevelPatternSelector><PatternMatch key="INFO" pattern="x"/></LevelPatternSelector></PatternLayout></Console>
+  </Appenders><Loggers><Root/></Loggers></Configuration>"#,
+    );
+    let Some(LayoutSpec::Pattern(layout)) = &config.appender("C").unwrap().layout else {
+        panic!()
+    };
+    let selector = layout.selector.as_ref().unwrap();
+    assert_eq!(selector.kind, PatternSelectorKind::Marker);
+    assert_eq!(
+        selector.matches,
+        [("FLOW".to_string(), "> %m%n".to_string())]
+    );
+    assert_eq!(layout.replace.as_ref().unwrap().replacement, "b");
+    assert_eq!(
+        (layout.header.as_deref(), layout.footer.as_deref()),
+        (Some("H"), Some("F"))
+    );
+    assert!(layout.disable_ansi);
+    let Some(LayoutSpec::Pattern(layout)) = &config.appender("D").unwrap().layout else {
+        panic!()
+    };
+    assert!(layout.selector.is_none());
+    assert!(layout.charset.is_none());
+    let messages = messages(&config);
+    assert!(messages
+        .iter()
+        .any(|m| m.contains("Cannot parse pattern 'null'")));
+    assert!(messages.iter().any(|m| m.starts_with(
+        "Error while converting string [nope] to type [class java.nio.charset.Charset]"
+    )));
+}
+
+#[test]
+fn malformed_files_are_load_errors_and_cycles_are_warnings() {
+    let error = load_str(
+        "<Configuration status=\"OFF\"\n  <Appenders/>\n</Configuration>",
+        Some(Path::new("bad.xml")),
+    )
+    .unwrap_err();
+    assert!(
+        error.to_string().starts_with("Error parsing bad.xml: "),
+        "{error}"
+    );
+    assert_eq!(error.path(), Some(Path::new("bad.xml")));
+    assert!(error.position().is_some());
+    let missing = load_file(Path::new("/nonexistent/l4rs/log4j2.xml")).unwrap_err();
+    assert!(matches!(missing, LoadError::Unreadable { .. }));
+    let config = load(
+        r#"<Configuration><Properties><Property name="a">${b}</Property><Property name="b">${a}</Property></Properties>
+      <Appenders><Console name="C"><PatternLayout pattern="${a}"/></Console></Appenders><Loggers><Root/></Loggers></Configuration>"#,
+    );
+    assert_eq!(
+        messages(&config),
+        ["Infinite loop in property interpolation of a->b"]
+    );
+    assert_eq!(config.diagnostics[0].severity, Severity::Warning);
+}
+
+#[test]
+fn status_records_are_reported_as_found() {
+    let (config, records) = l4rs_core::status::capture(|| {
+        load(
+            r#"<Configuration><Appenders><Console name="C" colour="red"/></Appenders><Loggers><Root><AppenderRef ref="Nope"/></Root></Loggers></Configuration>"#,
+        )
+    });
+    assert_eq!(records.len(), 1);
+    assert_eq!(records[0].level, Level::ERROR);
+    assert_eq!(
+        records[0].message,
+        "Console contains an invalid element or attribute \"colour\""
+    );
+    let unresolved = config.unresolved_appender_refs();
+    assert_eq!(
+        (
+            unresolved[0].logger.as_str(),
+            unresolved[0].appender.as_str()
+        ),
+        ("root", "Nope")
+    );
+}

@@ -1,0 +1,136 @@
+//! Top-level elements besides appenders and loggers: `<Properties>`, `<CustomLevels>`, and
+//! what to say about anything else found there.
+
+use l4rs_core::Level;
+
+use super::binder::Binder;
+use super::node::PNode;
+
+/// Builds `<Properties>`: each `<Property name>` with its text (or `value` attribute; the text
+/// wins when both are given). Values are substituted with lookups only, as log4j2 builds them
+/// before the properties exist; references between properties resolve when they are used.
+pub(crate) fn build_properties(binder: &mut Binder, mut node: PNode) -> Vec<(String, String)> {
+    let inserted = node.attrs.len();
+    let mut properties: Vec<(String, String)> = Vec::new();
+    for mut child in std::mem::take(&mut node.children) {
+        if child.canonical != Some("Property") {
+            binder.unusable_child(&node, &child);
+            continue;
+        }
+        let child_inserted = child.attrs.len();
+        for grandchild in std::mem::take(&mut child.children) {
+            binder.unusable_child(&child, &grandchild);
+        }
+        let name = binder.string(&mut child, &["name"]);
+        let text = child.value.clone().filter(|text| !text.is_empty());
+        let value = match text {
+            Some(text) => {
+                if let Some(attribute) = child
+                    .attrs
+                    .iter()
+                    .find(|attr| attr.name.eq_ignore_ascii_case("value"))
+                    .filter(|attr| !attr.value.is_empty())
+                {
+                    let message = format!(
+                        "Configuration contains {} with both attribute value ({}) AND element value ({}). Please specify only one value. Using the element value.",
+                        child.name, attribute.value, text
+                    );
+                    binder.error(&child, message);
+                }
+                let position = child.position;
+                binder.substitute(&text, &child, position)
+            }
+            None => binder.string(&mut child, &["value"]).unwrap_or_default(),
+        };
+        binder.finish(&child, child_inserted);
+        match name {
+            Some(name) => {
+                properties.retain(|(existing, _)| *existing != name);
+                properties.push((name, value));
+            }
+            None => binder.error(
+                &child,
+                "Unable to invoke factory method in class org.apache.logging.log4j.core.config.Property for element Property: java.lang.IllegalArgumentException: Property name cannot be null",
+            ),
+        }
+    }
+    binder.finish(&node, inserted);
+    properties
+}
+
+/// Builds `<CustomLevels>`, registering each level at once so later elements can use it.
+pub(crate) fn build_custom_levels(binder: &mut Binder, mut node: PNode, into: &mut Vec<Level>) {
+    let inserted = node.attrs.len();
+    for child in std::mem::take(&mut node.children) {
+        if child.canonical == Some("CustomLevel") {
+            if let Some(level) = build_custom_level(binder, child) {
+                into.push(level);
+            }
+        } else {
+            binder.unusable_child(&node, &child);
+        }
+    }
+    binder.finish(&node, inserted);
+}
+
+/// Builds and registers one `<CustomLevel name intLevel>` (intLevel defaults to 0).
+pub(crate) fn build_custom_level(binder: &mut Binder, mut node: PNode) -> Option<Level> {
+    let inserted = node.attrs.len();
+    for child in std::mem::take(&mut node.children) {
+        binder.unusable_child(&node, &child);
+    }
+    let name = binder.string(&mut node, &["name"]);
+    let int_level = binder.int(&mut node, &["intLevel"]).unwrap_or(0);
+    binder.finish(&node, inserted);
+    let failure = |reason: &str| {
+        format!("Unable to invoke factory method in class org.apache.logging.log4j.core.config.CustomLevelConfig for element {}: java.lang.IllegalArgumentException: {reason}", node.name)
+    };
+    match name.filter(|name| !name.trim().is_empty()) {
+        None => {
+            binder.error(&node, failure("Illegal null or empty Level name."));
+            None
+        }
+        Some(_) if int_level < 0 => {
+            binder.error(&node, failure("Illegal Level int less than zero."));
+            None
+        }
+        Some(name) => Some(Level::register(&name, int_level)),
+    }
+}
+
+/// The Java class log4j2 names in its "Unknown object" message, for the plugins l4rs knows.
+fn java_class(canonical: &str) -> String {
+    let class = match canonical {
+        "Console" => "org.apache.logging.log4j.core.appender.ConsoleAppender",
+        "File" => "org.apache.logging.log4j.core.appender.FileAppender",
+        "RandomAccessFile" => "org.apache.logging.log4j.core.appender.RandomAccessFileAppender",
+        "MemoryMappedFile" => "org.apache.logging.log4j.core.appender.MemoryMappedFileAppender",
+        "PatternLayout" => "org.apache.logging.log4j.core.layout.PatternLayout",
+        "Logger" => "org.apache.logging.log4j.core.config.LoggerConfig",
+        "Root" => "org.apache.logging.log4j.core.config.LoggerConfig$RootLogger",
+        "AsyncLogger" => "org.apache.logging.log4j.core.async.AsyncLoggerConfig",
+        "AsyncRoot" => "org.apache.logging.log4j.core.async.AsyncLoggerConfig$RootLogger",
+        "AppenderRef" => "org.apache.logging.log4j.core.config.AppenderRef",
+        "Property" => "org.apache.logging.log4j.core.config.Property",
+        "Replace" => "org.apache.logging.log4j.core.pattern.RegexReplacement",
+        "PatternMatch" => "org.apache.logging.log4j.core.layout.PatternMatch",
+        other => return other.to_string(),
+    };
+    class.to_string()
+}
+
+/// Reports a top-level element that is not a top-level one.
+pub(crate) fn misplaced(binder: &mut Binder, node: &PNode) {
+    match node.canonical {
+        _ if !node.is_plugin => binder.unknown_element(node),
+        None => binder.unsupported(node),
+        Some(canonical) => binder.error(
+            node,
+            format!(
+                "Unknown object \"{}\" of type {} is ignored: try nesting it inside one of: [\"Appenders\", \"Loggers\", \"Properties\", \"Scripts\", \"CustomLevels\", \"MonitorResources\"].",
+                node.name,
+                java_class(canonical)
+            ),
+        ),
+    }
+}

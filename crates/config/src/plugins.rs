@@ -1,0 +1,304 @@
+//! Which element names are log4j2 `Core` plugins, and which of them l4rs implements.
+//!
+//! log4j2 decides by name alone whether an element is a plugin: an element that is not one and
+//! has no child elements becomes an attribute of its parent (`<Pattern>` inside
+//! `<PatternLayout>`), so this list must hold every real plugin name, implemented here or not,
+//! and nothing else. Names are compared case-insensitively, as log4j2 lower-cases its keys.
+
+/// Every `Core` plugin name log4j2 (core and its official modules) registers, in lower case.
+const LOG4J2_CORE_PLUGINS: &[&str] = &[
+    // Configuration structure.
+    "appenders",
+    "loggers",
+    "logger",
+    "root",
+    "asynclogger",
+    "asyncroot",
+    "appenderref",
+    "properties",
+    "property",
+    "customlevels",
+    "customlevel",
+    "scripts",
+    "script",
+    "scriptfile",
+    "scriptref",
+    "monitorresources",
+    "monitorresource",
+    "asyncwaitstrategyfactory",
+    "configuration",
+    "loggerfields",
+    // Arbiters.
+    "systempropertyarbiter",
+    "environmentarbiter",
+    "classarbiter",
+    "scriptarbiter",
+    "select",
+    "defaultarbiter",
+    "springprofile",
+    // Appenders.
+    "async",
+    "cassandra",
+    "console",
+    "countingnoop",
+    "failover",
+    "failovers",
+    "file",
+    "flume",
+    "http",
+    "jdbc",
+    "jeromq",
+    "jms",
+    "jmsqueue",
+    "jmstopic",
+    "jpa",
+    "kafka",
+    "memorymappedfile",
+    "nosql",
+    "null",
+    "outputstream",
+    "randomaccessfile",
+    "rewrite",
+    "rollingfile",
+    "rollingrandomaccessfile",
+    "routing",
+    "routes",
+    "route",
+    "scriptappenderselector",
+    "appenderset",
+    "smtp",
+    "socket",
+    "syslog",
+    "writer",
+    "zeromq",
+    "mongodb",
+    "mongodb4",
+    "couchdb",
+    "lucene",
+    "servlet",
+    // Layouts and their parts.
+    "patternlayout",
+    "csvlogeventlayout",
+    "csvparameterlayout",
+    "gelflayout",
+    "htmllayout",
+    "jsonlayout",
+    "jsontemplatelayout",
+    "messagelayout",
+    "rfc5424layout",
+    "serializedlayout",
+    "sysloglayout",
+    "xmllayout",
+    "yamllayout",
+    "keyvaluepair",
+    "eventtemplateadditionalfield",
+    "markerpatternselector",
+    "levelpatternselector",
+    "scriptpatternselector",
+    "patternmatch",
+    "replace",
+    "eventtemplate",
+    "stacktraceelementtemplate",
+    // Filters.
+    "burstfilter",
+    "filters",
+    "denyallfilter",
+    "dynamicthresholdfilter",
+    "levelmatchfilter",
+    "levelrangefilter",
+    "mapfilter",
+    "markerfilter",
+    "nomarkerfilter",
+    "regexfilter",
+    "scriptfilter",
+    "stringmatchfilter",
+    "structureddatafilter",
+    "threadcontextmapfilter",
+    "contextmapfilter",
+    "mutablethreadcontextmapfilter",
+    "thresholdfilter",
+    "timefilter",
+    // Rolling: policies, strategies and actions.
+    "policies",
+    "crontriggeringpolicy",
+    "onstartuptriggeringpolicy",
+    "sizebasedtriggeringpolicy",
+    "timebasedtriggeringpolicy",
+    "nooptriggeringpolicy",
+    "defaultrolloverstrategy",
+    "directwriterolloverstrategy",
+    "delete",
+    "iffilename",
+    "iflastmodified",
+    "ifaccumulatedfilecount",
+    "ifaccumulatedfilesize",
+    "ifall",
+    "ifany",
+    "ifnot",
+    "posixviewattribute",
+    "scriptcondition",
+    // Rewrite policies.
+    "maprewritepolicy",
+    "propertiesrewritepolicy",
+    "loggernamelevelrewritepolicy",
+    "timestampmessagerewritepolicy",
+    // Network, database and queue parts.
+    "ssl",
+    "sslconfig",
+    "keystore",
+    "truststore",
+    "socketoptions",
+    "socketperformancepreferences",
+    "socketaddress",
+    "columnmapping",
+    "column",
+    "connectionfactory",
+    "datasource",
+    "drivermanager",
+    "poolingdriver",
+    "poolableconnectionfactory",
+    "arrayblockingqueue",
+    "disruptorblockingqueue",
+    "jctoolsblockingqueue",
+    "linkedtransferqueue",
+    "purgepolicy",
+    "idlepurgepolicy",
+    "headers",
+    "basicauthorization",
+    "timeoutwaitstrategy",
+    "yieldwaitstrategy",
+];
+
+/// The plugins l4rs binds, with their canonical spelling (for messages and listings).
+const L4RS_PLUGINS: &[&str] = &[
+    "Appenders",
+    "Loggers",
+    "Logger",
+    "Root",
+    "AsyncLogger",
+    "AsyncRoot",
+    "AppenderRef",
+    "Properties",
+    "Property",
+    "CustomLevels",
+    "CustomLevel",
+    "SystemPropertyArbiter",
+    "EnvironmentArbiter",
+    "ClassArbiter",
+    "Select",
+    "DefaultArbiter",
+    "Console",
+    "File",
+    "RandomAccessFile",
+    "MemoryMappedFile",
+    "PatternLayout",
+    "MarkerPatternSelector",
+    "LevelPatternSelector",
+    "PatternMatch",
+    "Replace",
+    "ThresholdFilter",
+    "LevelRangeFilter",
+    "LevelMatchFilter",
+    "RegexFilter",
+    "StringMatchFilter",
+    "MarkerFilter",
+    "NoMarkerFilter",
+    "BurstFilter",
+    "DenyAllFilter",
+    "Filters",
+];
+
+/// Element names log4j2 accepts in place of a plugin's own (`@PluginAliases`), lower case.
+const ALIASES: &[(&str, &str)] = &[("appender-ref", "AppenderRef")];
+
+/// True when `name` is a log4j2 `Core` plugin (implemented by l4rs or not).
+pub fn is_log4j2_plugin(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    LOG4J2_CORE_PLUGINS.contains(&lower.as_str())
+        || ALIASES.iter().any(|(alias, _)| *alias == lower)
+}
+
+/// The canonical name of a plugin l4rs implements, if `name` is one (or an alias of one).
+pub fn l4rs_plugin(name: &str) -> Option<&'static str> {
+    L4RS_PLUGINS
+        .iter()
+        .copied()
+        .find(|plugin| plugin.eq_ignore_ascii_case(name))
+        .or_else(|| {
+            ALIASES
+                .iter()
+                .find(|(alias, _)| alias.eq_ignore_ascii_case(name))
+                .map(|(_, canonical)| *canonical)
+        })
+}
+
+/// True for the arbiters: elements replaced by their children when their condition holds.
+pub fn is_arbiter(name: &str) -> bool {
+    [
+        "systempropertyarbiter",
+        "environmentarbiter",
+        "classarbiter",
+        "scriptarbiter",
+        "select",
+        "defaultarbiter",
+        "springprofile",
+    ]
+    .contains(&name.to_ascii_lowercase().as_str())
+}
+
+/// The plugins l4rs implements, comma-separated, for messages.
+pub fn l4rs_plugin_list() -> String {
+    L4RS_PLUGINS.join(", ")
+}
+
+/// The element type log4j2 prints before a plugin's name in `… has no parameter that matches
+/// element …` (its `@Plugin` element type, or its name when it has none).
+pub fn element_type(canonical: &str) -> &'static str {
+    match canonical {
+        "Console" | "File" | "RandomAccessFile" | "MemoryMappedFile" => "appender",
+        "PatternLayout" => "layout",
+        "MarkerPatternSelector" | "LevelPatternSelector" => "patternSelector",
+        "Logger" => "logger",
+        "Root" => "root",
+        "AsyncLogger" => "asyncLogger",
+        "AsyncRoot" => "asyncRoot",
+        "Filters" => "filters",
+        "Appenders" => "appenders",
+        "Loggers" => "loggers",
+        "Properties" => "properties",
+        "Property" => "property",
+        "Replace" => "replace",
+        "AppenderRef" => "AppenderRef",
+        "PatternMatch" => "PatternMatch",
+        "CustomLevels" => "CustomLevels",
+        "CustomLevel" => "CustomLevel",
+        name if name.ends_with("Filter") => "filter",
+        _ => "",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn real_plugins_are_known_and_attribute_elements_are_not() {
+        for plugin in [
+            "RollingFile",
+            "console",
+            "PATTERNLAYOUT",
+            "Policies",
+            "JsonTemplateLayout",
+        ] {
+            assert!(is_log4j2_plugin(plugin), "{plugin}");
+        }
+        for not_plugin in ["Pattern", "fileName", "append", "level", "Apenders", "Foo"] {
+            assert!(!is_log4j2_plugin(not_plugin), "{not_plugin}");
+        }
+        for plugin in L4RS_PLUGINS {
+            assert!(is_log4j2_plugin(plugin), "{plugin} must be a log4j2 plugin");
+        }
+        assert_eq!(l4rs_plugin("console"), Some("Console"));
+        assert_eq!(l4rs_plugin("RollingFile"), None);
+    }
+}

@@ -1,0 +1,309 @@
+//! `${…}` substitution with log4j2's `StrSubstitutor` rules and `Interpolator` lookups.
+//!
+//! The rules, all as log4j2 applies them:
+//!
+//! * `${name}` is a property, `${prefix:key}` a lookup (prefix before the first `:`,
+//!   case-insensitive), `${key:-default}` gives a default, and `:\-` writes a literal `:-`;
+//! * variable names and defaults are substituted before they are used, so
+//!   `${missing:-${app}}` works;
+//! * `$${…}` loses one `$` and is not substituted in that pass (a later, per-event pass sees
+//!   `${…}`); a `$$` not followed by `{` stays as is;
+//! * an unknown prefix, or a lookup that finds nothing, retries the part after the colon as a
+//!   property: `${foo:app}` is `${app}`;
+//! * property values are substituted again, recursively; values from any other lookup are not
+//!   (log4j2's guard against lookup injection);
+//! * a cycle logs WARN `Infinite loop in property interpolation of a->b` and leaves the
+//!   variable as written, as does any variable that cannot be resolved.
+//!
+//! `jndi` is deliberately unknown: it only ever falls back to a property of the same key.
+
+mod date;
+mod lookups;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use l4rs_core::{Interpolator, LogEvent};
+
+pub use date::DatePatternError;
+pub use lookups::{
+    clear_system_property, main_arguments, set_main_arguments, set_system_property, system_property,
+};
+
+/// A substitutor: the configuration's properties plus log4j2's lookups.
+#[derive(Clone, Debug, Default)]
+pub struct Substitutor {
+    properties: HashMap<String, String>,
+    /// Properties log4j2 defines for every configuration (`hostName`); unlike `<Properties>`
+    /// their values are not substituted again.
+    context_properties: HashMap<String, String>,
+    config_location: Option<PathBuf>,
+}
+
+/// What a resolution produced and whether the result may hold more variables to expand.
+struct Resolved {
+    value: String,
+    recursive: bool,
+}
+
+impl Substitutor {
+    /// A substitutor without properties (what log4j2 uses for the root element's attributes
+    /// and for `<Property>` values themselves).
+    pub fn new(config_location: Option<&Path>) -> Substitutor {
+        let mut context_properties = HashMap::new();
+        context_properties.insert("hostName".to_string(), lookups::host_name());
+        Substitutor {
+            properties: HashMap::new(),
+            context_properties,
+            config_location: config_location.map(absolute),
+        }
+    }
+
+    /// A substitutor with `<Properties>` (later duplicates win, as in a map).
+    pub fn with_properties(
+        config_location: Option<&Path>,
+        properties: impl IntoIterator<Item = (String, String)>,
+    ) -> Substitutor {
+        let mut substitutor = Substitutor::new(config_location);
+        substitutor.properties.extend(properties);
+        substitutor
+    }
+
+    /// The raw value of a `<Properties>` entry.
+    pub fn property(&self, name: &str) -> Option<&str> {
+        self.properties.get(name).map(String::as_str)
+    }
+
+    /// The configuration file the `log4j:` lookup reports.
+    pub fn config_location(&self) -> Option<&Path> {
+        self.config_location.as_deref()
+    }
+
+    /// Substitutes `text` at configuration time (no event); cycles are reported to the status
+    /// logger.
+    pub fn replace(&self, text: &str) -> String {
+        self.replace_reporting(text, None, &mut |warning| l4rs_core::status::warn(warning))
+    }
+
+    /// Substitutes `text`, handing every warning (cycles, bad date patterns) to `report`
+    /// instead of the status logger.
+    pub fn replace_reporting(
+        &self,
+        text: &str,
+        event: Option<&LogEvent<'_>>,
+        report: &mut dyn FnMut(String),
+    ) -> String {
+        if !text.contains("${") {
+            return text.to_string();
+        }
+        let mut pass = Pass {
+            substitutor: self,
+            event,
+            report,
+        };
+        pass.replace(text)
+    }
+
+    fn resolve(
+        &self,
+        name: &str,
+        pass_event: Option<&LogEvent<'_>>,
+        report: &mut dyn FnMut(String),
+    ) -> Option<Resolved> {
+        let mut name = name;
+        if let Some((prefix, key)) = name.split_once(':') {
+            let prefix = prefix.to_ascii_lowercase();
+            if let Some(value) = lookups::lookup(self, &prefix, key, pass_event, report) {
+                return Some(Resolved {
+                    value,
+                    recursive: false,
+                });
+            }
+            name = key;
+        }
+        if let Some(value) = self.properties.get(name) {
+            return Some(Resolved {
+                value: value.clone(),
+                recursive: true,
+            });
+        }
+        self.context_properties.get(name).map(|value| Resolved {
+            value: value.clone(),
+            recursive: false,
+        })
+    }
+}
+
+impl Interpolator for Substitutor {
+    fn interpolate(&self, text: &str, event: Option<&LogEvent<'_>>) -> String {
+        self.replace_reporting(text, event, &mut |warning| l4rs_core::status::warn(warning))
+    }
+}
+
+fn absolute(path: &Path) -> PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// One substitution run. Works on `char`s so positions never split a character.
+struct Pass<'p, 'e> {
+    substitutor: &'p Substitutor,
+    event: Option<&'p LogEvent<'e>>,
+    report: &'p mut dyn FnMut(String),
+}
+
+const ESCAPE: char = '$';
+
+fn matches(buf: &[char], pos: usize, end: usize, what: &[char]) -> bool {
+    pos + what.len() <= end && buf[pos..pos + what.len()] == *what
+}
+
+impl Pass<'_, '_> {
+    fn replace(&mut self, text: &str) -> String {
+        let mut buf: Vec<char> = text.chars().collect();
+        let length = buf.len();
+        let mut prior = Vec::new();
+        self.substitute(&mut buf, 0, length, &mut prior, true);
+        buf.into_iter().collect()
+    }
+
+    /// Substitutes `buf[offset..offset + length]` in place and returns how much its length
+    /// changed. `prior` holds the variables being expanded (after the original text, which the
+    /// top-level call records first), for cycle detection.
+    fn substitute(
+        &mut self,
+        buf: &mut Vec<char>,
+        offset: usize,
+        length: usize,
+        prior: &mut Vec<String>,
+        top: bool,
+    ) -> isize {
+        const PREFIX: [char; 2] = ['$', '{'];
+        let mut pos = offset;
+        let mut end = offset + length;
+        let mut length_change: isize = 0;
+        while pos < end {
+            if !matches(buf, pos, end, &PREFIX) {
+                pos += 1;
+                continue;
+            }
+            if pos > offset && buf[pos - 1] == ESCAPE {
+                // `$${`: drop the escape and step over the `$` so this variable is not expanded.
+                buf.remove(pos - 1);
+                length_change -= 1;
+                end -= 1;
+                continue;
+            }
+            let start = pos;
+            pos += PREFIX.len();
+            let mut nested = 0usize;
+            while pos < end {
+                if matches(buf, pos, end, &PREFIX) {
+                    nested += 1;
+                    pos += PREFIX.len();
+                    continue;
+                }
+                if buf[pos] != '}' {
+                    pos += 1;
+                    continue;
+                }
+                if nested > 0 {
+                    nested -= 1;
+                    pos += 1;
+                    continue;
+                }
+                let expression: String = buf[start + PREFIX.len()..pos].iter().collect();
+                // Variables inside the name (and default) are expanded first, in a pass of
+                // their own.
+                let expression = self.nested_replace(&expression);
+                pos += 1;
+                let var_end = pos;
+                let (name, default) = split_default(&expression);
+                if top && prior.is_empty() {
+                    let current = offset as isize + length as isize + length_change;
+                    prior.push(
+                        buf[offset..current.max(offset as isize) as usize]
+                            .iter()
+                            .collect(),
+                    );
+                }
+                let cyclic = prior.contains(&name);
+                if cyclic {
+                    let chain = prior[1..]
+                        .iter()
+                        .map(String::as_str)
+                        .collect::<Vec<_>>()
+                        .join("->");
+                    (self.report)(format!(
+                        "Infinite loop in property interpolation of {chain}"
+                    ));
+                } else {
+                    prior.push(name.clone());
+                }
+                let resolved = if cyclic {
+                    None
+                } else {
+                    self.substitutor.resolve(&name, self.event, self.report)
+                };
+                let recursive = resolved.as_ref().is_some_and(|r| r.recursive);
+                let value = resolved.map(|r| r.value).or(default);
+                if let Some(value) = value {
+                    let value: Vec<char> = value.chars().collect();
+                    let value_length = value.len();
+                    buf.splice(start..var_end, value);
+                    let mut change = if recursive {
+                        self.substitute(buf, start, value_length, prior, false)
+                    } else {
+                        0
+                    };
+                    change += value_length as isize - (var_end - start) as isize;
+                    pos = (pos as isize + change) as usize;
+                    end = (end as isize + change) as usize;
+                    length_change += change;
+                }
+                if !cyclic {
+                    prior.pop();
+                }
+                break;
+            }
+        }
+        length_change
+    }
+
+    fn nested_replace(&mut self, text: &str) -> String {
+        if !text.contains("${") {
+            return text.to_string();
+        }
+        self.replace(text)
+    }
+}
+
+/// Splits `name:-default`, honouring the `:\-` escape as log4j2 does: the escape stands for a
+/// literal `:-` in the name, and a later `:-` still starts the default.
+fn split_default(expression: &str) -> (String, Option<String>) {
+    let chars: Vec<char> = expression.chars().collect();
+    let delimiter = [':', '-'];
+    let escaped = [':', '\\', '-'];
+    let text = |from: usize, to: usize| chars[from..to].iter().collect::<String>();
+    for i in 0..chars.len() {
+        if matches(&chars, i, chars.len(), &escaped) {
+            let prefix = format!("{}:", text(0, i));
+            let rest_start = i + escaped.len() - 1;
+            for j in i + escaped.len()..chars.len() {
+                if matches(&chars, j, chars.len(), &delimiter) {
+                    return (
+                        format!("{prefix}{}", text(rest_start, j)),
+                        Some(text(j + delimiter.len(), chars.len())),
+                    );
+                }
+            }
+            return (format!("{prefix}{}", text(rest_start, chars.len())), None);
+        }
+        if matches(&chars, i, chars.len(), &delimiter) {
+            return (text(0, i), Some(text(i + delimiter.len(), chars.len())));
+        }
+    }
+    (expression.to_string(), None)
+}
+
+#[cfg(test)]
+mod tests;

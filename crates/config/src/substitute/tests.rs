@@ -1,0 +1,202 @@
+use std::sync::Arc;
+
+use l4rs_core::{ContextMap, Level, LogEvent, Marker, Message, Timestamp};
+
+use super::*;
+
+fn props(pairs: &[(&str, &str)]) -> Substitutor {
+    Substitutor::with_properties(
+        Some(Path::new("/etc/app/log4j2.xml")),
+        pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())),
+    )
+}
+
+fn run(substitutor: &Substitutor, text: &str) -> (String, Vec<String>) {
+    let mut warnings = Vec::new();
+    let out = substitutor.replace_reporting(text, None, &mut |w| warnings.push(w));
+    (out, warnings)
+}
+
+#[test]
+fn properties_refer_to_each_other_and_defaults_nest() {
+    let s = props(&[
+        ("app", "orders"),
+        ("prefix", "[${app}]"),
+        ("nest", "${missing:-${app}-x}"),
+        ("FOO", "foo"),
+    ]);
+    assert_eq!(run(&s, "${prefix} %m").0, "[orders] %m");
+    assert_eq!(run(&s, "${nest}").0, "orders-x");
+    assert_eq!(run(&s, "${BAZ:-${FOO}}").0, "foo");
+    assert_eq!(
+        run(&s, "${undefined.prop} | ${undefined.prop:-dflt}").0,
+        "${undefined.prop} | dflt"
+    );
+}
+
+#[test]
+fn unknown_prefix_and_empty_lookup_fall_back_to_a_property() {
+    let s = props(&[("app", "orders"), ("bar", "B")]);
+    assert_eq!(run(&s, "${foo:app}").0, "orders");
+    assert_eq!(run(&s, "${foo:bar}").0, "B");
+    assert_eq!(run(&s, "${jndi:bar}").0, "B");
+    assert_eq!(run(&s, "${jndi:ldap://x/y}").0, "${jndi:ldap://x/y}");
+    assert_eq!(run(&s, "${sys:l4rs.config.test.unset:-a:b}").0, "a:b");
+    assert_eq!(run(&s, "${sys:app}").0, "orders");
+}
+
+#[test]
+fn escapes_remove_one_dollar_and_skip_the_pass() {
+    let s = props(&[("user.label", "user=")]);
+    assert_eq!(
+        run(
+            &s,
+            "${user.label}$${ctx:user} | $${literal} | a$$b | $$ | $${lower:MiXeD}"
+        )
+        .0,
+        "user=${ctx:user} | ${literal} | a$$b | $$ | ${lower:MiXeD}"
+    );
+}
+
+#[test]
+fn escaped_default_delimiter_is_part_of_the_name() {
+    let s = props(&[("a:-b", "escaped"), ("x:-y", "xy")]);
+    assert_eq!(split_default("a:\\-b"), ("a:-b".to_string(), None));
+    assert_eq!(
+        split_default("a:\\-b:-c"),
+        ("a:-b".to_string(), Some("c".to_string()))
+    );
+    assert_eq!(split_default("k:-"), ("k".to_string(), Some(String::new())));
+    assert_eq!(run(&s, "${a:\\-b}").0, "${a:\\-b}");
+    assert_eq!(run(&s, "${missing:\\-b:-dflt}").0, "dflt");
+}
+
+#[test]
+fn lookup_results_are_not_substituted_again_but_properties_are() {
+    set_system_property("l4rs.config.test.inject", "${app}");
+    let s = props(&[
+        ("app", "orders"),
+        ("indirect", "${sys:l4rs.config.test.inject}"),
+    ]);
+    assert_eq!(run(&s, "${sys:l4rs.config.test.inject}").0, "${app}");
+    // A property whose own value came from a lookup: the lookup result is still not expanded.
+    assert_eq!(run(&s, "${indirect}").0, "${app}");
+    clear_system_property("l4rs.config.test.inject");
+    assert_eq!(system_property("l4rs.config.test.inject"), None);
+}
+
+#[test]
+fn cycles_warn_and_stay_as_written() {
+    let s = props(&[
+        ("a", "[${b}]"),
+        ("b", "(${a})"),
+        ("self", "${self}"),
+        ("c", "x ${a} y"),
+    ]);
+    let (out, warnings) = run(&s, "A ${a} B");
+    assert_eq!(out, "A [(${a})] B");
+    assert_eq!(
+        warnings,
+        ["Infinite loop in property interpolation of a->b"]
+    );
+    let (out, warnings) = run(&s, "${self}");
+    assert_eq!(out, "${self}");
+    assert_eq!(
+        warnings,
+        ["Infinite loop in property interpolation of self"]
+    );
+    let (_, warnings) = run(&s, "%m ${c}");
+    assert_eq!(
+        warnings,
+        ["Infinite loop in property interpolation of c->a->b"]
+    );
+    // A second pass over the first pass's output expands once more, as log4j2's per-event pass.
+    assert_eq!(run(&s, "A [(${a})] B").0, "A [([(${a})])] B");
+}
+
+#[test]
+fn lower_upper_env_main_and_log4j_lookups() {
+    let s = props(&[]);
+    assert_eq!(run(&s, "${lower:ABC}${upper:xyz}").0, "abcXYZ");
+    assert_eq!(
+        run(&s, "${env:L4RS_SURELY_UNDEFINED_VAR:-fallback}").0,
+        "fallback"
+    );
+    assert_eq!(
+        run(&s, "${env:PATH}").0,
+        std::env::var("PATH").unwrap_or_else(|_| "${env:PATH}".into())
+    );
+    set_main_arguments(vec!["--file".into(), "app.log".into(), "x".into()]);
+    assert_eq!(
+        run(&s, "${main:0} ${main:2} ${main:\\--file}").0,
+        "--file x app.log"
+    );
+    assert_eq!(run(&s, "${main:7}").0, "${main:7}");
+    assert_eq!(main_arguments().len(), 3);
+    set_main_arguments(Vec::new());
+    assert_eq!(
+        run(&s, "${log4j:configLocation}|${log4j:configParentLocation}").0,
+        "/etc/app/log4j2.xml|/etc/app"
+    );
+    assert!(run(&s, "${java:version}").0.contains("Rust"));
+    assert!(run(&s, "${hostName}").0 != "${hostName}");
+}
+
+#[test]
+fn date_lookup_uses_the_event_time_and_reports_bad_patterns() {
+    let s = props(&[]);
+    let mut event = LogEvent::new("a.b", Level::INFO, Message::Text("m"));
+    event.timestamp = Timestamp::from_millis(1_700_000_000_001);
+    let mut warnings = Vec::new();
+    let year = s.replace_reporting("${date:yyyy}", Some(&event), &mut |w| warnings.push(w));
+    assert!(year == "2023" || year == "2024", "{year}");
+    let now = run(&s, "${date:yyyy}").0;
+    assert!(now.parse::<i32>().unwrap() >= 2024);
+    let (fallback, warnings) = run(&s, "${date:qq}");
+    assert!(!fallback.contains("${"), "{fallback}");
+    assert!(warnings[0].starts_with("Invalid date format: [qq]"));
+}
+
+#[test]
+fn event_lookups_read_the_event() {
+    let s = props(&[]);
+    let mut map = ContextMap::new();
+    map.insert("user", "alice");
+    let marker: Arc<Marker> = Marker::get("L4RS_CONFIG_TEST_MARKER");
+    let mut event = LogEvent::new("com.x.Y", Level::WARN, Message::Text("hello"));
+    event.context_map = &map;
+    event.marker = Some(&marker);
+    event.timestamp = Timestamp::from_millis(42);
+    let out = s.interpolate(
+        "${ctx:user} ${marker:} ${event:Level} ${event:Logger} ${event:Message} ${event:ThreadName} ${event:ThreadId} ${event:Timestamp} ${event:Marker} ${ctx:none}",
+        Some(&event),
+    );
+    assert_eq!(
+        out,
+        "alice L4RS_CONFIG_TEST_MARKER WARN com.x.Y hello main 1 42 L4RS_CONFIG_TEST_MARKER ${ctx:none}"
+    );
+    // Without an event the event lookups find nothing.
+    assert_eq!(s.interpolate("${ctx:user}", None), "${ctx:user}");
+}
+
+#[test]
+fn unterminated_and_odd_inputs_never_panic() {
+    let s = props(&[("a", "1")]);
+    for text in [
+        "${",
+        "${a",
+        "$",
+        "}${}",
+        "${${a}",
+        "${:-}",
+        "${a}}",
+        "$${",
+        "${ü:-ö}€",
+        "${${${",
+    ] {
+        let _ = run(&s, text);
+    }
+    assert_eq!(run(&s, "${}").0, "${}");
+    assert_eq!(run(&s, "${a}}").0, "1}");
+    assert_eq!(run(&s, "${ü:-ö}€").0, "ö€");
+}

@@ -1,0 +1,636 @@
+//! The configuration file as a tree of positioned nodes.
+//!
+//! This is the tree log4j2's `XmlConfiguration` sees after the JDK parser ran: element names are
+//! local names (the parser is namespace-aware), text nodes are concatenated and trimmed, entity
+//! references other than the predefined ones and character references are not expanded, and
+//! `xi:include` elements are replaced by the root element of the included file.
+
+use std::path::{Path, PathBuf};
+
+use quick_xml::events::{BytesStart, Event};
+use quick_xml::{Reader, XmlVersion};
+
+use crate::Position;
+
+/// The XInclude namespace; `include` elements bound to it are resolved.
+const XINCLUDE_NAMESPACE: &str = "http://www.w3.org/2001/XInclude";
+
+/// Nested includes deeper than this are taken for a cycle.
+const MAX_INCLUDE_DEPTH: usize = 16;
+
+/// One attribute as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Attribute {
+    /// The qualified name as written (`name`, `xsi:schemaLocation`).
+    pub name: String,
+    /// The value with entities resolved and whitespace normalised as XML requires.
+    pub value: String,
+    /// Where the attribute name starts.
+    pub position: Position,
+}
+
+/// One element.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Node {
+    /// The local name (prefix removed).
+    pub name: String,
+    /// Attributes in document order.
+    pub attributes: Vec<Attribute>,
+    /// Child elements in document order.
+    pub children: Vec<Node>,
+    /// The trimmed, concatenated text: always set for a leaf element (`""` when it has no text),
+    /// set for other elements only when the text is not empty (log4j2's rule).
+    pub value: Option<String>,
+    /// Where the element's `<` is.
+    pub position: Position,
+    /// The file the element was read from, when it differs from the main file (XInclude).
+    pub file: Option<PathBuf>,
+}
+
+impl Node {
+    /// The first attribute with this name, compared case-insensitively.
+    pub fn attribute(&self, name: &str) -> Option<&Attribute> {
+        self.attributes
+            .iter()
+            .find(|attribute| attribute.name.eq_ignore_ascii_case(name))
+    }
+}
+
+/// Why a file could not be turned into a node tree.
+#[derive(Debug, thiserror::Error)]
+pub enum XmlError {
+    /// The file could not be read.
+    #[error("cannot read {path}: {source}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// The bytes are not text in a supported encoding.
+    #[error("{}: {position}: {message}", display_path(.path))]
+    Encoding {
+        /// The file, when known.
+        path: Option<PathBuf>,
+        /// Where decoding failed.
+        position: Position,
+        /// What is wrong.
+        message: String,
+    },
+    /// The text is not well-formed XML.
+    #[error("{}: {position}: {message}", display_path(.path))]
+    Malformed {
+        /// The file, when known.
+        path: Option<PathBuf>,
+        /// Where the parser stopped.
+        position: Position,
+        /// What the parser expected or found.
+        message: String,
+    },
+}
+
+impl XmlError {
+    /// The file the error is about, when known.
+    pub fn path(&self) -> Option<&Path> {
+        match self {
+            XmlError::Read { path, .. } => Some(path),
+            XmlError::Encoding { path, .. } | XmlError::Malformed { path, .. } => path.as_deref(),
+        }
+    }
+
+    /// Where in the file, when known.
+    pub fn position(&self) -> Option<Position> {
+        match self {
+            XmlError::Read { .. } => None,
+            XmlError::Encoding { position, .. } | XmlError::Malformed { position, .. } => {
+                Some(*position)
+            }
+        }
+    }
+}
+
+fn display_path(path: &Option<PathBuf>) -> String {
+    path.as_ref()
+        .map(|path| path.display().to_string())
+        .unwrap_or_else(|| "<string>".to_string())
+}
+
+/// Reads and parses a file.
+pub fn parse_file(path: &Path) -> Result<Node, XmlError> {
+    parse_file_at_depth(path, 0)
+}
+
+fn parse_file_at_depth(path: &Path, depth: usize) -> Result<Node, XmlError> {
+    let bytes = std::fs::read(path).map_err(|source| XmlError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let text = decode(&bytes, Some(path))?;
+    Parser::new(&text, Some(path), depth).parse()
+}
+
+/// Parses text; `source` names the file in errors and anchors relative XInclude paths.
+pub fn parse_str(text: &str, source: Option<&Path>) -> Result<Node, XmlError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    Parser::new(text, source, 0).parse()
+}
+
+/// Turns file bytes into text: a byte-order mark picks UTF-8 or UTF-16, a declared ISO-8859-1
+/// (Latin-1) encoding is honoured, anything else must be UTF-8.
+pub fn decode(bytes: &[u8], path: Option<&Path>) -> Result<String, XmlError> {
+    let encoding_error = |message: String| XmlError::Encoding {
+        path: path.map(Path::to_path_buf),
+        position: Position { line: 1, column: 1 },
+        message,
+    };
+    if let Some(rest) = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]) {
+        return String::from_utf8(rest.to_vec())
+            .map_err(|e| encoding_error(format!("invalid UTF-8: {e}")));
+    }
+    let utf16 = |rest: &[u8], big_endian: bool| {
+        let units: Vec<u16> = rest
+            .chunks_exact(2)
+            .map(|pair| {
+                if big_endian {
+                    u16::from_be_bytes([pair[0], pair[1]])
+                } else {
+                    u16::from_le_bytes([pair[0], pair[1]])
+                }
+            })
+            .collect();
+        String::from_utf16(&units).map_err(|e| encoding_error(format!("invalid UTF-16: {e}")))
+    };
+    if let Some(rest) = bytes.strip_prefix(&[0xFF, 0xFE]) {
+        return utf16(rest, false);
+    }
+    if let Some(rest) = bytes.strip_prefix(&[0xFE, 0xFF]) {
+        return utf16(rest, true);
+    }
+    if declares_latin1(bytes) {
+        return Ok(bytes.iter().map(|&b| char::from(b)).collect());
+    }
+    String::from_utf8(bytes.to_vec()).map_err(|e| {
+        let valid = &bytes[..e.utf8_error().valid_up_to()];
+        let text = String::from_utf8_lossy(valid);
+        XmlError::Encoding {
+            path: path.map(Path::to_path_buf),
+            position: position_at(&text, text.len()),
+            message: "invalid UTF-8 byte sequence (declare encoding=\"ISO-8859-1\" or save the file as UTF-8)".to_string(),
+        }
+    })
+}
+
+fn declares_latin1(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(200)];
+    let head = String::from_utf8_lossy(head).to_ascii_lowercase();
+    head.starts_with("<?xml")
+        && head.split("?>").next().is_some_and(|decl| {
+            ["iso-8859-1", "latin1", "iso8859_1", "latin-1"]
+                .iter()
+                .any(|name| decl.contains(name))
+        })
+}
+
+/// Line and column (in characters, both from 1) of a byte offset.
+pub fn position_at(text: &str, offset: usize) -> Position {
+    let offset = offset.min(text.len());
+    let mut offset = offset;
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &text[..offset];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |index| index + 1);
+    let column = before[line_start..].chars().count() + 1;
+    Position {
+        line: u32::try_from(line).unwrap_or(u32::MAX),
+        column: u32::try_from(column).unwrap_or(u32::MAX),
+    }
+}
+
+/// An element being built: its node and the raw text seen so far.
+struct Open {
+    node: Node,
+    text: String,
+    /// The element's namespace prefix, if any.
+    prefix: Option<String>,
+    /// The prefixes this element declared for XInclude, so `xi:include` is recognised.
+    xinclude_prefixes: Vec<String>,
+    /// True when this element declared XInclude as its default namespace.
+    xinclude_default: bool,
+}
+
+struct Parser<'a> {
+    text: &'a str,
+    source: Option<&'a Path>,
+    depth: usize,
+}
+
+impl<'a> Parser<'a> {
+    fn new(text: &'a str, source: Option<&'a Path>, depth: usize) -> Parser<'a> {
+        Parser {
+            text,
+            source,
+            depth,
+        }
+    }
+
+    fn malformed(&self, offset: usize, message: impl Into<String>) -> XmlError {
+        XmlError::Malformed {
+            path: self.source.map(Path::to_path_buf),
+            position: position_at(self.text, offset),
+            message: message.into(),
+        }
+    }
+
+    fn parse(&self) -> Result<Node, XmlError> {
+        let mut reader = Reader::from_str(self.text);
+        let config = reader.config_mut();
+        config.trim_text(false);
+        config.check_end_names = true;
+        config.check_comments = true;
+        config.allow_dangling_amp = false;
+        let mut stack: Vec<Open> = Vec::new();
+        let mut root: Option<Node> = None;
+        loop {
+            let start = usize::try_from(reader.buffer_position()).unwrap_or(usize::MAX);
+            let event = reader.read_event().map_err(|error| {
+                let at = usize::try_from(reader.error_position()).unwrap_or(start);
+                self.malformed(at, error.to_string())
+            })?;
+            match event {
+                Event::Start(_) | Event::Empty(_) if root.is_some() && stack.is_empty() => {
+                    return Err(self.malformed(
+                        start,
+                        "content is not allowed after the root element (expected end of file)",
+                    ));
+                }
+                Event::Start(element) => {
+                    let open = self.open(&element, start)?;
+                    stack.push(open);
+                }
+                Event::Empty(element) => {
+                    let open = self.open(&element, start)?;
+                    self.close(open, &mut stack, &mut root)?;
+                }
+                Event::End(_) => {
+                    let Some(open) = stack.pop() else {
+                        return Err(self.malformed(start, "unexpected end tag"));
+                    };
+                    self.close(open, &mut stack, &mut root)?;
+                }
+                Event::Text(text) => {
+                    let content = text.xml10_content();
+                    match stack.last_mut() {
+                        Some(open) => open.text.push_str(&content),
+                        None if content.trim().is_empty() => {}
+                        None => {
+                            return Err(self.malformed(
+                                start,
+                                "text is not allowed outside the root element (expected markup)",
+                            ))
+                        }
+                    }
+                }
+                Event::CData(data) => {
+                    if let Some(open) = stack.last_mut() {
+                        open.text.push_str(&data.xml10_content());
+                    }
+                }
+                Event::GeneralRef(reference) => {
+                    let resolved = if reference.is_char_ref() {
+                        match reference.resolve_char_ref() {
+                            Ok(Some(c)) => c.to_string(),
+                            _ => {
+                                return Err(self.malformed(
+                                    start,
+                                    format!("invalid character reference &{};", &*reference),
+                                ))
+                            }
+                        }
+                    } else {
+                        match &*reference {
+                            "amp" => "&".to_string(),
+                            "lt" => "<".to_string(),
+                            "gt" => ">".to_string(),
+                            "quot" => "\"".to_string(),
+                            "apos" => "'".to_string(),
+                            // Entities are never expanded (log4j2 disables DTD processing);
+                            // keeping the reference verbatim loses nothing.
+                            other => format!("&{other};"),
+                        }
+                    };
+                    if let Some(open) = stack.last_mut() {
+                        open.text.push_str(&resolved);
+                    }
+                }
+                Event::Eof => {
+                    if let Some(open) = stack.last() {
+                        return Err(self.malformed(
+                            self.text.len(),
+                            format!(
+                                "unexpected end of file: expected </{}> closing the element at {}",
+                                open.node.name, open.node.position
+                            ),
+                        ));
+                    }
+                    return root.ok_or_else(|| {
+                        self.malformed(
+                            self.text.len(),
+                            "premature end of file: expected a root element",
+                        )
+                    });
+                }
+                Event::Comment(_) | Event::Decl(_) | Event::PI(_) | Event::DocType(_) => {}
+            }
+        }
+    }
+
+    fn open(&self, element: &BytesStart<'_>, start: usize) -> Result<Open, XmlError> {
+        let prefix = element
+            .name()
+            .0
+            .split_once(':')
+            .map(|(prefix, _)| prefix.to_string());
+        let local = element.local_name().as_ref().to_string();
+        let mut attributes = Vec::new();
+        let mut xinclude_prefixes = Vec::new();
+        let mut xinclude_default = false;
+        for attribute in element.attributes().with_checks(true) {
+            let attribute = attribute.map_err(|error| self.malformed(start, error.to_string()))?;
+            let name = attribute.key.0;
+            let value = attribute
+                .normalized_value(XmlVersion::Implicit1_0)
+                .map_err(|error| self.malformed(start, error.to_string()))?
+                .into_owned();
+            if value == XINCLUDE_NAMESPACE {
+                if let Some(prefix) = name.strip_prefix("xmlns:") {
+                    xinclude_prefixes.push(prefix.to_string());
+                } else if name == "xmlns" {
+                    xinclude_default = true;
+                }
+            }
+            let position = self.offset_of(name).map_or_else(
+                || position_at(self.text, start),
+                |at| position_at(self.text, at),
+            );
+            attributes.push(Attribute {
+                name: name.to_string(),
+                value,
+                position,
+            });
+        }
+        Ok(Open {
+            node: Node {
+                name: local,
+                attributes,
+                children: Vec::new(),
+                value: None,
+                position: position_at(self.text, start),
+                file: None,
+            },
+            text: String::new(),
+            prefix,
+            xinclude_prefixes,
+            xinclude_default,
+        })
+    }
+
+    /// The byte offset of a slice borrowed from the input text.
+    fn offset_of(&self, part: &str) -> Option<usize> {
+        let base = self.text.as_ptr() as usize;
+        let at = part.as_ptr() as usize;
+        (at >= base && at + part.len() <= base + self.text.len()).then(|| at - base)
+    }
+
+    fn close(
+        &self,
+        mut open: Open,
+        stack: &mut [Open],
+        root: &mut Option<Node>,
+    ) -> Result<(), XmlError> {
+        // Java's String.trim: every character up to U+0020 is whitespace.
+        let text = open.text.trim_matches(|c: char| c <= ' ').to_string();
+        if !text.is_empty() || open.node.children.is_empty() {
+            open.node.value = Some(text);
+        }
+        let include = self.is_xinclude(&open, stack);
+        match stack.last_mut() {
+            Some(parent) if include => {
+                let mut included = self.include(&open.node)?;
+                parent.node.children.append(&mut included);
+            }
+            Some(parent) => parent.node.children.push(open.node),
+            None => *root = Some(open.node),
+        }
+        Ok(())
+    }
+
+    /// True for an `include` element in the XInclude namespace, declared on it or an ancestor.
+    fn is_xinclude(&self, open: &Open, stack: &[Open]) -> bool {
+        if open.node.name != "include" {
+            return false;
+        }
+        let scopes = || std::iter::once(open).chain(stack.iter().rev());
+        match &open.prefix {
+            Some(prefix) => scopes().any(|o| o.xinclude_prefixes.iter().any(|p| p == prefix)),
+            // The nearest default-namespace declaration decides.
+            None => scopes()
+                .find(|o| o.node.attributes.iter().any(|a| a.name == "xmlns"))
+                .is_some_and(|o| o.xinclude_default),
+        }
+    }
+
+    /// Replaces an `xi:include` by the root element of the included file, or by the children of
+    /// its `xi:fallback` when that file cannot be used (the JDK parser's behaviour: without a
+    /// fallback, the failed include is fatal).
+    fn include(&self, node: &Node) -> Result<Vec<Node>, XmlError> {
+        let at = node.position;
+        let failure = |message: String| XmlError::Malformed {
+            path: self.source.map(Path::to_path_buf),
+            position: at,
+            message,
+        };
+        let Some(href) = node.attribute("href").map(|a| a.value.clone()) else {
+            return Err(failure("xi:include without an href attribute".to_string()));
+        };
+        if node.attribute("xpointer").is_some() {
+            return Err(failure(format!(
+                "xi:include of '{href}' uses xpointer, which l4rs does not support"
+            )));
+        }
+        let base = self
+            .source
+            .and_then(Path::parent)
+            .map(Path::to_path_buf)
+            .unwrap_or_default();
+        let target = base.join(&href);
+        if self.depth >= MAX_INCLUDE_DEPTH {
+            return Err(failure(format!(
+                "xi:include of '{href}' nests too deeply (a cycle?)"
+            )));
+        }
+        let result = if node
+            .attribute("parse")
+            .is_some_and(|parse| parse.value == "text")
+        {
+            Err(failure(format!(
+                "xi:include of '{href}' with parse=\"text\" has no place in a configuration"
+            )))
+        } else {
+            parse_file_at_depth(&target, self.depth + 1)
+        };
+        match result {
+            Ok(mut included) => {
+                mark_file(&mut included, &target);
+                Ok(vec![included])
+            }
+            Err(error) => match node.children.iter().find(|child| child.name == "fallback") {
+                Some(fallback) => Ok(fallback.children.clone()),
+                None => Err(failure(format!(
+                    "An include with href '{href}' failed, and no fallback element was found ({error})"
+                ))),
+            },
+        }
+    }
+}
+
+fn mark_file(node: &mut Node, file: &Path) {
+    if node.file.is_none() {
+        node.file = Some(file.to_path_buf());
+    }
+    // XInclude adds xml:base to the included root; log4j2 drops it again.
+    node.attributes
+        .retain(|attribute| attribute.name != "xml:base" && attribute.name != "xml:lang");
+    for child in &mut node.children {
+        mark_file(child, file);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Node {
+        parse_str(text, None).expect("well-formed")
+    }
+
+    #[test]
+    fn positions_of_elements_and_attributes() {
+        let root =
+            parse("<Configuration status=\"warn\">\n  <Appenders  a='1'/>\n</Configuration>");
+        assert_eq!(root.position, Position { line: 1, column: 1 });
+        assert_eq!(
+            root.attributes[0].position,
+            Position {
+                line: 1,
+                column: 16
+            }
+        );
+        let appenders = &root.children[0];
+        assert_eq!(appenders.position, Position { line: 2, column: 3 });
+        assert_eq!(
+            appenders.attributes[0].position,
+            Position {
+                line: 2,
+                column: 15
+            }
+        );
+    }
+
+    #[test]
+    fn text_is_concatenated_and_trimmed_and_leaves_always_get_a_value() {
+        let root =
+            parse("<a><b>  x &amp; <![CDATA[<y>]]> &#65; </b><c/><d><e/> t </d><f><g/></f></a>");
+        assert_eq!(root.children[0].value.as_deref(), Some("x & <y> A"));
+        assert_eq!(root.children[1].value.as_deref(), Some(""));
+        assert_eq!(root.children[2].value.as_deref(), Some("t"));
+        assert_eq!(root.children[3].value, None);
+        assert_eq!(root.value, None);
+    }
+
+    #[test]
+    fn prefixes_are_dropped_from_element_names() {
+        let root = parse(
+            "<log4j:Configuration xmlns:log4j=\"urn:x\"><log4j:Appenders/></log4j:Configuration>",
+        );
+        assert_eq!(root.name, "Configuration");
+        assert_eq!(root.children[0].name, "Appenders");
+        assert_eq!(root.attributes[0].name, "xmlns:log4j");
+    }
+
+    #[test]
+    fn unknown_entities_stay_verbatim() {
+        let root = parse("<!DOCTYPE a [<!ENTITY e \"boom\">]><a>&e;</a>");
+        assert_eq!(root.value.as_deref(), Some("&e;"));
+    }
+
+    #[test]
+    fn attribute_whitespace_is_normalised() {
+        let root = parse("<a p=\"x\ny\tz\"/>");
+        assert_eq!(root.attributes[0].value, "x y z");
+    }
+
+    #[test]
+    fn malformed_xml_names_the_place_and_the_problem() {
+        let error = parse_str(
+            "<Configuration status=\"OFF\"\n  <Appenders/>\n</Configuration>",
+            Some(Path::new("bad.xml")),
+        )
+        .unwrap_err();
+        let text = error.to_string();
+        assert!(text.starts_with("bad.xml: "), "{text}");
+        assert!(error.position().is_some());
+        let error = parse_str("<a><b></a>", None).unwrap_err();
+        assert!(error.to_string().contains('b'), "{error}");
+        let error = parse_str("<a>", None).unwrap_err();
+        assert!(error.to_string().contains("</a>"), "{error}");
+        assert!(parse_str("", None).is_err());
+        assert!(parse_str("<a/><b/>", None).is_err());
+    }
+
+    #[test]
+    fn xinclude_splices_the_included_root() {
+        let dir = std::env::temp_dir().join(format!("l4rs-config-xi-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("appenders.xml"),
+            "<Appenders><Console name=\"C\"/></Appenders>",
+        )
+        .unwrap();
+        let main = dir.join("main.xml");
+        std::fs::write(
+            &main,
+            "<Configuration xmlns:xi=\"http://www.w3.org/2001/XInclude\">\n  <xi:include href=\"appenders.xml\"/>\n  <xi:include href=\"missing.xml\"><xi:fallback><Loggers/></xi:fallback></xi:include>\n</Configuration>",
+        )
+        .unwrap();
+        let root = parse_file(&main).unwrap();
+        let names: Vec<_> = root.children.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["Appenders", "Loggers"]);
+        assert_eq!(
+            root.children[0].file.as_deref(),
+            Some(dir.join("appenders.xml").as_path())
+        );
+        std::fs::write(
+            &main,
+            "<Configuration xmlns:xi=\"http://www.w3.org/2001/XInclude\"><xi:include href=\"missing.xml\"/></Configuration>",
+        )
+        .unwrap();
+        let error = parse_file(&main).unwrap_err();
+        assert!(error.to_string().contains("no fallback"), "{error}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn latin1_and_utf16_files_decode() {
+        let latin1 = b"<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><a>\xe4</a>";
+        assert_eq!(decode(latin1, None).unwrap().chars().last(), Some('>'));
+        assert!(decode(latin1, None).unwrap().contains('ä'));
+        let mut utf16 = vec![0xFF, 0xFE];
+        for unit in "<a/>".encode_utf16() {
+            utf16.extend_from_slice(&unit.to_le_bytes());
+        }
+        assert_eq!(decode(&utf16, None).unwrap(), "<a/>");
+        assert!(decode(b"<a>\xff</a>", None).is_err());
+    }
+}

@@ -1,0 +1,69 @@
+//! Every oracle scenario's configuration loads, and only the scenarios about configuration
+//! errors produce diagnostics.
+
+use std::path::PathBuf;
+
+use l4rs_config::{load_file, set_system_property, Severity};
+
+fn scenarios_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/oracle/scenarios")
+}
+
+/// The scenarios whose configurations are wrong on purpose, with the messages log4j2 prints.
+const EXPECTED: &[(&str, &[&str])] = &[(
+    "151-config-errors-tolerated",
+    &[
+        "Console contains an invalid element or attribute \"colour\"",
+        "No appender name provided",
+        "Error while converting string [8k] to type [int]. Using default value [null].",
+        "Error while converting string [verbose] to type [class org.apache.logging.log4j.Level]. Using default value [null].",
+    ],
+)];
+
+#[test]
+fn every_scenario_configuration_loads_without_unexpected_diagnostics() {
+    let dir = scenarios_dir();
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        println!("note: {} not found; scenario check skipped", dir.display());
+        return;
+    };
+    set_system_property("out", "/tmp/l4rs-config-scenario-out");
+    let mut checked = 0;
+    let mut paths: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+    // Custom levels are process-wide: scenarios that declare one (120 declares VERBOSE) must
+    // come after the scenarios that expect it to be unknown.
+    paths.sort_by_key(|path| {
+        let name = path
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .to_string();
+        (
+            !EXPECTED.iter().any(|(expected, _)| *expected == name),
+            name,
+        )
+    });
+    for scenario in paths {
+        let file = scenario.join("log4j2.xml");
+        if !file.is_file() {
+            continue;
+        }
+        let name = scenario.file_name().unwrap().to_string_lossy().to_string();
+        let config = load_file(&file).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let messages: Vec<&str> = config
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity != Severity::Info)
+            .map(|d| d.message.as_str())
+            .collect();
+        let expected = EXPECTED
+            .iter()
+            .find(|(scenario, _)| *scenario == name)
+            .map_or(&[][..], |(_, messages)| *messages);
+        assert_eq!(messages, expected, "{name}");
+        assert!(!config.is_default, "{name}");
+        checked += 1;
+    }
+    l4rs_core::status::set_level(l4rs_core::Level::ERROR);
+    assert!(checked >= 50, "only {checked} scenarios found");
+}

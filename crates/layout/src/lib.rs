@@ -1,1 +1,332 @@
-//! placeholder
+//! log4j2's PatternLayout for l4rs.
+//!
+//! A team can drop its `log4j2.xml` into a Rust service and get the lines log4j2 2.24 would
+//! write, byte for byte. This crate turns a `<PatternLayout>` (pattern, header, footer,
+//! `<Replace>`, pattern selectors, charset) into a [`PatternLayout`]: the pattern is parsed
+//! once, with log4j2's parser quirks and status messages, into a list of converters
+//! ([`Pattern`]); formatting an event runs them into the caller's buffer without allocating
+//! for the common converters (dates, levels, names, location, message, thread, MDC/NDC,
+//! markers and exception traces).
+//!
+//! Where log4j2 versions differ, this crate follows 2.24 (equal to 2.19 for the covered
+//! behaviour): exception traces in the pre-2.25 format with the implicit `%xEx`, dates with
+//! `FastDateFormat`/`FixedDateFormat` semantics, `%notEmpty` that keeps `[]` and `{}`.
+//!
+//! Converter families live in private modules, one per family: `date`,
+//! `level`, `names` (logger/class precision), `location`, `message`, `thread`, `context`
+//! (MDC, NDC, markers), `runtime` (pid, sequence numbers, UUIDs), `exception`, `ansi`,
+//! `encode`, `replace`/`java_regex`, `conditional` (`%equals`, `%notEmpty`, `%maxLen`).
+
+mod charset;
+mod converters;
+mod modifiers;
+mod parser;
+mod pattern;
+mod scratch;
+mod selector;
+#[cfg(test)]
+mod test_support;
+
+use std::sync::Arc;
+
+use l4rs_config::model::PatternLayoutSpec;
+use l4rs_core::{status, Interpolator, Layout, LogEvent};
+
+pub use charset::Charset;
+pub use converters::date::DateFormatter;
+pub use converters::runtime::reset_sequence_number;
+pub use pattern::{Pattern, PatternOptions};
+
+use converters::java_regex::Replacement;
+use selector::Selector;
+
+/// What a layout needs from its surroundings.
+#[derive(Clone, Default)]
+pub struct LayoutContext {
+    /// Resolves `${…}` left in literal pattern text, per event.
+    pub interpolator: Option<Arc<dyn Interpolator>>,
+    /// The appender is a console attached to a terminal (for `noConsoleNoAnsi`).
+    pub console: bool,
+}
+
+/// log4j2's `PatternLayout`.
+pub struct PatternLayout {
+    pattern: Pattern,
+    selector: Option<Selector>,
+    header: Option<Pattern>,
+    footer: Option<Pattern>,
+    replace: Option<Replacement>,
+    charset: Charset,
+    requires_location: bool,
+}
+
+impl PatternLayout {
+    /// Builds the layout described by `spec`. Problems are reported through
+    /// [`l4rs_core::status`] with log4j2's wording; a pattern log4j2 would reject outright
+    /// (a trailing backslash) makes the layout fall back to the appender default `%m%n`.
+    pub fn new(spec: &PatternLayoutSpec, context: LayoutContext) -> PatternLayout {
+        let options = PatternOptions {
+            interpolator: context.interpolator.clone(),
+            always_write_exceptions: spec.always_write_exceptions,
+            disable_ansi: spec.disable_ansi,
+            no_console_no_ansi: spec.no_console_no_ansi,
+            console: context.console,
+        };
+        let compiled = (|| -> Result<_, String> {
+            let pattern = Pattern::compile(&spec.pattern, &options)?;
+            let header = spec
+                .header
+                .as_deref()
+                .map(|h| Pattern::compile(h, &options))
+                .transpose()?;
+            let footer = spec
+                .footer
+                .as_deref()
+                .map(|f| Pattern::compile(f, &options))
+                .transpose()?;
+            Ok((pattern, header, footer))
+        })();
+        let (pattern, header, footer) = match compiled {
+            Ok(parts) => parts,
+            Err(message) => {
+                status::error(format_args!(
+                    "Could not create plugin of type class org.apache.logging.log4j.core.layout.PatternLayout for element PatternLayout: java.lang.IllegalArgumentException: {message}"
+                ));
+                return PatternLayout::with_options(
+                    "%m%n",
+                    &PatternOptions {
+                        always_write_exceptions: true,
+                        ..options
+                    },
+                );
+            }
+        };
+        let selector = spec.selector.as_ref().map(|s| Selector::new(s, &options));
+        let replace = spec.replace.as_ref().and_then(|r| match Replacement::new(&r.regex, &r.replacement) {
+            Ok(replacement) => Some(replacement),
+            Err(reason) => {
+                status::error(format_args!(
+                    "Could not create plugin of type class org.apache.logging.log4j.core.pattern.RegexReplacement for element Replace: java.util.regex.PatternSyntaxException: {reason}"
+                ));
+                None
+            }
+        });
+        let requires_location = match &selector {
+            Some(selector) => selector.patterns().any(Pattern::requires_location),
+            None => pattern.requires_location(),
+        };
+        PatternLayout {
+            pattern,
+            selector,
+            header,
+            footer,
+            replace,
+            charset: Charset::from_attribute(spec.charset.as_deref()),
+            requires_location,
+        }
+    }
+
+    /// A layout for `pattern` with log4j2's defaults (`alwaysWriteExceptions` on, ANSI on,
+    /// UTF-8) and no interpolator.
+    pub fn from_pattern(pattern: &str) -> PatternLayout {
+        let spec = PatternLayoutSpec {
+            pattern: pattern.to_string(),
+            ..PatternLayoutSpec::default()
+        };
+        PatternLayout::new(&spec, LayoutContext::default())
+    }
+
+    fn with_options(pattern: &str, options: &PatternOptions) -> PatternLayout {
+        let pattern = compile_or_default(pattern, options);
+        PatternLayout {
+            requires_location: pattern.requires_location(),
+            pattern,
+            selector: None,
+            header: None,
+            footer: None,
+            replace: None,
+            charset: Charset::Utf8,
+        }
+    }
+
+    /// The pattern used for `event` (the selector's choice, if there is a selector).
+    pub fn pattern_for(&self, event: &LogEvent<'_>) -> &Pattern {
+        match &self.selector {
+            Some(selector) => selector.select(event),
+            None => &self.pattern,
+        }
+    }
+
+    /// The charset bytes are encoded in.
+    pub fn charset(&self) -> Charset {
+        self.charset
+    }
+
+    fn format_with(&self, pattern: &Pattern, event: &LogEvent<'_>, out: &mut String) {
+        let start = out.len();
+        pattern.format(event, out);
+        if let Some(replace) = &self.replace {
+            scratch::with_scratch(|formatted| {
+                formatted.push_str(&out[start..]);
+                out.truncate(start);
+                replace.apply(formatted, out);
+            });
+        }
+    }
+}
+
+/// Compiles `pattern`, falling back to `%m%n` when log4j2 would reject it.
+pub(crate) fn compile_or_default(pattern: &str, options: &PatternOptions) -> Pattern {
+    Pattern::compile(pattern, options).unwrap_or_else(|message| {
+        status::error(format_args!(
+            "java.lang.IllegalArgumentException: {message}"
+        ));
+        Pattern::compile("%m%n", options).unwrap_or(Pattern {
+            formatters: Vec::new(),
+        })
+    })
+}
+
+impl Layout for PatternLayout {
+    fn format(&self, event: &LogEvent<'_>, out: &mut String) {
+        self.format_with(self.pattern_for(event), event, out);
+    }
+
+    fn header(&self, out: &mut String) {
+        if let Some(header) = &self.header {
+            self.format_with(header, &LogEvent::empty(), out);
+        }
+    }
+
+    fn footer(&self, out: &mut String) {
+        if let Some(footer) = &self.footer {
+            self.format_with(footer, &LogEvent::empty(), out);
+        }
+    }
+
+    fn encode<'b>(&self, text: &'b str, scratch: &'b mut Vec<u8>) -> &'b [u8] {
+        self.charset.encode(text, scratch)
+    }
+
+    fn requires_location(&self) -> bool {
+        self.requires_location
+    }
+}
+
+impl std::fmt::Debug for PatternLayout {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PatternLayout")
+            .field("pattern", &self.pattern)
+            .field("charset", &self.charset)
+            .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::event;
+    use l4rs_core::{ContextMap, StackFrame, Throwable, ThrowableRef};
+
+    struct CtxLookup;
+
+    impl Interpolator for CtxLookup {
+        fn interpolate(&self, text: &str, event: Option<&LogEvent<'_>>) -> String {
+            let user = event
+                .and_then(|e| e.context_map.get("user"))
+                .unwrap_or("${ctx:user}");
+            text.replace("${ctx:user}", user)
+        }
+    }
+
+    #[test]
+    fn literal_lookups_are_resolved_per_event_and_messages_never() {
+        let spec = PatternLayoutSpec {
+            pattern: "user=${ctx:user} | %m%n".into(),
+            ..PatternLayoutSpec::default()
+        };
+        let layout = PatternLayout::new(
+            &spec,
+            LayoutContext {
+                interpolator: Some(Arc::new(CtxLookup)),
+                console: false,
+            },
+        );
+        let mut map = ContextMap::new();
+        map.insert("user", "alice");
+        let mut e = event();
+        e.message = l4rs_core::Message::Text("${ctx:user}");
+        let mut out = String::new();
+        layout.format(&e, &mut out);
+        e.context_map = &map;
+        layout.format(&e, &mut out);
+        assert_eq!(
+            out,
+            "user=${ctx:user} | ${ctx:user}\nuser=alice | ${ctx:user}\n"
+        );
+    }
+
+    #[test]
+    fn implicit_extended_trace_and_rust_frames() {
+        let throwable = Throwable::new("app::Error").with_frames(vec![StackFrame::rust(
+            "app::db",
+            "query",
+            Some("db.rs"),
+            42,
+        )]);
+        let mut e = event();
+        e.throwable = Some(ThrowableRef::Throwable(&throwable));
+        let mut out = String::new();
+        PatternLayout::from_pattern("%m").format(&e, &mut out);
+        assert_eq!(
+            out,
+            "Hello, world app::Error: null\n\tat app::db::query(db.rs:42) ~[?:?]\n"
+        );
+        out.clear();
+        PatternLayout::from_pattern("%m%n%ex").format(&e, &mut out);
+        assert_eq!(
+            out,
+            "Hello, world\napp::Error\n\tat app::db::query(db.rs:42)\n"
+        );
+        let error = std::io::Error::other("disk full");
+        e.throwable = Some(ThrowableRef::Error {
+            error: &error,
+            type_name: "std::io::Error",
+        });
+        out.clear();
+        PatternLayout::from_pattern("%m %ex{short}").format(&e, &mut out);
+        assert_eq!(out, "Hello, world std::io::Error: disk full");
+    }
+
+    #[test]
+    fn header_footer_location_and_charset() {
+        let spec = PatternLayoutSpec {
+            pattern: "%highlight{%C}%n".into(),
+            header: Some("head %p%n".into()),
+            footer: Some("foot%n".into()),
+            charset: Some("ISO-8859-1".into()),
+            ..PatternLayoutSpec::default()
+        };
+        let layout = PatternLayout::new(&spec, LayoutContext::default());
+        assert!(layout.requires_location());
+        assert!(!PatternLayout::from_pattern("%m%n").requires_location());
+        let mut out = String::new();
+        layout.header(&mut out);
+        layout.footer(&mut out);
+        assert_eq!(out, "head ERROR\nfoot\n");
+        let mut scratch = Vec::new();
+        assert_eq!(layout.encode("é€", &mut scratch), b"\xe9?");
+    }
+
+    #[test]
+    fn a_trailing_backslash_rejects_the_pattern_like_log4j2() {
+        let (layout, records) = status::capture(|| PatternLayout::from_pattern("%m\\"));
+        assert!(
+            records[0].message.contains("Cannot parse pattern '%m\\'"),
+            "{records:?}"
+        );
+        let mut out = String::new();
+        layout.format(&event(), &mut out);
+        assert_eq!(out, "Hello, world\n");
+    }
+}

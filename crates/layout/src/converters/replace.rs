@@ -1,0 +1,61 @@
+//! `%replace{pattern}{regex}{replacement}`: Java's `replaceAll` on the sub-pattern's output.
+
+use l4rs_core::{status, LogEvent};
+
+use super::java_regex::Replacement;
+use super::CreateError;
+use crate::parser::{self, ParseOptions};
+use crate::pattern::Pattern;
+use crate::scratch::with_scratch;
+
+/// The `%replace` converter.
+pub(crate) struct ReplaceConverter {
+    pub pattern: Pattern,
+    replacement: Replacement,
+}
+
+impl ReplaceConverter {
+    /// Requires three options.
+    pub fn new(options: &[String], parse: &ParseOptions) -> Result<ReplaceConverter, CreateError> {
+        if options.len() != 3 {
+            status::error(format_args!(
+                "Incorrect number of options on replace. Expected 3 received {}",
+                options.len()
+            ));
+            return Err(CreateError::Failed);
+        }
+        let replacement = Replacement::new(&options[1], &options[2]).map_err(|reason| {
+            status::error(format_args!(
+                "Error creating converter for replace java.util.regex.PatternSyntaxException: {reason}"
+            ));
+            CreateError::Failed
+        })?;
+        Ok(ReplaceConverter {
+            pattern: parser::parse_nested(&options[0], parse)?,
+            replacement,
+        })
+    }
+
+    /// log4j2 formats the sub-pattern into a fresh buffer (so `%ex` inside sees no
+    /// preceding text) and appends the replaced result.
+    pub fn format(&self, event: &LogEvent<'_>, out: &mut String) {
+        with_scratch(|buffer| {
+            self.pattern.format_from(event, buffer, 0);
+            self.replacement.apply(buffer, out);
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::test_support::{event, render};
+
+    #[test]
+    fn replace_sub_output() {
+        let e = event();
+        assert_eq!(
+            render("%replace{%c}{\\.}{/}|%replace{%m}{o}{0}", &e),
+            "org/apache/commons/test/Foo|Hell0, w0rld"
+        );
+    }
+}

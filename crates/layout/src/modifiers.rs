@@ -1,0 +1,187 @@
+//! Format modifiers (`%-5p`, `%.10c`, `%05X{n}`): log4j2's `FormattingInfo`.
+//!
+//! Widths count UTF-16 code units, as Java's `StringBuilder` does, so a character outside the
+//! Basic Multilingual Plane counts as two. Truncating through such a pair leaves half a
+//! surrogate in Java, which the UTF-8 encoder writes as `?`; we write the `?` directly.
+
+const SPACES: &str = "                                                                ";
+const ZEROS: &str = "0000000000000000000000000000000000000000000000000000000000000000";
+
+/// The modifiers of one converter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct FormattingInfo {
+    /// Pad on the right instead of the left.
+    pub left_align: bool,
+    /// Pad with `0` instead of spaces (only when padding on the left).
+    pub zero_pad: bool,
+    /// Minimum width in UTF-16 units.
+    pub min: usize,
+    /// Maximum width in UTF-16 units (`usize::MAX`: none).
+    pub max: usize,
+    /// Truncate by dropping the beginning (`.n`) rather than the end (`.-n`).
+    pub left_truncate: bool,
+}
+
+impl Default for FormattingInfo {
+    fn default() -> Self {
+        FormattingInfo {
+            left_align: false,
+            zero_pad: false,
+            min: 0,
+            max: usize::MAX,
+            left_truncate: true,
+        }
+    }
+}
+
+impl FormattingInfo {
+    /// True when applying these modifiers can never change anything.
+    pub fn is_default(&self) -> bool {
+        self.min == 0 && self.max == usize::MAX
+    }
+
+    /// Applies the modifiers to `out[start..]`. Truncation never pads afterwards (log4j2
+    /// checks the two in an if/else-if).
+    pub fn apply(&self, out: &mut String, start: usize) {
+        let start = start.min(out.len());
+        let units = utf16_len(&out[start..]);
+        if units > self.max {
+            if self.left_truncate {
+                truncate_front(out, start, units - self.max);
+            } else {
+                truncate_back(out, start, self.max);
+            }
+        } else if units < self.min {
+            let pad = self.min - units;
+            if self.left_align {
+                push_repeated(out, SPACES, pad);
+            } else {
+                let fill = if self.zero_pad { ZEROS } else { SPACES };
+                insert_repeated(out, start, fill, pad);
+            }
+        }
+    }
+}
+
+/// The length of `text` in UTF-16 code units.
+pub(crate) fn utf16_len(text: &str) -> usize {
+    if text.is_ascii() {
+        return text.len();
+    }
+    text.chars().map(char::len_utf16).sum()
+}
+
+/// Removes the first `drop` UTF-16 units of `out[start..]`. When the cut falls inside a
+/// surrogate pair, the surviving half is written as `?`.
+fn truncate_front(out: &mut String, start: usize, drop: usize) {
+    let mut dropped = 0;
+    let mut cut = start;
+    let mut half = false;
+    for (index, c) in out[start..].char_indices() {
+        if dropped >= drop {
+            cut = start + index;
+            break;
+        }
+        dropped += c.len_utf16();
+        cut = start + index + c.len_utf8();
+        if dropped > drop {
+            half = true;
+            break;
+        }
+    }
+    out.replace_range(start..cut, if half { "?" } else { "" });
+}
+
+/// Keeps the first `keep` UTF-16 units of `out[start..]`. When the cut falls inside a
+/// surrogate pair, the surviving half is written as `?`.
+pub(crate) fn truncate_back(out: &mut String, start: usize, keep: usize) {
+    let mut kept = 0;
+    for (index, c) in out[start..].char_indices() {
+        let width = c.len_utf16();
+        if kept + width > keep {
+            out.truncate(start + index);
+            if kept < keep {
+                out.push('?');
+            }
+            return;
+        }
+        kept += width;
+    }
+}
+
+fn push_repeated(out: &mut String, fill: &str, mut count: usize) {
+    while count > 0 {
+        let chunk = count.min(fill.len());
+        out.push_str(&fill[..chunk]);
+        count -= chunk;
+    }
+}
+
+fn insert_repeated(out: &mut String, at: usize, fill: &str, mut count: usize) {
+    while count > 0 {
+        let chunk = count.min(fill.len());
+        out.insert_str(at, &fill[..chunk]);
+        count -= chunk;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn info(
+        left_align: bool,
+        zero_pad: bool,
+        min: usize,
+        max: usize,
+        left_truncate: bool,
+    ) -> FormattingInfo {
+        FormattingInfo {
+            left_align,
+            zero_pad,
+            min,
+            max,
+            left_truncate,
+        }
+    }
+
+    fn run(info: FormattingInfo, text: &str) -> String {
+        let mut out = String::from(">");
+        out.push_str(text);
+        info.apply(&mut out, 1);
+        out[1..].to_string()
+    }
+
+    #[test]
+    fn pads_left_right_and_with_zeros() {
+        assert_eq!(run(info(false, false, 5, usize::MAX, true), "ab"), "   ab");
+        assert_eq!(run(info(true, false, 5, usize::MAX, true), "ab"), "ab   ");
+        assert_eq!(run(info(false, true, 5, usize::MAX, true), "INFO"), "0INFO");
+        assert_eq!(run(info(true, true, 5, usize::MAX, true), "ab"), "ab   ");
+        assert_eq!(
+            run(info(false, false, 100, usize::MAX, true), "x").len(),
+            100
+        );
+    }
+
+    #[test]
+    fn truncates_from_either_end_without_padding_afterwards() {
+        assert_eq!(run(info(false, false, 0, 5, true), "Hello, world"), "world");
+        assert_eq!(
+            run(info(false, false, 0, 5, false), "Hello, world"),
+            "Hello"
+        );
+        assert_eq!(run(info(false, false, 8, 3, false), "Hello, world"), "Hel");
+    }
+
+    #[test]
+    fn widths_count_utf16_units_and_split_pairs_become_question_marks() {
+        assert_eq!(utf16_len("😀a"), 3);
+        assert_eq!(run(info(false, false, 5, usize::MAX, true), "😀"), "   😀");
+        assert_eq!(run(info(false, false, 0, 3, true), "😀😀a"), "😀a");
+        assert_eq!(run(info(false, false, 0, 2, true), "😀😀a"), "?a");
+        assert_eq!(run(info(false, false, 0, 3, false), "a😀😀"), "a😀");
+        assert_eq!(run(info(false, false, 0, 2, false), "a😀😀"), "a?");
+        assert_eq!(run(info(false, false, 0, 2, true), "😀😀"), "😀");
+    }
+}

@@ -1,0 +1,188 @@
+//! Shared by the integration tests: events described as the oracle's `events.jsonl` lines,
+//! owned here and lent out as `LogEvent`s.
+
+#![allow(dead_code)]
+
+use std::sync::Arc;
+
+use l4rs_core::{
+    ContextMap, ContextStack, Level, Location, LogEvent, Marker, Message, StackFrame, ThreadInfo,
+    Throwable, ThrowableRef, Timestamp,
+};
+use serde_json::Value;
+
+/// An event that owns its data.
+pub struct OwnedEvent {
+    pub logger: String,
+    pub level: Level,
+    pub message: String,
+    pub timestamp: Timestamp,
+    pub thread: String,
+    pub thread_id: u64,
+    pub priority: i32,
+    pub location: Option<(String, String, String, i32)>,
+    pub mdc: ContextMap,
+    pub ndc: ContextStack,
+    pub marker: Option<Arc<Marker>>,
+    pub throwable: Option<Throwable>,
+}
+
+impl OwnedEvent {
+    /// The reference event of `pattern-cases.tsv`.
+    pub fn reference() -> OwnedEvent {
+        OwnedEvent {
+            logger: "org.apache.commons.test.Foo".into(),
+            level: Level::INFO,
+            message: "Hello, world".into(),
+            timestamp: Timestamp::from_millis(1_351_866_842_781),
+            thread: "main".into(),
+            thread_id: 1,
+            priority: 5,
+            location: None,
+            mdc: ContextMap::new(),
+            ndc: ContextStack::new(),
+            marker: None,
+            throwable: None,
+        }
+    }
+
+    /// Parses one `events.jsonl` line (SCENARIO.md section 3).
+    pub fn from_json(line: &str) -> OwnedEvent {
+        let v: Value = serde_json::from_str(line).expect("valid event JSON");
+        let mut event = OwnedEvent::reference();
+        event.logger = v["logger"].as_str().unwrap().to_string();
+        event.level = Level::from_name(v["level"].as_str().unwrap()).unwrap();
+        event.message = v["message"].as_str().unwrap().to_string();
+        event.timestamp = Timestamp::from_millis(v["time_ms"].as_i64().unwrap());
+        if let Some(t) = v["thread"].as_str() {
+            event.thread = t.to_string();
+        }
+        if let Some(id) = v["thread_id"].as_u64() {
+            event.thread_id = id;
+        }
+        if let Some(p) = v["thread_priority"].as_i64() {
+            event.priority = p as i32;
+        }
+        if let Some(loc) = v.get("location").filter(|l| !l.is_null()) {
+            event.location = Some((
+                loc["class"].as_str().unwrap().into(),
+                loc["method"].as_str().unwrap().into(),
+                loc["file"].as_str().unwrap().into(),
+                loc["line"].as_i64().unwrap() as i32,
+            ));
+        }
+        if let Some(map) = v["mdc"].as_object() {
+            for (k, val) in map {
+                event.mdc.insert(k.clone(), val.as_str().unwrap());
+            }
+        }
+        if let Some(list) = v["ndc"].as_array() {
+            for entry in list {
+                event.ndc.push(entry.as_str().unwrap());
+            }
+        }
+        if let Some(name) = v["marker"].as_str() {
+            let marker = Marker::get(name);
+            if let Some(parents) = v["marker_parents"].as_array() {
+                marker.set_parents(
+                    parents
+                        .iter()
+                        .map(|p| Marker::get(p.as_str().unwrap()))
+                        .collect(),
+                );
+            }
+            event.marker = Some(marker);
+        }
+        if let Some(exception) = v.get("exception").filter(|e| !e.is_null()) {
+            event.throwable = Some(throwable_from_json(exception));
+        }
+        event
+    }
+
+    /// Lends the event out.
+    pub fn as_event(&self) -> LogEvent<'_> {
+        let mut event = LogEvent::new(&self.logger, self.level, Message::Text(&self.message));
+        event.timestamp = self.timestamp;
+        event.thread = ThreadInfo {
+            name: &self.thread,
+            id: self.thread_id,
+            priority: self.priority,
+        };
+        event.location = self
+            .location
+            .as_ref()
+            .map(|(class, method, file, line)| Location {
+                class,
+                method,
+                file,
+                line: *line,
+            });
+        event.context_map = &self.mdc;
+        event.context_stack = &self.ndc;
+        event.marker = self.marker.as_deref();
+        event.throwable = self.throwable.as_ref().map(ThrowableRef::Throwable);
+        event
+    }
+}
+
+/// SCENARIO.md section 4.
+pub fn throwable_from_json(v: &Value) -> Throwable {
+    let mut t = Throwable::new(v["class"].as_str().unwrap());
+    if let Some(message) = v["message"].as_str() {
+        t = t.with_message(message);
+    }
+    if let Some(frames) = v["frames"].as_array() {
+        t = t.with_frames(
+            frames
+                .iter()
+                .map(|f| {
+                    StackFrame::java(
+                        f["class"].as_str().unwrap(),
+                        f["method"].as_str().unwrap(),
+                        f["file"].as_str(),
+                        f["line"].as_i64().unwrap() as i32,
+                    )
+                })
+                .collect(),
+        );
+    }
+    if let Some(cause) = v.get("cause").filter(|c| !c.is_null()) {
+        t = t.with_cause(throwable_from_json(cause));
+    }
+    if let Some(list) = v["suppressed"].as_array() {
+        for s in list {
+            t = t.with_suppressed(throwable_from_json(s));
+        }
+    }
+    t
+}
+
+/// The synthetic exception E of `pattern-cases.tsv` (reference section c.9).
+pub fn exception_e() -> Throwable {
+    let main = StackFrame::java("com.example.Main", "main", Some("Main.java"), 5);
+    let load = StackFrame::java("com.example.Service", "load", Some("Service.java"), 17);
+    Throwable::new("java.lang.IllegalStateException")
+        .with_message("boom")
+        .with_frames(vec![
+            StackFrame::java("com.example.Service", "handle", Some("Service.java"), 30),
+            load.clone(),
+            main.clone(),
+        ])
+        .with_suppressed(
+            Throwable::new("java.lang.Exception")
+                .with_message("suppressed one")
+                .with_frames(vec![
+                    StackFrame::java("com.example.Closer", "close", Some("Closer.java"), 9),
+                    main.clone(),
+                ]),
+        )
+        .with_cause(
+            Throwable::new("java.lang.RuntimeException")
+                .with_message("root cause")
+                .with_frames(vec![
+                    StackFrame::java("com.example.Dao", "query", Some("Dao.java"), 42),
+                    load,
+                    main,
+                ]),
+        )
+}

@@ -11,5 +11,8 @@ fn no_configuration_means_errors_to_the_console() {
     assert_eq!(logger.level(), l4rs::Level::ERROR);
     assert!(logger.is_enabled(l4rs::Level::ERROR));
     assert!(!logger.is_enabled(l4rs::Level::WARN));
-    assert_eq!(l4rs::active_appenders(), vec!["DefaultConsole-1".to_string()]);
+    assert_eq!(
+        l4rs::active_appenders(),
+        vec!["DefaultConsole-1".to_string()]
+    );
 }

@@ -75,7 +75,13 @@ fn hierarchy_levels_additivity_and_filters() {
             "my_app.quiet.inner|ERROR|kept",
         ]
     );
-    assert_eq!(lines("warnings.log"), vec!["my_app::web|WARN|a warning", "my_app.quiet.inner|ERROR|kept"]);
+    assert_eq!(
+        lines("warnings.log"),
+        vec![
+            "my_app::web|WARN|a warning",
+            "my_app.quiet.inner|ERROR|kept"
+        ]
+    );
     assert_eq!(lines("db.log"), vec!["my_app::db::pool|DEBUG|pool opened"]);
     // Root's appender gets my_app's events without root's level being checked again.
     assert_eq!(

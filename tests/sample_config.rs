@@ -4,6 +4,9 @@
 use l4rs::core::status;
 use l4rs::{Level, StackFrame, Throwable};
 
+/// The line of the first `debug!` call, as `%L` must print it.
+static DEBUG_LINE: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+
 const LOG_FILE: &str = "target/test-output/log4j2-file.log";
 
 fn log_through_file_logger() -> (Vec<String>, Vec<status::StatusRecord>) {
@@ -23,6 +26,7 @@ fn log_through_file_logger() -> (Vec<String>, Vec<status::StatusRecord>) {
             StackFrame::rust("bench", "main", Some("bench.rs"), 57),
         ]);
     l4rs::debug!(logger, "{message}");
+    DEBUG_LINE.store(line!() - 1, std::sync::atomic::Ordering::Relaxed);
     l4rs::debug!(logger, error = &error, "{message}");
     l4rs::trace!(logger, "below the logger's DEBUG level");
     l4rs::shutdown();
@@ -68,7 +72,10 @@ fn file_logger_writes_the_study_pattern() {
     assert_eq!(first[4], "file_logger_writes_the_study_pattern");
     assert_eq!(
         first[5],
-        format!("sample_config.log_through_file_logger:{}", 26)
+        format!(
+            "sample_config.log_through_file_logger:{}",
+            DEBUG_LINE.load(std::sync::atomic::Ordering::Relaxed)
+        )
     );
     assert_eq!(first[6], "-");
     assert_eq!(first[7], format!("{}  ", "m".repeat(100)));

@@ -16,7 +16,12 @@ fn main() {
         eprintln!("configuration problems (the rest is in force): {error}");
     }
     let error = l4rs::Throwable::capture(&std::io::Error::other("disk full"));
-    for name in ["FileLogger", "RandomAccessFileLogger", "MemoryMappedFileLogger", "sample"] {
+    for name in [
+        "FileLogger",
+        "RandomAccessFileLogger",
+        "MemoryMappedFileLogger",
+        "sample",
+    ] {
         let logger = l4rs::get_logger(name);
         l4rs::debug!(logger, "a debug line from {name}");
         l4rs::error!(logger, error = &error, "an error from {name}");
@@ -24,9 +29,18 @@ fn main() {
     l4rs::shutdown();
 
     println!("\nWhere the lines went:");
-    for name in ["FileLogger", "RandomAccessFileLogger", "MemoryMappedFileLogger", "sample"] {
+    for name in [
+        "FileLogger",
+        "RandomAccessFileLogger",
+        "MemoryMappedFileLogger",
+        "sample",
+    ] {
         let logger = l4rs::get_logger(name);
-        println!("  {name:<24} -> logger config \"{}\" at {}", logger.config_name(), logger.level());
+        println!(
+            "  {name:<24} -> logger config \"{}\" at {}",
+            logger.config_name(),
+            logger.level()
+        );
     }
     for file in [
         "target/test-output/log4j2-file.log",

@@ -132,14 +132,14 @@ impl ErrorReporter {
             .map(|d| d.as_millis() as u64)
             .unwrap_or(0);
         let last = self.last_report_ms.load(Ordering::Relaxed);
-        if last == 0 || now.saturating_sub(last) >= REPORT_INTERVAL_MS {
-            if self
+        let interval_passed = last == 0 || now.saturating_sub(last) >= REPORT_INTERVAL_MS;
+        if interval_passed
+            && self
                 .last_report_ms
                 .compare_exchange(last, now.max(1), Ordering::Relaxed, Ordering::Relaxed)
                 .is_ok()
-            {
-                return true;
-            }
+        {
+            return true;
         }
         self.extra_used
             .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |used| {

@@ -144,7 +144,9 @@ impl Context {
                 FilterResult::Neutral => {}
             }
         }
-        event.level.is_at_least_as_severe_as(self.configs[owner].level)
+        event
+            .level
+            .is_at_least_as_severe_as(self.configs[owner].level)
     }
 
     /// Routes an enabled event from its owner config up the additivity path. The event's
@@ -207,7 +209,10 @@ impl Context {
 
     /// The names of the appenders that were built.
     pub(crate) fn appender_names(&self) -> Vec<String> {
-        self.appenders.iter().map(|a| a.name().to_string()).collect()
+        self.appenders
+            .iter()
+            .map(|a| a.name().to_string())
+            .collect()
     }
 }
 

@@ -32,9 +32,13 @@ pub mod macros;
 mod thread;
 
 pub use error::Error;
-pub use l4rs_core::{Level, LogEvent, Marker, Message, StackFrame, ThreadInfo, Throwable, Timestamp};
-pub use lifecycle::{active_appenders, get_logger, init, init_with_file, shutdown, with_configuration};
+pub use l4rs_core::{
+    Level, LogEvent, Marker, Message, StackFrame, ThreadInfo, Throwable, Timestamp,
+};
 pub(crate) use lifecycle::flush as lifecycle_flush;
+pub use lifecycle::{
+    active_appenders, get_logger, init, init_with_file, shutdown, with_configuration,
+};
 pub use logger::Logger;
 pub use thread::ThreadContext;
 

@@ -14,7 +14,8 @@ use crate::logger::{Logger, LoggerState};
 use crate::Error;
 
 /// Environment variables naming the configuration file, in priority order.
-const CONFIGURATION_VARIABLES: [&str; 2] = ["LOG4RS_CONFIGURATION_FILE", "LOG4J_CONFIGURATION_FILE"];
+const CONFIGURATION_VARIABLES: [&str; 2] =
+    ["LOG4RS_CONFIGURATION_FILE", "LOG4J_CONFIGURATION_FILE"];
 /// Files looked for in the working directory when no variable names one.
 const DISCOVERED_FILES: [&str; 2] = ["log4j2-test.xml", "log4j2.xml"];
 
@@ -66,7 +67,10 @@ fn current_context() -> Arc<Context> {
     {
         return Arc::clone(context);
     }
-    let _guard = registry().configuring.lock().unwrap_or_else(|e| e.into_inner());
+    let _guard = registry()
+        .configuring
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
     if let Some(context) = registry()
         .context
         .read()
@@ -97,7 +101,10 @@ pub fn init() -> Result<(), Error> {
     match discover() {
         Some(path) => init_with_file(path),
         None => {
-            let _guard = registry().configuring.lock().unwrap_or_else(|e| e.into_inner());
+            let _guard = registry()
+                .configuring
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
             activate(l4rs_config::default_configuration());
             Ok(())
         }
@@ -107,7 +114,10 @@ pub fn init() -> Result<(), Error> {
 /// Like [`init`], with an explicit configuration file.
 pub fn init_with_file(path: impl AsRef<Path>) -> Result<(), Error> {
     let path = path.as_ref();
-    let _guard = registry().configuring.lock().unwrap_or_else(|e| e.into_inner());
+    let _guard = registry()
+        .configuring
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
     match l4rs_config::load_file(path) {
         Ok(configuration) => {
             let messages: Vec<String> = configuration

@@ -47,7 +47,7 @@ pub enum LoadError {
         source: std::io::Error,
     },
     /// The file is not well-formed XML (or not in a supported encoding).
-    #[error("Error parsing {}: {position}: {message}", display(.path))]
+    #[error("Error parsing {}:{position}: {message}", display(.path))]
     Malformed {
         /// The file, when the text came from one.
         path: Option<PathBuf>,

@@ -570,7 +570,7 @@ fn malformed_files_are_load_errors_and_cycles_are_warnings() {
     )
     .unwrap_err();
     assert!(
-        error.to_string().starts_with("Error parsing bad.xml: "),
+        error.to_string().starts_with("Error parsing bad.xml:"),
         "{error}"
     );
     assert_eq!(error.path(), Some(Path::new("bad.xml")));

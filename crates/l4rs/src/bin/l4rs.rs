@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 use l4rs::config::model::{AppenderKind, Configuration};
 use l4rs::config::routing::LoggerTree;
-use l4rs::config::Severity;
+use l4rs::config::{LoadOptions, Severity};
 use l4rs::Level;
 
 const USAGE: &str = "usage: l4rs check FILE\n\n\
@@ -34,7 +34,10 @@ fn main() -> ExitCode {
 fn check(file: &Path) -> ExitCode {
     // Diagnostics are printed below with their positions; the status logger stays quiet.
     l4rs::core::status::set_level(Level::OFF);
-    let configuration = match l4rs::config::load_file(file) {
+    let options = LoadOptions {
+        apply_status_level: false,
+    };
+    let configuration = match l4rs::config::load_file_with(file, options) {
         Ok(configuration) => configuration,
         Err(error) => {
             println!("error: {error}");
@@ -53,6 +56,17 @@ fn check(file: &Path) -> ExitCode {
             Severity::Info => "info",
         };
         println!("{label}: {diagnostic}");
+    }
+    for unresolved in configuration.unresolved_appender_refs() {
+        errors += 1;
+        let position = unresolved
+            .position
+            .map(|p| format!("{}:{}: ", file_display(&configuration), p))
+            .unwrap_or_default();
+        println!(
+            "error: {position}Unable to locate appender \"{}\" for logger config \"{}\"",
+            unresolved.appender, unresolved.logger
+        );
     }
     errors += check_appender_paths(&configuration);
     if !configuration.diagnostics.is_empty() {
@@ -145,59 +159,6 @@ fn writable(path: &Path) -> Result<(), String> {
 }
 
 fn print_routing(configuration: &Configuration) {
-    println!("routing:");
-    let tree = LoggerTree::new(&configuration.loggers);
-    let built: Vec<&str> = configuration
-        .appenders
-        .iter()
-        .map(|a| a.name.as_str())
-        .collect();
-    for index in 0..tree.len() {
-        let node = tree.node(index);
-        let spec = &node.spec;
-        let name = if spec.name.is_empty() {
-            "<root>"
-        } else {
-            &spec.name
-        };
-        let refs: Vec<String> = spec
-            .appender_refs
-            .iter()
-            .map(|r| {
-                let mut text = r.appender.clone();
-                if let Some(level) = r.level {
-                    text.push_str(&format!(" (>= {level})"));
-                }
-                if r.filter.is_some() {
-                    text.push_str(" (filtered)");
-                }
-                if !built.contains(&r.appender.as_str()) {
-                    text.push_str(" (missing!)");
-                }
-                text
-            })
-            .collect();
-        let parent = tree
-            .parent(index)
-            .map(|p| {
-                let parent_name = &tree.node(p).spec.name;
-                if parent_name.is_empty() {
-                    "<root>".to_string()
-                } else {
-                    parent_name.clone()
-                }
-            })
-            .unwrap_or_else(|| "-".to_string());
-        println!(
-            "  {name} -> {} -> [{}]{}{}",
-            node.effective_level,
-            refs.join(", "),
-            if spec.additivity && tree.parent(index).is_some() {
-                format!(" (additive, parent {parent})")
-            } else {
-                String::new()
-            },
-            if spec.filter.is_some() { " (filtered)" } else { "" },
-        );
-    }
+    println!("routing (logger -> level -> appenders):");
+    print!("{}", LoggerTree::new(&configuration.loggers));
 }

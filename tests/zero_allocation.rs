@@ -1,0 +1,81 @@
+//! An enabled log call through the facade allocates nothing in steady state: the study's
+//! pattern, with and without a 101-frame throwable, into an immediate-flush File appender.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+struct CountingAllocator;
+
+static COUNTING: AtomicBool = AtomicBool::new(false);
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: every call is forwarded to the system allocator unchanged; only a counter is added.
+unsafe impl GlobalAlloc for CountingAllocator {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        if COUNTING.load(Ordering::Relaxed) {
+            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        }
+        System.alloc(layout)
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        System.dealloc(ptr, layout)
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        if COUNTING.load(Ordering::Relaxed) {
+            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        }
+        System.realloc(ptr, layout, new_size)
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: CountingAllocator = CountingAllocator;
+
+#[inline(never)]
+fn deep(depth: usize) -> l4rs::Throwable {
+    if depth == 0 {
+        l4rs::Throwable::capture(&std::io::Error::other("benchmark throwable"))
+    } else {
+        let throwable = deep(depth - 1);
+        std::hint::black_box(&throwable);
+        throwable
+    }
+}
+
+#[test]
+fn steady_state_log_calls_do_not_allocate() {
+    let dir = l4rs_tests::fresh_output_dir("zero-allocation");
+    let xml = format!(
+        r#"<Configuration><Appenders>
+  <File name="F" fileName="{dir}/out.log">
+    <PatternLayout pattern="%d{{yyyy-MM-dd HH:mm:ss.SSS}} %-5level %pid %t %C.%M:%L - %msg %ex{{full}} %n"/>
+  </File>
+</Appenders><Loggers><Root level="debug"><AppenderRef ref="F"/></Root></Loggers></Configuration>"#,
+        dir = dir.display()
+    );
+    l4rs::init_with_file(l4rs_tests::write_config(&dir, &xml)).unwrap();
+    let logger = l4rs::get_logger("FileLogger");
+    let error = deep(100);
+    let message = "x".repeat(100);
+    let run = |count: usize| {
+        for index in 0..count {
+            if index % 5 == 0 {
+                l4rs::debug!(logger, error = &error, "{message}");
+            } else {
+                l4rs::debug!(logger, "{message}");
+            }
+            l4rs::trace!(logger, "disabled {}", index);
+        }
+    };
+    run(2_000);
+    COUNTING.store(true, Ordering::SeqCst);
+    run(10_000);
+    COUNTING.store(false, Ordering::SeqCst);
+    let allocations = ALLOCATIONS.load(Ordering::SeqCst);
+    l4rs::shutdown();
+    assert_eq!(allocations, 0, "allocations in 10,000 steady-state calls");
+    let lines = l4rs_tests::read_lines(&dir.join("out.log"));
+    assert!(lines.len() > 12_000, "{} lines", lines.len());
+}

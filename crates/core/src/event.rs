@@ -123,23 +123,6 @@ impl<'a> LogEvent<'a> {
     /// The empty event that header and footer patterns are evaluated against: no logger name,
     /// level ERROR (as log4j2 prints it), empty message, time now.
     pub fn empty() -> LogEvent<'static> {
-        LogEvent {
-            logger_name: "",
-            level: Level::ERROR,
-            message: Message::Text(""),
-            timestamp: Timestamp::now(),
-            thread: ThreadInfo {
-                name: "main",
-                id: 1,
-                priority: 5,
-            },
-            location: None,
-            throwable: None,
-            context_map: &EMPTY_CONTEXT_MAP,
-            context_stack: &EMPTY_CONTEXT_STACK,
-            marker: None,
-            nano_time: 0,
-            end_of_batch: false,
-        }
+        LogEvent::new("", Level::ERROR, Message::Text(""))
     }
 }

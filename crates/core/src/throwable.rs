@@ -406,6 +406,14 @@ fn frames_from_backtrace(text: &str) -> Vec<StackFrame> {
         })
         .map_or(0, |index| index + 1);
     frames.drain(..skip);
+    // Below std's short-backtrace marker are only the runtime's start-up frames (the same cut
+    // std's own short panic backtraces make).
+    if let Some(end) = frames
+        .iter()
+        .position(|frame| frame.method.starts_with("__rust_begin_short_backtrace"))
+    {
+        frames.truncate(end);
+    }
     frames
 }
 

@@ -7,6 +7,14 @@
 
 use std::path::Path;
 
+/// The study's three loggers, and one that falls through to the root logger's console.
+const LOGGERS: [&str; 4] = [
+    "FileLogger",
+    "RandomAccessFileLogger",
+    "MemoryMappedFileLogger",
+    "sample",
+];
+
 fn main() {
     let config = Path::new("config-samples/log4j2-appender.xml");
     if std::env::var_os("LOG4RS_CONFIGURATION_FILE").is_none() {
@@ -16,12 +24,7 @@ fn main() {
         eprintln!("configuration problems (the rest is in force): {error}");
     }
     let error = l4rs::Throwable::capture(&std::io::Error::other("disk full"));
-    for name in [
-        "FileLogger",
-        "RandomAccessFileLogger",
-        "MemoryMappedFileLogger",
-        "sample",
-    ] {
+    for name in LOGGERS {
         let logger = l4rs::get_logger(name);
         l4rs::debug!(logger, "a debug line from {name}");
         l4rs::error!(logger, error = &error, "an error from {name}");
@@ -29,12 +32,7 @@ fn main() {
     l4rs::shutdown();
 
     println!("\nWhere the lines went:");
-    for name in [
-        "FileLogger",
-        "RandomAccessFileLogger",
-        "MemoryMappedFileLogger",
-        "sample",
-    ] {
+    for name in LOGGERS {
         let logger = l4rs::get_logger(name);
         println!(
             "  {name:<24} -> logger config \"{}\" at {}",

@@ -59,25 +59,15 @@ pub fn get_logger(name: &str) -> Logger {
 
 /// The context in force, loading one from the environment on first use.
 fn current_context() -> Arc<Context> {
-    if let Some(context) = registry()
-        .context
-        .read()
-        .unwrap_or_else(|e| e.into_inner())
-        .as_ref()
-    {
-        return Arc::clone(context);
+    if let Some(context) = installed_context() {
+        return context;
     }
     let _guard = registry()
         .configuring
         .lock()
         .unwrap_or_else(|e| e.into_inner());
-    if let Some(context) = registry()
-        .context
-        .read()
-        .unwrap_or_else(|e| e.into_inner())
-        .as_ref()
-    {
-        return Arc::clone(context);
+    if let Some(context) = installed_context() {
+        return context;
     }
     let configuration = match discover() {
         Some(path) => load_or_default(&path),
@@ -87,6 +77,15 @@ fn current_context() -> Arc<Context> {
         }
     };
     activate(configuration)
+}
+
+/// The context in force, if one was loaded.
+fn installed_context() -> Option<Arc<Context>> {
+    registry()
+        .context
+        .read()
+        .unwrap_or_else(|e| e.into_inner())
+        .clone()
 }
 
 /// Loads the configuration as log4j2's `LogManager` would find it: the file named by
@@ -220,35 +219,20 @@ fn apply_status_settings(configuration: &Configuration) {
 /// buffers flushed and files closed. Logging afterwards reaches no appender. It also runs at
 /// normal process exit and after a panic, so nothing buffered is lost when a program forgets it.
 pub fn shutdown() {
-    let context = registry()
-        .context
-        .read()
-        .unwrap_or_else(|e| e.into_inner())
-        .clone();
-    if let Some(context) = context {
+    if let Some(context) = installed_context() {
         context.stop();
     }
 }
 
 /// Flushes every appender of the configuration in force, without stopping them.
 pub(crate) fn flush() {
-    let context = registry()
-        .context
-        .read()
-        .unwrap_or_else(|e| e.into_inner())
-        .clone();
-    if let Some(context) = context {
+    if let Some(context) = installed_context() {
         context.flush();
     }
 }
 
 fn shutdown_hook_enabled() -> bool {
-    registry()
-        .context
-        .read()
-        .unwrap_or_else(|e| e.into_inner())
-        .as_ref()
-        .is_none_or(|context| context.configuration.shutdown_hook)
+    installed_context().is_none_or(|context| context.configuration.shutdown_hook)
 }
 
 extern "C" fn shutdown_at_exit() {

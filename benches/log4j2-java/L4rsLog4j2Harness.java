@@ -1,0 +1,206 @@
+import java.io.File;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+import org.apache.logging.log4j.Logger;
+import org.apache.logging.log4j.core.LoggerContext;
+import org.apache.logging.log4j.core.config.Configurator;
+import org.apache.logging.log4j.core.config.LoggerConfig;
+
+/**
+ * l4rs-bench's log4j2 side: the study's workload on one log4j2 logger, run by
+ * {@code l4rs-bench --vs-log4j2} in its own JVM between the l4rs rows.
+ *
+ * <pre>
+ * java -Dbench.dir=DIR -cp BUILD:JARS L4rsLog4j2Harness --config FILE --logger NAME --label LABEL
+ *      --files PATH[,PATH] --threads N --warmup-ms MS --measure-ms MS
+ * </pre>
+ *
+ * Prints one line {@code RESULT appender=LABEL threads=N ops_per_ms=... alloc_bytes_per_op=...
+ * alloc_mb_per_s=... bytes_per_event=... write_mb_per_s=... ops=... seconds=... alloc_bytes=...
+ * events=... bytes_written=... lib=log4j2 ...} (the raw figures after the derived ones, so the
+ * Rust side recomputes everything the same way), or {@code SKIPPED ... reason="..."}.
+ */
+public final class L4rsLog4j2Harness {
+
+    /** 100 characters, the same text the Rust side logs. */
+    private static final String MESSAGE =
+            "l4rs benchmark event: a fixed one-hundred-character message, logged at DEBUG level by every thread..";
+
+    private static final double ERROR_SHARE = 0.2;
+    private static final int DEPTH = 100;
+    /** Counter slots are this many longs apart, so workers do not share cache lines. */
+    private static final int STRIDE = 16;
+
+    private static volatile boolean go = true;
+
+    /** 100 real calls down, then the exception: with main below, 101 frames. */
+    private static IllegalStateException dive(final int remaining) {
+        if (remaining <= 1) {
+            return new IllegalStateException("failure raised one hundred calls down, for the benchmark");
+        }
+        final IllegalStateException found = dive(remaining - 1);
+        if (found == null) {
+            throw new AssertionError();
+        }
+        return found;
+    }
+
+    private static String option(final String[] args, final String name, final String fallback) {
+        for (int i = 0; i + 1 < args.length; i++) {
+            if (args[i].equals(name)) {
+                return args[i + 1];
+            }
+        }
+        if (fallback == null) {
+            System.err.println("L4rsLog4j2Harness: missing " + name);
+            System.exit(2);
+        }
+        return fallback;
+    }
+
+    private static long totalSize(final String[] files) {
+        long sum = 0;
+        for (final String f : files) {
+            if (!f.isEmpty()) {
+                sum += new File(f).length();
+            }
+        }
+        return sum;
+    }
+
+    private static long[] gcSnapshot() {
+        long count = 0;
+        long millis = 0;
+        for (final GarbageCollectorMXBean bean : ManagementFactory.getGarbageCollectorMXBeans()) {
+            count += Math.max(0, bean.getCollectionCount());
+            millis += Math.max(0, bean.getCollectionTime());
+        }
+        return new long[] {count, millis};
+    }
+
+    private static long allocated(final com.sun.management.ThreadMXBean threads, final long[] ids) {
+        long sum = 0;
+        for (final long bytes : threads.getThreadAllocatedBytes(ids)) {
+            sum += Math.max(0, bytes);
+        }
+        return sum;
+    }
+
+    private static long sum(final AtomicLongArray counts, final int workers) {
+        long total = 0;
+        for (int i = 0; i < workers; i++) {
+            total += counts.get(i * STRIDE);
+        }
+        return total;
+    }
+
+    private static String quote(final String text) {
+        return "\"" + String.valueOf(text).replace('"', '\'').replace('\n', ' ') + "\"";
+    }
+
+    public static void main(final String[] args) throws Exception {
+        final String config = option(args, "--config", null);
+        final String loggerName = option(args, "--logger", null);
+        final String label = option(args, "--label", loggerName);
+        final String[] files = option(args, "--files", "").split(",");
+        final int workers = Integer.parseInt(option(args, "--threads", "4"));
+        final long warmupMs = Long.parseLong(option(args, "--warmup-ms", "2000"));
+        final long measureMs = Long.parseLong(option(args, "--measure-ms", "5000"));
+        final String head = "appender=" + label + " threads=" + workers + " lib=log4j2";
+
+        final Throwable error = dive(DEPTH);
+        System.out.println("INFO java=" + System.getProperty("java.version") + " log4j="
+                + LoggerContext.class.getPackage().getImplementationVersion() + " cpus="
+                + Runtime.getRuntime().availableProcessors() + " throwable_frames="
+                + error.getStackTrace().length);
+
+        final long sizeBefore = totalSize(files);
+        final LoggerContext context = Configurator.initialize("l4rs-bench-" + label, null,
+                new File(config).toURI());
+        if (context == null) {
+            System.out.println("SKIPPED " + head + " reason=" + quote("log4j2 could not load " + config));
+            return;
+        }
+        final LoggerConfig owner = context.getConfiguration().getLoggerConfig(loggerName);
+        if (owner.getAppenders().isEmpty() && !owner.isAdditive()) {
+            System.out.println("SKIPPED " + head + " reason=" + quote("logger " + loggerName + " has no appender"));
+            Configurator.shutdown(context);
+            return;
+        }
+        final Logger logger = context.getLogger(loggerName);
+
+        final AtomicLongArray counts = new AtomicLongArray(workers * STRIDE);
+        final Thread[] pool = new Thread[workers];
+        final long[] ids = new long[workers];
+        for (int w = 0; w < workers; w++) {
+            final int slot = w * STRIDE;
+            final long seed = 0x5DEECE66DL * (w + 1);
+            pool[w] = new Thread(() -> {
+                final SplittableRandom coin = new SplittableRandom(seed);
+                long done = 0;
+                while (go) {
+                    if (coin.nextDouble() < ERROR_SHARE) {
+                        logger.debug(MESSAGE, error);
+                    } else {
+                        logger.debug(MESSAGE);
+                    }
+                    counts.lazySet(slot, ++done);
+                }
+            }, "bench-" + w);
+            pool[w].setDaemon(true);
+            ids[w] = pool[w].getId();
+        }
+        final com.sun.management.ThreadMXBean threadBean =
+                (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        threadBean.setThreadAllocatedMemoryEnabled(true);
+        for (final Thread t : pool) {
+            t.start();
+        }
+
+        Thread.sleep(warmupMs);
+        final long ops0 = sum(counts, workers);
+        final long alloc0 = allocated(threadBean, ids);
+        final long[] gc0 = gcSnapshot();
+        final long start = System.nanoTime();
+        Thread.sleep(measureMs);
+        final long ops1 = sum(counts, workers);
+        final long alloc1 = allocated(threadBean, ids);
+        final long[] gc1 = gcSnapshot();
+        final long end = System.nanoTime();
+        go = false;
+
+        for (final Thread t : pool) {
+            t.join(30_000);
+            if (t.isAlive()) {
+                // log4j 2.19's MemoryMappedFile spins forever when it cannot unmap (missing
+                // --add-opens); its shutdown hook would wait on the same lock, so halt.
+                System.out.println("SKIPPED " + head + " reason=" + quote("worker " + t.getName()
+                        + " did not stop within 30 s: the appender is stuck"));
+                System.out.flush();
+                Runtime.getRuntime().halt(3);
+            }
+        }
+        final long events = sum(counts, workers);
+        // Stopping flushes and closes (the memory-mapped file is truncated to its content).
+        Configurator.shutdown(context);
+
+        final double seconds = (end - start) / 1e9;
+        final long ops = ops1 - ops0;
+        final long allocBytes = alloc1 - alloc0;
+        final long written = totalSize(files) - sizeBefore;
+        final double bytesPerEvent = events == 0 ? 0 : (double) written / events;
+        final double mb = 1024.0 * 1024.0;
+        System.out.println(String.format(Locale.ROOT,
+                "RESULT appender=%s threads=%d ops_per_ms=%.3f alloc_bytes_per_op=%.1f alloc_mb_per_s=%.1f"
+                        + " bytes_per_event=%.1f write_mb_per_s=%.1f ops=%d seconds=%.3f alloc_bytes=%d events=%d"
+                        + " bytes_written=%d lib=log4j2 gc_count=%d gc_ms=%d",
+                label, workers, ops / (seconds * 1000.0), ops == 0 ? 0.0 : (double) allocBytes / ops,
+                allocBytes / mb / seconds, bytesPerEvent, bytesPerEvent * ops / seconds / mb, ops, seconds,
+                allocBytes, events, written, gc1[0] - gc0[0], gc1[1] - gc0[1]));
+        System.out.flush();
+    }
+}

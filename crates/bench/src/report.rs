@@ -1,0 +1,511 @@
+//! Rows, and the ways they are shown: the table, `RESULT` lines, JSON and an SVG chart.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+/// Bytes in the MB of every `MB/s` figure (2^20, as JMH's `gc.alloc.rate` and the Java harness).
+pub const MB: f64 = 1024.0 * 1024.0;
+
+/// The raw figures of one measured run; everything shown is derived from them.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Measurement {
+    /// Operations inside the measured window.
+    pub ops: u64,
+    /// Length of the measured window in seconds.
+    pub seconds: f64,
+    /// Bytes allocated inside the window.
+    pub alloc_bytes: u64,
+    /// Allocations inside the window (`None` where the harness cannot count them: Java).
+    pub alloc_count: Option<u64>,
+    /// Events of the whole run, warm-up included.
+    pub events: u64,
+    /// Bytes the run added to its log file(s), warm-up included.
+    pub bytes_written: u64,
+    /// Raw sequential write bandwidth of the folder, measured just before this run.
+    pub raw_mb_per_s: Option<f64>,
+}
+
+impl Measurement {
+    /// Operations per millisecond.
+    pub fn ops_per_ms(&self) -> f64 {
+        self.ops as f64 / (self.seconds * 1000.0).max(1e-9)
+    }
+
+    /// Bytes allocated per operation.
+    pub fn alloc_bytes_per_op(&self) -> f64 {
+        if self.ops == 0 {
+            0.0
+        } else {
+            self.alloc_bytes as f64 / self.ops as f64
+        }
+    }
+
+    /// Allocations per operation, where counted.
+    pub fn allocs_per_op(&self) -> Option<f64> {
+        self.alloc_count
+            .map(|count| count as f64 / self.ops.max(1) as f64)
+    }
+
+    /// Allocation rate in MB/s.
+    pub fn alloc_mb_per_s(&self) -> f64 {
+        self.alloc_bytes as f64 / MB / self.seconds.max(1e-9)
+    }
+
+    /// Average size of one event in the file.
+    pub fn bytes_per_event(&self) -> f64 {
+        if self.events == 0 {
+            0.0
+        } else {
+            self.bytes_written as f64 / self.events as f64
+        }
+    }
+
+    /// Bytes logged per second during the window, in MB/s.
+    pub fn write_mb_per_s(&self) -> f64 {
+        self.bytes_per_event() * self.ops as f64 / self.seconds.max(1e-9) / MB
+    }
+
+    /// Share of the raw write bandwidth this run reached.
+    pub fn limit_share(&self) -> Option<f64> {
+        self.raw_mb_per_s
+            .filter(|raw| *raw > 0.0)
+            .map(|raw| self.write_mb_per_s() / raw)
+    }
+}
+
+/// A row that ran, or why it did not.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    /// It ran.
+    Measured(Measurement),
+    /// It could not run (missing appender, missing Java, peer failure, …).
+    Skipped(String),
+}
+
+/// One line of the report.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    /// The appender (study) or logger (`--config`) name.
+    pub label: String,
+    /// `l4rs`, `log4j2`, or the peer's crate name.
+    pub library: String,
+    /// Worker threads.
+    pub threads: usize,
+    /// True when the library hands events to a background thread (its ops/ms is then the rate
+    /// of handing over, and its bytes reach the file later).
+    pub asynchronous: bool,
+    /// The figures, or why there are none.
+    pub outcome: Outcome,
+}
+
+impl Row {
+    /// The measurement, if the row ran.
+    pub fn measurement(&self) -> Option<&Measurement> {
+        match &self.outcome {
+            Outcome::Measured(m) => Some(m),
+            Outcome::Skipped(_) => None,
+        }
+    }
+
+    /// The machine-readable line: `RESULT appender=… threads=… ops_per_ms=… …` with the keys
+    /// the Java harness prints first, then the raw figures they were derived from; or
+    /// `SKIPPED appender=… lib=… reason="…"`.
+    pub fn result_line(&self) -> String {
+        let label = self.label.replace(char::is_whitespace, "_");
+        match &self.outcome {
+            Outcome::Measured(m) => {
+                let mut line = format!(
+                    "RESULT appender={label} threads={} ops_per_ms={:.3} alloc_bytes_per_op={:.1} alloc_mb_per_s={:.1} bytes_per_event={:.1} write_mb_per_s={:.1} limit_share={}",
+                    self.threads,
+                    m.ops_per_ms(),
+                    m.alloc_bytes_per_op(),
+                    m.alloc_mb_per_s(),
+                    m.bytes_per_event(),
+                    m.write_mb_per_s(),
+                    m.limit_share().map_or("na".to_string(), |s| format!("{s:.3}")),
+                );
+                let _ = write!(
+                    line,
+                    " lib={} async={} raw_mb_per_s={} allocs_per_op={} ops={} seconds={:.3} alloc_bytes={} events={} bytes_written={}",
+                    self.library,
+                    self.asynchronous,
+                    m.raw_mb_per_s.map_or("na".to_string(), |r| format!("{r:.1}")),
+                    m.allocs_per_op().map_or("na".to_string(), |a| format!("{a:.3}")),
+                    m.ops,
+                    m.seconds,
+                    m.alloc_bytes,
+                    m.events,
+                    m.bytes_written,
+                );
+                line
+            }
+            Outcome::Skipped(reason) => format!(
+                "SKIPPED appender={label} threads={} lib={} reason=\"{}\"",
+                self.threads,
+                self.library,
+                reason.replace('"', "'")
+            ),
+        }
+    }
+
+    fn json(&self) -> serde_json::Value {
+        let mut value = serde_json::json!({
+            "appender": self.label,
+            "library": self.library,
+            "threads": self.threads,
+            "asynchronous": self.asynchronous,
+        });
+        match &self.outcome {
+            Outcome::Measured(m) => {
+                value["ops_per_ms"] = m.ops_per_ms().into();
+                value["alloc_bytes_per_op"] = m.alloc_bytes_per_op().into();
+                value["allocs_per_op"] = m.allocs_per_op().into();
+                value["alloc_mb_per_s"] = m.alloc_mb_per_s().into();
+                value["bytes_per_event"] = m.bytes_per_event().into();
+                value["write_mb_per_s"] = m.write_mb_per_s().into();
+                value["raw_mb_per_s"] = m.raw_mb_per_s.into();
+                value["limit_share"] = m.limit_share().into();
+                value["ops"] = m.ops.into();
+                value["seconds"] = m.seconds.into();
+                value["events"] = m.events.into();
+                value["bytes_written"] = m.bytes_written.into();
+            }
+            Outcome::Skipped(reason) => value["skipped"] = reason.as_str().into(),
+        }
+        value
+    }
+}
+
+/// Reads the raw figures back from a [`Row::result_line`] (a peer's child process) or from the
+/// Java harness's `RESULT` line (which names `alloc_bytes` but no allocation count).
+pub fn parse_result_line(line: &str) -> Option<(String, usize, Measurement)> {
+    let rest = line.trim().strip_prefix("RESULT ")?;
+    let fields: BTreeMap<&str, &str> = rest
+        .split_whitespace()
+        .filter_map(|field| field.split_once('='))
+        .collect();
+    let number = |key: &str| fields.get(key)?.parse::<f64>().ok();
+    let integer = |key: &str| fields.get(key)?.parse::<u64>().ok();
+    Some((
+        fields.get("appender")?.to_string(),
+        fields.get("threads")?.parse().ok()?,
+        Measurement {
+            ops: integer("ops")?,
+            seconds: number("seconds")?,
+            alloc_bytes: integer("alloc_bytes")?,
+            alloc_count: fields
+                .get("allocs_per_op")
+                .and_then(|v| v.parse::<f64>().ok())
+                .map(|per_op| (per_op * integer("ops").unwrap_or(0) as f64).round() as u64),
+            events: integer("events")?,
+            bytes_written: integer("bytes_written")?,
+            raw_mb_per_s: number("raw_mb_per_s"),
+        },
+    ))
+}
+
+/// The rows as a fixed-width table.
+pub fn table(rows: &[Row]) -> String {
+    let header = [
+        "appender",
+        "library",
+        "thr",
+        "ops/ms",
+        "alloc B/op",
+        "alloc MB/s",
+        "B/event",
+        "write MB/s",
+        "raw MB/s",
+        "of raw",
+        "note",
+    ];
+    let mut cells: Vec<Vec<String>> = vec![header.iter().map(|h| h.to_string()).collect()];
+    for row in rows {
+        let mut line = vec![
+            row.label.clone(),
+            row.library.clone(),
+            row.threads.to_string(),
+        ];
+        match &row.outcome {
+            Outcome::Measured(m) => {
+                line.extend([
+                    format!("{:.1}", m.ops_per_ms()),
+                    format!("{:.1}", m.alloc_bytes_per_op()),
+                    format!("{:.1}", m.alloc_mb_per_s()),
+                    format!("{:.0}", m.bytes_per_event()),
+                    format!("{:.1}", m.write_mb_per_s()),
+                    m.raw_mb_per_s.map_or("-".into(), |r| format!("{r:.0}")),
+                    m.limit_share()
+                        .map_or("-".into(), |s| format!("{:.0}%", s * 100.0)),
+                    if row.asynchronous { "async" } else { "" }.to_string(),
+                ]);
+            }
+            Outcome::Skipped(reason) => {
+                line.extend(std::iter::repeat_n("-".to_string(), 7));
+                line.push(format!("skipped: {reason}"));
+            }
+        }
+        cells.push(line);
+    }
+    let columns = header.len();
+    let widths: Vec<usize> = (0..columns - 1)
+        .map(|c| {
+            cells
+                .iter()
+                .map(|l| l[c].chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut out = String::new();
+    for (index, line) in cells.iter().enumerate() {
+        for (c, cell) in line.iter().enumerate() {
+            if c == columns - 1 {
+                out.push_str(cell);
+            } else if c < 2 {
+                let _ = write!(out, "{cell:<w$}  ", w = widths[c]);
+            } else {
+                let _ = write!(out, "{cell:>w$}  ", w = widths[c]);
+            }
+        }
+        let trimmed = out.trim_end_matches(' ').len();
+        out.truncate(trimmed);
+        out.push('\n');
+        if index == 0 {
+            let rule: usize = widths.iter().map(|w| w + 2).sum::<usize>() + 4;
+            out.push_str(&"-".repeat(rule));
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// l4rs's ops/ms over another library's, for each appender and thread count both ran.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ratio {
+    /// Appender or logger name.
+    pub label: String,
+    /// Worker threads.
+    pub threads: usize,
+    /// The library compared with.
+    pub other: String,
+    /// l4rs ops/ms ÷ the other's ops/ms.
+    pub ops_ratio: f64,
+}
+
+/// The ratios of l4rs against `other` (e.g. `log4j2`).
+pub fn ratios(rows: &[Row], other: &str) -> Vec<Ratio> {
+    rows.iter()
+        .filter(|row| row.library == "l4rs")
+        .filter_map(|ours| {
+            let theirs = rows.iter().find(|r| {
+                r.library == other && r.label == ours.label && r.threads == ours.threads
+            })?;
+            let (a, b) = (ours.measurement()?, theirs.measurement()?);
+            (b.ops_per_ms() > 0.0).then(|| Ratio {
+                label: ours.label.clone(),
+                threads: ours.threads,
+                other: other.to_string(),
+                ops_ratio: a.ops_per_ms() / b.ops_per_ms(),
+            })
+        })
+        .collect()
+}
+
+/// The whole report as one JSON document.
+pub fn json(rows: &[Row], ratios: &[Ratio], machine: &serde_json::Value) -> String {
+    let document = serde_json::json!({
+        "machine": machine,
+        "rows": rows.iter().map(Row::json).collect::<Vec<_>>(),
+        "ratios": ratios.iter().map(|r| serde_json::json!({
+            "appender": r.label, "threads": r.threads, "vs": r.other, "ops_ratio": r.ops_ratio,
+        })).collect::<Vec<_>>(),
+    });
+    serde_json::to_string_pretty(&document).unwrap_or_default()
+}
+
+/// A horizontal bar chart of ops/ms, one bar per measured row, annotated with the share of the
+/// raw disk bandwidth; self-contained SVG.
+pub fn svg(rows: &[Row], title: &str) -> String {
+    const LEFT: f64 = 300.0;
+    const BAR_WIDTH: f64 = 460.0;
+    const ROW_HEIGHT: f64 = 26.0;
+    const TOP: f64 = 56.0;
+    let measured: Vec<(&Row, &Measurement)> = rows
+        .iter()
+        .filter_map(|row| Some((row, row.measurement()?)))
+        .collect();
+    let max = measured
+        .iter()
+        .map(|(_, m)| m.ops_per_ms())
+        .fold(0.0f64, f64::max)
+        .max(1e-9);
+    let height = TOP + ROW_HEIGHT * measured.len().max(1) as f64 + 40.0;
+    let width = LEFT + BAR_WIDTH + 220.0;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="13">"#
+    );
+    let _ = writeln!(out, r#"<rect width="100%" height="100%" fill="white"/>"#);
+    let _ = writeln!(
+        out,
+        r#"<text x="12" y="24" font-size="16" font-weight="bold">{}</text>"#,
+        escape(title)
+    );
+    let _ = writeln!(
+        out,
+        r##"<text x="12" y="44" fill="#555">operations per millisecond (longer is better); right: share of the raw write bandwidth measured beside it</text>"##
+    );
+    for (index, (row, m)) in measured.iter().enumerate() {
+        let y = TOP + ROW_HEIGHT * index as f64;
+        let length = (m.ops_per_ms() / max * BAR_WIDTH).max(1.0);
+        let colour = match row.library.as_str() {
+            "l4rs" => "#2b7bb9",
+            "log4j2" => "#d9822b",
+            _ => "#7a7a7a",
+        };
+        let name = format!(
+            "{} · {} · {} thr{}",
+            row.label,
+            row.library,
+            row.threads,
+            if row.asynchronous { " · async" } else { "" }
+        );
+        let _ = writeln!(
+            out,
+            r#"<text x="{x}" y="{ty}" text-anchor="end">{name}</text><rect x="{LEFT}" y="{y}" width="{length:.1}" height="{h}" fill="{colour}"/><text x="{vx:.1}" y="{ty}">{ops:.1}{share}</text>"#,
+            x = LEFT - 8.0,
+            ty = y + 15.0,
+            name = escape(&name),
+            h = ROW_HEIGHT - 8.0,
+            vx = LEFT + length + 6.0,
+            ops = m.ops_per_ms(),
+            share = m
+                .limit_share()
+                .map_or(String::new(), |s| format!("  ({:.0}% of raw)", s * 100.0)),
+        );
+    }
+    if measured.is_empty() {
+        let _ = writeln!(out, r#"<text x="12" y="{TOP}">no row was measured</text>"#);
+    }
+    out.push_str("</svg>\n");
+    out
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn measured(library: &str, ops: u64) -> Row {
+        Row {
+            label: "File".into(),
+            library: library.into(),
+            threads: 4,
+            asynchronous: false,
+            outcome: Outcome::Measured(Measurement {
+                ops,
+                seconds: 2.0,
+                alloc_bytes: 0,
+                alloc_count: Some(0),
+                events: ops * 2,
+                bytes_written: ops * 2 * 1000,
+                raw_mb_per_s: Some(1000.0),
+            }),
+        }
+    }
+
+    #[test]
+    fn derived_figures() {
+        let m = measured("l4rs", 1_000_000).measurement().copied().unwrap();
+        assert_eq!(m.ops_per_ms(), 500.0);
+        assert_eq!(m.bytes_per_event(), 1000.0);
+        let write = 1000.0 * 1_000_000.0 / 2.0 / MB;
+        assert!((m.write_mb_per_s() - write).abs() < 1e-9);
+        assert!((m.limit_share().unwrap() - write / 1000.0).abs() < 1e-12);
+        assert_eq!(m.alloc_bytes_per_op(), 0.0);
+        assert_eq!(m.allocs_per_op(), Some(0.0));
+    }
+
+    #[test]
+    fn result_lines_start_with_the_java_keys_and_round_trip() {
+        let row = measured("l4rs", 1_000_000);
+        let line = row.result_line();
+        assert!(
+            line.starts_with("RESULT appender=File threads=4 ops_per_ms=500.000 alloc_bytes_per_op=0.0 alloc_mb_per_s=0.0 bytes_per_event=1000.0 write_mb_per_s=476.8 limit_share=0.477 lib=l4rs async=false"),
+            "{line}"
+        );
+        let (label, threads, back) = parse_result_line(&line).unwrap();
+        assert_eq!((label.as_str(), threads), ("File", 4));
+        assert_eq!(back.ops, 1_000_000);
+        assert_eq!(back.events, 2_000_000);
+        assert_eq!(back.alloc_count, Some(0));
+        assert_eq!(back.raw_mb_per_s, Some(1000.0));
+    }
+
+    #[test]
+    fn java_lines_parse_without_an_allocation_count() {
+        let line = "RESULT appender=File threads=4 ops_per_ms=20.0 alloc_bytes_per_op=16000 alloc_mb_per_s=1.0 bytes_per_event=9000 write_mb_per_s=1.0 ops=100000 seconds=5.000 alloc_bytes=1600000000 events=140000 bytes_written=1260000000 lib=log4j2";
+        let (_, _, m) = parse_result_line(line).unwrap();
+        assert_eq!(m.alloc_count, None);
+        assert_eq!(m.alloc_bytes_per_op(), 16000.0);
+        assert_eq!(m.raw_mb_per_s, None);
+        assert!(parse_result_line("INFO java=17").is_none());
+    }
+
+    #[test]
+    fn skipped_rows_say_why() {
+        let row = Row {
+            outcome: Outcome::Skipped("appender \"RandomAccessFile\" not built".into()),
+            ..measured("l4rs", 1)
+        };
+        assert_eq!(
+            row.result_line(),
+            "SKIPPED appender=File threads=4 lib=l4rs reason=\"appender 'RandomAccessFile' not built\""
+        );
+        assert!(table(&[row]).contains("skipped: appender \"RandomAccessFile\" not built"));
+    }
+
+    #[test]
+    fn table_has_a_header_and_one_line_per_row() {
+        let text = table(&[measured("l4rs", 1_000_000), measured("log4j2", 50_000)]);
+        let lines: Vec<_> = text.lines().collect();
+        assert_eq!(lines.len(), 4);
+        assert!(lines[0].starts_with("appender  library"));
+        assert!(lines[2].contains("500.0") && lines[2].contains("48%"));
+        assert!(lines[3].contains("25.0"));
+    }
+
+    #[test]
+    fn ratios_pair_rows_by_appender_and_threads() {
+        let rows = [measured("l4rs", 1_000_000), measured("log4j2", 50_000)];
+        let ratios = ratios(&rows, "log4j2");
+        assert_eq!(ratios.len(), 1);
+        assert_eq!(ratios[0].ops_ratio, 20.0);
+        assert!(super::ratios(&rows, "log4rs").is_empty());
+    }
+
+    #[test]
+    fn svg_and_json_hold_every_measured_row() {
+        let rows = [measured("l4rs", 1_000_000), measured("log4j2", 50_000)];
+        let chart = svg(&rows, "a <title>");
+        assert!(chart.starts_with("<svg") && chart.trim_end().ends_with("</svg>"));
+        assert_eq!(chart.matches("<rect x=").count(), 2);
+        assert!(chart.contains("a &lt;title&gt;"));
+        let doc: serde_json::Value = serde_json::from_str(&json(
+            &rows,
+            &ratios(&rows, "log4j2"),
+            &serde_json::json!({}),
+        ))
+        .unwrap();
+        assert_eq!(doc["rows"].as_array().unwrap().len(), 2);
+        assert_eq!(doc["ratios"][0]["ops_ratio"], 20.0);
+    }
+}

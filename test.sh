@@ -7,4 +7,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")"
 export L4RS_REQUIRE_ORACLE=${L4RS_REQUIRE_ORACLE:-${CI:-}}
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -- -D warnings
+# The conformance test compares a release l4rs-replay against log4j2 (issue 3's CI clause).
+cargo build --release -p l4rs-conformance --bin l4rs-replay
+L4RS_REPLAY="$(cd "${CARGO_TARGET_DIR:-target}" && pwd)/release/l4rs-replay"
+export L4RS_REPLAY
 cargo test --workspace --all-targets

@@ -191,6 +191,28 @@ pub enum AppenderKind {
     RandomAccessFile(RandomAccessFileSpec),
     /// `<MemoryMappedFile>`.
     MemoryMappedFile(MemoryMappedFileSpec),
+    /// `<Async>`: a queue in front of other appenders.
+    Async(AsyncAppenderSpec),
+}
+
+/// `<Async>` attributes and references, with log4j2's defaults.
+#[derive(Clone, Debug)]
+pub struct AsyncAppenderSpec {
+    /// `<AppenderRef>` children (at least one): the appenders the queue feeds, each with its
+    /// own optional level and filter.
+    pub appender_refs: Vec<AppenderRefSpec>,
+    /// `errorRef` (alias `error-ref`): the appender that gets the events a full non-blocking
+    /// queue cannot take, and those every referenced appender failed to write.
+    pub error_ref: Option<String>,
+    /// `bufferSize`: the queue's capacity in events (default 1024; a value below 1 counts as 1).
+    pub buffer_size: usize,
+    /// `blocking` (default true): a full queue waits (or applies the queue-full policy); false
+    /// hands the event to `errorRef` or drops it.
+    pub blocking: bool,
+    /// `shutdownTimeout` in milliseconds (default 0: wait until the queue is drained).
+    pub shutdown_timeout_ms: u64,
+    /// `includeLocation` (default false): keep the caller's location in the queued copy.
+    pub include_location: bool,
 }
 
 /// `<Console>` attributes.
@@ -293,6 +315,13 @@ pub struct PatternLayoutSpec {
     pub header: Option<String>,
     /// `footer` pattern.
     pub footer: Option<String>,
+    /// The level `%p` prints in the header. log4j2 renders the header with an event carrying
+    /// the root logger's level at the time the layout is built: ERROR, unless `<Loggers>`
+    /// came before `<Appenders>` in the document.
+    pub header_level: Level,
+    /// The level `%p` prints in the footer: the configured root logger's level, which log4j2
+    /// reads when the appender stops.
+    pub footer_level: Level,
 }
 
 impl Default for PatternLayoutSpec {
@@ -307,6 +336,8 @@ impl Default for PatternLayoutSpec {
             charset: None,
             header: None,
             footer: None,
+            header_level: Level::ERROR,
+            footer_level: Level::ERROR,
         }
     }
 }

@@ -191,6 +191,7 @@ const L4RS_PLUGINS: &[&str] = &[
     "File",
     "RandomAccessFile",
     "MemoryMappedFile",
+    "Async",
     "PatternLayout",
     "MarkerPatternSelector",
     "LevelPatternSelector",
@@ -255,7 +256,7 @@ pub fn l4rs_plugin_list() -> String {
 /// element …` (its `@Plugin` element type, or its name when it has none).
 pub fn element_type(canonical: &str) -> &'static str {
     match canonical {
-        "Console" | "File" | "RandomAccessFile" | "MemoryMappedFile" => "appender",
+        "Console" | "File" | "RandomAccessFile" | "MemoryMappedFile" | "Async" => "appender",
         "PatternLayout" => "layout",
         "MarkerPatternSelector" | "LevelPatternSelector" => "patternSelector",
         "Logger" => "logger",

@@ -359,6 +359,16 @@ impl<'a> Parser<'a> {
         for attribute in element.attributes().with_checks(true) {
             let attribute = attribute.map_err(|error| self.malformed(start, error.to_string()))?;
             let name = attribute.key.0;
+            // quick-xml accepts a raw '<' in an attribute value; the JDK parser log4j2 uses
+            // rejects the document, which then falls back to the default configuration.
+            if attribute.value.contains('<') {
+                return Err(self.malformed(
+                    start,
+                    format!(
+                        "The value of attribute \"{name}\" associated with an element type \"{local}\" must not contain the '<' character."
+                    ),
+                ));
+            }
             let value = attribute
                 .normalized_value(XmlVersion::Implicit1_0)
                 .map_err(|error| self.malformed(start, error.to_string()))?
@@ -581,6 +591,11 @@ mod tests {
         let text = error.to_string();
         assert!(text.starts_with("bad.xml: "), "{text}");
         assert!(error.position().is_some());
+        let error = parse_str("<a p=\"x<y\"/>", None).unwrap_err();
+        assert!(
+            error.to_string().contains("must not contain the '<'"),
+            "{error}"
+        );
         let error = parse_str("<a><b></a>", None).unwrap_err();
         assert!(error.to_string().contains('b'), "{error}");
         let error = parse_str("<a>", None).unwrap_err();

@@ -191,7 +191,11 @@ fn parse_event(object: &Map<String, Value>) -> Result<RecordedEvent, String> {
                 .as_array()
                 .ok_or("\"marker_parents\" must be an array")?
                 .iter()
-                .map(|p| p.as_str().map(str::to_string).ok_or("marker parents must be strings"))
+                .map(|p| {
+                    p.as_str()
+                        .map(str::to_string)
+                        .ok_or("marker parents must be strings")
+                })
                 .collect::<Result<Vec<_>, _>>()?,
         ),
     };

@@ -30,7 +30,7 @@ mod test_support;
 use std::sync::Arc;
 
 use l4rs_config::model::PatternLayoutSpec;
-use l4rs_core::{status, Interpolator, Layout, LogEvent};
+use l4rs_core::{status, Interpolator, Layout, Level, LogEvent};
 
 pub use charset::Charset;
 pub use converters::date::DateFormatter;
@@ -55,6 +55,10 @@ pub struct PatternLayout {
     selector: Option<Selector>,
     header: Option<Pattern>,
     footer: Option<Pattern>,
+    /// The level of the empty event the header and footer are rendered with (see
+    /// [`PatternLayoutSpec::header_level`]).
+    header_level: Level,
+    footer_level: Level,
     replace: Option<Replacement>,
     charset: Charset,
     requires_location: bool,
@@ -120,6 +124,8 @@ impl PatternLayout {
             selector,
             header,
             footer,
+            header_level: spec.header_level,
+            footer_level: spec.footer_level,
             replace,
             charset: Charset::from_attribute(spec.charset.as_deref()),
             requires_location,
@@ -144,6 +150,8 @@ impl PatternLayout {
             selector: None,
             header: None,
             footer: None,
+            header_level: Level::ERROR,
+            footer_level: Level::ERROR,
             replace: None,
             charset: Charset::Utf8,
         }
@@ -194,13 +202,21 @@ impl Layout for PatternLayout {
 
     fn header(&self, out: &mut String) {
         if let Some(header) = &self.header {
-            self.format_with(header, &LogEvent::empty(), out);
+            let event = LogEvent {
+                level: self.header_level,
+                ..LogEvent::empty()
+            };
+            self.format_with(header, &event, out);
         }
     }
 
     fn footer(&self, out: &mut String) {
         if let Some(footer) = &self.footer {
-            self.format_with(footer, &LogEvent::empty(), out);
+            let event = LogEvent {
+                level: self.footer_level,
+                ..LogEvent::empty()
+            };
+            self.format_with(footer, &event, out);
         }
     }
 
@@ -316,6 +332,23 @@ mod tests {
         assert_eq!(out, "head ERROR\nfoot\n");
         let mut scratch = Vec::new();
         assert_eq!(layout.encode("é€", &mut scratch), b"\xe9?");
+    }
+
+    #[test]
+    fn header_and_footer_print_the_levels_the_configuration_gives_them() {
+        let spec = PatternLayoutSpec {
+            header: Some("head %p [%c]".into()),
+            footer: Some("foot %p".into()),
+            header_level: Level::DEBUG,
+            footer_level: Level::ALL,
+            ..PatternLayoutSpec::default()
+        };
+        let layout = PatternLayout::new(&spec, LayoutContext::default());
+        let mut out = String::new();
+        layout.header(&mut out);
+        out.push('|');
+        layout.footer(&mut out);
+        assert_eq!(out, "head DEBUG []|foot ALL");
     }
 
     #[test]

@@ -31,6 +31,12 @@ pub(crate) fn build_appenders(binder: &mut Binder, mut node: PNode, into: &mut V
                     into.push(appender);
                 }
             }
+            Some("Async") => {
+                if let Some(appender) = super::async_appender::build_async_appender(binder, child) {
+                    into.retain(|existing| existing.name != appender.name);
+                    into.push(appender);
+                }
+            }
             _ => binder.unusable_child(&node, &child),
         }
     }

@@ -110,18 +110,6 @@ impl Binder {
         }
     }
 
-    /// An attribute read as text and then judged by log4j2's `Booleans.parseBoolean(s, default)`:
-    /// with a true default, only `false` turns it off.
-    pub fn lenient_boolean(&mut self, node: &mut PNode, names: &[&str], default: bool) -> bool {
-        match self.string(node, names) {
-            Some(value) => {
-                value.eq_ignore_ascii_case("true")
-                    || (default && !value.eq_ignore_ascii_case("false"))
-            }
-            None => default,
-        }
-    }
-
     /// A Java `int` (`Integer.valueOf`: optional sign, decimal digits, nothing else).
     pub fn int(&mut self, node: &mut PNode, names: &[&str]) -> Option<i32> {
         let attr = node.take(names)?;

@@ -53,6 +53,8 @@ fn build_pattern_layout(binder: &mut Binder, mut node: PNode) -> PatternLayoutSp
         no_console_no_ansi: binder.boolean(&mut node, &["noConsoleNoAnsi"], false),
         header: binder.string(&mut node, &["header"]),
         footer: binder.string(&mut node, &["footer"]),
+        // Both are known only once the loggers are built; the loader fills them in.
+        ..defaults
     };
     binder.finish(&node, inserted);
     spec

@@ -77,7 +77,8 @@ fn build_logger(
         binder.string(&mut node, &["name"])
     };
     let level = binder.level(&mut node, &["level"]);
-    let additivity = binder.lenient_boolean(&mut node, &["additivity"], true);
+    // A Boolean builder attribute (Boolean.valueOf): "yes" or "1" turn additivity off.
+    let additivity = binder.boolean(&mut node, &["additivity"], true);
     let include_location = binder
         .string(&mut node, &["includeLocation"])
         .map(|value| value.eq_ignore_ascii_case("true"));
@@ -111,7 +112,7 @@ fn build_logger(
     })
 }
 
-fn build_appender_ref(binder: &mut Binder, mut node: PNode) -> Option<AppenderRefSpec> {
+pub(super) fn build_appender_ref(binder: &mut Binder, mut node: PNode) -> Option<AppenderRefSpec> {
     let inserted = node.attrs.len();
     let mut filter = FilterSlot::new();
     for child in std::mem::take(&mut node.children) {

@@ -12,6 +12,7 @@
 
 mod appenders;
 mod arbiters;
+mod async_appender;
 mod binder;
 mod filters;
 mod layout;
@@ -25,7 +26,9 @@ use std::sync::Arc;
 use l4rs_core::{status, Level};
 
 use crate::default::{default_console, default_name, default_root};
-use crate::model::{Configuration, FilterSpec, LoggersSpec};
+use crate::model::{
+    AppenderSpec, Configuration, FilterSpec, LayoutSpec, LoggersSpec, PatternLayoutSpec,
+};
 use crate::substitute::Substitutor;
 use crate::xml::{self, XmlError};
 use crate::{Position, Severity};
@@ -233,7 +236,21 @@ fn bind(root: &xml::Node, source: Option<&Path>, options: LoadOptions) -> Config
     let mut loggers_outcome = None;
     for child in std::mem::take(&mut top.children) {
         match child.canonical {
-            Some("Appenders") => appenders::build_appenders(&mut binder, child, &mut appenders),
+            Some("Appenders") => {
+                let first_new = appenders.len();
+                appenders::build_appenders(&mut binder, child, &mut appenders);
+                // log4j2 renders a header when the appender is built, from the root logger
+                // known at that moment: the configured one only if <Loggers> came first.
+                let header_level = match &loggers_outcome {
+                    Some(LoggersOutcome::Built {
+                        root: Some(root), ..
+                    }) => root.level.unwrap_or(Level::ERROR),
+                    _ => Level::ERROR,
+                };
+                for_each_pattern_layout(&mut appenders[first_new..], |spec| {
+                    spec.header_level = header_level;
+                });
+            }
             Some("Loggers") => loggers_outcome = Some(loggers::build_loggers(&mut binder, child)),
             Some("CustomLevels") => {
                 toplevel::build_custom_levels(&mut binder, child, &mut custom_levels)
@@ -300,6 +317,9 @@ fn bind(root: &xml::Node, source: Option<&Path>, options: LoadOptions) -> Config
             }
         }
     };
+    // The footer is rendered at stop time, from the configuration's final root logger.
+    let footer_level = loggers.root.level.unwrap_or(Level::ERROR);
+    for_each_pattern_layout(&mut appenders, |spec| spec.footer_level = footer_level);
     let filter = match filters.len() {
         0 => None,
         1 => filters.pop(),
@@ -322,6 +342,18 @@ fn bind(root: &xml::Node, source: Option<&Path>, options: LoadOptions) -> Config
         substitutor: Arc::new(binder.substitutor.clone()),
         diagnostics: std::mem::take(&mut binder.diagnostics),
         is_default: false,
+    }
+}
+
+/// Calls `f` on the pattern layout of each of `appenders` that has one.
+fn for_each_pattern_layout(
+    appenders: &mut [AppenderSpec],
+    mut f: impl FnMut(&mut PatternLayoutSpec),
+) {
+    for appender in appenders {
+        if let Some(LayoutSpec::Pattern(spec)) = &mut appender.layout {
+            f(spec);
+        }
     }
 }
 

@@ -333,7 +333,9 @@ fn values_convert_as_log4j2_converts_them() {
     assert!(
         matches!(&config.appender("R").unwrap().kind, AppenderKind::RandomAccessFile(r) if r.buffer_size == 262_144)
     );
-    assert!(config.loggers.root.additivity);
+    // Boolean.valueOf: anything but "true" is false (checked against log4j2 2.19 in scenario
+    // 406-booleans-and-enums).
+    assert!(!config.loggers.root.additivity);
     assert_eq!(config.loggers.root.include_location, Some(false));
     assert!(!config.shutdown_hook);
     assert_eq!(
@@ -608,5 +610,31 @@ fn status_records_are_reported_as_found() {
             unresolved[0].appender.as_str()
         ),
         ("root", "Nope")
+    );
+}
+
+#[test]
+fn header_level_depends_on_document_order_and_footer_level_on_the_root() {
+    let level_pair = |xml: &str, appender: &str| {
+        let config = load(xml);
+        let Some(LayoutSpec::Pattern(layout)) = &config.appender(appender).unwrap().layout else {
+            panic!()
+        };
+        (layout.header_level, layout.footer_level)
+    };
+    let appenders_first = r#"<Configuration><Appenders><Console name="C"><PatternLayout/></Console></Appenders>
+  <Loggers><Root level="debug"><AppenderRef ref="C"/></Root></Loggers></Configuration>"#;
+    assert_eq!(
+        level_pair(appenders_first, "C"),
+        (Level::ERROR, Level::DEBUG)
+    );
+    let loggers_first = r#"<Configuration><Loggers><Root level="trace"><AppenderRef ref="C"/></Root></Loggers>
+  <Appenders><Console name="C"><PatternLayout/></Console></Appenders></Configuration>"#;
+    assert_eq!(level_pair(loggers_first, "C"), (Level::TRACE, Level::TRACE));
+    let root_without_level = r#"<Configuration><Loggers><Root><AppenderRef ref="C"/></Root></Loggers>
+  <Appenders><Console name="C"><PatternLayout/></Console></Appenders></Configuration>"#;
+    assert_eq!(
+        level_pair(root_without_level, "C"),
+        (Level::ERROR, Level::ERROR)
     );
 }

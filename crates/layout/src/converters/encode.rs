@@ -23,7 +23,7 @@ pub(crate) struct EncodeConverter {
 }
 
 impl EncodeConverter {
-    /// `{pattern}{format}`; an unknown format means HTML, as in log4j2.
+    /// `{pattern}{format}`; the format defaults to HTML.
     pub fn new(options: &[String], parse: &ParseOptions) -> Result<EncodeConverter, CreateError> {
         if options.is_empty() || options.len() > 2 {
             status::error(format_args!(
@@ -32,15 +32,20 @@ impl EncodeConverter {
             ));
             return Err(CreateError::Failed);
         }
-        let escape = match options
-            .get(1)
-            .map(|s| s.trim().to_ascii_uppercase())
-            .as_deref()
-        {
+        // log4j2 looks the name up with `Enum.valueOf` after upper-casing it: anything else
+        // (also an empty name or surrounding spaces) fails the converter, which is then printed
+        // as the literal `%enc`.
+        let escape = match options.get(1).map(|s| s.to_uppercase()).as_deref() {
+            None | Some("HTML") => Escape::Html,
             Some("XML") => Escape::Xml,
             Some("JSON") => Escape::Json,
             Some("CRLF") => Escape::Crlf,
-            _ => Escape::Html,
+            Some(other) => {
+                status::error(format_args!(
+                    "Error creating converter for enc java.lang.reflect.InvocationTargetException: No enum constant org.apache.logging.log4j.core.pattern.EncodingPatternConverter.EscapeFormat.{other}"
+                ));
+                return Err(CreateError::Failed);
+            }
         };
         Ok(EncodeConverter {
             pattern: parser::parse_nested(&options[0], parse)?,
@@ -134,6 +139,17 @@ mod tests {
         assert_eq!(
             render("%encode{%m}{json}", &e),
             "back\\\\slash \\u0001\\u001F\\u007F bell\\u0007 ff\\f bs\\b \\\"q\\\" \\t \\u0085é"
+        );
+    }
+
+    #[test]
+    fn an_unknown_format_fails_the_converter_like_log4j2() {
+        let e = event();
+        assert_eq!(render("[%enc{%m}{Bogus}]", &e), "[%enc]");
+        assert_eq!(render("[%enc{%m}{ xml}]", &e), "[%enc]");
+        assert_eq!(
+            render("[%enc{%m}{xml}]", &e),
+            format!("[{}]", render("%m", &e))
         );
     }
 }

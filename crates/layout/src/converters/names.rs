@@ -126,8 +126,9 @@ impl NameAbbreviator {
                         if index < count - 1 {
                             out.push('.');
                         }
-                    } else if let Some(first) = word.chars().next() {
-                        out.push(first);
+                    } else if !word.is_empty() {
+                        // `charAt(0)`: half of a surrogate pair for a supplementary letter.
+                        push_utf16_prefix(out, word, 1);
                         out.push('.');
                     }
                 }
@@ -143,8 +144,9 @@ impl NameAbbreviator {
                         return;
                     };
                     let part = &name[index..index + offset];
-                    if part.chars().count() > keep {
-                        out.extend(part.chars().take(keep));
+                    // Java measures and cuts the part in UTF-16 units.
+                    if crate::modifiers::utf16_len(part) > keep {
+                        push_utf16_prefix(out, part, keep);
                         if let Some(ellipsis) = ellipsis {
                             out.push(ellipsis);
                         }
@@ -156,6 +158,23 @@ impl NameAbbreviator {
                 }
             }
         }
+    }
+}
+
+/// Appends the first `units` UTF-16 units of `text`, as Java's `substring` cuts it. A cut
+/// through a surrogate pair leaves a lone surrogate, which the UTF-8 encoder writes as `?`.
+fn push_utf16_prefix(out: &mut String, text: &str, units: usize) {
+    let mut taken = 0;
+    for c in text.chars() {
+        let width = c.len_utf16();
+        if taken + width > units {
+            if taken < units {
+                out.push('?');
+            }
+            return;
+        }
+        out.push(c);
+        taken += width;
     }
 }
 
@@ -190,6 +209,19 @@ mod tests {
         assert_eq!(abbreviate("-10", NAME), NAME);
         assert_eq!(abbreviate(" ", NAME), NAME);
         assert_eq!(abbreviate("1", "Foo"), "Foo");
+    }
+
+    #[test]
+    fn fragments_count_utf16_units_like_java() {
+        // Checked against log4j2 2.19 in scenario 358-utf16-edge-cases.
+        assert_eq!(abbreviate("1.", "\u{1F600}pkg.élan.Cls"), "?.é.Cls");
+        assert_eq!(
+            abbreviate("2.", "\u{1F600}pkg.élan.Cls"),
+            "\u{1F600}.él.Cls"
+        );
+        assert_eq!(abbreviate("1.", "ab.\u{1F600}.c"), "a.?.c");
+        assert_eq!(abbreviate("2.", "ab.\u{1F600}.c"), "ab.\u{1F600}.c");
+        assert_eq!(abbreviate("1.1*", "\u{1F600}x.y.Z"), "?.y.Z");
     }
 
     #[test]

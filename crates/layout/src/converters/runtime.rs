@@ -177,6 +177,30 @@ mod tests {
     }
 
     #[test]
+    fn sequence_numbers_increase_and_take_format_modifiers() {
+        let e = event();
+        // The counter is process-wide, so other tests may advance it in between: only the
+        // order and the shape are fixed.
+        let first: i64 = render("%sn", &e).parse().unwrap();
+        let padded = render("%07sequenceNumber", &e);
+        assert_eq!(padded.len(), 7, "{padded}");
+        assert!(padded.starts_with('0'), "{padded}");
+        let second: i64 = padded.parse().unwrap();
+        assert!(first >= 1 && second > first, "{first} then {second}");
+    }
+
+    #[test]
+    fn relative_time_counts_from_the_first_layout_start() {
+        super::mark_start();
+        let mut e = event();
+        e.timestamp = l4rs_core::Timestamp {
+            epoch_millis: *super::start_millis() + 1234,
+            nano_of_milli: 0,
+        };
+        assert_eq!(render("%r|%relative|%-6r|", &e), "1234|1234|1234  |");
+    }
+
+    #[test]
     fn process_and_batch_converters() {
         let mut e = event();
         e.timestamp = l4rs_core::Timestamp::now();

@@ -267,6 +267,15 @@ fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
 }
 
 /// Writes a second-stable item. `zone_name` writes `z`/`zzzz`.
+/// `YY` as log4j2's FastDatePrinter (through 2.24) writes it: its week-year rule hands the
+/// whole year, not the year modulo 100, to the two-digit writer, whose tens "digit" becomes
+/// the character `'0' + year / 10` (2012 prints `ù2`). Byte-identical output means the same.
+fn push_two_digit_week_year(out: &mut String, week_year: i64) {
+    let tens = u32::try_from(week_year / 10 + i64::from(b'0')).unwrap_or(u32::from(b'?'));
+    out.push(char::from_u32(tens).unwrap_or('?'));
+    out.push(char::from(b'0' + week_year.rem_euclid(10) as u8));
+}
+
 pub(crate) fn write_item(
     item: &Item,
     f: &Fields,
@@ -278,7 +287,7 @@ pub(crate) fn write_item(
         Item::Era => out.push_str(if f.year > 0 { "AD" } else { "BC" }),
         Item::Year(2) => push_padded(out, f.year.rem_euclid(100), 2),
         Item::Year(n) => push_padded(out, f.year, n.max(4)),
-        Item::WeekYear(2) => push_padded(out, f.week_year().rem_euclid(100), 2),
+        Item::WeekYear(2) => push_two_digit_week_year(out, f.week_year()),
         Item::WeekYear(n) => push_padded(out, f.week_year(), n.max(4)),
         Item::Month(n) if n >= 4 => out.push_str(MONTHS[f.month as usize - 1]),
         Item::Month(3) => out.push_str(&MONTHS[f.month as usize - 1][..3]),
@@ -391,6 +400,14 @@ mod tests {
             (2012, 11, 2, 14, 34, 2)
         );
         assert_eq!((f.weekday, f.day_of_year, f.week_of_year()), (5, 307, 44));
+    }
+
+    #[test]
+    fn two_digit_week_year_keeps_fast_date_printers_bug() {
+        let mut out = String::new();
+        push_two_digit_week_year(&mut out, 2012);
+        push_two_digit_week_year(&mut out, 2100);
+        assert_eq!(out, "ù2Ă0");
     }
 
     #[test]

@@ -122,6 +122,8 @@ names! {
     &["Australia/Sydney", "Australia/Melbourne", "Australia/Hobart", "Australia/Canberra",
       "Australia/ACT", "Australia/NSW", "Australia/Victoria", "Australia/Brisbane", "Australia/Queensland"]
         => "AEST", "AEDT", "Australian Eastern Standard Time", "Australian Eastern Daylight Time";
+    &["Australia/Lord_Howe", "Australia/LHI"]
+        => "LHST", "LHDT", "Lord Howe Standard Time", "Lord Howe Daylight Time";
     &["Australia/Adelaide", "Australia/Darwin", "Australia/South", "Australia/North"]
         => "ACST", "ACDT", "Australian Central Standard Time", "Australian Central Daylight Time";
     &["Australia/Perth", "Australia/West"]

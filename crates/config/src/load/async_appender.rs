@@ -1,0 +1,95 @@
+//! `<Async>`: log4j2's AsyncAppender, a queue in front of other appenders.
+
+use super::binder::Binder;
+use super::filters::{is_filter, FilterSlot};
+use super::loggers::build_appender_ref;
+use super::node::PNode;
+use crate::model::{AppenderKind, AppenderSpec, AsyncAppenderSpec};
+
+/// `AsyncAppender`'s default `bufferSize` (queue slots).
+const DEFAULT_BUFFER_SIZE: i32 = 1024;
+
+/// The queue implementations log4j2 lets `<Async>` choose; l4rs always uses its own ring, which
+/// behaves as the default bounded `ArrayBlockingQueue`.
+const QUEUE_FACTORIES: &[&str] = &[
+    "ArrayBlockingQueue",
+    "DisruptorBlockingQueue",
+    "JCToolsBlockingQueue",
+    "LinkedTransferQueue",
+];
+
+/// Builds one `<Async>` element; `None` (after a diagnostic) when it cannot be built.
+pub(crate) fn build_async_appender(binder: &mut Binder, mut node: PNode) -> Option<AppenderSpec> {
+    let inserted = node.attrs.len();
+    let mut appender_refs = Vec::new();
+    let mut filter = FilterSlot::new();
+    for child in std::mem::take(&mut node.children) {
+        if child.canonical == Some("AppenderRef") {
+            if let Some(reference) = build_appender_ref(binder, child) {
+                appender_refs.push(reference);
+            }
+        } else if is_filter(&child) {
+            filter.offer(binder, &node, child);
+        } else if child.canonical == Some("Property")
+            || QUEUE_FACTORIES
+                .iter()
+                .any(|factory| factory.eq_ignore_ascii_case(&child.name))
+        {
+            // Properties configure nothing here; the queue factory is replaced by l4rs's ring.
+        } else {
+            binder.unusable_child(&node, &child);
+        }
+    }
+    let name = binder.string(&mut node, &["name"]);
+    let ignore_exceptions = binder.boolean(&mut node, &["ignoreExceptions"], true);
+    let blocking = binder.boolean(&mut node, &["blocking"], true);
+    let buffer_size = binder
+        .int(&mut node, &["bufferSize"])
+        .unwrap_or(DEFAULT_BUFFER_SIZE);
+    let shutdown_timeout_ms = binder
+        .long(&mut node, &["shutdownTimeout"])
+        .map_or(0, |ms| u64::try_from(ms).unwrap_or(0));
+    let include_location = binder.boolean(&mut node, &["includeLocation"], false);
+    let error_ref = binder.string(&mut node, &["errorRef", "error-ref"]);
+    binder.finish(&node, inserted);
+
+    let Some(name) = name else {
+        binder.error_help(
+            &node,
+            "No appender name provided",
+            format!("Arguments given for element {} are invalid: field 'name' has invalid value 'null'; the appender is not created", node.name),
+        );
+        return None;
+    };
+    if appender_refs.is_empty() {
+        binder.error_help(
+            &node,
+            format!("No appender references provided to AsyncAppender {name}"),
+            "add <AppenderRef ref=\"…\"/> inside <Async>; the appender is not created",
+        );
+        return None;
+    }
+    let Ok(buffer_size) = usize::try_from(buffer_size).map(|size| size.max(1)) else {
+        binder.error_help(
+            &node,
+            format!("Could not create plugin of type class org.apache.logging.log4j.core.appender.AsyncAppender for element {}: java.lang.IllegalArgumentException", node.name),
+            "bufferSize must be positive; the appender is not created",
+        );
+        return None;
+    };
+    Some(AppenderSpec {
+        name,
+        ignore_exceptions,
+        layout: None,
+        filter: filter.filter,
+        kind: AppenderKind::Async(AsyncAppenderSpec {
+            appender_refs,
+            error_ref,
+            buffer_size,
+            blocking,
+            shutdown_timeout_ms,
+            include_location,
+        }),
+        position: Some(node.position),
+    })
+}

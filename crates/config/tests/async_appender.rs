@@ -1,0 +1,92 @@
+//! Binding of `<Async>`: log4j2's defaults, aliases, references and the problems that leave the
+//! appender out.
+
+use l4rs_config::model::{AppenderKind, AsyncAppenderSpec};
+use l4rs_config::{load_str, Configuration, Severity};
+use l4rs_core::Level;
+
+fn load(appenders: &str) -> Configuration {
+    let xml = format!(
+        r#"<Configuration><Appenders>
+  <Console name="C"/>
+  {appenders}
+</Appenders><Loggers><Root level="info"><AppenderRef ref="C"/></Root></Loggers></Configuration>"#
+    );
+    load_str(&xml, None).expect("well-formed")
+}
+
+fn async_spec<'a>(config: &'a Configuration, name: &str) -> &'a AsyncAppenderSpec {
+    match &config.appender(name).expect("appender bound").kind {
+        AppenderKind::Async(spec) => spec,
+        other => panic!("not an Async appender: {other:?}"),
+    }
+}
+
+fn errors(config: &Configuration) -> Vec<String> {
+    config
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(|d| d.message.clone())
+        .collect()
+}
+
+#[test]
+fn defaults_follow_log4j2() {
+    let config = load(r#"<Async name="A"><AppenderRef ref="C"/></Async>"#);
+    assert!(errors(&config).is_empty(), "{:?}", errors(&config));
+    let spec = async_spec(&config, "A");
+    assert_eq!(spec.buffer_size, 1024);
+    assert!(spec.blocking);
+    assert_eq!(spec.shutdown_timeout_ms, 0);
+    assert!(!spec.include_location);
+    assert_eq!(spec.error_ref, None);
+    assert_eq!(spec.appender_refs.len(), 1);
+    assert!(config.appender("A").unwrap().ignore_exceptions);
+}
+
+#[test]
+fn attributes_aliases_refs_and_filters() {
+    let config = load(
+        r#"<Async name="A" bufferSize="16" blocking="false" shutdownTimeout="250"
+                  includeLocation="true" error-ref="C" ignoreExceptions="false">
+             <AppenderRef ref="C" level="warn"/>
+             <AppenderRef ref="Other"><ThresholdFilter level="error"/></AppenderRef>
+             <ThresholdFilter level="info"/>
+             <ArrayBlockingQueue/>
+             <Property name="unused">x</Property>
+           </Async>"#,
+    );
+    assert!(errors(&config).is_empty(), "{:?}", errors(&config));
+    let appender = config.appender("A").unwrap();
+    assert!(!appender.ignore_exceptions);
+    assert!(appender.filter.is_some());
+    let spec = async_spec(&config, "A");
+    assert_eq!(spec.buffer_size, 16);
+    assert!(!spec.blocking);
+    assert_eq!(spec.shutdown_timeout_ms, 250);
+    assert!(spec.include_location);
+    assert_eq!(spec.error_ref.as_deref(), Some("C"));
+    assert_eq!(spec.appender_refs[0].level, Some(Level::WARN));
+    assert_eq!(spec.appender_refs[1].appender, "Other");
+    assert!(spec.appender_refs[1].filter.is_some());
+}
+
+#[test]
+fn problems_are_reported_and_leave_the_appender_out() {
+    let config = load(r#"<Async name="NoRefs"/>"#);
+    assert!(config.appender("NoRefs").is_none());
+    assert!(errors(&config)
+        .iter()
+        .any(|e| e.contains("No appender references provided to AsyncAppender NoRefs")));
+
+    let config = load(r#"<Async><AppenderRef ref="C"/></Async>"#);
+    assert!(errors(&config).iter().any(|e| e == "No appender name provided"));
+
+    let config = load(r#"<Async name="A" bufferSize="-1"><AppenderRef ref="C"/></Async>"#);
+    assert!(config.appender("A").is_none());
+
+    let config = load(r#"<Async name="A" bufferSize="8k" colour="red"><AppenderRef ref="C"/></Async>"#);
+    assert_eq!(async_spec(&config, "A").buffer_size, 1024, "a bad number keeps the default");
+    assert!(errors(&config).iter().any(|e| e.contains("\"colour\"")));
+}

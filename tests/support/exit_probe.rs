@@ -1,12 +1,31 @@
-//! A program that logs through a buffered File appender and then ends without calling
-//! `l4rs::shutdown()`, in the way named by its first argument: `return` from main, `exit`
-//! through `std::process::exit`, or `panic` in main. Used by `tests/exit_flush.rs`.
+//! A program that logs and then ends without calling `l4rs::shutdown()`, used by the tests that
+//! check what survives the end of a process. `l4rs-exit-probe MODE CONFIG [RUN]`:
+//!
+//! * `return`, `exit`, `panic`: logs `event 0` … `event 999` on the logger `probe`, then returns
+//!   from main, calls `std::process::exit`, or panics in main (`tests/exit_flush.rs`).
+//! * `crash-loop`: four threads log `R<RUN> T<thread> <sequence> <payload>` on the logger
+//!   `crash` without end, and after each call returns print `A <thread> <sequence>` on stdout
+//!   (one `write` per line), so a test that kills the process knows which calls had returned
+//!   (`tests/crash_kill.rs`).
+
+use std::io::Write as _;
+
+use l4rs_tests::CRASH_PAYLOAD;
 
 fn main() {
     let mut args = std::env::args().skip(1);
     let mode = args.next().unwrap_or_default();
-    let config = args.next().expect("usage: l4rs-exit-probe MODE CONFIG");
+    let config = args
+        .next()
+        .expect("usage: l4rs-exit-probe MODE CONFIG [RUN]");
     l4rs::init_with_file(config).expect("configuration loads");
+    if mode == "crash-loop" {
+        let run: u32 = args
+            .next()
+            .and_then(|run| run.parse().ok())
+            .expect("crash-loop needs a run number");
+        crash_loop(run);
+    }
     let logger = l4rs::get_logger("probe");
     for index in 0..1000 {
         l4rs::info!(logger, "event {index}");
@@ -16,4 +35,29 @@ fn main() {
         "panic" => panic!("the probe panics without calling shutdown"),
         _ => {}
     }
+}
+
+/// Logs from four threads until the process is killed.
+fn crash_loop(run: u32) -> ! {
+    let threads: Vec<_> = (0..4)
+        .map(|thread| {
+            std::thread::spawn(move || {
+                let logger = l4rs::get_logger("crash");
+                let stdout = std::io::stdout();
+                for sequence in 0u64.. {
+                    l4rs::info!(logger, "R{run} T{thread} {sequence} {CRASH_PAYLOAD}");
+                    // Acknowledged only after the call returned; a line lost in the kill only
+                    // makes the test expect less.
+                    let mut out = stdout.lock();
+                    if writeln!(out, "A {thread} {sequence}").is_err() {
+                        break;
+                    }
+                }
+            })
+        })
+        .collect();
+    for thread in threads {
+        let _ = thread.join();
+    }
+    std::process::exit(1)
 }

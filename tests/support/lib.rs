@@ -5,6 +5,9 @@
 
 use std::path::{Path, PathBuf};
 
+/// The text after the sequence number in each line the exit probe's `crash-loop` mode logs.
+pub const CRASH_PAYLOAD: &str = "payload-0123456789-abcdefghijklmnopqrstuvwxyz";
+
 /// The workspace root (where `config-samples/` is).
 pub fn workspace_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -16,11 +16,14 @@ pub enum AppenderBuildError {
     },
     /// A missing parent directory of the file could not be created.
     #[error(
-        "FileManager ({file_name}) java.io.IOException: Could not create directory {} ({})",
+        "{manager} ({file_name}) java.io.IOException: Could not create directory {} ({})",
         directory.display(),
         crate::os_reason(source)
     )]
     CreateDirectory {
+        /// The kind of manager that failed, as log4j2 names it (`FileManager`,
+        /// `RandomAccessFileManager`, `MemoryMappedFileManager`).
+        manager: &'static str,
         /// The `fileName` as configured.
         file_name: String,
         /// The directory that could not be created (absolute).
@@ -31,10 +34,12 @@ pub enum AppenderBuildError {
     },
     /// The file's parent exists but is not a directory.
     #[error(
-        "FileManager ({file_name}) java.io.IOException: File {} exists and is not a directory. Unable to create directory.",
+        "{manager} ({file_name}) java.io.IOException: File {} exists and is not a directory. Unable to create directory.",
         directory.display()
     )]
     ParentNotDirectory {
+        /// The kind of manager that failed.
+        manager: &'static str,
         /// The `fileName` as configured.
         file_name: String,
         /// The parent path that is not a directory.
@@ -42,20 +47,41 @@ pub enum AppenderBuildError {
     },
     /// The file could not be opened (it is a directory, permission is denied, …).
     #[error(
-        "FileManager ({file_name}) java.io.FileNotFoundException: {file_name} ({})",
+        "{manager} ({file_name}) java.io.FileNotFoundException: {file_name} ({})",
         crate::os_reason(source)
     )]
     Open {
+        /// The kind of manager that failed.
+        manager: &'static str,
         /// The `fileName` as configured.
         file_name: String,
         /// The OS error.
         #[source]
         source: io::Error,
     },
-    /// An appender type that l4rs does not implement yet.
+    /// The file opened, but preparing it failed (reading its length, finding the end of the data
+    /// left by an earlier run, truncating it).
+    #[error(
+        "{manager} ({file_name}) java.io.IOException: {} ({})",
+        action,
+        crate::os_reason(source)
+    )]
+    Prepare {
+        /// The kind of manager that failed.
+        manager: &'static str,
+        /// The `fileName` as configured.
+        file_name: String,
+        /// What was being done, e.g. `Unable to find the end of the data`.
+        action: &'static str,
+        /// The OS error.
+        #[source]
+        source: io::Error,
+    },
+    /// An appender type this crate does not build (`Async`, which the facade builds because it
+    /// refers to other appenders by name).
     #[error("the {kind} appender is not available in l4rs yet")]
     Unsupported {
-        /// The element name, e.g. `RandomAccessFile`.
+        /// The element name, e.g. `Async`.
         kind: &'static str,
     },
 }

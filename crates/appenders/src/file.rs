@@ -72,6 +72,8 @@ impl FileAppender {
             parsed
         });
         let options = FileOptions {
+            manager: "FileManager",
+            header: true,
             append: spec.append,
             buffered,
             buffer_size: spec.buffer_size,

@@ -41,6 +41,12 @@ const INITIAL_BUFFER_LIMIT: usize = 1 << 20;
 /// The options a manager is created with, after log4j2's adjustments.
 #[derive(Clone, Debug)]
 pub(crate) struct FileOptions {
+    /// The manager's name in error messages (`FileManager`, or `RandomAccessFileManager` when
+    /// the manager serves a RandomAccessFile appender).
+    pub manager: &'static str,
+    /// Write the layout's header into a new or truncated file. log4j2 2.19's RandomAccessFile
+    /// manager hands its header to a stream that discards it, so it passes false.
+    pub header: bool,
     /// Append to an existing file (false: truncate it when it is opened).
     pub append: bool,
     /// Keep a buffer (false when `bufferedIo` is off or `locking` turned it off).
@@ -113,14 +119,15 @@ impl FileManager {
         layout: Arc<dyn Layout>,
     ) -> Result<FileManager, AppenderBuildError> {
         let path = PathBuf::from(file_name);
-        make_parent_dirs(file_name, &path)?;
+        make_parent_dirs(options.manager, file_name, &path)?;
         let handle = if options.create_on_demand {
             Handle::Unopened
         } else {
             // Decided before opening, which creates the file (log4j2 does the same).
-            let write_header = !options.append || !path.exists();
+            let write_header = options.header && (!options.append || !path.exists());
             let file =
                 open_file(&path, options.append).map_err(|source| AppenderBuildError::Open {
+                    manager: options.manager,
                     file_name: file_name.to_string(),
                     source,
                 })?;
@@ -252,7 +259,7 @@ impl FileManager {
     fn ensure_open<'h>(&self, handle: &'h mut Handle) -> Result<&'h File, WriteError> {
         if let Handle::Unopened = handle {
             let file = open_file(&self.path, self.options.append)?;
-            if file.metadata().map(|m| m.len() == 0).unwrap_or(false) {
+            if self.options.header && file.metadata().map(|m| m.len() == 0).unwrap_or(false) {
                 write_header_to(&file, &self.file_name, self.layout.as_ref());
             }
             define_attributes(&file, &self.path, &self.options);
@@ -348,8 +355,12 @@ fn open_file(path: &Path, append: bool) -> io::Result<File> {
 }
 
 /// log4j2's `FileUtils.makeParentDirs`: creates the missing parents of the file, and fails with
-/// log4j2's messages when that is impossible.
-fn make_parent_dirs(file_name: &str, path: &Path) -> Result<(), AppenderBuildError> {
+/// log4j2's messages (prefixed with the `manager`'s name) when that is impossible.
+pub(crate) fn make_parent_dirs(
+    manager: &'static str,
+    file_name: &str,
+    path: &Path,
+) -> Result<(), AppenderBuildError> {
     let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
     let Some(parent) = absolute.parent() else {
         return Ok(());
@@ -357,6 +368,7 @@ fn make_parent_dirs(file_name: &str, path: &Path) -> Result<(), AppenderBuildErr
     if !parent.exists() {
         if let Err(source) = std::fs::create_dir_all(parent) {
             return Err(AppenderBuildError::CreateDirectory {
+                manager,
                 file_name: file_name.to_string(),
                 directory: parent.to_path_buf(),
                 source,
@@ -365,6 +377,7 @@ fn make_parent_dirs(file_name: &str, path: &Path) -> Result<(), AppenderBuildErr
     }
     if !parent.is_dir() {
         return Err(AppenderBuildError::ParentNotDirectory {
+            manager,
             file_name: file_name.to_string(),
             directory: parent.to_path_buf(),
         });

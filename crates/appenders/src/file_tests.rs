@@ -478,9 +478,8 @@ fn requires_location_forwards_the_layout() {
 }
 
 #[test]
-fn build_appender_dispatches_and_refuses_what_is_not_there_yet() {
+fn build_appender_dispatches_every_file_kind() {
     let dir = TempDir::new("build");
-    let path = dir.file("built.log");
     let base = |kind| AppenderSpec {
         name: "Built".into(),
         ignore_exceptions: true,
@@ -490,38 +489,39 @@ fn build_appender_dispatches_and_refuses_what_is_not_there_yet() {
         position: None,
     };
     let layout = || Arc::new(TestLayout::default()) as Arc<dyn l4rs_core::Layout>;
-    let built = build_appender(&base(AppenderKind::File(spec(&path))), layout()).unwrap();
-    assert_eq!(built.name(), "Built");
-    built.append(&event("via build_appender")).unwrap();
-    built.stop();
-    assert_eq!(read(&path), "via build_appender\n");
-
-    let raf = build_appender(
-        &base(AppenderKind::RandomAccessFile(RandomAccessFileSpec {
+    let kinds = [
+        AppenderKind::File(spec(&dir.file("built.log"))),
+        AppenderKind::RandomAccessFile(RandomAccessFileSpec {
             file_name: dir.file("raf.log"),
             append: true,
             immediate_flush: true,
             buffer_size: 262_144,
-        })),
-        layout(),
-    );
-    assert_eq!(
-        raf.err().map(|e| e.to_string()).as_deref(),
-        Some("the RandomAccessFile appender is not available in l4rs yet")
-    );
-    let mmf = build_appender(
-        &base(AppenderKind::MemoryMappedFile(MemoryMappedFileSpec {
+        }),
+        AppenderKind::MemoryMappedFile(MemoryMappedFileSpec {
             file_name: dir.file("mmf.log"),
             append: true,
             immediate_flush: false,
             region_length: 1 << 25,
-        })),
-        layout(),
-    );
+        }),
+    ];
+    for (kind, file) in kinds.into_iter().zip(["built.log", "raf.log", "mmf.log"]) {
+        let built = build_appender(&base(kind), layout()).unwrap();
+        assert_eq!(built.name(), "Built");
+        built.append(&event("via build_appender")).unwrap();
+        built.stop();
+        assert_eq!(read(&dir.file(file)), "via build_appender\n", "{file}");
+    }
+    let missing_parent = AppenderKind::MemoryMappedFile(MemoryMappedFileSpec {
+        file_name: "/proc/l4rs-none/x.log".into(),
+        append: true,
+        immediate_flush: false,
+        region_length: 256,
+    });
     assert!(matches!(
-        mmf,
-        Err(AppenderBuildError::Unsupported {
-            kind: "MemoryMappedFile"
+        build_appender(&base(missing_parent), layout()),
+        Err(AppenderBuildError::CreateDirectory {
+            manager: "MemoryMappedFileManager",
+            ..
         })
     ));
 }

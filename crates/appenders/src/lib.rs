@@ -1,19 +1,23 @@
 //! l4rs appenders: where formatted events end up.
 //!
-//! This crate provides log4j2's `<Console>` ([`ConsoleAppender`]) and `<File>`
-//! ([`FileAppender`]) appenders with log4j2's options, output and sharing rules, built for
-//! speed:
+//! This crate provides log4j2's `<Console>` ([`ConsoleAppender`]), `<File>` ([`FileAppender`]),
+//! `<RandomAccessFile>` ([`RandomAccessFileAppender`]) and `<MemoryMappedFile>`
+//! ([`MemoryMappedFileAppender`]) appenders with log4j2's options, output and sharing rules,
+//! built for speed:
 //!
 //! * an event is formatted outside any lock, into the calling thread's reused buffers, so
 //!   steady-state logging allocates nothing;
 //! * with immediate flush (the default) an event reaches the OS in **one** `write(2)` before
 //!   `append` returns, on an `O_APPEND` descriptor that concurrent writers share without a lock;
 //! * buffered files take a short lock only to copy the bytes (and, once per buffer, to write it);
+//! * memory-mapped files take no lock at all: writers reserve their bytes with one atomic
+//!   addition and copy them into the mapping in parallel;
 //! * concurrent lines are never torn or interleaved, and each thread's lines keep their order.
 //!
 //! Like log4j2, every destination has one *manager* per process, shared by all appenders that
 //! name it (same `fileName`, or same console target): the first appender's layout writes the
-//! header when the manager is created and the footer when the last appender using it stops.
+//! header when the manager is created and the footer when the last appender using it stops
+//! (RandomAccessFile and MemoryMappedFile lose the header, as in log4j2 2.19).
 //!
 //! [`build_appender`] builds an appender from its configuration. Filters, `ignoreExceptions`
 //! and the status reporting of append errors are the caller's business. At process exit, call
@@ -31,17 +35,19 @@ mod encode;
 mod error;
 mod file;
 mod file_manager;
+mod memory_mapped_file;
+mod mmf_manager;
+mod random_access_file;
 mod registry;
 
 pub use console::ConsoleAppender;
 pub use error::AppenderBuildError;
 pub use file::FileAppender;
+pub use memory_mapped_file::{MemoryMappedFileAppender, MAX_REGION_LENGTH, MIN_REGION_LENGTH};
+pub use random_access_file::RandomAccessFileAppender;
 
 /// Builds the appender `spec` describes, formatting with `layout` (the caller builds the layout,
 /// since it depends on the layout crate and the configuration's substitutor).
-///
-/// `RandomAccessFile` and `MemoryMappedFile` appenders are not implemented yet and give
-/// [`AppenderBuildError::Unsupported`].
 pub fn build_appender(
     spec: &AppenderSpec,
     layout: Arc<dyn Layout>,
@@ -57,19 +63,28 @@ pub fn build_appender(
             file,
             layout,
         )?)),
-        AppenderKind::RandomAccessFile(_) => Err(AppenderBuildError::Unsupported {
-            kind: "RandomAccessFile",
-        }),
-        AppenderKind::MemoryMappedFile(_) => Err(AppenderBuildError::Unsupported {
-            kind: "MemoryMappedFile",
-        }),
+        AppenderKind::RandomAccessFile(file) => Ok(Arc::new(RandomAccessFileAppender::new(
+            spec.name.clone(),
+            file,
+            layout,
+        )?)),
+        AppenderKind::MemoryMappedFile(file) => Ok(Arc::new(MemoryMappedFileAppender::new(
+            spec.name.clone(),
+            file,
+            layout,
+        )?)),
+        // Built by the facade with l4rs-async: it refers to other appenders by name.
+        AppenderKind::Async(_) => Err(AppenderBuildError::Unsupported { kind: "Async" }),
     }
 }
 
-/// Writes out the buffer of every file in use. Safe from any thread at any time, including a
-/// panic hook; failures are reported through the status logger.
+/// Writes out the buffer of every file in use (and syncs memory-mapped files to the disk). Safe
+/// from any thread at any time, including a panic hook; failures are reported through the status
+/// logger.
 pub fn flush_all() {
     file_manager::FILE_MANAGERS.flush_all();
+    random_access_file::RANDOM_ACCESS_FILE_MANAGERS.flush_all();
+    mmf_manager::MEMORY_MAPPED_FILE_MANAGERS.flush_all();
 }
 
 /// Closes every file and console stream in use, whoever still uses them: buffers are written,
@@ -79,6 +94,8 @@ pub fn flush_all() {
 /// a time.
 pub fn stop_all() {
     file_manager::FILE_MANAGERS.close_all();
+    random_access_file::RANDOM_ACCESS_FILE_MANAGERS.close_all();
+    mmf_manager::MEMORY_MAPPED_FILE_MANAGERS.close_all();
     console::close_all();
 }
 
@@ -94,6 +111,10 @@ pub(crate) fn os_reason(error: &io::Error) -> String {
 
 #[cfg(test)]
 mod file_tests;
+#[cfg(test)]
+mod memory_mapped_file_tests;
+#[cfg(test)]
+mod random_access_file_tests;
 
 #[cfg(test)]
 pub(crate) mod test_support {

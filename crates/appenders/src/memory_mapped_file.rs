@@ -1,0 +1,187 @@
+//! The MemoryMappedFile appender (log4j2's `MemoryMappedFileAppender`).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use l4rs_config::model::MemoryMappedFileSpec;
+use l4rs_core::{status, AppendError, Appender, Layout, LogEvent};
+
+use crate::file_manager::WriteError;
+use crate::mmf_manager::{MemoryMappedFileManager, MEMORY_MAPPED_FILE_MANAGERS};
+use crate::AppenderBuildError;
+
+/// The smallest region log4j2 maps.
+pub const MIN_REGION_LENGTH: u64 = 256;
+/// The largest region log4j2 maps (1 GiB).
+pub const MAX_REGION_LENGTH: u64 = 1 << 30;
+
+/// Writes events into a memory-mapped file, with log4j2's `<MemoryMappedFile>` options.
+///
+/// * `append` (default true): false deletes the file when the appender is built. With true,
+///   writing continues where the data ends, **after cutting off the NUL padding** that a killed
+///   process leaves behind (log4j2 continues after the padding).
+/// * `regionLength` (default 33554432): the size of each mapping, clamped to [256 B, 1 GiB] and
+///   rounded up to a power of two, each adjustment reported at INFO as log4j2 words it.
+/// * `immediateFlush` is accepted and, as in log4j2, changes nothing: every event is in the page
+///   cache, safe from a process crash, the moment `append` returns, which is what immediate
+///   flush guarantees for the other file appenders. Syncing to the disk after every event
+///   (`msync`) would cost a disk round trip per event; like log4j2, the data is synced at the
+///   end of a batch and on [`Appender::flush`].
+///
+/// Each region's disk blocks are reserved before it is mapped, so a full disk is reported by
+/// the status logger when the next region is needed (events that do not fit fail and are
+/// reported, and writing resumes once space returns) instead of killing the process with
+/// SIGBUS. On stop the file is truncated to the bytes written, after the layout's footer. As in
+/// log4j2 2.19 the header is never written.
+///
+/// Concurrent writers reserve their bytes with one atomic addition and copy them into the
+/// mapping in parallel, without a lock; lines are never torn or interleaved and each thread's
+/// lines keep their order. Appenders naming the same `fileName` share one manager.
+pub struct MemoryMappedFileAppender {
+    name: String,
+    layout: Arc<dyn Layout>,
+    manager: Arc<MemoryMappedFileManager>,
+    immediate_flush: bool,
+    started: AtomicBool,
+}
+
+impl MemoryMappedFileAppender {
+    /// Builds the appender named `name`, opening (or sharing) the file's manager and mapping
+    /// its first region.
+    ///
+    /// Directory and open failures are errors worded as log4j2 reports them, e.g.
+    /// `MemoryMappedFileManager (logs/app.log) java.io.IOException: Could not create directory …`.
+    /// A disk too full for the first region is reported, not an error: the appender retries.
+    pub fn new(
+        name: impl Into<String>,
+        spec: &MemoryMappedFileSpec,
+        layout: Arc<dyn Layout>,
+    ) -> Result<MemoryMappedFileAppender, AppenderBuildError> {
+        let name = name.into();
+        let region_length = valid_region_length(&name, spec.region_length);
+        let manager = MEMORY_MAPPED_FILE_MANAGERS.acquire(&spec.file_name, || {
+            MemoryMappedFileManager::create(
+                &spec.file_name,
+                spec.append,
+                region_length,
+                Arc::clone(&layout),
+            )
+        })?;
+        Ok(MemoryMappedFileAppender {
+            name,
+            layout,
+            manager,
+            immediate_flush: spec.immediate_flush,
+            started: AtomicBool::new(true),
+        })
+    }
+
+    /// The `fileName` written to.
+    pub fn file_name(&self) -> &str {
+        self.manager.file_name()
+    }
+
+    /// The region length in use (that of the appender that opened the file).
+    pub fn region_length(&self) -> u64 {
+        self.manager.region_length()
+    }
+
+    /// The `immediateFlush` attribute as configured; it does not change how events are written
+    /// (see the type's documentation).
+    pub fn is_immediate_flush(&self) -> bool {
+        self.immediate_flush
+    }
+
+    fn error(&self, error: WriteError) -> AppendError {
+        match error {
+            WriteError::Closed => AppendError::NotStarted(self.name.clone()),
+            WriteError::Io(source) => AppendError::Io {
+                destination: self.manager.file_name().to_string(),
+                source,
+            },
+        }
+    }
+}
+
+/// log4j2's region length rules: clamped to [256, 1 GiB], then rounded up to a power of two,
+/// each change reported at INFO.
+fn valid_region_length(name: &str, requested: i64) -> u64 {
+    if requested > MAX_REGION_LENGTH as i64 {
+        status::info(format_args!(
+            "MemoryMappedAppender[{name}] Reduced region length from {requested} to max length: {MAX_REGION_LENGTH}"
+        ));
+        return MAX_REGION_LENGTH;
+    }
+    if requested < MIN_REGION_LENGTH as i64 {
+        status::info(format_args!(
+            "MemoryMappedAppender[{name}] Expanded region length from {requested} to min length: {MIN_REGION_LENGTH}"
+        ));
+        return MIN_REGION_LENGTH;
+    }
+    let requested = requested as u64;
+    let rounded = requested.next_power_of_two();
+    if rounded != requested {
+        status::info(format_args!(
+            "MemoryMappedAppender[{name}] Rounded up region length from {requested} to next power of two: {rounded}"
+        ));
+    }
+    rounded
+}
+
+impl Appender for MemoryMappedFileAppender {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn append(&self, event: &LogEvent<'_>) -> Result<(), AppendError> {
+        if !self.started.load(Ordering::Acquire) {
+            return Err(AppendError::NotStarted(self.name.clone()));
+        }
+        crate::encode::with_encoded(
+            self.layout.as_ref(),
+            |out| self.layout.format(event, out),
+            |bytes| self.manager.write(bytes),
+        )
+        .map_err(|error| self.error(error))?;
+        // log4j2 forces the mapping to the disk when an asynchronous stage ends a batch.
+        if event.end_of_batch {
+            self.manager.sync().map_err(|error| self.error(error))?;
+        }
+        Ok(())
+    }
+
+    /// Syncs the file to the disk (`fdatasync`, the equivalent of log4j2's `force()`): its
+    /// bytes are in the OS already.
+    fn flush(&self) -> Result<(), AppendError> {
+        self.manager.sync().map_err(|error| self.error(error))
+    }
+
+    fn stop(&self) {
+        if self.started.swap(false, Ordering::AcqRel) {
+            MEMORY_MAPPED_FILE_MANAGERS.release(self.manager.file_name(), &self.manager);
+        }
+    }
+
+    fn requires_location(&self) -> bool {
+        self.layout.requires_location()
+    }
+}
+
+impl Drop for MemoryMappedFileAppender {
+    /// An appender dropped without [`Appender::stop`] still gives up its share of the file, so
+    /// the footer is written and the file truncated.
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+impl std::fmt::Debug for MemoryMappedFileAppender {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MemoryMappedFileAppender")
+            .field("name", &self.name)
+            .field("file_name", &self.manager.file_name())
+            .field("region_length", &self.manager.region_length())
+            .field("started", &self.started.load(Ordering::Relaxed))
+            .finish()
+    }
+}

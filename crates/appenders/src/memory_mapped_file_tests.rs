@@ -1,0 +1,572 @@
+//! Tests of the MemoryMappedFile appender and its manager.
+
+use std::fs;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use l4rs_config::model::MemoryMappedFileSpec;
+use l4rs_core::{status, AppendError, Appender, Level, LogEvent, Message};
+
+use crate::file_manager::WriteError;
+use crate::mmf_manager::{MemoryMappedFileManager, RETRY_INTERVAL};
+use crate::registry::Managed as _;
+use crate::test_support::{event, TempDir, TestLayout};
+use crate::{AppenderBuildError, MemoryMappedFileAppender};
+
+fn spec(file_name: &str, region_length: i64) -> MemoryMappedFileSpec {
+    MemoryMappedFileSpec {
+        file_name: file_name.to_string(),
+        append: true,
+        immediate_flush: false,
+        region_length,
+    }
+}
+
+fn appender(spec: &MemoryMappedFileSpec, layout: TestLayout) -> MemoryMappedFileAppender {
+    MemoryMappedFileAppender::new("M", spec, Arc::new(layout)).unwrap()
+}
+
+fn read(path: &str) -> Vec<u8> {
+    fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn text(path: &str) -> String {
+    String::from_utf8(read(path)).unwrap()
+}
+
+fn manager(path: &str, region_length: u64) -> MemoryMappedFileManager {
+    MemoryMappedFileManager::create(path, true, region_length, Arc::new(TestLayout::default()))
+        .unwrap()
+}
+
+#[test]
+fn region_lengths_are_adjusted_with_log4j2_messages() {
+    let dir = TempDir::new("mmf-region");
+    let cases: [(i64, u64, Option<&str>); 5] = [
+        (
+            100,
+            256,
+            Some("MemoryMappedAppender[M] Expanded region length from 100 to min length: 256"),
+        ),
+        (
+            1000,
+            1024,
+            Some("MemoryMappedAppender[M] Rounded up region length from 1000 to next power of two: 1024"),
+        ),
+        (
+            2_000_000_000,
+            1 << 30,
+            Some("MemoryMappedAppender[M] Reduced region length from 2000000000 to max length: 1073741824"),
+        ),
+        (-5, 256, Some("MemoryMappedAppender[M] Expanded region length from -5 to min length: 256")),
+        (33_554_432, 33_554_432, None),
+    ];
+    for (index, (requested, expected, message)) in cases.into_iter().enumerate() {
+        let path = dir.file(&format!("r{index}.log"));
+        let (a, records) =
+            status::capture(|| appender(&spec(&path, requested), TestLayout::default()));
+        assert_eq!(a.region_length(), expected);
+        let messages: Vec<_> = records
+            .iter()
+            .map(|r| (r.level, r.message.as_str()))
+            .collect();
+        assert_eq!(
+            messages,
+            message
+                .map(|m| (Level::INFO, m))
+                .into_iter()
+                .collect::<Vec<_>>()
+        );
+        a.stop();
+    }
+}
+
+/// Scenario 160-header-footer: the footer is written, the header is lost (log4j2 2.19); the
+/// file is truncated to exactly the bytes written.
+#[test]
+fn stop_writes_the_footer_and_truncates_to_the_data() {
+    let dir = TempDir::new("mmf-footer");
+    let path = dir.file("mmf.log");
+    let a = appender(
+        &spec(&path, 4096),
+        TestLayout::with_header_footer("# mmf header\n", "# mmf footer\n"),
+    );
+    a.append(&event("body line 1")).unwrap();
+    a.append(&event("body line 2")).unwrap();
+    // While running the file is pre-extended to the end of the region, as in log4j2; the
+    // events are in the page cache already.
+    assert_eq!(fs::metadata(&path).unwrap().len(), 4096);
+    assert!(read(&path).starts_with(b"body line 1\nbody line 2\n\0"));
+    a.stop();
+    a.stop();
+    assert_eq!(text(&path), "body line 1\nbody line 2\n# mmf footer\n");
+    assert!(matches!(a.append(&event("late")), Err(AppendError::NotStarted(n)) if n == "M"));
+}
+
+#[test]
+fn immediate_flush_is_accepted_and_flush_and_end_of_batch_sync() {
+    let dir = TempDir::new("mmf-flush");
+    let path = dir.file("mmf.log");
+    let mut s = spec(&path, 4096);
+    s.immediate_flush = true;
+    let a = appender(&s, TestLayout::default());
+    assert!(a.is_immediate_flush());
+    let mut last = event("end of batch");
+    last.end_of_batch = true;
+    a.append(&last).unwrap();
+    a.flush().unwrap();
+    a.stop();
+    assert_eq!(text(&path), "end of batch\n");
+    assert!(matches!(a.flush(), Err(AppendError::NotStarted(_))));
+}
+
+/// Records spanning a boundary are split exactly, whatever their size relative to the region
+/// (scenario 190-buffers-and-mmf-remap uses 256-byte regions).
+#[test]
+fn records_across_regions_are_split_exactly() {
+    let dir = TempDir::new("mmf-split");
+    let path = dir.file("mmf.log");
+    let a = appender(&spec(&path, 256), TestLayout::default());
+    let mut expected = String::new();
+    let sizes = [
+        1usize, 37, 255, 256, 257, 100, 512, 1000, 3, 2048, 5000, 7, 254, 2, 0,
+    ];
+    let texts: Vec<String> = sizes
+        .iter()
+        .enumerate()
+        .map(|(index, &size)| {
+            let mut line = format!("{index}:");
+            while line.len() < size {
+                line.push((b'a' + (line.len() % 26) as u8) as char);
+            }
+            line
+        })
+        .collect();
+    for line in &texts {
+        a.append(&LogEvent::new("t", Level::INFO, Message::Text(line)))
+            .unwrap();
+        expected.push_str(line);
+        expected.push('\n');
+    }
+    a.stop();
+    assert_eq!(text(&path), expected);
+}
+
+#[test]
+fn append_continues_existing_data_and_append_false_starts_anew() {
+    let dir = TempDir::new("mmf-append");
+    let path = dir.file("mmf.log");
+    fs::write(&path, "old mmf line\n").unwrap();
+    let a = appender(&spec(&path, 256), TestLayout::default().prefixed("mmf "));
+    a.append(&event("INFO appended")).unwrap();
+    a.stop();
+    assert_eq!(text(&path), "old mmf line\nmmf INFO appended\n");
+
+    let mut s = spec(&path, 256);
+    s.append = false;
+    let a = appender(&s, TestLayout::default());
+    a.append(&event("fresh")).unwrap();
+    a.stop();
+    assert_eq!(text(&path), "fresh\n");
+}
+
+/// A killed run leaves NUL padding after its data; the next run continues right after the
+/// data, so the file never holds a gap between runs (log4j2 continues after the padding).
+#[test]
+fn padding_left_by_a_killed_run_is_cut_off() {
+    let dir = TempDir::new("mmf-recover");
+    let path = dir.file("mmf.log");
+    let mut crashed = b"line of the killed run\n".to_vec();
+    crashed.resize(crashed.len() + 200_000, 0);
+    fs::write(&path, &crashed).unwrap();
+    let a = appender(&spec(&path, 4096), TestLayout::default());
+    a.append(&event("next run")).unwrap();
+    a.stop();
+    assert_eq!(text(&path), "line of the killed run\nnext run\n");
+
+    // A file of nothing but padding is empty data.
+    fs::write(&path, vec![0u8; 70_000]).unwrap();
+    let a = appender(&spec(&path, 4096), TestLayout::default());
+    a.append(&event("first")).unwrap();
+    a.stop();
+    assert_eq!(text(&path), "first\n");
+}
+
+/// What a write returns is in the file at once, before stop, and the region is unmapped and the
+/// next mapped as writing moves on.
+#[test]
+fn data_is_in_the_file_as_soon_as_append_returns() {
+    let dir = TempDir::new("mmf-visible");
+    let path = dir.file("mmf.log");
+    let a = appender(&spec(&path, 256), TestLayout::default());
+    let mut expected = Vec::new();
+    for index in 0..200 {
+        let line = format!("visible line {index}");
+        a.append(&LogEvent::new("t", Level::INFO, Message::Text(&line)))
+            .unwrap();
+        expected.extend_from_slice(line.as_bytes());
+        expected.push(b'\n');
+        let contents = read(&path);
+        assert_eq!(&contents[..expected.len()], &expected[..]);
+        assert!(contents[expected.len()..].iter().all(|&b| b == 0));
+    }
+    a.stop();
+    assert_eq!(read(&path), expected);
+}
+
+#[test]
+fn unusable_paths_fail_with_log4j2_messages() {
+    let dir = TempDir::new("mmf-unusable");
+    let layout = || Arc::new(TestLayout::default()) as Arc<dyn l4rs_core::Layout>;
+    let directory = dir.file("a-directory");
+    fs::create_dir(&directory).unwrap();
+    let error = MemoryMappedFileAppender::new("M", &spec(&directory, 256), layout()).unwrap_err();
+    assert!(matches!(error, AppenderBuildError::Open { .. }));
+    assert_eq!(
+        error.to_string(),
+        format!("MemoryMappedFileManager ({directory}) java.io.FileNotFoundException: {directory} (Is a directory)")
+    );
+    let plain = dir.file("plain");
+    fs::write(&plain, "").unwrap();
+    let under = format!("{plain}/x.log");
+    let error = MemoryMappedFileAppender::new("M", &spec(&under, 256), layout()).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        format!("MemoryMappedFileManager ({under}) java.io.IOException: File {plain} exists and is not a directory. Unable to create directory.")
+    );
+}
+
+#[test]
+fn appenders_on_one_file_share_its_manager() {
+    let dir = TempDir::new("mmf-shared");
+    let path = dir.file("shared.log");
+    let first = appender(
+        &spec(&path, 256),
+        TestLayout::with_header_footer("", "A-foot\n"),
+    );
+    let second = MemoryMappedFileAppender::new(
+        "M2",
+        &spec(&path, 4096),
+        Arc::new(TestLayout::with_header_footer("", "B-foot\n").prefixed("b: ")),
+    )
+    .unwrap();
+    assert_eq!(second.region_length(), 256, "the first appender's manager");
+    first.append(&event("one")).unwrap();
+    second.append(&event("two")).unwrap();
+    first.stop();
+    second.append(&event("three")).unwrap();
+    drop(second);
+    assert_eq!(text(&path), "one\nb: two\nb: three\nA-foot\n");
+}
+
+/// Splits a file into lines of `T<thread> <sequence> <padding>` and checks that every thread's
+/// lines are all there, once, whole and in order.
+fn check_threads(contents: &[u8], threads: usize, per_thread: usize) {
+    assert!(!contents.contains(&0), "NUL bytes in the file");
+    let text = std::str::from_utf8(contents).unwrap();
+    let mut next = vec![0usize; threads];
+    for line in text.lines() {
+        let mut fields = line.split(' ');
+        let thread: usize = fields.next().unwrap()[1..]
+            .parse()
+            .unwrap_or_else(|_| panic!("{line:?}"));
+        let sequence: usize = fields
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap_or_else(|_| panic!("{line:?}"));
+        let padding = fields.next().unwrap_or_else(|| panic!("torn {line:?}"));
+        assert_eq!(
+            padding.len(),
+            (thread * 7 + sequence * 13) % 300,
+            "torn {line:?}"
+        );
+        assert!(padding.bytes().all(|b| b == b'x'), "torn {line:?}");
+        assert_eq!(sequence, next[thread], "thread {thread} out of order");
+        next[thread] += 1;
+    }
+    assert_eq!(next, vec![per_thread; threads]);
+}
+
+fn line(thread: usize, sequence: usize) -> String {
+    let padding = (thread * 7 + sequence * 13) % 300;
+    format!("T{thread} {sequence} {}\n", "x".repeat(padding))
+}
+
+/// Many writers and small regions: boundaries are crossed constantly, records are larger than
+/// a region now and then, and slots are reused while slow writers still copy.
+#[test]
+fn many_threads_small_regions_lines_are_whole_and_ordered() {
+    let dir = TempDir::new("mmf-mt");
+    let path = dir.file("mt.log");
+    let m = manager(&path, 256);
+    let (threads, per_thread) = (8, 3000);
+    std::thread::scope(|scope| {
+        for thread in 0..threads {
+            let m = &m;
+            scope.spawn(move || {
+                for sequence in 0..per_thread {
+                    m.write(line(thread, sequence).as_bytes()).unwrap();
+                }
+            });
+        }
+    });
+    m.close();
+    check_threads(&read(&path), threads, per_thread);
+}
+
+/// Stopping while writers append: every record that was accepted is whole, nothing follows the
+/// footer, and there is no NUL byte.
+#[test]
+fn close_while_writing_leaves_whole_records_and_the_footer_last() {
+    let dir = TempDir::new("mmf-close-race");
+    let path = dir.file("race.log");
+    let m = MemoryMappedFileManager::create(
+        &path,
+        true,
+        256,
+        Arc::new(TestLayout::with_header_footer("", "FOOTER\n")),
+    )
+    .unwrap();
+    let accepted: Vec<usize> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..4)
+            .map(|thread| {
+                let m = &m;
+                scope.spawn(move || {
+                    let mut sequence = 0;
+                    loop {
+                        match m.write(line(thread, sequence).as_bytes()) {
+                            Ok(()) => sequence += 1,
+                            Err(WriteError::Closed) => return sequence,
+                            Err(WriteError::Io(error)) => panic!("{error}"),
+                        }
+                    }
+                })
+            })
+            .collect();
+        std::thread::sleep(Duration::from_millis(30));
+        m.close();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let contents = read(&path);
+    let body = contents.strip_suffix(b"FOOTER\n").expect("footer last");
+    let mut next = [0usize; 4];
+    for line_text in std::str::from_utf8(body).unwrap().lines() {
+        let mut fields = line_text.split(' ');
+        let thread: usize = fields.next().unwrap()[1..].parse().unwrap();
+        let sequence: usize = fields.next().unwrap().parse().unwrap();
+        assert_eq!(format!("{line_text}\n"), line(thread, sequence));
+        assert_eq!(sequence, next[thread]);
+        next[thread] += 1;
+    }
+    assert_eq!(next.to_vec(), accepted);
+}
+
+/// A full disk at a boundary: the record that needed the new region and those after it fail and
+/// are reported; nothing of them is written; after the retry interval writing resumes right
+/// after the last record that was written, with no gap.
+#[test]
+fn a_failed_reservation_drops_records_and_writing_resumes_without_a_gap() {
+    let dir = TempDir::new("mmf-full");
+    let path = dir.file("full.log");
+    let m = manager(&path, 256);
+    let first = "a".repeat(200) + "\n";
+    m.write(first.as_bytes()).unwrap();
+    m.inject.reserve_failures.store(1, Ordering::SeqCst);
+    let ((), records) = status::capture(|| {
+        let crossing = "b".repeat(99) + "\n";
+        match m.write(crossing.as_bytes()) {
+            Err(WriteError::Io(error)) => assert_eq!(error.raw_os_error(), Some(libc::ENOSPC)),
+            _ => panic!("the crossing record must fail"),
+        }
+        // It would fit in what is left of the region, but it was handed bytes after the failed
+        // record, and nothing may follow a gap: it is lost too.
+        assert!(m.write(b"fits\n").is_err());
+    });
+    assert_eq!(records.len(), 1, "{records:?}");
+    assert_eq!(records[0].level, Level::ERROR);
+    assert!(
+        records[0].message.starts_with(&format!(
+            "MemoryMappedFileManager ({path}) Unable to remap: could not reserve or map the next 256 bytes: No space left on device."
+        )),
+        "{}",
+        records[0].message
+    );
+    assert_eq!(m.lost(), 2);
+    // Within the retry interval nothing is written.
+    assert!(m.write(b"still failing\n").is_err());
+    std::thread::sleep(RETRY_INTERVAL + Duration::from_millis(20));
+    let ((), records) = status::capture(|| {
+        // The failing writer that starts the retry writes its own record in the new generation.
+        m.write(b"resumed\n").unwrap_or_else(|_| panic!("resumed"));
+        // The episode ends when the next region is prepared.
+        for index in 0..20 {
+            m.write(format!("after {index}\n").as_bytes())
+                .unwrap_or_else(|_| panic!("after"));
+        }
+    });
+    assert_eq!(records.len(), 1, "{records:?}");
+    assert_eq!(
+        records[0].message,
+        format!("MemoryMappedFileManager ({path}) Remapped again; 3 record(s) could not be written meanwhile")
+    );
+    m.close();
+    let mut expected = first.clone() + "resumed\n";
+    for index in 0..20 {
+        expected += &format!("after {index}\n");
+    }
+    assert_eq!(text(&path), expected);
+}
+
+/// A record that ends exactly at the boundary is written even when the next region cannot be
+/// prepared; only those after it fail.
+#[test]
+fn a_record_ending_at_a_failed_boundary_is_kept() {
+    let dir = TempDir::new("mmf-ender");
+    let path = dir.file("ender.log");
+    let m = manager(&path, 256);
+    m.inject.reserve_failures.store(1, Ordering::SeqCst);
+    let exact = "e".repeat(255) + "\n";
+    let ((), _) = status::capture(|| {
+        m.write(exact.as_bytes())
+            .unwrap_or_else(|_| panic!("ender"));
+        assert!(m.write(b"after\n").is_err());
+    });
+    m.close();
+    assert_eq!(text(&path), exact);
+}
+
+/// A region that cannot be mapped although its blocks are reserved: the record goes in with
+/// `pwrite`, later records fail until the retry, which maps the region again.
+#[test]
+fn a_failed_mapping_writes_the_record_and_resumes_later() {
+    let dir = TempDir::new("mmf-map-fail");
+    let path = dir.file("map.log");
+    let m = manager(&path, 256);
+    let first = "a".repeat(200) + "\n";
+    m.write(first.as_bytes()).unwrap();
+    m.inject.map_failures.store(1, Ordering::SeqCst);
+    let crossing = "b".repeat(99) + "\n";
+    let ((), records) = status::capture(|| {
+        m.write(crossing.as_bytes())
+            .unwrap_or_else(|_| panic!("written with pwrite"));
+        assert!(m.write(b"lost\n").is_err());
+    });
+    assert!(
+        records[0].message.contains("Cannot allocate memory"),
+        "{records:?}"
+    );
+    std::thread::sleep(RETRY_INTERVAL + Duration::from_millis(20));
+    let ((), _) = status::capture(|| {
+        for index in 0..30 {
+            m.write(format!("resumed {index}\n").as_bytes())
+                .unwrap_or_else(|_| panic!("resumed"));
+        }
+    });
+    m.close();
+    let mut expected = first + &crossing;
+    for index in 0..30 {
+        expected += &format!("resumed {index}\n");
+    }
+    assert_eq!(text(&path), expected);
+}
+
+/// A retry that starts a generation exactly at an unprepared boundary: the generation's first
+/// writer prepares the region itself, and fails alone if it cannot.
+#[test]
+fn the_first_writer_of_a_generation_prepares_its_region() {
+    let dir = TempDir::new("mmf-first-writer");
+    let path = dir.file("first.log");
+    let m = manager(&path, 256);
+    m.inject.reserve_failures.store(2, Ordering::SeqCst);
+    let fill = "f".repeat(255) + "\n";
+    let ((), _) = status::capture(|| {
+        m.write(fill.as_bytes()).unwrap_or_else(|_| panic!("ender"));
+        assert!(m.write(b"x\n").is_err());
+        std::thread::sleep(RETRY_INTERVAL + Duration::from_millis(20));
+        // The retry starts a generation at the boundary; its first writer (this one) prepares
+        // the region and fails once more (the second injected failure).
+        assert!(m.write(b"y\n").is_err());
+        std::thread::sleep(RETRY_INTERVAL + Duration::from_millis(20));
+        m.write(b"z\n").unwrap_or_else(|_| panic!("z"));
+    });
+    m.close();
+    assert_eq!(text(&path), fill + "z\n");
+}
+
+/// Failures and retries while several threads write: every record reported written is in the
+/// file exactly once and whole, every record reported failed is absent, and no NUL byte is left.
+#[test]
+fn failures_under_concurrency_keep_the_file_consistent() {
+    let dir = TempDir::new("mmf-full-mt");
+    let path = dir.file("full-mt.log");
+    let m = manager(&path, 256);
+    m.inject.retry_interval_micros.store(300, Ordering::SeqCst);
+    // The writers' threads report a hundred failure episodes; keep them off the test output
+    // (captures still see everything).
+    status::set_level(Level::OFF);
+    let threads = 4;
+    let (written, records) = status::capture(|| {
+        std::thread::scope(|scope| {
+            let injector = scope.spawn(|| {
+                let mut injections = 0;
+                let started = Instant::now();
+                while started.elapsed() < Duration::from_millis(500) {
+                    std::thread::sleep(Duration::from_millis(2));
+                    // Alternately failing reservations and mappings, one or several in a row.
+                    let count = 1 + injections % 3;
+                    if injections % 2 == 0 {
+                        m.inject.reserve_failures.store(count, Ordering::SeqCst);
+                    } else {
+                        m.inject.map_failures.store(count, Ordering::SeqCst);
+                    }
+                    injections += 1;
+                }
+                injections
+            });
+            let handles: Vec<_> = (0..threads)
+                .map(|thread| {
+                    let m = &m;
+                    scope.spawn(move || {
+                        let started = Instant::now();
+                        let mut ok = Vec::new();
+                        let mut sequence = 0;
+                        while started.elapsed() < Duration::from_millis(500) {
+                            if m.write(line(thread, sequence).as_bytes()).is_ok() {
+                                ok.push(sequence);
+                            }
+                            sequence += 1;
+                        }
+                        ok
+                    })
+                })
+                .collect();
+            assert!(injector.join().unwrap() > 50);
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap())
+                .collect::<Vec<_>>()
+        })
+    });
+    status::set_level(status::default_level());
+    m.close();
+    let contents = read(&path);
+    assert!(!contents.contains(&0), "NUL bytes in the file");
+    let mut found: Vec<Vec<usize>> = vec![Vec::new(); threads];
+    for line_text in std::str::from_utf8(&contents).unwrap().lines() {
+        let mut fields = line_text.split(' ');
+        let thread: usize = fields.next().unwrap()[1..].parse().unwrap();
+        let sequence: usize = fields.next().unwrap().parse().unwrap();
+        assert_eq!(format!("{line_text}\n"), line(thread, sequence), "torn");
+        found[thread].push(sequence);
+    }
+    assert_eq!(found, written);
+    assert!(
+        written.iter().all(|w| w.len() > 100),
+        "{:?}",
+        written.iter().map(Vec::len).collect::<Vec<_>>()
+    );
+    // The injector's thread made no writes, so nothing was reported on it.
+    assert!(records.is_empty(), "{records:?}");
+}

@@ -1,0 +1,936 @@
+//! The MemoryMappedFile appender's manager: one memory-mapped file per `fileName` in the process
+//! (log4j2's `MemoryMappedFileManager`), written by many threads at once without a lock.
+//!
+//! # Layout of the file
+//!
+//! The data of this run starts at `start`, the end of what earlier runs wrote. From there the
+//! file is cut into regions of `region_length` bytes (a power of two): region `r` covers
+//! `[start + r·R, start + (r+1)·R)`. A region is *prepared* before anyone writes into it: its
+//! disk blocks are reserved with `posix_fallocate` (which also extends the file, as log4j2
+//! pre-extends it) and it is mapped. Reserving first is what turns a full disk into an error
+//! at remap time instead of a SIGBUS at the first write into a page that has no block.
+//!
+//! # Writing without a lock
+//!
+//! A writer reserves `[a, a+n)` with one `fetch_add` on `cursor`, then copies its bytes into the
+//! mapping while other writers copy theirs: no lock is held while copying. Each region counts
+//! the bytes copied into it (`Slot::filled`); the writer whose copy completes the count unmaps
+//! it. Every byte of a region belongs to exactly one reservation and is counted once, after its
+//! copy, so a mapping is unmapped only once every writer into it has finished.
+//!
+//! Region boundaries are handed over without a lock either. The writer whose reservation holds
+//! the last byte before boundary `B` (it straddles `B`, or ends exactly at it) is the boundary's
+//! *owner*: it prepares the region that starts at `B`, and everyone whose reservation starts at or
+//! after `B` waits until it has. Owners work strictly in order (an owner first waits for its own
+//! first region), so at most one preparation runs at a time. A record larger than a region is
+//! split exactly: the head goes into the region it starts in, whole regions in the middle (which
+//! nobody else touches) are written with `pwrite`, and the tail goes into the region after them,
+//! which the record's writer prepares for the writers that follow. Prepared regions live in
+//! [`SLOTS`] slots (region `r` in slot `r % SLOTS`); an owner whose slot still holds a region
+//! that has not been completely written waits for it.
+//!
+//! # Failures and generations
+//!
+//! When a preparation fails (disk full, file too large), reservations made past the failure
+//! point can never be written, yet the cursor has already handed them out. The cursor therefore
+//! carries a *generation* in its top bits. The failing owner records the offset (within the
+//! generation) from which nothing can be written; every reservation of that generation at or past
+//! it fails with the error, is counted as lost, and is not written. After [`RETRY_INTERVAL`] a
+//! failing writer starts a new generation where the data really ends (after every writer before
+//! the failure point has finished), so the file never holds a gap, and the first writer to cross
+//! the boundary tries again. Closing also bumps the generation, so writers racing with the close
+//! fail cleanly instead of writing past the footer.
+//!
+//! A generation's offsets have 44 bits: a generation that would span 2^43 bytes fails one record
+//! with `EFBIG` and continues in a fresh generation. The 20-bit generation number can only be
+//! confused with an older one by a writer that stalls across about a million failed remaps,
+//! which at one retry per [`RETRY_INTERVAL`] takes days of a full disk.
+
+use std::fs::{File, OpenOptions};
+use std::io;
+use std::os::unix::fs::FileExt as _;
+use std::os::unix::io::AsRawFd as _;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, AtomicU32, AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use l4rs_core::{status, Layout};
+use memmap2::{MmapOptions, MmapRaw};
+
+use crate::file_manager::{make_parent_dirs, WriteError};
+use crate::registry::{Managed, Registry};
+use crate::AppenderBuildError;
+
+/// Every memory-mapped file manager of the process, by `fileName` as configured.
+pub(crate) static MEMORY_MAPPED_FILE_MANAGERS: Registry<String, MemoryMappedFileManager> =
+    Registry::new();
+
+/// The name log4j2 gives the manager in its messages.
+pub(crate) const MANAGER: &str = "MemoryMappedFileManager";
+
+/// How many regions may be mapped at once. Writers normally use one or two; the others let fast
+/// writers move on while a slow one still copies into an old region.
+const SLOTS: usize = 8;
+/// Bits of the cursor that hold the offset within a generation; the generation is above them.
+const GENERATION_SHIFT: u32 = 44;
+const OFFSET_MASK: u64 = (1 << GENERATION_SHIFT) - 1;
+/// The failure point of a generation that has not failed.
+const NO_FAILURE: u64 = OFFSET_MASK;
+/// A generation covers at most this many bytes, far below the offset bits, so reservations that
+/// overshoot a failure point never carry into the generation bits.
+const MAX_GENERATION_SPAN: u64 = 1 << 43;
+/// Records larger than this are refused rather than risk the offset arithmetic.
+const MAX_RECORD: usize = 1 << 32;
+/// How long after a failed remap writers keep failing before one of them tries again.
+pub(crate) const RETRY_INTERVAL: Duration = Duration::from_millis(250);
+/// How long closing waits for writers still copying before it gives up unmapping.
+const CLOSE_TIMEOUT: Duration = Duration::from_secs(10);
+/// The bytes read at a time when looking for the end of the data left by an earlier run.
+const SCAN_CHUNK: usize = 64 * 1024;
+/// `Slot::region` of a slot that holds no region.
+const EMPTY: u64 = u64::MAX;
+
+/// One mapped region. Aligned so that writers counting into one slot do not slow down those
+/// counting into another.
+#[repr(align(128))]
+struct Slot {
+    /// The region held, or [`EMPTY`]. Published (Release) after `base` and `filled`.
+    region: AtomicU64,
+    /// The address of the region's first byte.
+    base: AtomicPtr<u8>,
+    /// Bytes of the region copied so far; the region is unmapped when this reaches its length.
+    filled: AtomicU64,
+    /// The mapping itself; locked only to map and unmap.
+    mapping: Mutex<Option<MmapRaw>>,
+}
+
+impl Slot {
+    fn new() -> Slot {
+        Slot {
+            region: AtomicU64::new(EMPTY),
+            base: AtomicPtr::new(std::ptr::null_mut()),
+            filled: AtomicU64::new(0),
+            mapping: Mutex::new(None),
+        }
+    }
+}
+
+/// The reservation cursor, alone on its cache line: it is the one word every writer changes.
+#[repr(align(128))]
+struct Cursor(AtomicU64);
+
+/// Words every writer reads and almost nobody writes, kept off the cursor's cache line.
+#[repr(align(128))]
+struct Shared {
+    /// `generation << GENERATION_SHIFT | failure point` of the generation whose reservations
+    /// are valid (below the failure point).
+    state: AtomicU64,
+    /// The file offset of offset 0 of the current generation.
+    generation_base: AtomicU64,
+    /// Set once closing starts.
+    closed: AtomicBool,
+}
+
+/// State changed only by failures, retries and closing.
+#[derive(Default)]
+struct Control {
+    /// When the current failure was recorded; `None` while writing works.
+    failed_at: Option<Instant>,
+    /// True from a failure until a preparation succeeds again, so the episode is reported once
+    /// when it starts and once when it ends.
+    in_episode: bool,
+    closed: bool,
+}
+
+/// One memory-mapped file, shared by every MemoryMappedFile appender configured with its name.
+pub(crate) struct MemoryMappedFileManager {
+    file_name: String,
+    file: File,
+    /// The layout of the appender that created the manager: it provides the footer.
+    layout: Arc<dyn Layout>,
+    region_length: u64,
+    region_shift: u32,
+    /// Where this run's data starts in the file.
+    start: u64,
+    cursor: Cursor,
+    shared: Shared,
+    /// Regions `[0, prepared)` are prepared.
+    prepared: AtomicU64,
+    /// Boundary owners at work. Closing and retries wait for none: an owner whose record ends at
+    /// the boundary has already counted its bytes when it reserves the next region, and that
+    /// reservation would extend a file that closing has just truncated.
+    preparing: AtomicU32,
+    /// The file offset below which every byte is either in a prepared region or was written by
+    /// a preparation (so closing knows no preparation still owes bytes below it).
+    ready_end: AtomicU64,
+    slots: [Slot; SLOTS],
+    control: Mutex<Control>,
+    /// Wakes writers waiting for a preparation, a free slot or a failure.
+    wake_lock: Mutex<()>,
+    wake: Condvar,
+    /// The error of the last failed preparation, returned to the writers it dooms.
+    failure_errno: AtomicI32,
+    /// Records that could not be written since the current failure episode began.
+    lost: AtomicU64,
+    /// Failures that tests inject into the next block reservations and mappings.
+    #[cfg(test)]
+    pub(crate) inject: Injected,
+}
+
+/// Counts of upcoming operations that fail, for tests of the failure paths that a real disk
+/// cannot be made to produce on demand.
+#[cfg(test)]
+#[derive(Default)]
+pub(crate) struct Injected {
+    /// The next this many block reservations fail with ENOSPC.
+    pub(crate) reserve_failures: std::sync::atomic::AtomicU32,
+    /// The next this many mappings fail with ENOMEM.
+    pub(crate) map_failures: std::sync::atomic::AtomicU32,
+    /// Replaces [`RETRY_INTERVAL`] when not zero, so tests can go through many failures.
+    pub(crate) retry_interval_micros: AtomicU64,
+}
+
+#[cfg(test)]
+fn injected(counter: &std::sync::atomic::AtomicU32, errno: i32) -> io::Result<()> {
+    let take = counter.fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| n.checked_sub(1));
+    match take {
+        Ok(_) => Err(io::Error::from_raw_os_error(errno)),
+        Err(_) => Ok(()),
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Why one try at writing did not write.
+enum Attempt {
+    /// The reservation is past a failure point or the close: nothing was written.
+    Doomed,
+    /// This writer's own remap failed, or a write into reserved blocks did.
+    Failed(WriteError),
+}
+
+/// What a reservation turned out to be.
+enum Reservation {
+    /// Valid: write at this file offset.
+    At(u64),
+    /// Not writable: the manager failed or closed after it was handed out.
+    Doomed,
+}
+
+impl MemoryMappedFileManager {
+    /// Opens `file_name` and maps its first region.
+    ///
+    /// With `append`, writing continues at the end of the data already there: trailing NUL
+    /// bytes, the unwritten rest of the last region of a run that was killed, are cut off first.
+    /// Without it, the file is deleted and started anew, as log4j2 does. `region_length` must be
+    /// a power of two (the appender rounds it).
+    pub(crate) fn create(
+        file_name: &str,
+        append: bool,
+        region_length: u64,
+        layout: Arc<dyn Layout>,
+    ) -> Result<MemoryMappedFileManager, AppenderBuildError> {
+        debug_assert!(region_length.is_power_of_two());
+        let path = Path::new(file_name);
+        make_parent_dirs(MANAGER, file_name, path)?;
+        if !append {
+            // A missing file is the expected failure; any other resurfaces when opening.
+            let _ = std::fs::remove_file(path);
+        }
+        let file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            // The data already there is kept; how much of it is data is found below.
+            .truncate(false)
+            .open(path)
+            .map_err(|source| AppenderBuildError::Open {
+                manager: MANAGER,
+                file_name: file_name.to_string(),
+                source,
+            })?;
+        let prepare_error = |action: &'static str| {
+            move |source| AppenderBuildError::Prepare {
+                manager: MANAGER,
+                file_name: file_name.to_string(),
+                action,
+                source,
+            }
+        };
+        let length = file
+            .metadata()
+            .map_err(prepare_error("Unable to read the file's length"))?
+            .len();
+        let start = if append {
+            find_data_end(&file, length)
+                .map_err(prepare_error("Unable to find the end of the data"))?
+        } else {
+            0
+        };
+        if start != length {
+            file.set_len(start).map_err(prepare_error(
+                "Unable to cut off the padding of an earlier run",
+            ))?;
+        }
+        let manager = MemoryMappedFileManager {
+            file_name: file_name.to_string(),
+            file,
+            layout,
+            region_length,
+            region_shift: region_length.trailing_zeros(),
+            start,
+            cursor: Cursor(AtomicU64::new(0)),
+            shared: Shared {
+                state: AtomicU64::new(NO_FAILURE),
+                generation_base: AtomicU64::new(start),
+                closed: AtomicBool::new(false),
+            },
+            prepared: AtomicU64::new(0),
+            preparing: AtomicU32::new(0),
+            ready_end: AtomicU64::new(start),
+            slots: std::array::from_fn(|_| Slot::new()),
+            control: Mutex::new(Control::default()),
+            wake_lock: Mutex::new(()),
+            wake: Condvar::new(),
+            failure_errno: AtomicI32::new(0),
+            lost: AtomicU64::new(0),
+            #[cfg(test)]
+            inject: Injected::default(),
+        };
+        // The first region is prepared now, so the first event pays nothing. If the disk is
+        // already full the appender still starts: the first writer tries again, and so on until
+        // space returns.
+        let first = manager
+            .reserve_blocks(start, start + region_length, start)
+            .and_then(|()| manager.map_region(0, 0));
+        match first {
+            Ok(()) => manager.publish_prepared(1, start + region_length),
+            Err(error) => {
+                lock(&manager.control).in_episode = true;
+                manager.report_failure(&error);
+            }
+        }
+        Ok(manager)
+    }
+
+    /// The `fileName` the manager was created for.
+    pub(crate) fn file_name(&self) -> &str {
+        &self.file_name
+    }
+
+    /// The region length in use.
+    pub(crate) fn region_length(&self) -> u64 {
+        self.region_length
+    }
+
+    /// Writes one record. It is in the page cache when this returns `Ok`, so it survives the
+    /// process being killed.
+    pub(crate) fn write(&self, bytes: &[u8]) -> Result<(), WriteError> {
+        if bytes.is_empty() {
+            return Ok(());
+        }
+        if bytes.len() > MAX_RECORD {
+            return Err(WriteError::Io(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("a record of {} bytes is too large", bytes.len()),
+            )));
+        }
+        let mut retried = false;
+        loop {
+            if self.shared.closed.load(Ordering::Relaxed) {
+                return Err(WriteError::Closed);
+            }
+            match self.attempt(bytes) {
+                Ok(()) => return Ok(()),
+                Err(Attempt::Failed(error)) => {
+                    self.lost.fetch_add(1, Ordering::Relaxed);
+                    return Err(error);
+                }
+                Err(Attempt::Doomed) => {
+                    if self.shared.closed.load(Ordering::Acquire) {
+                        return Err(WriteError::Closed);
+                    }
+                    // The writer that starts a retry tries its own record once more, so the
+                    // first record after space returns is not lost for nothing.
+                    if !retried && self.maybe_retry() {
+                        retried = true;
+                        continue;
+                    }
+                    self.lost.fetch_add(1, Ordering::Relaxed);
+                    return Err(self.failure());
+                }
+            }
+        }
+    }
+
+    /// One try at writing a record.
+    fn attempt(&self, bytes: &[u8]) -> Result<(), Attempt> {
+        let length = bytes.len() as u64;
+        let reservation = self.cursor.0.fetch_add(length, Ordering::AcqRel);
+        let generation = reservation >> GENERATION_SHIFT;
+        let offset = reservation & OFFSET_MASK;
+        let position = match self.check(generation, offset) {
+            Reservation::At(position) => position,
+            Reservation::Doomed => return Err(Attempt::Doomed),
+        };
+        let region = self.region_of(position);
+        let end = position + length;
+        // The common case: inside one region that is mapped, and not ending at its boundary (the
+        // writer ending there owns the boundary).
+        if end < self.region_start(region + 1) {
+            let slot = self.slot(region);
+            if slot.region.load(Ordering::Acquire) == region {
+                let base = slot.base.load(Ordering::Relaxed);
+                // SAFETY: the slot holds `region`, mapped for its whole length at `base`, and it
+                // stays mapped until every byte of it is counted, ours included. Our bytes lie
+                // inside the region, and no other writer was given them.
+                unsafe { copy_to(base, position - self.region_start(region), bytes) };
+                self.count(slot, length);
+                return Ok(());
+            }
+        }
+        self.write_slow(bytes, generation, offset, position)
+    }
+
+    /// Where a reservation goes, if it is valid.
+    fn check(&self, generation: u64, offset: u64) -> Reservation {
+        let state = self.shared.state.load(Ordering::Acquire);
+        if generation != state >> GENERATION_SHIFT || offset >= (state & OFFSET_MASK) {
+            return Reservation::Doomed;
+        }
+        // The cursor value we got was written after the generation's base was stored (see
+        // `start_generation`), so a relaxed load sees it.
+        Reservation::At(self.shared.generation_base.load(Ordering::Relaxed) + offset)
+    }
+
+    /// The error for a reservation that cannot be written: the one that failed the remap.
+    fn failure(&self) -> WriteError {
+        let errno = self.failure_errno.load(Ordering::Relaxed);
+        WriteError::Io(if errno == 0 {
+            io::Error::other("the memory-mapped file could not be extended")
+        } else {
+            io::Error::from_raw_os_error(errno)
+        })
+    }
+
+    /// Everything but the common case: waiting for a region, owning boundaries, large records.
+    fn write_slow(
+        &self,
+        bytes: &[u8],
+        generation: u64,
+        offset: u64,
+        position: u64,
+    ) -> Result<(), Attempt> {
+        let length = bytes.len() as u64;
+        let end = position + length;
+        let first = self.region_of(position);
+        // The region holding the first byte after the record: the record's writer owns every
+        // boundary up to its start.
+        let next = self.region_of(end);
+        // Offset 0 of a generation may start in a region nobody has prepared (the first region
+        // failed, a retry starts at a boundary, or a region could not be mapped and its bytes
+        // were written without it); its writer prepares it.
+        let owns_first = offset == 0 && self.prepared.load(Ordering::Acquire) <= first;
+        if !owns_first {
+            self.wait_prepared(first + 1, generation, offset)?;
+        }
+        let first_new = if owns_first { first } else { first + 1 };
+        if next < first_new {
+            // No boundary of ours: the region was just not mapped yet when we looked.
+            self.copy_chunk(first, position, bytes);
+            return Ok(());
+        }
+        self.preparing.fetch_add(1, Ordering::AcqRel);
+        let result = self.prepare_and_write(bytes, generation, offset, position, first_new, next);
+        self.preparing.fetch_sub(1, Ordering::AcqRel);
+        self.notify();
+        result
+    }
+
+    /// The owner's work: prepares regions `first_new..=next` and writes the record around them.
+    fn prepare_and_write(
+        &self,
+        bytes: &[u8],
+        generation: u64,
+        offset: u64,
+        position: u64,
+        first_new: u64,
+        next: u64,
+    ) -> Result<(), Attempt> {
+        let length = bytes.len() as u64;
+        let end = position + length;
+        let first = self.region_of(position);
+        let new_start = self.region_start(first_new);
+        let generation_base = position - offset;
+        if let Err(error) =
+            self.reserve_blocks(new_start, self.region_start(next + 1), generation_base)
+        {
+            if end <= new_start {
+                // The record ends exactly at the boundary: it fits, only its followers fail.
+                self.copy_chunk(first, position, bytes);
+                self.fail(generation, offset + length, &error);
+                return Ok(());
+            }
+            self.fail(generation, offset, &error);
+            return Err(Attempt::Failed(WriteError::Io(error)));
+        }
+        let generation_end = offset + length;
+        if first_new == first {
+            // Bytes of the region before this generation were written by the previous one.
+            if let Err(error) = self.map_region(first, position - self.region_start(first)) {
+                return self.finish_unmapped(
+                    bytes,
+                    position,
+                    first,
+                    generation,
+                    generation_end,
+                    &error,
+                );
+            }
+        }
+        // The head, into the region the record starts in.
+        let head_end = end.min(self.region_start(first + 1));
+        let (head, rest) = bytes.split_at((head_end - position) as usize);
+        self.copy_chunk(first, position, head);
+        // Whole regions in the middle belong to this record alone.
+        let middle_end = end.min(self.region_start(next)).max(head_end);
+        let (middle, tail) = rest.split_at((middle_end - head_end) as usize);
+        let mut result = Ok(());
+        if !middle.is_empty() {
+            // The blocks are reserved, so this fails only on an I/O error; the record is then
+            // incomplete, and reported as failed.
+            if let Err(error) = self.file.write_all_at(middle, head_end) {
+                result = Err(Attempt::Failed(WriteError::Io(error)));
+            }
+        }
+        if next != first {
+            // The region holding the record's tail, or starting right after it, is shared with
+            // the writers that follow.
+            if let Err(error) = self.map_region(next, 0) {
+                let outcome = self.finish_unmapped(
+                    tail,
+                    middle_end,
+                    next,
+                    generation,
+                    generation_end,
+                    &error,
+                );
+                return result.and(outcome);
+            }
+        }
+        self.publish_prepared(next + 1, self.region_start(next + 1));
+        self.end_episode();
+        if !tail.is_empty() {
+            self.copy_chunk(next, middle_end, tail);
+        }
+        result
+    }
+
+    /// A region could be reserved but not mapped (the address space or the map count ran
+    /// out): `rest`, the record's bytes from file offset `from` on, goes in with `pwrite` into
+    /// the reserved blocks, and the generation fails right after the record (`generation_end`),
+    /// so `region` is mapped again by the first writer of the next generation.
+    fn finish_unmapped(
+        &self,
+        rest: &[u8],
+        from: u64,
+        region: u64,
+        generation: u64,
+        generation_end: u64,
+        error: &io::Error,
+    ) -> Result<(), Attempt> {
+        let end = from + rest.len() as u64;
+        let written = self.file.write_all_at(rest, from);
+        // Regions before `region` are complete, and every byte up to `end` is in the file.
+        self.publish_prepared(region, end);
+        self.fail(generation, generation_end, error);
+        written.map_err(|error| Attempt::Failed(WriteError::Io(error)))
+    }
+
+    /// Copies `bytes` to file offset `position` through region `region`'s mapping and counts
+    /// them. The region must be prepared and hold every byte.
+    fn copy_chunk(&self, region: u64, position: u64, bytes: &[u8]) {
+        if bytes.is_empty() {
+            return;
+        }
+        let slot = self.slot(region);
+        debug_assert_eq!(slot.region.load(Ordering::Acquire), region);
+        let base = slot.base.load(Ordering::Acquire);
+        // SAFETY: as in `write`: the region is mapped at `base` until all its bytes are counted,
+        // ours included, and these bytes were reserved by this writer alone.
+        unsafe { copy_to(base, position - self.region_start(region), bytes) };
+        self.count(slot, bytes.len() as u64);
+    }
+
+    /// Counts bytes copied into a slot's region; the writer completing it unmaps it.
+    fn count(&self, slot: &Slot, length: u64) {
+        let filled = slot.filled.fetch_add(length, Ordering::AcqRel) + length;
+        if filled == self.region_length {
+            // Every byte of the region is written and counted: nobody uses this mapping now.
+            let mapping = lock(&slot.mapping).take();
+            slot.base.store(std::ptr::null_mut(), Ordering::Relaxed);
+            slot.region.store(EMPTY, Ordering::Release);
+            drop(mapping);
+            self.notify();
+        }
+    }
+
+    /// Waits until regions `[0, target)` are prepared. Fails when the reservation is doomed
+    /// meanwhile (a failure before it, or closing).
+    fn wait_prepared(&self, target: u64, generation: u64, offset: u64) -> Result<(), Attempt> {
+        let mut spins = 0u32;
+        loop {
+            if self.prepared.load(Ordering::Acquire) >= target {
+                // The regions may have been prepared by a later generation; only a reservation
+                // still valid now may use them.
+                return match self.check(generation, offset) {
+                    Reservation::At(_) => Ok(()),
+                    Reservation::Doomed => Err(Attempt::Doomed),
+                };
+            }
+            if let Reservation::Doomed = self.check(generation, offset) {
+                return Err(Attempt::Doomed);
+            }
+            self.pause(&mut spins);
+        }
+    }
+
+    /// Backs off while waiting for another writer: spin briefly (a remap usually takes
+    /// microseconds), then sleep on the condition variable, which preparations, failures and
+    /// completed regions signal. The timeout only bounds the cost of a missed signal.
+    fn pause(&self, spins: &mut u32) {
+        *spins += 1;
+        if *spins < 64 {
+            std::hint::spin_loop();
+        } else if *spins < 128 {
+            std::thread::yield_now();
+        } else {
+            let guard = lock(&self.wake_lock);
+            let _ = self
+                .wake
+                .wait_timeout(guard, Duration::from_millis(1))
+                .map(|(guard, _)| drop(guard));
+        }
+    }
+
+    fn notify(&self) {
+        // Taking the lock orders this signal after a waiter's check of its condition.
+        drop(lock(&self.wake_lock));
+        self.wake.notify_all();
+    }
+
+    /// Reserves disk blocks for `[from, to)`, which also extends the file to `to`.
+    fn reserve_blocks(&self, from: u64, to: u64, generation_base: u64) -> io::Result<()> {
+        if to - generation_base > MAX_GENERATION_SPAN {
+            return Err(io::Error::from_raw_os_error(libc::EFBIG));
+        }
+        #[cfg(test)]
+        injected(&self.inject.reserve_failures, libc::ENOSPC)?;
+        let offset =
+            libc::off_t::try_from(from).map_err(|_| io::Error::from_raw_os_error(libc::EFBIG))?;
+        let length = libc::off_t::try_from(to - from)
+            .map_err(|_| io::Error::from_raw_os_error(libc::EFBIG))?;
+        loop {
+            // SAFETY: plain system call on a descriptor the manager owns.
+            let rc = unsafe { libc::posix_fallocate(self.file.as_raw_fd(), offset, length) };
+            match rc {
+                0 => return Ok(()),
+                libc::EINTR => continue,
+                errno => return Err(io::Error::from_raw_os_error(errno)),
+            }
+        }
+    }
+
+    /// Maps `region` into its slot, waiting for the slot's previous region to be complete.
+    /// `filled` bytes at its start were written already (by an earlier generation).
+    fn map_region(&self, region: u64, filled: u64) -> io::Result<()> {
+        let slot = self.slot(region);
+        let mut spins = 0;
+        while slot.region.load(Ordering::Acquire) != EMPTY {
+            self.pause(&mut spins);
+        }
+        let length = usize::try_from(self.region_length)
+            .map_err(|_| io::Error::from_raw_os_error(libc::EFBIG))?;
+        #[cfg(test)]
+        injected(&self.inject.map_failures, libc::ENOMEM)?;
+        let mapping = MmapOptions::new()
+            .offset(self.region_start(region))
+            .len(length)
+            .map_raw(&self.file)?;
+        slot.base.store(mapping.as_mut_ptr(), Ordering::Relaxed);
+        *lock(&slot.mapping) = Some(mapping);
+        slot.filled.store(filled, Ordering::Relaxed);
+        slot.region.store(region, Ordering::Release);
+        Ok(())
+    }
+
+    fn publish_prepared(&self, prepared: u64, ready_end: u64) {
+        self.ready_end.fetch_max(ready_end, Ordering::AcqRel);
+        self.prepared.store(prepared, Ordering::Release);
+        self.notify();
+    }
+
+    /// Records that reservations of `generation` from `offset` on cannot be written.
+    fn fail(&self, generation: u64, offset: u64, error: &io::Error) {
+        let mut control = lock(&self.control);
+        let state = self.shared.state.load(Ordering::Acquire);
+        if state >> GENERATION_SHIFT == generation {
+            let point = (state & OFFSET_MASK).min(offset);
+            self.shared
+                .state
+                .store(generation << GENERATION_SHIFT | point, Ordering::Release);
+        }
+        self.failure_errno
+            .store(error.raw_os_error().unwrap_or(libc::EIO), Ordering::Relaxed);
+        control.failed_at = Some(Instant::now());
+        if !control.in_episode {
+            control.in_episode = true;
+            drop(control);
+            self.report_failure(error);
+        }
+        self.notify();
+    }
+
+    fn report_failure(&self, error: &io::Error) {
+        status::error(format_args!(
+            "{MANAGER} ({}) Unable to remap: could not reserve or map the next {} bytes: {}. \
+             Records that do not fit are dropped and reported until it succeeds; it is retried \
+             every {} ms.",
+            self.file_name,
+            self.region_length,
+            crate::os_reason(error),
+            RETRY_INTERVAL.as_millis()
+        ));
+    }
+
+    /// After a successful preparation: closes a failure episode, reporting what it cost.
+    fn end_episode(&self) {
+        let mut control = lock(&self.control);
+        if control.in_episode {
+            control.in_episode = false;
+            drop(control);
+            let lost = self.lost.swap(0, Ordering::Relaxed);
+            status::error(format_args!(
+                "{MANAGER} ({}) Remapped again; {lost} record(s) could not be written meanwhile",
+                self.file_name
+            ));
+        }
+    }
+
+    /// Called by failing writers: once [`RETRY_INTERVAL`] has passed since the failure, starts a
+    /// new generation where the data ends, so the next boundary owner tries again.
+    /// Returns true when it did.
+    fn maybe_retry(&self) -> bool {
+        let Ok(mut control) = self.control.try_lock() else {
+            return false;
+        };
+        let due = control
+            .failed_at
+            .is_some_and(|at| at.elapsed() >= self.retry_interval());
+        if !due || control.closed {
+            return false;
+        }
+        let state = self.shared.state.load(Ordering::Acquire);
+        let point = state & OFFSET_MASK;
+        let data_end = self.shared.generation_base.load(Ordering::Relaxed) + point;
+        // Writers before the failure point are still copying (for microseconds); if they are
+        // not done yet, a later failing writer retries.
+        if !self.writers_done(data_end) {
+            return false;
+        }
+        self.start_generation((state >> GENERATION_SHIFT) + 1, data_end);
+        control.failed_at = None;
+        true
+    }
+
+    /// Starts generation `generation` at file offset `base`. Called with `control` held.
+    fn start_generation(&self, generation: u64, base: u64) {
+        let generation = generation & (u64::MAX >> GENERATION_SHIFT);
+        self.shared.generation_base.store(base, Ordering::Relaxed);
+        self.shared.state.store(
+            generation << GENERATION_SHIFT | NO_FAILURE,
+            Ordering::Release,
+        );
+        // Writers who get a value of the new generation from the cursor see the base and state
+        // stored above (this swap releases them).
+        self.cursor
+            .0
+            .store(generation << GENERATION_SHIFT, Ordering::Release);
+        self.notify();
+    }
+
+    /// True when every byte below file offset `end` has been written and no file operation is
+    /// pending: no boundary owner is at work, no preparation still owes bytes below `end`, and
+    /// every mapped region with data below it is counted up to it.
+    fn writers_done(&self, end: u64) -> bool {
+        if self.preparing.load(Ordering::Acquire) != 0
+            || self.ready_end.load(Ordering::Acquire) < end
+        {
+            return false;
+        }
+        self.slots.iter().all(|slot| {
+            let region = slot.region.load(Ordering::Acquire);
+            if region == EMPTY {
+                return true;
+            }
+            let region_start = self.region_start(region);
+            region_start >= end || slot.filled.load(Ordering::Acquire) == end - region_start
+        })
+    }
+
+    fn retry_interval(&self) -> Duration {
+        #[cfg(test)]
+        {
+            let micros = self.inject.retry_interval_micros.load(Ordering::Relaxed);
+            if micros != 0 {
+                return Duration::from_micros(micros);
+            }
+        }
+        RETRY_INTERVAL
+    }
+
+    fn region_of(&self, position: u64) -> u64 {
+        (position - self.start) >> self.region_shift
+    }
+
+    fn region_start(&self, region: u64) -> u64 {
+        self.start + (region << self.region_shift)
+    }
+
+    fn slot(&self, region: u64) -> &Slot {
+        &self.slots[(region % SLOTS as u64) as usize]
+    }
+
+    /// Records lost since the current failure episode began.
+    #[cfg(test)]
+    pub(crate) fn lost(&self) -> u64 {
+        self.lost.load(Ordering::Relaxed)
+    }
+
+    /// `msync`'s job: the data written so far goes to the disk (log4j2's `force()`).
+    pub(crate) fn sync(&self) -> Result<(), WriteError> {
+        if self.shared.closed.load(Ordering::Acquire) {
+            return Err(WriteError::Closed);
+        }
+        // `fdatasync` writes back every dirty page of the file, those dirtied through mappings
+        // included, without touching mappings that writers may be retiring meanwhile.
+        self.file.sync_data().map_err(WriteError::Io)
+    }
+}
+
+impl Managed for MemoryMappedFileManager {
+    fn flush(&self) {
+        match self.sync() {
+            Ok(()) | Err(WriteError::Closed) => {}
+            Err(WriteError::Io(error)) => status::error(format_args!(
+                "Error writing to stream {}: {error}",
+                self.file_name
+            )),
+        }
+    }
+
+    /// Stops writers, waits for those still copying, writes the footer after the data, unmaps
+    /// and truncates the file to exactly the bytes written (log4j2 truncates too).
+    fn close(&self) {
+        {
+            let mut control = lock(&self.control);
+            if control.closed {
+                return;
+            }
+            control.closed = true;
+            self.shared.closed.store(true, Ordering::Release);
+            // Moving the cursor to the next generation dooms every reservation made from now
+            // on, and tells where the valid ones end. No retry can start a generation now.
+            let last = self
+                .cursor
+                .0
+                .fetch_add(1 << GENERATION_SHIFT, Ordering::AcqRel);
+            let state = self.shared.state.load(Ordering::Acquire);
+            if state >> GENERATION_SHIFT == last >> GENERATION_SHIFT {
+                let point = (state & OFFSET_MASK).min(last & OFFSET_MASK);
+                self.shared
+                    .state
+                    .store(state & !OFFSET_MASK | point, Ordering::Release);
+            }
+        }
+        self.notify();
+        // A boundary owner still at work may yet fail and move the end down, so the end is
+        // read again while waiting (without holding `control`, which that owner needs).
+        let data_end = || {
+            self.shared.generation_base.load(Ordering::Relaxed)
+                + (self.shared.state.load(Ordering::Acquire) & OFFSET_MASK)
+        };
+        let deadline = Instant::now() + CLOSE_TIMEOUT;
+        let mut spins = 0;
+        let mut finished = self.writers_done(data_end());
+        while !finished && Instant::now() < deadline {
+            self.pause(&mut spins);
+            finished = self.writers_done(data_end());
+        }
+        let data_end = data_end();
+        let footer = crate::encode::with_encoded(
+            self.layout.as_ref(),
+            |out| self.layout.footer(out),
+            <[u8]>::to_vec,
+        );
+        if let Err(error) = self.file.write_all_at(&footer, data_end) {
+            status::error(format_args!(
+                "Error writing to stream {}: {error}",
+                self.file_name
+            ));
+        }
+        if finished {
+            for slot in &self.slots {
+                drop(lock(&slot.mapping).take());
+                slot.region.store(EMPTY, Ordering::Release);
+            }
+        } else {
+            // Unmapping now could crash a writer that is still copying; the mappings go when
+            // the manager is dropped, after the last writer.
+            status::error(format_args!(
+                "{MANAGER} ({}) Writers were still copying {} s after closing began; the file \
+                 may hold NUL bytes where their records were to go",
+                self.file_name,
+                CLOSE_TIMEOUT.as_secs()
+            ));
+        }
+        if let Err(error) = self.file.set_len(data_end + footer.len() as u64) {
+            status::error(format_args!(
+                "{MANAGER} ({}) Unable to truncate the file to its data: {error}",
+                self.file_name
+            ));
+        }
+    }
+}
+
+/// Copies `bytes` to `base + offset`.
+///
+/// # Safety
+/// `[base + offset, base + offset + bytes.len())` must be mapped writable memory that no one
+/// else accesses meanwhile.
+unsafe fn copy_to(base: *mut u8, offset: u64, bytes: &[u8]) {
+    // SAFETY: guaranteed by the caller.
+    unsafe {
+        std::ptr::copy_nonoverlapping(bytes.as_ptr(), base.add(offset as usize), bytes.len());
+    }
+}
+
+/// The length of the file without its trailing NUL bytes: a run that was killed leaves the rest
+/// of its last region (and any region prepared ahead) as zeros after its data.
+fn find_data_end(file: &File, length: u64) -> io::Result<u64> {
+    let mut buffer = vec![0u8; SCAN_CHUNK];
+    let mut end = length;
+    while end > 0 {
+        let size = (end.min(SCAN_CHUNK as u64)) as usize;
+        let from = end - size as u64;
+        file.read_exact_at(&mut buffer[..size], from)?;
+        if let Some(last) = buffer[..size].iter().rposition(|&byte| byte != 0) {
+            return Ok(from + last as u64 + 1);
+        }
+        end = from;
+    }
+    Ok(0)
+}

@@ -1,0 +1,122 @@
+//! The producer side of asynchronous logging allocates nothing in steady state: an AsyncRoot in
+//! front of a buffered File, and an Async appender in front of a RandomAccessFile, with the
+//! study's pattern, a 101-frame throwable on every fifth call, and MDC/NDC entries. Only
+//! allocations made on the logging thread are counted; the background threads' are reported.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+struct CountingAllocator;
+
+static COUNTING: AtomicBool = AtomicBool::new(false);
+static PRODUCER_ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+static OTHER_ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+thread_local! {
+    static IS_PRODUCER: Cell<bool> = const { Cell::new(false) };
+}
+
+fn count() {
+    if COUNTING.load(Ordering::Relaxed) {
+        if IS_PRODUCER.try_with(Cell::get).unwrap_or(false) {
+            PRODUCER_ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        } else {
+            OTHER_ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+}
+
+// SAFETY: every call is forwarded to the system allocator unchanged; only counters are added.
+unsafe impl GlobalAlloc for CountingAllocator {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        count();
+        System.alloc(layout)
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        System.dealloc(ptr, layout)
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        count();
+        System.realloc(ptr, layout, new_size)
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: CountingAllocator = CountingAllocator;
+
+#[inline(never)]
+fn deep(depth: usize) -> l4rs::Throwable {
+    if depth == 0 {
+        l4rs::Throwable::capture(&std::io::Error::other("benchmark throwable"))
+    } else {
+        let throwable = deep(depth - 1);
+        std::hint::black_box(&throwable);
+        throwable
+    }
+}
+
+#[test]
+fn steady_state_async_log_calls_do_not_allocate_on_the_producer() {
+    let dir = l4rs_tests::fresh_output_dir("async-zero-allocation");
+    // A small ring reaches its steady state (every slot's buffers grown) quickly.
+    l4rs::config::set_system_property("log4j2.asyncLoggerConfigRingBufferSize", "128");
+    let pattern =
+        "%d{{yyyy-MM-dd HH:mm:ss.SSS}} %-5level %pid %t %X{{user}} %x - %msg %ex{{full}} %n";
+    let xml = format!(
+        r#"<Configuration><Appenders>
+  <File name="F" fileName="{dir}/logger.log" immediateFlush="false">
+    <PatternLayout pattern="{pattern}"/>
+  </File>
+  <RandomAccessFile name="R" fileName="{dir}/appender.log" immediateFlush="false">
+    <PatternLayout pattern="{pattern}"/>
+  </RandomAccessFile>
+  <Async name="A" bufferSize="128"><AppenderRef ref="R"/></Async>
+</Appenders><Loggers>
+  <Logger name="Appender" level="debug" additivity="false"><AppenderRef ref="A"/></Logger>
+  <AsyncRoot level="debug"><AppenderRef ref="F"/></AsyncRoot>
+</Loggers></Configuration>"#,
+        dir = dir.display()
+    );
+    l4rs::init_with_file(l4rs_tests::write_config(&dir, &xml)).unwrap();
+    let async_logger = l4rs::get_logger("FileLogger");
+    let async_appender = l4rs::get_logger("Appender");
+    let error = deep(100);
+    let message = "x".repeat(100);
+    l4rs::ThreadContext::put("user", "ann");
+    l4rs::ThreadContext::push("request-7");
+    let run = |count: usize| {
+        for index in 0..count {
+            for logger in [&async_logger, &async_appender] {
+                if index % 5 == 0 {
+                    l4rs::debug!(logger, error = &error, "{message} {index}");
+                } else {
+                    l4rs::debug!(logger, "{message} {index}");
+                }
+                l4rs::trace!(logger, "disabled {}", index);
+            }
+        }
+    };
+    IS_PRODUCER.with(|flag| flag.set(true));
+    run(5_000);
+    l4rs::flush();
+    COUNTING.store(true, Ordering::SeqCst);
+    run(10_000);
+    COUNTING.store(false, Ordering::SeqCst);
+    IS_PRODUCER.with(|flag| flag.set(false));
+    l4rs::shutdown();
+    let producer = PRODUCER_ALLOCATIONS.load(Ordering::SeqCst);
+    let other = OTHER_ALLOCATIONS.load(Ordering::SeqCst);
+    eprintln!("allocations during 20,000 calls: producer {producer}, background threads {other}");
+    assert_eq!(
+        producer, 0,
+        "producer allocations in 20,000 steady-state calls"
+    );
+    for file in ["logger.log", "appender.log"] {
+        let lines = l4rs_tests::read_lines(&dir.join(file));
+        let events = lines.iter().filter(|line| line.contains(" - xxx")).count();
+        assert_eq!(events, 15_000, "{file}: every event written");
+    }
+}

@@ -81,12 +81,19 @@ fn problems_are_reported_and_leave_the_appender_out() {
         .any(|e| e.contains("No appender references provided to AsyncAppender NoRefs")));
 
     let config = load(r#"<Async><AppenderRef ref="C"/></Async>"#);
-    assert!(errors(&config).iter().any(|e| e == "No appender name provided"));
+    assert!(errors(&config)
+        .iter()
+        .any(|e| e == "No appender name provided"));
 
     let config = load(r#"<Async name="A" bufferSize="-1"><AppenderRef ref="C"/></Async>"#);
     assert!(config.appender("A").is_none());
 
-    let config = load(r#"<Async name="A" bufferSize="8k" colour="red"><AppenderRef ref="C"/></Async>"#);
-    assert_eq!(async_spec(&config, "A").buffer_size, 1024, "a bad number keeps the default");
+    let config =
+        load(r#"<Async name="A" bufferSize="8k" colour="red"><AppenderRef ref="C"/></Async>"#);
+    assert_eq!(
+        async_spec(&config, "A").buffer_size,
+        1024,
+        "a bad number keeps the default"
+    );
     assert!(errors(&config).iter().any(|e| e.contains("\"colour\"")));
 }

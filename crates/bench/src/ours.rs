@@ -2,7 +2,6 @@
 
 use std::path::{Path, PathBuf};
 
-use l4rs::config::model::AppenderKind;
 use l4rs::config::routing::LoggerTree;
 use l4rs::config::Configuration;
 use l4rs::Logger;
@@ -39,12 +38,7 @@ pub fn route(configuration: &Configuration, logger: &str) -> Route {
             route.appenders.push(reference.appender.clone());
             let file = configuration
                 .appender(&reference.appender)
-                .and_then(|spec| match &spec.kind {
-                    AppenderKind::File(file) => Some(file.file_name.clone()),
-                    AppenderKind::RandomAccessFile(file) => Some(file.file_name.clone()),
-                    AppenderKind::MemoryMappedFile(file) => Some(file.file_name.clone()),
-                    AppenderKind::Console(_) => None,
-                });
+                .and_then(|spec| spec.kind.file_name());
             if let Some(file) = file {
                 let file = PathBuf::from(file);
                 if !route.files.contains(&file) {

@@ -469,3 +469,15 @@ pub enum FilterSpec {
     /// `<Filters>`: the first non-NEUTRAL result of the children, in order.
     Composite(Vec<FilterSpec>),
 }
+
+impl AppenderKind {
+    /// The file this appender writes, for the kinds that write one.
+    pub fn file_name(&self) -> Option<&str> {
+        match self {
+            AppenderKind::File(spec) => Some(&spec.file_name),
+            AppenderKind::RandomAccessFile(spec) => Some(&spec.file_name),
+            AppenderKind::MemoryMappedFile(spec) => Some(&spec.file_name),
+            AppenderKind::Console(_) | AppenderKind::Async(_) => None,
+        }
+    }
+}

@@ -7,7 +7,7 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use l4rs::config::model::{AppenderKind, Configuration};
+use l4rs::config::model::Configuration;
 use l4rs::config::routing::LoggerTree;
 use l4rs::config::{LoadOptions, Severity};
 use l4rs::Level;
@@ -86,11 +86,8 @@ fn check(file: &Path) -> ExitCode {
 fn check_appender_paths(configuration: &Configuration) -> usize {
     let mut errors = 0;
     for appender in &configuration.appenders {
-        let file_name = match &appender.kind {
-            AppenderKind::File(spec) => &spec.file_name,
-            AppenderKind::RandomAccessFile(spec) => &spec.file_name,
-            AppenderKind::MemoryMappedFile(spec) => &spec.file_name,
-            AppenderKind::Console(_) => continue,
+        let Some(file_name) = appender.kind.file_name() else {
+            continue;
         };
         if let Err(problem) = writable(Path::new(file_name)) {
             errors += 1;

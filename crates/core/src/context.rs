@@ -1,9 +1,31 @@
 //! Thread context data attached to events: the MDC map and the NDC stack.
 
 /// log4j2's ThreadContext map (MDC) as seen by one event: key/value pairs sorted by key.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Debug, Default, PartialEq, Eq)]
 pub struct ContextMap {
     entries: Vec<(String, String)>,
+}
+
+impl Clone for ContextMap {
+    fn clone(&self) -> ContextMap {
+        ContextMap {
+            entries: self.entries.clone(),
+        }
+    }
+
+    /// Copies `source` into `self` reusing `self`'s strings, so that an asynchronous stage
+    /// snapshotting the map of every event allocates nothing once its buffers have grown.
+    fn clone_from(&mut self, source: &ContextMap) {
+        self.entries.truncate(source.entries.len());
+        for ((key, value), (source_key, source_value)) in
+            self.entries.iter_mut().zip(&source.entries)
+        {
+            key.clone_from(source_key);
+            value.clone_from(source_value);
+        }
+        let kept = self.entries.len();
+        self.entries.extend(source.entries[kept..].iter().cloned());
+    }
 }
 
 /// The empty map, for events without context data.
@@ -71,9 +93,23 @@ impl ContextMap {
 }
 
 /// log4j2's ThreadContext stack (NDC): the bottom (first pushed) entry first.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Debug, Default, PartialEq, Eq)]
 pub struct ContextStack {
     entries: Vec<String>,
+}
+
+impl Clone for ContextStack {
+    fn clone(&self) -> ContextStack {
+        ContextStack {
+            entries: self.entries.clone(),
+        }
+    }
+
+    /// Copies `source` into `self` reusing `self`'s strings (see [`ContextMap::clone_from`]).
+    fn clone_from(&mut self, source: &ContextStack) {
+        // `Vec<String>::clone_from` reuses the existing strings' buffers.
+        self.entries.clone_from(&source.entries);
+    }
 }
 
 impl ContextStack {
@@ -129,6 +165,29 @@ mod tests {
         assert_eq!(pairs, vec![("a", "1"), ("b", "3")]);
         assert_eq!(map.remove("a").as_deref(), Some("1"));
         assert_eq!(map.get("a"), None);
+    }
+
+    #[test]
+    fn clone_from_copies_exactly() {
+        let mut source = ContextMap::new();
+        source.insert("a", "1");
+        source.insert("b", "2");
+        let mut target = ContextMap::new();
+        target.insert("x", "long value");
+        target.insert("y", "y");
+        target.insert("z", "z");
+        target.clone_from(&source);
+        assert_eq!(target, source);
+        let mut grown = ContextMap::new();
+        grown.clone_from(&source);
+        assert_eq!(grown, source);
+        let mut stack = ContextStack::new();
+        stack.push("old");
+        let mut other = ContextStack::new();
+        other.push("a");
+        other.push("b");
+        stack.clone_from(&other);
+        assert_eq!(stack, other);
     }
 
     #[test]

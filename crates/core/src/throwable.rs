@@ -13,7 +13,7 @@ pub enum FrameStyle {
 }
 
 /// One stack frame, printed by `%ex` as Java's `StackTraceElement.toString()`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct StackFrame {
     /// The declaring class (Java) or module path (Rust).
     pub class: String,
@@ -25,6 +25,28 @@ pub struct StackFrame {
     pub line: i32,
     /// How `class` and `method` are joined.
     pub style: FrameStyle,
+}
+
+impl Clone for StackFrame {
+    fn clone(&self) -> StackFrame {
+        StackFrame {
+            class: self.class.clone(),
+            method: self.method.clone(),
+            file: self.file.clone(),
+            line: self.line,
+            style: self.style,
+        }
+    }
+
+    /// Copies `source` reusing `self`'s strings, so that asynchronous stages can snapshot a
+    /// throwable per event without allocating once their buffers have grown.
+    fn clone_from(&mut self, source: &StackFrame) {
+        self.class.clone_from(&source.class);
+        self.method.clone_from(&source.method);
+        self.file.clone_from(&source.file);
+        self.line = source.line;
+        self.style = source.style;
+    }
 }
 
 impl StackFrame {
@@ -105,7 +127,7 @@ impl fmt::Display for StackFrame {
 /// Build one from any error with [`Throwable::from_error`] (the source chain becomes the causes),
 /// with [`Throwable::capture`] (adds a backtrace of the current thread, resolved once), or field by
 /// field with [`Throwable::new`] and the `with_*` methods.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct Throwable {
     class_name: String,
     message: Option<String>,
@@ -114,7 +136,49 @@ pub struct Throwable {
     suppressed: Vec<Throwable>,
 }
 
+impl Clone for Throwable {
+    fn clone(&self) -> Throwable {
+        Throwable {
+            class_name: self.class_name.clone(),
+            message: self.message.clone(),
+            frames: self.frames.clone(),
+            cause: self.cause.clone(),
+            suppressed: self.suppressed.clone(),
+        }
+    }
+
+    /// Copies `source` reusing `self`'s strings, frames and boxes (`Vec::clone_from` and
+    /// `Option::clone_from` recurse into the elements' own `clone_from`), so that asynchronous
+    /// stages can snapshot a throwable per event without allocating in steady state.
+    fn clone_from(&mut self, source: &Throwable) {
+        self.class_name.clone_from(&source.class_name);
+        self.message.clone_from(&source.message);
+        self.frames.clone_from(&source.frames);
+        self.cause.clone_from(&source.cause);
+        self.suppressed.clone_from(&source.suppressed);
+    }
+}
+
 impl Throwable {
+    /// Makes `self` the conversion of `error` (type `type_name`) and its source chain, as
+    /// [`Throwable::from_dyn_error`] would, reusing `self`'s buffers.
+    fn assign_from_error(&mut self, type_name: &str, error: &(dyn Error + 'static)) {
+        self.class_name.clear();
+        self.class_name.push_str(type_name);
+        let message = self.message.get_or_insert_with(String::new);
+        message.clear();
+        let _ = fmt::Write::write_fmt(message, format_args!("{error}"));
+        self.frames.clear();
+        self.suppressed.clear();
+        match error.source() {
+            Some(source) => match &mut self.cause {
+                Some(cause) => cause.assign_from_error(dyn_error_type_name(source), source),
+                None => self.cause = Some(Box::new(Throwable::from_dyn_error(source))),
+            },
+            None => self.cause = None,
+        }
+    }
+
     /// A throwable of type `class_name` with no message, frames, cause or suppressed throwables.
     pub fn new(class_name: impl Into<String>) -> Throwable {
         Throwable {
@@ -260,6 +324,20 @@ impl ThrowableRef<'_> {
                     .map(|s| Box::new(Throwable::from_dyn_error(s)));
                 std::borrow::Cow::Owned(throwable)
             }
+        }
+    }
+}
+
+impl ThrowableRef<'_> {
+    /// Writes the throwable into `target` as an owned [`Throwable`] (what [`resolve`] returns),
+    /// reusing `target`'s strings, frames and boxes. Asynchronous stages use it to keep a
+    /// caller's throwable past the call without allocating once their slot has grown.
+    ///
+    /// [`resolve`]: ThrowableRef::resolve
+    pub fn resolve_into(&self, target: &mut Throwable) {
+        match *self {
+            ThrowableRef::Throwable(throwable) => target.clone_from(throwable),
+            ThrowableRef::Error { error, type_name } => target.assign_from_error(type_name, error),
         }
     }
 }
@@ -463,6 +541,31 @@ mod tests {
         assert_eq!(cause.class_name(), "std::io::error::Error");
         assert_eq!(cause.message(), Some("disk full"));
         assert_eq!(throwable.root_cause().message(), Some("disk full"));
+    }
+
+    #[test]
+    fn resolve_into_matches_resolve_and_clone_from_copies() {
+        let error = Outer(std::io::Error::other("disk full"));
+        let reference = error.as_throwable_ref();
+        let mut target = Throwable::new("old")
+            .with_message("stale")
+            .with_frames(vec![StackFrame::java("a.B", "c", None, 1)])
+            .with_suppressed(Throwable::new("s"));
+        reference.resolve_into(&mut target);
+        assert_eq!(target, *reference.resolve());
+        let prepared = Throwable::new("x.Y")
+            .with_frames(vec![
+                StackFrame::java("a.B", "c", Some("B.java"), 3),
+                StackFrame::rust("m", "f", None, -1),
+            ])
+            .with_cause(Throwable::new("x.Cause").with_message("why"))
+            .with_suppressed(Throwable::new("x.S"));
+        prepared.as_throwable_ref().resolve_into(&mut target);
+        assert_eq!(target, prepared);
+        Throwable::new("short")
+            .as_throwable_ref()
+            .resolve_into(&mut target);
+        assert_eq!(target, Throwable::new("short"));
     }
 
     #[test]

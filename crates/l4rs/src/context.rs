@@ -5,21 +5,38 @@ use std::collections::HashMap;
 use std::io::IsTerminal;
 use std::sync::Arc;
 
+use l4rs_async::AsyncAppender;
 use l4rs_config::model::{
     AppenderKind, AppenderSpec, ConsoleTarget, LayoutSpec, PatternLayoutSpec,
 };
 use l4rs_config::routing::LoggerTree;
 use l4rs_config::Configuration;
-use l4rs_core::{status, AppendError, Filter, FilterResult, Layout, Level, LogEvent};
+use l4rs_core::{status, AppendError, Filter, FilterResult, Layout, Level, Location, LogEvent};
 use l4rs_layout::{LayoutContext, PatternLayout};
 
 use crate::appender_control::AppenderControl;
+use crate::asynchronous::{self, AsyncLoggerStage};
 
-/// One `<AppenderRef>` of a logger config, resolved to its appender.
-struct AppenderRef {
-    level: Option<Level>,
-    filter: Option<Arc<dyn Filter>>,
-    control: Arc<AppenderControl>,
+/// One `<AppenderRef>` (of a logger config or an Async appender), resolved to its appender.
+pub(crate) struct AppenderRef {
+    pub(crate) level: Option<Level>,
+    pub(crate) filter: Option<Arc<dyn Filter>>,
+    pub(crate) control: Arc<AppenderControl>,
+}
+
+impl AppenderRef {
+    /// False when the reference's level or filter drops the event.
+    pub(crate) fn accepts(&self, event: &LogEvent<'_>) -> bool {
+        if let Some(level) = self.level {
+            if !event.level.is_at_least_as_severe_as(level) {
+                return false;
+            }
+        }
+        match &self.filter {
+            Some(filter) => filter.filter(event) != FilterResult::Deny,
+            None => true,
+        }
+    }
 }
 
 /// One `<Logger>` or `<Root>`, ready to route events.
@@ -32,18 +49,125 @@ pub(crate) struct LoggerConfig {
     parent: Option<usize>,
     filter: Option<Arc<dyn Filter>>,
     refs: Vec<AppenderRef>,
+    /// True for `<AsyncLogger>`/`<AsyncRoot>` while the AsyncLogger queue runs.
+    asynchronous: bool,
     /// True when this config includes location and some appender on its additivity path prints
     /// it: log4j2 then captures the location before routing, and every appender sees it.
     location_up_front: bool,
+    /// True when some appender on this config's additivity path prints the location.
+    path_prints_location: bool,
 }
 
 /// A configuration in force.
 pub(crate) struct Context {
     pub(crate) configuration: Configuration,
     tree: LoggerTree,
-    configs: Vec<LoggerConfig>,
+    configs: Arc<[LoggerConfig]>,
     filter: Option<Arc<dyn Filter>>,
+    /// In build order: an Async appender comes after the appenders it feeds, so walking the
+    /// list backwards drains every queue before its targets are flushed or stopped.
     appenders: Vec<Arc<AppenderControl>>,
+    /// The queue shared by every `<AsyncLogger>`/`<AsyncRoot>` (log4j2 has one per
+    /// configuration), when the configuration has asynchronous loggers with appenders.
+    async_logger: Option<AsyncLoggerStage>,
+    /// The Async appenders, for their statistics.
+    async_appenders: Vec<Arc<AsyncAppender>>,
+}
+
+/// Which logger configs on a path call their appenders (log4j2's `LoggerConfigPredicate`, plus
+/// the split itself).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Predicate {
+    /// Every config, asynchronous or not (no AsyncLogger queue is running).
+    Everything,
+    /// Every config until the first asynchronous one with appenders, where the walk stops and
+    /// reports it (log4j2's `AsyncLoggerConfig.log` with predicate ALL).
+    SplitAtAsync,
+    /// Only synchronous configs (the rest of the path, in the caller's thread, after a split).
+    SynchronousOnly,
+    /// Only asynchronous configs (on the AsyncLogger thread, from the split upwards).
+    AsynchronousOnly,
+}
+
+/// One event's walk up an additivity path.
+pub(crate) struct Walk<'e> {
+    /// The event; its `location` is set per appender to what that appender may see.
+    pub(crate) event: LogEvent<'e>,
+    /// The location the call captured.
+    pub(crate) captured: Option<Location<'e>>,
+    /// True once log4j2 would have computed the location for this event.
+    pub(crate) visible: bool,
+    /// The first error of an appender with `ignoreExceptions="false"`.
+    pub(crate) first_error: Result<(), AppendError>,
+}
+
+impl<'e> Walk<'e> {
+    /// A walk of `event` whose location starts visible or not.
+    pub(crate) fn new(event: &LogEvent<'e>, visible: bool) -> Walk<'e> {
+        Walk {
+            event: *event,
+            captured: event.location,
+            visible,
+            first_error: Ok(()),
+        }
+    }
+
+    /// Walks from `start` up the additivity path. `start_filtered` skips the first config's
+    /// filter (already applied before a split). With [`Predicate::SplitAtAsync`] the walk stops
+    /// at the first asynchronous config with appenders whose filter passes, and returns it.
+    pub(crate) fn run(
+        &mut self,
+        configs: &[LoggerConfig],
+        start: usize,
+        predicate: Predicate,
+        start_filtered: bool,
+    ) -> Option<usize> {
+        let mut index = Some(start);
+        let mut filtered = start_filtered;
+        while let Some(current) = index {
+            let config = &configs[current];
+            if !filtered {
+                if let Some(filter) = &config.filter {
+                    if filter.filter(&self.event) == FilterResult::Deny {
+                        return None;
+                    }
+                }
+            }
+            filtered = false;
+            let calls = match predicate {
+                Predicate::Everything => true,
+                Predicate::SplitAtAsync => {
+                    if config.splits_to_async() {
+                        return Some(current);
+                    }
+                    true
+                }
+                Predicate::SynchronousOnly => !config.asynchronous,
+                Predicate::AsynchronousOnly => config.asynchronous,
+            };
+            if calls {
+                for reference in &config.refs {
+                    if !reference.accepts(&self.event) {
+                        continue;
+                    }
+                    if config.include_location && reference.control.requires_location() {
+                        self.visible = true;
+                    }
+                    self.event.location = if self.visible { self.captured } else { None };
+                    if let Err(error) = reference.control.call(&self.event) {
+                        if self.first_error.is_ok() {
+                            self.first_error = Err(error);
+                        }
+                    }
+                }
+            }
+            if !config.additive {
+                break;
+            }
+            index = config.parent;
+        }
+        None
+    }
 }
 
 impl Context {
@@ -52,13 +176,35 @@ impl Context {
     pub(crate) fn build(configuration: Configuration) -> Context {
         let mut by_name: HashMap<String, Arc<AppenderControl>> = HashMap::new();
         let mut appenders = Vec::new();
+        let mut async_specs = Vec::new();
         for spec in &configuration.appenders {
+            if let AppenderKind::Async(async_spec) = &spec.kind {
+                // Built below, once the appenders it names exist.
+                async_specs.push((spec, async_spec));
+                continue;
+            }
             if let Some(control) = build_appender(spec, &configuration) {
                 let control = Arc::new(control);
                 by_name.insert(spec.name.clone(), Arc::clone(&control));
                 appenders.push(control);
             }
         }
+
+        let uses_async = !async_specs.is_empty()
+            || std::iter::once(&configuration.loggers.root)
+                .chain(&configuration.loggers.loggers)
+                .any(|logger| logger.asynchronous);
+        let settings = if uses_async {
+            l4rs_async::AsyncSettings::from_environment()
+        } else {
+            l4rs_async::AsyncSettings::default()
+        };
+        let async_appenders = asynchronous::build_async_appenders(
+            &async_specs,
+            &settings,
+            &mut by_name,
+            &mut appenders,
+        );
 
         let tree = LoggerTree::new(&configuration.loggers);
         let mut configs = Vec::with_capacity(tree.len());
@@ -96,13 +242,18 @@ impl Context {
                 parent: tree.parent(index),
                 filter: spec.filter.as_ref().map(l4rs_filter::build_filter),
                 refs,
+                asynchronous: spec.asynchronous,
                 location_up_front: false,
+                path_prints_location: false,
             });
         }
         for index in 0..configs.len() {
-            let up_front = configs[index].include_location && path_prints_location(&configs, index);
-            configs[index].location_up_front = up_front;
+            let prints = path_prints_location(&configs, index);
+            configs[index].path_prints_location = prints;
+            configs[index].location_up_front = configs[index].include_location && prints;
         }
+        let (configs, async_logger) =
+            asynchronous::start_async_logger(configs, &settings, configuration.shutdown_timeout_ms);
 
         let filter = configuration.filter.as_ref().map(l4rs_filter::build_filter);
         Context {
@@ -111,6 +262,8 @@ impl Context {
             configs,
             filter,
             appenders,
+            async_logger,
+            async_appenders,
         }
     }
 
@@ -151,60 +304,52 @@ impl Context {
 
     /// Routes an enabled event from its owner config up the additivity path. The event's
     /// `location` is the captured one; each appender sees it only where log4j2 would compute it.
+    ///
+    /// With asynchronous loggers this is log4j2's split: at the first `<AsyncLogger>` (or
+    /// `<AsyncRoot>`) with appenders on the path, the event goes synchronously to the
+    /// synchronous configs above it, then is queued once; the AsyncLogger thread then walks the
+    /// same path for the asynchronous configs.
     pub(crate) fn route(&self, owner: usize, event: &LogEvent<'_>) -> Result<(), AppendError> {
-        let captured = event.location;
-        let mut visible = self.configs[owner].location_up_front;
-        let mut event = *event;
-        let mut first_error = Ok(());
-        let mut index = Some(owner);
-        while let Some(current) = index {
-            let config = &self.configs[current];
-            if let Some(filter) = &config.filter {
-                if filter.filter(&event) == FilterResult::Deny {
-                    break;
-                }
-            }
-            for reference in &config.refs {
-                if let Some(level) = reference.level {
-                    if !event.level.is_at_least_as_severe_as(level) {
-                        continue;
-                    }
-                }
-                if let Some(filter) = &reference.filter {
-                    if filter.filter(&event) == FilterResult::Deny {
-                        continue;
-                    }
-                }
-                if config.include_location && reference.control.requires_location() {
-                    visible = true;
-                }
-                event.location = if visible { captured } else { None };
-                if let Err(error) = reference.control.call(&event) {
-                    if first_error.is_ok() {
-                        first_error = Err(error);
-                    }
-                }
-            }
-            if !config.additive {
-                break;
-            }
-            index = config.parent;
+        let mut walk = Walk::new(event, self.configs[owner].location_up_front);
+        let Some(stage) = &self.async_logger else {
+            walk.run(&self.configs, owner, Predicate::Everything, false);
+            return walk.first_error;
+        };
+        if let Some(split) = walk.run(&self.configs, owner, Predicate::SplitAtAsync, false) {
+            walk.run(&self.configs, split, Predicate::SynchronousOnly, true);
+            stage.enqueue(split, &walk, self.configs[split].path_prints_location);
         }
-        first_error
+        walk.first_error
     }
 
-    /// Flushes every appender.
+    /// Waits for the asynchronous queues to drain, then flushes every appender.
     pub(crate) fn flush(&self) {
-        for appender in &self.appenders {
+        if let Some(stage) = &self.async_logger {
+            stage.drain();
+        }
+        for appender in self.appenders.iter().rev() {
             appender.flush();
         }
     }
 
-    /// Stops every appender: footers written, buffers flushed, files closed.
+    /// Stops every appender: the AsyncLogger queue and the Async appenders drain first (within
+    /// their timeouts), then footers are written, buffers flushed and files closed.
     pub(crate) fn stop(&self) {
-        for appender in &self.appenders {
+        if let Some(stage) = &self.async_logger {
+            stage.stop();
+        }
+        for appender in self.appenders.iter().rev() {
             appender.stop();
         }
+    }
+
+    /// The counters of the asynchronous queues (the AsyncLogger queue first).
+    pub(crate) fn async_stats(&self) -> Vec<l4rs_async::QueueStats> {
+        self.async_logger
+            .iter()
+            .map(AsyncLoggerStage::stats)
+            .chain(self.async_appenders.iter().map(|appender| appender.stats()))
+            .collect()
     }
 
     /// The names of the appenders that were built.
@@ -213,6 +358,14 @@ impl Context {
             .iter()
             .map(|a| a.name().to_string())
             .collect()
+    }
+}
+
+impl LoggerConfig {
+    /// True for an asynchronous config with appenders of its own: where an event's path splits
+    /// between the caller's thread and the AsyncLogger thread.
+    pub(crate) fn splits_to_async(&self) -> bool {
+        self.asynchronous && !self.refs.is_empty()
     }
 }
 

@@ -22,6 +22,7 @@
 //! logger `FileLogger`, and a plain `log::info!(…)` to the logger named after its module path.
 
 mod appender_control;
+mod asynchronous;
 mod bridge;
 mod context;
 mod error;
@@ -31,13 +32,15 @@ mod logger;
 pub mod macros;
 mod thread;
 
+pub use asynchronous::async_queue_stats;
 pub use error::Error;
+pub use l4rs_async::{dropped_events, QueueStats};
 pub use l4rs_core::{
     Level, LogEvent, Marker, Message, StackFrame, ThreadInfo, Throwable, Timestamp,
 };
 pub(crate) use lifecycle::flush as lifecycle_flush;
 pub use lifecycle::{
-    active_appenders, get_logger, init, init_with_file, shutdown, with_configuration,
+    active_appenders, flush, get_logger, init, init_with_file, shutdown, with_configuration,
 };
 pub use logger::Logger;
 pub use thread::ThreadContext;

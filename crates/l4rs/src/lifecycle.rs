@@ -80,7 +80,7 @@ fn current_context() -> Arc<Context> {
 }
 
 /// The context in force, if one was loaded.
-fn installed_context() -> Option<Arc<Context>> {
+pub(crate) fn installed_context() -> Option<Arc<Context>> {
     registry()
         .context
         .read()
@@ -224,8 +224,11 @@ pub fn shutdown() {
     }
 }
 
-/// Flushes every appender of the configuration in force, without stopping them.
-pub(crate) fn flush() {
+/// Flushes every appender of the configuration in force, without stopping them. Asynchronous
+/// queues are drained first: the call returns once the events logged before it are written
+/// (the AsyncLogger queue is waited for up to 10 s plus `shutdownTimeout`, an Async appender
+/// up to its `shutdownTimeout`, or 10 s when that is 0).
+pub fn flush() {
     if let Some(context) = installed_context() {
         context.flush();
     }

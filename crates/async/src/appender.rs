@@ -1,0 +1,224 @@
+//! log4j2's `<Async>` appender: a queue in front of other appenders.
+
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use l4rs_core::{status, AppendError, Appender, LogEvent};
+
+use crate::{
+    AsyncError, AsyncQueue, Enqueued, EventHandler, QueueFullPolicy, QueueOptions, QueueStats,
+};
+
+/// How long [`Appender::flush`] waits for the queue to drain when `shutdownTimeout` is 0
+/// (unlimited): a flush runs from panic hooks too, which must not hang on a stuck appender.
+const FLUSH_TIMEOUT: Duration = Duration::from_secs(10);
+/// "Queue is full" reports after the first burst come at most this often (log4j2's error
+/// handler interval), and the burst is four reports.
+const REPORT_INTERVAL_MS: u64 = 5 * 60 * 1000;
+const REPORT_BURST: u32 = 4;
+
+/// The `<Async>` attributes, resolved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AsyncAppenderOptions {
+    /// The appender's name.
+    pub name: String,
+    /// `bufferSize`: the queue's capacity in events (log4j2's default 1024).
+    pub buffer_size: usize,
+    /// `blocking`: true waits (or applies the queue-full policy) when the queue is full; false
+    /// hands the event to the error appender, or drops it.
+    pub blocking: bool,
+    /// `shutdownTimeout`: how long stopping waits for the queue to drain; `None` (log4j2's 0)
+    /// waits until it is empty.
+    pub shutdown_timeout: Option<Duration>,
+    /// `includeLocation`: keep the caller's location in the queued copy.
+    pub include_location: bool,
+    /// True when `include_location` is set and some target appender prints the location (so the
+    /// routing must make it visible to this appender).
+    pub requires_location: bool,
+    /// What a full blocking queue does (from `log4j2.asyncQueueFullPolicy`).
+    pub policy: QueueFullPolicy,
+}
+
+/// The Async appender: [`Appender::append`] copies the event into a bounded queue and returns;
+/// a background thread (`AsyncAppenderEventDispatcher-N-<name>`) hands each event to the
+/// `dispatch` handler, which calls the referenced appenders (and the error appender when all of
+/// them fail). The handler is the caller's (the facade owns appender references, filters and
+/// error reporting).
+pub struct AsyncAppender {
+    options: AsyncAppenderOptions,
+    queue: AsyncQueue,
+    dispatch: Arc<dyn EventHandler>,
+    error_appender: Option<Arc<dyn EventHandler>>,
+    stopped: AtomicBool,
+    dropped: AtomicU64,
+    last_report_ms: AtomicU64,
+    burst_used: AtomicU32,
+}
+
+impl std::fmt::Debug for AsyncAppender {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AsyncAppender")
+            .field("options", &self.options)
+            .finish_non_exhaustive()
+    }
+}
+
+impl AsyncAppender {
+    /// Starts the queue and its thread. `dispatch` runs for every event on the background
+    /// thread; `error_appender` (the `errorRef`) receives, on the caller's thread, the events a
+    /// full non-blocking queue cannot take.
+    pub fn start(
+        options: AsyncAppenderOptions,
+        dispatch: Arc<dyn EventHandler>,
+        error_appender: Option<Arc<dyn EventHandler>>,
+    ) -> Result<AsyncAppender, AsyncError> {
+        static DISPATCHERS: AtomicUsize = AtomicUsize::new(1);
+        let number = DISPATCHERS.fetch_add(1, Ordering::Relaxed);
+        let queue = AsyncQueue::start(
+            QueueOptions {
+                name: format!("AsyncAppender {}", options.name),
+                thread_name: format!("AsyncAppenderEventDispatcher-{number}-{}", options.name),
+                // A slot stays taken while its event is written; one more slot keeps
+                // `bufferSize` events waiting behind it, as log4j2's ArrayBlockingQueue does.
+                capacity: options.buffer_size.max(1) + 1,
+                blocking: options.blocking,
+                policy: options.policy,
+            },
+            Arc::clone(&dispatch),
+        )?;
+        Ok(AsyncAppender {
+            options,
+            queue,
+            dispatch,
+            error_appender,
+            stopped: AtomicBool::new(false),
+            dropped: AtomicU64::new(0),
+            last_report_ms: AtomicU64::new(0),
+            burst_used: AtomicU32::new(0),
+        })
+    }
+
+    /// The queue's counters.
+    pub fn stats(&self) -> QueueStats {
+        self.queue.stats()
+    }
+
+    /// Events a full non-blocking queue dropped because there was no error appender.
+    pub fn dropped_when_full(&self) -> u64 {
+        self.dropped.load(Ordering::Relaxed)
+    }
+
+    /// The queue, for draining or inspection.
+    pub fn queue(&self) -> &AsyncQueue {
+        &self.queue
+    }
+
+    /// The event as this appender passes it on synchronously: without location unless
+    /// `includeLocation`.
+    fn local_copy<'a>(&self, event: &LogEvent<'a>) -> LogEvent<'a> {
+        let mut event = *event;
+        if !self.options.include_location {
+            event.location = None;
+        }
+        event
+    }
+
+    /// Rate-limits reports as log4j2's default error handler does: a burst of four, then one
+    /// per interval.
+    fn should_report(&self) -> bool {
+        let now = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(1, |d| d.as_millis() as u64);
+        let last = self.last_report_ms.load(Ordering::Relaxed);
+        if (last == 0 || now.saturating_sub(last) >= REPORT_INTERVAL_MS)
+            && self
+                .last_report_ms
+                .compare_exchange(last, now.max(1), Ordering::Relaxed, Ordering::Relaxed)
+                .is_ok()
+        {
+            return true;
+        }
+        self.burst_used
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |used| {
+                (used + 1 < REPORT_BURST).then_some(used + 1)
+            })
+            .is_ok()
+    }
+}
+
+impl Appender for AsyncAppender {
+    fn name(&self) -> &str {
+        &self.options.name
+    }
+
+    fn append(&self, event: &LogEvent<'_>) -> Result<(), AppendError> {
+        if self.stopped.load(Ordering::Acquire) {
+            return Err(AppendError::NotStarted(self.options.name.clone()));
+        }
+        match self.queue.enqueue(event, 0, self.options.include_location) {
+            Enqueued::Queued | Enqueued::Discarded => Ok(()),
+            Enqueued::RunHere => {
+                if self.should_report() {
+                    status::warn(format_args!(
+                        "Appender {}: the queue is full and an appender behind it is logging; that event is written synchronously, out of order, to avoid a deadlock",
+                        self.options.name
+                    ));
+                }
+                self.dispatch.handle(&self.local_copy(event), 0);
+                Ok(())
+            }
+            Enqueued::Full => {
+                if self.should_report() {
+                    status::error(format_args!(
+                        "Appender {} is unable to write primary appenders. queue is full",
+                        self.options.name
+                    ));
+                }
+                match &self.error_appender {
+                    Some(error_appender) => error_appender.handle(&self.local_copy(event), 0),
+                    None => {
+                        self.dropped.fetch_add(1, Ordering::Relaxed);
+                        crate::count_dropped(1);
+                    }
+                }
+                Ok(())
+            }
+            Enqueued::Closed => Err(AppendError::NotStarted(self.options.name.clone())),
+        }
+    }
+
+    /// Waits until the events queued so far are written (at most `shutdownTimeout`, or 10 s
+    /// when that is unlimited). The appenders behind it flush themselves at end of batch.
+    fn flush(&self) -> Result<(), AppendError> {
+        let timeout = self.options.shutdown_timeout.unwrap_or(FLUSH_TIMEOUT);
+        if !self.queue.drain(Some(timeout)) && !self.queue.is_dispatcher_thread() {
+            status::warn(format_args!(
+                "Appender {}: the queue did not drain within {} ms",
+                self.options.name,
+                timeout.as_millis()
+            ));
+        }
+        Ok(())
+    }
+
+    /// Stops taking events and drains the queue within `shutdownTimeout`. The appenders behind
+    /// it are not stopped: the configuration stops them afterwards.
+    fn stop(&self) {
+        if self.stopped.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        self.queue.stop(self.options.shutdown_timeout);
+        let dropped = self.dropped.load(Ordering::Relaxed);
+        if dropped > 0 {
+            status::warn(format_args!(
+                "Appender {}: {dropped} event(s) were dropped because the queue was full",
+                self.options.name
+            ));
+        }
+    }
+
+    fn requires_location(&self) -> bool {
+        self.options.requires_location
+    }
+}

@@ -1,0 +1,605 @@
+//! The asynchronous queue: producers capture events into the ring, one background thread
+//! dispatches them.
+
+use std::cell::{Cell, RefCell};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{fence, AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex, OnceLock};
+use std::thread::{JoinHandle, Thread};
+use std::time::{Duration, Instant};
+
+use l4rs_core::{status, Level, LogEvent};
+
+use crate::ring::{ClaimError, Ring};
+use crate::snapshot::EventSnapshot;
+use crate::AsyncError;
+
+/// How long the idle background thread sleeps before looking at the ring again even without a
+/// wake-up (log4j2's default `Timeout` wait strategy uses the same 10 ms).
+const IDLE_PARK: Duration = Duration::from_millis(10);
+/// Busy polls before the background thread starts yielding, then sleeping: short enough not to
+/// steal a core from producers on small machines, long enough to catch a burst.
+const SPINS: u32 = 64;
+const YIELDS: u32 = 8;
+/// A producer waiting for room re-checks at least this often, in case a wake-up raced it.
+const SPACE_RECHECK: Duration = Duration::from_millis(5);
+/// How often a drain waiter re-checks progress without a wake-up.
+const DRAIN_RECHECK: Duration = Duration::from_millis(10);
+
+/// Called on the background thread for every event, in queue order. The same handler also
+/// runs on a producer's thread when [`Enqueued::RunHere`] is returned and the caller chooses to
+/// log synchronously, so it takes `&self`.
+pub trait EventHandler: Send + Sync + 'static {
+    /// Handles one event. `tag` is the value given to [`AsyncQueue::enqueue`].
+    fn handle(&self, event: &LogEvent<'_>, tag: u64);
+}
+
+impl<F> EventHandler for F
+where
+    F: Fn(&LogEvent<'_>, u64) + Send + Sync + 'static,
+{
+    fn handle(&self, event: &LogEvent<'_>, tag: u64) {
+        self(event, tag)
+    }
+}
+
+/// What happens to an event when a blocking queue is full (log4j2's `AsyncQueueFullPolicy`,
+/// chosen with `log4j2.asyncQueueFullPolicy`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QueueFullPolicy {
+    /// Wait for room (log4j2's `Default`).
+    Block,
+    /// Drop events at or below `threshold` in severity (INFO, DEBUG, … for the default INFO);
+    /// more severe events wait for room (log4j2's `Discard`, `DiscardingAsyncQueueFullPolicy`).
+    Discard {
+        /// The most severe level that is dropped (`log4j2.discardThreshold`, default INFO).
+        threshold: Level,
+    },
+}
+
+/// How to build an [`AsyncQueue`].
+#[derive(Clone, Debug)]
+pub struct QueueOptions {
+    /// The stage's name, used in status messages (an appender name, or `AsyncLoggerConfig`).
+    pub name: String,
+    /// The background thread's name.
+    pub thread_name: String,
+    /// The number of slots (at least 1); all are allocated when the queue starts.
+    pub capacity: usize,
+    /// True: a full queue applies `policy`. False: a full queue rejects the event at once with
+    /// [`Enqueued::Full`] (the Async appender's `blocking="false"`).
+    pub blocking: bool,
+    /// What a blocking queue does when full.
+    pub policy: QueueFullPolicy,
+}
+
+/// What [`AsyncQueue::enqueue`] did with an event.
+#[must_use]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Enqueued {
+    /// The event is in the queue (its message was formatted already).
+    Queued,
+    /// The queue was full and the discarding policy dropped the event (counted).
+    Discarded,
+    /// The queue was full and is non-blocking: the caller decides (log4j2 hands the event to
+    /// the Async appender's `errorRef`, or drops it).
+    Full,
+    /// The queue was full and the caller is the queue's own background thread (an appender
+    /// logging while it writes): waiting would deadlock, so the caller should handle the event
+    /// on its own thread, out of order, as log4j2 does.
+    RunHere,
+    /// The queue was stopped; the event was not taken.
+    Closed,
+}
+
+/// Counters of one queue.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct QueueStats {
+    /// The stage's name.
+    pub name: String,
+    /// The number of slots.
+    pub capacity: usize,
+    /// Events waiting or being written right now.
+    pub len: usize,
+    /// Events accepted into the queue since it started.
+    pub enqueued: u64,
+    /// Events the discarding policy dropped.
+    pub discarded: u64,
+    /// Events a non-blocking full queue handed back ([`Enqueued::Full`]).
+    pub rejected: u64,
+    /// Events handed back to the background thread itself to run synchronously.
+    pub synchronous: u64,
+    /// Events still queued when a shutdown timed out, never written.
+    pub abandoned: u64,
+    /// Events whose handler panicked (the background thread survives).
+    pub panicked: u64,
+}
+
+impl QueueStats {
+    /// Events this queue accepted or saw and that reached no appender because of the queue:
+    /// discarded by the policy or abandoned at shutdown. (Rejected events are the caller's to
+    /// count: they may still go to an `errorRef`.)
+    pub fn dropped(&self) -> u64 {
+        self.discarded + self.abandoned
+    }
+}
+
+/// How [`AsyncQueue::stop`] ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StopOutcome {
+    /// True when every accepted event was handled before the background thread ended.
+    pub drained: bool,
+    /// Events left unwritten because the timeout elapsed.
+    pub abandoned: u64,
+}
+
+thread_local! {
+    /// The queue whose background thread this is (its shared state's address), to recognise an
+    /// appender that logs back into its own full queue.
+    static DISPATCHER_OF: Cell<usize> = const { Cell::new(0) };
+    /// Where a producer formats its event before taking a slot, so that no user code (the
+    /// arguments' `Display`, an error's `source`) runs while a slot is held. The slot's old
+    /// buffers are swapped back in here, so both stay warm.
+    static STAGING: RefCell<Box<EventSnapshot>> = RefCell::new(Box::new(EventSnapshot::new()));
+}
+
+/// Keeps a flag every producer reads on a cache line of its own, away from the counters and
+/// flags the background thread and waiters write.
+#[repr(align(128))]
+struct PaddedFlag(AtomicBool);
+
+struct Shared {
+    options: QueueOptions,
+    ring: Ring,
+    handler: Arc<dyn EventHandler>,
+    consumer: OnceLock<Thread>,
+    /// Written only when the background thread goes to sleep or wakes up.
+    consumer_sleeping: PaddedFlag,
+    /// Set when a timed-out shutdown gives up on the remaining events.
+    abandon: AtomicBool,
+    finished: Mutex<bool>,
+    finished_signal: Condvar,
+    waiting_producers: AtomicUsize,
+    space_lock: Mutex<()>,
+    space_signal: Condvar,
+    drain_waiters: AtomicUsize,
+    progress_lock: Mutex<()>,
+    progress_signal: Condvar,
+    discarded: AtomicU64,
+    rejected: AtomicU64,
+    synchronous: AtomicU64,
+    abandoned: AtomicU64,
+    panicked: AtomicU64,
+    discard_reported: AtomicBool,
+    totals_reported: AtomicBool,
+}
+
+/// A bounded queue of events with one background thread that hands each event, in order, to an
+/// [`EventHandler`].
+///
+/// * Every slot is allocated when the queue starts and reused for ever: a producer formats the
+///   event into its thread's staging snapshot, swaps it into a free slot and publishes it, so
+///   the producer side allocates nothing in steady state.
+/// * The background thread marks an event end-of-batch when no further event is ready after
+///   it, so buffered appenders flush exactly when the queue runs dry.
+/// * A full queue waits, discards or rejects as configured ([`QueueOptions`]).
+/// * [`AsyncQueue::stop`] drains what was accepted within a timeout; dropping the queue
+///   closes it and lets the thread drain in the background.
+pub struct AsyncQueue {
+    shared: Arc<Shared>,
+    thread: Mutex<Option<JoinHandle<()>>>,
+}
+
+impl std::fmt::Debug for AsyncQueue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AsyncQueue")
+            .field("name", &self.shared.options.name)
+            .field("capacity", &self.shared.ring.capacity())
+            .finish_non_exhaustive()
+    }
+}
+
+impl AsyncQueue {
+    /// Allocates the slots and starts the background thread.
+    pub fn start(
+        options: QueueOptions,
+        handler: Arc<dyn EventHandler>,
+    ) -> Result<AsyncQueue, AsyncError> {
+        let shared = Arc::new(Shared {
+            ring: Ring::new(options.capacity),
+            options,
+            handler,
+            consumer: OnceLock::new(),
+            consumer_sleeping: PaddedFlag(AtomicBool::new(false)),
+            abandon: AtomicBool::new(false),
+            finished: Mutex::new(false),
+            finished_signal: Condvar::new(),
+            waiting_producers: AtomicUsize::new(0),
+            space_lock: Mutex::new(()),
+            space_signal: Condvar::new(),
+            drain_waiters: AtomicUsize::new(0),
+            progress_lock: Mutex::new(()),
+            progress_signal: Condvar::new(),
+            discarded: AtomicU64::new(0),
+            rejected: AtomicU64::new(0),
+            synchronous: AtomicU64::new(0),
+            abandoned: AtomicU64::new(0),
+            panicked: AtomicU64::new(0),
+            discard_reported: AtomicBool::new(false),
+            totals_reported: AtomicBool::new(false),
+        });
+        let consumer = Arc::clone(&shared);
+        let thread = std::thread::Builder::new()
+            .name(shared.options.thread_name.clone())
+            .spawn(move || consumer.run())
+            .map_err(|source| AsyncError::Spawn {
+                name: shared.options.name.clone(),
+                source,
+            })?;
+        // Set here as well as by the thread itself, so producers can wake it even before it
+        // first runs.
+        let _ = shared.consumer.set(thread.thread().clone());
+        Ok(AsyncQueue {
+            shared,
+            thread: Mutex::new(Some(thread)),
+        })
+    }
+
+    /// The stage's name.
+    pub fn name(&self) -> &str {
+        &self.shared.options.name
+    }
+
+    /// The number of slots.
+    pub fn capacity(&self) -> usize {
+        self.shared.ring.capacity()
+    }
+
+    /// Copies `event` (formatting its message now) and queues it with `tag`. The location is
+    /// kept only when `include_location` is true. See [`Enqueued`] for the outcomes; only
+    /// [`Enqueued::Queued`] means the handler will see the event.
+    pub fn enqueue(&self, event: &LogEvent<'_>, tag: u64, include_location: bool) -> Enqueued {
+        let shared = &*self.shared;
+        if shared.ring.is_closed() {
+            return Enqueued::Closed;
+        }
+        let staged = STAGING.try_with(|cell| {
+            cell.try_borrow_mut().ok().map(|mut staging| {
+                staging.capture(event, include_location);
+                shared.offer(&mut staging, tag)
+            })
+        });
+        match staged {
+            Ok(Some(outcome)) => outcome,
+            // Logging from inside the formatting of another event on this thread, or during
+            // thread teardown: a one-off snapshot (this allocates; it is not the steady state).
+            _ => {
+                let mut snapshot = Box::new(EventSnapshot::new());
+                snapshot.capture(event, include_location);
+                shared.offer(&mut snapshot, tag)
+            }
+        }
+    }
+
+    /// True when the calling thread is this queue's background thread.
+    pub fn is_dispatcher_thread(&self) -> bool {
+        self.shared.is_current_dispatcher()
+    }
+
+    /// Waits until every event accepted before the call has been handled, or `timeout` passed
+    /// (`None`: no limit). Returns true when drained. Returns false at once on the queue's own
+    /// thread, which cannot wait for itself.
+    pub fn drain(&self, timeout: Option<Duration>) -> bool {
+        let shared = &*self.shared;
+        let target = shared.ring.claimed();
+        if shared.ring.consumed() >= target {
+            return true;
+        }
+        if shared.is_current_dispatcher() {
+            return false;
+        }
+        let deadline = timeout.map(|timeout| Instant::now() + timeout);
+        shared.drain_waiters.fetch_add(1, Ordering::SeqCst);
+        let drained = loop {
+            if shared.ring.consumed() >= target {
+                break true;
+            }
+            if shared.is_finished() {
+                break shared.ring.consumed() >= target;
+            }
+            let mut wait = DRAIN_RECHECK;
+            if let Some(deadline) = deadline {
+                let now = Instant::now();
+                if now >= deadline {
+                    break false;
+                }
+                wait = wait.min(deadline - now);
+            }
+            let guard = shared
+                .progress_lock
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            if shared.ring.consumed() >= target {
+                break true;
+            }
+            let _ = shared.progress_signal.wait_timeout(guard, wait);
+        };
+        shared.drain_waiters.fetch_sub(1, Ordering::SeqCst);
+        drained
+    }
+
+    /// Stops taking events and waits until the accepted ones are handled, or `timeout` passed
+    /// (`None`: no limit, log4j2's `shutdownTimeout="0"`). On timeout the remaining events are
+    /// abandoned (counted and reported through the status logger) and the background thread is
+    /// left to finish the event it is writing. Stopping twice is harmless.
+    pub fn stop(&self, timeout: Option<Duration>) -> StopOutcome {
+        let shared = &*self.shared;
+        shared.ring.close();
+        shared.wake_consumer(true);
+        shared.wake_producers();
+        if shared.is_current_dispatcher() {
+            // An appender stopping its own context: the thread ends after this event by itself.
+            return StopOutcome {
+                drained: false,
+                abandoned: 0,
+            };
+        }
+        let deadline = timeout.map(|timeout| Instant::now() + timeout);
+        let mut finished = shared.finished.lock().unwrap_or_else(|e| e.into_inner());
+        let mut timed_out = false;
+        while !*finished {
+            match deadline {
+                None => {
+                    finished = shared
+                        .finished_signal
+                        .wait(finished)
+                        .unwrap_or_else(|e| e.into_inner())
+                }
+                Some(deadline) => {
+                    let now = Instant::now();
+                    if now >= deadline {
+                        timed_out = true;
+                        break;
+                    }
+                    finished = shared
+                        .finished_signal
+                        .wait_timeout(finished, deadline - now)
+                        .unwrap_or_else(|e| e.into_inner())
+                        .0;
+                }
+            }
+        }
+        drop(finished);
+        if timed_out {
+            shared.abandon.store(true, Ordering::SeqCst);
+            shared.wake_consumer(true);
+            // The background thread finishes the event it is writing (if any), then counts what
+            // it gives up; this is the upper bound of that count.
+            let left = shared.ring.claimed().saturating_sub(shared.ring.consumed()) as u64;
+            status::warn(format_args!(
+                "{}: shutdown timed out after {} ms with {left} event(s) still queued; they are not written",
+                shared.options.name,
+                timeout.map_or(0, |t| t.as_millis())
+            ));
+            return StopOutcome {
+                drained: false,
+                abandoned: left,
+            };
+        } else if let Some(thread) = self.thread.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            let _ = thread.join();
+        }
+        let stats = self.stats();
+        // Stopping again (an explicit shutdown, then the exit hook) reports nothing new.
+        if stats.discarded > 0 && !shared.totals_reported.swap(true, Ordering::Relaxed) {
+            status::warn(format_args!(
+                "{}: {} event(s) were discarded because the queue was full",
+                stats.name, stats.discarded
+            ));
+        }
+        StopOutcome {
+            drained: true,
+            abandoned: 0,
+        }
+    }
+
+    /// The queue's counters.
+    pub fn stats(&self) -> QueueStats {
+        let shared = &*self.shared;
+        let load = |counter: &AtomicU64| counter.load(Ordering::Relaxed);
+        QueueStats {
+            name: shared.options.name.clone(),
+            capacity: shared.ring.capacity(),
+            len: shared.ring.claimed().saturating_sub(shared.ring.consumed()),
+            // Every claimed position was published (or is being): the tail counts them.
+            enqueued: shared.ring.claimed() as u64,
+            discarded: load(&shared.discarded),
+            rejected: load(&shared.rejected),
+            synchronous: load(&shared.synchronous),
+            abandoned: load(&shared.abandoned),
+            panicked: load(&shared.panicked),
+        }
+    }
+}
+
+impl Drop for AsyncQueue {
+    /// Closes the queue without waiting: the background thread drains what was accepted and
+    /// ends on its own.
+    fn drop(&mut self) {
+        self.shared.ring.close();
+        self.shared.wake_consumer(true);
+        self.shared.wake_producers();
+    }
+}
+
+impl Shared {
+    fn id(&self) -> usize {
+        self as *const Shared as usize
+    }
+
+    fn is_current_dispatcher(&self) -> bool {
+        DISPATCHER_OF
+            .try_with(|current| current.get() == self.id())
+            .unwrap_or(false)
+    }
+
+    fn is_finished(&self) -> bool {
+        *self.finished.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Moves the staged snapshot into a free slot, applying the full-queue rules.
+    fn offer(&self, staged: &mut Box<EventSnapshot>, tag: u64) -> Enqueued {
+        loop {
+            match self.ring.try_claim() {
+                Ok(mut claim) => {
+                    let data = claim.data();
+                    std::mem::swap(&mut data.snapshot, staged);
+                    data.tag = tag;
+                    claim.publish();
+                    self.wake_consumer(false);
+                    return Enqueued::Queued;
+                }
+                Err(ClaimError::Closed) => return Enqueued::Closed,
+                Err(ClaimError::Full) => {}
+            }
+            if !self.options.blocking {
+                self.rejected.fetch_add(1, Ordering::Relaxed);
+                return Enqueued::Full;
+            }
+            if self.is_current_dispatcher() {
+                self.synchronous.fetch_add(1, Ordering::Relaxed);
+                return Enqueued::RunHere;
+            }
+            if let QueueFullPolicy::Discard { threshold } = self.options.policy {
+                let level = staged.level();
+                // log4j2's `isLessSpecificThan`: at or below the threshold in severity.
+                if level.int_level() >= threshold.int_level() {
+                    self.discarded.fetch_add(1, Ordering::Relaxed);
+                    crate::count_dropped(1);
+                    if !self.discard_reported.swap(true, Ordering::Relaxed) {
+                        status::warn(format_args!(
+                            "{}: the async queue is full; events at or below {threshold} are discarded until it has room (reported once; the count is in the queue's statistics)",
+                            self.options.name
+                        ));
+                    }
+                    return Enqueued::Discarded;
+                }
+            }
+            self.wait_for_space();
+        }
+    }
+
+    /// Blocks until a slot may be free (or the queue closed); the caller retries the claim.
+    fn wait_for_space(&self) {
+        for _ in 0..SPINS {
+            std::hint::spin_loop();
+        }
+        std::thread::yield_now();
+        if self.ring.is_closed() {
+            return;
+        }
+        self.waiting_producers.fetch_add(1, Ordering::SeqCst);
+        // Pairs with the consumer's head store and waiter check: either it sees this waiter,
+        // or the re-check below sees the freed slot (and a 5 ms re-check bounds any miss).
+        fence(Ordering::SeqCst);
+        let guard = self.space_lock.lock().unwrap_or_else(|e| e.into_inner());
+        if self.ring.claimed() - self.ring.consumed() >= self.ring.capacity()
+            && !self.ring.is_closed()
+        {
+            let _ = self.space_signal.wait_timeout(guard, SPACE_RECHECK);
+        }
+        self.waiting_producers.fetch_sub(1, Ordering::SeqCst);
+    }
+
+    fn wake_producers(&self) {
+        let _guard = self.space_lock.lock().unwrap_or_else(|e| e.into_inner());
+        self.space_signal.notify_all();
+    }
+
+    /// Wakes the background thread if it sleeps (or unconditionally when `always`).
+    fn wake_consumer(&self, always: bool) {
+        let sleeping = self.consumer_sleeping.0.load(Ordering::SeqCst)
+            && self.consumer_sleeping.0.swap(false, Ordering::SeqCst);
+        if sleeping || always {
+            if let Some(thread) = self.consumer.get() {
+                thread.unpark();
+            }
+        }
+    }
+
+    /// The background thread's loop.
+    fn run(self: Arc<Shared>) {
+        let _ = DISPATCHER_OF.try_with(|current| current.set(self.id()));
+        let _ = self.consumer.set(std::thread::current());
+        // Waking the producers waiting for room costs a lock; do it once per this many
+        // released slots (and whenever the queue runs dry), so a crowd of blocked producers is
+        // woken in batches.
+        let wake_every = (self.ring.capacity() / 8).max(1);
+        let mut since_wake = 0;
+        let mut position = 0usize;
+        let mut idle = 0u32;
+        loop {
+            if self.abandon.load(Ordering::Relaxed) {
+                let left = self.ring.claimed().saturating_sub(position) as u64;
+                self.abandoned.fetch_add(left, Ordering::SeqCst);
+                crate::count_dropped(left);
+                break;
+            }
+            if self.ring.is_published(position) {
+                idle = 0;
+                let end_of_batch = !self.ring.is_published(position + 1);
+                // SAFETY: this is the only consumer, `position` is its current position and the
+                // slot is published; it is released below, after the last use of `data`.
+                let data = unsafe { self.ring.published(position) };
+                let event = data.snapshot.event(end_of_batch);
+                let tag = data.tag;
+                let handler = &self.handler;
+                if catch_unwind(AssertUnwindSafe(|| handler.handle(&event, tag))).is_err() {
+                    self.panicked.fetch_add(1, Ordering::Relaxed);
+                    status::error(format_args!(
+                        "{}: writing an event panicked; that event is lost and the queue goes on",
+                        self.options.name
+                    ));
+                }
+                data.snapshot.trim();
+                self.ring.release(position);
+                position += 1;
+                since_wake += 1;
+                // The sequentially consistent head store in `release` and this load pair with
+                // the waiter's increment and re-check in `wait_for_space`.
+                if self.waiting_producers.load(Ordering::SeqCst) > 0
+                    && (since_wake >= wake_every || end_of_batch)
+                {
+                    since_wake = 0;
+                    self.wake_producers();
+                }
+                if end_of_batch && self.drain_waiters.load(Ordering::SeqCst) > 0 {
+                    let _guard = self.progress_lock.lock().unwrap_or_else(|e| e.into_inner());
+                    self.progress_signal.notify_all();
+                }
+                continue;
+            }
+            if self.ring.is_closed() && self.ring.claimed() == position {
+                break;
+            }
+            idle += 1;
+            if idle <= SPINS {
+                std::hint::spin_loop();
+            } else if idle <= SPINS + YIELDS {
+                std::thread::yield_now();
+            } else {
+                self.consumer_sleeping.0.store(true, Ordering::SeqCst);
+                // Re-check after announcing the sleep: a producer that published before the
+                // announcement is seen here, one that publishes after it sees the flag.
+                if !self.ring.is_published(position) && !self.ring.is_closed() {
+                    std::thread::park_timeout(IDLE_PARK);
+                }
+                self.consumer_sleeping.0.store(false, Ordering::SeqCst);
+            }
+        }
+        *self.finished.lock().unwrap_or_else(|e| e.into_inner()) = true;
+        self.finished_signal.notify_all();
+        self.wake_producers();
+        let _guard = self.progress_lock.lock().unwrap_or_else(|e| e.into_inner());
+        self.progress_signal.notify_all();
+    }
+}

@@ -1,0 +1,242 @@
+//! Process-wide settings of asynchronous logging, read the way log4j2 reads its system
+//! properties: an l4rs "system property" (set with `l4rs::config::set_system_property`, the
+//! `${sys:…}` store) first, then the environment variable log4j2 derives from the property name
+//! (`log4j2.discardThreshold` → `LOG4J_DISCARD_THRESHOLD`).
+
+use l4rs_core::{status, Level};
+
+use crate::QueueFullPolicy;
+
+/// The ring size of the AsyncLogger queue (log4j2's name for mixed synchronous and
+/// asynchronous loggers).
+pub const RING_BUFFER_SIZE_PROPERTY: &str = "log4j2.asyncLoggerConfigRingBufferSize";
+/// Also honoured for the ring size: the property of log4j2's all-asynchronous context selector,
+/// which users often set for AsyncLogger configurations too.
+pub const ALL_ASYNC_RING_BUFFER_SIZE_PROPERTY: &str = "log4j2.asyncLoggerRingBufferSize";
+/// The queue-full policy: `Default` (wait) or `Discard`.
+pub const QUEUE_FULL_POLICY_PROPERTY: &str = "log4j2.asyncQueueFullPolicy";
+/// The most severe level the `Discard` policy drops (default INFO).
+pub const DISCARD_THRESHOLD_PROPERTY: &str = "log4j2.discardThreshold";
+
+/// The default ring size: log4j2's garbage-free default (4096 slots). l4rs is always
+/// garbage-free, and a smaller ring reaches its allocation-free steady state sooner; log4j2's
+/// 256 Ki slots default for non-garbage-free mode would pin about 100 MiB here.
+pub const DEFAULT_RING_BUFFER_SIZE: usize = 4 * 1024;
+/// The smallest ring log4j2 accepts.
+pub const MIN_RING_BUFFER_SIZE: usize = 128;
+
+/// The property names log4j2 also accepts for each setting (its pre-2.10 spellings).
+const LEGACY_NAMES: &[(&str, &str)] = &[
+    (
+        RING_BUFFER_SIZE_PROPERTY,
+        "AsyncLoggerConfig.RingBufferSize",
+    ),
+    (
+        ALL_ASYNC_RING_BUFFER_SIZE_PROPERTY,
+        "AsyncLogger.RingBufferSize",
+    ),
+    (QUEUE_FULL_POLICY_PROPERTY, "log4j2.AsyncQueueFullPolicy"),
+    (DISCARD_THRESHOLD_PROPERTY, "log4j2.DiscardThreshold"),
+];
+
+/// Settings of the AsyncLogger queue and of every asynchronous queue's full policy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AsyncSettings {
+    /// Slots of the AsyncLogger ring (a power of two, at least 128).
+    pub ring_buffer_size: usize,
+    /// What a full blocking queue does (AsyncLogger and Async appender alike).
+    pub queue_full_policy: QueueFullPolicy,
+}
+
+impl Default for AsyncSettings {
+    fn default() -> AsyncSettings {
+        AsyncSettings {
+            ring_buffer_size: DEFAULT_RING_BUFFER_SIZE,
+            queue_full_policy: QueueFullPolicy::Block,
+        }
+    }
+}
+
+impl AsyncSettings {
+    /// Reads the settings from l4rs system properties and the environment, reporting bad values
+    /// through the status logger (the default is kept for each).
+    pub fn from_environment() -> AsyncSettings {
+        let (settings, warnings) = AsyncSettings::from_lookup(property);
+        for warning in warnings {
+            status::warn(warning);
+        }
+        settings
+    }
+
+    /// Reads the settings through `lookup` (a property name to its value). Returns the settings
+    /// and a message for every value that could not be used.
+    pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> (AsyncSettings, Vec<String>) {
+        let lookup = |name: &str| {
+            lookup(name).or_else(|| {
+                LEGACY_NAMES
+                    .iter()
+                    .find(|(current, _)| *current == name)
+                    .and_then(|(_, legacy)| lookup(legacy))
+            })
+        };
+        let mut warnings = Vec::new();
+        let mut settings = AsyncSettings::default();
+        let size = lookup(RING_BUFFER_SIZE_PROPERTY)
+            .map(|value| (RING_BUFFER_SIZE_PROPERTY, value))
+            .or_else(|| {
+                lookup(ALL_ASYNC_RING_BUFFER_SIZE_PROPERTY)
+                    .map(|value| (ALL_ASYNC_RING_BUFFER_SIZE_PROPERTY, value))
+            });
+        if let Some((name, value)) = size {
+            match value.trim().parse::<usize>() {
+                Ok(requested) if requested < MIN_RING_BUFFER_SIZE => {
+                    warnings.push(format!(
+                        "{name}={requested} is below the minimum; using {MIN_RING_BUFFER_SIZE}"
+                    ));
+                    settings.ring_buffer_size = MIN_RING_BUFFER_SIZE;
+                }
+                Ok(requested) => {
+                    settings.ring_buffer_size = requested
+                        .checked_next_power_of_two()
+                        .unwrap_or(DEFAULT_RING_BUFFER_SIZE);
+                }
+                Err(_) => warnings.push(format!(
+                    "{name}={value} is not a number; using {DEFAULT_RING_BUFFER_SIZE}"
+                )),
+            }
+        }
+        let threshold = match lookup(DISCARD_THRESHOLD_PROPERTY) {
+            None => Level::INFO,
+            Some(value) => Level::from_name(value.trim()).unwrap_or_else(|_| {
+                warnings.push(format!(
+                    "{DISCARD_THRESHOLD_PROPERTY}={value} is not a level; using INFO"
+                ));
+                Level::INFO
+            }),
+        };
+        if let Some(value) = lookup(QUEUE_FULL_POLICY_PROPERTY) {
+            let value = value.trim();
+            if value.eq_ignore_ascii_case("Discard") {
+                settings.queue_full_policy = QueueFullPolicy::Discard { threshold };
+            } else if !value.eq_ignore_ascii_case("Default") {
+                warnings.push(format!(
+                    "{QUEUE_FULL_POLICY_PROPERTY}={value} is not supported (l4rs knows Default and Discard; no custom policy classes); using Default"
+                ));
+            }
+        }
+        (settings, warnings)
+    }
+}
+
+/// The value of a log4j2 property: the l4rs system property of that name, else the
+/// environment variable log4j2 derives from it (see [`environment_variable_name`]).
+pub fn property(name: &str) -> Option<String> {
+    l4rs_config::system_property(name)
+        .or_else(|| std::env::var(environment_variable_name(name)).ok())
+        .filter(|value| !value.is_empty())
+}
+
+/// log4j2's environment form of a property name: the `log4j2.`/`log4j.` prefix dropped, the
+/// camel-case words upper-cased and joined with `_`, after `LOG4J_`
+/// (`log4j2.asyncLoggerConfigRingBufferSize` → `LOG4J_ASYNC_LOGGER_CONFIG_RING_BUFFER_SIZE`).
+pub fn environment_variable_name(property: &str) -> String {
+    let bare = property
+        .strip_prefix("log4j2.")
+        .or_else(|| property.strip_prefix("log4j."))
+        .unwrap_or(property);
+    let mut name = String::from("LOG4J");
+    let mut previous_lower = false;
+    for c in bare.chars() {
+        if !c.is_ascii_alphanumeric() {
+            previous_lower = false;
+            if !name.ends_with('_') {
+                name.push('_');
+            }
+            continue;
+        }
+        if name == "LOG4J" || (c.is_ascii_uppercase() && previous_lower) {
+            name.push('_');
+        }
+        previous_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+        name.push(c.to_ascii_uppercase());
+    }
+    name
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn read(pairs: &[(&str, &str)]) -> (AsyncSettings, Vec<String>) {
+        let map: HashMap<String, String> = pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        AsyncSettings::from_lookup(|name| map.get(name).cloned())
+    }
+
+    #[test]
+    fn environment_names_follow_log4j2() {
+        assert_eq!(
+            environment_variable_name(RING_BUFFER_SIZE_PROPERTY),
+            "LOG4J_ASYNC_LOGGER_CONFIG_RING_BUFFER_SIZE"
+        );
+        assert_eq!(
+            environment_variable_name(QUEUE_FULL_POLICY_PROPERTY),
+            "LOG4J_ASYNC_QUEUE_FULL_POLICY"
+        );
+        assert_eq!(
+            environment_variable_name(DISCARD_THRESHOLD_PROPERTY),
+            "LOG4J_DISCARD_THRESHOLD"
+        );
+    }
+
+    #[test]
+    fn defaults_and_values() {
+        assert_eq!(read(&[]).0, AsyncSettings::default());
+        let (settings, warnings) = read(&[
+            (QUEUE_FULL_POLICY_PROPERTY, "discard"),
+            (DISCARD_THRESHOLD_PROPERTY, "warn"),
+            (ALL_ASYNC_RING_BUFFER_SIZE_PROPERTY, "1000"),
+        ]);
+        assert!(warnings.is_empty(), "{warnings:?}");
+        assert_eq!(settings.ring_buffer_size, 1024);
+        assert_eq!(
+            settings.queue_full_policy,
+            QueueFullPolicy::Discard {
+                threshold: Level::WARN
+            }
+        );
+        let (settings, _) = read(&[
+            (RING_BUFFER_SIZE_PROPERTY, "256"),
+            (ALL_ASYNC_RING_BUFFER_SIZE_PROPERTY, "1000"),
+        ]);
+        assert_eq!(
+            settings.ring_buffer_size, 256,
+            "the AsyncLoggerConfig name wins"
+        );
+        let (settings, _) = read(&[("log4j2.AsyncQueueFullPolicy", "Discard")]);
+        assert_eq!(
+            settings.queue_full_policy,
+            QueueFullPolicy::Discard {
+                threshold: Level::INFO
+            }
+        );
+    }
+
+    #[test]
+    fn bad_values_warn_and_keep_defaults() {
+        let (settings, warnings) = read(&[
+            (RING_BUFFER_SIZE_PROPERTY, "12"),
+            (QUEUE_FULL_POLICY_PROPERTY, "com.example.Policy"),
+            (DISCARD_THRESHOLD_PROPERTY, "loud"),
+        ]);
+        assert_eq!(settings.ring_buffer_size, MIN_RING_BUFFER_SIZE);
+        assert_eq!(settings.queue_full_policy, QueueFullPolicy::Block);
+        assert_eq!(warnings.len(), 3, "{warnings:?}");
+        let (settings, warnings) = read(&[(RING_BUFFER_SIZE_PROPERTY, "lots")]);
+        assert_eq!(settings.ring_buffer_size, DEFAULT_RING_BUFFER_SIZE);
+        assert_eq!(warnings.len(), 1);
+    }
+}

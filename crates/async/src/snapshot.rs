@@ -1,0 +1,262 @@
+//! The owned copy of an event that crosses to the background thread.
+
+use std::sync::Arc;
+
+use l4rs_core::context::{ContextMap, ContextStack};
+use l4rs_core::Timestamp;
+use l4rs_core::{Level, Location, LogEvent, Marker, Message, ThreadInfo, Throwable, ThrowableRef};
+
+/// Buffers that grew beyond this many bytes are replaced after use, so one huge message does not
+/// pin its memory in a queue slot forever (log4j2 trims its reusable messages the same way).
+const MAX_RETAINED_TEXT: usize = 64 * 1024;
+/// The message capacity a fresh snapshot starts with (log4j2's `initialReusableMsgSize`).
+const INITIAL_MESSAGE_CAPACITY: usize = 128;
+
+/// An owned copy of a [`LogEvent`]: everything a layout can print, taken before the log call
+/// returns, so that later changes to the arguments, the MDC or the throwable cannot change the
+/// line.
+///
+/// A snapshot is meant to be reused: [`EventSnapshot::capture`] overwrites the previous content
+/// in place, reusing every string, vector and box it already owns (including the frames of a
+/// previous throwable), so capturing allocates nothing once the buffers have grown to the size
+/// of the events that pass through. The message is formatted during the capture, in the calling
+/// thread, as log4j2 does unless `log4j2.formatMsgAsync` is set.
+///
+/// The throwable is copied rather than shared because `l4rs::Throwable` is owned by the caller
+/// and passed by reference; copying into a reused slot keeps the producer allocation-free in
+/// steady state, while an `Arc` would need an allocation per event (or an API change that made
+/// every caller wrap its errors).
+#[derive(Debug)]
+pub struct EventSnapshot {
+    logger_name: String,
+    level: Level,
+    message: String,
+    timestamp: Timestamp,
+    thread_name: String,
+    thread_id: u64,
+    thread_priority: i32,
+    has_location: bool,
+    location_class: String,
+    location_method: String,
+    location_file: String,
+    location_line: i32,
+    has_throwable: bool,
+    throwable: Throwable,
+    context_map: ContextMap,
+    context_stack: ContextStack,
+    marker: Option<Arc<Marker>>,
+    nano_time: i64,
+}
+
+impl Default for EventSnapshot {
+    fn default() -> EventSnapshot {
+        EventSnapshot::new()
+    }
+}
+
+impl EventSnapshot {
+    /// An empty snapshot with a small preallocated message buffer.
+    pub fn new() -> EventSnapshot {
+        EventSnapshot {
+            logger_name: String::new(),
+            level: Level::INFO,
+            message: String::with_capacity(INITIAL_MESSAGE_CAPACITY),
+            timestamp: Timestamp::from_millis(0),
+            thread_name: String::new(),
+            thread_id: 0,
+            thread_priority: 5,
+            has_location: false,
+            location_class: String::new(),
+            location_method: String::new(),
+            location_file: String::new(),
+            location_line: 0,
+            has_throwable: false,
+            throwable: Throwable::new(""),
+            context_map: ContextMap::new(),
+            context_stack: ContextStack::new(),
+            marker: None,
+            nano_time: 0,
+        }
+    }
+
+    /// Overwrites this snapshot with `event`. The message is formatted now (running the
+    /// arguments' `Display` code on the calling thread). The location is kept only when
+    /// `include_location` is true and the event has one (log4j2's `includeLocation`).
+    pub fn capture(&mut self, event: &LogEvent<'_>, include_location: bool) {
+        copy_str(&mut self.logger_name, event.logger_name);
+        self.level = event.level;
+        self.message.clear();
+        event.message.write_to(&mut self.message);
+        self.timestamp = event.timestamp;
+        copy_str(&mut self.thread_name, event.thread.name);
+        self.thread_id = event.thread.id;
+        self.thread_priority = event.thread.priority;
+        match event.location.filter(|_| include_location) {
+            Some(location) => {
+                self.has_location = true;
+                copy_str(&mut self.location_class, location.class);
+                copy_str(&mut self.location_method, location.method);
+                copy_str(&mut self.location_file, location.file);
+                self.location_line = location.line;
+            }
+            None => self.has_location = false,
+        }
+        match &event.throwable {
+            Some(throwable) => {
+                self.has_throwable = true;
+                throwable.resolve_into(&mut self.throwable);
+            }
+            None => self.has_throwable = false,
+        }
+        self.context_map.clone_from(event.context_map);
+        self.context_stack.clone_from(event.context_stack);
+        // Markers live in a process-wide registry for ever; looking the name up again gives
+        // the same marker as a shared handle without allocating.
+        self.marker = event.marker.map(|marker| Marker::get(marker.name()));
+        self.nano_time = event.nano_time;
+    }
+
+    /// The snapshot as an event, with the given end-of-batch flag.
+    pub fn event(&self, end_of_batch: bool) -> LogEvent<'_> {
+        LogEvent {
+            logger_name: &self.logger_name,
+            level: self.level,
+            message: Message::Text(&self.message),
+            timestamp: self.timestamp,
+            thread: ThreadInfo {
+                name: &self.thread_name,
+                id: self.thread_id,
+                priority: self.thread_priority,
+            },
+            location: self.has_location.then_some(Location {
+                class: &self.location_class,
+                method: &self.location_method,
+                file: &self.location_file,
+                line: self.location_line,
+            }),
+            throwable: self
+                .has_throwable
+                .then_some(ThrowableRef::Throwable(&self.throwable)),
+            context_map: &self.context_map,
+            context_stack: &self.context_stack,
+            marker: self.marker.as_deref(),
+            nano_time: self.nano_time,
+            end_of_batch,
+        }
+    }
+
+    /// The level of the captured event.
+    pub fn level(&self) -> Level {
+        self.level
+    }
+
+    /// The formatted message of the captured event.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// Drops buffers that grew unusually large and releases the marker, so a slot does not
+    /// keep a huge message (or a marker handle) alive after its event was written. Called by
+    /// the background thread after dispatching, off the producers' path.
+    pub fn trim(&mut self) {
+        // Only writes when there is something to drop: the next producer finds the snapshot's
+        // cache lines shared rather than modified by this thread.
+        if self.message.capacity() > MAX_RETAINED_TEXT {
+            self.message = String::with_capacity(INITIAL_MESSAGE_CAPACITY);
+        }
+        if self.logger_name.capacity() > MAX_RETAINED_TEXT {
+            self.logger_name = String::new();
+        }
+        if self.marker.is_some() {
+            self.marker = None;
+        }
+    }
+}
+
+/// `target = source`, reusing `target`'s buffer.
+fn copy_str(target: &mut String, source: &str) {
+    target.clear();
+    target.push_str(source);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use l4rs_core::StackFrame;
+
+    #[test]
+    fn captures_everything_a_layout_prints() {
+        let mut map = ContextMap::new();
+        map.insert("user", "ann");
+        let mut stack = ContextStack::new();
+        stack.push("outer");
+        let throwable = Throwable::new("x.Boom")
+            .with_message("bad")
+            .with_frames(vec![StackFrame::java("a.B", "c", Some("B.java"), 3)]);
+        let marker = Marker::get("ASYNC_SNAPSHOT_TEST");
+        let mut value = String::from("before");
+        let mut snapshot = EventSnapshot::new();
+        let capture = |snapshot: &mut EventSnapshot, args: std::fmt::Arguments<'_>| {
+            let event = LogEvent {
+                location: Some(Location {
+                    class: "app::db",
+                    method: "query",
+                    file: "db.rs",
+                    line: 42,
+                }),
+                throwable: Some(ThrowableRef::Throwable(&throwable)),
+                context_map: &map,
+                context_stack: &stack,
+                marker: Some(&marker),
+                nano_time: 7,
+                ..LogEvent::new("app.db", Level::WARN, Message::Args(args))
+            };
+            snapshot.capture(&event, true);
+        };
+        capture(&mut snapshot, format_args!("value={value}"));
+        value.push_str(" and after");
+        map.insert("user", "bob");
+        let event = snapshot.event(true);
+        assert_eq!(event.message.as_str(), Some("value=before"));
+        assert_eq!(event.logger_name, "app.db");
+        assert_eq!(event.level, Level::WARN);
+        assert_eq!(event.location.unwrap().line, 42);
+        assert_eq!(event.location.unwrap().method, "query");
+        assert_eq!(event.context_map.get("user"), Some("ann"));
+        assert_eq!(event.context_stack.iter().collect::<Vec<_>>(), ["outer"]);
+        assert_eq!(event.marker.unwrap().name(), "ASYNC_SNAPSHOT_TEST");
+        assert_eq!(*event.throwable.unwrap().resolve(), throwable);
+        assert_eq!(event.nano_time, 7);
+        assert!(event.end_of_batch);
+    }
+
+    #[test]
+    fn reuse_clears_what_the_next_event_lacks() {
+        let throwable = Throwable::new("x.Boom");
+        let mut snapshot = EventSnapshot::new();
+        let first = LogEvent {
+            throwable: Some(ThrowableRef::Throwable(&throwable)),
+            location: Some(Location {
+                class: "c",
+                method: "m",
+                file: "f",
+                line: 1,
+            }),
+            ..LogEvent::new("a", Level::ERROR, Message::Text("first"))
+        };
+        snapshot.capture(&first, true);
+        snapshot.capture(
+            &LogEvent::new("b", Level::INFO, Message::Text("second")),
+            true,
+        );
+        let event = snapshot.event(false);
+        assert_eq!(event.message.as_str(), Some("second"));
+        assert!(event.throwable.is_none());
+        assert!(event.location.is_none());
+        snapshot.capture(&first, false);
+        assert!(
+            snapshot.event(false).location.is_none(),
+            "includeLocation=false"
+        );
+    }
+}

@@ -1,0 +1,398 @@
+//! Behaviour of the asynchronous queue under load, when full, when failing and when stopping.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+use l4rs_async::{AsyncQueue, Enqueued, EventHandler, QueueFullPolicy, QueueOptions, StopOutcome};
+use l4rs_core::{Level, LogEvent, Message, ThreadInfo};
+
+/// A gate the handler waits at until the test opens it.
+#[derive(Default)]
+struct Gate {
+    open: Mutex<bool>,
+    signal: Condvar,
+}
+
+impl Gate {
+    fn wait(&self) {
+        let mut open = self.open.lock().unwrap();
+        while !*open {
+            open = self.signal.wait(open).unwrap();
+        }
+    }
+
+    fn open(&self) {
+        *self.open.lock().unwrap() = true;
+        self.signal.notify_all();
+    }
+}
+
+/// Records (message, end_of_batch) of every event it sees, after passing the gate.
+#[derive(Default)]
+struct Recorder {
+    gate: Option<Arc<Gate>>,
+    seen: Mutex<Vec<(String, bool)>>,
+    started: AtomicUsize,
+}
+
+impl EventHandler for Recorder {
+    fn handle(&self, event: &LogEvent<'_>, _tag: u64) {
+        self.started.fetch_add(1, Ordering::SeqCst);
+        if let Some(gate) = &self.gate {
+            gate.wait();
+        }
+        self.seen
+            .lock()
+            .unwrap()
+            .push((event.message.to_string(), event.end_of_batch));
+    }
+}
+
+impl Recorder {
+    fn messages(&self) -> Vec<String> {
+        self.seen
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|(m, _)| m.clone())
+            .collect()
+    }
+}
+
+fn options(capacity: usize, blocking: bool, policy: QueueFullPolicy) -> QueueOptions {
+    QueueOptions {
+        name: "test".to_string(),
+        thread_name: "test-dispatcher".to_string(),
+        capacity,
+        blocking,
+        policy,
+    }
+}
+
+fn send(queue: &AsyncQueue, level: Level, text: &str) -> Enqueued {
+    queue.enqueue(&LogEvent::new("t", level, Message::Text(text)), 0, false)
+}
+
+/// Fills a gated queue with `capacity` events: the first is being handled (stuck at the gate,
+/// still holding its slot) and the rest wait.
+fn fill(queue: &AsyncQueue, recorder: &Recorder, capacity: usize) {
+    assert_eq!(send(queue, Level::INFO, "first"), Enqueued::Queued);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while recorder.started.load(Ordering::SeqCst) == 0 {
+        assert!(Instant::now() < deadline, "handler never started");
+        std::thread::yield_now();
+    }
+    for index in 1..capacity {
+        assert_eq!(
+            send(queue, Level::INFO, &format!("fill {index}")),
+            Enqueued::Queued
+        );
+    }
+}
+
+#[test]
+fn no_loss_and_per_thread_order_under_64_producers() {
+    const THREADS: usize = 64;
+    const PER_THREAD: usize = 2_000;
+    let recorder = Arc::new(Recorder::default());
+    let queue = Arc::new(
+        AsyncQueue::start(options(256, true, QueueFullPolicy::Block), recorder.clone()).unwrap(),
+    );
+    let producers: Vec<_> = (0..THREADS)
+        .map(|thread| {
+            let queue = Arc::clone(&queue);
+            std::thread::spawn(move || {
+                for index in 0..PER_THREAD {
+                    let text = format!("{thread} {index}");
+                    let mut event = LogEvent::new("t", Level::INFO, Message::Text(&text));
+                    event.thread = ThreadInfo {
+                        name: "producer",
+                        id: thread as u64,
+                        priority: 5,
+                    };
+                    assert_eq!(queue.enqueue(&event, 0, false), Enqueued::Queued);
+                }
+            })
+        })
+        .collect();
+    for producer in producers {
+        producer.join().unwrap();
+    }
+    assert_eq!(
+        queue.stop(None),
+        StopOutcome {
+            drained: true,
+            abandoned: 0
+        }
+    );
+    let messages = recorder.messages();
+    assert_eq!(
+        messages.len(),
+        THREADS * PER_THREAD,
+        "every event arrives once"
+    );
+    let mut next = vec![0usize; THREADS];
+    for message in &messages {
+        let (thread, index) = message.split_once(' ').unwrap();
+        let (thread, index): (usize, usize) = (thread.parse().unwrap(), index.parse().unwrap());
+        assert_eq!(index, next[thread], "thread {thread} out of order");
+        next[thread] += 1;
+    }
+    let stats = queue.stats();
+    assert_eq!(stats.enqueued, (THREADS * PER_THREAD) as u64);
+    assert_eq!(stats.dropped(), 0);
+    assert!(
+        recorder.seen.lock().unwrap().last().unwrap().1,
+        "the last event ends a batch"
+    );
+}
+
+#[test]
+fn the_message_is_captured_before_enqueue_returns() {
+    let gate = Arc::new(Gate::default());
+    let recorder = Arc::new(Recorder {
+        gate: Some(gate.clone()),
+        ..Recorder::default()
+    });
+    let queue =
+        AsyncQueue::start(options(8, true, QueueFullPolicy::Block), recorder.clone()).unwrap();
+    let mut value = String::from("original");
+    let result = queue.enqueue(
+        &LogEvent::new("t", Level::INFO, Message::Args(format_args!("v={value}"))),
+        0,
+        false,
+    );
+    assert_eq!(result, Enqueued::Queued);
+    value.replace_range(.., "mutated");
+    gate.open();
+    queue.stop(None);
+    assert_eq!(recorder.messages(), ["v=original"]);
+    assert_eq!(value, "mutated");
+}
+
+#[test]
+fn a_blocking_queue_waits_for_a_slow_appender_and_loses_nothing() {
+    let gate = Arc::new(Gate::default());
+    let recorder = Arc::new(Recorder {
+        gate: Some(gate.clone()),
+        ..Recorder::default()
+    });
+    let queue = Arc::new(
+        AsyncQueue::start(options(4, true, QueueFullPolicy::Block), recorder.clone()).unwrap(),
+    );
+    fill(&queue, &recorder, 4);
+    let blocked = {
+        let queue = Arc::clone(&queue);
+        std::thread::spawn(move || send(&queue, Level::INFO, "blocked"))
+    };
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(
+        !blocked.is_finished(),
+        "a full blocking queue makes the producer wait"
+    );
+    gate.open();
+    assert_eq!(blocked.join().unwrap(), Enqueued::Queued);
+    queue.stop(None);
+    let messages = recorder.messages();
+    assert_eq!(messages.len(), 5);
+    assert_eq!(messages.last().unwrap(), "blocked");
+}
+
+#[test]
+fn the_discarding_policy_drops_at_or_below_the_threshold_only() {
+    let gate = Arc::new(Gate::default());
+    let recorder = Arc::new(Recorder {
+        gate: Some(gate.clone()),
+        ..Recorder::default()
+    });
+    let policy = QueueFullPolicy::Discard {
+        threshold: Level::INFO,
+    };
+    let queue = Arc::new(AsyncQueue::start(options(4, true, policy), recorder.clone()).unwrap());
+    fill(&queue, &recorder, 4);
+    let before = l4rs_async::dropped_events();
+    assert_eq!(send(&queue, Level::INFO, "info"), Enqueued::Discarded);
+    assert_eq!(send(&queue, Level::DEBUG, "debug"), Enqueued::Discarded);
+    let warn = {
+        let queue = Arc::clone(&queue);
+        std::thread::spawn(move || send(&queue, Level::WARN, "warn waits"))
+    };
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(!warn.is_finished(), "events above the threshold wait");
+    gate.open();
+    assert_eq!(warn.join().unwrap(), Enqueued::Queued);
+    queue.stop(None);
+    assert_eq!(queue.stats().discarded, 2);
+    assert!(l4rs_async::dropped_events() >= before + 2);
+    let messages = recorder.messages();
+    assert!(messages.contains(&"warn waits".to_string()));
+    assert!(!messages.contains(&"info".to_string()));
+}
+
+#[test]
+fn a_non_blocking_queue_hands_back_what_does_not_fit() {
+    let gate = Arc::new(Gate::default());
+    let recorder = Arc::new(Recorder {
+        gate: Some(gate.clone()),
+        ..Recorder::default()
+    });
+    let queue =
+        AsyncQueue::start(options(2, false, QueueFullPolicy::Block), recorder.clone()).unwrap();
+    fill(&queue, &recorder, 2);
+    assert_eq!(send(&queue, Level::ERROR, "refused"), Enqueued::Full);
+    assert_eq!(queue.stats().rejected, 1);
+    gate.open();
+    queue.stop(None);
+    assert_eq!(recorder.messages().len(), 2);
+}
+
+#[test]
+fn a_panicking_appender_loses_its_event_not_the_queue() {
+    let recorder = Arc::new(Recorder::default());
+    let inner = recorder.clone();
+    let handler = move |event: &LogEvent<'_>, tag: u64| {
+        if event.message.as_str() == Some("boom") {
+            panic!("appender failure");
+        }
+        inner.handle(event, tag);
+    };
+    let queue =
+        AsyncQueue::start(options(8, true, QueueFullPolicy::Block), Arc::new(handler)).unwrap();
+    for text in ["before", "boom", "after"] {
+        assert_eq!(send(&queue, Level::INFO, text), Enqueued::Queued);
+    }
+    queue.stop(None);
+    assert_eq!(recorder.messages(), ["before", "after"]);
+    assert_eq!(queue.stats().panicked, 1);
+}
+
+#[test]
+fn stopping_a_full_queue_drains_it_and_later_events_are_refused() {
+    let gate = Arc::new(Gate::default());
+    let recorder = Arc::new(Recorder {
+        gate: Some(gate.clone()),
+        ..Recorder::default()
+    });
+    let queue = Arc::new(
+        AsyncQueue::start(options(16, true, QueueFullPolicy::Block), recorder.clone()).unwrap(),
+    );
+    fill(&queue, &recorder, 16);
+    let opener = {
+        let gate = gate.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(50));
+            gate.open();
+        })
+    };
+    let outcome = queue.stop(None);
+    opener.join().unwrap();
+    assert_eq!(
+        outcome,
+        StopOutcome {
+            drained: true,
+            abandoned: 0
+        }
+    );
+    assert_eq!(recorder.messages().len(), 16);
+    assert_eq!(send(&queue, Level::ERROR, "late"), Enqueued::Closed);
+}
+
+#[test]
+fn a_shutdown_timeout_abandons_what_is_left() {
+    let gate = Arc::new(Gate::default());
+    let recorder = Arc::new(Recorder {
+        gate: Some(gate.clone()),
+        ..Recorder::default()
+    });
+    let queue =
+        AsyncQueue::start(options(8, true, QueueFullPolicy::Block), recorder.clone()).unwrap();
+    fill(&queue, &recorder, 8);
+    let started = Instant::now();
+    let outcome = queue.stop(Some(Duration::from_millis(100)));
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert!(!outcome.drained);
+    assert_eq!(
+        outcome.abandoned, 8,
+        "the stuck event and the seven behind it"
+    );
+    gate.open();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while queue.stats().abandoned == 0 {
+        assert!(
+            Instant::now() < deadline,
+            "the thread counts what it gave up"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert_eq!(
+        queue.stats().abandoned,
+        7,
+        "the event in progress completed"
+    );
+    assert_eq!(recorder.messages(), ["first"]);
+}
+
+#[test]
+fn the_dispatcher_never_waits_for_its_own_full_queue() {
+    let results = Arc::new(Mutex::new(Vec::new()));
+    let slot: Arc<Mutex<Option<Arc<AsyncQueue>>>> = Arc::new(Mutex::new(None));
+    let handler = {
+        let slot = slot.clone();
+        let results = results.clone();
+        move |event: &LogEvent<'_>, _tag: u64| {
+            if event.message.as_str() == Some("trigger") {
+                let queue = slot.lock().unwrap().clone().unwrap();
+                // Log from inside the appender until the queue is full.
+                for _ in 0..4 {
+                    results
+                        .lock()
+                        .unwrap()
+                        .push(send(&queue, Level::INFO, "nested"));
+                }
+            }
+        }
+    };
+    let queue = Arc::new(
+        AsyncQueue::start(options(2, true, QueueFullPolicy::Block), Arc::new(handler)).unwrap(),
+    );
+    *slot.lock().unwrap() = Some(queue.clone());
+    assert_eq!(send(&queue, Level::INFO, "trigger"), Enqueued::Queued);
+    assert!(queue.drain(Some(Duration::from_secs(10))));
+    let results = results.lock().unwrap().clone();
+    assert_eq!(
+        results,
+        [
+            Enqueued::Queued,
+            Enqueued::RunHere,
+            Enqueued::RunHere,
+            Enqueued::RunHere
+        ]
+    );
+    slot.lock().unwrap().take();
+    queue.stop(None);
+}
+
+#[test]
+fn batches_end_when_the_queue_runs_dry() {
+    let gate = Arc::new(Gate::default());
+    let recorder = Arc::new(Recorder {
+        gate: Some(gate.clone()),
+        ..Recorder::default()
+    });
+    let queue =
+        AsyncQueue::start(options(8, true, QueueFullPolicy::Block), recorder.clone()).unwrap();
+    fill(&queue, &recorder, 5);
+    gate.open();
+    assert!(queue.drain(Some(Duration::from_secs(10))));
+    let flags: Vec<bool> = recorder
+        .seen
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|(_, end)| *end)
+        .collect();
+    // The first event was alone when it was taken; the other four were queued together.
+    assert_eq!(flags, [true, false, false, false, true]);
+    queue.stop(None);
+}

@@ -1,0 +1,299 @@
+//! Asynchronous logging in the facade: the AsyncLogger queue behind `<AsyncLogger>` and
+//! `<AsyncRoot>`, and the `<Async>` appenders (the queues themselves are in `l4rs-async`).
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use l4rs_async::{
+    AsyncAppender, AsyncAppenderOptions, AsyncQueue, AsyncSettings, Enqueued, EventHandler,
+    QueueOptions, QueueStats,
+};
+use l4rs_config::model::{AppenderSpec, AsyncAppenderSpec};
+use l4rs_core::{status, LogEvent};
+
+use crate::appender_control::AppenderControl;
+use crate::context::{AppenderRef, LoggerConfig, Predicate, Walk};
+
+/// The tag bit telling the AsyncLogger thread that the location was already visible when the
+/// event was queued; the other bits are the index of the config where the path split.
+const VISIBLE_BIT: u64 = 1 << 63;
+/// log4j2 waits up to about 10 s (200 × 50 ms) for the AsyncLogger ring to drain at shutdown
+/// before applying the configuration's `shutdownTimeout`.
+const ASYNC_LOGGER_DRAIN: Duration = Duration::from_secs(10);
+
+/// The queue shared by the asynchronous logger configs of one configuration.
+pub(crate) struct AsyncLoggerStage {
+    queue: AsyncQueue,
+    handler: Arc<AsyncLoggerDispatch>,
+    stop_timeout: Duration,
+    out_of_order_reported: AtomicBool,
+}
+
+/// Runs the asynchronous part of an event's path (log4j2's
+/// `logToAsyncLoggerConfigsOnCurrentThread`).
+struct AsyncLoggerDispatch {
+    configs: Arc<[LoggerConfig]>,
+}
+
+impl EventHandler for AsyncLoggerDispatch {
+    fn handle(&self, event: &LogEvent<'_>, tag: u64) {
+        let split = (tag & !VISIBLE_BIT) as usize;
+        if split >= self.configs.len() {
+            return;
+        }
+        let mut walk = Walk::new(event, tag & VISIBLE_BIT != 0);
+        // The split config's filter already passed in the caller's thread.
+        walk.run(&self.configs, split, Predicate::AsynchronousOnly, true);
+        // Errors of appenders with ignoreExceptions="false" have no caller to go to here; the
+        // appender control has reported them already.
+    }
+}
+
+impl AsyncLoggerStage {
+    /// Queues the event for the asynchronous configs from `split` up. The captured location
+    /// travels along when it is already visible or may become visible on that path.
+    pub(crate) fn enqueue(&self, split: usize, walk: &Walk<'_>, path_prints_location: bool) {
+        let mut event = walk.event;
+        event.location = walk.captured;
+        let tag = split as u64 | if walk.visible { VISIBLE_BIT } else { 0 };
+        let keep_location = walk.visible || path_prints_location;
+        match self.queue.enqueue(&event, tag, keep_location) {
+            Enqueued::Queued | Enqueued::Discarded | Enqueued::Closed => {}
+            Enqueued::RunHere | Enqueued::Full => {
+                if !self.out_of_order_reported.swap(true, Ordering::Relaxed) {
+                    status::warn("AsyncLoggerConfig: the queue is full and an appender is logging from the queue's own thread; such events are written synchronously, out of order, to avoid a deadlock");
+                }
+                if !keep_location {
+                    event.location = None;
+                }
+                self.handler.handle(&event, tag);
+            }
+        }
+    }
+
+    /// Waits (up to log4j2's drain time) for the queued events to be written.
+    pub(crate) fn drain(&self) {
+        self.queue.drain(Some(self.stop_timeout));
+    }
+
+    /// Stops the queue, draining it first.
+    pub(crate) fn stop(&self) {
+        self.queue.stop(Some(self.stop_timeout));
+    }
+
+    /// The queue's counters.
+    pub(crate) fn stats(&self) -> QueueStats {
+        self.queue.stats()
+    }
+}
+
+/// Starts the AsyncLogger queue when some asynchronous config has appenders; without one (or
+/// when the thread cannot start) every config routes synchronously.
+pub(crate) fn start_async_logger(
+    configs: Vec<LoggerConfig>,
+    settings: &AsyncSettings,
+    shutdown_timeout_ms: u64,
+) -> (Arc<[LoggerConfig]>, Option<AsyncLoggerStage>) {
+    let needed = configs.iter().any(LoggerConfig::splits_to_async);
+    if !needed {
+        return (configs.into(), None);
+    }
+    // The configs are shared with the queue's thread, so the queue starts after they are final.
+    static STAGES: AtomicUsize = AtomicUsize::new(1);
+    let number = STAGES.fetch_add(1, Ordering::Relaxed);
+    let options = QueueOptions {
+        name: "AsyncLoggerConfig".to_string(),
+        thread_name: format!("AsyncLoggerConfig-{number}"),
+        capacity: settings.ring_buffer_size,
+        blocking: true,
+        policy: settings.queue_full_policy,
+    };
+    let shared: Arc<[LoggerConfig]> = configs.into();
+    let handler = Arc::new(AsyncLoggerDispatch {
+        configs: Arc::clone(&shared),
+    });
+    match AsyncQueue::start(options, handler.clone()) {
+        Ok(queue) => (
+            shared,
+            Some(AsyncLoggerStage {
+                queue,
+                handler,
+                stop_timeout: ASYNC_LOGGER_DRAIN + Duration::from_millis(shutdown_timeout_ms),
+                out_of_order_reported: AtomicBool::new(false),
+            }),
+        ),
+        Err(error) => {
+            // Without a stage the routing ignores the asynchronous flags (Predicate::Everything).
+            status::error(format_args!(
+                "{error}; asynchronous loggers log synchronously"
+            ));
+            (shared, None)
+        }
+    }
+}
+
+/// Sends each event to the Async appender's references; when none of them took it (every one
+/// failed with `ignoreExceptions="false"`, or none could be resolved), to the error appender
+/// (log4j2's `AsyncAppenderEventDispatcher.dispatch`).
+struct AsyncAppenderDispatch {
+    refs: Vec<AppenderRef>,
+    error: Option<Arc<AppenderControl>>,
+}
+
+impl EventHandler for AsyncAppenderDispatch {
+    fn handle(&self, event: &LogEvent<'_>, _tag: u64) {
+        let mut succeeded = false;
+        for reference in &self.refs {
+            // A reference that filters the event out has not failed.
+            if !reference.accepts(event) || reference.control.call(event).is_ok() {
+                succeeded = true;
+            }
+        }
+        if !succeeded {
+            if let Some(error) = &self.error {
+                let _ = error.call(event);
+            }
+        }
+    }
+}
+
+/// The `errorRef` appender as the queue calls it when a non-blocking queue is full.
+struct ErrorAppender(Arc<AppenderControl>);
+
+impl EventHandler for ErrorAppender {
+    fn handle(&self, event: &LogEvent<'_>, _tag: u64) {
+        let _ = self.0.call(event);
+    }
+}
+
+/// Builds the Async appenders once the appenders they name exist: repeatedly, those whose
+/// references are all built (or absent), so an Async appender may feed another one declared
+/// anywhere in the file. Those left form a cycle and are not created.
+pub(crate) fn build_async_appenders(
+    specs: &[(&AppenderSpec, &AsyncAppenderSpec)],
+    settings: &AsyncSettings,
+    by_name: &mut HashMap<String, Arc<AppenderControl>>,
+    appenders: &mut Vec<Arc<AppenderControl>>,
+) -> Vec<Arc<AsyncAppender>> {
+    let mut pending: Vec<(&AppenderSpec, &AsyncAppenderSpec)> = specs.to_vec();
+    let mut built = Vec::new();
+    loop {
+        let waits_for_pending = |async_spec: &AsyncAppenderSpec| {
+            async_spec
+                .appender_refs
+                .iter()
+                .map(|reference| reference.appender.as_str())
+                .chain(async_spec.error_ref.as_deref())
+                .any(|name| pending.iter().any(|(spec, _)| spec.name == name))
+        };
+        let (ready, waiting): (Vec<_>, Vec<_>) = pending
+            .iter()
+            .copied()
+            .partition(|(_, async_spec)| !waits_for_pending(async_spec));
+        if ready.is_empty() {
+            break;
+        }
+        for (spec, async_spec) in ready {
+            if let Some((control, appender)) =
+                build_async_appender(spec, async_spec, settings, by_name)
+            {
+                by_name.insert(spec.name.clone(), Arc::clone(&control));
+                appenders.push(control);
+                built.push(appender);
+            }
+        }
+        pending = waiting;
+    }
+    for (spec, _) in pending {
+        status::error(format_args!(
+            "AsyncAppender {} refers to itself through Async appenders; the appender is not created",
+            spec.name
+        ));
+    }
+    built
+}
+
+fn build_async_appender(
+    spec: &AppenderSpec,
+    async_spec: &AsyncAppenderSpec,
+    settings: &AsyncSettings,
+    by_name: &HashMap<String, Arc<AppenderControl>>,
+) -> Option<(Arc<AppenderControl>, Arc<AsyncAppender>)> {
+    let mut refs = Vec::new();
+    for reference in &async_spec.appender_refs {
+        match by_name.get(&reference.appender) {
+            Some(control) => refs.push(AppenderRef {
+                level: reference.level,
+                filter: reference.filter.as_ref().map(l4rs_filter::build_filter),
+                control: Arc::clone(control),
+            }),
+            None => status::error(format_args!(
+                "No appender named {} was configured",
+                reference.appender
+            )),
+        }
+    }
+    let error = async_spec
+        .error_ref
+        .as_ref()
+        .and_then(|name| match by_name.get(name) {
+            Some(control) => Some(Arc::clone(control)),
+            None => {
+                status::error(format_args!(
+                    "Unable to set up error Appender. No appender named {name} was configured"
+                ));
+                None
+            }
+        });
+    if refs.is_empty() && error.is_none() {
+        status::error(format_args!(
+            "No appenders are available for AsyncAppender {}",
+            spec.name
+        ));
+        return None;
+    }
+    let requires_location = async_spec.include_location
+        && refs
+            .iter()
+            .any(|reference| reference.control.requires_location());
+    let options = AsyncAppenderOptions {
+        name: spec.name.clone(),
+        buffer_size: async_spec.buffer_size,
+        blocking: async_spec.blocking,
+        shutdown_timeout: (async_spec.shutdown_timeout_ms > 0)
+            .then(|| Duration::from_millis(async_spec.shutdown_timeout_ms)),
+        include_location: async_spec.include_location,
+        requires_location,
+        policy: settings.queue_full_policy,
+    };
+    let error_handler = error
+        .clone()
+        .map(|control| Arc::new(ErrorAppender(control)) as Arc<dyn EventHandler>);
+    let dispatch = Arc::new(AsyncAppenderDispatch { refs, error });
+    match AsyncAppender::start(options, dispatch, error_handler) {
+        Ok(appender) => {
+            let appender = Arc::new(appender);
+            let control = Arc::new(AppenderControl::new(
+                appender.clone(),
+                spec.filter.as_ref().map(l4rs_filter::build_filter),
+                spec.ignore_exceptions,
+            ));
+            Some((control, appender))
+        }
+        Err(error) => {
+            status::error(&error);
+            None
+        }
+    }
+}
+
+/// The counters of every asynchronous queue of the configuration in force: the AsyncLogger
+/// queue (named `AsyncLoggerConfig`) first, then each Async appender (`AsyncAppender <name>`).
+/// Empty when the configuration logs synchronously.
+pub fn async_queue_stats() -> Vec<QueueStats> {
+    crate::lifecycle::installed_context()
+        .map(|context| context.async_stats())
+        .unwrap_or_default()
+}

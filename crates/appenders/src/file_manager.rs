@@ -22,7 +22,7 @@ use std::io::{self, Write as _};
 use std::os::unix::fs::OpenOptionsExt as _;
 use std::os::unix::io::AsRawFd as _;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use l4rs_core::{status, Layout};
@@ -103,6 +103,10 @@ pub(crate) struct FileManager {
     closed: AtomicBool,
     /// Serializes locked writes within the process (the OS lock is per process).
     lock_writes: Mutex<()>,
+    /// The file's length when the manager was created (0 when it was truncated) plus every
+    /// byte written since, the header aside: log4j2's size accounting for rolling files, which
+    /// counts what reached the OS and not what waits in the buffer.
+    size: AtomicU64,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -120,6 +124,11 @@ impl FileManager {
     ) -> Result<FileManager, AppenderBuildError> {
         let path = PathBuf::from(file_name);
         make_parent_dirs(options.manager, file_name, &path)?;
+        let initial_size = if options.append {
+            std::fs::metadata(&path).map_or(0, |metadata| metadata.len())
+        } else {
+            0
+        };
         let handle = if options.create_on_demand {
             Handle::Unopened
         } else {
@@ -152,7 +161,14 @@ impl FileManager {
             pending: AtomicBool::new(false),
             closed: AtomicBool::new(false),
             lock_writes: Mutex::new(()),
+            size: AtomicU64::new(initial_size),
         })
+    }
+
+    /// The bytes in the file by log4j2's rolling accounting: its length when the manager was
+    /// created plus what was written since, without the header and the bytes still buffered.
+    pub(crate) fn size(&self) -> u64 {
+        self.size.load(Ordering::Relaxed)
     }
 
     /// The `fileName` the manager was created for.
@@ -272,6 +288,7 @@ impl FileManager {
     }
 
     fn write_file(&self, file: &File, bytes: &[u8]) -> io::Result<()> {
+        self.size.fetch_add(bytes.len() as u64, Ordering::Relaxed);
         let mut writer = file;
         if !self.options.locking {
             return writer.write_all(bytes);

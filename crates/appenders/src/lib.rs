@@ -2,7 +2,9 @@
 //!
 //! This crate provides log4j2's `<Console>` ([`ConsoleAppender`]), `<File>` ([`FileAppender`]),
 //! `<RandomAccessFile>` ([`RandomAccessFileAppender`]) and `<MemoryMappedFile>`
-//! ([`MemoryMappedFileAppender`]) appenders with log4j2's options, output and sharing rules,
+//! ([`MemoryMappedFileAppender`]) appenders, their rolling variants `<RollingFile>`
+//! ([`RollingFileAppender`]), `<RollingRandomAccessFile>` ([`RollingRandomAccessFileAppender`])
+//! and l4rs's own `<RollingMemoryMappedFile>` ([`RollingMemoryMappedFileAppender`]), with log4j2's options, output and sharing rules,
 //! built for speed:
 //!
 //! * an event is formatted outside any lock, into the calling thread's reused buffers, so
@@ -39,12 +41,20 @@ mod memory_mapped_file;
 mod mmf_manager;
 mod random_access_file;
 mod registry;
+mod rolling;
+mod rolling_file;
+mod rolling_memory_mapped_file;
+mod rolling_random_access_file;
 
 pub use console::ConsoleAppender;
 pub use error::AppenderBuildError;
 pub use file::FileAppender;
 pub use memory_mapped_file::{MemoryMappedFileAppender, MAX_REGION_LENGTH, MIN_REGION_LENGTH};
 pub use random_access_file::RandomAccessFileAppender;
+pub use rolling::clock::{ManualClock, RolloverClock, SystemClock};
+pub use rolling_file::RollingFileAppender;
+pub use rolling_memory_mapped_file::RollingMemoryMappedFileAppender;
+pub use rolling_random_access_file::RollingRandomAccessFileAppender;
 
 /// Builds the appender `spec` describes, formatting with `layout` (the caller builds the layout,
 /// since it depends on the layout crate and the configuration's substitutor).
@@ -73,6 +83,17 @@ pub fn build_appender(
             file,
             layout,
         )?)),
+        AppenderKind::RollingFile(file) => Ok(Arc::new(RollingFileAppender::new(
+            spec.name.clone(),
+            file,
+            layout,
+        )?)),
+        AppenderKind::RollingRandomAccessFile(file) => Ok(Arc::new(
+            RollingRandomAccessFileAppender::new(spec.name.clone(), file, layout)?,
+        )),
+        AppenderKind::RollingMemoryMappedFile(file) => Ok(Arc::new(
+            RollingMemoryMappedFileAppender::new(spec.name.clone(), file, layout)?,
+        )),
         // Built by the facade with l4rs-async: it refers to other appenders by name.
         AppenderKind::Async(_) => Err(AppenderBuildError::Unsupported { kind: "Async" }),
     }
@@ -85,6 +106,9 @@ pub fn flush_all() {
     file_manager::FILE_MANAGERS.flush_all();
     random_access_file::RANDOM_ACCESS_FILE_MANAGERS.flush_all();
     mmf_manager::MEMORY_MAPPED_FILE_MANAGERS.flush_all();
+    rolling_file::ROLLING_FILE_MANAGERS.flush_all();
+    rolling_random_access_file::ROLLING_RANDOM_ACCESS_FILE_MANAGERS.flush_all();
+    rolling_memory_mapped_file::ROLLING_MEMORY_MAPPED_FILE_MANAGERS.flush_all();
 }
 
 /// Closes every file and console stream in use, whoever still uses them: buffers are written,
@@ -96,6 +120,9 @@ pub fn stop_all() {
     file_manager::FILE_MANAGERS.close_all();
     random_access_file::RANDOM_ACCESS_FILE_MANAGERS.close_all();
     mmf_manager::MEMORY_MAPPED_FILE_MANAGERS.close_all();
+    rolling_file::ROLLING_FILE_MANAGERS.close_all();
+    rolling_random_access_file::ROLLING_RANDOM_ACCESS_FILE_MANAGERS.close_all();
+    rolling_memory_mapped_file::ROLLING_MEMORY_MAPPED_FILE_MANAGERS.close_all();
     console::close_all();
 }
 

@@ -105,7 +105,7 @@ impl MemoryMappedFileAppender {
 
 /// log4j2's region length rules: clamped to [256, 1 GiB], then rounded up to a power of two,
 /// each change reported at INFO.
-fn valid_region_length(name: &str, requested: i64) -> u64 {
+pub(crate) fn valid_region_length(name: &str, requested: i64) -> u64 {
     if requested > MAX_REGION_LENGTH as i64 {
         status::info(format_args!(
             "MemoryMappedAppender[{name}] Reduced region length from {requested} to max length: {MAX_REGION_LENGTH}"

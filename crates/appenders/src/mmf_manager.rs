@@ -321,6 +321,12 @@ impl MemoryMappedFileManager {
         &self.file_name
     }
 
+    /// Where this run's data starts: the length of the data earlier runs left (0 when the file
+    /// was started anew).
+    pub(crate) fn data_start(&self) -> u64 {
+        self.start
+    }
+
     /// The region length in use.
     pub(crate) fn region_length(&self) -> u64 {
         self.region_length

@@ -51,12 +51,22 @@ impl<K: Eq + Hash + Clone, M: Managed> Registry<K, M> {
         key: &K,
         create: impl FnOnce() -> Result<M, E>,
     ) -> Result<Arc<M>, E> {
+        self.acquire_shared(key, || create().map(Arc::new))
+    }
+
+    /// [`Registry::acquire`] for a manager that is created inside its `Arc` (one that hands
+    /// weak references to threads of its own).
+    pub(crate) fn acquire_shared<E>(
+        &self,
+        key: &K,
+        create: impl FnOnce() -> Result<Arc<M>, E>,
+    ) -> Result<Arc<M>, E> {
         let mut entries = self.entries();
         if let Some(entry) = entries.get_mut(key) {
             entry.users += 1;
             return Ok(Arc::clone(&entry.manager));
         }
-        let manager = Arc::new(create()?);
+        let manager = create()?;
         entries.insert(
             key.clone(),
             Entry {

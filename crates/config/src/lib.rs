@@ -36,6 +36,7 @@ pub mod diagnostic;
 pub mod load;
 pub mod model;
 pub mod plugins;
+pub mod rolling;
 pub mod routing;
 pub mod substitute;
 pub mod xml;

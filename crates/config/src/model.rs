@@ -193,6 +193,12 @@ pub enum AppenderKind {
     MemoryMappedFile(MemoryMappedFileSpec),
     /// `<Async>`: a queue in front of other appenders.
     Async(AsyncAppenderSpec),
+    /// `<RollingFile>`.
+    RollingFile(RollingFileSpec),
+    /// `<RollingRandomAccessFile>`.
+    RollingRandomAccessFile(RollingRandomAccessFileSpec),
+    /// `<RollingMemoryMappedFile>` (an l4rs extension: MemoryMappedFile with rollover).
+    RollingMemoryMappedFile(RollingMemoryMappedFileSpec),
 }
 
 /// `<Async>` attributes and references, with log4j2's defaults.
@@ -284,6 +290,205 @@ pub struct MemoryMappedFileSpec {
     pub immediate_flush: bool,
     /// `regionLength` as written (default 33554432); clamping and rounding happen in the appender.
     pub region_length: i64,
+}
+
+/// What the three rolling appenders share: where they write, when they roll and how.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RollingSpec {
+    /// `fileName`; `None` writes straight to the files `filePattern` names (direct write).
+    pub file_name: Option<String>,
+    /// `filePattern` (required).
+    pub file_pattern: crate::rolling::FilePattern,
+    /// The triggering policies (several under `<Policies>`; at least one).
+    pub policies: Vec<TriggeringPolicySpec>,
+    /// The rollover strategy (the default one depends on whether `fileName` is given).
+    pub strategy: RolloverStrategySpec,
+    /// `filePermissions`, e.g. `rw-r-----`.
+    pub file_permissions: Option<String>,
+    /// `fileOwner`.
+    pub file_owner: Option<String>,
+    /// `fileGroup`.
+    pub file_group: Option<String>,
+}
+
+/// `<RollingFile>` attributes, with log4j2's defaults.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RollingFileSpec {
+    /// The rolling attributes and children.
+    pub rolling: RollingSpec,
+    /// `append` (default true).
+    pub append: bool,
+    /// `bufferedIo` (default true).
+    pub buffered_io: bool,
+    /// `bufferSize` (default 8192).
+    pub buffer_size: usize,
+    /// `immediateFlush` (default true).
+    pub immediate_flush: bool,
+    /// `createOnDemand` (default false).
+    pub create_on_demand: bool,
+}
+
+/// `<RollingRandomAccessFile>` attributes, with log4j2's defaults.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RollingRandomAccessFileSpec {
+    /// The rolling attributes and children.
+    pub rolling: RollingSpec,
+    /// `append` (default true).
+    pub append: bool,
+    /// `immediateFlush` (default true).
+    pub immediate_flush: bool,
+    /// `bufferSize` (default 262144).
+    pub buffer_size: usize,
+}
+
+/// `<RollingMemoryMappedFile>` attributes: MemoryMappedFile's, with rollover.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RollingMemoryMappedFileSpec {
+    /// The rolling attributes and children.
+    pub rolling: RollingSpec,
+    /// `append` (default true).
+    pub append: bool,
+    /// `immediateFlush` (accepted; as for MemoryMappedFile it changes nothing).
+    pub immediate_flush: bool,
+    /// `regionLength` as written (default 33554432).
+    pub region_length: i64,
+}
+
+/// A triggering policy.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TriggeringPolicySpec {
+    /// `SizeBasedTriggeringPolicy`: rolls before an event when the file holds more than `size`
+    /// bytes (default 10 MB).
+    Size {
+        /// The limit in bytes.
+        max_size: u64,
+    },
+    /// `TimeBasedTriggeringPolicy`: rolls when an event's time reaches the next period.
+    Time {
+        /// `interval` in units of the `%d` pattern's smallest unit (default 1).
+        interval: u32,
+        /// `modulate` (default false): align rollovers to multiples of the interval.
+        modulate: bool,
+        /// `maxRandomDelay` in seconds (default 0): a random delay added to each boundary.
+        max_random_delay_seconds: u64,
+    },
+    /// `OnStartupTriggeringPolicy`: rolls once when the appender starts, if the file predates
+    /// the process and holds at least `min_size` bytes (default 1).
+    OnStartup {
+        /// `minSize`.
+        min_size: u64,
+    },
+    /// `CronTriggeringPolicy`: rolls on a schedule, events or not.
+    Cron {
+        /// `schedule` (default `0 0 0 * * ?`, daily at midnight).
+        schedule: crate::rolling::CronExpression,
+        /// `evaluateOnStartup` (default false): roll at start when a fire time passed since the
+        /// file was last written.
+        evaluate_on_startup: bool,
+    },
+}
+
+/// `DefaultRolloverStrategy fileIndex`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileIndexOrder {
+    /// `max` (default): the newest archive has the highest index.
+    Max,
+    /// `min`: the newest archive has the lowest index, older ones move up.
+    Min,
+    /// `nomax`: the next index is the highest existing one plus one; nothing is deleted.
+    NoMax,
+}
+
+/// The rollover strategy.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RolloverStrategySpec {
+    /// `DefaultRolloverStrategy`: the current file is renamed to the pattern's name.
+    Default {
+        /// `max` (default 7).
+        max: u32,
+        /// `min` (default 1).
+        min: u32,
+        /// `fileIndex` (default `max`).
+        file_index: FileIndexOrder,
+        /// `compressionLevel` 0–9, or -1 for the codec's default (the default).
+        compression_level: i32,
+        /// Actions run after each rollover, off the logging threads.
+        actions: Vec<ActionSpec>,
+    },
+    /// `DirectWriteRolloverStrategy`: events go straight to the pattern's file.
+    DirectWrite {
+        /// `maxFiles` (default unlimited).
+        max_files: Option<u32>,
+        /// `compressionLevel`.
+        compression_level: i32,
+        /// Actions run after each rollover, off the logging threads.
+        actions: Vec<ActionSpec>,
+    },
+}
+
+/// An action of a rollover strategy.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ActionSpec {
+    /// `<Delete>`.
+    Delete(DeleteSpec),
+}
+
+/// `<Delete>`: deletes the files under `basePath` that every condition accepts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeleteSpec {
+    /// `basePath` (required).
+    pub base_path: String,
+    /// `maxDepth` (default 1: the files directly in `basePath`).
+    pub max_depth: u32,
+    /// `followLinks` (default false).
+    pub follow_links: bool,
+    /// `testMode` (default false): report at INFO what would be deleted, delete nothing.
+    pub test_mode: bool,
+    /// The conditions; a file is deleted when all accept it.
+    pub conditions: Vec<PathConditionSpec>,
+    /// `PathSortByModificationTime recentFirst` (default true): the order files are offered
+    /// to the conditions in.
+    pub recent_first: bool,
+}
+
+/// A condition of `<Delete>`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PathConditionSpec {
+    /// `IfFileName glob|regex`: the path relative to `basePath` matches. `regex` is the
+    /// anchored regular expression (globs are translated).
+    FileName {
+        /// The regular expression.
+        regex: String,
+        /// Nested conditions, all of which must accept too.
+        nested: Vec<PathConditionSpec>,
+    },
+    /// `IfLastModified age`: the file is at least this old.
+    LastModified {
+        /// The age in milliseconds.
+        age_millis: u64,
+        /// Nested conditions.
+        nested: Vec<PathConditionSpec>,
+    },
+    /// `IfAccumulatedFileCount exceeds`: true from the (exceeds+1)-th file in sort order.
+    AccumulatedFileCount {
+        /// The count kept.
+        exceeds: u64,
+        /// Nested conditions.
+        nested: Vec<PathConditionSpec>,
+    },
+    /// `IfAccumulatedFileSize exceeds`: true once the sizes so far add up to more than this.
+    AccumulatedFileSize {
+        /// The size kept, in bytes.
+        exceeds: u64,
+        /// Nested conditions.
+        nested: Vec<PathConditionSpec>,
+    },
+    /// `IfAll`: every child accepts.
+    All(Vec<PathConditionSpec>),
+    /// `IfAny`: some child accepts.
+    Any(Vec<PathConditionSpec>),
+    /// `IfNot`: the child does not accept.
+    Not(Box<PathConditionSpec>),
 }
 
 /// A layout child.
@@ -477,6 +682,9 @@ impl AppenderKind {
             AppenderKind::File(spec) => Some(&spec.file_name),
             AppenderKind::RandomAccessFile(spec) => Some(&spec.file_name),
             AppenderKind::MemoryMappedFile(spec) => Some(&spec.file_name),
+            AppenderKind::RollingFile(spec) => spec.rolling.file_name.as_deref(),
+            AppenderKind::RollingRandomAccessFile(spec) => spec.rolling.file_name.as_deref(),
+            AppenderKind::RollingMemoryMappedFile(spec) => spec.rolling.file_name.as_deref(),
             AppenderKind::Console(_) | AppenderKind::Async(_) => None,
         }
     }

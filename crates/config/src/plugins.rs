@@ -135,6 +135,7 @@ const LOG4J2_CORE_PLUGINS: &[&str] = &[
     "ifall",
     "ifany",
     "ifnot",
+    "pathsortbymodificationtime",
     "posixviewattribute",
     "scriptcondition",
     // Rewrite policies.
@@ -192,6 +193,26 @@ const L4RS_PLUGINS: &[&str] = &[
     "RandomAccessFile",
     "MemoryMappedFile",
     "Async",
+    "RollingFile",
+    "RollingRandomAccessFile",
+    "RollingMemoryMappedFile",
+    "Policies",
+    "SizeBasedTriggeringPolicy",
+    "TimeBasedTriggeringPolicy",
+    "OnStartupTriggeringPolicy",
+    "CronTriggeringPolicy",
+    "NoOpTriggeringPolicy",
+    "DefaultRolloverStrategy",
+    "DirectWriteRolloverStrategy",
+    "Delete",
+    "IfFileName",
+    "IfLastModified",
+    "IfAccumulatedFileCount",
+    "IfAccumulatedFileSize",
+    "IfAll",
+    "IfAny",
+    "IfNot",
+    "PathSortByModificationTime",
     "PatternLayout",
     "MarkerPatternSelector",
     "LevelPatternSelector",
@@ -209,13 +230,18 @@ const L4RS_PLUGINS: &[&str] = &[
     "Filters",
 ];
 
+/// Plugins l4rs adds to log4j2's (lower case): elements log4j2 does not know.
+const L4RS_EXTENSIONS: &[&str] = &["rollingmemorymappedfile"];
+
 /// Element names log4j2 accepts in place of a plugin's own (`@PluginAliases`), lower case.
 const ALIASES: &[(&str, &str)] = &[("appender-ref", "AppenderRef")];
 
-/// True when `name` is a log4j2 `Core` plugin (implemented by l4rs or not).
+/// True when `name` is a log4j2 `Core` plugin (implemented by l4rs or not), or one of the
+/// plugins l4rs adds (`RollingMemoryMappedFile`).
 pub fn is_log4j2_plugin(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
     LOG4J2_CORE_PLUGINS.contains(&lower.as_str())
+        || L4RS_EXTENSIONS.contains(&lower.as_str())
         || ALIASES.iter().any(|(alias, _)| *alias == lower)
 }
 
@@ -256,7 +282,14 @@ pub fn l4rs_plugin_list() -> String {
 /// element …` (its `@Plugin` element type, or its name when it has none).
 pub fn element_type(canonical: &str) -> &'static str {
     match canonical {
-        "Console" | "File" | "RandomAccessFile" | "MemoryMappedFile" | "Async" => "appender",
+        "Console"
+        | "File"
+        | "RandomAccessFile"
+        | "MemoryMappedFile"
+        | "Async"
+        | "RollingFile"
+        | "RollingRandomAccessFile"
+        | "RollingMemoryMappedFile" => "appender",
         "PatternLayout" => "layout",
         "MarkerPatternSelector" | "LevelPatternSelector" => "patternSelector",
         "Logger" => "logger",
@@ -300,6 +333,8 @@ mod tests {
             assert!(is_log4j2_plugin(plugin), "{plugin} must be a log4j2 plugin");
         }
         assert_eq!(l4rs_plugin("console"), Some("Console"));
-        assert_eq!(l4rs_plugin("RollingFile"), None);
+        assert_eq!(l4rs_plugin("rollingfile"), Some("RollingFile"));
+        assert_eq!(l4rs_plugin("Routing"), None);
+        assert!(is_log4j2_plugin("RollingMemoryMappedFile"));
     }
 }

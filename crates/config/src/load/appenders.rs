@@ -4,6 +4,7 @@ use super::binder::Binder;
 use super::filters::{is_filter, FilterSlot};
 use super::layout::{build_layout, is_layout};
 use super::node::PNode;
+use super::rolling;
 use crate::model::{
     AppenderKind, AppenderSpec, ConsoleSpec, ConsoleTarget, FileSpec, LayoutSpec,
     MemoryMappedFileSpec, RandomAccessFileSpec,
@@ -25,7 +26,15 @@ pub(crate) fn build_appenders(binder: &mut Binder, mut node: PNode, into: &mut V
             continue;
         }
         match child.canonical {
-            Some("Console" | "File" | "RandomAccessFile" | "MemoryMappedFile") => {
+            Some(
+                "Console"
+                | "File"
+                | "RandomAccessFile"
+                | "MemoryMappedFile"
+                | "RollingFile"
+                | "RollingRandomAccessFile"
+                | "RollingMemoryMappedFile",
+            ) => {
                 if let Some(appender) = build_appender(binder, child) {
                     into.retain(|existing| existing.name != appender.name);
                     into.push(appender);
@@ -61,8 +70,11 @@ fn build_appender(binder: &mut Binder, mut node: PNode) -> Option<AppenderSpec> 
         filter: FilterSlot::new(),
     };
     let mut layout_seen = false;
+    let mut rolling_children = Vec::new();
     for child in std::mem::take(&mut node.children) {
-        if is_layout(&child) && !layout_seen {
+        if rolling::is_rolling_appender(canonical) && rolling::is_rolling_child(&child) {
+            rolling_children.push(child);
+        } else if is_layout(&child) && !layout_seen {
             layout_seen = true;
             common.layout = build_layout(binder, child);
         } else if is_filter(&child) {
@@ -78,7 +90,9 @@ fn build_appender(binder: &mut Binder, mut node: PNode) -> Option<AppenderSpec> 
         "Console" => console(binder, &mut node),
         "File" => file(binder, &mut node),
         "RandomAccessFile" => random_access_file(binder, &mut node),
-        _ => memory_mapped_file(binder, &mut node),
+        "MemoryMappedFile" => memory_mapped_file(binder, &mut node),
+        _ => rolling::rolling_kind(binder, &mut node, canonical, rolling_children)
+            .ok_or(KindError::Reported),
     };
     common.name = binder.string(&mut node, &["name"]);
     common.ignore_exceptions = binder.boolean(&mut node, &["ignoreExceptions"], true);
@@ -89,7 +103,12 @@ fn build_appender(binder: &mut Binder, mut node: PNode) -> Option<AppenderSpec> 
 
     let kind = match kind {
         Ok(kind) => kind,
-        Err(MissingFileName) => {
+        Err(KindError::Reported) => {
+            // Consumed so that they are not reported as unknown as well.
+            let _ = binder.string(&mut node, &["name"]);
+            return None;
+        }
+        Err(KindError::MissingFileName) => {
             let name = common.name.as_deref().unwrap_or("null");
             let message = match canonical {
                 "File" => "The parameter is null: fileName".to_string(),
@@ -163,10 +182,15 @@ fn buffering(binder: &mut Binder, node: &mut PNode) -> Buffering {
     }
 }
 
-/// The one required attribute of the file appenders was not given.
-struct MissingFileName;
+/// Why an appender's own attributes gave no appender.
+enum KindError {
+    /// The one required attribute of the file appenders was not given.
+    MissingFileName,
+    /// Something else, already reported.
+    Reported,
+}
 
-type KindResult = Result<AppenderKind, MissingFileName>;
+type KindResult = Result<AppenderKind, KindError>;
 
 fn console(binder: &mut Binder, node: &mut PNode) -> KindResult {
     let target = match binder.enumeration(
@@ -198,7 +222,7 @@ fn file(binder: &mut Binder, node: &mut PNode) -> KindResult {
     let file_owner = binder.string(node, &["fileOwner"]);
     let file_group = binder.string(node, &["fileGroup"]);
     let buffers = buffering(binder, node);
-    let file_name = file_name.ok_or(MissingFileName)?;
+    let file_name = file_name.ok_or(KindError::MissingFileName)?;
     let mut buffered_io = buffers.buffered_io.unwrap_or(true);
     let buffer_size = buffers.buffer_size.unwrap_or(DEFAULT_BUFFER_SIZE);
     if locking && buffered_io {
@@ -239,7 +263,7 @@ fn random_access_file(binder: &mut Binder, node: &mut PNode) -> KindResult {
     let append = binder.boolean(node, &["append"], true);
     let buffers = buffering(binder, node);
     Ok(AppenderKind::RandomAccessFile(RandomAccessFileSpec {
-        file_name: file_name.ok_or(MissingFileName)?,
+        file_name: file_name.ok_or(KindError::MissingFileName)?,
         append,
         immediate_flush: buffers.immediate_flush,
         buffer_size: buffers.buffer_size.unwrap_or(RANDOM_ACCESS_BUFFER_SIZE),
@@ -252,7 +276,7 @@ fn memory_mapped_file(binder: &mut Binder, node: &mut PNode) -> KindResult {
     let region_length = binder.int(node, &["regionLength"]).map(i64::from);
     let buffers = buffering(binder, node);
     Ok(AppenderKind::MemoryMappedFile(MemoryMappedFileSpec {
-        file_name: file_name.ok_or(MissingFileName)?,
+        file_name: file_name.ok_or(KindError::MissingFileName)?,
         append,
         immediate_flush: buffers.immediate_flush,
         region_length: region_length.unwrap_or(DEFAULT_REGION_LENGTH),

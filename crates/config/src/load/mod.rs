@@ -18,6 +18,7 @@ mod filters;
 mod layout;
 mod loggers;
 mod node;
+mod rolling;
 mod toplevel;
 
 use std::path::{Path, PathBuf};

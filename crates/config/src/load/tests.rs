@@ -493,7 +493,7 @@ fn unknown_and_unsupported_plugins_are_named() {
   <Apenders><Console name="C"/></Apenders>
   <Console name="Top"/>
   <Appenders>
-    <RollingFile name="R" fileName="x" filePattern="y"><Policies><SizeBasedTriggeringPolicy size="1 MB"/></Policies></RollingFile>
+    <Null name="R"/>
     <Console name="J"><JsonLayout/></Console>
     <Wrapper><Console name="W"/></Wrapper>
   </Appenders>
@@ -514,9 +514,8 @@ fn unknown_and_unsupported_plugins_are_named() {
             .any(|m| m.starts_with("Unknown plugin element \"Wrapper\"")),
         "{messages:#?}"
     );
-    assert!(messages.contains(
-        &"plugin RollingFile is not available in l4rs yet; the element is ignored".to_string()
-    ));
+    assert!(messages
+        .contains(&"plugin Null is not available in l4rs yet; the element is ignored".to_string()));
     assert!(messages.contains(
         &"plugin JsonLayout is not available in l4rs yet; the element is ignored".to_string()
     ));
@@ -637,4 +636,68 @@ fn header_level_depends_on_document_order_and_footer_level_on_the_root() {
         level_pair(root_without_level, "C"),
         (Level::ERROR, Level::ERROR)
     );
+}
+
+#[test]
+fn the_rolling_sample_binds_without_diagnostics() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../config-samples/log4j2-rolling.xml");
+    let config = crate::load_file(&path).unwrap();
+    assert!(config.diagnostics.is_empty(), "{:#?}", config.diagnostics);
+    let AppenderKind::RollingFile(file) = &config.appender("RollingFile").unwrap().kind else {
+        panic!("RollingFile");
+    };
+    assert_eq!(file.rolling.policies.len(), 3);
+    assert!(matches!(
+        &file.rolling.strategy,
+        crate::model::RolloverStrategySpec::Default { max: 20, min: 1, actions, .. } if actions.len() == 1
+    ));
+    let AppenderKind::RollingMemoryMappedFile(mapped) =
+        &config.appender("RollingMemoryMappedFile").unwrap().kind
+    else {
+        panic!("RollingMemoryMappedFile");
+    };
+    assert_eq!(mapped.rolling.file_name, None);
+}
+
+#[test]
+fn rolling_mistakes_are_errors_with_positions() {
+    let config = load(
+        r#"<Configuration><Appenders>
+  <RollingFile name="A" fileName="a.log" filePattern="a-%x.log"><SizeBasedTriggeringPolicy/></RollingFile>
+  <RollingFile name="B" fileName="b.log" filePattern="b-%i.log"><SizeBasedTriggeringPolicy size="ten MB"/></RollingFile>
+  <RollingFile name="C" fileName="c.log" filePattern="c-%i.log"><CronTriggeringPolicy schedule="0 0 25 * * ?"/></RollingFile>
+  <RollingFile name="D" fileName="d.log" filePattern="d-%i.log"><TimeBasedTriggeringPolicy/></RollingFile>
+  <RollingFile name="E" filePattern="e-%i.log"><SizeBasedTriggeringPolicy/><DefaultRolloverStrategy/></RollingFile>
+  <RollingFile name="F" fileName="f.log"><SizeBasedTriggeringPolicy/></RollingFile>
+</Appenders><Loggers><Root/></Loggers></Configuration>"#,
+    );
+    let errors: Vec<(String, Option<crate::Position>)> = config
+        .diagnostics_at_least(crate::Severity::Error)
+        .map(|d| (d.message.clone(), d.position))
+        .collect();
+    let find = |needle: &str| {
+        errors
+            .iter()
+            .find(|(message, _)| message.contains(needle))
+            .unwrap_or_else(|| panic!("no error containing {needle:?} in {errors:#?}"))
+    };
+    assert_eq!(
+        find("Unrecognized conversion specifier [x]")
+            .1
+            .unwrap()
+            .line,
+        2
+    );
+    assert_eq!(
+        find("Unable to parse numeric part of size").1.unwrap().line,
+        3
+    );
+    assert_eq!(find("Invalid cron expression").1.unwrap().line, 4);
+    assert_eq!(find("Pattern does not contain a date").1.unwrap().line, 5);
+    find("When no file name is provided a DirectFileRolloverStrategy must be configured");
+    find("No filename pattern provided for FileAppender with name F");
+    let names: Vec<&str> = config.appenders.iter().map(|a| a.name.as_str()).collect();
+    // B and C keep log4j2's fallbacks (10 MB, daily at midnight); the others are not created.
+    assert_eq!(names, ["B", "C"]);
 }

@@ -127,6 +127,11 @@ impl DateFormatter {
         }
     }
 
+    /// The time zone dates are printed in (rolling appenders compute their periods in it).
+    pub fn time_zone(&self) -> &jiff::tz::TimeZone {
+        &self.zone.tz
+    }
+
     /// Appends `timestamp` formatted. Allocation-free once this thread has rendered a second
     /// with this formatter.
     pub fn format(&self, timestamp: Timestamp, out: &mut String) {

@@ -1,0 +1,146 @@
+//! Compressing a rolled file, the codec chosen by the archive name's suffix.
+
+use std::fs::File;
+use std::io::{self, BufReader, BufWriter};
+use std::path::Path;
+
+/// The suffixes l4rs compresses to. log4j2 also knows `.bz2`, `.xz` and `.pack200`; files
+/// rolled to those are left uncompressed (with a status WARN when the appender is built).
+pub(crate) const SUPPORTED: &[&str] = &[".gz", ".zip", ".zst", ".deflate"];
+
+/// Compresses `source` into `target` with `level` (-1: the codec's default) and deletes
+/// `source`. On failure the partial `target` is removed and `source` kept.
+pub(crate) fn compress(source: &Path, target: &Path, suffix: &str, level: i32) -> io::Result<()> {
+    let result = write_compressed(source, target, suffix, level);
+    match result {
+        Ok(()) => std::fs::remove_file(source),
+        Err(error) => {
+            let _ = std::fs::remove_file(target);
+            Err(error)
+        }
+    }
+}
+
+fn write_compressed(source: &Path, target: &Path, suffix: &str, level: i32) -> io::Result<()> {
+    let mut input = BufReader::new(File::open(source)?);
+    let output = BufWriter::new(File::create(target)?);
+    let flate_level = if (0..=9).contains(&level) {
+        flate2::Compression::new(level as u32)
+    } else {
+        flate2::Compression::default()
+    };
+    match suffix {
+        ".gz" => {
+            let mut encoder = flate2::write::GzEncoder::new(output, flate_level);
+            io::copy(&mut input, &mut encoder)?;
+            encoder
+                .finish()?
+                .into_inner()
+                .map_err(|e| e.into_error())?
+                .sync_all()
+        }
+        ".deflate" => {
+            let mut encoder = flate2::write::ZlibEncoder::new(output, flate_level);
+            io::copy(&mut input, &mut encoder)?;
+            encoder
+                .finish()?
+                .into_inner()
+                .map_err(|e| e.into_error())?
+                .sync_all()
+        }
+        ".zst" => {
+            // zstd's levels go to 22; log4j2's 0–9 scale maps onto its fast end, 0 and -1 mean
+            // zstd's default.
+            let zstd_level = if level > 0 { level } else { 0 };
+            let mut encoder = zstd::stream::write::Encoder::new(output, zstd_level)?;
+            io::copy(&mut input, &mut encoder)?;
+            encoder
+                .finish()?
+                .into_inner()
+                .map_err(|e| e.into_error())?
+                .sync_all()
+        }
+        ".zip" => {
+            let mut zip = zip::ZipWriter::new(output);
+            // The entry is named after the rolled file, as log4j2 names it.
+            let entry = source
+                .file_name()
+                .map(|name| name.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let entry = target
+                .file_name()
+                .and_then(|name| name.to_str())
+                .and_then(|name| name.strip_suffix(".zip"))
+                .map_or(entry, str::to_string);
+            let options = zip::write::SimpleFileOptions::default()
+                .compression_method(zip::CompressionMethod::Deflated)
+                .compression_level((0..=9).contains(&level).then_some(i64::from(level)))
+                .large_file(true);
+            zip.start_file(entry, options).map_err(io::Error::other)?;
+            io::copy(&mut input, &mut zip)?;
+            sync(zip.finish().map_err(io::Error::other)?)
+        }
+        other => Err(io::Error::new(
+            io::ErrorKind::Unsupported,
+            format!("no {other} compression in l4rs"),
+        )),
+    }
+}
+
+/// Writes out the buffer and syncs the archive, so it is whole on the disk before its source
+/// is deleted.
+fn sync(output: BufWriter<File>) -> io::Result<()> {
+    output.into_inner().map_err(|e| e.into_error())?.sync_all()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Read as _;
+
+    #[test]
+    fn each_codec_round_trips_and_removes_the_source() {
+        let dir = crate::test_support::TempDir::new("compress");
+        let text: Vec<u8> = (0..50_000)
+            .flat_map(|n: u32| format!("line {n}\n").into_bytes())
+            .collect();
+        for suffix in SUPPORTED {
+            let source = dir.path().join("app.1.log");
+            let target = dir.path().join(format!("app.1.log{suffix}"));
+            std::fs::write(&source, &text).unwrap();
+            compress(&source, &target, suffix, -1).unwrap();
+            assert!(!source.exists());
+            let file = File::open(&target).unwrap();
+            let mut back = Vec::new();
+            match *suffix {
+                ".gz" => flate2::read::GzDecoder::new(file)
+                    .read_to_end(&mut back)
+                    .unwrap(),
+                ".deflate" => flate2::read::ZlibDecoder::new(file)
+                    .read_to_end(&mut back)
+                    .unwrap(),
+                ".zst" => zstd::stream::read::Decoder::new(file)
+                    .unwrap()
+                    .read_to_end(&mut back)
+                    .unwrap(),
+                _ => {
+                    let mut archive = zip::ZipArchive::new(file).unwrap();
+                    let mut entry = archive.by_index(0).unwrap();
+                    assert_eq!(entry.name(), "app.1.log");
+                    entry.read_to_end(&mut back).unwrap()
+                }
+            };
+            assert_eq!(back, text, "{suffix}");
+        }
+    }
+
+    #[test]
+    fn a_failure_keeps_the_source() {
+        let dir = crate::test_support::TempDir::new("compress-fail");
+        let source = dir.path().join("app.log");
+        std::fs::write(&source, b"data").unwrap();
+        let target = dir.path().join("missing-dir/app.log.gz");
+        assert!(compress(&source, &target, ".gz", 6).is_err());
+        assert_eq!(std::fs::read(&source).unwrap(), b"data");
+    }
+}

@@ -1,0 +1,839 @@
+//! What the three rolling appenders share: the rolling manager, its policies and strategies.
+//!
+//! # How a rollover runs
+//!
+//! Writers share a read lock on the manager's state and check the policies with two atomic
+//! loads (the file's size against the size limit, the event's time against the next time
+//! boundary) **before** they write, as log4j2 does, so the triggering event goes into the new
+//! file. The writer that finds a policy triggered takes the lock exclusively, which waits for
+//! the writes in flight, checks again (another thread may have rolled already) and then:
+//!
+//! 1. renames the current file to a hidden staging name next to it (`DefaultRolloverStrategy`),
+//! 2. closes it through its descriptor: buffered bytes and the footer go into the renamed file,
+//!    a memory-mapped file is truncated to its data,
+//! 3. opens the new file (with the header),
+//! 4. queues the rest for the appender's worker thread: numbering the archives (`%i`), purging
+//!    the oldest, moving the staged file to its archive name, compressing it and running the
+//!    `<Delete>` actions.
+//!
+//! Logging threads wait only for steps 1–3. The worker runs the jobs one after the other, so
+//! each sees the directory as the previous one left it, and stopping the appender waits for it.
+//! A rollover that cannot be done (the rename fails, the new file cannot be opened) is reported
+//! through the status logger and writing goes on in the current file; nothing is lost.
+
+mod appender;
+pub(crate) mod clock;
+mod compress;
+mod delete;
+mod pattern;
+mod worker;
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard, Weak};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use l4rs_config::model::{
+    ActionSpec, FileIndexOrder, RollingSpec, RolloverStrategySpec, TriggeringPolicySpec,
+};
+use l4rs_config::rolling::CronExpression;
+use l4rs_core::status;
+
+use crate::file_manager::WriteError;
+use crate::registry::Managed;
+use crate::AppenderBuildError;
+
+use clock::RolloverClock;
+use delete::{DeleteAction, STAGING_SUFFIX};
+use pattern::RuntimePattern;
+use worker::Worker;
+
+pub(crate) use appender::{file_manager, rolling_appender_common, MappedBackend, RollingCore};
+
+/// How long a failed rollover is not retried, so a lasting failure is reported once a second
+/// rather than on every event.
+const RETRY_DELAY_MS: i64 = 1000;
+
+/// What a rolling manager needs from the manager of one file.
+pub(crate) trait Backend: Managed + Sized + 'static {
+    /// Writes one record; with `flush` it reaches the OS (or, memory-mapped, the disk) first.
+    fn write(&self, bytes: &[u8], flush: bool) -> Result<(), WriteError>;
+    /// [`l4rs_core::Appender::flush`].
+    fn flush_now(&self) -> Result<(), WriteError>;
+    /// The file's size by log4j2's accounting (what reached the OS, header aside).
+    fn size(&self) -> u64;
+}
+
+/// Opens the manager of one file: `(path, append)`.
+pub(crate) type Factory<B> = Box<dyn Fn(&str, bool) -> Result<B, AppenderBuildError> + Send + Sync>;
+
+/// Milliseconds since the epoch, now.
+fn now_millis() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// The last-modified time of `path` in epoch ms. log4j2 reads the creation time where the file
+/// system has one; Linux file systems do not all record it, and a file appended to is best
+/// dated by its last write, which also lets tools (and tests) set it.
+fn file_time(path: &Path) -> Option<i64> {
+    let modified = std::fs::metadata(path).ok()?.modified().ok()?;
+    Some(modified.duration_since(UNIX_EPOCH).ok()?.as_millis() as i64)
+}
+
+/// When this process started, in epoch ms (`OnStartupTriggeringPolicy` rolls files older).
+fn process_start_millis() -> i64 {
+    static START: std::sync::OnceLock<i64> = std::sync::OnceLock::new();
+    *START.get_or_init(|| read_process_start().unwrap_or_else(now_millis))
+}
+
+fn read_process_start() -> Option<i64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The command name may hold spaces; the fields after its closing parenthesis are fixed.
+    let after = &stat[stat.rfind(')')? + 2..];
+    let start_ticks: i64 = after.split(' ').nth(19)?.parse().ok()?;
+    let boot_seconds: i64 = std::fs::read_to_string("/proc/stat")
+        .ok()?
+        .lines()
+        .find_map(|line| line.strip_prefix("btime "))?
+        .trim()
+        .parse()
+        .ok()?;
+    // SAFETY: sysconf only reads a system constant.
+    let ticks_per_second = i64::from(unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as i32).max(1);
+    Some(boot_seconds * 1000 + start_ticks * 1000 / ticks_per_second)
+}
+
+/// The time-based policy's settings.
+#[derive(Clone, Copy)]
+struct TimePolicy {
+    interval: u32,
+    modulate: bool,
+    max_random_delay_ms: u64,
+}
+
+/// What the worker needs to finish a rollover; shared with its jobs.
+struct Archiver {
+    /// The manager's name in messages (`fileName`, or `filePattern` for direct write).
+    name: String,
+    pattern: RuntimePattern,
+    strategy: RolloverStrategySpec,
+    actions: Vec<DeleteAction>,
+    /// Empty files are archived too (OnStartup with `minSize="0"`); otherwise deleted.
+    rename_empty: bool,
+}
+
+/// The state writers share and rollovers change.
+struct State<B> {
+    /// `None` once closed.
+    backend: Option<Arc<B>>,
+    /// The file written now.
+    path: String,
+    /// The time the current file's archive will be named with (log4j2's `nextFileTime`).
+    file_time: i64,
+    /// The index of the current file (direct write).
+    index: i64,
+    /// The last time the cron schedule fired (or the file time, before it first fires).
+    last_fire: i64,
+}
+
+/// One rolling destination, shared by the appenders that name it.
+pub(crate) struct RollingManager<B: Backend> {
+    key: String,
+    file_name: Option<String>,
+    archiver: Arc<Archiver>,
+    factory: Factory<B>,
+    state: RwLock<State<B>>,
+    max_size: u64,
+    time_policy: Option<TimePolicy>,
+    /// The next time boundary, `i64::MAX` without a time policy.
+    next_rollover: AtomicI64,
+    /// Wall time before which a failed rollover is not retried.
+    retry_after: AtomicI64,
+    staging_sequence: AtomicU64,
+    worker: Worker,
+    cron: Mutex<Option<CronTimer>>,
+}
+
+fn read<T>(lock: &RwLock<T>) -> RwLockReadGuard<'_, T> {
+    lock.read().unwrap_or_else(|e| e.into_inner())
+}
+
+fn write<T>(lock: &RwLock<T>) -> RwLockWriteGuard<'_, T> {
+    lock.write().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Why a rollover happens.
+#[derive(Clone, Copy)]
+enum Cause {
+    /// An event at this time found a policy triggered.
+    Event(i64),
+    /// The appender started (OnStartup, cron `evaluateOnStartup`).
+    Startup,
+    /// The cron schedule fired at this time.
+    Cron(i64),
+}
+
+impl<B: Backend + Send + Sync> RollingManager<B> {
+    /// The registry key of `spec`: its `fileName`, or its `filePattern` for direct write.
+    pub(crate) fn key(spec: &RollingSpec) -> String {
+        spec.file_name
+            .clone()
+            .unwrap_or_else(|| spec.file_pattern.text.clone())
+    }
+
+    /// Opens the current file and applies the startup policies.
+    pub(crate) fn create(
+        spec: &RollingSpec,
+        append: bool,
+        factory: Factory<B>,
+        clock: Arc<dyn RolloverClock>,
+    ) -> Result<Arc<RollingManager<B>>, AppenderBuildError> {
+        let pattern = RuntimePattern::new(&spec.file_pattern);
+        let key = Self::key(spec);
+        if let Some(suffix) = pattern.compression() {
+            if !compress::SUPPORTED.contains(&suffix) {
+                status::warn(format_args!(
+                    "{key}: {suffix} compression is not available in l4rs; rolled files keep their uncompressed name"
+                ));
+            }
+        }
+        let mut max_size = u64::MAX;
+        let mut time_policy = None;
+        let mut on_startup = None;
+        let mut cron = None;
+        for policy in &spec.policies {
+            match policy {
+                TriggeringPolicySpec::Size { max_size: limit } => max_size = max_size.min(*limit),
+                TriggeringPolicySpec::Time {
+                    interval,
+                    modulate,
+                    max_random_delay_seconds,
+                } => {
+                    time_policy = Some(TimePolicy {
+                        interval: *interval,
+                        modulate: *modulate,
+                        max_random_delay_ms: max_random_delay_seconds.saturating_mul(1000),
+                    })
+                }
+                TriggeringPolicySpec::OnStartup { min_size } => on_startup = Some(*min_size),
+                TriggeringPolicySpec::Cron {
+                    schedule,
+                    evaluate_on_startup,
+                } => cron = Some((schedule.clone(), *evaluate_on_startup)),
+            }
+        }
+        let actions = match &spec.strategy {
+            RolloverStrategySpec::Default { actions, .. }
+            | RolloverStrategySpec::DirectWrite { actions, .. } => actions
+                .iter()
+                .map(|ActionSpec::Delete(delete)| DeleteAction::new(delete))
+                .collect(),
+        };
+        let archiver = Arc::new(Archiver {
+            name: key.clone(),
+            pattern,
+            strategy: spec.strategy.clone(),
+            actions,
+            rename_empty: on_startup == Some(0),
+        });
+        let now = clock.now_millis();
+        // The current file, and the time it is dated with.
+        let (path, index, existing_time) = match &spec.file_name {
+            Some(file_name) => (file_name.clone(), 0, file_time(Path::new(file_name))),
+            None => {
+                let index = archiver
+                    .pattern
+                    .existing(now)
+                    .keys()
+                    .next_back()
+                    .copied()
+                    .unwrap_or(1);
+                let path = archiver.pattern.format_uncompressed(now, index);
+                let time = file_time(Path::new(&path));
+                (path, index, time)
+            }
+        };
+        let dated = if append {
+            existing_time.unwrap_or(now)
+        } else {
+            now
+        };
+        let (next_rollover, file_time) = match time_policy {
+            Some(policy) => archiver
+                .pattern
+                .next_period(dated, policy.interval, policy.modulate)
+                .map_or((i64::MAX, dated), |(next, file_time)| {
+                    (next + random_delay(policy.max_random_delay_ms), file_time)
+                }),
+            None => (i64::MAX, period_start(&archiver.pattern, dated)),
+        };
+        let backend = factory(&path, append)?;
+        let manager = Arc::new(RollingManager {
+            key,
+            file_name: spec.file_name.clone(),
+            archiver,
+            factory,
+            state: RwLock::new(State {
+                backend: Some(Arc::new(backend)),
+                path,
+                file_time,
+                index,
+                last_fire: dated,
+            }),
+            max_size,
+            time_policy,
+            next_rollover: AtomicI64::new(next_rollover),
+            retry_after: AtomicI64::new(0),
+            staging_sequence: AtomicU64::new(0),
+            worker: Worker::start(&spec.file_name.clone().unwrap_or_else(|| Self::key(spec))),
+            cron: Mutex::new(None),
+        });
+        let size = manager.current_size();
+        let predates_process = existing_time.is_some_and(|time| time < process_start_millis());
+        let mut roll_now =
+            matches!(on_startup, Some(min_size) if append && predates_process && size >= min_size);
+        if let Some((schedule, evaluate_on_startup)) = &cron {
+            if *evaluate_on_startup && append {
+                if let Some(time) = existing_time {
+                    // A fire time passed since the file was last written.
+                    roll_now |= schedule
+                        .next_after(time, &jiff::tz::TimeZone::system())
+                        .is_some_and(|fire| fire <= now);
+                }
+            }
+        }
+        if roll_now {
+            manager.roll(Cause::Startup);
+        }
+        if let Some((schedule, _)) = cron {
+            let timer = CronTimer::start(Arc::downgrade(&manager), schedule, clock);
+            *manager.cron.lock().unwrap_or_else(|e| e.into_inner()) = timer;
+        }
+        Ok(manager)
+    }
+
+    /// The registry key.
+    pub(crate) fn name(&self) -> &str {
+        &self.key
+    }
+
+    /// The file written now.
+    pub(crate) fn current_path(&self) -> String {
+        read(&self.state).path.clone()
+    }
+
+    fn current_size(&self) -> u64 {
+        read(&self.state)
+            .backend
+            .as_ref()
+            .map_or(0, |backend| backend.size())
+    }
+
+    /// Writes one record of an event at `time` (epoch ms), rolling over first when a policy
+    /// says so.
+    pub(crate) fn write(&self, time: i64, bytes: &[u8], flush: bool) -> Result<(), WriteError> {
+        {
+            let state = read(&self.state);
+            let backend = state.backend.as_ref().ok_or(WriteError::Closed)?;
+            if !self.triggered(time, backend.size()) {
+                return backend.write(bytes, flush);
+            }
+        }
+        self.roll(Cause::Event(time));
+        let state = read(&self.state);
+        state
+            .backend
+            .as_ref()
+            .ok_or(WriteError::Closed)?
+            .write(bytes, flush)
+    }
+
+    /// [`l4rs_core::Appender::flush`] on the current file.
+    pub(crate) fn flush(&self) -> Result<(), WriteError> {
+        let state = read(&self.state);
+        state
+            .backend
+            .as_ref()
+            .ok_or(WriteError::Closed)?
+            .flush_now()
+    }
+
+    /// Waits until the compression and deletion queued so far are done.
+    pub(crate) fn wait_for_actions(&self) {
+        self.worker.wait_idle();
+    }
+
+    fn triggered(&self, time: i64, size: u64) -> bool {
+        (size > self.max_size || time >= self.next_rollover.load(Ordering::Acquire))
+            && !self.retry_pending()
+    }
+
+    fn retry_pending(&self) -> bool {
+        let after = self.retry_after.load(Ordering::Relaxed);
+        after != 0 && now_millis() < after
+    }
+
+    /// Rolls over if `cause` still calls for it once the state is held exclusively.
+    fn roll(&self, cause: Cause) {
+        let mut state = write(&self.state);
+        let Some(backend) = state.backend.clone() else {
+            return;
+        };
+        let archive_time = state.file_time;
+        let new_time = match cause {
+            Cause::Event(time) => {
+                let time_hit = time >= self.next_rollover.load(Ordering::Acquire);
+                if !(time_hit || backend.size() > self.max_size) || self.retry_pending() {
+                    return;
+                }
+                match (time_hit, self.time_policy) {
+                    (true, Some(policy)) => {
+                        if let Some((next, file_time)) = self.archiver.pattern.next_period(
+                            time,
+                            policy.interval,
+                            policy.modulate,
+                        ) {
+                            self.next_rollover.store(
+                                next + random_delay(policy.max_random_delay_ms),
+                                Ordering::Release,
+                            );
+                            state.file_time = file_time;
+                        }
+                    }
+                    (false, Some(_)) => {}
+                    (_, None) => state.file_time = period_start(&self.archiver.pattern, time),
+                }
+                time
+            }
+            Cause::Startup => now_millis(),
+            Cause::Cron(fire) => {
+                // The archive is dated with the previous fire time: the period it covers.
+                let archive = state.last_fire;
+                state.last_fire = fire;
+                state.file_time = period_start(&self.archiver.pattern, fire);
+                return self.rollover(&mut state, &backend, archive, fire);
+            }
+        };
+        self.rollover(&mut state, &backend, archive_time, new_time);
+    }
+
+    /// Steps 1–4 of the module documentation, with the state held exclusively.
+    fn rollover(&self, state: &mut State<B>, backend: &Arc<B>, archive_time: i64, new_time: i64) {
+        match &self.archiver.strategy {
+            RolloverStrategySpec::Default { .. } => {
+                let current = state.path.clone();
+                let staging = self.staging_path(&current);
+                if let Err(error) = std::fs::rename(&current, &staging) {
+                    self.failed(format_args!(
+                        "Unable to rename {current} for the rollover: {error}"
+                    ));
+                    return;
+                }
+                backend.close();
+                match (self.factory)(&current, true) {
+                    Ok(new_backend) => state.backend = Some(Arc::new(new_backend)),
+                    Err(error) => {
+                        // Put the file back and go on writing into it.
+                        let back = std::fs::rename(&staging, &current);
+                        self.failed(format_args!(
+                            "Unable to open a new {current} after the rollover, writing on in the current file: {error}{}",
+                            back.err().map(|e| format!(" (and it could not be moved back from {}: {e})", staging.display())).unwrap_or_default()
+                        ));
+                        self.reopen(state, &current);
+                        return;
+                    }
+                }
+                let archiver = Arc::clone(&self.archiver);
+                self.worker.submit(Box::new(move || {
+                    archiver.place(&staging, archive_time);
+                    archiver.run_actions();
+                }));
+            }
+            RolloverStrategySpec::DirectWrite { max_files, .. } => {
+                let old_path = state.path.clone();
+                let pattern = &self.archiver.pattern;
+                let same_period = pattern.format(archive_time, 0) == pattern.format(new_time, 0);
+                let index = if same_period {
+                    state.index + 1
+                } else {
+                    pattern
+                        .existing(new_time)
+                        .keys()
+                        .next_back()
+                        .map_or(1, |last| last + 1)
+                };
+                let new_path = pattern.format_uncompressed(new_time, index);
+                if new_path == old_path {
+                    self.failed(format_args!(
+                        "Attempt to roll {old_path} over to itself is ignored: the file pattern {} has no %i and the period has not changed",
+                        pattern.text()
+                    ));
+                    return;
+                }
+                backend.close();
+                match (self.factory)(&new_path, true) {
+                    Ok(new_backend) => {
+                        state.backend = Some(Arc::new(new_backend));
+                        state.path = new_path;
+                        state.index = index;
+                    }
+                    Err(error) => {
+                        self.failed(format_args!(
+                            "Unable to open {new_path} for the rollover, writing on in {old_path}: {error}"
+                        ));
+                        self.reopen(state, &old_path);
+                        return;
+                    }
+                }
+                let archiver = Arc::clone(&self.archiver);
+                let max_files = *max_files;
+                self.worker.submit(Box::new(move || {
+                    archiver.finish_direct(&old_path, archive_time, max_files);
+                    archiver.run_actions();
+                }));
+            }
+        }
+        self.retry_after.store(0, Ordering::Relaxed);
+    }
+
+    /// Reopens `path` (appending) after a failed rollover closed it.
+    fn reopen(&self, state: &mut State<B>, path: &str) {
+        match (self.factory)(path, true) {
+            Ok(backend) => state.backend = Some(Arc::new(backend)),
+            Err(error) => {
+                status::error(format_args!(
+                    "Unable to reopen {path} after a failed rollover: {error}"
+                ));
+                state.backend = None;
+            }
+        }
+    }
+
+    fn failed(&self, message: std::fmt::Arguments<'_>) {
+        status::error(format_args!("RollingFileManager ({}) {message}", self.key));
+        self.retry_after
+            .store(now_millis() + RETRY_DELAY_MS, Ordering::Relaxed);
+    }
+
+    /// A hidden name beside `current`, unique in this process.
+    fn staging_path(&self, current: &str) -> PathBuf {
+        let path = Path::new(current);
+        let base = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let sequence = self.staging_sequence.fetch_add(1, Ordering::Relaxed);
+        let name = format!(".{base}.{}-{sequence}{STAGING_SUFFIX}", std::process::id());
+        path.with_file_name(name)
+    }
+
+    /// The file name the manager was created with (`None`: direct write).
+    pub(crate) fn file_name(&self) -> Option<&str> {
+        self.file_name.as_deref()
+    }
+}
+
+fn random_delay(max_ms: u64) -> i64 {
+    if max_ms == 0 {
+        return 0;
+    }
+    // Any spread will do: the delay only keeps many processes from rolling at once.
+    let noise = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| {
+        d.subsec_nanos() as u64 ^ u64::from(std::process::id()).rotate_left(17)
+    });
+    (noise % (max_ms + 1)) as i64
+}
+
+/// The start of the period `time` falls in, for patterns with a date; `time` otherwise.
+fn period_start(pattern: &RuntimePattern, time: i64) -> i64 {
+    pattern
+        .next_period(time, 1, false)
+        .map_or(time, |(_, start)| start)
+}
+
+impl Archiver {
+    fn report(&self, message: std::fmt::Arguments<'_>) {
+        status::error(format_args!("RollingFileManager ({}) {message}", self.name));
+    }
+
+    /// DefaultRolloverStrategy: numbers the archives, purges, and moves `staging` to its
+    /// archive name (compressing it when the pattern says so).
+    fn place(&self, staging: &Path, archive_time: i64) {
+        let RolloverStrategySpec::Default {
+            max,
+            min,
+            file_index,
+            compression_level,
+            ..
+        } = &self.strategy
+        else {
+            return;
+        };
+        let pattern = &self.pattern;
+        let index = if !pattern.has_index() {
+            0
+        } else {
+            let existing = pattern.existing(archive_time);
+            match file_index {
+                FileIndexOrder::NoMax => existing.keys().next_back().map_or(1, |last| last + 1),
+                FileIndexOrder::Max => {
+                    self.purge_ascending(existing, i64::from(*min), i64::from(*max), archive_time)
+                }
+                FileIndexOrder::Min => {
+                    self.purge_descending(existing, i64::from(*min), i64::from(*max), archive_time)
+                }
+            }
+        };
+        let empty = std::fs::metadata(staging).map_or(true, |m| m.len() == 0);
+        if empty && !self.rename_empty {
+            if let Err(error) = std::fs::remove_file(staging) {
+                self.report(format_args!(
+                    "Unable to delete empty file {}: {error}",
+                    staging.display()
+                ));
+            }
+            return;
+        }
+        let uncompressed = pattern.format_uncompressed(archive_time, index);
+        if let Some(parent) = Path::new(&uncompressed).parent() {
+            if !parent.as_os_str().is_empty() {
+                let _ = std::fs::create_dir_all(parent);
+            }
+        }
+        if let Err(error) = std::fs::rename(staging, &uncompressed) {
+            self.report(format_args!(
+                "Unable to move the rolled file to {uncompressed}: {error}; its data stays in {}",
+                staging.display()
+            ));
+            return;
+        }
+        self.compress(&uncompressed, archive_time, index, *compression_level);
+    }
+
+    fn compress(&self, uncompressed: &str, archive_time: i64, index: i64, level: i32) {
+        let Some(suffix) = self.pattern.compression() else {
+            return;
+        };
+        if !compress::SUPPORTED.contains(&suffix) {
+            return;
+        }
+        let target = self.pattern.format(archive_time, index);
+        if let Err(error) =
+            compress::compress(Path::new(uncompressed), Path::new(&target), suffix, level)
+        {
+            self.report(format_args!(
+                "Unable to compress {uncompressed} to {target}: {error}"
+            ));
+        }
+    }
+
+    /// `fileIndex="max"`: the newest archive gets the highest index; while the window is
+    /// full the lowest is deleted and the others move down one. Returns the new index.
+    fn purge_ascending(
+        &self,
+        mut existing: std::collections::BTreeMap<i64, PathBuf>,
+        min: i64,
+        max: i64,
+        time: i64,
+    ) -> i64 {
+        let window = (max - min + 1).max(1) as usize;
+        let mut shift = existing.keys().next_back().is_some_and(|&last| last >= max);
+        while existing.len() >= window {
+            let Some((&lowest, path)) = existing.iter().next() else {
+                break;
+            };
+            if let Err(error) = std::fs::remove_file(path) {
+                self.report(format_args!("Unable to delete {}: {error}", path.display()));
+                break;
+            }
+            existing.remove(&lowest);
+            shift = true;
+        }
+        let last = existing.keys().next_back().copied();
+        if shift {
+            for (&index, path) in &existing {
+                self.rename_archive(path, time, index - 1);
+            }
+        }
+        match last {
+            None => min,
+            Some(last) if last < max => last + 1,
+            Some(_) => max,
+        }
+    }
+
+    /// `fileIndex="min"`: the newest archive gets `min`, the others move up one; beyond `max`
+    /// they are deleted.
+    fn purge_descending(
+        &self,
+        mut existing: std::collections::BTreeMap<i64, PathBuf>,
+        min: i64,
+        max: i64,
+        time: i64,
+    ) -> i64 {
+        let window = (max - min + 1).max(1) as usize;
+        while existing.len() >= window {
+            let Some((&highest, path)) = existing.iter().next_back() else {
+                break;
+            };
+            if let Err(error) = std::fs::remove_file(path) {
+                self.report(format_args!("Unable to delete {}: {error}", path.display()));
+                break;
+            }
+            existing.remove(&highest);
+        }
+        for (&index, path) in existing.iter().rev() {
+            self.rename_archive(path, time, index + 1);
+        }
+        min
+    }
+
+    /// Renames an archive to `index`, keeping it compressed or not as it is.
+    fn rename_archive(&self, path: &Path, time: i64, index: i64) {
+        let compressed = self
+            .pattern
+            .compression()
+            .is_some_and(|suffix| path.to_string_lossy().ends_with(suffix));
+        let target = if compressed {
+            self.pattern.format(time, index)
+        } else {
+            self.pattern.format_uncompressed(time, index)
+        };
+        if let Err(error) = std::fs::rename(path, &target) {
+            self.report(format_args!(
+                "Unable to rename {} to {target}: {error}",
+                path.display()
+            ));
+        }
+    }
+
+    /// DirectWriteRolloverStrategy: purges beyond `maxFiles` and compresses the closed file.
+    fn finish_direct(&self, closed: &str, archive_time: i64, max_files: Option<u32>) {
+        let RolloverStrategySpec::DirectWrite {
+            compression_level, ..
+        } = &self.strategy
+        else {
+            return;
+        };
+        if let Some(max_files) = max_files {
+            let mut existing = self.pattern.existing(archive_time);
+            while existing.len() > max_files as usize {
+                let Some((_, path)) = existing.pop_first() else {
+                    break;
+                };
+                if let Err(error) = std::fs::remove_file(&path) {
+                    self.report(format_args!("Unable to delete {}: {error}", path.display()));
+                }
+            }
+        }
+        let Some(suffix) = self.pattern.compression() else {
+            return;
+        };
+        if Path::new(closed).exists() && compress::SUPPORTED.contains(&suffix) {
+            let target = format!("{closed}{suffix}");
+            if let Err(error) = compress::compress(
+                Path::new(closed),
+                Path::new(&target),
+                suffix,
+                *compression_level,
+            ) {
+                self.report(format_args!(
+                    "Unable to compress {closed} to {target}: {error}"
+                ));
+            }
+        }
+    }
+
+    fn run_actions(&self) {
+        for action in &self.actions {
+            action.run();
+        }
+    }
+}
+
+impl<B: Backend + Send + Sync> Managed for RollingManager<B> {
+    fn flush(&self) {
+        if let Err(WriteError::Io(error)) = RollingManager::flush(self) {
+            status::error(format_args!(
+                "Error writing to stream {}: {error}",
+                self.key
+            ));
+        }
+    }
+
+    /// Stops the cron timer, closes the current file (footer) and waits for the worker.
+    fn close(&self) {
+        if let Some(timer) = self.cron.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            timer.stop();
+        }
+        let backend = write(&self.state).backend.take();
+        if let Some(backend) = backend {
+            backend.close();
+        }
+        self.worker.stop();
+    }
+}
+
+/// The thread that rolls on a cron schedule.
+struct CronTimer {
+    stop: Arc<AtomicBool>,
+    clock: Arc<dyn RolloverClock>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl CronTimer {
+    fn start<B: Backend + Send + Sync>(
+        manager: Weak<RollingManager<B>>,
+        schedule: CronExpression,
+        clock: Arc<dyn RolloverClock>,
+    ) -> Option<CronTimer> {
+        let stop = Arc::new(AtomicBool::new(false));
+        let thread_stop = Arc::clone(&stop);
+        let thread_clock = Arc::clone(&clock);
+        let zone = jiff::tz::TimeZone::system();
+        let thread = std::thread::Builder::new()
+            .name("l4rs-rollover-cron".to_string())
+            .spawn(move || {
+                let mut after = thread_clock.now_millis();
+                while !thread_stop.load(Ordering::Acquire) {
+                    let Some(fire) = schedule.next_after(after, &zone) else {
+                        return;
+                    };
+                    while !thread_stop.load(Ordering::Acquire) && thread_clock.now_millis() < fire {
+                        thread_clock.wait_until(fire);
+                    }
+                    if thread_stop.load(Ordering::Acquire) {
+                        return;
+                    }
+                    let Some(manager) = manager.upgrade() else {
+                        return;
+                    };
+                    manager.roll(Cause::Cron(fire));
+                    after = fire;
+                }
+            });
+        match thread {
+            Ok(thread) => Some(CronTimer {
+                stop,
+                clock,
+                thread: Some(thread),
+            }),
+            Err(error) => {
+                status::error(format_args!(
+                    "Unable to start the CronTriggeringPolicy timer: {error}"
+                ));
+                None
+            }
+        }
+    }
+
+    fn stop(mut self) {
+        self.stop.store(true, Ordering::Release);
+        self.clock.wake();
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}

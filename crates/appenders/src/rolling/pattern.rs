@@ -1,0 +1,377 @@
+//! `filePattern` at run time: names for a given period and index, the files of a period
+//! already on disk, and the period boundaries of time-based rolling.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use jiff::civil::{Date, DateTime};
+use jiff::tz::TimeZone;
+use jiff::ToSpan as _;
+use l4rs_config::rolling::{FilePattern, FilePatternSegment, IndexFormat, RolloverFrequency};
+use l4rs_config::Substitutor;
+use l4rs_core::Timestamp;
+use l4rs_layout::DateFormatter;
+
+/// The `%d` default in a file pattern.
+const DEFAULT_DATE_PATTERN: &str = "yyyy-MM-dd";
+
+enum Piece {
+    /// Literal text; `lookups` when it holds `${…}` to resolve at each rollover.
+    Literal {
+        text: String,
+        lookups: bool,
+    },
+    Date(DateFormatter),
+    Index(IndexFormat),
+}
+
+/// A compiled `filePattern`.
+pub(crate) struct RuntimePattern {
+    text: String,
+    pieces: Vec<Piece>,
+    frequency: Option<RolloverFrequency>,
+    zone: TimeZone,
+    compression: Option<&'static str>,
+    has_index: bool,
+}
+
+impl RuntimePattern {
+    pub(crate) fn new(pattern: &FilePattern) -> RuntimePattern {
+        let mut zone = None;
+        let pieces = pattern
+            .segments
+            .iter()
+            .map(|segment| match segment {
+                FilePatternSegment::Literal(text) => Piece::Literal {
+                    lookups: text.contains("${"),
+                    text: text.clone(),
+                },
+                FilePatternSegment::Date {
+                    pattern, zone: id, ..
+                } => {
+                    let formatter = DateFormatter::new(
+                        Some(pattern.as_deref().unwrap_or(DEFAULT_DATE_PATTERN)),
+                        id.as_deref(),
+                    );
+                    if zone.is_none() {
+                        zone = Some(formatter.time_zone().clone());
+                    }
+                    Piece::Date(formatter)
+                }
+                FilePatternSegment::Index(format) => Piece::Index(*format),
+            })
+            .collect();
+        RuntimePattern {
+            text: pattern.text.clone(),
+            pieces,
+            frequency: pattern.frequency(),
+            zone: zone.unwrap_or_else(TimeZone::system),
+            compression: pattern.compression_suffix(),
+            has_index: pattern.has_index(),
+        }
+    }
+
+    /// The pattern as configured.
+    pub(crate) fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The compression suffix (`.gz`, …) the pattern ends with.
+    pub(crate) fn compression(&self) -> Option<&'static str> {
+        self.compression
+    }
+
+    /// True when the pattern has `%i`.
+    pub(crate) fn has_index(&self) -> bool {
+        self.has_index
+    }
+
+    /// The name for the period at `time` (epoch ms) and `index`.
+    pub(crate) fn format(&self, time: i64, index: i64) -> String {
+        self.render(time, |format, out| format.format(index, out))
+    }
+
+    /// Renders the pattern at `time`, with `index` writing each `%i`.
+    fn render(&self, time: i64, mut index: impl FnMut(&IndexFormat, &mut String)) -> String {
+        let mut out = String::new();
+        let lookups = Substitutor::new(None);
+        for piece in &self.pieces {
+            match piece {
+                Piece::Literal {
+                    text,
+                    lookups: true,
+                } => out.push_str(&lookups.replace(text)),
+                Piece::Literal { text, .. } => out.push_str(text),
+                Piece::Date(formatter) => formatter.format(Timestamp::from_millis(time), &mut out),
+                Piece::Index(format) => index(format, &mut out),
+            }
+        }
+        out
+    }
+
+    /// The name without the compression suffix.
+    pub(crate) fn format_uncompressed(&self, time: i64, index: i64) -> String {
+        let mut name = self.format(time, index);
+        if let Some(suffix) = self.compression {
+            name.truncate(name.len() - suffix.len());
+        }
+        name
+    }
+
+    /// The files of the period at `time` already on disk, by index, compressed or not. Only
+    /// an `%i` in the file name (not in a directory) is recognised.
+    pub(crate) fn existing(&self, time: i64) -> BTreeMap<i64, PathBuf> {
+        let mut found = BTreeMap::new();
+        if !self.has_index {
+            return found;
+        }
+        // A marker that no formatted date or literal contains stands for the index.
+        const MARK: &str = "\u{1}INDEX\u{1}";
+        let mut name = self.render(time, |_, out| out.push_str(MARK));
+        if let Some(suffix) = self.compression {
+            name.truncate(name.len() - suffix.len());
+        }
+        let (directory, file) = match name.rfind('/') {
+            Some(slash) => (&name[..slash.max(1)], &name[slash + 1..]),
+            None => (".", name.as_str()),
+        };
+        if directory.contains(MARK) {
+            return found;
+        }
+        let mut regex = String::from("^");
+        for (index, part) in file.split(MARK).enumerate() {
+            if index > 0 {
+                regex.push_str(r" *(\d+) *");
+            }
+            regex.push_str(&regex::escape(part));
+        }
+        if let Some(suffix) = self.compression {
+            regex.push_str(&format!("(?:{})?", regex::escape(suffix)));
+        }
+        regex.push('$');
+        let Ok(regex) = regex::Regex::new(&regex) else {
+            return found;
+        };
+        let Ok(entries) = std::fs::read_dir(directory) else {
+            return found;
+        };
+        for entry in entries.flatten() {
+            let file_name = entry.file_name();
+            let Some(file_name) = file_name.to_str() else {
+                continue;
+            };
+            let index = regex
+                .captures(file_name)
+                .and_then(|captures| captures.get(1)?.as_str().parse::<i64>().ok());
+            if let Some(index) = index {
+                let path = Path::new(directory).join(file_name);
+                // A compressed and an uncompressed file of one index: the compressed one is
+                // the archive, the other is on its way to becoming it.
+                let compressed = self
+                    .compression
+                    .is_some_and(|suffix| file_name.ends_with(suffix));
+                if compressed || !found.contains_key(&index) {
+                    found.insert(index, path);
+                }
+            }
+        }
+        found
+    }
+
+    /// log4j2's period arithmetic: for an instant `at`, the next rollover time and the time
+    /// that names the file written until then (the start of the last unit before the next
+    /// rollover). `interval` units per period; `modulate` aligns periods to its multiples.
+    pub(crate) fn next_period(&self, at: i64, interval: u32, modulate: bool) -> Option<(i64, i64)> {
+        let frequency = self.frequency?;
+        let local = self
+            .zone
+            .to_datetime(jiff::Timestamp::from_millisecond(at).ok()?);
+        let interval = i64::from(interval.max(1));
+        let step = |value: i64| {
+            if modulate {
+                interval - value.rem_euclid(interval)
+            } else {
+                interval
+            }
+        };
+        let date = local.date();
+        let (next, one) = match frequency {
+            RolloverFrequency::Annually => {
+                let start = DateTime::from(Date::new(date.year(), 1, 1).ok()?);
+                (
+                    start.checked_add(step(date.year().into()).years()).ok()?,
+                    1.year(),
+                )
+            }
+            RolloverFrequency::Monthly => {
+                let start = DateTime::from(date.first_of_month());
+                let month0 = i64::from(date.month()) - 1;
+                (start.checked_add(step(month0).months()).ok()?, 1.month())
+            }
+            RolloverFrequency::Weekly => {
+                // Weeks start on Sunday (the US locale of Java's default calendar).
+                let back = i64::from(date.weekday().to_sunday_zero_offset());
+                let start = DateTime::from(date.checked_sub(back.days()).ok()?);
+                let week = i64::from(start.date().iso_week_date().week());
+                (start.checked_add((step(week) * 7).days()).ok()?, 7.days())
+            }
+            RolloverFrequency::Daily => {
+                let start = DateTime::from(date);
+                let day = i64::from(date.day_of_year());
+                (start.checked_add(step(day).days()).ok()?, 1.day())
+            }
+            RolloverFrequency::Hourly => {
+                let start = date.at(local.hour(), 0, 0, 0);
+                (
+                    start.checked_add(step(local.hour().into()).hours()).ok()?,
+                    1.hour(),
+                )
+            }
+            RolloverFrequency::EveryMinute => {
+                let start = date.at(local.hour(), local.minute(), 0, 0);
+                (
+                    start
+                        .checked_add(step(local.minute().into()).minutes())
+                        .ok()?,
+                    1.minute(),
+                )
+            }
+            RolloverFrequency::EverySecond => {
+                let start = date.at(local.hour(), local.minute(), local.second(), 0);
+                (
+                    start
+                        .checked_add(step(local.second().into()).seconds())
+                        .ok()?,
+                    1.second(),
+                )
+            }
+            RolloverFrequency::EveryMillisecond => {
+                let millis = i64::from(local.subsec_nanosecond() / 1_000_000);
+                let start = date.at(
+                    local.hour(),
+                    local.minute(),
+                    local.second(),
+                    (millis * 1_000_000) as i32,
+                );
+                (
+                    start.checked_add(step(millis).milliseconds()).ok()?,
+                    1.millisecond(),
+                )
+            }
+        };
+        let to_millis = |dt: DateTime| -> Option<i64> {
+            Some(
+                self.zone
+                    .to_ambiguous_timestamp(dt)
+                    .compatible()
+                    .ok()?
+                    .as_millisecond(),
+            )
+        };
+        let file_time = next.checked_sub(one).ok()?;
+        Some((to_millis(next)?, to_millis(file_time)?))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pattern(text: &str) -> RuntimePattern {
+        RuntimePattern::new(&FilePattern::parse(text).unwrap())
+    }
+
+    fn millis(text: &str) -> i64 {
+        text.parse::<jiff::Timestamp>().unwrap().as_millisecond()
+    }
+
+    fn show(ms: i64) -> String {
+        jiff::Timestamp::from_millisecond(ms).unwrap().to_string()
+    }
+
+    #[test]
+    fn names_use_the_date_and_index() {
+        let p = pattern("logs/app-%d{yyyy-MM-dd-HH}{UTC}-%03i.log.gz");
+        assert_eq!(
+            p.format(millis("2024-03-05T07:30:00Z"), 4),
+            "logs/app-2024-03-05-07-004.log.gz"
+        );
+        assert_eq!(
+            p.format_uncompressed(millis("2024-03-05T07:30:00Z"), 4),
+            "logs/app-2024-03-05-07-004.log"
+        );
+        assert_eq!(p.compression(), Some(".gz"));
+    }
+
+    #[test]
+    fn hourly_periods_with_and_without_modulate() {
+        // The reference's example: hourly, interval 4, started at 03:14.
+        let p = pattern("app-%d{yyyy-MM-dd-HH}{UTC}.log");
+        let (next, file_time) = p
+            .next_period(millis("2024-03-05T03:14:00Z"), 4, false)
+            .unwrap();
+        assert_eq!(show(next), "2024-03-05T07:00:00Z");
+        assert_eq!(show(file_time), "2024-03-05T06:00:00Z");
+        let (next, _) = p
+            .next_period(millis("2024-03-05T03:14:00Z"), 4, true)
+            .unwrap();
+        assert_eq!(show(next), "2024-03-05T04:00:00Z");
+        let (next, _) = p
+            .next_period(millis("2024-03-05T04:00:00Z"), 4, true)
+            .unwrap();
+        assert_eq!(show(next), "2024-03-05T08:00:00Z");
+    }
+
+    #[test]
+    fn daily_monthly_and_second_periods() {
+        let p = pattern("app-%d{yyyy-MM-dd}{UTC}.log");
+        let (next, file_time) = p
+            .next_period(millis("2024-12-31T23:59:59Z"), 1, false)
+            .unwrap();
+        assert_eq!(show(next), "2025-01-01T00:00:00Z");
+        assert_eq!(show(file_time), "2024-12-31T00:00:00Z");
+        let p = pattern("app-%d{yyyy-MM}{UTC}.log");
+        let (next, _) = p
+            .next_period(millis("2024-01-31T10:00:00Z"), 1, false)
+            .unwrap();
+        assert_eq!(show(next), "2024-02-01T00:00:00Z");
+        let p = pattern("app-%d{HH-mm-ss}{UTC}.log");
+        let (next, _) = p
+            .next_period(millis("2024-01-31T10:00:00.500Z"), 1, false)
+            .unwrap();
+        assert_eq!(show(next), "2024-01-31T10:00:01Z");
+        assert!(pattern("app-%i.log").next_period(0, 1, false).is_none());
+    }
+
+    #[test]
+    fn existing_files_of_a_period_by_index() {
+        let dir = crate::test_support::TempDir::new("pattern-existing");
+        for name in [
+            "app-2024-1.log",
+            "app-2024-2.log.gz",
+            "app-2024-3.log",
+            "app-2024-3.log.gz",
+            "app-2023-9.log",
+            "other.log",
+        ] {
+            std::fs::write(dir.path().join(name), b"x").unwrap();
+        }
+        let p = pattern(&format!(
+            "{}/app-%d{{yyyy}}{{UTC}}-%i.log.gz",
+            dir.path().display()
+        ));
+        let found = p.existing(millis("2024-06-01T00:00:00Z"));
+        let names: Vec<(i64, String)> = found
+            .iter()
+            .map(|(k, v)| (*k, v.file_name().unwrap().to_string_lossy().into_owned()))
+            .collect();
+        assert_eq!(
+            names,
+            vec![
+                (1, "app-2024-1.log".into()),
+                (2, "app-2024-2.log.gz".into()),
+                (3, "app-2024-3.log.gz".into())
+            ]
+        );
+    }
+}

@@ -1,0 +1,85 @@
+//! The RollingFile appender (log4j2's `RollingFileAppender`).
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use l4rs_config::model::RollingFileSpec;
+use l4rs_core::Layout;
+
+use crate::file_manager::{parse_permissions, FileManager, FileOptions};
+use crate::registry::Registry;
+use crate::rolling::clock::{RolloverClock, SystemClock};
+use crate::rolling::{RollingCore, RollingManager};
+use crate::AppenderBuildError;
+
+/// Every RollingFile manager of the process, by `fileName` (or `filePattern` for direct write).
+pub(crate) static ROLLING_FILE_MANAGERS: Registry<String, RollingManager<FileManager>> =
+    Registry::new();
+
+/// Writes events to a file that is rolled over by its triggering policies, with log4j2's
+/// `<RollingFile>` options.
+///
+/// The current file is written exactly as the File appender writes (`append`, `bufferedIo`,
+/// `bufferSize`, `immediateFlush`, `createOnDemand`, `filePermissions`, `fileOwner`,
+/// `fileGroup`; `locking` is accepted and ignored, as in log4j2). Every file gets the layout's
+/// header when it is started and its footer when it is rolled or the appender stops.
+///
+/// Before each event the policies are checked (size, time of the event, cron schedule); when
+/// one triggers, the file is rolled first and the event goes into the new file. See the
+/// `rolling` section of `docs/appenders.md` for strategies, compression and `<Delete>`.
+/// Compression and deletion run on the appender's own worker thread; logging threads wait only
+/// for the rename and the reopening.
+pub struct RollingFileAppender {
+    core: RollingCore<FileManager>,
+}
+
+impl RollingFileAppender {
+    /// Builds the appender named `name`, opening (or sharing) its manager.
+    pub fn new(
+        name: impl Into<String>,
+        spec: &RollingFileSpec,
+        layout: Arc<dyn Layout>,
+    ) -> Result<RollingFileAppender, AppenderBuildError> {
+        Self::with_clock(name, spec, layout, Arc::new(SystemClock::default()))
+    }
+
+    /// [`RollingFileAppender::new`] with the clock a `CronTriggeringPolicy` waits on (tests
+    /// pass a [`ManualClock`](crate::ManualClock)).
+    pub fn with_clock(
+        name: impl Into<String>,
+        spec: &RollingFileSpec,
+        layout: Arc<dyn Layout>,
+        clock: Arc<dyn RolloverClock>,
+    ) -> Result<RollingFileAppender, AppenderBuildError> {
+        let rolling = &spec.rolling;
+        let options = FileOptions {
+            manager: "RollingFileManager",
+            header: true,
+            append: spec.append,
+            buffered: spec.buffered_io,
+            buffer_size: spec.buffer_size.max(1),
+            locking: false,
+            create_on_demand: spec.create_on_demand,
+            permissions: rolling
+                .file_permissions
+                .as_deref()
+                .and_then(parse_permissions),
+            owner: rolling.file_owner.clone(),
+            group: rolling.file_group.clone(),
+        };
+        let manager =
+            crate::rolling::file_manager(&ROLLING_FILE_MANAGERS, rolling, options, &layout, clock)?;
+        Ok(RollingFileAppender {
+            core: RollingCore {
+                name: name.into(),
+                layout,
+                manager,
+                registry: &ROLLING_FILE_MANAGERS,
+                flush_each: spec.immediate_flush || !spec.buffered_io,
+                started: AtomicBool::new(true),
+            },
+        })
+    }
+}
+
+crate::rolling::rolling_appender_common!(RollingFileAppender);

@@ -1,0 +1,92 @@
+//! The RollingMemoryMappedFile appender: MemoryMappedFile with rollover (an l4rs extension).
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use l4rs_config::model::RollingMemoryMappedFileSpec;
+use l4rs_core::Layout;
+
+use crate::memory_mapped_file::valid_region_length;
+use crate::mmf_manager::MemoryMappedFileManager;
+use crate::registry::Registry;
+use crate::rolling::clock::{RolloverClock, SystemClock};
+use crate::rolling::{MappedBackend, RollingCore, RollingManager};
+use crate::AppenderBuildError;
+
+/// Every RollingMemoryMappedFile manager of the process, by `fileName` (or `filePattern` for direct write).
+pub(crate) static ROLLING_MEMORY_MAPPED_FILE_MANAGERS: Registry<
+    String,
+    RollingManager<MappedBackend>,
+> = Registry::new();
+
+/// Writes events into a memory-mapped file that is rolled over by its triggering policies:
+/// log4j2 has no rolling variant of `<MemoryMappedFile>`, l4rs adds `<RollingMemoryMappedFile>`
+/// with the RollingFile appender's policies, strategies, compression and actions.
+///
+/// The current file is written exactly as the MemoryMappedFile appender writes it (`append`,
+/// `regionLength`, `immediateFlush` accepted and without effect): writers reserve their bytes
+/// with one atomic addition and copy them into the mapping in parallel, and they share a read
+/// lock on the rolling state that only a rollover takes exclusively. A rollover waits for the
+/// copies in flight, writes the footer, truncates the file to its data (no NUL padding is ever
+/// archived), then starts a new mapped file. As for MemoryMappedFile, the header is never
+/// written. The size policy counts the bytes written, which are all in the page cache.
+pub struct RollingMemoryMappedFileAppender {
+    core: RollingCore<MappedBackend>,
+}
+
+impl RollingMemoryMappedFileAppender {
+    /// Builds the appender named `name`, opening (or sharing) its manager.
+    pub fn new(
+        name: impl Into<String>,
+        spec: &RollingMemoryMappedFileSpec,
+        layout: Arc<dyn Layout>,
+    ) -> Result<RollingMemoryMappedFileAppender, AppenderBuildError> {
+        Self::with_clock(name, spec, layout, Arc::new(SystemClock::default()))
+    }
+
+    /// [`RollingMemoryMappedFileAppender::new`] with the clock a `CronTriggeringPolicy` waits on (tests
+    /// pass a [`ManualClock`](crate::ManualClock)).
+    pub fn with_clock(
+        name: impl Into<String>,
+        spec: &RollingMemoryMappedFileSpec,
+        layout: Arc<dyn Layout>,
+        clock: Arc<dyn RolloverClock>,
+    ) -> Result<RollingMemoryMappedFileAppender, AppenderBuildError> {
+        let name = name.into();
+        let rolling = &spec.rolling;
+        let region_length = valid_region_length(&name, spec.region_length);
+        let factory_layout = Arc::clone(&layout);
+        let manager = ROLLING_MEMORY_MAPPED_FILE_MANAGERS.acquire_shared(
+            &RollingManager::<MappedBackend>::key(rolling),
+            || {
+                RollingManager::create(
+                    rolling,
+                    spec.append,
+                    Box::new(move |path, append| {
+                        MemoryMappedFileManager::create(
+                            path,
+                            append,
+                            region_length,
+                            Arc::clone(&factory_layout),
+                        )
+                        .map(MappedBackend::new)
+                    }),
+                    clock,
+                )
+            },
+        )?;
+        Ok(RollingMemoryMappedFileAppender {
+            core: RollingCore {
+                name,
+                layout,
+                manager,
+                registry: &ROLLING_MEMORY_MAPPED_FILE_MANAGERS,
+                // Every byte is in the page cache at once; syncing waits for an end of batch.
+                flush_each: false,
+                started: AtomicBool::new(true),
+            },
+        })
+    }
+}
+
+crate::rolling::rolling_appender_common!(RollingMemoryMappedFileAppender);

@@ -52,15 +52,28 @@ pub use file::FileAppender;
 pub use memory_mapped_file::{MemoryMappedFileAppender, MAX_REGION_LENGTH, MIN_REGION_LENGTH};
 pub use random_access_file::RandomAccessFileAppender;
 pub use rolling::clock::{ManualClock, RolloverClock, SystemClock};
+pub use rolling::RollingContext;
 pub use rolling_file::RollingFileAppender;
 pub use rolling_memory_mapped_file::RollingMemoryMappedFileAppender;
 pub use rolling_random_access_file::RollingRandomAccessFileAppender;
 
 /// Builds the appender `spec` describes, formatting with `layout` (the caller builds the layout,
-/// since it depends on the layout crate and the configuration's substitutor).
+/// since it depends on the layout crate and the configuration's substitutor). Rolling
+/// appenders resolve the `$${…}` of their `filePattern` with lookups only; the facade, which
+/// has the configuration, calls [`build_appender_with`] so that its properties resolve too.
 pub fn build_appender(
     spec: &AppenderSpec,
     layout: Arc<dyn Layout>,
+) -> Result<Arc<dyn Appender>, AppenderBuildError> {
+    build_appender_with(spec, layout, &RollingContext::default())
+}
+
+/// [`build_appender`] with the [`RollingContext`] rolling appenders are built with (the
+/// configuration's substitutor, a test clock); other appenders ignore it.
+pub fn build_appender_with(
+    spec: &AppenderSpec,
+    layout: Arc<dyn Layout>,
+    rolling: &RollingContext,
 ) -> Result<Arc<dyn Appender>, AppenderBuildError> {
     match &spec.kind {
         AppenderKind::Console(console) => Ok(Arc::new(ConsoleAppender::new(
@@ -83,17 +96,28 @@ pub fn build_appender(
             file,
             layout,
         )?)),
-        AppenderKind::RollingFile(file) => Ok(Arc::new(RollingFileAppender::new(
+        AppenderKind::RollingFile(file) => Ok(Arc::new(RollingFileAppender::with_context(
             spec.name.clone(),
             file,
             layout,
+            rolling,
         )?)),
-        AppenderKind::RollingRandomAccessFile(file) => Ok(Arc::new(
-            RollingRandomAccessFileAppender::new(spec.name.clone(), file, layout)?,
-        )),
-        AppenderKind::RollingMemoryMappedFile(file) => Ok(Arc::new(
-            RollingMemoryMappedFileAppender::new(spec.name.clone(), file, layout)?,
-        )),
+        AppenderKind::RollingRandomAccessFile(file) => {
+            Ok(Arc::new(RollingRandomAccessFileAppender::with_context(
+                spec.name.clone(),
+                file,
+                layout,
+                rolling,
+            )?))
+        }
+        AppenderKind::RollingMemoryMappedFile(file) => {
+            Ok(Arc::new(RollingMemoryMappedFileAppender::with_context(
+                spec.name.clone(),
+                file,
+                layout,
+                rolling,
+            )?))
+        }
         // Built by the facade with l4rs-async: it refers to other appenders by name.
         AppenderKind::Async(_) => Err(AppenderBuildError::Unsupported { kind: "Async" }),
     }

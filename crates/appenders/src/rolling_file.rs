@@ -6,10 +6,9 @@ use std::sync::Arc;
 use l4rs_config::model::RollingFileSpec;
 use l4rs_core::Layout;
 
-use crate::file_manager::{parse_permissions, FileManager, FileOptions};
+use crate::file_manager::{FileManager, FileOptions};
 use crate::registry::Registry;
-use crate::rolling::clock::{RolloverClock, SystemClock};
-use crate::rolling::{RollingCore, RollingManager};
+use crate::rolling::{file_options, RollingContext, RollingCore, RollingManager};
 use crate::AppenderBuildError;
 
 /// Every RollingFile manager of the process, by `fileName` (or `filePattern` for direct write).
@@ -34,41 +33,29 @@ pub struct RollingFileAppender {
 }
 
 impl RollingFileAppender {
-    /// Builds the appender named `name`, opening (or sharing) its manager.
-    pub fn new(
+    /// Builds the appender named `name`, opening (or sharing) its manager, with the clock and
+    /// the `filePattern` substitutor of `context`.
+    pub fn with_context(
         name: impl Into<String>,
         spec: &RollingFileSpec,
         layout: Arc<dyn Layout>,
-    ) -> Result<RollingFileAppender, AppenderBuildError> {
-        Self::with_clock(name, spec, layout, Arc::new(SystemClock::default()))
-    }
-
-    /// [`RollingFileAppender::new`] with the clock a `CronTriggeringPolicy` waits on (tests
-    /// pass a [`ManualClock`](crate::ManualClock)).
-    pub fn with_clock(
-        name: impl Into<String>,
-        spec: &RollingFileSpec,
-        layout: Arc<dyn Layout>,
-        clock: Arc<dyn RolloverClock>,
+        context: &RollingContext,
     ) -> Result<RollingFileAppender, AppenderBuildError> {
         let rolling = &spec.rolling;
         let options = FileOptions {
-            manager: "RollingFileManager",
-            header: true,
             append: spec.append,
             buffered: spec.buffered_io,
             buffer_size: spec.buffer_size.max(1),
-            locking: false,
             create_on_demand: spec.create_on_demand,
-            permissions: rolling
-                .file_permissions
-                .as_deref()
-                .and_then(parse_permissions),
-            owner: rolling.file_owner.clone(),
-            group: rolling.file_group.clone(),
+            ..file_options("RollingFileManager", rolling)
         };
-        let manager =
-            crate::rolling::file_manager(&ROLLING_FILE_MANAGERS, rolling, options, &layout, clock)?;
+        let manager = crate::rolling::file_manager(
+            &ROLLING_FILE_MANAGERS,
+            rolling,
+            options,
+            &layout,
+            context,
+        )?;
         Ok(RollingFileAppender {
             core: RollingCore {
                 name: name.into(),
@@ -82,4 +69,4 @@ impl RollingFileAppender {
     }
 }
 
-crate::rolling::rolling_appender_common!(RollingFileAppender);
+crate::rolling::rolling_appender_common!(RollingFileAppender, RollingFileSpec);

@@ -9,8 +9,7 @@ use l4rs_core::Layout;
 use crate::memory_mapped_file::valid_region_length;
 use crate::mmf_manager::MemoryMappedFileManager;
 use crate::registry::Registry;
-use crate::rolling::clock::{RolloverClock, SystemClock};
-use crate::rolling::{MappedBackend, RollingCore, RollingManager};
+use crate::rolling::{MappedBackend, RollingContext, RollingCore, RollingManager};
 use crate::AppenderBuildError;
 
 /// Every RollingMemoryMappedFile manager of the process, by `fileName` (or `filePattern` for direct write).
@@ -26,7 +25,8 @@ pub(crate) static ROLLING_MEMORY_MAPPED_FILE_MANAGERS: Registry<
 /// The current file is written exactly as the MemoryMappedFile appender writes it (`append`,
 /// `regionLength`, `immediateFlush` accepted and without effect): writers reserve their bytes
 /// with one atomic addition and copy them into the mapping in parallel, and they share a read
-/// lock on the rolling state that only a rollover takes exclusively. A rollover waits for the
+/// lock on the rolling state that only a rollover takes exclusively (it is what lets the
+/// rollover wait for the copies in flight; its cost is measured in `docs/appenders.md`). A rollover waits for the
 /// copies in flight, writes the footer, truncates the file to its data (no NUL padding is ever
 /// archived), then starts a new mapped file. As for MemoryMappedFile, the header is never
 /// written. The size policy counts the bytes written, which are all in the page cache.
@@ -35,22 +35,13 @@ pub struct RollingMemoryMappedFileAppender {
 }
 
 impl RollingMemoryMappedFileAppender {
-    /// Builds the appender named `name`, opening (or sharing) its manager.
-    pub fn new(
+    /// Builds the appender named `name`, opening (or sharing) its manager, with the clock and
+    /// the `filePattern` substitutor of `context`.
+    pub fn with_context(
         name: impl Into<String>,
         spec: &RollingMemoryMappedFileSpec,
         layout: Arc<dyn Layout>,
-    ) -> Result<RollingMemoryMappedFileAppender, AppenderBuildError> {
-        Self::with_clock(name, spec, layout, Arc::new(SystemClock::default()))
-    }
-
-    /// [`RollingMemoryMappedFileAppender::new`] with the clock a `CronTriggeringPolicy` waits on (tests
-    /// pass a [`ManualClock`](crate::ManualClock)).
-    pub fn with_clock(
-        name: impl Into<String>,
-        spec: &RollingMemoryMappedFileSpec,
-        layout: Arc<dyn Layout>,
-        clock: Arc<dyn RolloverClock>,
+        context: &RollingContext,
     ) -> Result<RollingMemoryMappedFileAppender, AppenderBuildError> {
         let name = name.into();
         let rolling = &spec.rolling;
@@ -71,7 +62,7 @@ impl RollingMemoryMappedFileAppender {
                         )
                         .map(MappedBackend::new)
                     }),
-                    clock,
+                    context,
                 )
             },
         )?;
@@ -89,4 +80,7 @@ impl RollingMemoryMappedFileAppender {
     }
 }
 
-crate::rolling::rolling_appender_common!(RollingMemoryMappedFileAppender);
+crate::rolling::rolling_appender_common!(
+    RollingMemoryMappedFileAppender,
+    RollingMemoryMappedFileSpec
+);

@@ -6,10 +6,9 @@ use std::sync::Arc;
 use l4rs_config::model::RollingRandomAccessFileSpec;
 use l4rs_core::Layout;
 
-use crate::file_manager::{parse_permissions, FileManager, FileOptions};
+use crate::file_manager::{FileManager, FileOptions};
 use crate::registry::Registry;
-use crate::rolling::clock::{RolloverClock, SystemClock};
-use crate::rolling::{RollingCore, RollingManager};
+use crate::rolling::{file_options, RollingContext, RollingCore, RollingManager};
 use crate::AppenderBuildError;
 
 /// Every RollingRandomAccessFile manager of the process, by `fileName` (or `filePattern` for direct write).
@@ -38,45 +37,27 @@ pub struct RollingRandomAccessFileAppender {
 }
 
 impl RollingRandomAccessFileAppender {
-    /// Builds the appender named `name`, opening (or sharing) its manager.
-    pub fn new(
+    /// Builds the appender named `name`, opening (or sharing) its manager, with the clock and
+    /// the `filePattern` substitutor of `context`.
+    pub fn with_context(
         name: impl Into<String>,
         spec: &RollingRandomAccessFileSpec,
         layout: Arc<dyn Layout>,
-    ) -> Result<RollingRandomAccessFileAppender, AppenderBuildError> {
-        Self::with_clock(name, spec, layout, Arc::new(SystemClock::default()))
-    }
-
-    /// [`RollingRandomAccessFileAppender::new`] with the clock a `CronTriggeringPolicy` waits on (tests
-    /// pass a [`ManualClock`](crate::ManualClock)).
-    pub fn with_clock(
-        name: impl Into<String>,
-        spec: &RollingRandomAccessFileSpec,
-        layout: Arc<dyn Layout>,
-        clock: Arc<dyn RolloverClock>,
+        context: &RollingContext,
     ) -> Result<RollingRandomAccessFileAppender, AppenderBuildError> {
         let rolling = &spec.rolling;
+        // Always buffered, never created on demand: log4j2's RandomAccessFile manager.
         let options = FileOptions {
-            manager: "RollingRandomAccessFileManager",
-            header: true,
             append: spec.append,
-            buffered: true,
             buffer_size: spec.buffer_size.max(1),
-            locking: false,
-            create_on_demand: false,
-            permissions: rolling
-                .file_permissions
-                .as_deref()
-                .and_then(parse_permissions),
-            owner: rolling.file_owner.clone(),
-            group: rolling.file_group.clone(),
+            ..file_options("RollingRandomAccessFileManager", rolling)
         };
         let manager = crate::rolling::file_manager(
             &ROLLING_RANDOM_ACCESS_FILE_MANAGERS,
             rolling,
             options,
             &layout,
-            clock,
+            context,
         )?;
         Ok(RollingRandomAccessFileAppender {
             core: RollingCore {
@@ -91,4 +72,7 @@ impl RollingRandomAccessFileAppender {
     }
 }
 
-crate::rolling::rolling_appender_common!(RollingRandomAccessFileAppender);
+crate::rolling::rolling_appender_common!(
+    RollingRandomAccessFileAppender,
+    RollingRandomAccessFileSpec
+);

@@ -107,3 +107,70 @@ fn steady_state_appending_allocates_nothing() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The rolling appenders between rollovers: the policy check is two atomic loads and the write
+/// is the plain appender's, so nothing is allocated until a policy triggers. A size limit and
+/// a time policy are configured (far from triggering) so that both checks run on each event.
+#[test]
+fn rolling_steady_state_allocates_nothing() {
+    use l4rs_appenders::{
+        RollingFileAppender, RollingMemoryMappedFileAppender, RollingRandomAccessFileAppender,
+    };
+    use l4rs_config::model::AppenderKind;
+
+    let dir = std::env::temp_dir().join(format!("l4rs-rolling-alloc-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let xml = |element: &str, extra: &str| {
+        format!(
+            r#"<Configuration><Appenders>
+                 <{element} name="A" fileName="{dir}/{element}.log" {extra}
+                            filePattern="{dir}/{element}-%d{{yyyy-MM-dd}}-%i.log.gz">
+                   <Policies>
+                     <TimeBasedTriggeringPolicy/>
+                     <SizeBasedTriggeringPolicy size="1 GB"/>
+                   </Policies>
+                 </{element}>
+               </Appenders><Loggers><Root level="info"/></Loggers></Configuration>"#,
+            dir = dir.display()
+        )
+    };
+    let configs = [
+        xml("RollingFile", ""),
+        xml("RollingFile", r#"immediateFlush="false""#),
+        xml("RollingRandomAccessFile", ""),
+        xml("RollingRandomAccessFile", r#"immediateFlush="false""#),
+        xml("RollingMemoryMappedFile", r#"regionLength="65536""#),
+    ];
+    for config in configs {
+        let configuration = l4rs_config::load_str(&config, None).unwrap();
+        assert!(configuration.diagnostics.is_empty(), "{config}");
+        let layout: Arc<dyn Layout> = Arc::new(Lines);
+        let appender: Box<dyn Appender> = match &configuration.appenders[0].kind {
+            AppenderKind::RollingFile(spec) => {
+                Box::new(RollingFileAppender::new("A", spec, layout).unwrap())
+            }
+            AppenderKind::RollingRandomAccessFile(spec) => {
+                Box::new(RollingRandomAccessFileAppender::new("A", spec, layout).unwrap())
+            }
+            AppenderKind::RollingMemoryMappedFile(spec) => {
+                Box::new(RollingMemoryMappedFileAppender::new("A", spec, layout).unwrap())
+            }
+            other => panic!("{other:?}"),
+        };
+        let run = |count: usize| {
+            for i in 0..count {
+                let args = format_args!("event number {i} with some text");
+                appender
+                    .append(&LogEvent::new("alloc", Level::INFO, Message::Args(args)))
+                    .unwrap();
+            }
+        };
+        run(100);
+        // 2000 events of ~40 bytes cross the 64 KiB region of the memory-mapped file: its
+        // remapping allocates nothing either.
+        assert_eq!(allocations_during(|| run(2000)), 0, "{config}");
+        appender.stop();
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -13,8 +13,8 @@ use std::cell::RefCell;
 use std::fmt;
 use std::fs::File;
 use std::io::Write;
-use std::sync::atomic::{AtomicI32, Ordering};
-use std::sync::{Mutex, OnceLock};
+use std::sync::atomic::{AtomicI32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::{Level, Timestamp};
 
@@ -51,6 +51,19 @@ fn destination() -> &'static Mutex<Destination> {
     static DESTINATION: OnceLock<Mutex<Destination>> = OnceLock::new();
     DESTINATION.get_or_init(|| Mutex::new(Destination::Stderr))
 }
+
+/// A process-wide observer of status records (see [`add_listener`]).
+type Listener = Arc<dyn Fn(&StatusRecord) + Send + Sync>;
+
+/// The listeners, by the id their guard removes them with. [`LISTENER_COUNT`] mirrors the
+/// length so that [`log`] checks for listeners with one atomic load, not a lock.
+fn listeners() -> &'static Mutex<Vec<(u64, Listener)>> {
+    static LISTENERS: OnceLock<Mutex<Vec<(u64, Listener)>>> = OnceLock::new();
+    LISTENERS.get_or_init(|| Mutex::new(Vec::new()))
+}
+
+static LISTENER_COUNT: AtomicUsize = AtomicUsize::new(0);
+static NEXT_LISTENER_ID: AtomicU64 = AtomicU64::new(0);
 
 thread_local! {
     static CAPTURES: RefCell<Vec<Vec<StatusRecord>>> = const { RefCell::new(Vec::new()) };
@@ -98,13 +111,15 @@ pub fn set_destination(new_destination: Destination) {
 }
 
 /// Reports a record: prints it when its level passes the status level, and hands it to every
-/// [`capture`] running on this thread regardless of level.
+/// [`capture`] running on this thread and to every [`add_listener`] listener, regardless of
+/// level.
 pub fn log(level: Level, message: impl fmt::Display) {
     let capturing = CAPTURES
         .try_with(|captures| !captures.borrow().is_empty())
         .unwrap_or(false);
+    let listening = LISTENER_COUNT.load(Ordering::Acquire) > 0;
     let printing = level.is_at_least_as_severe_as(self::level());
-    if !capturing && !printing {
+    if !capturing && !listening && !printing {
         return;
     }
     let record = StatusRecord {
@@ -113,6 +128,9 @@ pub fn log(level: Level, message: impl fmt::Display) {
     };
     if printing {
         print(&record);
+    }
+    if listening {
+        notify_listeners(&record);
     }
     if capturing {
         let _ = CAPTURES.try_with(|captures| {
@@ -160,6 +178,84 @@ pub fn capture<R>(f: impl FnOnce() -> R) -> (R, Vec<StatusRecord>) {
         .unwrap_or_default();
     drop(guard);
     (result, records)
+}
+
+/// Registers `listener` to receive every status record reported from now on, on **any**
+/// thread and whatever its level, until the returned guard is dropped. Printing and
+/// [`capture`] are unchanged.
+///
+/// [`capture`] sees only the calling thread; a listener also sees what background threads
+/// report (a rolling appender's worker, a cron timer, an async appender's thread), which is
+/// what tests of those threads need. The listener runs on the reporting thread, outside any
+/// status lock, so it may itself report; it should be quick and must not block on the thread
+/// that reports.
+pub fn add_listener(listener: impl Fn(&StatusRecord) + Send + Sync + 'static) -> ListenerGuard {
+    let id = NEXT_LISTENER_ID.fetch_add(1, Ordering::Relaxed);
+    let mut list = listeners().lock().unwrap_or_else(|e| e.into_inner());
+    list.push((id, Arc::new(listener)));
+    LISTENER_COUNT.store(list.len(), Ordering::Release);
+    ListenerGuard { id }
+}
+
+/// Keeps a listener of [`add_listener`] registered; dropping it removes the listener.
+#[derive(Debug)]
+#[must_use = "the listener is removed when the guard is dropped"]
+pub struct ListenerGuard {
+    id: u64,
+}
+
+impl Drop for ListenerGuard {
+    fn drop(&mut self) {
+        let mut list = listeners().lock().unwrap_or_else(|e| e.into_inner());
+        list.retain(|(id, _)| *id != self.id);
+        LISTENER_COUNT.store(list.len(), Ordering::Release);
+    }
+}
+
+/// Collects every status record reported on any thread while it lives: [`add_listener`] with
+/// a list behind it, for tests that wait for a background thread's report.
+#[derive(Debug)]
+pub struct GlobalCapture {
+    records: Arc<Mutex<Vec<StatusRecord>>>,
+    _guard: ListenerGuard,
+}
+
+impl GlobalCapture {
+    /// Starts collecting.
+    pub fn start() -> GlobalCapture {
+        let records = Arc::new(Mutex::new(Vec::new()));
+        let sink = Arc::clone(&records);
+        let guard = add_listener(move |record| {
+            sink.lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(record.clone())
+        });
+        GlobalCapture {
+            records,
+            _guard: guard,
+        }
+    }
+
+    /// The records collected so far, oldest first.
+    pub fn records(&self) -> Vec<StatusRecord> {
+        self.records
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+}
+
+fn notify_listeners(record: &StatusRecord) {
+    // Called outside the lock, so a listener that reports (or adds a listener) cannot deadlock.
+    let snapshot: Vec<Listener> = listeners()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+        .map(|(_, listener)| Arc::clone(listener))
+        .collect();
+    for listener in snapshot {
+        listener(record);
+    }
 }
 
 fn print(record: &StatusRecord) {
@@ -217,6 +313,30 @@ mod tests {
         });
         assert_eq!(outer.len(), 1);
         assert_eq!(outer[0].message, "quiet detail");
+    }
+
+    #[test]
+    fn listeners_see_records_from_other_threads_until_dropped() {
+        let capture = GlobalCapture::start();
+        std::thread::spawn(|| debug("from a background thread"))
+            .join()
+            .unwrap();
+        assert!(capture
+            .records()
+            .iter()
+            .any(|r| r.message == "from a background thread" && r.level == Level::DEBUG));
+        drop(capture);
+        let seen = Arc::new(AtomicUsize::new(0));
+        let counter = Arc::clone(&seen);
+        let guard = add_listener(move |record| {
+            if record.message == "counted" {
+                counter.fetch_add(1, Ordering::Relaxed);
+            }
+        });
+        debug("counted");
+        drop(guard);
+        debug("counted");
+        assert_eq!(seen.load(Ordering::Relaxed), 1);
     }
 
     #[test]

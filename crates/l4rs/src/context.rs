@@ -400,7 +400,13 @@ fn build_appender(spec: &AppenderSpec, configuration: &Configuration) -> Option<
         Some(LayoutSpec::Pattern(pattern)) => Arc::new(PatternLayout::new(pattern, context)),
         None => Arc::new(PatternLayout::new(&PatternLayoutSpec::default(), context)),
     };
-    match l4rs_appenders::build_appender(spec, layout) {
+    // `$${…}` in a rolling `filePattern` resolves at rollover with this configuration's
+    // properties, as log4j2 resolves it with the configuration's substitutor.
+    let rolling = l4rs_appenders::RollingContext {
+        clock: Arc::new(l4rs_appenders::SystemClock::default()),
+        substitutor: Arc::clone(&configuration.substitutor),
+    };
+    match l4rs_appenders::build_appender_with(spec, layout, &rolling) {
         Ok(appender) => Some(AppenderControl::new(
             appender,
             spec.filter.as_ref().map(l4rs_filter::build_filter),

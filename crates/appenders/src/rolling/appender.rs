@@ -118,11 +118,39 @@ impl<B: Backend + Send + Sync> RollingCore<B> {
     }
 }
 
-/// The parts of the three rolling appenders that are the same: accessors and the
-/// [`Appender`](l4rs_core::Appender) implementation over their [`RollingCore`].
+/// The parts of the three rolling appenders that are the same: the constructors that default
+/// the [`RollingContext`](super::RollingContext), accessors and the
+/// [`Appender`](l4rs_core::Appender) implementation over their [`RollingCore`]. Each appender
+/// writes its own `with_context`, the one place where the three differ.
 macro_rules! rolling_appender_common {
-    ($appender:ident) => {
+    ($appender:ident, $spec:ty) => {
         impl $appender {
+            /// Builds the appender named `name`, opening (or sharing) its manager, with the
+            /// system clock; `$${…}` in `filePattern` resolves lookups but no configuration
+            /// properties (see [`Self::with_context`]).
+            pub fn new(
+                name: impl Into<String>,
+                spec: &$spec,
+                layout: std::sync::Arc<dyn l4rs_core::Layout>,
+            ) -> Result<$appender, crate::AppenderBuildError> {
+                Self::with_context(name, spec, layout, &crate::RollingContext::default())
+            }
+
+            /// [`Self::new`] with the clock a `CronTriggeringPolicy` waits on (tests pass a
+            /// [`ManualClock`](crate::ManualClock)).
+            pub fn with_clock(
+                name: impl Into<String>,
+                spec: &$spec,
+                layout: std::sync::Arc<dyn l4rs_core::Layout>,
+                clock: std::sync::Arc<dyn crate::RolloverClock>,
+            ) -> Result<$appender, crate::AppenderBuildError> {
+                let context = crate::RollingContext {
+                    clock,
+                    ..crate::RollingContext::default()
+                };
+                Self::with_context(name, spec, layout, &context)
+            }
+
             /// The `fileName` as configured (`None`: direct write to the pattern's files).
             pub fn file_name(&self) -> Option<&str> {
                 self.core.manager.file_name()
@@ -184,6 +212,30 @@ macro_rules! rolling_appender_common {
 
 pub(crate) use rolling_appender_common;
 
+/// The [`FileOptions`](crate::file_manager::FileOptions) every rolling file starts from: a
+/// header in each new file, no locking, and the `rolling` permissions and ownership. Callers
+/// set `append`, buffering and `createOnDemand` from their own spec.
+pub(crate) fn file_options(
+    manager: &'static str,
+    rolling: &l4rs_config::model::RollingSpec,
+) -> crate::file_manager::FileOptions {
+    crate::file_manager::FileOptions {
+        manager,
+        header: true,
+        append: true,
+        buffered: true,
+        buffer_size: 8192,
+        locking: false,
+        create_on_demand: false,
+        permissions: rolling
+            .file_permissions
+            .as_deref()
+            .and_then(crate::file_manager::parse_permissions),
+        owner: rolling.file_owner.clone(),
+        group: rolling.file_group.clone(),
+    }
+}
+
 /// Opens (or shares) the rolling manager of a RollingFile or RollingRandomAccessFile appender,
 /// whose files are [`FileManager`]s created with `options`.
 pub(crate) fn file_manager(
@@ -191,7 +243,7 @@ pub(crate) fn file_manager(
     rolling: &l4rs_config::model::RollingSpec,
     options: crate::file_manager::FileOptions,
     layout: &Arc<dyn Layout>,
-    clock: Arc<dyn super::clock::RolloverClock>,
+    context: &super::RollingContext,
 ) -> Result<Arc<RollingManager<FileManager>>, crate::AppenderBuildError> {
     let factory_layout = Arc::clone(layout);
     let append = options.append;
@@ -206,7 +258,7 @@ pub(crate) fn file_manager(
                 };
                 FileManager::create(path, options, Arc::clone(&factory_layout))
             }),
-            clock,
+            context,
         )
     })
 }

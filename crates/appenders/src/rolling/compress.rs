@@ -9,57 +9,72 @@ use std::path::Path;
 pub(crate) const SUPPORTED: &[&str] = &[".gz", ".zip", ".zst", ".deflate"];
 
 /// Compresses `source` into `target` with `level` (-1: the codec's default) and deletes
-/// `source`. On failure the partial `target` is removed and `source` kept.
+/// `source`. On failure the partial archive is removed and `source` kept.
+///
+/// The archive is written under a hidden partial name ([`partial_path`]) and renamed to
+/// `target` once complete and synced, so a process killed while compressing leaves a whole
+/// uncompressed archive and a hidden partial file (removed at the next start), never a
+/// truncated archive under its final name.
 pub(crate) fn compress(source: &Path, target: &Path, suffix: &str, level: i32) -> io::Result<()> {
-    let result = write_compressed(source, target, suffix, level);
+    let partial = partial_path(target);
+    let result = write_compressed(source, &partial, target, suffix, level)
+        .and_then(|()| std::fs::rename(&partial, target));
     match result {
         Ok(()) => std::fs::remove_file(source),
         Err(error) => {
-            let _ = std::fs::remove_file(target);
+            let _ = std::fs::remove_file(&partial);
             Err(error)
         }
     }
 }
 
-fn write_compressed(source: &Path, target: &Path, suffix: &str, level: i32) -> io::Result<()> {
+/// The end of a partial archive's name: `.<archive>.<pid>-<PARTIAL_SUFFIX>`.
+pub(crate) const PARTIAL_SUFFIX: &str = "compressing.l4rs-rolling";
+
+/// Where `target` is written while it is compressed: a hidden name beside it that no pattern
+/// matches and no `<Delete>` touches, carrying this process's id.
+pub(crate) fn partial_path(target: &Path) -> std::path::PathBuf {
+    let name = target
+        .file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    target.with_file_name(format!(".{name}.{}-{PARTIAL_SUFFIX}", std::process::id()))
+}
+
+/// Writes `source` compressed into `output_path`; `target` (the final name) names the zip
+/// entry.
+fn write_compressed(
+    source: &Path,
+    output_path: &Path,
+    target: &Path,
+    suffix: &str,
+    level: i32,
+) -> io::Result<()> {
     let mut input = BufReader::new(File::open(source)?);
-    let output = BufWriter::new(File::create(target)?);
+    let output = BufWriter::new(File::create(output_path)?);
     let flate_level = if (0..=9).contains(&level) {
         flate2::Compression::new(level as u32)
     } else {
         flate2::Compression::default()
     };
     match suffix {
-        ".gz" => {
-            let mut encoder = flate2::write::GzEncoder::new(output, flate_level);
-            io::copy(&mut input, &mut encoder)?;
-            encoder
-                .finish()?
-                .into_inner()
-                .map_err(|e| e.into_error())?
-                .sync_all()
-        }
-        ".deflate" => {
-            let mut encoder = flate2::write::ZlibEncoder::new(output, flate_level);
-            io::copy(&mut input, &mut encoder)?;
-            encoder
-                .finish()?
-                .into_inner()
-                .map_err(|e| e.into_error())?
-                .sync_all()
-        }
-        ".zst" => {
-            // zstd's levels go to 22; log4j2's 0–9 scale maps onto its fast end, 0 and -1 mean
-            // zstd's default.
-            let zstd_level = if level > 0 { level } else { 0 };
-            let mut encoder = zstd::stream::write::Encoder::new(output, zstd_level)?;
-            io::copy(&mut input, &mut encoder)?;
-            encoder
-                .finish()?
-                .into_inner()
-                .map_err(|e| e.into_error())?
-                .sync_all()
-        }
+        ".gz" => encode(
+            &mut input,
+            flate2::write::GzEncoder::new(output, flate_level),
+            |encoder| encoder.finish(),
+        ),
+        ".deflate" => encode(
+            &mut input,
+            flate2::write::ZlibEncoder::new(output, flate_level),
+            |encoder| encoder.finish(),
+        ),
+        // zstd's levels go to 22; log4j2's 0–9 scale maps onto its fast end, 0 and -1 mean
+        // zstd's default.
+        ".zst" => encode(
+            &mut input,
+            zstd::stream::write::Encoder::new(output, level.max(0))?,
+            |encoder| encoder.finish(),
+        ),
         ".zip" => {
             let mut zip = zip::ZipWriter::new(output);
             // The entry is named after the rolled file, as log4j2 names it.
@@ -85,6 +100,17 @@ fn write_compressed(source: &Path, target: &Path, suffix: &str, level: i32) -> i
             format!("no {other} compression in l4rs"),
         )),
     }
+}
+
+/// Streams `input` through `encoder`, ends the stream with `finish` and syncs the archive:
+/// what every streaming codec does alike.
+fn encode<E: io::Write>(
+    input: &mut impl io::Read,
+    mut encoder: E,
+    finish: impl FnOnce(E) -> io::Result<BufWriter<File>>,
+) -> io::Result<()> {
+    io::copy(input, &mut encoder)?;
+    sync(finish(encoder)?)
 }
 
 /// Writes out the buffer and syncs the archive, so it is whole on the disk before its source

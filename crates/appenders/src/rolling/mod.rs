@@ -18,14 +18,22 @@
 //!
 //! Logging threads wait only for steps 1–3. The worker runs the jobs one after the other, so
 //! each sees the directory as the previous one left it, and stopping the appender waits for it.
-//! A rollover that cannot be done (the rename fails, the new file cannot be opened) is reported
-//! through the status logger and writing goes on in the current file; nothing is lost.
+//! A rollover that cannot be done is reported through the status logger and writing goes on;
+//! nothing is lost. Before step 1 the archive's target is checked (a directory in the way, a
+//! path element that is a file, a directory that is not writable), so such a rollover leaves
+//! the current file alone; when the new file cannot be opened the renamed file is put back.
+//! What fails later, on the worker, is reported there and leaves the data in the staging file.
+//!
+//! A process killed between step 1 and the worker's move leaves staging files behind (and,
+//! killed while compressing, a hidden partial archive): the next manager of the same file
+//! archives the former and deletes the latter when it starts ([`recover`]).
 
 mod appender;
 pub(crate) mod clock;
 mod compress;
 mod delete;
 mod pattern;
+mod recover;
 mod worker;
 
 use std::path::{Path, PathBuf};
@@ -37,7 +45,7 @@ use l4rs_config::model::{
     ActionSpec, FileIndexOrder, RollingSpec, RolloverStrategySpec, TriggeringPolicySpec,
 };
 use l4rs_config::rolling::CronExpression;
-use l4rs_core::status;
+use l4rs_core::{status, Interpolator};
 
 use crate::file_manager::WriteError;
 use crate::registry::Managed;
@@ -48,7 +56,39 @@ use delete::{DeleteAction, STAGING_SUFFIX};
 use pattern::RuntimePattern;
 use worker::Worker;
 
-pub(crate) use appender::{file_manager, rolling_appender_common, MappedBackend, RollingCore};
+pub(crate) use appender::{
+    file_manager, file_options, rolling_appender_common, MappedBackend, RollingCore,
+};
+
+/// What a rolling appender takes from its surroundings besides its spec and layout.
+#[derive(Clone)]
+pub struct RollingContext {
+    /// The clock a `CronTriggeringPolicy` waits on (tests pass a
+    /// [`ManualClock`](crate::ManualClock)).
+    pub clock: Arc<dyn RolloverClock>,
+    /// Resolves the `${…}` that `filePattern` keeps for rollover time (written `$${…}` in the
+    /// configuration). The facade passes the configuration's substitutor
+    /// ([`Configuration::substitutor`](l4rs_config::model::Configuration::substitutor)) so
+    /// that configuration properties resolve as well as lookups, as in log4j2; the default
+    /// knows lookups only.
+    pub substitutor: Arc<dyn Interpolator>,
+}
+
+impl Default for RollingContext {
+    /// The system clock and a substitutor without properties.
+    fn default() -> RollingContext {
+        RollingContext {
+            clock: Arc::new(clock::SystemClock::default()),
+            substitutor: Arc::new(l4rs_config::Substitutor::new(None)),
+        }
+    }
+}
+
+impl std::fmt::Debug for RollingContext {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RollingContext").finish_non_exhaustive()
+    }
+}
 
 /// How long a failed rollover is not retried, so a lasting failure is reported once a second
 /// rather than on every event.
@@ -188,13 +228,15 @@ impl<B: Backend + Send + Sync> RollingManager<B> {
         spec: &RollingSpec,
         append: bool,
         factory: Factory<B>,
-        clock: Arc<dyn RolloverClock>,
+        context: &RollingContext,
     ) -> Result<Arc<RollingManager<B>>, AppenderBuildError> {
-        let pattern = RuntimePattern::new(&spec.file_pattern);
+        let clock = Arc::clone(&context.clock);
+        let pattern = RuntimePattern::new(&spec.file_pattern, Arc::clone(&context.substitutor));
         let key = Self::key(spec);
         if let Some(suffix) = pattern.compression() {
             if !compress::SUPPORTED.contains(&suffix) {
-                status::warn(format_args!(
+                // The configuration already warned, with the attribute's position.
+                status::debug(format_args!(
                     "{key}: {suffix} compression is not available in l4rs; rolled files keep their uncompressed name"
                 ));
             }
@@ -290,6 +332,11 @@ impl<B: Backend + Send + Sync> RollingManager<B> {
             worker: Worker::start(&spec.file_name.clone().unwrap_or_else(|| Self::key(spec))),
             cron: Mutex::new(None),
         });
+        if matches!(spec.strategy, RolloverStrategySpec::Default { .. }) {
+            if let Some(file_name) = &spec.file_name {
+                manager.recover(Path::new(file_name), now);
+            }
+        }
         let size = manager.current_size();
         let predates_process = existing_time.is_some_and(|time| time < process_start_millis());
         let mut roll_now =
@@ -312,6 +359,38 @@ impl<B: Backend + Send + Sync> RollingManager<B> {
             *manager.cron.lock().unwrap_or_else(|e| e.into_inner()) = timer;
         }
         Ok(manager)
+    }
+
+    /// Archives the staging files of `current` that a killed process left (see
+    /// [`recover`]), on the worker and before any rollover of this manager, so they take
+    /// their place as older archives; deletes the partial archives of killed processes.
+    fn recover(&self, current: &Path, now: i64) {
+        for staging in recover::staging_leftovers(current) {
+            status::warn(format_args!(
+                "RollingFileManager ({}) archiving {}, left by an interrupted rollover",
+                self.key,
+                staging.display()
+            ));
+            // Dated by its last write: the period its events belong to.
+            let archive_time =
+                period_start(&self.archiver.pattern, file_time(&staging).unwrap_or(now));
+            let archiver = Arc::clone(&self.archiver);
+            self.worker
+                .submit(Box::new(move || archiver.place(&staging, archive_time)));
+        }
+        let archive = self.archiver.pattern.format(now, 1);
+        let mut dirs = vec![recover::parent_dir(current).to_path_buf()];
+        dirs.push(recover::parent_dir(Path::new(&archive)).to_path_buf());
+        dirs.dedup();
+        for dir in dirs {
+            for partial in recover::remove_partial_archives(&dir) {
+                status::warn(format_args!(
+                    "RollingFileManager ({}) deleted {}, a compression interrupted by the end of its process",
+                    self.key,
+                    partial.display()
+                ));
+            }
+        }
     }
 
     /// The registry key.
@@ -424,6 +503,18 @@ impl<B: Backend + Send + Sync> RollingManager<B> {
         match &self.archiver.strategy {
             RolloverStrategySpec::Default { .. } => {
                 let current = state.path.clone();
+                // A target that cannot take the archive fails the rollover before the
+                // current file is touched, so logging goes on in it. With `%i` the index is
+                // chosen by the worker; its directory is what can be checked here.
+                let target = self.archiver.pattern.format_uncompressed(archive_time, 1);
+                let blocked =
+                    recover::archive_blocked(Path::new(&target), self.archiver.pattern.has_index());
+                if let Some(reason) = blocked {
+                    self.failed(format_args!(
+                        "Unable to roll {current} over to {target}: {reason}; writing on in {current}"
+                    ));
+                    return;
+                }
                 let staging = self.staging_path(&current);
                 if let Err(error) = std::fs::rename(&current, &staging) {
                     self.failed(format_args!(
@@ -609,22 +700,25 @@ impl Archiver {
             ));
             return;
         }
-        self.compress(&uncompressed, archive_time, index, *compression_level);
+        self.compress(&uncompressed, *compression_level);
     }
 
-    fn compress(&self, uncompressed: &str, archive_time: i64, index: i64, level: i32) {
-        let Some(suffix) = self.pattern.compression() else {
+    /// Compresses the archive `uncompressed` to its name with the pattern's suffix, when the
+    /// pattern has one l4rs supports; a failure keeps it uncompressed and is reported.
+    fn compress(&self, uncompressed: &str, level: i32) {
+        let Some(suffix) = self
+            .pattern
+            .compression()
+            .filter(|suffix| compress::SUPPORTED.contains(suffix))
+        else {
             return;
         };
-        if !compress::SUPPORTED.contains(&suffix) {
-            return;
-        }
-        let target = self.pattern.format(archive_time, index);
+        let target = format!("{uncompressed}{suffix}");
         if let Err(error) =
             compress::compress(Path::new(uncompressed), Path::new(&target), suffix, level)
         {
             self.report(format_args!(
-                "Unable to compress {uncompressed} to {target}: {error}"
+                "Unable to compress {uncompressed} to {target}: {error}; it is kept uncompressed"
             ));
         }
     }
@@ -639,18 +733,8 @@ impl Archiver {
         time: i64,
     ) -> i64 {
         let window = (max - min + 1).max(1) as usize;
-        let mut shift = existing.keys().next_back().is_some_and(|&last| last >= max);
-        while existing.len() >= window {
-            let Some((&lowest, path)) = existing.iter().next() else {
-                break;
-            };
-            if let Err(error) = std::fs::remove_file(path) {
-                self.report(format_args!("Unable to delete {}: {error}", path.display()));
-                break;
-            }
-            existing.remove(&lowest);
-            shift = true;
-        }
+        let full = existing.keys().next_back().is_some_and(|&last| last >= max);
+        let shift = self.delete_beyond(&mut existing, window - 1, true) || full;
         let last = existing.keys().next_back().copied();
         if shift {
             for (&index, path) in &existing {
@@ -674,20 +758,41 @@ impl Archiver {
         time: i64,
     ) -> i64 {
         let window = (max - min + 1).max(1) as usize;
-        while existing.len() >= window {
-            let Some((&highest, path)) = existing.iter().next_back() else {
+        self.delete_beyond(&mut existing, window - 1, false);
+        for (&index, path) in existing.iter().rev() {
+            self.rename_archive(path, time, index + 1);
+        }
+        min
+    }
+
+    /// Deletes archives of `existing` (and takes them out of it) until at most `keep` remain,
+    /// the lowest indices first when `lowest_first`, else the highest. Stops at the first that
+    /// cannot be deleted (reported), as log4j2's purge gives up there. Returns whether any
+    /// was deleted.
+    fn delete_beyond(
+        &self,
+        existing: &mut std::collections::BTreeMap<i64, PathBuf>,
+        keep: usize,
+        lowest_first: bool,
+    ) -> bool {
+        let mut deleted = false;
+        while existing.len() > keep {
+            let entry = if lowest_first {
+                existing.first_key_value()
+            } else {
+                existing.last_key_value()
+            };
+            let Some((&index, path)) = entry else {
                 break;
             };
             if let Err(error) = std::fs::remove_file(path) {
                 self.report(format_args!("Unable to delete {}: {error}", path.display()));
                 break;
             }
-            existing.remove(&highest);
+            existing.remove(&index);
+            deleted = true;
         }
-        for (&index, path) in existing.iter().rev() {
-            self.rename_archive(path, time, index + 1);
-        }
-        min
+        deleted
     }
 
     /// Renames an archive to `index`, keeping it compressed or not as it is.
@@ -719,30 +824,10 @@ impl Archiver {
         };
         if let Some(max_files) = max_files {
             let mut existing = self.pattern.existing(archive_time);
-            while existing.len() > max_files as usize {
-                let Some((_, path)) = existing.pop_first() else {
-                    break;
-                };
-                if let Err(error) = std::fs::remove_file(&path) {
-                    self.report(format_args!("Unable to delete {}: {error}", path.display()));
-                }
-            }
+            self.delete_beyond(&mut existing, max_files as usize, true);
         }
-        let Some(suffix) = self.pattern.compression() else {
-            return;
-        };
-        if Path::new(closed).exists() && compress::SUPPORTED.contains(&suffix) {
-            let target = format!("{closed}{suffix}");
-            if let Err(error) = compress::compress(
-                Path::new(closed),
-                Path::new(&target),
-                suffix,
-                *compression_level,
-            ) {
-                self.report(format_args!(
-                    "Unable to compress {closed} to {target}: {error}"
-                ));
-            }
+        if Path::new(closed).exists() {
+            self.compress(closed, *compression_level);
         }
     }
 

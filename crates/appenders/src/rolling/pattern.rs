@@ -3,13 +3,13 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use jiff::civil::{Date, DateTime};
 use jiff::tz::TimeZone;
 use jiff::ToSpan as _;
 use l4rs_config::rolling::{FilePattern, FilePatternSegment, IndexFormat, RolloverFrequency};
-use l4rs_config::Substitutor;
-use l4rs_core::Timestamp;
+use l4rs_core::{Interpolator, Timestamp};
 use l4rs_layout::DateFormatter;
 
 /// The `%d` default in a file pattern.
@@ -33,10 +33,14 @@ pub(crate) struct RuntimePattern {
     zone: TimeZone,
     compression: Option<&'static str>,
     has_index: bool,
+    /// Resolves the `${…}` left in the pattern (written `$${…}` in the configuration) at each
+    /// rollover: the configuration's substitutor, so its properties resolve too, as log4j2
+    /// resolves them with the configuration's `StrSubstitutor`.
+    lookups: Arc<dyn Interpolator>,
 }
 
 impl RuntimePattern {
-    pub(crate) fn new(pattern: &FilePattern) -> RuntimePattern {
+    pub(crate) fn new(pattern: &FilePattern, lookups: Arc<dyn Interpolator>) -> RuntimePattern {
         let mut zone = None;
         let pieces = pattern
             .segments
@@ -68,6 +72,7 @@ impl RuntimePattern {
             zone: zone.unwrap_or_else(TimeZone::system),
             compression: pattern.compression_suffix(),
             has_index: pattern.has_index(),
+            lookups,
         }
     }
 
@@ -94,13 +99,12 @@ impl RuntimePattern {
     /// Renders the pattern at `time`, with `index` writing each `%i`.
     fn render(&self, time: i64, mut index: impl FnMut(&IndexFormat, &mut String)) -> String {
         let mut out = String::new();
-        let lookups = Substitutor::new(None);
         for piece in &self.pieces {
             match piece {
                 Piece::Literal {
                     text,
                     lookups: true,
-                } => out.push_str(&lookups.replace(text)),
+                } => out.push_str(&self.lookups.interpolate(text, None)),
                 Piece::Literal { text, .. } => out.push_str(text),
                 Piece::Date(formatter) => formatter.format(Timestamp::from_millis(time), &mut out),
                 Piece::Index(format) => index(format, &mut out),
@@ -278,7 +282,10 @@ mod tests {
     use super::*;
 
     fn pattern(text: &str) -> RuntimePattern {
-        RuntimePattern::new(&FilePattern::parse(text).unwrap())
+        RuntimePattern::new(
+            &FilePattern::parse(text).unwrap(),
+            Arc::new(l4rs_config::Substitutor::new(None)),
+        )
     }
 
     fn millis(text: &str) -> i64 {

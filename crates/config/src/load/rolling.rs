@@ -16,6 +16,9 @@ use crate::rolling::{glob_to_regex, parse_age, parse_size, CronExpression, FileP
 use crate::Severity;
 
 /// `SizeBasedTriggeringPolicy`'s default: 10 MB.
+/// The compression suffixes log4j2 knows (through Commons Compress) and l4rs has no codec for.
+const UNCOMPRESSED_SUFFIXES: &[&str] = &[".bz2", ".xz", ".pack200"];
+
 const DEFAULT_MAX_SIZE: u64 = 10 * 1024 * 1024;
 /// `CronTriggeringPolicy`'s default schedule: daily at midnight.
 const DEFAULT_SCHEDULE: &str = "0 0 0 * * ?";
@@ -142,6 +145,22 @@ pub(crate) fn rolling_kind(
             return None;
         }
     };
+    if let Some(suffix) = file_pattern
+        .compression_suffix()
+        .filter(|suffix| UNCOMPRESSED_SUFFIXES.contains(suffix))
+    {
+        // log4j2 needs Commons Compress for these and, without it, fails the compression at
+        // every rollover; l4rs has no codec for them, says so once here and rolls uncompressed.
+        binder.report(
+            Severity::Warning,
+            format!("{suffix} compression is not available in l4rs (filePattern \"{pattern_text}\")"),
+            Some(node),
+            pattern_attr_position,
+            Some(format!(
+                "rolled files keep their uncompressed name, without {suffix}; use .gz, .zip or .zst to compress"
+            )),
+        );
+    }
     if !policy_seen {
         binder.error_help(
             node,

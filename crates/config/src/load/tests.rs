@@ -701,3 +701,29 @@ fn rolling_mistakes_are_errors_with_positions() {
     // B and C keep log4j2's fallbacks (10 MB, daily at midnight); the others are not created.
     assert_eq!(names, ["B", "C"]);
 }
+
+#[test]
+fn compression_l4rs_lacks_is_a_warning_with_its_position() {
+    let config = load(
+        r#"<Configuration><Appenders>
+  <RollingFile name="A" fileName="a.log" filePattern="a-%i.log.gz"><SizeBasedTriggeringPolicy/></RollingFile>
+  <RollingFile name="B" fileName="b.log"
+               filePattern="b-%i.log.bz2"><SizeBasedTriggeringPolicy/></RollingFile>
+  <RollingFile name="C" fileName="c.log" filePattern="c-%i.log.xz"><SizeBasedTriggeringPolicy/></RollingFile>
+</Appenders><Loggers><Root/></Loggers></Configuration>"#,
+    );
+    let warnings: Vec<(String, u32)> = config
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == crate::Severity::Warning)
+        .map(|d| (d.message.clone(), d.position.map_or(0, |p| p.line)))
+        .collect();
+    assert_eq!(warnings.len(), 2, "{warnings:#?}");
+    assert!(warnings[0].0.contains(".bz2 compression is not available"));
+    // The position is the filePattern attribute's, on the element's second line.
+    assert_eq!(warnings[0].1, 4);
+    assert!(warnings[1].0.contains(".xz compression is not available"));
+    assert_eq!(warnings[1].1, 5);
+    // The appenders are still created; they roll uncompressed.
+    assert_eq!(config.appenders.len(), 3);
+}

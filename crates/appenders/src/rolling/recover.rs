@@ -1,0 +1,197 @@
+//! Crash leftovers. A rollover first renames the current file to a hidden staging name
+//! (`.NAME.<pid>-<n>.l4rs-rolling`) and leaves the rest to the worker; a compression writes
+//! a hidden partial archive (`.ARCHIVE.<pid>-compressing.l4rs-rolling`) and renames it when
+//! complete. A process killed in between leaves these files behind. When a rolling manager
+//! starts, the staging files of processes that are gone are archived as the rollover would
+//! have archived them (their data is whole: it was closed before the rename was visible to
+//! anyone, or it is what the killed process had written), and the partial archives of
+//! processes that are gone are deleted (their source is still there, uncompressed).
+
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use super::compress::PARTIAL_SUFFIX;
+use super::delete::STAGING_SUFFIX;
+
+/// Whether process `pid` exists. A process we may not signal (EPERM) exists too; only ESRCH
+/// says it is gone, so a live writer's files are never touched.
+fn alive(pid: u32) -> bool {
+    let Ok(pid) = libc::pid_t::try_from(pid) else {
+        return false;
+    };
+    if pid == 0 {
+        return true;
+    }
+    // SAFETY: signal 0 only checks that the process exists.
+    let rc = unsafe { libc::kill(pid, 0) };
+    rc == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
+}
+
+fn is_digits(text: &str) -> bool {
+    !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// The files of `dir` whose name is `.{name}` … for which `process_of` gives the id of the
+/// process that wrote it, when that process is gone.
+fn orphans(dir: &Path, process_of: impl Fn(&str) -> Option<u32>) -> Vec<(PathBuf, u32)> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(Result::ok)
+        .filter_map(|entry| {
+            let name = entry.file_name().into_string().ok()?;
+            let pid = process_of(&name)?;
+            (pid != std::process::id() && !alive(pid)).then(|| (entry.path(), pid))
+        })
+        .collect()
+}
+
+/// The staging files of `current` left by processes that are gone, oldest first (by last
+/// write, then by their rollover sequence).
+pub(crate) fn staging_leftovers(current: &Path) -> Vec<PathBuf> {
+    let Some(base) = current.file_name().and_then(|name| name.to_str()) else {
+        return Vec::new();
+    };
+    let dir = parent_dir(current);
+    let prefix = format!(".{base}.");
+    let sequence_of = |name: &str| -> Option<(u32, u64)> {
+        let middle = name.strip_prefix(&prefix)?.strip_suffix(STAGING_SUFFIX)?;
+        let (pid, sequence) = middle.split_once('-')?;
+        if !is_digits(pid) || !is_digits(sequence) {
+            return None;
+        }
+        Some((pid.parse().ok()?, sequence.parse().ok()?))
+    };
+    let mut found: Vec<(SystemTime, u32, u64, PathBuf)> =
+        orphans(dir, |name| sequence_of(name).map(|(pid, _)| pid))
+            .into_iter()
+            .filter_map(|(path, pid)| {
+                let name = path.file_name()?.to_str()?;
+                let (_, sequence) = sequence_of(name)?;
+                let modified = std::fs::metadata(&path).ok()?.modified().ok()?;
+                Some((modified, pid, sequence, path))
+            })
+            .collect();
+    found.sort();
+    found.into_iter().map(|(_, _, _, path)| path).collect()
+}
+
+/// Deletes the partial archives in `dir` of processes that are gone; returns them.
+pub(crate) fn remove_partial_archives(dir: &Path) -> Vec<PathBuf> {
+    let end = format!("-{PARTIAL_SUFFIX}");
+    let partials = orphans(dir, |name| {
+        let rest = name.strip_prefix('.')?.strip_suffix(end.as_str())?;
+        let (_, pid) = rest.rsplit_once('.')?;
+        if is_digits(pid) {
+            pid.parse().ok()
+        } else {
+            None
+        }
+    });
+    partials
+        .into_iter()
+        .filter_map(|(path, _)| std::fs::remove_file(&path).ok().map(|()| path))
+        .collect()
+}
+
+/// The directory `path` is in (`.` for a bare name).
+pub(crate) fn parent_dir(path: &Path) -> &Path {
+    match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    }
+}
+
+/// Why an archive cannot be moved to `target`, checked before a rollover starts so that a
+/// rollover bound to fail leaves the current file alone: `target` is a directory (unless
+/// `only_directory`: with `%i` the worker picks the index, so only the directory can be
+/// checked), a path element before it is a file, or (for users the permission bits apply to)
+/// its directory is not writable.
+pub(crate) fn archive_blocked(target: &Path, only_directory: bool) -> Option<String> {
+    if !only_directory && std::fs::metadata(target).is_ok_and(|m| m.is_dir()) {
+        return Some(format!("{} is a directory", target.display()));
+    }
+    let mut ancestor = target.parent();
+    while let Some(dir) = ancestor.filter(|dir| !dir.as_os_str().is_empty()) {
+        match std::fs::metadata(dir) {
+            Ok(meta) if meta.is_dir() => return writable(dir),
+            Ok(_) => return Some(format!("{} is not a directory", dir.display())),
+            // Missing directories are created when the archive is placed.
+            Err(_) => ancestor = dir.parent(),
+        }
+    }
+    writable(Path::new("."))
+}
+
+fn writable(dir: &Path) -> Option<String> {
+    use std::os::unix::ffi::OsStrExt as _;
+    let path = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
+    // SAFETY: a valid C string for the duration of the call.
+    let rc = unsafe { libc::access(path.as_ptr(), libc::W_OK | libc::X_OK) };
+    (rc != 0).then(|| {
+        format!(
+            "{} is not writable: {}",
+            dir.display(),
+            crate::os_reason(&std::io::Error::last_os_error())
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A process id that is certainly gone: a child that has been waited for.
+    fn dead_pid() -> u32 {
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let pid = child.id();
+        child.wait().unwrap();
+        pid
+    }
+
+    #[test]
+    fn only_leftovers_of_dead_processes_are_found() {
+        let dir = crate::test_support::TempDir::new("recover");
+        let current = dir.path().join("app.log");
+        let dead = dead_pid();
+        let mine = std::process::id();
+        for name in [
+            format!(".app.log.{dead}-1{STAGING_SUFFIX}"),
+            format!(".app.log.{dead}-0{STAGING_SUFFIX}"),
+            format!(".app.log.{mine}-0{STAGING_SUFFIX}"),
+            format!(".other.log.{dead}-0{STAGING_SUFFIX}"),
+            format!(".app.log.gz.{dead}-{PARTIAL_SUFFIX}"),
+            format!(".app.log.gz.{mine}-{PARTIAL_SUFFIX}"),
+        ] {
+            std::fs::write(dir.path().join(name), b"x").unwrap();
+        }
+        let found = staging_leftovers(&current);
+        let names: Vec<String> = found
+            .iter()
+            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names.len(), 2, "{names:?}");
+        assert!(names
+            .iter()
+            .all(|n| n.starts_with(&format!(".app.log.{dead}-"))));
+        let removed = remove_partial_archives(dir.path());
+        assert_eq!(removed.len(), 1);
+        assert!(dir
+            .path()
+            .join(format!(".app.log.gz.{mine}-{PARTIAL_SUFFIX}"))
+            .exists());
+    }
+
+    #[test]
+    fn blocked_targets_are_recognised() {
+        let dir = crate::test_support::TempDir::new("blocked");
+        let file = dir.path().join("file");
+        std::fs::write(&file, b"x").unwrap();
+        assert!(archive_blocked(&dir.path().join("new/archive.log"), false).is_none());
+        assert!(archive_blocked(&file.join("archive.log"), true).is_some());
+        std::fs::create_dir(dir.path().join("taken")).unwrap();
+        assert!(archive_blocked(&dir.path().join("taken"), false).is_some());
+        assert!(archive_blocked(&dir.path().join("taken"), true).is_none());
+    }
+}

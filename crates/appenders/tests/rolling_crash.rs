@@ -1,0 +1,216 @@
+//! A process rolling over as fast as it can is killed with SIGKILL, five times over into the
+//! same files; a rollover leaves hidden staging files (the renamed current file, waiting for
+//! the worker) and partial archives (a compression in progress) that such a kill strands.
+//! The next start must archive the staging files and delete the partial archives, so that:
+//!
+//! * no `.l4rs-rolling` file is left;
+//! * every event whose `append` had returned (the child acknowledges each one on a pipe) is in
+//!   exactly one file, and each thread's events of each run keep their order across the
+//!   archives (by index) and the current file;
+//! * every archive decompresses (none was left truncated under its final name).
+//!
+//! The child is this test binary itself, started with `L4RS_ROLLING_CRASH_CHILD` set.
+
+mod rolling_support;
+
+use std::collections::HashMap;
+use std::io::{BufRead as _, BufReader, Write as _};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use l4rs_appenders::RollingFileAppender;
+use l4rs_config::model::AppenderKind;
+use l4rs_core::{Appender, Level, LogEvent, Message};
+use rolling_support::{contents, is_leftover, kind, walk, Lines, TempDir};
+
+const CHILD_ENV: &str = "L4RS_ROLLING_CRASH_CHILD";
+const THREADS: usize = 4;
+const KILLED_RUNS: u32 = 5;
+
+fn appender(dir: &Path) -> RollingFileAppender {
+    let AppenderKind::RollingFile(spec) = kind(&format!(
+        r#"<RollingFile name="R" fileName="{dir}/app.log" filePattern="{dir}/app-%i.log.gz">
+             <SizeBasedTriggeringPolicy size="4 KB"/>
+             <DefaultRolloverStrategy fileIndex="nomax" compressionLevel="9"/>
+           </RollingFile>"#,
+        dir = dir.display()
+    )) else {
+        panic!("not a RollingFile");
+    };
+    RollingFileAppender::new("R", &spec, Arc::new(Lines)).unwrap()
+}
+
+/// The child: four threads log `run thread sequence payload` until killed, acknowledging each
+/// event on stdout once `append` returned.
+#[test]
+fn child_entry() {
+    let Ok(dir) = std::env::var(CHILD_ENV) else {
+        return;
+    };
+    let run: u32 = std::env::var("L4RS_ROLLING_CRASH_RUN")
+        .unwrap()
+        .parse()
+        .unwrap();
+    let appender = Arc::new(appender(Path::new(&dir)));
+    let threads: Vec<_> = (0..THREADS)
+        .map(|thread| {
+            let appender = Arc::clone(&appender);
+            std::thread::spawn(move || {
+                for sequence in 0u64.. {
+                    let line = format!("{run} {thread} {sequence} payload-0123456789abcdef");
+                    appender
+                        .append(&LogEvent::new("crash", Level::INFO, Message::Text(&line)))
+                        .unwrap();
+                    let mut out = std::io::stdout().lock();
+                    if writeln!(out, "{thread} {sequence}").is_err() {
+                        // The parent is gone: stop rather than fill the disk.
+                        std::process::exit(1);
+                    }
+                }
+            })
+        })
+        .collect();
+    for thread in threads {
+        let _ = thread.join();
+    }
+}
+
+/// Runs the child until it has acknowledged `acks` events, kills it with SIGKILL and returns
+/// the last sequence number acknowledged per thread.
+fn run_and_kill(dir: &Path, run: u32, acks: usize) -> [Option<u64>; THREADS] {
+    let mut child = Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "child_entry", "--nocapture", "--test-threads=1"])
+        .env(CHILD_ENV, dir)
+        .env("L4RS_ROLLING_CRASH_RUN", run.to_string())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let mut last = [None; THREADS];
+    let mut seen = 0;
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut lines = BufReader::new(stdout).lines();
+    while seen < acks && Instant::now() < deadline {
+        let Some(Ok(line)) = lines.next() else { break };
+        let mut fields = line.split(' ');
+        let (Some(Ok(thread)), Some(Ok(sequence))) = (
+            fields.next().map(str::parse::<usize>),
+            fields.next().map(str::parse::<u64>),
+        ) else {
+            continue;
+        };
+        last[thread] = Some(sequence);
+        seen += 1;
+    }
+    // SAFETY: signalling our own child.
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, libc::SIGKILL);
+    }
+    // Acknowledgements already in the pipe are events whose append returned too.
+    for line in lines.map_while(Result::ok) {
+        let mut fields = line.split(' ');
+        if let (Some(Ok(thread)), Some(Ok(sequence))) = (
+            fields.next().map(str::parse::<usize>),
+            fields.next().map(str::parse::<u64>),
+        ) {
+            last[thread] = Some(sequence);
+        }
+    }
+    child.wait().unwrap();
+    assert!(seen >= acks, "the child acknowledged only {seen} events");
+    last
+}
+
+/// The archives by index, then the current file.
+fn files_in_order(dir: &Path) -> Vec<PathBuf> {
+    let mut archives: Vec<(u64, PathBuf)> = walk(dir)
+        .into_iter()
+        .filter_map(|path| {
+            let name = path.file_name()?.to_str()?.to_string();
+            let index = name
+                .strip_prefix("app-")?
+                .trim_end_matches(".gz")
+                .strip_suffix(".log")?
+                .parse()
+                .ok()?;
+            Some((index, path))
+        })
+        .collect();
+    archives.sort();
+    let mut files: Vec<PathBuf> = archives.into_iter().map(|(_, path)| path).collect();
+    files.push(dir.join("app.log"));
+    files
+}
+
+#[test]
+fn a_killed_rollover_is_recovered_at_the_next_start() {
+    if std::env::var(CHILD_ENV).is_ok() {
+        return;
+    }
+    let dir = TempDir::new("crash");
+    let mut acknowledged: HashMap<(u32, usize), u64> = HashMap::new();
+    let mut stranded = 0;
+    for run in 0..KILLED_RUNS {
+        // Different amounts of logging, so the kills land at different points of a rollover.
+        let last = run_and_kill(&dir.0, run, 3000 + 1700 * run as usize);
+        for (thread, sequence) in last.iter().enumerate() {
+            if let Some(sequence) = sequence {
+                acknowledged.insert((run, thread), *sequence);
+            }
+        }
+        stranded += walk(&dir.0).iter().filter(|p| is_leftover(p)).count();
+    }
+    assert!(
+        stranded > 0,
+        "no kill stranded a rollover in progress: the test proves nothing"
+    );
+    // The next start recovers, then this run rolls over normally.
+    let appender = appender(&dir.0);
+    for n in 0..200 {
+        let line = format!("{KILLED_RUNS} 0 {n} payload-0123456789abcdef");
+        appender
+            .append(&LogEvent::new("crash", Level::INFO, Message::Text(&line)))
+            .unwrap();
+    }
+    appender.wait_for_actions();
+    appender.stop();
+    acknowledged.insert((KILLED_RUNS, 0), 199);
+
+    let leftovers: Vec<PathBuf> = walk(&dir.0)
+        .into_iter()
+        .filter(|p| is_leftover(p))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+    let mut next: HashMap<(u32, usize), u64> = HashMap::new();
+    for file in files_in_order(&dir.0) {
+        for line in contents(&file).lines() {
+            let fields: Vec<&str> = line.split(' ').collect();
+            assert_eq!(fields.len(), 4, "torn line {line:?} in {}", file.display());
+            let key: (u32, usize) = (fields[0].parse().unwrap(), fields[1].parse().unwrap());
+            let sequence: u64 = fields[2].parse().unwrap();
+            let expected = next.entry(key).or_insert(0);
+            assert_eq!(
+                sequence,
+                *expected,
+                "run {} thread {}: out of order, missing or repeated in {}",
+                key.0,
+                key.1,
+                file.display()
+            );
+            *expected += 1;
+        }
+    }
+    for (key, last) in acknowledged {
+        let written = next.get(&key).copied().unwrap_or(0);
+        assert!(
+            written > last,
+            "run {} thread {}: acknowledged up to {last}, found {written} events",
+            key.0,
+            key.1
+        );
+    }
+    eprintln!("{stranded} stranded rollover files recovered over {KILLED_RUNS} kills");
+}

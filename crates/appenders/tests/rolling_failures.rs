@@ -1,0 +1,349 @@
+//! Rollovers that cannot happen: each is reported through the status logger (seen here with
+//! a process-wide [`status::GlobalCapture`], since some reports come from the appender's
+//! worker thread), logging goes on, and no event is lost.
+//!
+//! * the archive's name is taken by a directory (checked before the current file is touched);
+//! * the archive directory is a file, named by a `$${…}` that resolves only at rollover;
+//! * the index the worker picks is taken (the worker reports it; the data stays in the
+//!   staging file, which the next start archives);
+//! * a full disk: no inode left for the new file (the rollover is undone), and no block left
+//!   for the compressed archive (it stays uncompressed). These mount a small tmpfs, which
+//!   needs root; without it they say so and pass.
+
+mod rolling_support;
+
+use std::ffi::CString;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use l4rs_appenders::{RollingContext, RollingFileAppender};
+use l4rs_config::model::AppenderKind;
+use l4rs_core::status::{GlobalCapture, StatusRecord};
+use l4rs_core::{Appender, Interpolator, Level, LogEvent, Message};
+use rolling_support::{all_lines, is_leftover, kind, walk, Lines, TempDir};
+
+fn rolling_file(xml: &str, context: &RollingContext) -> RollingFileAppender {
+    let AppenderKind::RollingFile(spec) = kind(xml) else {
+        panic!("not a RollingFile: {xml}");
+    };
+    RollingFileAppender::with_context("R", &spec, Arc::new(Lines), context).unwrap()
+}
+
+fn log(appender: &dyn Appender, text: &str) {
+    appender
+        .append(&LogEvent::new("t", Level::INFO, Message::Text(text)))
+        .unwrap();
+}
+
+/// The ERROR records that mention `needle`.
+fn errors_about(records: &[StatusRecord], needle: &str) -> Vec<String> {
+    records
+        .iter()
+        .filter(|r| r.level == Level::ERROR && r.message.contains(needle))
+        .map(|r| r.message.clone())
+        .collect()
+}
+
+fn expected(prefix: &str, count: usize) -> Vec<String> {
+    let mut lines: Vec<String> = (0..count).map(|n| format!("{prefix}{n:04}")).collect();
+    lines.sort();
+    lines
+}
+
+/// Logs three events into a RollingFile rolling at every event to `file_pattern`, and returns
+/// the ERROR records about `target` and the current file's text.
+fn refused_rollovers(
+    dir: &TempDir,
+    file_pattern: &str,
+    context: &RollingContext,
+    target: &str,
+    prefix: &str,
+) -> (Vec<String>, String) {
+    let capture = GlobalCapture::start();
+    let appender = rolling_file(
+        &format!(
+            r#"<RollingFile name="R" fileName="{}" filePattern="{file_pattern}">
+                 <SizeBasedTriggeringPolicy size="1"/>
+               </RollingFile>"#,
+            dir.join("app.log"),
+        ),
+        context,
+    );
+    for n in 0..3 {
+        log(&appender, &format!("{prefix}{n:04}"));
+    }
+    appender.stop();
+    let current = std::fs::read_to_string(dir.0.join("app.log")).unwrap();
+    (errors_about(&capture.records(), target), current)
+}
+
+#[test]
+fn an_archive_name_taken_by_a_directory_fails_before_touching_the_current_file() {
+    let dir = TempDir::new("taken");
+    std::fs::create_dir_all(dir.0.join("app.old/occupied")).unwrap();
+    let target = dir.join("app.old");
+    let (errors, current) =
+        refused_rollovers(&dir, &target, &RollingContext::default(), &target, "taken");
+    assert_eq!(errors.len(), 1, "one report per retry interval: {errors:?}");
+    assert!(errors[0].contains("is a directory"), "{}", errors[0]);
+    // Everything went on into the current file; nothing was staged.
+    assert_eq!(current, "taken0000\ntaken0001\ntaken0002\n");
+    assert!(!walk(&dir.0).iter().any(|p| is_leftover(p)));
+}
+
+/// Resolves `${archives}` to a fixed path, as a configuration property would.
+struct Archives(String);
+
+impl Interpolator for Archives {
+    fn interpolate(&self, text: &str, _event: Option<&LogEvent<'_>>) -> String {
+        text.replace("${archives}", &self.0)
+    }
+}
+
+#[test]
+fn a_pattern_that_resolves_to_an_impossible_path_at_rollover_is_reported() {
+    let dir = TempDir::new("bad-pattern");
+    // The property names a regular file, so no archive can go "into" it.
+    let blocker = dir.join("not-a-dir");
+    std::fs::write(&blocker, b"").unwrap();
+    let context = RollingContext {
+        substitutor: Arc::new(Archives(blocker.clone())),
+        ..RollingContext::default()
+    };
+    let (errors, current) =
+        refused_rollovers(&dir, "$${archives}/app-%i.log", &context, &blocker, "bad");
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(errors[0].contains("is not a directory"), "{}", errors[0]);
+    assert_eq!(current, "bad0000\nbad0001\nbad0002\n");
+}
+
+#[test]
+fn a_failure_on_the_worker_is_seen_process_wide_and_keeps_the_data() {
+    let dir = TempDir::new("worker");
+    // The archive's name is known only on the worker (an `%i` in a directory is not counted,
+    // so the index is `min`), and it is taken by a directory that cannot be replaced.
+    std::fs::create_dir_all(dir.0.join("archive-1/app.log/occupied")).unwrap();
+    let capture = GlobalCapture::start();
+    let appender = rolling_file(
+        &format!(
+            r#"<RollingFile name="R" fileName="{}" filePattern="{}">
+                 <SizeBasedTriggeringPolicy size="1"/>
+               </RollingFile>"#,
+            dir.join("app.log"),
+            dir.join("archive-%i/app.log")
+        ),
+        &RollingContext::default(),
+    );
+    // The thread-local capture of the logging thread does not see the worker's report.
+    let ((), local) = l4rs_core::status::capture(|| {
+        log(&appender, "worker0000");
+        log(&appender, "worker0001");
+        appender.wait_for_actions();
+    });
+    appender.stop();
+    let records = capture.records();
+    let errors = errors_about(&records, &dir.join("archive-1/app.log"));
+    assert_eq!(errors.len(), 1, "{records:#?}");
+    assert!(
+        errors_about(&local, &dir.join("archive-1/app.log")).is_empty(),
+        "{local:#?}"
+    );
+    // The first event is in the staging file the report names, the second in app.log.
+    assert!(
+        errors.iter().any(|e| e.contains(".l4rs-rolling")),
+        "{errors:?}"
+    );
+    assert_eq!(all_lines(&dir.0), expected("worker", 2));
+}
+
+/// A small tmpfs, unmounted (lazily) on drop.
+struct SmallFilesystem(PathBuf);
+
+impl SmallFilesystem {
+    fn mount(label: &str, options: &str) -> Option<SmallFilesystem> {
+        let dir =
+            std::env::temp_dir().join(format!("l4rs-rolling-full-{}-{label}", std::process::id()));
+        std::fs::create_dir_all(&dir).ok()?;
+        let target = CString::new(dir.to_str()?).ok()?;
+        let options = CString::new(options).ok()?;
+        // SAFETY: every pointer is a valid C string that outlives the call.
+        let rc = unsafe {
+            libc::mount(
+                c"tmpfs".as_ptr(),
+                target.as_ptr(),
+                c"tmpfs".as_ptr(),
+                0,
+                options.as_ptr().cast(),
+            )
+        };
+        if rc != 0 {
+            eprintln!(
+                "skipping a full-disk rollover test: cannot mount a tmpfs ({})",
+                std::io::Error::last_os_error()
+            );
+            let _ = std::fs::remove_dir(&dir);
+            return None;
+        }
+        Some(SmallFilesystem(dir))
+    }
+
+    fn join(&self, name: &str) -> String {
+        self.0.join(name).to_string_lossy().into_owned()
+    }
+}
+
+impl Drop for SmallFilesystem {
+    fn drop(&mut self) {
+        if let Ok(target) = CString::new(self.0.to_string_lossy().as_bytes()) {
+            // SAFETY: unmounting the filesystem this guard mounted.
+            unsafe {
+                libc::umount2(target.as_ptr(), libc::MNT_DETACH);
+            }
+        }
+        let _ = std::fs::remove_dir(&self.0);
+    }
+}
+
+/// Creates empty files in `dir` until the filesystem has no inode left; returns them.
+fn use_up_inodes(dir: &Path) -> Vec<PathBuf> {
+    let mut made = Vec::new();
+    for n in 0.. {
+        let path = dir.join(format!("filler-{n}"));
+        match std::fs::File::create(&path) {
+            Ok(_) => made.push(path),
+            Err(error) => {
+                assert_eq!(error.raw_os_error(), Some(libc::ENOSPC), "{error}");
+                return made;
+            }
+        }
+    }
+    made
+}
+
+#[test]
+fn no_inode_for_the_new_file_undoes_the_rollover() {
+    let Some(fs) = SmallFilesystem::mount("inodes", "size=1m,nr_inodes=16") else {
+        return;
+    };
+    let capture = GlobalCapture::start();
+    let appender = rolling_file(
+        &format!(
+            r#"<RollingFile name="R" fileName="{}" filePattern="{}">
+                 <SizeBasedTriggeringPolicy size="1"/>
+               </RollingFile>"#,
+            fs.join("app.log"),
+            fs.join("app-%i.log")
+        ),
+        &RollingContext::default(),
+    );
+    log(&appender, "inode0000");
+    let fillers = use_up_inodes(&fs.0);
+    // The rollover renames app.log away, cannot create a new one, and puts it back.
+    log(&appender, "inode0001");
+    log(&appender, "inode0002");
+    let errors = errors_about(&capture.records(), &fs.join("app.log"));
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(errors[0].contains("Unable to open a new"), "{}", errors[0]);
+    assert_eq!(
+        std::fs::read_to_string(fs.join("app.log")).unwrap(),
+        "inode0000\ninode0001\ninode0002\n"
+    );
+    // Space returns; after the retry interval the next event rolls over normally.
+    for filler in fillers {
+        std::fs::remove_file(filler).unwrap();
+    }
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    log(&appender, "inode0003");
+    appender.stop();
+    assert_eq!(
+        std::fs::read_to_string(fs.join("app.log")).unwrap(),
+        "inode0003\n"
+    );
+    assert_eq!(all_lines(&fs.0), expected("inode", 4));
+}
+
+/// Fills the filesystem with one file, then frees `pages` pages of it; returns its path.
+fn fill_leaving(dir: &Path, pages: u64) -> PathBuf {
+    let path = dir.join("ballast");
+    let mut file = std::fs::File::create(&path).unwrap();
+    let block = vec![0x55u8; 4096];
+    loop {
+        if let Err(error) = file.write_all(&block) {
+            assert_eq!(error.raw_os_error(), Some(libc::ENOSPC), "{error}");
+            break;
+        }
+    }
+    let length = file.metadata().unwrap().len() / 4096 * 4096;
+    file.set_len(length.saturating_sub(pages * 4096)).unwrap();
+    path
+}
+
+/// A line of `width` pseudo-random hex digits, which compresses to about half.
+fn noise(seed: &mut u64, width: usize) -> String {
+    let mut line = String::with_capacity(width);
+    while line.len() < width {
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 7;
+        *seed ^= *seed << 17;
+        line.push_str(&format!("{:016x}", *seed));
+    }
+    line.truncate(width);
+    line
+}
+
+#[test]
+fn no_space_for_the_compressed_archive_keeps_it_uncompressed() {
+    let Some(fs) = SmallFilesystem::mount("blocks", "size=512k") else {
+        return;
+    };
+    let capture = GlobalCapture::start();
+    let appender = rolling_file(
+        &format!(
+            r#"<RollingFile name="R" fileName="{}" filePattern="{}">
+                 <SizeBasedTriggeringPolicy size="16 KB"/>
+                 <DefaultRolloverStrategy max="5"/>
+               </RollingFile>"#,
+            fs.join("app.log"),
+            fs.join("app-%i.log.gz")
+        ),
+        &RollingContext::default(),
+    );
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let mut written = Vec::new();
+    let mut next = |appender: &RollingFileAppender, written: &mut Vec<String>| {
+        let line = format!("{:04} {}", written.len(), noise(&mut seed, 95));
+        log(appender, &line);
+        written.push(line);
+    };
+    // 163 lines of 101 bytes: the 163rd goes just over the 16 KiB limit.
+    for _ in 0..163 {
+        next(&appender, &mut written);
+    }
+    let ballast = fill_leaving(&fs.0, 1);
+    // Rolls over: the new app.log takes the last free page, the ~9 KiB archive finds none.
+    next(&appender, &mut written);
+    appender.wait_for_actions();
+    let errors = errors_about(&capture.records(), "Unable to compress");
+    assert_eq!(errors.len(), 1, "{:#?}", capture.records());
+    assert!(errors[0].contains("kept uncompressed"), "{}", errors[0]);
+    assert_eq!(
+        std::fs::read_to_string(fs.join("app-1.log"))
+            .unwrap()
+            .lines()
+            .count(),
+        163
+    );
+    assert!(!Path::new(&fs.join("app-1.log.gz")).exists());
+    assert!(!walk(&fs.0).iter().any(|p| is_leftover(p)));
+    // Space returns: the next rollover compresses as usual.
+    std::fs::remove_file(ballast).unwrap();
+    for _ in 0..170 {
+        next(&appender, &mut written);
+    }
+    appender.wait_for_actions();
+    appender.stop();
+    assert!(Path::new(&fs.join("app-2.log.gz")).exists());
+    written.sort();
+    assert_eq!(all_lines(&fs.0), written);
+}

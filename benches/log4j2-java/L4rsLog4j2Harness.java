@@ -1,14 +1,24 @@
 import java.io.File;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.locks.LockSupport;
 
 import org.apache.logging.log4j.Logger;
+import org.apache.logging.log4j.core.Appender;
 import org.apache.logging.log4j.core.LoggerContext;
+import org.apache.logging.log4j.core.appender.AsyncAppender;
+import org.apache.logging.log4j.core.async.AsyncLoggerConfig;
+import org.apache.logging.log4j.core.config.Configuration;
 import org.apache.logging.log4j.core.config.Configurator;
 import org.apache.logging.log4j.core.config.LoggerConfig;
+import org.apache.logging.log4j.core.jmx.RingBufferAdmin;
 
 /**
  * l4rs-bench's log4j2 side: the study's workload on one log4j2 logger, run by
@@ -23,6 +33,13 @@ import org.apache.logging.log4j.core.config.LoggerConfig;
  * alloc_mb_per_s=... bytes_per_event=... write_mb_per_s=... ops=... seconds=... alloc_bytes=...
  * events=... bytes_written=... lib=log4j2 ...} (the raw figures after the derived ones, so the
  * Rust side recomputes everything the same way), or {@code SKIPPED ... reason="..."}.
+ *
+ * <p>The measurement is end to end, as on the Rust side: after the window the workers stop and
+ * the harness waits until every asynchronous stage of the configuration is empty (the
+ * AsyncLoggerConfig ring buffer of {@code <AsyncLogger>}s, each {@code <Async>} appender's
+ * queue); {@code seconds} runs from the window's start to that point. {@code alloc_bytes} is the
+ * workers' own allocation in the window; {@code background_alloc_bytes} that of every other
+ * live thread from the window's start until drained.
  */
 public final class L4rsLog4j2Harness {
 
@@ -98,6 +115,44 @@ public final class L4rsLog4j2Harness {
         return total;
     }
 
+    /** Every live thread but the workers (the asynchronous stages' threads among them). */
+    private static long[] otherThreads(final java.lang.management.ThreadMXBean threads, final long[] workers) {
+        final Set<Long> skip = new HashSet<>();
+        for (final long id : workers) {
+            skip.add(id);
+        }
+        final List<Long> others = new ArrayList<>();
+        for (final long id : threads.getAllThreadIds()) {
+            if (!skip.contains(id)) {
+                others.add(id);
+            }
+        }
+        final long[] ids = new long[others.size()];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = others.get(i);
+        }
+        return ids;
+    }
+
+    /**
+     * How many events are still waiting in the configuration's asynchronous stages. The
+     * disruptor's remaining capacity only grows back once its handler has finished an event,
+     * so 0 means written; an Async appender's queue gives up an event as its thread takes it, so
+     * at most one event per Async appender may still be in its appender's hands (microseconds).
+     */
+    private static long waiting(final Configuration config, final RingBufferAdmin ring) {
+        long waiting = 0;
+        if (ring != null) {
+            waiting += ring.getBufferSize() - ring.getRemainingCapacity();
+        }
+        for (final Appender appender : config.getAppenders().values()) {
+            if (appender instanceof AsyncAppender) {
+                waiting += ((AsyncAppender) appender).getQueueSize();
+            }
+        }
+        return waiting;
+    }
+
     private static String quote(final String text) {
         return "\"" + String.valueOf(text).replace('"', '\'').replace('\n', ' ') + "\"";
     }
@@ -132,6 +187,16 @@ public final class L4rsLog4j2Harness {
             return;
         }
         final Logger logger = context.getLogger(loggerName);
+        final Configuration configuration = context.getConfiguration();
+        RingBufferAdmin ring = null;
+        for (final LoggerConfig candidate : configuration.getLoggers().values()) {
+            // Asking for the delegate creates the disruptor, so only when some config is async.
+            if (candidate instanceof AsyncLoggerConfig) {
+                ring = configuration.getAsyncLoggerConfigDelegate()
+                        .createRingBufferAdmin(context.getName(), candidate.getName());
+                break;
+            }
+        }
 
         final AtomicLongArray counts = new AtomicLongArray(workers * STRIDE);
         final Thread[] pool = new Thread[workers];
@@ -162,14 +227,15 @@ public final class L4rsLog4j2Harness {
         }
 
         Thread.sleep(warmupMs);
+        final long[] others = otherThreads(threadBean, ids);
         final long ops0 = sum(counts, workers);
         final long alloc0 = allocated(threadBean, ids);
+        final long background0 = allocated(threadBean, others);
         final long[] gc0 = gcSnapshot();
         final long start = System.nanoTime();
         Thread.sleep(measureMs);
         final long ops1 = sum(counts, workers);
         final long alloc1 = allocated(threadBean, ids);
-        final long[] gc1 = gcSnapshot();
         final long end = System.nanoTime();
         go = false;
 
@@ -184,11 +250,26 @@ public final class L4rsLog4j2Harness {
                 Runtime.getRuntime().halt(3);
             }
         }
+        // The drain, inside the measured time: until the asynchronous stages are empty.
+        final long drainLimit = System.nanoTime() + 60_000_000_000L;
+        while (waiting(configuration, ring) > 0) {
+            if (System.nanoTime() > drainLimit) {
+                System.out.println("SKIPPED " + head + " reason="
+                        + quote("the asynchronous queues did not drain within 60 s"));
+                System.out.flush();
+                Runtime.getRuntime().halt(3);
+            }
+            LockSupport.parkNanos(20_000);
+        }
+        final long drained = System.nanoTime();
+        final long background1 = allocated(threadBean, others);
+        final long[] gc1 = gcSnapshot();
         final long events = sum(counts, workers);
         // Stopping flushes and closes (the memory-mapped file is truncated to its content).
         Configurator.shutdown(context);
 
-        final double seconds = (end - start) / 1e9;
+        final double seconds = (drained - start) / 1e9;
+        final double windowSeconds = (end - start) / 1e9;
         final long ops = ops1 - ops0;
         final long allocBytes = alloc1 - alloc0;
         final long written = totalSize(files) - sizeBefore;
@@ -197,10 +278,12 @@ public final class L4rsLog4j2Harness {
         System.out.println(String.format(Locale.ROOT,
                 "RESULT appender=%s threads=%d ops_per_ms=%.3f alloc_bytes_per_op=%.1f alloc_mb_per_s=%.1f"
                         + " bytes_per_event=%.1f write_mb_per_s=%.1f ops=%d seconds=%.3f alloc_bytes=%d events=%d"
-                        + " bytes_written=%d lib=log4j2 gc_count=%d gc_ms=%d",
+                        + " bytes_written=%d lib=log4j2 window_seconds=%.3f background_alloc_bytes=%d"
+                        + " gc_count=%d gc_ms=%d",
                 label, workers, ops / (seconds * 1000.0), ops == 0 ? 0.0 : (double) allocBytes / ops,
-                allocBytes / mb / seconds, bytesPerEvent, bytesPerEvent * ops / seconds / mb, ops, seconds,
-                allocBytes, events, written, gc1[0] - gc0[0], gc1[1] - gc0[1]));
+                allocBytes / mb / windowSeconds, bytesPerEvent, bytesPerEvent * ops / seconds / mb, ops,
+                seconds, allocBytes, events, written, windowSeconds, Math.max(0, background1 - background0),
+                gc1[0] - gc0[0], gc1[1] - gc0[1]));
         System.out.flush();
     }
 }

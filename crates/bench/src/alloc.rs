@@ -6,6 +6,11 @@
 //! [`STRIPES`] stripes), so allocation-heavy peers are not slowed by a shared counter and the
 //! comparison stays fair. All threads count, background threads of asynchronous loggers
 //! included: their allocations are part of what an operation costs.
+//!
+//! Threads that call [`mark_producer_thread`] (the benchmark's workers) are also added to a
+//! second set of counters, so a row can tell what the logging call itself allocated (the
+//! zero-allocation target) from what background threads (an asynchronous queue's writer, a
+//! peer's channel consumer) allocated to write the same events.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -28,6 +33,8 @@ const EMPTY_STRIPE: Stripe = Stripe {
 };
 
 static COUNTERS: [Stripe; STRIPES] = [EMPTY_STRIPE; STRIPES];
+/// The allocations of producer threads only (also counted in [`COUNTERS`]).
+static PRODUCER_COUNTERS: [Stripe; STRIPES] = [EMPTY_STRIPE; STRIPES];
 static NEXT_STRIPE: AtomicUsize = AtomicUsize::new(0);
 
 thread_local! {
@@ -37,6 +44,8 @@ thread_local! {
     // This thread's own totals, for exact checks that other threads cannot disturb.
     static THREAD_BYTES: Cell<u64> = const { Cell::new(0) };
     static THREAD_COUNT: Cell<u64> = const { Cell::new(0) };
+    // Set once by `mark_producer_thread`; read on every allocation, so also `const`.
+    static PRODUCER: Cell<bool> = const { Cell::new(false) };
 }
 
 fn record(bytes: usize) {
@@ -56,6 +65,17 @@ fn record(bytes: usize) {
     let counters = &COUNTERS[stripe];
     counters.bytes.fetch_add(bytes as u64, Ordering::Relaxed);
     counters.count.fetch_add(1, Ordering::Relaxed);
+    if PRODUCER.try_with(Cell::get).unwrap_or(false) {
+        let producers = &PRODUCER_COUNTERS[stripe];
+        producers.bytes.fetch_add(bytes as u64, Ordering::Relaxed);
+        producers.count.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+/// Marks the calling thread as a producer: from now on its allocations are also added to the
+/// producer totals ([`split_snapshot`]). The benchmark's worker threads call it first thing.
+pub fn mark_producer_thread() {
+    let _ = PRODUCER.try_with(|flag| flag.set(true));
 }
 
 /// The system allocator, with every allocation counted. Install it in a binary with
@@ -109,12 +129,48 @@ impl AllocSnapshot {
 /// Sums the stripes. Only meaningful in a binary whose global allocator is
 /// [`CountingAllocator`] (otherwise it stays at zero; see [`is_counting`]).
 pub fn snapshot() -> AllocSnapshot {
-    COUNTERS
+    sum(&COUNTERS)
+}
+
+/// The process's totals split by who allocated: producer threads (marked with
+/// [`mark_producer_thread`]) and every other thread.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SplitSnapshot {
+    /// The producer threads' allocations.
+    pub producers: AllocSnapshot,
+    /// Everything else: background threads, and the main thread.
+    pub others: AllocSnapshot,
+}
+
+impl SplitSnapshot {
+    /// What was allocated between `earlier` and `self`, per side.
+    pub fn since(self, earlier: SplitSnapshot) -> SplitSnapshot {
+        SplitSnapshot {
+            producers: self.producers.since(earlier.producers),
+            others: self.others.since(earlier.others),
+        }
+    }
+}
+
+fn sum(stripes: &[Stripe; STRIPES]) -> AllocSnapshot {
+    stripes
         .iter()
         .fold(AllocSnapshot::default(), |total, stripe| AllocSnapshot {
             bytes: total.bytes + stripe.bytes.load(Ordering::Relaxed),
             count: total.count + stripe.count.load(Ordering::Relaxed),
         })
+}
+
+/// The totals split into producer threads and the others. The producer counters are read
+/// first: every producer allocation reaches the overall counters first, so `others` never
+/// comes out negative because of a race (it is saturated at zero regardless).
+pub fn split_snapshot() -> SplitSnapshot {
+    let producers = sum(&PRODUCER_COUNTERS);
+    let total = sum(&COUNTERS);
+    SplitSnapshot {
+        producers,
+        others: total.since(producers),
+    }
 }
 
 /// The calling thread's own allocations since it started (exact, whatever other threads do).
@@ -132,6 +188,14 @@ pub fn is_counting() -> bool {
     let probe = std::hint::black_box(Box::new(0u64));
     drop(probe);
     snapshot().count > before.count
+}
+
+/// Serialises the tests that check the producer totals exactly (producers of a concurrently
+/// running test would add to them).
+#[cfg(test)]
+pub(crate) fn producer_test_lock() -> std::sync::MutexGuard<'static, ()> {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    LOCK.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 #[cfg(test)]
@@ -190,6 +254,34 @@ mod tests {
                 count: 1
             }
         );
+    }
+
+    #[test]
+    fn producer_threads_are_counted_apart_from_the_others() {
+        // Other tests allocate concurrently on unmarked threads, so only the producer side can
+        // be checked exactly (the lock keeps other producers out).
+        let _lock = producer_test_lock();
+        let before = split_snapshot();
+        std::thread::spawn(|| {
+            mark_producer_thread();
+            let data: Vec<u8> = std::hint::black_box(Vec::with_capacity(7000));
+            drop(data);
+        })
+        .join()
+        .unwrap();
+        let between = split_snapshot();
+        std::thread::spawn(|| {
+            let data: Vec<u8> = std::hint::black_box(Vec::with_capacity(9000));
+            drop(data);
+        })
+        .join()
+        .unwrap();
+        let after = split_snapshot();
+        let marked = between.since(before);
+        let unmarked = after.since(between);
+        assert_eq!(marked.producers.bytes, 7000, "{marked:?}");
+        assert_eq!(unmarked.producers.bytes, 0, "{unmarked:?}");
+        assert!(unmarked.others.bytes >= 9000, "{unmarked:?}");
     }
 
     #[test]

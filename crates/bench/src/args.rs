@@ -33,11 +33,54 @@ pub const STUDY_APPENDERS: [StudyAppender; 3] = [
     },
 ];
 
+/// How the study's events reach its file appenders: one configuration per mode, every file
+/// appender option unchanged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// The study's configuration as it is: `<Logger>`s straight to the file appenders.
+    Sync,
+    /// Each study logger is an `<AsyncLogger>` (the AsyncLogger queue, log4j2's mixed mode).
+    AsyncLogger,
+    /// Each study logger refers to an `<Async>` appender in front of its file appender.
+    AsyncAppender,
+}
+
+impl Mode {
+    /// Every mode, in the order rows are run.
+    pub const ALL: [Mode; 3] = [Mode::Sync, Mode::AsyncLogger, Mode::AsyncAppender];
+
+    /// The name `--mode` takes.
+    pub fn cli_name(self) -> &'static str {
+        match self {
+            Mode::Sync => "sync",
+            Mode::AsyncLogger => "async-logger",
+            Mode::AsyncAppender => "async-appender",
+        }
+    }
+
+    /// True when the logging call only queues the event.
+    pub fn is_async(self) -> bool {
+        self != Mode::Sync
+    }
+
+    /// The row label of `appender` in this mode: `File`, `AsyncLogger-File`,
+    /// `AsyncAppender-File` (no spaces, so `RESULT` lines keep one token per value).
+    pub fn label(self, appender: &StudyAppender) -> String {
+        match self {
+            Mode::Sync => appender.name.to_string(),
+            Mode::AsyncLogger => format!("AsyncLogger-{}", appender.name),
+            Mode::AsyncAppender => format!("AsyncAppender-{}", appender.name),
+        }
+    }
+}
+
 /// Everything the options decide.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Options {
     /// Study appenders to run (ignored with `--config`).
     pub appenders: Vec<StudyAppender>,
+    /// Modes each study appender is run in (ignored with `--config`).
+    pub modes: Vec<Mode>,
     /// Thread counts; every row is run once per count.
     pub threads: Vec<usize>,
     /// Warm-up before each measured window.
@@ -56,6 +99,10 @@ pub struct Options {
     pub dir: Option<PathBuf>,
     /// Also run log4j2 through the Java harness, interleaved with the l4rs rows.
     pub vs_log4j2: bool,
+    /// Keep each study row's log files (by default they are deleted once measured, so the
+    /// next row's raw probe and run do not compete with their writeback, and a tmpfs does not
+    /// fill up).
+    pub keep_logs: bool,
     /// Hidden: run one peer in this (child) process and print its RESULT line.
     pub peer_child: Option<String>,
 }
@@ -64,21 +111,27 @@ impl Default for Options {
     fn default() -> Options {
         Options {
             appenders: STUDY_APPENDERS.to_vec(),
+            modes: Mode::ALL.to_vec(),
             threads: vec![4],
-            warmup: Duration::from_secs(2),
-            measure: Duration::from_secs(5),
+            // Nine rows (three appenders in three modes) of raw probe + warm-up + window keep
+            // the default run near 40 s.
+            warmup: Duration::from_secs(1),
+            measure: Duration::from_secs(2),
             config: None,
             loggers: Vec::new(),
             peers: false,
             json: false,
             dir: None,
             vs_log4j2: false,
+            keep_logs: false,
             peer_child: None,
         }
     }
 }
 
 /// What the command line asks for.
+// Built once per process; boxing the options would only add noise at every use.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {
     /// Run the benchmark.
@@ -93,20 +146,37 @@ l4rs-bench: the study's log4j2 appender benchmark on l4rs
 
 USAGE: cargo run --release -p l4rs-bench [--features peers] -- [OPTIONS]
 
-With no options: File, RandomAccessFile and MemoryMappedFile on 4 threads, 2 s warm-up and
-5 s measured window each, beside this folder's raw write bandwidth.
+With no options: File, RandomAccessFile and MemoryMappedFile, each synchronous, behind
+AsyncLoggers and behind an Async appender (9 rows), on 4 threads, 1 s warm-up and 2 s
+measured window each, each row beside this folder's raw write bandwidth measured just before
+it (about 40 s in all).
+
+Rows are named File, AsyncLogger-File, AsyncAppender-File, ... Every figure is end to end:
+after the window the workers stop, the clock runs on until every asynchronous queue is empty
+(each event in the OS), and ops/ms divides the window's operations by window + drain; then
+l4rs::flush() runs and the row reports dropped_events() (must be 0) and the events queued.
 
 OPTIONS:
   --appender NAME[,NAME]   File | RandomAccessFile | MemoryMappedFile | all   (default all)
-  --threads N[,N]          worker threads, e.g. 4 or 4,64                     (default 4)
-  --warmup DURATION        warm-up per row: 2, 2s, 1.5s, 500ms                (default 2s)
-  --measure DURATION       measured window per row                            (default 5s)
+  --mode MODE[,MODE]       how the events reach each appender                 (default all)
+                             sync            the study's configuration as it is
+                             async-logger    each study logger an <AsyncLogger>
+                             async-appender  an <Async> appender in front of each file appender
+                             async           both async modes;  all  every mode
+  --threads N[,N]          worker threads, e.g. 4 or 4,64; with several counts each row
+                           also prints its ops/ms against its own lowest-count figure
+                           (the target: 64 threads at least 0.8x the 4-thread figure)
+                                                                              (default 4)
+  --warmup DURATION        warm-up per row: 2, 2s, 1.5s, 500ms                (default 1s)
+  --measure DURATION       measured window per row                            (default 2s)
   --config FILE            benchmark your own log4j2 configuration ...
   --logger NAME[,NAME]     ... through these loggers (one row each; repeatable)
   --dir DIR                folder for the log files and the raw-bandwidth probe
                            (default <workspace>/target/l4rs-bench/logs; try a tmpfs)
-  --vs-log4j2              also run log4j2 (Java harness in benches/log4j2-java),
-                           interleaved with the l4rs rows, and print the ratios
+  --keep-logs              keep each study row's log files (default: deleted once measured)
+  --vs-log4j2              also run log4j2 (Java harness in benches/log4j2-java) with the
+                           same configuration file, right after each l4rs row, and print
+                           the ratios; its AsyncLogger rows need disruptor.jar
   --peers                  also run log4rs, spdlog-rs, tracing, fast_log and ftlog
                            (build with --features peers)
   --json                   print one JSON document instead of the table
@@ -117,6 +187,7 @@ OPTIONS:
 pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, String> {
     let mut options = Options::default();
     let mut appenders: Option<Vec<StudyAppender>> = None;
+    let mut modes: Option<Vec<Mode>> = None;
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
         // Accept both `--flag value` and `--flag=value`.
@@ -144,6 +215,12 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, String>
                     }
                 }
             }
+            "--mode" | "--modes" => {
+                let list = modes.get_or_insert_with(Vec::new);
+                for name in split_list(&value("--mode")?) {
+                    list.extend(parse_mode(name)?);
+                }
+            }
             "--threads" => {
                 options.threads = split_list(&value("--threads")?)
                     .map(|n| match n.parse::<usize>() {
@@ -167,6 +244,7 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, String>
             "--peers" => options.peers = true,
             "--json" => options.json = true,
             "--vs-log4j2" => options.vs_log4j2 = true,
+            "--keep-logs" => options.keep_logs = true,
             "--peer-child" => options.peer_child = Some(value("--peer-child")?),
             other => return Err(format!("unknown option '{other}' (see --help)")),
         }
@@ -180,6 +258,21 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, String>
             new
         });
         options.appenders = list;
+    }
+    if let Some(mut list) = modes {
+        let mut seen = Vec::new();
+        list.retain(|m| {
+            let new = !seen.contains(m);
+            seen.push(*m);
+            new
+        });
+        // Rows run in the canonical order whatever order the modes were given in, so tables
+        // of different runs line up.
+        list.sort_by_key(|m| Mode::ALL.iter().position(|a| a == m));
+        if options.config.is_some() {
+            return Err("--mode applies to the study's configuration; with --config your configuration decides what is asynchronous".into());
+        }
+        options.modes = list;
     }
     if options.config.is_some() && options.loggers.is_empty() {
         return Err("--config needs at least one --logger NAME to benchmark".into());
@@ -202,6 +295,26 @@ fn study_appender(name: &str) -> Result<StudyAppender, String> {
         .ok_or_else(|| {
             format!("--appender: unknown appender '{name}' (File, RandomAccessFile, MemoryMappedFile or all)")
         })
+}
+
+/// `sync`, `async-logger`, `async-appender`, `async` or `all`; case, `-` and `_` do not
+/// matter (so `AsyncLogger` works too).
+fn parse_mode(name: &str) -> Result<Vec<Mode>, String> {
+    let key: String = name
+        .chars()
+        .filter(|c| *c != '-' && *c != '_')
+        .collect::<String>()
+        .to_ascii_lowercase();
+    match key.as_str() {
+        "sync" | "synchronous" => Ok(vec![Mode::Sync]),
+        "asynclogger" => Ok(vec![Mode::AsyncLogger]),
+        "asyncappender" => Ok(vec![Mode::AsyncAppender]),
+        "async" => Ok(vec![Mode::AsyncLogger, Mode::AsyncAppender]),
+        "all" => Ok(Mode::ALL.to_vec()),
+        _ => Err(format!(
+            "--mode: unknown mode '{name}' (sync, async-logger, async-appender, async or all)"
+        )),
+    }
 }
 
 /// `2`, `2s`, `1.5s`, `500ms`: a duration; a bare number is in seconds.
@@ -237,10 +350,46 @@ mod tests {
     fn no_arguments_is_the_study_at_four_threads() {
         let options = run(&[]).unwrap();
         assert_eq!(options.appenders, STUDY_APPENDERS.to_vec());
+        assert_eq!(options.modes, Mode::ALL.to_vec());
         assert_eq!(options.threads, vec![4]);
-        assert_eq!(options.warmup, Duration::from_secs(2));
-        assert_eq!(options.measure, Duration::from_secs(5));
-        assert!(!options.peers && !options.json && !options.vs_log4j2);
+        assert_eq!(options.warmup, Duration::from_secs(1));
+        assert_eq!(options.measure, Duration::from_secs(2));
+        assert!(!options.peers && !options.json && !options.vs_log4j2 && !options.keep_logs);
+    }
+
+    #[test]
+    fn modes_are_parsed_deduplicated_and_put_in_order() {
+        let options = run(&["--mode", "async-appender,SYNC", "--mode=AsyncLogger"]).unwrap();
+        assert_eq!(
+            options.modes,
+            [Mode::Sync, Mode::AsyncLogger, Mode::AsyncAppender]
+        );
+        let options = run(&["--mode", "async", "--mode", "async_logger"]).unwrap();
+        assert_eq!(options.modes, [Mode::AsyncLogger, Mode::AsyncAppender]);
+        assert_eq!(run(&["--mode", "all"]).unwrap().modes, Mode::ALL.to_vec());
+        assert!(run(&["--mode", "turbo"]).unwrap_err().contains("turbo"));
+        assert!(
+            run(&["--config", "x.xml", "--logger", "a", "--mode", "sync"])
+                .unwrap_err()
+                .contains("--config")
+        );
+    }
+
+    #[test]
+    fn labels_name_the_mode_and_the_appender() {
+        let file = STUDY_APPENDERS[0];
+        assert_eq!(Mode::Sync.label(&file), "File");
+        assert_eq!(Mode::AsyncLogger.label(&file), "AsyncLogger-File");
+        assert_eq!(
+            Mode::AsyncAppender.label(&STUDY_APPENDERS[2]),
+            "AsyncAppender-MemoryMappedFile"
+        );
+        assert!(!Mode::Sync.is_async() && Mode::AsyncAppender.is_async());
+        let help_names: Vec<_> = Mode::ALL.iter().map(|m| m.cli_name()).collect();
+        for name in help_names {
+            assert!(USAGE.contains(name), "{name}");
+            assert_eq!(parse_mode(name).unwrap().len(), 1);
+        }
     }
 
     #[test]
@@ -281,8 +430,16 @@ mod tests {
 
     #[test]
     fn flags_and_help() {
-        let options = run(&["--peers", "--json", "--vs-log4j2", "--dir", "/tmp/x"]).unwrap();
-        assert!(options.peers && options.json && options.vs_log4j2);
+        let options = run(&[
+            "--peers",
+            "--json",
+            "--vs-log4j2",
+            "--keep-logs",
+            "--dir",
+            "/tmp/x",
+        ])
+        .unwrap();
+        assert!(options.peers && options.json && options.vs_log4j2 && options.keep_logs);
         assert_eq!(options.dir, Some(PathBuf::from("/tmp/x")));
         assert_eq!(parse(["--help".to_string()]), Ok(Command::Help));
     }

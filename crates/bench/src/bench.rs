@@ -1,13 +1,14 @@
-//! The run: for each thread count and each appender (or `--logger`), the raw bandwidth of the
-//! folder, then l4rs, then log4j2 (`--vs-log4j2`) right after on the same machine state; then
-//! the peers (`--peers`); then the report.
+//! The run: for each thread count, each mode and each appender (or `--logger`), the raw
+//! bandwidth of the folder, then l4rs; then (`--vs-log4j2`) the raw bandwidth again and log4j2
+//! with the same configuration file, so both see the same machine state; then the peers
+//! (`--peers`); then the report.
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use crate::args::{self, Command, Options};
+use crate::args::{self, Command, Mode, Options};
 use crate::java::{self, Harness, JavaRun};
-use crate::ours::{self, L4rsWorkload, DIR_PROPERTY, STUDY_CONFIG};
+use crate::ours::{self, L4rsWorkload, DIR_PROPERTY};
 use crate::progress::Progress;
 use crate::report::{self, Measurement, Outcome, Row};
 use crate::{alloc, disk, peers, runner};
@@ -21,10 +22,13 @@ const RAW_PROBE_CAP: u64 = 4 << 30;
 /// A JVM's start and stop, for the progress estimate only.
 const JVM_OVERHEAD_SECONDS: f64 = 1.5;
 
-/// One benchmarked logger: the row label, the logger, and whether its files are deleted first.
+/// One benchmarked row: its label, the configuration file and logger it runs, and whether it
+/// is one of the study's (whose files the bench may delete).
 struct Target {
     label: String,
     logger: String,
+    config: PathBuf,
+    study: bool,
 }
 
 /// Parses `args` (without the program name), runs, prints, and returns the exit status.
@@ -81,34 +85,7 @@ fn run(options: &Options) -> Result<(), String> {
     let dir = log_dir(options)?;
     l4rs::config::set_system_property(DIR_PROPERTY, dir.display().to_string());
 
-    let (config, study) = match &options.config {
-        Some(path) => (path.clone(), false),
-        None => {
-            let path = base.join("log4j2-appender.xml");
-            std::fs::write(&path, STUDY_CONFIG).map_err(|e| format!("{}: {e}", path.display()))?;
-            (path, true)
-        }
-    };
-    let targets: Vec<Target> = if study {
-        options
-            .appenders
-            .iter()
-            .map(|a| Target {
-                label: a.name.to_string(),
-                logger: a.logger.to_string(),
-            })
-            .collect()
-    } else {
-        options
-            .loggers
-            .iter()
-            .map(|l| Target {
-                label: l.clone(),
-                logger: l.clone(),
-            })
-            .collect()
-    };
-
+    let targets = targets(options, &base)?;
     let mut java_rows_reason = None;
     let mut harness = None;
     if options.vs_log4j2 {
@@ -124,7 +101,7 @@ fn run(options: &Options) -> Result<(), String> {
     let per_target = raw
         + window
         + if harness.is_some() {
-            window + JVM_OVERHEAD_SECONDS
+            raw + window + JVM_OVERHEAD_SECONDS
         } else {
             0.0
         };
@@ -140,21 +117,37 @@ fn run(options: &Options) -> Result<(), String> {
     let mut rows = Vec::new();
     for &threads in &options.threads {
         for target in &targets {
-            if study {
+            let route = planned_route(&target.config, &target.logger);
+            // The probe writes where this row's files go (a user configuration may log
+            // elsewhere than --dir).
+            let probe_dir = route
+                .as_ref()
+                .ok()
+                .and_then(|r| probe_folder(&r.files))
+                .unwrap_or_else(|| dir.clone());
+            if target.study {
                 // Deleted before the probe too: the dirty pages of a deleted file are dropped,
-                // not written back, so the probe does not pay for this row's previous output.
-                delete_files(&config, &target.logger);
+                // not written back, so the probe does not pay for an earlier run's output.
+                delete_files(&target.config, &target.logger);
             }
             progress.step(&format!("{} · raw write bandwidth", target.label), raw);
-            let raw_mb_per_s = disk::raw_write_bandwidth(&dir, probe, RAW_PROBE_CAP).ok();
+            let raw_mb_per_s = disk::raw_write_bandwidth(&probe_dir, probe, RAW_PROBE_CAP).ok();
             progress.step(
                 &format!("{} · l4rs · {threads} threads", target.label),
                 window,
             );
-            let mut row = l4rs_row(&config, study, target, threads, options, &progress);
+            let mut row = l4rs_row(target, threads, options, &progress);
             attach_raw(&mut row, raw_mb_per_s);
             rows.push(row);
+            if target.study && !options.keep_logs {
+                delete_files(&target.config, &target.logger);
+            }
             if options.vs_log4j2 {
+                let mut raw_mb_per_s = None;
+                if harness.is_some() {
+                    progress.step(&format!("{} · raw write bandwidth", target.label), raw);
+                    raw_mb_per_s = disk::raw_write_bandwidth(&probe_dir, probe, RAW_PROBE_CAP).ok();
+                }
                 progress.step(
                     &format!("{} · log4j2 · {threads} threads", target.label),
                     window + JVM_OVERHEAD_SECONDS,
@@ -162,8 +155,6 @@ fn run(options: &Options) -> Result<(), String> {
                 let mut row = java_row(
                     harness.as_mut(),
                     java_rows_reason.as_deref(),
-                    &config,
-                    study,
                     target,
                     threads,
                     options,
@@ -171,6 +162,9 @@ fn run(options: &Options) -> Result<(), String> {
                 );
                 attach_raw(&mut row, raw_mb_per_s);
                 rows.push(row);
+                if target.study && !options.keep_logs {
+                    delete_files(&target.config, &target.logger);
+                }
             }
         }
         if options.peers {
@@ -182,19 +176,23 @@ fn run(options: &Options) -> Result<(), String> {
                 let mut row = peers::run_in_child(peer, threads, options, &dir, &progress);
                 attach_raw(&mut row, raw_mb_per_s);
                 rows.push(row);
+                if !options.keep_logs {
+                    let _ = std::fs::remove_file(peers::log_file(&dir, peer));
+                }
             }
         }
     }
     progress.finish();
 
     let ratios = report::ratios(&rows, "log4j2");
+    let scaling = report::scaling(&rows);
     let machine = machine_info(
         &dir,
         harness.as_ref().and_then(|h| h.version.clone()),
         counting,
     );
     if options.json {
-        println!("{}", report::json(&rows, &ratios, &machine));
+        println!("{}", report::json(&rows, &ratios, &scaling, &machine));
         return Ok(());
     }
     println!(
@@ -204,11 +202,13 @@ fn run(options: &Options) -> Result<(), String> {
         dir.display()
     );
     println!(
-        "workload: DEBUG, 100-char message, 20% with a 101-frame error rendered by %ex{{full}}; {} s warm-up, {} s measured\n",
+        "workload: DEBUG, 100-char message, 20% with a 101-frame error rendered by %ex{{full}}; {} s warm-up, {} s measured, then drained (end to end)\n",
         options.warmup.as_secs_f64(),
         options.measure.as_secs_f64()
     );
     print!("{}", report::table(&rows));
+    println!("(alloc B/op: the logging threads' own allocations; bg B/op: every other thread's, e.g. a queue's writer, until drained)");
+    print!("{}", drop_summary(&rows));
     if rows
         .iter()
         .filter_map(Row::measurement)
@@ -220,8 +220,31 @@ fn run(options: &Options) -> Result<(), String> {
         println!();
         for ratio in &ratios {
             println!(
-                "{} at {} threads: l4rs is {:.1}x log4j2 in ops/ms",
-                ratio.label, ratio.threads, ratio.ops_ratio
+                "{} at {} threads: l4rs is {:.1}x log4j2 in ops/ms; allocated {:.0} B/op vs log4j2's {:.0} B/op",
+                ratio.label,
+                ratio.threads,
+                ratio.ops_ratio,
+                ratio.ours_alloc_per_op,
+                ratio.theirs_alloc_per_op
+            );
+        }
+    }
+    if !scaling.is_empty() {
+        println!();
+        for s in &scaling {
+            println!(
+                "{} · {}: {} threads = {:.2}x its own {}-thread ops/ms (target >= {:.1}x: {})",
+                s.label,
+                s.library,
+                s.threads,
+                s.ratio,
+                s.base_threads,
+                report::SCALING_TARGET,
+                if s.ratio >= report::SCALING_TARGET {
+                    "met"
+                } else {
+                    "missed"
+                }
             );
         }
     }
@@ -251,6 +274,98 @@ fn attach_raw(row: &mut Row, raw_mb_per_s: Option<f64>) {
     }
 }
 
+/// The rows to run: the study's appenders in each mode (each mode's configuration written
+/// under `base`, where the Java harness reads it too), or the user's loggers.
+fn targets(options: &Options, base: &Path) -> Result<Vec<Target>, String> {
+    if let Some(config) = &options.config {
+        return Ok(options
+            .loggers
+            .iter()
+            .map(|logger| Target {
+                label: logger.clone(),
+                logger: logger.clone(),
+                config: config.clone(),
+                study: false,
+            })
+            .collect());
+    }
+    let mut targets = Vec::new();
+    for &mode in &options.modes {
+        let path = base.join(study_config_file(mode));
+        std::fs::write(&path, ours::study_config(mode))
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        for appender in &options.appenders {
+            targets.push(Target {
+                label: mode.label(appender),
+                logger: appender.logger.to_string(),
+                config: path.clone(),
+                study: true,
+            });
+        }
+    }
+    Ok(targets)
+}
+
+/// The file name of the study's configuration in `mode`.
+pub fn study_config_file(mode: Mode) -> String {
+    match mode {
+        Mode::Sync => "log4j2-appender.xml".to_string(),
+        other => format!("log4j2-appender-{}.xml", other.cli_name()),
+    }
+}
+
+/// The folder of the first file a row writes (made absolute against the working folder), if
+/// it exists: the raw probe belongs on the same filesystem.
+fn probe_folder(files: &[PathBuf]) -> Option<PathBuf> {
+    let file = files.first()?;
+    let absolute = if file.is_absolute() {
+        file.clone()
+    } else {
+        std::env::current_dir().ok()?.join(file)
+    };
+    let folder = absolute.parent()?.to_path_buf();
+    folder.is_dir().then_some(folder)
+}
+
+/// Lines saying whether the asynchronous rows lost anything: the figures of a row that dropped
+/// events would flatter it, so this is printed under every table that has such rows.
+fn drop_summary(rows: &[Row]) -> String {
+    let checked: Vec<(&Row, &Measurement)> = rows
+        .iter()
+        .filter(|r| r.library == "l4rs" && r.asynchronous)
+        .filter_map(|r| Some((r, r.measurement()?)))
+        .collect();
+    if checked.is_empty() {
+        return String::new();
+    }
+    let mut out = String::new();
+    let lossy: Vec<String> = checked
+        .iter()
+        .filter(|(_, m)| m.dropped != Some(0) || m.queued.is_some_and(|q| q < m.events))
+        .map(|(r, m)| {
+            format!(
+                "{} ({} threads): dropped_events() = {}, queued {} of {} events",
+                r.label,
+                r.threads,
+                m.dropped.map_or("unknown".to_string(), |d| d.to_string()),
+                m.queued.map_or("?".to_string(), |q| q.to_string()),
+                m.events
+            )
+        })
+        .collect();
+    if lossy.is_empty() {
+        out.push_str(&format!(
+            "(asynchronous l4rs rows: l4rs::flush() drained every queue; dropped_events() = 0 on all {} of them)\n",
+            checked.len()
+        ));
+    } else {
+        for line in lossy {
+            out.push_str(&format!("WARNING: events lost or not queued: {line}\n"));
+        }
+    }
+    out
+}
+
 /// Deletes the files `logger` writes (the study's rows start from no file, as the study's).
 fn delete_files(config: &Path, logger: &str) {
     if let Ok(route) = planned_route(config, logger) {
@@ -266,43 +381,42 @@ fn planned_route(config: &Path, logger: &str) -> Result<ours::Route, String> {
     Ok(ours::route(&configuration, logger))
 }
 
-fn l4rs_row(
-    config: &Path,
-    study: bool,
-    target: &Target,
-    threads: usize,
-    options: &Options,
-    progress: &Progress,
-) -> Row {
-    let row = |outcome| Row {
+fn l4rs_row(target: &Target, threads: usize, options: &Options, progress: &Progress) -> Row {
+    let row = |asynchronous, outcome| Row {
         label: target.label.clone(),
         library: "l4rs".into(),
         threads,
-        asynchronous: false,
+        asynchronous,
         outcome,
     };
-    let route = match planned_route(config, &target.logger) {
+    let route = match planned_route(&target.config, &target.logger) {
         Ok(route) => route,
-        Err(reason) => return row(Outcome::Skipped(reason)),
+        Err(reason) => return row(false, Outcome::Skipped(reason)),
     };
     l4rs::shutdown();
-    if study {
+    if target.study {
         for file in &route.files {
             let _ = std::fs::remove_file(file);
         }
     }
-    let problems = ours::restart(config).err();
+    let problems = ours::restart(&target.config).err();
     let missing = ours::missing_appenders(&route, &l4rs::active_appenders());
     if !missing.is_empty() {
         l4rs::shutdown();
-        return row(Outcome::Skipped(format!(
-            "appender {} is not available in this build of l4rs, so {} would write nowhere{}",
-            missing.join(", "),
-            target.logger,
-            problems.map_or(String::new(), |p| format!(" ({p})"))
-        )));
+        return row(
+            route.asynchronous,
+            Outcome::Skipped(format!(
+                "appender {} is not available in this build of l4rs, so {} would write nowhere{}",
+                missing.join(", "),
+                target.logger,
+                problems.map_or(String::new(), |p| format!(" ({p})"))
+            )),
+        );
     }
     let before = ours::total_size(&route.files);
+    // The queues' counters start with the configuration (restarted above); the dropped count
+    // is process-wide, so its growth over the row is what this row lost.
+    let dropped_before = l4rs::dropped_events();
     let workload = L4rsWorkload::new(&target.logger);
     let sample = runner::run(
         &workload,
@@ -310,54 +424,79 @@ fn l4rs_row(
         options.warmup,
         options.measure,
         progress,
+        &wait_for_empty_queues,
     );
+    // Outside the clock: flush() drains again (a no-op now) and flushes every appender, which
+    // for MemoryMappedFile means msync to the disk, a durability step no row pays per event
+    // and log4j2's harness does not time either.
+    l4rs::flush();
+    let stats = l4rs::async_queue_stats();
+    let dropped = l4rs::dropped_events().saturating_sub(dropped_before);
     l4rs::shutdown();
     let written = ours::total_size(&route.files).saturating_sub(before);
-    row(Outcome::Measured(Measurement {
-        ops: sample.ops,
-        seconds: sample.seconds,
-        alloc_bytes: sample.alloc.bytes,
-        alloc_count: Some(sample.alloc.count),
-        events: sample.events,
-        bytes_written: written,
-        raw_mb_per_s: None,
-    }))
+    let queued = (!stats.is_empty()).then(|| stats.iter().map(|s| s.enqueued).sum::<u64>());
+    row(
+        route.asynchronous,
+        Outcome::Measured(Measurement {
+            ops: sample.ops,
+            seconds: sample.seconds,
+            window_seconds: Some(sample.window_seconds),
+            alloc_bytes: sample.alloc.bytes,
+            alloc_count: Some(sample.alloc.count),
+            background_alloc_bytes: Some(sample.background_alloc.bytes),
+            events: sample.events,
+            bytes_written: written,
+            raw_mb_per_s: None,
+            dropped: Some(dropped),
+            queued,
+        }),
+    )
 }
 
-#[allow(clippy::too_many_arguments)] // one call site; a struct would only rename them
+/// The end of an l4rs row's measured time: every asynchronous queue is empty, i.e. each event
+/// handed over has been through its appenders and is in the OS (the background thread's
+/// end-of-batch flush included); a synchronous configuration has no queue and returns at once.
+/// Polled every 200 µs, so the drain is timed to well under a millisecond. A queue that does
+/// not drain within a minute is left to the `l4rs::flush()` that follows.
+fn wait_for_empty_queues() {
+    let limit = Instant::now() + Duration::from_secs(60);
+    while Instant::now() < limit && l4rs::async_queue_stats().iter().any(|s| s.len > 0) {
+        std::thread::sleep(Duration::from_micros(200));
+    }
+}
+
 fn java_row(
     harness: Option<&mut Harness>,
     unavailable: Option<&str>,
-    config: &Path,
-    study: bool,
     target: &Target,
     threads: usize,
     options: &Options,
     dir: &Path,
 ) -> Row {
-    let row = |outcome| Row {
+    let row = |asynchronous, outcome| Row {
         label: target.label.clone(),
         library: "log4j2".into(),
         threads,
-        asynchronous: false,
+        asynchronous,
         outcome,
     };
-    let Some(harness) = harness else {
-        return row(Outcome::Skipped(
-            unavailable.unwrap_or("no Java harness").to_string(),
-        ));
-    };
-    let route = match planned_route(config, &target.logger) {
+    let route = match planned_route(&target.config, &target.logger) {
         Ok(route) => route,
-        Err(reason) => return row(Outcome::Skipped(reason)),
+        Err(reason) => return row(false, Outcome::Skipped(reason)),
     };
-    if study {
+    let Some(harness) = harness else {
+        return row(
+            route.asynchronous,
+            Outcome::Skipped(unavailable.unwrap_or("no Java harness").to_string()),
+        );
+    };
+    if target.study {
         for file in &route.files {
             let _ = std::fs::remove_file(file);
         }
     }
     let outcome = harness.run(&JavaRun {
-        config,
+        config: &target.config,
         logger: &target.logger,
         label: &target.label,
         files: &route.files,
@@ -366,10 +505,13 @@ fn java_row(
         warmup: options.warmup,
         measure: options.measure,
     });
-    row(match outcome {
-        Ok(measurement) => Outcome::Measured(measurement),
-        Err(reason) => Outcome::Skipped(reason),
-    })
+    row(
+        route.asynchronous,
+        match outcome {
+            Ok(measurement) => Outcome::Measured(measurement),
+            Err(reason) => Outcome::Skipped(reason),
+        },
+    )
 }
 
 /// Date, processor, cores, kernel and versions, for the report's header and JSON.
@@ -396,4 +538,61 @@ fn machine_info(dir: &Path, java: Option<String>, counting: bool) -> serde_json:
         "java": java,
         "allocations_counted": counting,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn async_row(dropped: Option<u64>, queued: Option<u64>) -> Row {
+        Row {
+            label: "AsyncLogger-File".into(),
+            library: "l4rs".into(),
+            threads: 4,
+            asynchronous: true,
+            outcome: Outcome::Measured(Measurement {
+                ops: 10,
+                seconds: 1.0,
+                events: 20,
+                dropped,
+                queued,
+                ..Measurement::default()
+            }),
+        }
+    }
+
+    #[test]
+    fn the_drop_summary_confirms_or_warns() {
+        assert_eq!(drop_summary(&[]), "");
+        let clean = drop_summary(&[async_row(Some(0), Some(20))]);
+        assert!(clean.contains("dropped_events() = 0 on all 1"), "{clean}");
+        let lossy = drop_summary(&[async_row(Some(3), Some(20))]);
+        assert!(
+            lossy.starts_with("WARNING") && lossy.contains("= 3"),
+            "{lossy}"
+        );
+        let short = drop_summary(&[async_row(Some(0), Some(19))]);
+        assert!(short.contains("queued 19 of 20"), "{short}");
+    }
+
+    #[test]
+    fn each_mode_has_its_own_configuration_file() {
+        let names: Vec<String> = Mode::ALL.iter().map(|m| study_config_file(*m)).collect();
+        assert_eq!(
+            names,
+            [
+                "log4j2-appender.xml",
+                "log4j2-appender-async-logger.xml",
+                "log4j2-appender-async-appender.xml"
+            ]
+        );
+    }
+
+    #[test]
+    fn the_probe_goes_where_the_row_writes() {
+        let dir = std::env::temp_dir();
+        assert_eq!(probe_folder(&[dir.join("some.log")]), Some(dir.clone()));
+        assert_eq!(probe_folder(&[]), None);
+        assert_eq!(probe_folder(&[dir.join("no-such-folder-l4rs/x.log")]), None);
+    }
 }

@@ -9,12 +9,18 @@ pub const MB: f64 = 1024.0 * 1024.0;
 /// The raw figures of one measured run; everything shown is derived from them.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Measurement {
-    /// Operations inside the measured window.
+    /// Operations inside the producers' window.
     pub ops: u64,
-    /// Length of the measured window in seconds.
+    /// From the window's start until every event handed over was written (window + drain):
+    /// what `ops` is divided by.
     pub seconds: f64,
-    /// Bytes allocated inside the window.
+    /// The producers' window alone, where known (its end is where the drain starts).
+    pub window_seconds: Option<f64>,
+    /// Bytes the producer threads (the logging calls) allocated inside the window.
     pub alloc_bytes: u64,
+    /// Bytes every other thread (background writers) allocated from the window's start until
+    /// the drain ended, where counted.
+    pub background_alloc_bytes: Option<u64>,
     /// Allocations inside the window (`None` where the harness cannot count them: Java).
     pub alloc_count: Option<u64>,
     /// Events of the whole run, warm-up included.
@@ -23,12 +29,37 @@ pub struct Measurement {
     pub bytes_written: u64,
     /// Raw sequential write bandwidth of the folder, measured just before this run.
     pub raw_mb_per_s: Option<f64>,
+    /// Events the asynchronous stages dropped during the run (`l4rs::dropped_events()`), where
+    /// known; anything but 0 makes the row's figures meaningless.
+    pub dropped: Option<u64>,
+    /// Events the asynchronous queues accepted during the run, where known: with nothing
+    /// dropped, every one of them was written before the drain returned.
+    pub queued: Option<u64>,
 }
 
 impl Measurement {
-    /// Operations per millisecond.
+    /// Operations per millisecond, end to end (window + drain).
     pub fn ops_per_ms(&self) -> f64 {
         self.ops as f64 / (self.seconds * 1000.0).max(1e-9)
+    }
+
+    /// Time from the end of the producers' window until everything was written.
+    pub fn drain_seconds(&self) -> Option<f64> {
+        self.window_seconds
+            .map(|window| (self.seconds - window).max(0.0))
+    }
+
+    /// Operations per millisecond inside the producers' window only: the rate of handing
+    /// events over, which for an asynchronous logger says nothing about the file.
+    pub fn handover_ops_per_ms(&self) -> f64 {
+        let window = self.window_seconds.unwrap_or(self.seconds);
+        self.ops as f64 / (window * 1000.0).max(1e-9)
+    }
+
+    /// Bytes the background threads allocated per operation, where counted.
+    pub fn background_alloc_bytes_per_op(&self) -> Option<f64> {
+        self.background_alloc_bytes
+            .map(|bytes| bytes as f64 / self.ops.max(1) as f64)
     }
 
     /// Bytes allocated per operation.
@@ -46,9 +77,10 @@ impl Measurement {
             .map(|count| count as f64 / self.ops.max(1) as f64)
     }
 
-    /// Allocation rate in MB/s.
+    /// The producers' allocation rate in MB/s, over their window (when they allocated).
     pub fn alloc_mb_per_s(&self) -> f64 {
-        self.alloc_bytes as f64 / MB / self.seconds.max(1e-9)
+        let window = self.window_seconds.unwrap_or(self.seconds);
+        self.alloc_bytes as f64 / MB / window.max(1e-9)
     }
 
     /// Average size of one event in the file.
@@ -137,6 +169,27 @@ impl Row {
                     m.events,
                     m.bytes_written,
                 );
+                // Optional figures, present only where the harness knows them.
+                if let Some(window) = m.window_seconds {
+                    let _ = write!(
+                        line,
+                        " window_seconds={window:.3} handover_ops_per_ms={:.3}",
+                        m.handover_ops_per_ms()
+                    );
+                }
+                if let Some(bytes) = m.background_alloc_bytes {
+                    let _ = write!(
+                        line,
+                        " background_alloc_bytes={bytes} background_alloc_bytes_per_op={:.1}",
+                        m.background_alloc_bytes_per_op().unwrap_or(0.0)
+                    );
+                }
+                if let Some(queued) = m.queued {
+                    let _ = write!(line, " queued={queued}");
+                }
+                if let Some(dropped) = m.dropped {
+                    let _ = write!(line, " dropped={dropped}");
+                }
                 line
             }
             Outcome::Skipped(reason) => format!(
@@ -165,8 +218,14 @@ impl Row {
                 value["write_mb_per_s"] = m.write_mb_per_s().into();
                 value["raw_mb_per_s"] = m.raw_mb_per_s.into();
                 value["limit_share"] = m.limit_share().into();
+                value["handover_ops_per_ms"] = m.handover_ops_per_ms().into();
+                value["background_alloc_bytes_per_op"] = m.background_alloc_bytes_per_op().into();
+                value["drain_seconds"] = m.drain_seconds().into();
+                value["queued"] = m.queued.into();
+                value["dropped"] = m.dropped.into();
                 value["ops"] = m.ops.into();
                 value["seconds"] = m.seconds.into();
+                value["window_seconds"] = m.window_seconds.into();
                 value["events"] = m.events.into();
                 value["bytes_written"] = m.bytes_written.into();
             }
@@ -200,6 +259,10 @@ pub fn parse_result_line(line: &str) -> Option<(String, usize, Measurement)> {
             events: integer("events")?,
             bytes_written: integer("bytes_written")?,
             raw_mb_per_s: number("raw_mb_per_s"),
+            window_seconds: number("window_seconds"),
+            background_alloc_bytes: integer("background_alloc_bytes"),
+            dropped: integer("dropped"),
+            queued: integer("queued"),
         },
     ))
 }
@@ -213,6 +276,8 @@ pub fn table(rows: &[Row]) -> String {
         "ops/ms",
         "alloc B/op",
         "alloc MB/s",
+        "bg B/op",
+        "drain ms",
         "B/event",
         "write MB/s",
         "raw MB/s",
@@ -232,16 +297,20 @@ pub fn table(rows: &[Row]) -> String {
                     format!("{:.1}", m.ops_per_ms()),
                     format!("{:.1}", m.alloc_bytes_per_op()),
                     format!("{:.1}", m.alloc_mb_per_s()),
+                    m.background_alloc_bytes_per_op()
+                        .map_or("-".into(), |b| format!("{b:.1}")),
+                    m.drain_seconds()
+                        .map_or("-".into(), |d| format!("{:.1}", d * 1000.0)),
                     format!("{:.0}", m.bytes_per_event()),
                     format!("{:.1}", m.write_mb_per_s()),
                     m.raw_mb_per_s.map_or("-".into(), |r| format!("{r:.0}")),
                     m.limit_share()
                         .map_or("-".into(), |s| format!("{:.0}%", s * 100.0)),
-                    if row.asynchronous { "async" } else { "" }.to_string(),
+                    note(row, m),
                 ]);
             }
             Outcome::Skipped(reason) => {
-                line.extend(std::iter::repeat_n("-".to_string(), 7));
+                line.extend(std::iter::repeat_n("-".to_string(), 9));
                 line.push(format!("skipped: {reason}"));
             }
         }
@@ -280,6 +349,22 @@ pub fn table(rows: &[Row]) -> String {
     out
 }
 
+/// The table's last column: asynchronous, and any event an asynchronous stage lost.
+fn note(row: &Row, m: &Measurement) -> String {
+    let mut note = String::new();
+    if row.asynchronous {
+        note.push_str("async");
+    }
+    if let Some(dropped) = m.dropped.filter(|d| *d > 0) {
+        let _ = write!(
+            note,
+            "{}DROPPED {dropped} events",
+            if note.is_empty() { "" } else { ", " }
+        );
+    }
+    note
+}
+
 /// l4rs's ops/ms over another library's, for each appender and thread count both ran.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Ratio {
@@ -291,6 +376,10 @@ pub struct Ratio {
     pub other: String,
     /// l4rs ops/ms ÷ the other's ops/ms.
     pub ops_ratio: f64,
+    /// l4rs's allocated bytes per operation (producer threads).
+    pub ours_alloc_per_op: f64,
+    /// The other's allocated bytes per operation (its worker threads).
+    pub theirs_alloc_per_op: f64,
 }
 
 /// The ratios of l4rs against `other` (e.g. `log4j2`).
@@ -307,18 +396,75 @@ pub fn ratios(rows: &[Row], other: &str) -> Vec<Ratio> {
                 threads: ours.threads,
                 other: other.to_string(),
                 ops_ratio: a.ops_per_ms() / b.ops_per_ms(),
+                ours_alloc_per_op: a.alloc_bytes_per_op(),
+                theirs_alloc_per_op: b.alloc_bytes_per_op(),
             })
         })
         .collect()
 }
 
+/// The scaling target: at many threads no worse than this share of the same row's
+/// figure at the fewest threads. Reported beside the ratio, never enforced.
+pub const SCALING_TARGET: f64 = 0.8;
+
+/// One row's ops/ms at a higher thread count over its own ops/ms at the run's lowest one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scaling {
+    /// Appender or logger name.
+    pub label: String,
+    /// The library.
+    pub library: String,
+    /// The lowest thread count this row ran with (the reference).
+    pub base_threads: usize,
+    /// The higher thread count.
+    pub threads: usize,
+    /// ops/ms at `threads` ÷ ops/ms at `base_threads`.
+    pub ratio: f64,
+}
+
+/// For every row label and library measured at several thread counts: each higher count
+/// against the lowest (e.g. 64 threads against 4).
+pub fn scaling(rows: &[Row]) -> Vec<Scaling> {
+    let mut out = Vec::new();
+    for row in rows {
+        let Some(m) = row.measurement() else { continue };
+        let base = rows
+            .iter()
+            .filter(|r| r.label == row.label && r.library == row.library)
+            .filter_map(|r| Some((r.threads, r.measurement()?)))
+            .min_by_key(|(threads, _)| *threads);
+        if let Some((base_threads, base)) = base {
+            if base_threads < row.threads && base.ops_per_ms() > 0.0 {
+                out.push(Scaling {
+                    label: row.label.clone(),
+                    library: row.library.clone(),
+                    base_threads,
+                    threads: row.threads,
+                    ratio: m.ops_per_ms() / base.ops_per_ms(),
+                });
+            }
+        }
+    }
+    out
+}
+
 /// The whole report as one JSON document.
-pub fn json(rows: &[Row], ratios: &[Ratio], machine: &serde_json::Value) -> String {
+pub fn json(
+    rows: &[Row],
+    ratios: &[Ratio],
+    scaling: &[Scaling],
+    machine: &serde_json::Value,
+) -> String {
     let document = serde_json::json!({
         "machine": machine,
         "rows": rows.iter().map(Row::json).collect::<Vec<_>>(),
         "ratios": ratios.iter().map(|r| serde_json::json!({
             "appender": r.label, "threads": r.threads, "vs": r.other, "ops_ratio": r.ops_ratio,
+            "alloc_bytes_per_op": r.ours_alloc_per_op, "vs_alloc_bytes_per_op": r.theirs_alloc_per_op,
+        })).collect::<Vec<_>>(),
+        "scaling": scaling.iter().map(|s| serde_json::json!({
+            "appender": s.label, "library": s.library, "base_threads": s.base_threads,
+            "threads": s.threads, "ops_ratio": s.ratio, "target": SCALING_TARGET,
         })).collect::<Vec<_>>(),
     });
     serde_json::to_string_pretty(&document).unwrap_or_default()
@@ -418,7 +564,16 @@ mod tests {
                 events: ops * 2,
                 bytes_written: ops * 2 * 1000,
                 raw_mb_per_s: Some(1000.0),
+                ..Measurement::default()
             }),
+        }
+    }
+
+    fn at(threads: usize, label: &str, library: &str, ops: u64) -> Row {
+        Row {
+            label: label.into(),
+            threads,
+            ..measured(library, ops)
         }
     }
 
@@ -489,6 +644,7 @@ mod tests {
         let ratios = ratios(&rows, "log4j2");
         assert_eq!(ratios.len(), 1);
         assert_eq!(ratios[0].ops_ratio, 20.0);
+        assert_eq!(ratios[0].theirs_alloc_per_op, 0.0);
         assert!(super::ratios(&rows, "log4rs").is_empty());
     }
 
@@ -502,10 +658,82 @@ mod tests {
         let doc: serde_json::Value = serde_json::from_str(&json(
             &rows,
             &ratios(&rows, "log4j2"),
+            &scaling(&rows),
             &serde_json::json!({}),
         ))
         .unwrap();
         assert_eq!(doc["rows"].as_array().unwrap().len(), 2);
         assert_eq!(doc["ratios"][0]["ops_ratio"], 20.0);
+        assert!(doc["scaling"].as_array().unwrap().is_empty());
+    }
+
+    #[test]
+    fn end_to_end_rates_include_the_drain() {
+        let m = Measurement {
+            ops: 1_000_000,
+            seconds: 2.5,
+            window_seconds: Some(2.0),
+            background_alloc_bytes: Some(3_000_000),
+            queued: Some(1_200_000),
+            dropped: Some(0),
+            ..Measurement::default()
+        };
+        assert_eq!(m.ops_per_ms(), 400.0);
+        assert_eq!(m.handover_ops_per_ms(), 500.0);
+        assert_eq!(m.drain_seconds(), Some(0.5));
+        assert_eq!(m.background_alloc_bytes_per_op(), Some(3.0));
+        let row = Row {
+            asynchronous: true,
+            outcome: Outcome::Measured(m),
+            ..measured("l4rs", 1)
+        };
+        let line = row.result_line();
+        assert!(
+            line.contains(" window_seconds=2.000 handover_ops_per_ms=500.000"),
+            "{line}"
+        );
+        assert!(line.contains(" background_alloc_bytes=3000000 background_alloc_bytes_per_op=3.0"));
+        assert!(line.ends_with(" queued=1200000 dropped=0"), "{line}");
+        let (_, _, back) = parse_result_line(&line).unwrap();
+        assert_eq!(back, m);
+        let text = table(&[row]);
+        assert!(text.lines().nth(1).unwrap().starts_with("---"));
+        assert!(
+            text.contains("500.0") && text.trim_end().ends_with("async"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn dropped_events_are_flagged_in_the_table() {
+        let mut row = measured("l4rs", 1000);
+        row.asynchronous = true;
+        if let Outcome::Measured(m) = &mut row.outcome {
+            m.dropped = Some(12);
+        }
+        assert!(table(&[row]).contains("async, DROPPED 12 events"));
+    }
+
+    #[test]
+    fn scaling_compares_each_row_with_its_own_lowest_thread_count() {
+        let rows = [
+            at(4, "File", "l4rs", 1000),
+            at(4, "File", "log4j2", 100),
+            at(64, "File", "l4rs", 900),
+            at(64, "File", "log4j2", 50),
+            at(64, "AsyncLogger-File", "l4rs", 700),
+        ];
+        let found = scaling(&rows);
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert_eq!(
+            (
+                found[0].library.as_str(),
+                found[0].base_threads,
+                found[0].threads
+            ),
+            ("l4rs", 4, 64)
+        );
+        assert!((found[0].ratio - 0.9).abs() < 1e-12);
+        assert!((found[1].ratio - 0.5).abs() < 1e-12);
     }
 }

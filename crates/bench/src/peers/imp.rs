@@ -44,16 +44,22 @@ pub fn run(peer: &Peer, threads: usize, options: &Options, dir: &Path) -> Row {
                 options.warmup,
                 options.measure,
                 &Progress::hidden(),
+                // End to end, as l4rs's rows: the asynchronous peers' writers drain inside
+                // the measured time.
+                &|| workload.finish(),
             );
-            workload.finish();
             Outcome::Measured(Measurement {
                 ops: sample.ops,
                 seconds: sample.seconds,
+                window_seconds: Some(sample.window_seconds),
                 alloc_bytes: sample.alloc.bytes,
                 alloc_count: Some(sample.alloc.count),
+                background_alloc_bytes: Some(sample.background_alloc.bytes),
                 events: sample.events,
                 bytes_written: std::fs::metadata(&path).map_or(0, |m| m.len()),
                 raw_mb_per_s: None,
+                dropped: None,
+                queued: None,
             })
         }
     };

@@ -8,9 +8,9 @@ use std::sync::OnceLock;
 fn setup() -> &'static PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = l4rs_tests::fresh_output_dir("async-logging");
-        let xml = format!(
-            r#"<Configuration status="warn">
+        l4rs_tests::init_in_fresh_dir("async-logging", |dir| {
+            format!(
+                r#"<Configuration status="warn">
   <Appenders>
     <File name="SyncFile" fileName="{dir}/sync.log"><PatternLayout pattern="%c|%p|%m%n"/></File>
     <File name="AsyncFile" fileName="{dir}/async.log" immediateFlush="false">
@@ -54,12 +54,9 @@ fn setup() -> &'static PathBuf {
     <Logger name="failing" level="info" additivity="false"><AppenderRef ref="Failing"/></Logger>
     <Root level="info"><AppenderRef ref="RootFile"/></Root>
   </Loggers>
-</Configuration>"#,
-            dir = dir.display()
-        );
-        let config = l4rs_tests::write_config(&dir, &xml);
-        l4rs::init_with_file(&config).expect("configuration loads cleanly");
-        dir
+</Configuration>"#
+            )
+        })
     })
 }
 

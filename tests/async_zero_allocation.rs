@@ -3,11 +3,10 @@
 //! study's pattern, a 101-frame throwable on every fifth call, and MDC/NDC entries. Only
 //! allocations made on the logging thread are counted; the background threads' are reported.
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-struct CountingAllocator;
+use l4rs::core::testing::CountingAllocator;
 
 static COUNTING: AtomicBool = AtomicBool::new(false);
 static PRODUCER_ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
@@ -27,36 +26,8 @@ fn count() {
     }
 }
 
-// SAFETY: every call is forwarded to the system allocator unchanged; only counters are added.
-unsafe impl GlobalAlloc for CountingAllocator {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        count();
-        System.alloc(layout)
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        System.dealloc(ptr, layout)
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        count();
-        System.realloc(ptr, layout, new_size)
-    }
-}
-
 #[global_allocator]
-static ALLOCATOR: CountingAllocator = CountingAllocator;
-
-#[inline(never)]
-fn deep(depth: usize) -> l4rs::Throwable {
-    if depth == 0 {
-        l4rs::Throwable::capture(&std::io::Error::other("benchmark throwable"))
-    } else {
-        let throwable = deep(depth - 1);
-        std::hint::black_box(&throwable);
-        throwable
-    }
-}
+static ALLOCATOR: CountingAllocator = CountingAllocator::new(count);
 
 #[test]
 fn steady_state_async_log_calls_do_not_allocate_on_the_producer() {
@@ -83,7 +54,7 @@ fn steady_state_async_log_calls_do_not_allocate_on_the_producer() {
     l4rs::init_with_file(l4rs_tests::write_config(&dir, &xml)).unwrap();
     let async_logger = l4rs::get_logger("FileLogger");
     let async_appender = l4rs::get_logger("Appender");
-    let error = deep(100);
+    let error = l4rs_tests::deep_throwable(100);
     let message = "x".repeat(100);
     l4rs::ThreadContext::put("user", "ann");
     l4rs::ThreadContext::push("request-7");

@@ -7,9 +7,9 @@ use std::sync::OnceLock;
 fn setup() -> &'static PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = l4rs_tests::fresh_output_dir("routing");
-        let xml = format!(
-            r#"<Configuration status="warn">
+        l4rs_tests::init_in_fresh_dir("routing", |dir| {
+            format!(
+                r#"<Configuration status="warn">
   <Appenders>
     <File name="App" fileName="{dir}/app.log"><PatternLayout pattern="%c|%p|%m%n"/></File>
     <File name="Db" fileName="{dir}/db.log"><PatternLayout pattern="%c|%p|%m%n"/></File>
@@ -30,12 +30,9 @@ fn setup() -> &'static PathBuf {
     <Logger name="my_app::quiet" level="error"/>
     <Root level="error"><AppenderRef ref="Root"/></Root>
   </Loggers>
-</Configuration>"#,
-            dir = dir.display()
-        );
-        let config = l4rs_tests::write_config(&dir, &xml);
-        l4rs::init_with_file(&config).expect("configuration loads cleanly");
-        dir
+</Configuration>"#
+            )
+        })
     })
 }
 

@@ -1,48 +1,21 @@
 //! An enabled log call through the facade allocates nothing in steady state: the study's
 //! pattern, with and without a 101-frame throwable, into an immediate-flush File appender.
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-struct CountingAllocator;
+use l4rs::core::testing::CountingAllocator;
 
 static COUNTING: AtomicBool = AtomicBool::new(false);
 static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
 
-// SAFETY: every call is forwarded to the system allocator unchanged; only a counter is added.
-unsafe impl GlobalAlloc for CountingAllocator {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        if COUNTING.load(Ordering::Relaxed) {
-            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        }
-        System.alloc(layout)
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        System.dealloc(ptr, layout)
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        if COUNTING.load(Ordering::Relaxed) {
-            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        }
-        System.realloc(ptr, layout, new_size)
+fn count() {
+    if COUNTING.load(Ordering::Relaxed) {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
     }
 }
 
 #[global_allocator]
-static ALLOCATOR: CountingAllocator = CountingAllocator;
-
-#[inline(never)]
-fn deep(depth: usize) -> l4rs::Throwable {
-    if depth == 0 {
-        l4rs::Throwable::capture(&std::io::Error::other("benchmark throwable"))
-    } else {
-        let throwable = deep(depth - 1);
-        std::hint::black_box(&throwable);
-        throwable
-    }
-}
+static ALLOCATOR: CountingAllocator = CountingAllocator::new(count);
 
 #[test]
 fn steady_state_log_calls_do_not_allocate() {
@@ -57,7 +30,7 @@ fn steady_state_log_calls_do_not_allocate() {
     );
     l4rs::init_with_file(l4rs_tests::write_config(&dir, &xml)).unwrap();
     let logger = l4rs::get_logger("FileLogger");
-    let error = deep(100);
+    let error = l4rs_tests::deep_throwable(100);
     let message = "x".repeat(100);
     let run = |count: usize| {
         for index in 0..count {

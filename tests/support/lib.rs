@@ -4,6 +4,7 @@
 //! log4j2's `LoggerContext` is.
 
 use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
 
 /// The text after the sequence number in each line the exit probe's `crash-loop` mode logs.
 pub const CRASH_PAYLOAD: &str = "payload-0123456789-abcdefghijklmnopqrstuvwxyz";
@@ -33,4 +34,82 @@ pub fn read_lines(path: &Path) -> Vec<String> {
     std::fs::read_to_string(path)
         .map(|text| text.lines().map(str::to_string).collect())
         .unwrap_or_default()
+}
+
+/// A throwable captured `depth` calls deep, so that it has `depth + 1` frames of its own (the
+/// zero-allocation tests log one of 101 frames, as the study does).
+#[inline(never)]
+pub fn deep_throwable(depth: usize) -> l4rs::Throwable {
+    if depth == 0 {
+        l4rs::Throwable::capture(&std::io::Error::other("benchmark throwable"))
+    } else {
+        let throwable = deep_throwable(depth - 1);
+        std::hint::black_box(&throwable);
+        throwable
+    }
+}
+
+/// Makes the fresh output directory `name` (see [`fresh_output_dir`]), writes the configuration
+/// `xml(dir)` into it and initializes l4rs with it; returns the directory.
+pub fn init_in_fresh_dir(name: &str, xml: impl FnOnce(&str) -> String) -> PathBuf {
+    let dir = fresh_output_dir(name);
+    let config = write_config(&dir, &xml(&dir.display().to_string()));
+    l4rs::init_with_file(&config).expect("configuration loads cleanly");
+    dir
+}
+
+/// Runs the exit probe `probe` (a test's `env!("CARGO_BIN_EXE_l4rs-exit-probe")`) in `mode`
+/// (`return`, `exit` or `panic`), in the fresh output directory `name`, and checks that nothing
+/// it logged was lost.
+///
+/// Its configuration holds three buffered appenders that keep every event in memory until they
+/// are closed, each with a footer: a File `F` (`file.log`, 1 MiB buffer), a RandomAccessFile
+/// `R` (`raf.log`, whose 256 KiB buffer holds all the events) and a MemoryMappedFile `M`
+/// (`mmf.log`, which must be truncated to its data, not left padded to the end of its region);
+/// then `appenders` (more appenders, referring to those) and `loggers`, the `<Loggers>` content.
+/// The probe must end as the mode says (with a failure for `panic` only), and each file must
+/// hold `event 0` to `event 999`, one a line, and a `footer` line: no NUL padding, and no header
+/// (RandomAccessFile and MemoryMappedFile lose it, as in log4j2 2.19).
+pub fn check_exit_probe(probe: &str, name: &str, mode: &str, appenders: &str, loggers: &str) {
+    let dir = fresh_output_dir(name);
+    let xml = format!(
+        r#"<Configuration><Appenders>
+  <File name="F" fileName="{dir}/file.log" immediateFlush="false" bufferSize="1048576">
+    <PatternLayout pattern="%m%n" footer="footer%n"/>
+  </File>
+  <RandomAccessFile name="R" fileName="{dir}/raf.log" immediateFlush="false">
+    <PatternLayout pattern="%m%n" footer="footer%n"/>
+  </RandomAccessFile>
+  <MemoryMappedFile name="M" fileName="{dir}/mmf.log">
+    <PatternLayout pattern="%m%n" footer="footer%n"/>
+  </MemoryMappedFile>
+  {appenders}
+</Appenders><Loggers>
+  {loggers}
+</Loggers></Configuration>"#,
+        dir = dir.display()
+    );
+    let config = write_config(&dir, &xml);
+    let status = Command::new(probe)
+        .arg(mode)
+        .arg(&config)
+        .stderr(Stdio::null())
+        .status()
+        .expect("run the probe");
+    assert_eq!(status.success(), mode != "panic", "{mode}: {status}");
+    let mut expected = String::new();
+    for index in 0..1000 {
+        expected += &format!("event {index}\n");
+    }
+    expected += "footer\n";
+    for file in ["file.log", "raf.log", "mmf.log"] {
+        let contents = std::fs::read(dir.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+        assert!(
+            contents == expected.as_bytes(),
+            "{mode}: {file}: {} bytes, {} NUL bytes, expected {} bytes",
+            contents.len(),
+            contents.iter().filter(|&&b| b == 0).count(),
+            expected.len()
+        );
+    }
 }

@@ -1,12 +1,13 @@
 //! The File appender (log4j2's `FileAppender`).
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::fmt;
 use std::sync::Arc;
 
 use l4rs_config::model::FileSpec;
-use l4rs_core::{status, AppendError, Appender, Layout, LogEvent};
+use l4rs_core::{status, Layout, LogEvent};
 
 use crate::file_manager::{parse_permissions, FileManager, FileOptions, WriteError, FILE_MANAGERS};
+use crate::managed::{AppenderManager, ManagedAppender};
 use crate::AppenderBuildError;
 
 /// Writes events to a file, with log4j2's `<File>` options.
@@ -14,7 +15,7 @@ use crate::AppenderBuildError;
 /// * `append` (default true): false truncates the file when the appender is built.
 /// * `bufferedIo` (true), `bufferSize` (8192) and `immediateFlush` (true): events reach the OS
 ///   before `append` returns unless buffering is on *and* immediate flush is off; then they wait
-///   in the buffer until it fills, an end-of-batch event arrives, [`Appender::flush`] is called,
+///   in the buffer until it fills, an end-of-batch event arrives, [`Appender::flush`](l4rs_core::Appender::flush) is called,
 ///   or the appender stops.
 /// * `locking`: an OS write lock around each write; it turns buffering off, with log4j2's WARN.
 /// * `createOnDemand`: the file is created by the first write (or by the footer).
@@ -28,11 +29,7 @@ use crate::AppenderBuildError;
 /// Each event is formatted outside any lock into the thread's reused buffer. Lines written
 /// concurrently are never torn or interleaved, and each thread's lines keep their order.
 pub struct FileAppender {
-    name: String,
-    layout: Arc<dyn Layout>,
-    manager: Arc<FileManager>,
-    immediate_flush: bool,
-    started: AtomicBool,
+    core: ManagedAppender<FileManager>,
 }
 
 impl FileAppender {
@@ -86,87 +83,54 @@ impl FileAppender {
         let manager = FILE_MANAGERS.acquire(&spec.file_name, || {
             FileManager::create(&spec.file_name, options, Arc::clone(&layout))
         })?;
+        // An appender flushes after each event unless it may leave events in a buffer; with a
+        // shared manager that has no buffer there is nothing to leave.
+        let immediate_flush = spec.immediate_flush || !buffered || !manager.is_buffered();
         Ok(FileAppender {
-            name,
-            layout,
-            // An appender flushes after each event unless it may leave events in a buffer;
-            // with a shared manager that has no buffer there is nothing to leave.
-            immediate_flush: spec.immediate_flush || !buffered || !manager.is_buffered(),
-            manager,
-            started: AtomicBool::new(true),
+            core: ManagedAppender::new(name, layout, manager, &FILE_MANAGERS, immediate_flush),
         })
     }
 
     /// The `fileName` written to.
     pub fn file_name(&self) -> &str {
-        self.manager.file_name()
+        self.core.manager.file_name()
     }
 
-    /// True when every event reaches the OS before [`Appender::append`] returns.
+    /// True when every event reaches the OS before [`Appender::append`](l4rs_core::Appender::append) returns.
     pub fn is_immediate_flush(&self) -> bool {
-        self.immediate_flush
-    }
-
-    fn error(&self, error: WriteError) -> AppendError {
-        match error {
-            WriteError::Closed => AppendError::NotStarted(self.name.clone()),
-            WriteError::Io(source) => AppendError::Io {
-                destination: self.manager.file_name().to_string(),
-                source,
-            },
-        }
+        self.core.flush_each()
     }
 }
 
-impl Appender for FileAppender {
-    fn name(&self) -> &str {
-        &self.name
+crate::managed::managed_appender!(FileAppender);
+
+/// A File or RandomAccessFile appender's manager.
+impl AppenderManager for FileManager {
+    fn key(&self) -> &str {
+        self.file_name()
     }
 
-    fn append(&self, event: &LogEvent<'_>) -> Result<(), AppendError> {
-        if !self.started.load(Ordering::Acquire) {
-            return Err(AppendError::NotStarted(self.name.clone()));
-        }
-        // log4j2 flushes after an event when immediateFlush is set or the event ends a batch.
-        let flush = self.immediate_flush || event.end_of_batch;
-        crate::encode::with_encoded(
-            self.layout.as_ref(),
-            |out| self.layout.format(event, out),
-            |bytes| self.manager.write(bytes, flush),
-        )
-        .map_err(|error| self.error(error))
+    fn destination(&self) -> String {
+        self.file_name().to_string()
     }
 
-    fn flush(&self) -> Result<(), AppendError> {
-        self.manager.flush().map_err(|error| self.error(error))
+    fn write_event(&self, _: &LogEvent<'_>, bytes: &[u8], flush: bool) -> Result<(), WriteError> {
+        self.write(bytes, flush)
     }
 
-    fn stop(&self) {
-        if self.started.swap(false, Ordering::AcqRel) {
-            FILE_MANAGERS.release(self.manager.file_name(), &self.manager);
-        }
+    fn flush_appender(&self) -> Result<(), WriteError> {
+        self.flush()
     }
 
-    fn requires_location(&self) -> bool {
-        self.layout.requires_location()
-    }
-}
-
-impl Drop for FileAppender {
-    /// An appender dropped without [`Appender::stop`] still gives up its share of the file, so
-    /// buffered bytes and the footer are not lost.
-    fn drop(&mut self) {
-        self.stop();
-    }
-}
-
-impl std::fmt::Debug for FileAppender {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("FileAppender")
-            .field("name", &self.name)
-            .field("file_name", &self.manager.file_name())
-            .field("immediate_flush", &self.immediate_flush)
-            .field("started", &self.started.load(Ordering::Relaxed))
+    fn debug_fields(
+        &self,
+        out: &mut fmt::DebugStruct<'_, '_>,
+        flush_each: bool,
+        started: bool,
+    ) -> fmt::Result {
+        out.field("file_name", &self.file_name())
+            .field("immediate_flush", &flush_each)
+            .field("started", &started)
             .finish()
     }
 }

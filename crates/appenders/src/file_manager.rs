@@ -22,6 +22,7 @@ use std::io::{self, Write as _};
 use std::os::unix::fs::OpenOptionsExt as _;
 use std::os::unix::io::AsRawFd as _;
 use std::path::{Path, PathBuf};
+use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
@@ -499,45 +500,46 @@ fn lookup_with_buffer(mut call: impl FnMut(&mut [libc::c_char]) -> (libc::c_int,
 
 /// A user name (or, as Java also accepts, a numeric uid) to a uid.
 fn lookup_user(name: &str) -> io::Result<libc::uid_t> {
-    if let Ok(c_name) = CString::new(name) {
-        // SAFETY: `passwd` is plain data; zeroed is a valid "empty" value for it.
-        let mut entry: libc::passwd = unsafe { std::mem::zeroed() };
-        let mut result: *mut libc::passwd = std::ptr::null_mut();
-        let found = lookup_with_buffer(|buffer| {
-            // SAFETY: every pointer refers to live memory of the stated size.
-            let rc = unsafe {
-                libc::getpwnam_r(
-                    c_name.as_ptr(),
-                    &mut entry,
-                    buffer.as_mut_ptr(),
-                    buffer.len(),
-                    &mut result,
-                )
-            };
-            (rc, !result.is_null())
-        });
-        if found {
-            return Ok(entry.pw_uid);
-        }
-    }
-    name.parse().map_err(|_| {
-        io::Error::new(
-            io::ErrorKind::NotFound,
-            format!("java.nio.file.attribute.UserPrincipalNotFoundException: no user named {name}"),
-        )
-    })
+    // SAFETY: `getpwnam_r` fills in a `passwd`, plain data for which zeroed is a valid value.
+    unsafe { lookup_id(name, "user", libc::getpwnam_r, |entry| entry.pw_uid) }
 }
 
 /// A group name (or a numeric gid) to a gid.
 fn lookup_group(name: &str) -> io::Result<libc::gid_t> {
+    // SAFETY: `getgrnam_r` fills in a `group`, plain data for which zeroed is a valid value.
+    unsafe { lookup_id(name, "group", libc::getgrnam_r, |entry| entry.gr_gid) }
+}
+
+/// A reentrant lookup by name of libc's (`getpwnam_r`, `getgrnam_r`), filling in an `E`.
+type GetByName<E> = unsafe extern "C" fn(
+    *const libc::c_char,
+    *mut E,
+    *mut libc::c_char,
+    libc::size_t,
+    *mut *mut E,
+) -> libc::c_int;
+
+/// The id of the `what` ("user", "group") named `name`, found with `get_by_name` and read from
+/// the entry by `id`; a name that is not found may be the numeric id itself.
+///
+/// # Safety
+///
+/// `E` must be the plain C struct `get_by_name` fills in, one for which all zero bytes are a
+/// valid value.
+unsafe fn lookup_id<E, Id: FromStr>(
+    name: &str,
+    what: &str,
+    get_by_name: GetByName<E>,
+    id: impl FnOnce(&E) -> Id,
+) -> io::Result<Id> {
     if let Ok(c_name) = CString::new(name) {
-        // SAFETY: `group` is plain data; zeroed is a valid "empty" value for it.
-        let mut entry: libc::group = unsafe { std::mem::zeroed() };
-        let mut result: *mut libc::group = std::ptr::null_mut();
+        // SAFETY: the caller guarantees that zeroed is a valid "empty" value for `E`.
+        let mut entry: E = unsafe { std::mem::zeroed() };
+        let mut result: *mut E = std::ptr::null_mut();
         let found = lookup_with_buffer(|buffer| {
             // SAFETY: every pointer refers to live memory of the stated size.
             let rc = unsafe {
-                libc::getgrnam_r(
+                get_by_name(
                     c_name.as_ptr(),
                     &mut entry,
                     buffer.as_mut_ptr(),
@@ -548,14 +550,14 @@ fn lookup_group(name: &str) -> io::Result<libc::gid_t> {
             (rc, !result.is_null())
         });
         if found {
-            return Ok(entry.gr_gid);
+            return Ok(id(&entry));
         }
     }
     name.parse().map_err(|_| {
         io::Error::new(
             io::ErrorKind::NotFound,
             format!(
-                "java.nio.file.attribute.UserPrincipalNotFoundException: no group named {name}"
+                "java.nio.file.attribute.UserPrincipalNotFoundException: no {what} named {name}"
             ),
         )
     })

@@ -37,6 +37,7 @@ mod encode;
 mod error;
 mod file;
 mod file_manager;
+mod managed;
 mod memory_mapped_file;
 mod mmf_manager;
 mod random_access_file;

@@ -1,12 +1,13 @@
 //! The MemoryMappedFile appender (log4j2's `MemoryMappedFileAppender`).
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::fmt;
 use std::sync::Arc;
 
 use l4rs_config::model::MemoryMappedFileSpec;
-use l4rs_core::{status, AppendError, Appender, Layout, LogEvent};
+use l4rs_core::{status, Layout, LogEvent};
 
 use crate::file_manager::WriteError;
+use crate::managed::{AppenderManager, ManagedAppender};
 use crate::mmf_manager::{MemoryMappedFileManager, MEMORY_MAPPED_FILE_MANAGERS};
 use crate::AppenderBuildError;
 
@@ -26,7 +27,7 @@ pub const MAX_REGION_LENGTH: u64 = 1 << 30;
 ///   cache, safe from a process crash, the moment `append` returns, which is what immediate
 ///   flush guarantees for the other file appenders. Syncing to the disk after every event
 ///   (`msync`) would cost a disk round trip per event; like log4j2, the data is synced at the
-///   end of a batch and on [`Appender::flush`].
+///   end of a batch and on [`Appender::flush`](l4rs_core::Appender::flush).
 ///
 /// Each region's disk blocks are reserved before it is mapped, so a full disk is reported by
 /// the status logger when the next region is needed (events that do not fit fail and are
@@ -38,11 +39,8 @@ pub const MAX_REGION_LENGTH: u64 = 1 << 30;
 /// mapping in parallel, without a lock; lines are never torn or interleaved and each thread's
 /// lines keep their order. Appenders naming the same `fileName` share one manager.
 pub struct MemoryMappedFileAppender {
-    name: String,
-    layout: Arc<dyn Layout>,
-    manager: Arc<MemoryMappedFileManager>,
+    core: ManagedAppender<MemoryMappedFileManager>,
     immediate_flush: bool,
-    started: AtomicBool,
 }
 
 impl MemoryMappedFileAppender {
@@ -68,22 +66,20 @@ impl MemoryMappedFileAppender {
             )
         })?;
         Ok(MemoryMappedFileAppender {
-            name,
-            layout,
-            manager,
+            // Every event is in the page cache at once; syncing waits for an end of batch.
+            core: ManagedAppender::new(name, layout, manager, &MEMORY_MAPPED_FILE_MANAGERS, false),
             immediate_flush: spec.immediate_flush,
-            started: AtomicBool::new(true),
         })
     }
 
     /// The `fileName` written to.
     pub fn file_name(&self) -> &str {
-        self.manager.file_name()
+        self.core.manager.file_name()
     }
 
     /// The region length in use (that of the appender that opened the file).
     pub fn region_length(&self) -> u64 {
-        self.manager.region_length()
+        self.core.manager.region_length()
     }
 
     /// The `immediateFlush` attribute as configured; it does not change how events are written
@@ -91,17 +87,9 @@ impl MemoryMappedFileAppender {
     pub fn is_immediate_flush(&self) -> bool {
         self.immediate_flush
     }
-
-    fn error(&self, error: WriteError) -> AppendError {
-        match error {
-            WriteError::Closed => AppendError::NotStarted(self.name.clone()),
-            WriteError::Io(source) => AppendError::Io {
-                destination: self.manager.file_name().to_string(),
-                source,
-            },
-        }
-    }
 }
+
+crate::managed::managed_appender!(MemoryMappedFileAppender);
 
 /// log4j2's region length rules: clamped to [256, 1 GiB], then rounded up to a power of two,
 /// each change reported at INFO.
@@ -128,60 +116,40 @@ pub(crate) fn valid_region_length(name: &str, requested: i64) -> u64 {
     rounded
 }
 
-impl Appender for MemoryMappedFileAppender {
-    fn name(&self) -> &str {
-        &self.name
+/// A MemoryMappedFile appender's manager.
+impl AppenderManager for MemoryMappedFileManager {
+    fn key(&self) -> &str {
+        self.file_name()
     }
 
-    fn append(&self, event: &LogEvent<'_>) -> Result<(), AppendError> {
-        if !self.started.load(Ordering::Acquire) {
-            return Err(AppendError::NotStarted(self.name.clone()));
-        }
-        crate::encode::with_encoded(
-            self.layout.as_ref(),
-            |out| self.layout.format(event, out),
-            |bytes| self.manager.write(bytes),
-        )
-        .map_err(|error| self.error(error))?;
-        // log4j2 forces the mapping to the disk when an asynchronous stage ends a batch.
-        if event.end_of_batch {
-            self.manager.sync().map_err(|error| self.error(error))?;
+    fn destination(&self) -> String {
+        self.file_name().to_string()
+    }
+
+    /// `flush` is the end of a batch: log4j2 then forces the mapping to the disk.
+    fn write_event(&self, _: &LogEvent<'_>, bytes: &[u8], flush: bool) -> Result<(), WriteError> {
+        self.write(bytes)?;
+        if flush {
+            self.sync()?;
         }
         Ok(())
     }
 
     /// Syncs the file to the disk (`fdatasync`, the equivalent of log4j2's `force()`): its
     /// bytes are in the OS already.
-    fn flush(&self) -> Result<(), AppendError> {
-        self.manager.sync().map_err(|error| self.error(error))
+    fn flush_appender(&self) -> Result<(), WriteError> {
+        self.sync()
     }
 
-    fn stop(&self) {
-        if self.started.swap(false, Ordering::AcqRel) {
-            MEMORY_MAPPED_FILE_MANAGERS.release(self.manager.file_name(), &self.manager);
-        }
-    }
-
-    fn requires_location(&self) -> bool {
-        self.layout.requires_location()
-    }
-}
-
-impl Drop for MemoryMappedFileAppender {
-    /// An appender dropped without [`Appender::stop`] still gives up its share of the file, so
-    /// the footer is written and the file truncated.
-    fn drop(&mut self) {
-        self.stop();
-    }
-}
-
-impl std::fmt::Debug for MemoryMappedFileAppender {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("MemoryMappedFileAppender")
-            .field("name", &self.name)
-            .field("file_name", &self.manager.file_name())
-            .field("region_length", &self.manager.region_length())
-            .field("started", &self.started.load(Ordering::Relaxed))
+    fn debug_fields(
+        &self,
+        out: &mut fmt::DebugStruct<'_, '_>,
+        _flush_each: bool,
+        started: bool,
+    ) -> fmt::Result {
+        out.field("file_name", &self.file_name())
+            .field("region_length", &self.region_length())
+            .field("started", &started)
             .finish()
     }
 }

@@ -11,13 +11,13 @@
 //! bytes written are the same, and a file truncated behind our back (`logrotate`'s
 //! `copytruncate`) is then continued at its new end instead of gaining a hole.
 
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use l4rs_config::model::RandomAccessFileSpec;
-use l4rs_core::{AppendError, Appender, Layout, LogEvent};
+use l4rs_core::Layout;
 
-use crate::file_manager::{FileManager, FileOptions, WriteError};
+use crate::file_manager::{FileManager, FileOptions};
+use crate::managed::ManagedAppender;
 use crate::registry::Registry;
 use crate::AppenderBuildError;
 
@@ -33,7 +33,7 @@ const MANAGER: &str = "RandomAccessFileManager";
 ///   new one.
 /// * `bufferSize` (default 262144): the buffer is always used. With `immediateFlush` (default
 ///   true) each event leaves it in **one** `write(2)` before `append` returns; otherwise events
-///   wait until the buffer is full, an end-of-batch event arrives, [`Appender::flush`] is called
+///   wait until the buffer is full, an end-of-batch event arrives, [`Appender::flush`](l4rs_core::Appender::flush) is called
 ///   or the appender stops. A record at least as large as the buffer is written straight through
 ///   after what was buffered.
 /// * Missing parent directories are created.
@@ -47,11 +47,7 @@ const MANAGER: &str = "RandomAccessFileManager";
 /// buffers; lines written concurrently are never torn or interleaved and each thread's lines
 /// keep their order.
 pub struct RandomAccessFileAppender {
-    name: String,
-    layout: Arc<dyn Layout>,
-    manager: Arc<FileManager>,
-    immediate_flush: bool,
-    started: AtomicBool,
+    core: ManagedAppender<FileManager>,
 }
 
 impl RandomAccessFileAppender {
@@ -91,85 +87,25 @@ impl RandomAccessFileAppender {
             FileManager::create(&spec.file_name, options, Arc::clone(&layout))
         })?;
         Ok(RandomAccessFileAppender {
-            name,
-            layout,
-            immediate_flush: spec.immediate_flush,
-            manager,
-            started: AtomicBool::new(true),
+            core: ManagedAppender::new(
+                name,
+                layout,
+                manager,
+                &RANDOM_ACCESS_FILE_MANAGERS,
+                spec.immediate_flush,
+            ),
         })
     }
 
     /// The `fileName` written to.
     pub fn file_name(&self) -> &str {
-        self.manager.file_name()
+        self.core.manager.file_name()
     }
 
-    /// True when every event reaches the OS before [`Appender::append`] returns.
+    /// True when every event reaches the OS before [`Appender::append`](l4rs_core::Appender::append) returns.
     pub fn is_immediate_flush(&self) -> bool {
-        self.immediate_flush
-    }
-
-    fn error(&self, error: WriteError) -> AppendError {
-        match error {
-            WriteError::Closed => AppendError::NotStarted(self.name.clone()),
-            WriteError::Io(source) => AppendError::Io {
-                destination: self.manager.file_name().to_string(),
-                source,
-            },
-        }
+        self.core.flush_each()
     }
 }
 
-impl Appender for RandomAccessFileAppender {
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn append(&self, event: &LogEvent<'_>) -> Result<(), AppendError> {
-        if !self.started.load(Ordering::Acquire) {
-            return Err(AppendError::NotStarted(self.name.clone()));
-        }
-        // log4j2 drains the buffer after an event when immediateFlush is set or the event ends a
-        // batch (an asynchronous stage found its queue empty).
-        let flush = self.immediate_flush || event.end_of_batch;
-        crate::encode::with_encoded(
-            self.layout.as_ref(),
-            |out| self.layout.format(event, out),
-            |bytes| self.manager.write(bytes, flush),
-        )
-        .map_err(|error| self.error(error))
-    }
-
-    fn flush(&self) -> Result<(), AppendError> {
-        self.manager.flush().map_err(|error| self.error(error))
-    }
-
-    fn stop(&self) {
-        if self.started.swap(false, Ordering::AcqRel) {
-            RANDOM_ACCESS_FILE_MANAGERS.release(self.manager.file_name(), &self.manager);
-        }
-    }
-
-    fn requires_location(&self) -> bool {
-        self.layout.requires_location()
-    }
-}
-
-impl Drop for RandomAccessFileAppender {
-    /// An appender dropped without [`Appender::stop`] still gives up its share of the file, so
-    /// buffered bytes and the footer are not lost.
-    fn drop(&mut self) {
-        self.stop();
-    }
-}
-
-impl std::fmt::Debug for RandomAccessFileAppender {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("RandomAccessFileAppender")
-            .field("name", &self.name)
-            .field("file_name", &self.manager.file_name())
-            .field("immediate_flush", &self.immediate_flush)
-            .field("started", &self.started.load(Ordering::Relaxed))
-            .finish()
-    }
-}
+crate::managed::managed_appender!(RandomAccessFileAppender);

@@ -1,14 +1,14 @@
 //! The RollingFile appender (log4j2's `RollingFileAppender`).
 
-use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use l4rs_config::model::RollingFileSpec;
 use l4rs_core::Layout;
 
 use crate::file_manager::{FileManager, FileOptions};
+use crate::managed::ManagedAppender;
 use crate::registry::Registry;
-use crate::rolling::{file_options, RollingContext, RollingCore, RollingManager};
+use crate::rolling::{file_options, RollingContext, RollingManager};
 use crate::AppenderBuildError;
 
 /// Every RollingFile manager of the process, by `fileName` (or `filePattern` for direct write).
@@ -29,7 +29,7 @@ pub(crate) static ROLLING_FILE_MANAGERS: Registry<String, RollingManager<FileMan
 /// Compression and deletion run on the appender's own worker thread; logging threads wait only
 /// for the rename and the reopening.
 pub struct RollingFileAppender {
-    core: RollingCore<FileManager>,
+    core: ManagedAppender<RollingManager<FileManager>>,
 }
 
 impl RollingFileAppender {
@@ -49,22 +49,16 @@ impl RollingFileAppender {
             create_on_demand: spec.create_on_demand,
             ..file_options("RollingFileManager", rolling)
         };
-        let manager = crate::rolling::file_manager(
-            &ROLLING_FILE_MANAGERS,
-            rolling,
-            options,
-            &layout,
-            context,
-        )?;
         Ok(RollingFileAppender {
-            core: RollingCore {
-                name: name.into(),
+            core: crate::rolling::file_appender(
+                name.into(),
+                &ROLLING_FILE_MANAGERS,
+                rolling,
+                options,
                 layout,
-                manager,
-                registry: &ROLLING_FILE_MANAGERS,
-                flush_each: spec.immediate_flush || !spec.buffered_io,
-                started: AtomicBool::new(true),
-            },
+                context,
+                spec.immediate_flush || !spec.buffered_io,
+            )?,
         })
     }
 }

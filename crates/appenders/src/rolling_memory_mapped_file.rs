@@ -1,15 +1,15 @@
 //! The RollingMemoryMappedFile appender: MemoryMappedFile with rollover (an l4rs extension).
 
-use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use l4rs_config::model::RollingMemoryMappedFileSpec;
 use l4rs_core::Layout;
 
+use crate::managed::ManagedAppender;
 use crate::memory_mapped_file::valid_region_length;
 use crate::mmf_manager::MemoryMappedFileManager;
 use crate::registry::Registry;
-use crate::rolling::{MappedBackend, RollingContext, RollingCore, RollingManager};
+use crate::rolling::{MappedBackend, RollingContext, RollingManager};
 use crate::AppenderBuildError;
 
 /// Every RollingMemoryMappedFile manager of the process, by `fileName` (or `filePattern` for direct write).
@@ -31,7 +31,7 @@ pub(crate) static ROLLING_MEMORY_MAPPED_FILE_MANAGERS: Registry<
 /// archived), then starts a new mapped file. As for MemoryMappedFile, the header is never
 /// written. The size policy counts the bytes written, which are all in the page cache.
 pub struct RollingMemoryMappedFileAppender {
-    core: RollingCore<MappedBackend>,
+    core: ManagedAppender<RollingManager<MappedBackend>>,
 }
 
 impl RollingMemoryMappedFileAppender {
@@ -67,15 +67,14 @@ impl RollingMemoryMappedFileAppender {
             },
         )?;
         Ok(RollingMemoryMappedFileAppender {
-            core: RollingCore {
+            // Every byte is in the page cache at once; syncing waits for an end of batch.
+            core: ManagedAppender::new(
                 name,
                 layout,
                 manager,
-                registry: &ROLLING_MEMORY_MAPPED_FILE_MANAGERS,
-                // Every byte is in the page cache at once; syncing waits for an end of batch.
-                flush_each: false,
-                started: AtomicBool::new(true),
-            },
+                &ROLLING_MEMORY_MAPPED_FILE_MANAGERS,
+                false,
+            ),
         })
     }
 }

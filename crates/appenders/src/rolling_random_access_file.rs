@@ -1,14 +1,14 @@
 //! The RollingRandomAccessFile appender (log4j2's `RollingRandomAccessFileAppender`).
 
-use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use l4rs_config::model::RollingRandomAccessFileSpec;
 use l4rs_core::Layout;
 
 use crate::file_manager::{FileManager, FileOptions};
+use crate::managed::ManagedAppender;
 use crate::registry::Registry;
-use crate::rolling::{file_options, RollingContext, RollingCore, RollingManager};
+use crate::rolling::{file_options, RollingContext, RollingManager};
 use crate::AppenderBuildError;
 
 /// Every RollingRandomAccessFile manager of the process, by `fileName` (or `filePattern` for direct write).
@@ -33,7 +33,7 @@ pub(crate) static ROLLING_RANDOM_ACCESS_FILE_MANAGERS: Registry<
 /// Compression and deletion run on the appender's own worker thread; logging threads wait only
 /// for the rename and the reopening.
 pub struct RollingRandomAccessFileAppender {
-    core: RollingCore<FileManager>,
+    core: ManagedAppender<RollingManager<FileManager>>,
 }
 
 impl RollingRandomAccessFileAppender {
@@ -52,22 +52,16 @@ impl RollingRandomAccessFileAppender {
             buffer_size: spec.buffer_size.max(1),
             ..file_options("RollingRandomAccessFileManager", rolling)
         };
-        let manager = crate::rolling::file_manager(
-            &ROLLING_RANDOM_ACCESS_FILE_MANAGERS,
-            rolling,
-            options,
-            &layout,
-            context,
-        )?;
         Ok(RollingRandomAccessFileAppender {
-            core: RollingCore {
-                name: name.into(),
+            core: crate::rolling::file_appender(
+                name.into(),
+                &ROLLING_RANDOM_ACCESS_FILE_MANAGERS,
+                rolling,
+                options,
                 layout,
-                manager,
-                registry: &ROLLING_RANDOM_ACCESS_FILE_MANAGERS,
-                flush_each: spec.immediate_flush,
-                started: AtomicBool::new(true),
-            },
+                context,
+                spec.immediate_flush,
+            )?,
         })
     }
 }

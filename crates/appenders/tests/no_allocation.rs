@@ -1,43 +1,15 @@
 //! Appending allocates nothing per event once warm: counted with a per-thread allocation counter
 //! (in its own test binary, since it replaces the global allocator).
 
-use std::alloc::{GlobalAlloc, Layout as AllocLayout, System};
-use std::cell::Cell;
 use std::sync::Arc;
 
 use l4rs_appenders::FileAppender;
 use l4rs_config::model::FileSpec;
+use l4rs_core::testing::{self, CountingAllocator};
 use l4rs_core::{Appender, Layout, Level, LogEvent, Message};
 
-struct CountingAllocator;
-
-thread_local! {
-    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
-}
-
-fn count() {
-    let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
-}
-
-// SAFETY: every call is forwarded unchanged to the system allocator.
-unsafe impl GlobalAlloc for CountingAllocator {
-    unsafe fn alloc(&self, layout: AllocLayout) -> *mut u8 {
-        count();
-        System.alloc(layout)
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: AllocLayout) {
-        System.dealloc(ptr, layout)
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: AllocLayout, new_size: usize) -> *mut u8 {
-        count();
-        System.realloc(ptr, layout, new_size)
-    }
-}
-
 #[global_allocator]
-static ALLOCATOR: CountingAllocator = CountingAllocator;
+static ALLOCATOR: CountingAllocator = CountingAllocator::new(testing::count_on_this_thread);
 
 struct Lines;
 
@@ -50,15 +22,9 @@ impl Layout for Lines {
     }
 }
 
-fn allocations_during(f: impl FnOnce()) -> usize {
-    let before = ALLOCATIONS.with(Cell::get);
-    f();
-    ALLOCATIONS.with(Cell::get) - before
-}
-
 #[test]
 fn the_counter_sees_allocations() {
-    assert!(allocations_during(|| drop(std::hint::black_box(vec![1u8; 16]))) > 0);
+    assert!(testing::allocations_during(|| drop(std::hint::black_box(vec![1u8; 16]))) > 0);
 }
 
 #[test]
@@ -99,7 +65,7 @@ fn steady_state_appending_allocates_nothing() {
         };
         run(100);
         assert_eq!(
-            allocations_during(|| run(2000)),
+            testing::allocations_during(|| run(2000)),
             0,
             "bufferedIo={buffered_io} immediateFlush={immediate_flush} locking={locking}"
         );
@@ -169,7 +135,7 @@ fn rolling_steady_state_allocates_nothing() {
         run(100);
         // 2000 events of ~40 bytes cross the 64 KiB region of the memory-mapped file: its
         // remapping allocates nothing either.
-        assert_eq!(allocations_during(|| run(2000)), 0, "{config}");
+        assert_eq!(testing::allocations_during(|| run(2000)), 0, "{config}");
         appender.stop();
     }
     let _ = std::fs::remove_dir_all(&dir);

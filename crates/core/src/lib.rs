@@ -15,6 +15,7 @@
 
 pub mod appender;
 pub mod buffer;
+pub mod calendar;
 pub mod context;
 pub mod event;
 pub mod filter;
@@ -24,6 +25,7 @@ pub mod level;
 pub mod location;
 pub mod marker;
 pub mod status;
+pub mod testing;
 pub mod throwable;
 pub mod time;
 

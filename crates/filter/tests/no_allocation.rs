@@ -1,52 +1,17 @@
 //! Filters allocate nothing per event once warm: counted with a per-thread allocation counter
 //! (in its own test binary, since it replaces the global allocator).
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
 use l4rs_config::model::{FilterSpec, FilterVerdicts};
+use l4rs_core::testing::{self, CountingAllocator};
 use l4rs_core::{FilterResult, Level, LogEvent, Marker, Message};
 use l4rs_filter::build_filter;
 
-struct CountingAllocator;
-
-thread_local! {
-    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
-}
-
-fn count() {
-    let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
-}
-
-// SAFETY: every call is forwarded unchanged to the system allocator.
-unsafe impl GlobalAlloc for CountingAllocator {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        count();
-        System.alloc(layout)
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        System.dealloc(ptr, layout)
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        count();
-        System.realloc(ptr, layout, new_size)
-    }
-}
-
 #[global_allocator]
-static ALLOCATOR: CountingAllocator = CountingAllocator;
-
-fn allocations_during(f: impl FnOnce()) -> usize {
-    let before = ALLOCATIONS.with(Cell::get);
-    f();
-    ALLOCATIONS.with(Cell::get) - before
-}
+static ALLOCATOR: CountingAllocator = CountingAllocator::new(testing::count_on_this_thread);
 
 #[test]
 fn the_counter_sees_allocations() {
-    assert!(allocations_during(|| drop(std::hint::black_box(vec![1u8; 16]))) > 0);
+    assert!(testing::allocations_during(|| drop(std::hint::black_box(vec![1u8; 16]))) > 0);
 }
 
 #[test]
@@ -93,5 +58,5 @@ fn steady_state_filtering_allocates_nothing() {
         }
     };
     run(100);
-    assert_eq!(allocations_during(|| run(1000)), 0);
+    assert_eq!(testing::allocations_during(|| run(1000)), 0);
 }

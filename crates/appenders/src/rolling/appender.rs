@@ -1,12 +1,14 @@
 //! The appender side shared by the three rolling appenders, and the memory-mapped backend.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use l4rs_core::{AppendError, Layout, LogEvent};
+use l4rs_core::{Layout, LogEvent};
 
 use super::{Backend, RollingManager};
 use crate::file_manager::{FileManager, WriteError};
+use crate::managed::{AppenderManager, ManagedAppender};
 use crate::mmf_manager::MemoryMappedFileManager;
 use crate::registry::{Managed, Registry};
 
@@ -71,56 +73,45 @@ impl Backend for MappedBackend {
     }
 }
 
-/// What every rolling appender does with an event, on top of its manager.
-pub(crate) struct RollingCore<B: Backend + Send + Sync> {
-    pub(crate) name: String,
-    pub(crate) layout: Arc<dyn Layout>,
-    pub(crate) manager: Arc<RollingManager<B>>,
-    pub(crate) registry: &'static Registry<String, RollingManager<B>>,
-    /// Drain to the OS after every event (`immediateFlush`, or no buffering).
-    pub(crate) flush_each: bool,
-    pub(crate) started: AtomicBool,
-}
-
-impl<B: Backend + Send + Sync> RollingCore<B> {
-    fn error(&self, error: WriteError) -> AppendError {
-        match error {
-            WriteError::Closed => AppendError::NotStarted(self.name.clone()),
-            WriteError::Io(source) => AppendError::Io {
-                destination: self.manager.current_path(),
-                source,
-            },
-        }
+/// A rolling appender's manager.
+impl<B: Backend + Send + Sync> AppenderManager for RollingManager<B> {
+    fn key(&self) -> &str {
+        self.name()
     }
 
-    pub(crate) fn append(&self, event: &LogEvent<'_>) -> Result<(), AppendError> {
-        if !self.started.load(Ordering::Acquire) {
-            return Err(AppendError::NotStarted(self.name.clone()));
-        }
-        let flush = self.flush_each || event.end_of_batch;
-        let time = event.timestamp.epoch_millis;
-        crate::encode::with_encoded(
-            self.layout.as_ref(),
-            |out| self.layout.format(event, out),
-            |bytes| self.manager.write(time, bytes, flush),
-        )
-        .map_err(|error| self.error(error))
+    fn destination(&self) -> String {
+        self.current_path()
     }
 
-    pub(crate) fn flush(&self) -> Result<(), AppendError> {
-        self.manager.flush().map_err(|error| self.error(error))
+    /// The event's time decides whether the file is rolled over first.
+    fn write_event(
+        &self,
+        event: &LogEvent<'_>,
+        bytes: &[u8],
+        flush: bool,
+    ) -> Result<(), WriteError> {
+        self.write(event.timestamp.epoch_millis, bytes, flush)
     }
 
-    pub(crate) fn stop(&self) {
-        if self.started.swap(false, Ordering::AcqRel) {
-            self.registry.release(self.manager.name(), &self.manager);
-        }
+    fn flush_appender(&self) -> Result<(), WriteError> {
+        self.flush()
+    }
+
+    fn debug_fields(
+        &self,
+        out: &mut fmt::DebugStruct<'_, '_>,
+        _flush_each: bool,
+        _started: bool,
+    ) -> fmt::Result {
+        out.field("current_file", &self.current_path())
+            .finish_non_exhaustive()
     }
 }
 
 /// The parts of the three rolling appenders that are the same: the constructors that default
 /// the [`RollingContext`](super::RollingContext), accessors and the
-/// [`Appender`](l4rs_core::Appender) implementation over their [`RollingCore`]. Each appender
+/// [`Appender`](l4rs_core::Appender) implementation over their `core`, a
+/// [`ManagedAppender`](crate::managed::ManagedAppender) of a [`RollingManager`]. Each appender
 /// writes its own `with_context`, the one place where the three differ.
 macro_rules! rolling_appender_common {
     ($appender:ident, $spec:ty) => {
@@ -167,46 +158,7 @@ macro_rules! rolling_appender_common {
             }
         }
 
-        impl l4rs_core::Appender for $appender {
-            fn name(&self) -> &str {
-                &self.core.name
-            }
-
-            fn append(
-                &self,
-                event: &l4rs_core::LogEvent<'_>,
-            ) -> Result<(), l4rs_core::AppendError> {
-                self.core.append(event)
-            }
-
-            fn flush(&self) -> Result<(), l4rs_core::AppendError> {
-                self.core.flush()
-            }
-
-            fn stop(&self) {
-                self.core.stop();
-            }
-
-            fn requires_location(&self) -> bool {
-                self.core.layout.requires_location()
-            }
-        }
-
-        impl Drop for $appender {
-            /// An appender dropped without stopping still gives up its share of the file.
-            fn drop(&mut self) {
-                self.core.stop();
-            }
-        }
-
-        impl std::fmt::Debug for $appender {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.debug_struct(stringify!($appender))
-                    .field("name", &self.core.name)
-                    .field("current_file", &self.core.manager.current_path())
-                    .finish_non_exhaustive()
-            }
-        }
+        crate::managed::managed_appender!($appender);
     };
 }
 
@@ -236,18 +188,21 @@ pub(crate) fn file_options(
     }
 }
 
-/// Opens (or shares) the rolling manager of a RollingFile or RollingRandomAccessFile appender,
-/// whose files are [`FileManager`]s created with `options`.
-pub(crate) fn file_manager(
+/// The core of a RollingFile or RollingRandomAccessFile appender named `name`: a share of the
+/// rolling manager in `registry` (opened if need be), whose files are [`FileManager`]s created
+/// with `options`.
+pub(crate) fn file_appender(
+    name: String,
     registry: &'static Registry<String, RollingManager<FileManager>>,
     rolling: &l4rs_config::model::RollingSpec,
     options: crate::file_manager::FileOptions,
-    layout: &Arc<dyn Layout>,
+    layout: Arc<dyn Layout>,
     context: &super::RollingContext,
-) -> Result<Arc<RollingManager<FileManager>>, crate::AppenderBuildError> {
-    let factory_layout = Arc::clone(layout);
+    flush_each: bool,
+) -> Result<ManagedAppender<RollingManager<FileManager>>, crate::AppenderBuildError> {
+    let factory_layout = Arc::clone(&layout);
     let append = options.append;
-    registry.acquire_shared(&RollingManager::<FileManager>::key(rolling), || {
+    let manager = registry.acquire_shared(&RollingManager::<FileManager>::key(rolling), || {
         RollingManager::create(
             rolling,
             append,
@@ -260,5 +215,8 @@ pub(crate) fn file_manager(
             }),
             context,
         )
-    })
+    })?;
+    Ok(ManagedAppender::new(
+        name, layout, manager, registry, flush_each,
+    ))
 }

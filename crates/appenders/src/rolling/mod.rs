@@ -56,9 +56,7 @@ use delete::{DeleteAction, STAGING_SUFFIX};
 use pattern::RuntimePattern;
 use worker::Worker;
 
-pub(crate) use appender::{
-    file_manager, file_options, rolling_appender_common, MappedBackend, RollingCore,
-};
+pub(crate) use appender::{file_appender, file_options, rolling_appender_common, MappedBackend};
 
 /// What a rolling appender takes from its surroundings besides its spec and layout.
 #[derive(Clone)]

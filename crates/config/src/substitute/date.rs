@@ -4,31 +4,8 @@
 use jiff::tz::TimeZone;
 use jiff::ZonedDateTime as Zoned;
 
+use l4rs_core::calendar::{self, DAY_NAMES, MONTH_NAMES};
 use l4rs_core::Timestamp;
-
-const MONTHS: [&str; 12] = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-];
-const DAYS: [&str; 7] = [
-    "Monday",
-    "Tuesday",
-    "Wednesday",
-    "Thursday",
-    "Friday",
-    "Saturday",
-    "Sunday",
-];
 
 /// Why a pattern was rejected (SimpleDateFormat's `IllegalArgumentException`).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -62,30 +39,8 @@ fn format_zoned(pattern: &str, zoned: &Zoned) -> Result<String, DatePatternError
     while i < chars.len() {
         let c = chars[i];
         if c == '\'' {
-            // '' is a literal quote; otherwise text up to the closing quote is literal.
-            if chars.get(i + 1) == Some(&'\'') {
-                out.push('\'');
-                i += 2;
-                continue;
-            }
-            i += 1;
-            loop {
-                match chars.get(i) {
-                    None => return Err(DatePatternError::UnterminatedQuote),
-                    Some('\'') if chars.get(i + 1) == Some(&'\'') => {
-                        out.push('\'');
-                        i += 2;
-                    }
-                    Some('\'') => {
-                        i += 1;
-                        break;
-                    }
-                    Some(&other) => {
-                        out.push(other);
-                        i += 1;
-                    }
-                }
-            }
+            i = calendar::read_quoted(&chars, i, &mut out)
+                .ok_or(DatePatternError::UnterminatedQuote)?;
             continue;
         }
         if !c.is_ascii_alphabetic() {
@@ -114,14 +69,6 @@ fn number(out: &mut String, value: i64, width: usize) {
     out.push_str(&text);
 }
 
-fn text(out: &mut String, full: &str, count: usize) {
-    if count >= 4 {
-        out.push_str(full);
-    } else {
-        out.extend(full.chars().take(3));
-    }
-}
-
 fn field(
     out: &mut String,
     letter: char,
@@ -147,7 +94,7 @@ fn field(
         'M' | 'L' => {
             let month = usize::try_from(zoned.month()).unwrap_or(1).clamp(1, 12);
             if count >= 3 {
-                text(out, MONTHS[month - 1], count);
+                out.push_str(calendar::text(MONTH_NAMES[month - 1], count >= 4));
             } else {
                 number(out, month as i64, count);
             }
@@ -156,8 +103,8 @@ fn field(
         'D' => number(out, i64::from(zoned.day_of_year()), count),
         'F' => number(out, (i64::from(zoned.day()) - 1) / 7 + 1, count),
         'E' => {
-            let day = zoned.weekday().to_monday_zero_offset() as usize;
-            text(out, DAYS[day.min(6)], count);
+            let day = zoned.weekday().to_sunday_zero_offset() as usize;
+            out.push_str(calendar::text(DAY_NAMES[day.min(6)], count >= 4));
         }
         'a' => out.push_str(if hour < 12 { "AM" } else { "PM" }),
         'H' => number(out, hour, count),

@@ -1,6 +1,8 @@
 //! Date patterns compiled into fields: SimpleDateFormat letters with the semantics of
 //! log4j2 2.24's `FastDateFormat`, plus the `n` fraction digits of its `FixedDateFormat`.
 
+use l4rs_core::calendar::{self, DAY_NAMES, MONTH_NAMES};
+
 use crate::converters::thread::{push_integer, push_padded};
 
 /// How an offset prints.
@@ -66,30 +68,6 @@ impl Item {
     }
 }
 
-const MONTHS: [&str; 12] = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-];
-const DAYS: [&str; 7] = [
-    "Sunday",
-    "Monday",
-    "Tuesday",
-    "Wednesday",
-    "Thursday",
-    "Friday",
-    "Saturday",
-];
-
 /// Compiles a SimpleDateFormat pattern. `fixed` selects FixedDateFormat's offset style and
 /// allows `n`. The error text is what FastDateFormat's exception says.
 pub(crate) fn compile(pattern: &str, fixed: bool) -> Result<Vec<Item>, String> {
@@ -151,29 +129,8 @@ pub(crate) fn compile(pattern: &str, fixed: bool) -> Result<Vec<Item>, String> {
             }
             items.push(item);
         } else if c == '\'' {
-            i += 1;
-            if i < chars.len() && chars[i] == '\'' {
-                literal.push('\'');
-                i += 1;
-                continue;
-            }
-            loop {
-                match chars.get(i) {
-                    None => return Err("Unterminated quote".to_string()),
-                    Some('\'') if chars.get(i + 1) == Some(&'\'') => {
-                        literal.push('\'');
-                        i += 2;
-                    }
-                    Some('\'') => {
-                        i += 1;
-                        break;
-                    }
-                    Some(&other) => {
-                        literal.push(other);
-                        i += 1;
-                    }
-                }
-            }
+            i = calendar::read_quoted(&chars, i, &mut literal)
+                .ok_or_else(|| "Unterminated quote".to_string())?;
         } else {
             literal.push(c);
             i += 1;
@@ -289,8 +246,9 @@ pub(crate) fn write_item(
         Item::Year(n) => push_padded(out, f.year, n.max(4)),
         Item::WeekYear(2) => push_two_digit_week_year(out, f.week_year()),
         Item::WeekYear(n) => push_padded(out, f.week_year(), n.max(4)),
-        Item::Month(n) if n >= 4 => out.push_str(MONTHS[f.month as usize - 1]),
-        Item::Month(3) => out.push_str(&MONTHS[f.month as usize - 1][..3]),
+        Item::Month(n) if n >= 3 => {
+            out.push_str(calendar::text(MONTH_NAMES[f.month as usize - 1], n >= 4))
+        }
         Item::Month(n) => push_padded(out, i64::from(f.month), n),
         Item::Day(n) => push_padded(out, i64::from(f.day), n),
         Item::DayOfYear(n) => push_padded(out, i64::from(f.day_of_year), n),
@@ -300,10 +258,7 @@ pub(crate) fn write_item(
             let first_weekday = (f.weekday + 35 - (f.day - 1) % 7) % 7;
             push_padded(out, i64::from((f.day - 1 + first_weekday) / 7 + 1), n)
         }
-        Item::DayName { long } => {
-            let name = DAYS[f.weekday as usize];
-            out.push_str(if long { name } else { &name[..3] })
-        }
+        Item::DayName { long } => out.push_str(calendar::text(DAY_NAMES[f.weekday as usize], long)),
         Item::DayNumber(n) => push_padded(
             out,
             i64::from(if f.weekday == 0 { 7 } else { f.weekday }),

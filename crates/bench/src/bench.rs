@@ -13,11 +13,8 @@ use crate::progress::Progress;
 use crate::report::{self, Measurement, Outcome, Row};
 use crate::{alloc, disk, peers, runner};
 
-/// The raw bandwidth probe writes for half the measured window, within these bounds: long
-/// enough to hit the same writeback throttling a row meets, short enough to keep runs quick.
-const RAW_PROBE_MIN: Duration = Duration::from_millis(500);
-const RAW_PROBE_MAX: Duration = Duration::from_secs(2);
-/// At most this many bytes per raw probe (a fast tmpfs would otherwise fill memory).
+/// At most this many bytes per raw probe round (a fast tmpfs would otherwise fill memory);
+/// the probe itself is [`disk::Probe::for_row`].
 const RAW_PROBE_CAP: u64 = 4 << 30;
 /// A JVM's start and stop, for the progress estimate only.
 const JVM_OVERHEAD_SECONDS: f64 = 1.5;
@@ -96,8 +93,10 @@ fn run(options: &Options) -> Result<(), String> {
     }
 
     let window = (options.warmup + options.measure).as_secs_f64();
-    let probe = (options.measure / 2).clamp(RAW_PROBE_MIN, RAW_PROBE_MAX);
-    let raw = probe.as_secs_f64();
+    // Every thread count's probe takes as long (only its writer count changes).
+    let raw = disk::Probe::for_row(1, options.measure)
+        .duration()
+        .as_secs_f64();
     let per_target = raw
         + window
         + if harness.is_some() {
@@ -116,6 +115,7 @@ fn run(options: &Options) -> Result<(), String> {
 
     let mut rows = Vec::new();
     for &threads in &options.threads {
+        let probe = disk::Probe::for_row(threads, options.measure);
         for target in &targets {
             let route = planned_route(&target.config, &target.logger);
             // The probe writes where this row's files go (a user configuration may log
@@ -123,7 +123,11 @@ fn run(options: &Options) -> Result<(), String> {
             let probe_dir = route
                 .as_ref()
                 .ok()
-                .and_then(|r| probe_folder(&r.files))
+                .and_then(|r| {
+                    // A direct-write rolling appender has no fileName: its pattern's folder.
+                    let rolled: Vec<PathBuf> = r.rolled.iter().map(PathBuf::from).collect();
+                    probe_folder(&r.files).or_else(|| probe_folder(&rolled))
+                })
                 .unwrap_or_else(|| dir.clone());
             if target.study {
                 // Deleted before the probe too: the dirty pages of a deleted file are dropped,
@@ -131,7 +135,7 @@ fn run(options: &Options) -> Result<(), String> {
                 delete_files(&target.config, &target.logger);
             }
             progress.step(&format!("{} · raw write bandwidth", target.label), raw);
-            let raw_mb_per_s = disk::raw_write_bandwidth(&probe_dir, probe, RAW_PROBE_CAP).ok();
+            let raw_mb_per_s = disk::probe_bandwidth(&probe_dir, &probe, RAW_PROBE_CAP).ok();
             progress.step(
                 &format!("{} · l4rs · {threads} threads", target.label),
                 window,
@@ -146,7 +150,7 @@ fn run(options: &Options) -> Result<(), String> {
                 let mut raw_mb_per_s = None;
                 if harness.is_some() {
                     progress.step(&format!("{} · raw write bandwidth", target.label), raw);
-                    raw_mb_per_s = disk::raw_write_bandwidth(&probe_dir, probe, RAW_PROBE_CAP).ok();
+                    raw_mb_per_s = disk::probe_bandwidth(&probe_dir, &probe, RAW_PROBE_CAP).ok();
                 }
                 progress.step(
                     &format!("{} · log4j2 · {threads} threads", target.label),
@@ -171,7 +175,7 @@ fn run(options: &Options) -> Result<(), String> {
             for peer in peers::PEERS {
                 let _ = std::fs::remove_file(peers::log_file(&dir, peer));
                 progress.step(&format!("{} · raw write bandwidth", peer.name), raw);
-                let raw_mb_per_s = disk::raw_write_bandwidth(&dir, probe, RAW_PROBE_CAP).ok();
+                let raw_mb_per_s = disk::probe_bandwidth(&dir, &probe, RAW_PROBE_CAP).ok();
                 progress.step(&format!("{} · {threads} threads", peer.name), window + 0.5);
                 let mut row = peers::run_in_child(peer, threads, options, &dir, &progress);
                 attach_raw(&mut row, raw_mb_per_s);
@@ -209,12 +213,16 @@ fn run(options: &Options) -> Result<(), String> {
     print!("{}", report::table(&rows));
     println!("(alloc B/op: the logging threads' own allocations; bg B/op: every other thread's, e.g. a queue's writer, until drained)");
     print!("{}", drop_summary(&rows));
+    println!(
+        "(raw MB/s: this folder's bandwidth just before each row, {}; of raw = write MB/s / raw MB/s)",
+        disk::Probe::for_row(1, options.measure).describe()
+    );
     if rows
         .iter()
         .filter_map(Row::measurement)
         .any(|m| m.limit_share().is_some_and(|s| s > 1.0))
     {
-        println!("(a share above 100%: the raw probe met heavier writeback throttling than the row did; this disk's bandwidth varies a lot from second to second)");
+        println!("(a share above 100%: the row met less writeback throttling than the raw probe did; this disk's bandwidth varies a lot from second to second)");
     }
     if !ratios.is_empty() {
         println!();
@@ -399,6 +407,15 @@ fn l4rs_row(target: &Target, threads: usize, options: &Options, progress: &Progr
             let _ = std::fs::remove_file(file);
         }
     }
+    // A rolling route is measured from its files at rest, before the restart: starting may
+    // roll the current file (OnStartupTriggeringPolicy) into an archive that the rolling
+    // worker is still compressing, while renames and compression keep the total, so the
+    // files before the restart and after the shutdown (which joins that worker) compare
+    // exactly. Other files are measured after the restart, as `append="false"` truncates.
+    let rolling = !route.rolled.is_empty();
+    let at_rest = rolling.then(|| ours::Written::snapshot(&route));
+    // Files a retention policy deletes during the row take their bytes out of the count.
+    let deletions = ours::DeletionWatch::start(&route);
     let problems = ours::restart(&target.config).err();
     let missing = ours::missing_appenders(&route, &l4rs::active_appenders());
     if !missing.is_empty() {
@@ -413,7 +430,7 @@ fn l4rs_row(target: &Target, threads: usize, options: &Options, progress: &Progr
             )),
         );
     }
-    let before = ours::total_size(&route.files);
+    let before = at_rest.unwrap_or_else(|| ours::Written::snapshot(&route));
     // The queues' counters start with the configuration (restarted above); the dropped count
     // is process-wide, so its growth over the row is what this row lost.
     let dropped_before = l4rs::dropped_events();
@@ -433,7 +450,13 @@ fn l4rs_row(target: &Target, threads: usize, options: &Options, progress: &Progr
     let stats = l4rs::async_queue_stats();
     let dropped = l4rs::dropped_events().saturating_sub(dropped_before);
     l4rs::shutdown();
-    let written = ours::total_size(&route.files).saturating_sub(before);
+    let after = ours::Written::snapshot(&route);
+    let written = deletions
+        .map_or(Ok(()), |watch| watch.check(&route, &after))
+        .and_then(|()| after.added_since(&before));
+    if let Err(reason) = &written {
+        eprintln!("l4rs-bench: {}: {reason}", target.label);
+    }
     let queued = (!stats.is_empty()).then(|| stats.iter().map(|s| s.enqueued).sum::<u64>());
     row(
         route.asynchronous,
@@ -445,7 +468,8 @@ fn l4rs_row(target: &Target, threads: usize, options: &Options, progress: &Progr
             alloc_count: Some(sample.alloc.count),
             background_alloc_bytes: Some(sample.background_alloc.bytes),
             events: sample.events,
-            bytes_written: written,
+            bytes_written: *written.as_ref().unwrap_or(&0),
+            bytes_unknown: written.is_err(),
             raw_mb_per_s: None,
             dropped: Some(dropped),
             queued,

@@ -27,6 +27,10 @@ pub struct Measurement {
     pub events: u64,
     /// Bytes the run added to its log file(s), warm-up included.
     pub bytes_written: u64,
+    /// True when `bytes_written` could not be counted (a rolled archive that cannot be read,
+    /// or one a retention policy deleted during the run): bytes/event, write MB/s and the
+    /// share of raw are then shown as unknown rather than wrong.
+    pub bytes_unknown: bool,
     /// Raw sequential write bandwidth of the folder, measured just before this run.
     pub raw_mb_per_s: Option<f64>,
     /// Events the asynchronous stages dropped during the run (`l4rs::dropped_events()`), where
@@ -100,7 +104,7 @@ impl Measurement {
     /// Share of the raw write bandwidth this run reached.
     pub fn limit_share(&self) -> Option<f64> {
         self.raw_mb_per_s
-            .filter(|raw| *raw > 0.0)
+            .filter(|raw| *raw > 0.0 && !self.bytes_unknown)
             .map(|raw| self.write_mb_per_s() / raw)
     }
 }
@@ -147,13 +151,13 @@ impl Row {
         match &self.outcome {
             Outcome::Measured(m) => {
                 let mut line = format!(
-                    "RESULT appender={label} threads={} ops_per_ms={:.3} alloc_bytes_per_op={:.1} alloc_mb_per_s={:.1} bytes_per_event={:.1} write_mb_per_s={:.1} limit_share={}",
+                    "RESULT appender={label} threads={} ops_per_ms={:.3} alloc_bytes_per_op={:.1} alloc_mb_per_s={:.1} bytes_per_event={} write_mb_per_s={} limit_share={}",
                     self.threads,
                     m.ops_per_ms(),
                     m.alloc_bytes_per_op(),
                     m.alloc_mb_per_s(),
-                    m.bytes_per_event(),
-                    m.write_mb_per_s(),
+                    known(m, m.bytes_per_event()),
+                    known(m, m.write_mb_per_s()),
                     m.limit_share().map_or("na".to_string(), |s| format!("{s:.3}")),
                 );
                 let _ = write!(
@@ -170,6 +174,9 @@ impl Row {
                     m.bytes_written,
                 );
                 // Optional figures, present only where the harness knows them.
+                if m.bytes_unknown {
+                    line.push_str(" bytes_unknown=true");
+                }
                 if let Some(window) = m.window_seconds {
                     let _ = write!(
                         line,
@@ -214,8 +221,9 @@ impl Row {
                 value["alloc_bytes_per_op"] = m.alloc_bytes_per_op().into();
                 value["allocs_per_op"] = m.allocs_per_op().into();
                 value["alloc_mb_per_s"] = m.alloc_mb_per_s().into();
-                value["bytes_per_event"] = m.bytes_per_event().into();
-                value["write_mb_per_s"] = m.write_mb_per_s().into();
+                let known = |v: f64| (!m.bytes_unknown).then_some(v);
+                value["bytes_per_event"] = known(m.bytes_per_event()).into();
+                value["write_mb_per_s"] = known(m.write_mb_per_s()).into();
                 value["raw_mb_per_s"] = m.raw_mb_per_s.into();
                 value["limit_share"] = m.limit_share().into();
                 value["handover_ops_per_ms"] = m.handover_ops_per_ms().into();
@@ -227,7 +235,7 @@ impl Row {
                 value["seconds"] = m.seconds.into();
                 value["window_seconds"] = m.window_seconds.into();
                 value["events"] = m.events.into();
-                value["bytes_written"] = m.bytes_written.into();
+                value["bytes_written"] = (!m.bytes_unknown).then_some(m.bytes_written).into();
             }
             Outcome::Skipped(reason) => value["skipped"] = reason.as_str().into(),
         }
@@ -258,6 +266,7 @@ pub fn parse_result_line(line: &str) -> Option<(String, usize, Measurement)> {
                 .map(|per_op| (per_op * integer("ops").unwrap_or(0) as f64).round() as u64),
             events: integer("events")?,
             bytes_written: integer("bytes_written")?,
+            bytes_unknown: fields.get("bytes_unknown") == Some(&"true"),
             raw_mb_per_s: number("raw_mb_per_s"),
             window_seconds: number("window_seconds"),
             background_alloc_bytes: integer("background_alloc_bytes"),
@@ -301,8 +310,16 @@ pub fn table(rows: &[Row]) -> String {
                         .map_or("-".into(), |b| format!("{b:.1}")),
                     m.drain_seconds()
                         .map_or("-".into(), |d| format!("{:.1}", d * 1000.0)),
-                    format!("{:.0}", m.bytes_per_event()),
-                    format!("{:.1}", m.write_mb_per_s()),
+                    if m.bytes_unknown {
+                        "?".into()
+                    } else {
+                        format!("{:.0}", m.bytes_per_event())
+                    },
+                    if m.bytes_unknown {
+                        "?".into()
+                    } else {
+                        format!("{:.1}", m.write_mb_per_s())
+                    },
                     m.raw_mb_per_s.map_or("-".into(), |r| format!("{r:.0}")),
                     m.limit_share()
                         .map_or("-".into(), |s| format!("{:.0}%", s * 100.0)),
@@ -350,10 +367,26 @@ pub fn table(rows: &[Row]) -> String {
 }
 
 /// The table's last column: asynchronous, and any event an asynchronous stage lost.
+/// `value` with one decimal, or `na` when the row's bytes are unknown.
+fn known(m: &Measurement, value: f64) -> String {
+    if m.bytes_unknown {
+        "na".to_string()
+    } else {
+        format!("{value:.1}")
+    }
+}
+
 fn note(row: &Row, m: &Measurement) -> String {
     let mut note = String::new();
     if row.asynchronous {
         note.push_str("async");
+    }
+    if m.bytes_unknown {
+        let _ = write!(
+            note,
+            "{}bytes written unknown: rolled files deleted or unreadable (reason on stderr)",
+            if note.is_empty() { "" } else { ", " }
+        );
     }
     if let Some(dropped) = m.dropped.filter(|d| *d > 0) {
         let _ = write!(

@@ -57,6 +57,7 @@ pub fn run(peer: &Peer, threads: usize, options: &Options, dir: &Path) -> Row {
                 background_alloc_bytes: Some(sample.background_alloc.bytes),
                 events: sample.events,
                 bytes_written: std::fs::metadata(&path).map_or(0, |m| m.len()),
+                bytes_unknown: false,
                 raw_mb_per_s: None,
                 dropped: None,
                 queued: None,

@@ -2,6 +2,7 @@
 
 use std::error::Error;
 use std::fmt;
+use std::sync::Arc;
 
 /// How a frame joins its "class" and method when printed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -127,13 +128,31 @@ impl fmt::Display for StackFrame {
 /// Build one from any error with [`Throwable::from_error`] (the source chain becomes the causes),
 /// with [`Throwable::capture`] (adds a backtrace of the current thread, resolved once), or field by
 /// field with [`Throwable::new`] and the `with_*` methods.
-#[derive(Debug, PartialEq, Eq)]
+///
+/// The frames are immutable once set and shared between clones: cloning a throwable (as an
+/// asynchronous stage does for every event that carries one) copies its names and bumps a
+/// reference count instead of copying every frame's strings.
+#[derive(PartialEq, Eq)]
 pub struct Throwable {
     class_name: String,
     message: Option<String>,
-    frames: Vec<StackFrame>,
+    /// `None` when there are no frames (so an empty throwable owns no shared block).
+    frames: Option<Arc<[StackFrame]>>,
     cause: Option<Box<Throwable>>,
     suppressed: Vec<Throwable>,
+}
+
+impl fmt::Debug for Throwable {
+    /// The fields as a derived `Debug` would print them, with the frames as a list.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Throwable")
+            .field("class_name", &self.class_name)
+            .field("message", &self.message)
+            .field("frames", &self.frames())
+            .field("cause", &self.cause)
+            .field("suppressed", &self.suppressed)
+            .finish()
+    }
 }
 
 impl Clone for Throwable {
@@ -147,13 +166,21 @@ impl Clone for Throwable {
         }
     }
 
-    /// Copies `source` reusing `self`'s strings, frames and boxes (`Vec::clone_from` and
-    /// `Option::clone_from` recurse into the elements' own `clone_from`), so that asynchronous
-    /// stages can snapshot a throwable per event without allocating in steady state.
+    /// Copies `source` reusing `self`'s strings and boxes (`Vec::clone_from` and
+    /// `Option::clone_from` recurse into the elements' own `clone_from`) and sharing its frames,
+    /// so that asynchronous stages can snapshot a throwable per event without allocating in
+    /// steady state, and without copying the frames.
     fn clone_from(&mut self, source: &Throwable) {
         self.class_name.clone_from(&source.class_name);
         self.message.clone_from(&source.message);
-        self.frames.clone_from(&source.frames);
+        let same_frames = match (&self.frames, &source.frames) {
+            (Some(ours), Some(theirs)) => Arc::ptr_eq(ours, theirs),
+            (None, None) => true,
+            _ => false,
+        };
+        if !same_frames {
+            self.frames.clone_from(&source.frames);
+        }
         self.cause.clone_from(&source.cause);
         self.suppressed.clone_from(&source.suppressed);
     }
@@ -168,7 +195,7 @@ impl Throwable {
         let message = self.message.get_or_insert_with(String::new);
         message.clear();
         let _ = fmt::Write::write_fmt(message, format_args!("{error}"));
-        self.frames.clear();
+        self.frames = None;
         self.suppressed.clear();
         match error.source() {
             Some(source) => match &mut self.cause {
@@ -184,7 +211,7 @@ impl Throwable {
         Throwable {
             class_name: class_name.into(),
             message: None,
-            frames: Vec::new(),
+            frames: None,
             cause: None,
             suppressed: Vec::new(),
         }
@@ -198,7 +225,7 @@ impl Throwable {
 
     /// Sets the stack frames, innermost first.
     pub fn with_frames(mut self, frames: Vec<StackFrame>) -> Throwable {
-        self.frames = frames;
+        self.frames = (!frames.is_empty()).then(|| Arc::from(frames));
         self
     }
 
@@ -257,7 +284,7 @@ impl Throwable {
 
     /// The frames, innermost first.
     pub fn frames(&self) -> &[StackFrame] {
-        &self.frames
+        self.frames.as_deref().unwrap_or(&[])
     }
 
     /// The cause.
@@ -541,6 +568,30 @@ mod tests {
         assert_eq!(cause.class_name(), "std::io::error::Error");
         assert_eq!(cause.message(), Some("disk full"));
         assert_eq!(throwable.root_cause().message(), Some("disk full"));
+    }
+
+    #[test]
+    fn clones_share_the_frames_instead_of_copying_them() {
+        let original = Throwable::new("x.Y").with_frames(vec![
+            StackFrame::java("a.B", "c", Some("B.java"), 3),
+            StackFrame::rust("m", "f", None, -1),
+        ]);
+        let copy = original.clone();
+        assert_eq!(copy, original);
+        assert!(std::ptr::eq(copy.frames(), original.frames()));
+        let mut target =
+            Throwable::new("old").with_frames(vec![StackFrame::java("o", "p", None, 1)]);
+        target.clone_from(&original);
+        assert_eq!(target, original);
+        assert!(std::ptr::eq(target.frames(), original.frames()));
+        assert!(Throwable::new("x")
+            .with_frames(Vec::new())
+            .frames()
+            .is_empty());
+        assert_eq!(
+            format!("{:?}", Throwable::new("x.Z")),
+            r#"Throwable { class_name: "x.Z", message: None, frames: [], cause: None, suppressed: [] }"#
+        );
     }
 
     #[test]

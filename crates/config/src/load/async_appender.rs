@@ -1,8 +1,7 @@
 //! `<Async>`: log4j2's AsyncAppender, a queue in front of other appenders.
 
 use super::binder::Binder;
-use super::filters::{is_filter, FilterSlot};
-use super::loggers::build_appender_ref;
+use super::loggers::bind_refs_and_filter;
 use super::node::PNode;
 use crate::model::{AppenderKind, AppenderSpec, AsyncAppenderSpec};
 
@@ -21,25 +20,13 @@ const QUEUE_FACTORIES: &[&str] = &[
 /// Builds one `<Async>` element; `None` (after a diagnostic) when it cannot be built.
 pub(crate) fn build_async_appender(binder: &mut Binder, mut node: PNode) -> Option<AppenderSpec> {
     let inserted = node.attrs.len();
-    let mut appender_refs = Vec::new();
-    let mut filter = FilterSlot::new();
-    for child in std::mem::take(&mut node.children) {
-        if child.canonical == Some("AppenderRef") {
-            if let Some(reference) = build_appender_ref(binder, child) {
-                appender_refs.push(reference);
-            }
-        } else if is_filter(&child) {
-            filter.offer(binder, &node, child);
-        } else if child.canonical == Some("Property")
+    // Properties configure nothing here; the queue factory is replaced by l4rs's ring.
+    let (appender_refs, filter) = bind_refs_and_filter(binder, &mut node, |child| {
+        child.canonical == Some("Property")
             || QUEUE_FACTORIES
                 .iter()
                 .any(|factory| factory.eq_ignore_ascii_case(&child.name))
-        {
-            // Properties configure nothing here; the queue factory is replaced by l4rs's ring.
-        } else {
-            binder.unusable_child(&node, &child);
-        }
-    }
+    });
     let name = binder.string(&mut node, &["name"]);
     let ignore_exceptions = binder.boolean(&mut node, &["ignoreExceptions"], true);
     let blocking = binder.boolean(&mut node, &["blocking"], true);

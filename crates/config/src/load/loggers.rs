@@ -55,22 +55,11 @@ fn build_logger(
     asynchronous: bool,
 ) -> Option<LoggerSpec> {
     let inserted = node.attrs.len();
-    let mut appender_refs = Vec::new();
-    let mut filter = FilterSlot::new();
-    for child in std::mem::take(&mut node.children) {
-        if child.canonical == Some("AppenderRef") {
-            if let Some(reference) = build_appender_ref(binder, child) {
-                appender_refs.push(reference);
-            }
-        } else if is_filter(&child) {
-            filter.offer(binder, &node, child);
-        } else if child.canonical == Some("Property") {
-            // Logger properties add context data per event, which no scenario covers; log4j2
-            // accepts them on every logger.
-        } else {
-            binder.unusable_child(&node, &child);
-        }
-    }
+    // Logger properties add context data per event, which no scenario covers; log4j2 accepts
+    // them on every logger.
+    let (appender_refs, filter) = bind_refs_and_filter(binder, &mut node, |child| {
+        child.canonical == Some("Property")
+    });
     let name = if is_root {
         Some(String::new())
     } else {
@@ -110,6 +99,29 @@ fn build_logger(
         filter: filter.filter,
         position: Some(node.position),
     })
+}
+
+/// Binds the children shared by loggers and the Async appender: `<AppenderRef>`s and one filter.
+/// Children that `ignored` accepts are dropped silently; any other child is reported as unusable.
+pub(super) fn bind_refs_and_filter(
+    binder: &mut Binder,
+    node: &mut PNode,
+    ignored: impl Fn(&PNode) -> bool,
+) -> (Vec<AppenderRefSpec>, FilterSlot) {
+    let mut appender_refs = Vec::new();
+    let mut filter = FilterSlot::new();
+    for child in std::mem::take(&mut node.children) {
+        if child.canonical == Some("AppenderRef") {
+            if let Some(reference) = build_appender_ref(binder, child) {
+                appender_refs.push(reference);
+            }
+        } else if is_filter(&child) {
+            filter.offer(binder, node, child);
+        } else if !ignored(&child) {
+            binder.unusable_child(node, &child);
+        }
+    }
+    (appender_refs, filter)
 }
 
 pub(super) fn build_appender_ref(binder: &mut Binder, mut node: PNode) -> Option<AppenderRefSpec> {

@@ -28,14 +28,7 @@ const LOG4J2_CORE_PLUGINS: &[&str] = &[
     "asyncwaitstrategyfactory",
     "configuration",
     "loggerfields",
-    // Arbiters.
-    "systempropertyarbiter",
-    "environmentarbiter",
-    "classarbiter",
-    "scriptarbiter",
-    "select",
-    "defaultarbiter",
-    "springprofile",
+    // Arbiters: see `ARBITERS`.
     // Appenders.
     "async",
     "cassandra",
@@ -230,6 +223,18 @@ const L4RS_PLUGINS: &[&str] = &[
     "Filters",
 ];
 
+/// The arbiter plugins (lower case): elements replaced by their children when their condition
+/// holds.
+const ARBITERS: &[&str] = &[
+    "systempropertyarbiter",
+    "environmentarbiter",
+    "classarbiter",
+    "scriptarbiter",
+    "select",
+    "defaultarbiter",
+    "springprofile",
+];
+
 /// Plugins l4rs adds to log4j2's (lower case): elements log4j2 does not know.
 const L4RS_EXTENSIONS: &[&str] = &["rollingmemorymappedfile"];
 
@@ -241,6 +246,7 @@ const ALIASES: &[(&str, &str)] = &[("appender-ref", "AppenderRef")];
 pub fn is_log4j2_plugin(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
     LOG4J2_CORE_PLUGINS.contains(&lower.as_str())
+        || ARBITERS.contains(&lower.as_str())
         || L4RS_EXTENSIONS.contains(&lower.as_str())
         || ALIASES.iter().any(|(alias, _)| *alias == lower)
 }
@@ -261,16 +267,9 @@ pub fn l4rs_plugin(name: &str) -> Option<&'static str> {
 
 /// True for the arbiters: elements replaced by their children when their condition holds.
 pub fn is_arbiter(name: &str) -> bool {
-    [
-        "systempropertyarbiter",
-        "environmentarbiter",
-        "classarbiter",
-        "scriptarbiter",
-        "select",
-        "defaultarbiter",
-        "springprofile",
-    ]
-    .contains(&name.to_ascii_lowercase().as_str())
+    ARBITERS
+        .iter()
+        .any(|arbiter| arbiter.eq_ignore_ascii_case(name))
 }
 
 /// The plugins l4rs implements, comma-separated, for messages.

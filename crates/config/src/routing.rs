@@ -24,10 +24,15 @@ pub struct LoggerNode {
     pub spec: LoggerSpec,
     /// Its own level, else the nearest configured ancestor's, else ERROR.
     pub effective_level: Level,
-    /// True when the level was inherited rather than set on this logger.
-    pub level_inherited: bool,
     /// The nearest configured ancestor; `None` for the root.
     pub parent: Option<usize>,
+}
+
+impl LoggerNode {
+    /// True when the level was inherited rather than set on this logger.
+    pub fn level_inherited(&self) -> bool {
+        self.spec.level.is_none()
+    }
 }
 
 /// The resolved logger hierarchy. Index 0 is the root; the named loggers follow in
@@ -97,7 +102,6 @@ impl LoggerTree {
             };
             tree.nodes.push(LoggerNode {
                 effective_level: spec.level.unwrap_or(ROOT_DEFAULT_LEVEL),
-                level_inherited: spec.level.is_none(),
                 spec,
                 parent,
             });
@@ -212,7 +216,7 @@ impl LoggerTree {
             "{:indent$}{name} -> {}{}",
             "",
             node.effective_level,
-            if node.level_inherited {
+            if node.level_inherited() {
                 " (inherited)"
             } else {
                 ""
@@ -346,7 +350,7 @@ mod tests {
         let abc = t.owner_of("a.b.c");
         assert_eq!(t.node(t.parent(abc).unwrap()).spec.name, "a");
         assert_eq!(t.node(abc).effective_level, Level::DEBUG);
-        assert!(t.node(abc).level_inherited);
+        assert!(t.node(abc).level_inherited());
         assert_eq!(t.node(t.owner_of("x")).effective_level, Level::WARN);
         assert_eq!(t.parent(t.root()), None);
         let t = tree(&[("x", None)], None);

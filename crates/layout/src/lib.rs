@@ -170,6 +170,17 @@ impl PatternLayout {
         self.charset
     }
 
+    /// Formats the header or footer: `pattern`, if any, with an empty event at `level`.
+    fn format_empty_event(&self, pattern: Option<&Pattern>, level: Level, out: &mut String) {
+        if let Some(pattern) = pattern {
+            let event = LogEvent {
+                level,
+                ..LogEvent::empty()
+            };
+            self.format_with(pattern, &event, out);
+        }
+    }
+
     fn format_with(&self, pattern: &Pattern, event: &LogEvent<'_>, out: &mut String) {
         let start = out.len();
         pattern.format(event, out);
@@ -201,23 +212,11 @@ impl Layout for PatternLayout {
     }
 
     fn header(&self, out: &mut String) {
-        if let Some(header) = &self.header {
-            let event = LogEvent {
-                level: self.header_level,
-                ..LogEvent::empty()
-            };
-            self.format_with(header, &event, out);
-        }
+        self.format_empty_event(self.header.as_ref(), self.header_level, out);
     }
 
     fn footer(&self, out: &mut String) {
-        if let Some(footer) = &self.footer {
-            let event = LogEvent {
-                level: self.footer_level,
-                ..LogEvent::empty()
-            };
-            self.format_with(footer, &event, out);
-        }
+        self.format_empty_event(self.footer.as_ref(), self.footer_level, out);
     }
 
     fn encode<'b>(&self, text: &'b str, scratch: &'b mut Vec<u8>) -> &'b [u8] {

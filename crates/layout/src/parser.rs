@@ -85,6 +85,10 @@ fn parse_formatters(pattern: &str, options: &ParseOptions) -> Result<Vec<Formatt
     let mut state = State::Literal;
     let mut i = 0;
     let fail = |_: ()| ParseError(format!("Cannot parse pattern '{pattern}'"));
+    // Ends a conversion specifier at `c`; returns the index after the converter's options.
+    let finish = |c, i, literal: &mut String, info, formatters: &mut Vec<Formatter>| {
+        finalize(c, &chars, i, literal, info, formatters, options).map_err(fail)
+    };
 
     while i < len {
         let c = chars[i];
@@ -119,33 +123,24 @@ fn parse_formatters(pattern: &str, options: &ParseOptions) -> Result<Vec<Formatt
                     '-' => info.left_align = true,
                     '.' => state = State::Dot,
                     _ if c.is_ascii_digit() => {
-                        info.min = c as usize - '0' as usize;
+                        info.min = append_digit(0, c);
                         state = State::Min;
                     }
                     _ => {
-                        i = finalize(c, &chars, i, &mut literal, info, &mut formatters, options)
-                            .map_err(fail)?;
+                        i = finish(c, i, &mut literal, info, &mut formatters)?;
                         state = State::Literal;
-                        info = FormattingInfo::default();
-                        literal.clear();
                     }
                 }
             }
             State::Min => {
                 literal.push(c);
                 if c.is_ascii_digit() {
-                    info.min = info
-                        .min
-                        .saturating_mul(10)
-                        .saturating_add(c as usize - '0' as usize);
+                    info.min = append_digit(info.min, c);
                 } else if c == '.' {
                     state = State::Dot;
                 } else {
-                    i = finalize(c, &chars, i, &mut literal, info, &mut formatters, options)
-                        .map_err(fail)?;
+                    i = finish(c, i, &mut literal, info, &mut formatters)?;
                     state = State::Literal;
-                    info = FormattingInfo::default();
-                    literal.clear();
                 }
             }
             State::Dot => {
@@ -153,7 +148,7 @@ fn parse_formatters(pattern: &str, options: &ParseOptions) -> Result<Vec<Formatt
                 if c == '-' {
                     info.left_truncate = false;
                 } else if c.is_ascii_digit() {
-                    info.max = c as usize - '0' as usize;
+                    info.max = append_digit(0, c);
                     state = State::Max;
                 } else {
                     status::error(format_args!(
@@ -165,16 +160,10 @@ fn parse_formatters(pattern: &str, options: &ParseOptions) -> Result<Vec<Formatt
             State::Max => {
                 literal.push(c);
                 if c.is_ascii_digit() {
-                    info.max = info
-                        .max
-                        .saturating_mul(10)
-                        .saturating_add(c as usize - '0' as usize);
+                    info.max = append_digit(info.max, c);
                 } else {
-                    i = finalize(c, &chars, i, &mut literal, info, &mut formatters, options)
-                        .map_err(fail)?;
+                    i = finish(c, i, &mut literal, info, &mut formatters)?;
                     state = State::Literal;
-                    info = FormattingInfo::default();
-                    literal.clear();
                 }
             }
         }
@@ -183,6 +172,13 @@ fn parse_formatters(pattern: &str, options: &ParseOptions) -> Result<Vec<Formatt
         formatters.push(literal_formatter(&literal, options).map_err(fail)?);
     }
     Ok(formatters)
+}
+
+/// `value` with the decimal digit `digit` appended, saturating.
+fn append_digit(value: usize, digit: char) -> usize {
+    value
+        .saturating_mul(10)
+        .saturating_add(digit as usize - '0' as usize)
 }
 
 /// Reads the converter name starting with `c` and its options, creates the converter and

@@ -35,6 +35,18 @@ pub(crate) struct Formatter {
     pub info: Option<FormattingInfo>,
 }
 
+impl Formatter {
+    /// Appends the converter's output for `event`, with the modifiers applied to it.
+    #[inline]
+    pub fn format(&self, event: &LogEvent<'_>, out: &mut String, base: usize) {
+        let start = out.len();
+        self.converter.format(event, out, base);
+        if let Some(info) = &self.info {
+            info.apply(out, start);
+        }
+    }
+}
+
 /// Options for [`Pattern::compile`].
 #[derive(Clone, Default)]
 pub struct PatternOptions {
@@ -77,11 +89,7 @@ impl Pattern {
     /// `%ex` space rule looks back no further).
     pub(crate) fn format_from(&self, event: &LogEvent<'_>, out: &mut String, base: usize) {
         for formatter in &self.formatters {
-            let start = out.len();
-            formatter.converter.format(event, out, base);
-            if let Some(info) = &formatter.info {
-                info.apply(out, start);
-            }
+            formatter.format(event, out, base);
         }
     }
 

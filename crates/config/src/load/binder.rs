@@ -112,29 +112,29 @@ impl Binder {
 
     /// A Java `int` (`Integer.valueOf`: optional sign, decimal digits, nothing else).
     pub fn int(&mut self, node: &mut PNode, names: &[&str]) -> Option<i32> {
-        let attr = node.take(names)?;
-        let value = self.substitute(&attr.value, node, attr.position);
-        match parse_java_integer(&value).and_then(|v| i32::try_from(v).ok()) {
-            Some(parsed) => Some(parsed),
-            None => {
-                let cause =
-                    format!("java.lang.NumberFormatException: For input string: \"{value}\"");
-                self.conversion_warning(node, &attr, &value, "int", cause);
-                None
-            }
-        }
+        self.integer(node, names, "int")
     }
 
     /// A Java `long`.
     pub fn long(&mut self, node: &mut PNode, names: &[&str]) -> Option<i64> {
+        self.integer(node, names, "long")
+    }
+
+    /// A Java integer of type `java_type`; a value out of `T`'s range is refused as Java does.
+    fn integer<T: TryFrom<i64>>(
+        &mut self,
+        node: &mut PNode,
+        names: &[&str],
+        java_type: &str,
+    ) -> Option<T> {
         let attr = node.take(names)?;
         let value = self.substitute(&attr.value, node, attr.position);
-        match parse_java_integer(&value) {
+        match parse_java_integer(&value).and_then(|v| T::try_from(v).ok()) {
             Some(parsed) => Some(parsed),
             None => {
                 let cause =
                     format!("java.lang.NumberFormatException: For input string: \"{value}\"");
-                self.conversion_warning(node, &attr, &value, "long", cause);
+                self.conversion_warning(node, &attr, &value, java_type, cause);
                 None
             }
         }

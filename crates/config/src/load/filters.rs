@@ -52,6 +52,19 @@ fn verdicts(binder: &mut Binder, node: &mut PNode) -> FilterVerdicts {
     }
 }
 
+/// A required attribute: `value`, or an error reported with `message` when it is missing.
+fn required(
+    binder: &mut Binder,
+    node: &PNode,
+    value: Option<String>,
+    message: &str,
+) -> Option<String> {
+    if value.is_none() {
+        binder.error(node, message);
+    }
+    value
+}
+
 /// Builds one filter element; `None` (after a diagnostic) when it cannot be built.
 pub(crate) fn build_filter(binder: &mut Binder, mut node: PNode) -> Option<FilterSpec> {
     let Some(canonical) = node.canonical else {
@@ -107,42 +120,26 @@ pub(crate) fn build_filter(binder: &mut Binder, mut node: PNode) -> Option<Filte
             let regex = binder.string(&mut node, &["regex"]);
             let use_raw_msg = binder.boolean(&mut node, &["useRawMsg"], false);
             let verdicts = verdicts(binder, &mut node);
-            match regex {
-                Some(regex) => Some(FilterSpec::Regex {
-                    regex,
-                    use_raw_msg,
-                    verdicts,
-                }),
-                None => {
-                    binder.error(
-                        &node,
-                        "A regular expression must be provided for RegexFilter",
-                    );
-                    None
-                }
-            }
+            let message = "A regular expression must be provided for RegexFilter";
+            required(binder, &node, regex, message).map(|regex| FilterSpec::Regex {
+                regex,
+                use_raw_msg,
+                verdicts,
+            })
         }
         "StringMatchFilter" => {
             let text = binder.string(&mut node, &["text"]);
             let verdicts = verdicts(binder, &mut node);
-            match text {
-                Some(text) => Some(FilterSpec::StringMatch { text, verdicts }),
-                None => {
-                    binder.error(&node, "A text value must be provided for StringMatchFilter");
-                    None
-                }
-            }
+            let message = "A text value must be provided for StringMatchFilter";
+            required(binder, &node, text, message)
+                .map(|text| FilterSpec::StringMatch { text, verdicts })
         }
         "MarkerFilter" => {
             let marker = binder.string(&mut node, &["marker"]);
             let verdicts = verdicts(binder, &mut node);
-            match marker {
-                Some(marker) => Some(FilterSpec::Marker { marker, verdicts }),
-                None => {
-                    binder.error(&node, "A marker must be provided for MarkerFilter");
-                    None
-                }
-            }
+            let message = "A marker must be provided for MarkerFilter";
+            required(binder, &node, marker, message)
+                .map(|marker| FilterSpec::Marker { marker, verdicts })
         }
         "NoMarkerFilter" => Some(FilterSpec::NoMarker {
             verdicts: verdicts(binder, &mut node),

@@ -1,5 +1,7 @@
 //! `%highlight`, `%style` and the colour shorthands (`%red{…}` …): ANSI escape sequences.
 
+use std::fmt::Write as _;
+
 use l4rs_core::{status, Level, LogEvent};
 
 use super::level::split_comma;
@@ -75,13 +77,15 @@ const CODES: &[(&str, &str)] = &[
 /// Appends the code of one style word; `#rrggbb` (optionally `FG_`/`BG_` prefixed) gives a
 /// 24-bit colour. Returns false for an unknown word.
 fn push_code(word: &str, out: &mut String) -> bool {
-    let upper = word.trim().to_ascii_uppercase();
-    let (base, hex) = if let Some(hex) = upper.strip_prefix("BG_#") {
+    let word = word.trim();
+    let strip = |prefix: &str| {
+        word.get(..prefix.len())
+            .filter(|head| head.eq_ignore_ascii_case(prefix))
+            .map(|_| &word[prefix.len()..])
+    };
+    let (base, hex) = if let Some(hex) = strip("BG_#") {
         ("48", Some(hex))
-    } else if let Some(hex) = upper
-        .strip_prefix("FG_#")
-        .or_else(|| upper.strip_prefix('#'))
-    {
+    } else if let Some(hex) = strip("FG_#").or_else(|| strip("#")) {
         ("38", Some(hex))
     } else {
         ("", None)
@@ -89,17 +93,15 @@ fn push_code(word: &str, out: &mut String) -> bool {
     if let Some(hex) = hex {
         if hex.len() == 6 && hex.bytes().all(|b| b.is_ascii_hexdigit()) {
             let channel = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).unwrap_or(0);
-            out.push_str(&format!(
-                "{base};2;{};{};{}",
-                channel(0),
-                channel(2),
-                channel(4)
-            ));
+            let _ = write!(out, "{base};2;{};{};{}", channel(0), channel(2), channel(4));
             return true;
         }
         return false;
     }
-    match CODES.iter().find(|(name, _)| *name == upper) {
+    match CODES
+        .iter()
+        .find(|(name, _)| name.eq_ignore_ascii_case(word))
+    {
         Some((_, code)) => {
             out.push_str(code);
             true
@@ -110,9 +112,9 @@ fn push_code(word: &str, out: &mut String) -> bool {
 
 /// `AnsiEscape.createSequence`: `ESC[` codes joined by `;` then `m`. An unknown word is
 /// reported and leaves an empty code (log4j2 still writes its separator).
-pub(crate) fn push_sequence(names: &[&str], out: &mut String) {
+pub(crate) fn push_sequence<'a>(names: impl IntoIterator<Item = &'a str>, out: &mut String) {
     out.push_str("\u{1b}[");
-    for (index, name) in names.iter().enumerate() {
+    for (index, name) in names.into_iter().enumerate() {
         if index > 0 {
             out.push(';');
         }
@@ -128,7 +130,7 @@ pub(crate) fn push_sequence(names: &[&str], out: &mut String) {
 
 fn sequence(names: &[&str]) -> String {
     let mut out = String::new();
-    push_sequence(names, &mut out);
+    push_sequence(names.iter().copied(), &mut out);
     out
 }
 

@@ -126,10 +126,7 @@ pub(crate) fn format_not_empty(
     let mut any_variable_written = false;
     for formatter in &pattern.formatters {
         let before = out.len();
-        formatter.converter.format(event, out, base);
-        if let Some(info) = &formatter.info {
-            info.apply(out, before);
-        }
+        formatter.format(event, out, base);
         if formatter.converter.is_variable() && out.len() > before {
             any_variable_written = true;
         }

@@ -52,8 +52,7 @@ fn render_ansi_markup(text: &str, out: &mut String) {
         out.push_str(&rest[..begin]);
         let span = &rest[begin + 2..begin + 2 + length];
         let (codes, content) = span.split_once(' ').unwrap_or((span, ""));
-        let names: Vec<&str> = codes.split(',').collect();
-        ansi::push_sequence(&names, out);
+        ansi::push_sequence(codes.split(','), out);
         out.push_str(content);
         out.push_str(ansi::RESET);
         rest = &rest[begin + 2 + length + 2..];

@@ -142,8 +142,7 @@ impl DateFormatter {
                 return false;
             };
             let entry = cache.entry(self.id);
-            if entry.second != second || entry.id != self.id {
-                entry.id = self.id;
+            if entry.second != second {
                 entry.second = second;
                 entry.text.clear();
                 entry.cuts.clear();
@@ -272,18 +271,18 @@ struct Cache {
 const CACHE_SLOTS: usize = 16;
 
 impl Cache {
+    /// The entry for `id`; a new or evicted one has `second: i64::MIN`, so it is rendered.
     fn entry(&mut self, id: u64) -> &mut Entry {
         if let Some(index) = self.entries.iter().position(|e| e.id == id) {
             return &mut self.entries[index];
         }
-        let fresh = Entry {
-            id,
-            second: i64::MIN,
-            text: String::with_capacity(32),
-            cuts: Vec::with_capacity(2),
-        };
         if self.entries.len() < CACHE_SLOTS {
-            self.entries.push(fresh);
+            self.entries.push(Entry {
+                id,
+                second: i64::MIN,
+                text: String::with_capacity(32),
+                cuts: Vec::with_capacity(2),
+            });
             return self.entries.last_mut().expect("just pushed");
         }
         let victim = self.next_victim % CACHE_SLOTS;

@@ -75,17 +75,16 @@ impl ThrowableConverter {
             return;
         };
         match &self.suffix {
-            None => self.render(event, throwable, "", out, base),
+            None => self.render(throwable, "", out, base),
             Some(pattern) => with_scratch(|suffix| {
                 pattern.format_from(event, suffix, 0);
-                self.render(event, throwable, suffix, out, base);
+                self.render(throwable, suffix, out, base);
             }),
         }
     }
 
     fn render(
         &self,
-        _event: &LogEvent<'_>,
         throwable: &l4rs_core::ThrowableRef<'_>,
         suffix: &str,
         out: &mut String,

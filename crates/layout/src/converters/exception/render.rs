@@ -246,10 +246,7 @@ fn standard_enclosed(
         sink.text(LINE_SEPARATOR);
     }
     if common != 0 {
-        tabs(prefix, sink);
-        sink.text("\t... ");
-        sink.integer(common as i64);
-        sink.text(" more");
+        more_line(common, prefix, sink);
         sink.text(LINE_SEPARATOR);
     }
     for suppressed in throwable.suppressed() {
@@ -258,6 +255,15 @@ fn standard_enclosed(
     if let Some(cause) = throwable.cause() {
         standard_enclosed(cause, trace, "Caused by: ", prefix, sink);
     }
+}
+
+/// The `... N more` line (without its line ending) for the frames shared with the enclosing
+/// trace.
+fn more_line(common: usize, prefix: usize, sink: &mut Sink<'_>) {
+    tabs(prefix, sink);
+    sink.text("\t... ");
+    sink.integer(common as i64);
+    sink.text(" more");
 }
 
 /// What the proxy-based layouts (`%xEx`, `%rEx`) need besides the sink.
@@ -311,10 +317,7 @@ impl ProxyStyle<'_> {
             self.skipped(skipped, prefix, sink);
         }
         if common != 0 {
-            tabs(prefix, sink);
-            sink.text("\t... ");
-            sink.integer(common as i64);
-            sink.text(" more");
+            more_line(common, prefix, sink);
             self.end_line(sink);
         }
     }

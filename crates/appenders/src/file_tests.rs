@@ -11,30 +11,13 @@ use l4rs_config::model::{
 };
 use l4rs_core::{status, AppendError, Appender, Level, LogEvent, Message};
 
-use crate::test_support::{event, TempDir, TestLayout};
+use crate::test_support::{
+    check_thread_lines, event, file_spec as spec, read, TempDir, TestLayout,
+};
 use crate::{build_appender, AppenderBuildError, FileAppender};
-
-fn spec(file_name: &str) -> FileSpec {
-    FileSpec {
-        file_name: file_name.to_string(),
-        append: true,
-        buffered_io: true,
-        buffer_size: 8192,
-        immediate_flush: true,
-        locking: false,
-        create_on_demand: false,
-        file_permissions: None,
-        file_owner: None,
-        file_group: None,
-    }
-}
 
 fn appender(spec: &FileSpec, layout: TestLayout) -> FileAppender {
     FileAppender::new("F", spec, Arc::new(layout)).unwrap()
-}
-
-fn read(path: &str) -> String {
-    fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
 #[test]
@@ -546,26 +529,9 @@ fn hammer(appender: &FileAppender) {
 
 /// Every line present exactly once, none torn, each thread's lines in order.
 fn check_lines(contents: &str) {
-    let mut next = [0usize; THREADS];
-    let mut lines = 0;
-    for line in contents.lines() {
-        lines += 1;
-        let mut fields = line.splitn(3, ' ');
-        let thread: usize = fields
-            .next()
-            .and_then(|t| t.strip_prefix('T'))
-            .and_then(|t| t.parse().ok())
-            .unwrap_or_else(|| panic!("torn line {line:?}"));
-        let sequence: usize = fields
-            .next()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or_else(|| panic!("torn line {line:?}"));
-        assert_eq!(fields.next(), Some(PAYLOAD), "torn line {line:?}");
-        assert_eq!(sequence, next[thread], "thread {thread} out of order");
-        next[thread] += 1;
-    }
-    assert_eq!(lines, THREADS * EVENTS_PER_THREAD);
-    assert!(next.iter().all(|&n| n == EVENTS_PER_THREAD));
+    check_thread_lines(contents, THREADS, EVENTS_PER_THREAD, |_, _, rest| {
+        rest == Some(PAYLOAD)
+    });
 }
 
 #[test]

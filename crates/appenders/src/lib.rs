@@ -173,6 +173,7 @@ pub(crate) mod test_support {
     use std::path::{Path, PathBuf};
     use std::sync::atomic::{AtomicUsize, Ordering};
 
+    use l4rs_config::model::FileSpec;
     use l4rs_core::{Layout, Level, LogEvent, Message};
 
     /// A stand-in for PatternLayout: `<prefix><message>\n`, with optional header and footer.
@@ -226,6 +227,56 @@ pub(crate) mod test_support {
 
     pub fn event(text: &'static str) -> LogEvent<'static> {
         LogEvent::new("test", Level::INFO, Message::Text(text))
+    }
+
+    /// A `<File>` with log4j2's defaults.
+    pub fn file_spec(file_name: &str) -> FileSpec {
+        FileSpec {
+            file_name: file_name.to_string(),
+            append: true,
+            buffered_io: true,
+            buffer_size: 8192,
+            immediate_flush: true,
+            locking: false,
+            create_on_demand: false,
+            file_permissions: None,
+            file_owner: None,
+            file_group: None,
+        }
+    }
+
+    /// The text of the file `path`, which must exist.
+    pub fn read(path: &str) -> String {
+        std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"))
+    }
+
+    /// Checks that `contents` is lines `T<thread> <sequence>[ <rest>]` holding, for each of
+    /// `threads` threads, the sequences `0..per_thread` once each and in order, and that `rest`
+    /// accepts each line's thread, sequence and rest: no line lost, doubled, reordered or torn.
+    pub fn check_thread_lines(
+        contents: &str,
+        threads: usize,
+        per_thread: usize,
+        rest: impl Fn(usize, usize, Option<&str>) -> bool,
+    ) {
+        let mut next = vec![0usize; threads];
+        for line in contents.lines() {
+            let mut fields = line.splitn(3, ' ');
+            let thread: usize = fields
+                .next()
+                .and_then(|t| t.strip_prefix('T'))
+                .and_then(|t| t.parse().ok())
+                .filter(|&t| t < threads)
+                .unwrap_or_else(|| panic!("torn line {line:?}"));
+            let sequence: usize = fields
+                .next()
+                .and_then(|s| s.parse().ok())
+                .unwrap_or_else(|| panic!("torn line {line:?}"));
+            assert!(rest(thread, sequence, fields.next()), "torn line {line:?}");
+            assert_eq!(sequence, next[thread], "thread {thread} out of order");
+            next[thread] += 1;
+        }
+        assert_eq!(next, vec![per_thread; threads]);
     }
 
     /// A fresh directory under the system temp dir, removed on drop.

@@ -11,7 +11,7 @@ use l4rs_core::{status, AppendError, Appender, Level, LogEvent, Message};
 use crate::file_manager::WriteError;
 use crate::mmf_manager::{MemoryMappedFileManager, RETRY_INTERVAL};
 use crate::registry::Managed as _;
-use crate::test_support::{event, TempDir, TestLayout};
+use crate::test_support::{check_thread_lines, event, TempDir, TestLayout};
 use crate::{AppenderBuildError, MemoryMappedFileAppender};
 
 fn spec(file_name: &str, region_length: i64) -> MemoryMappedFileSpec {
@@ -265,28 +265,12 @@ fn appenders_on_one_file_share_its_manager() {
 fn check_threads(contents: &[u8], threads: usize, per_thread: usize) {
     assert!(!contents.contains(&0), "NUL bytes in the file");
     let text = std::str::from_utf8(contents).unwrap();
-    let mut next = vec![0usize; threads];
-    for line in text.lines() {
-        let mut fields = line.split(' ');
-        let thread: usize = fields.next().unwrap()[1..]
-            .parse()
-            .unwrap_or_else(|_| panic!("{line:?}"));
-        let sequence: usize = fields
-            .next()
-            .unwrap()
-            .parse()
-            .unwrap_or_else(|_| panic!("{line:?}"));
-        let padding = fields.next().unwrap_or_else(|| panic!("torn {line:?}"));
-        assert_eq!(
-            padding.len(),
-            (thread * 7 + sequence * 13) % 300,
-            "torn {line:?}"
-        );
-        assert!(padding.bytes().all(|b| b == b'x'), "torn {line:?}");
-        assert_eq!(sequence, next[thread], "thread {thread} out of order");
-        next[thread] += 1;
-    }
-    assert_eq!(next, vec![per_thread; threads]);
+    check_thread_lines(text, threads, per_thread, |thread, sequence, padding| {
+        padding.is_some_and(|padding| {
+            padding.len() == (thread * 7 + sequence * 13) % 300
+                && padding.bytes().all(|b| b == b'x')
+        })
+    });
 }
 
 fn line(thread: usize, sequence: usize) -> String {

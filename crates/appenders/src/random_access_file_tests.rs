@@ -7,7 +7,7 @@ use std::sync::Arc;
 use l4rs_config::model::RandomAccessFileSpec;
 use l4rs_core::{AppendError, Appender, Level, LogEvent, Message};
 
-use crate::test_support::{event, TempDir, TestLayout};
+use crate::test_support::{check_thread_lines, event, file_spec, read, TempDir, TestLayout};
 use crate::{AppenderBuildError, FileAppender, RandomAccessFileAppender};
 
 fn spec(file_name: &str) -> RandomAccessFileSpec {
@@ -21,10 +21,6 @@ fn spec(file_name: &str) -> RandomAccessFileSpec {
 
 fn appender(spec: &RandomAccessFileSpec, layout: TestLayout) -> RandomAccessFileAppender {
     RandomAccessFileAppender::new("R", spec, Arc::new(layout)).unwrap()
-}
-
-fn read(path: &str) -> String {
-    fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
 /// log4j2 2.19 (scenario 160-header-footer): the footer is written, the header is lost.
@@ -207,21 +203,9 @@ fn appenders_on_one_file_share_a_manager_apart_from_file_appenders() {
     // A File appender on the same name has a manager of its own (as in log4j2, whose
     // factories differ); both append, so nothing is overwritten.
     let raf = appender(&spec(&path), TestLayout::default().prefixed("raf "));
-    let file_spec = l4rs_config::model::FileSpec {
-        file_name: path.clone(),
-        append: true,
-        buffered_io: true,
-        buffer_size: 8192,
-        immediate_flush: true,
-        locking: false,
-        create_on_demand: false,
-        file_permissions: None,
-        file_owner: None,
-        file_group: None,
-    };
     let file = FileAppender::new(
         "F",
-        &file_spec,
+        &file_spec(&path),
         Arc::new(TestLayout::default().prefixed("file ")),
     )
     .unwrap();
@@ -254,13 +238,6 @@ fn many_threads_lines_are_whole_and_ordered() {
             }
         });
         a.stop();
-        let mut next = [0usize; 8];
-        for line in read(&path).lines() {
-            let (thread, sequence) = line[1..].split_once(' ').expect("whole line");
-            let thread: usize = thread.parse().unwrap();
-            assert_eq!(sequence.parse::<usize>().unwrap(), next[thread], "{line}");
-            next[thread] += 1;
-        }
-        assert_eq!(next, [5000; 8]);
+        check_thread_lines(&read(&path), 8, 5000, |_, _, rest| rest.is_none());
     }
 }

@@ -22,6 +22,16 @@ impl Layout for Lines {
     }
 }
 
+/// Appends `count` events whose message is formatted from arguments.
+fn log_events(appender: &dyn Appender, count: usize) {
+    for i in 0..count {
+        let args = format_args!("event number {i} with some text");
+        appender
+            .append(&LogEvent::new("alloc", Level::INFO, Message::Args(args)))
+            .unwrap();
+    }
+}
+
 #[test]
 fn the_counter_sees_allocations() {
     assert!(testing::allocations_during(|| drop(std::hint::black_box(vec![1u8; 16]))) > 0);
@@ -55,14 +65,7 @@ fn steady_state_appending_allocates_nothing() {
             file_group: None,
         };
         let appender = FileAppender::new("A", &spec, Arc::new(Lines)).unwrap();
-        let run = |count: usize| {
-            for i in 0..count {
-                let args = format_args!("event number {i} with some text");
-                appender
-                    .append(&LogEvent::new("alloc", Level::INFO, Message::Args(args)))
-                    .unwrap();
-            }
-        };
+        let run = |count| log_events(&appender, count);
         run(100);
         assert_eq!(
             testing::allocations_during(|| run(2000)),
@@ -124,14 +127,7 @@ fn rolling_steady_state_allocates_nothing() {
             }
             other => panic!("{other:?}"),
         };
-        let run = |count: usize| {
-            for i in 0..count {
-                let args = format_args!("event number {i} with some text");
-                appender
-                    .append(&LogEvent::new("alloc", Level::INFO, Message::Args(args)))
-                    .unwrap();
-            }
-        };
+        let run = |count| log_events(&*appender, count);
         run(100);
         // 2000 events of ~40 bytes cross the 64 KiB region of the memory-mapped file: its
         // remapping allocates nothing either.

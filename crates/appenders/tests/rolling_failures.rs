@@ -11,8 +11,8 @@
 //!   needs root; without it they say so and pass.
 
 mod rolling_support;
+mod tmpfs_support;
 
-use std::ffi::CString;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -22,6 +22,7 @@ use l4rs_config::model::AppenderKind;
 use l4rs_core::status::{GlobalCapture, StatusRecord};
 use l4rs_core::{Appender, Interpolator, Level, LogEvent, Message};
 use rolling_support::{all_lines, is_leftover, kind, walk, Lines, TempDir};
+use tmpfs_support::SmallFilesystem;
 
 fn rolling_file(xml: &str, context: &RollingContext) -> RollingFileAppender {
     let AppenderKind::RollingFile(spec) = kind(xml) else {
@@ -157,54 +158,6 @@ fn a_failure_on_the_worker_is_seen_process_wide_and_keeps_the_data() {
     assert_eq!(all_lines(&dir.0), expected("worker", 2));
 }
 
-/// A small tmpfs, unmounted (lazily) on drop.
-struct SmallFilesystem(PathBuf);
-
-impl SmallFilesystem {
-    fn mount(label: &str, options: &str) -> Option<SmallFilesystem> {
-        let dir =
-            std::env::temp_dir().join(format!("l4rs-rolling-full-{}-{label}", std::process::id()));
-        std::fs::create_dir_all(&dir).ok()?;
-        let target = CString::new(dir.to_str()?).ok()?;
-        let options = CString::new(options).ok()?;
-        // SAFETY: every pointer is a valid C string that outlives the call.
-        let rc = unsafe {
-            libc::mount(
-                c"tmpfs".as_ptr(),
-                target.as_ptr(),
-                c"tmpfs".as_ptr(),
-                0,
-                options.as_ptr().cast(),
-            )
-        };
-        if rc != 0 {
-            eprintln!(
-                "skipping a full-disk rollover test: cannot mount a tmpfs ({})",
-                std::io::Error::last_os_error()
-            );
-            let _ = std::fs::remove_dir(&dir);
-            return None;
-        }
-        Some(SmallFilesystem(dir))
-    }
-
-    fn join(&self, name: &str) -> String {
-        self.0.join(name).to_string_lossy().into_owned()
-    }
-}
-
-impl Drop for SmallFilesystem {
-    fn drop(&mut self) {
-        if let Ok(target) = CString::new(self.0.to_string_lossy().as_bytes()) {
-            // SAFETY: unmounting the filesystem this guard mounted.
-            unsafe {
-                libc::umount2(target.as_ptr(), libc::MNT_DETACH);
-            }
-        }
-        let _ = std::fs::remove_dir(&self.0);
-    }
-}
-
 /// Creates empty files in `dir` until the filesystem has no inode left; returns them.
 fn use_up_inodes(dir: &Path) -> Vec<PathBuf> {
     let mut made = Vec::new();
@@ -238,7 +191,7 @@ fn no_inode_for_the_new_file_undoes_the_rollover() {
         &RollingContext::default(),
     );
     log(&appender, "inode0000");
-    let fillers = use_up_inodes(&fs.0);
+    let fillers = use_up_inodes(fs.path());
     // The rollover renames app.log away, cannot create a new one, and puts it back.
     log(&appender, "inode0001");
     log(&appender, "inode0002");
@@ -260,7 +213,7 @@ fn no_inode_for_the_new_file_undoes_the_rollover() {
         std::fs::read_to_string(fs.join("app.log")).unwrap(),
         "inode0003\n"
     );
-    assert_eq!(all_lines(&fs.0), expected("inode", 4));
+    assert_eq!(all_lines(fs.path()), expected("inode", 4));
 }
 
 /// Fills the filesystem with one file, then frees `pages` pages of it; returns its path.
@@ -320,7 +273,7 @@ fn no_space_for_the_compressed_archive_keeps_it_uncompressed() {
     for _ in 0..163 {
         next(&appender, &mut written);
     }
-    let ballast = fill_leaving(&fs.0, 1);
+    let ballast = fill_leaving(fs.path(), 1);
     // Rolls over: the new app.log takes the last free page, the ~9 KiB archive finds none.
     next(&appender, &mut written);
     appender.wait_for_actions();
@@ -335,7 +288,7 @@ fn no_space_for_the_compressed_archive_keeps_it_uncompressed() {
         163
     );
     assert!(!Path::new(&fs.join("app-1.log.gz")).exists());
-    assert!(!walk(&fs.0).iter().any(|p| is_leftover(p)));
+    assert!(!walk(fs.path()).iter().any(|p| is_leftover(p)));
     // Space returns: the next rollover compresses as usual.
     std::fs::remove_file(ballast).unwrap();
     for _ in 0..170 {
@@ -345,5 +298,5 @@ fn no_space_for_the_compressed_archive_keeps_it_uncompressed() {
     appender.stop();
     assert!(Path::new(&fs.join("app-2.log.gz")).exists());
     written.sort();
-    assert_eq!(all_lines(&fs.0), written);
+    assert_eq!(all_lines(fs.path()), written);
 }

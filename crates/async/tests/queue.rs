@@ -49,6 +49,16 @@ impl EventHandler for Recorder {
     }
 }
 
+/// A recorder that holds every event at a gate until the test opens it.
+fn gated_recorder() -> (Arc<Gate>, Arc<Recorder>) {
+    let gate = Arc::new(Gate::default());
+    let recorder = Arc::new(Recorder {
+        gate: Some(gate.clone()),
+        ..Recorder::default()
+    });
+    (gate, recorder)
+}
+
 impl Recorder {
     fn messages(&self) -> Vec<String> {
         self.seen
@@ -150,11 +160,7 @@ fn no_loss_and_per_thread_order_under_64_producers() {
 
 #[test]
 fn the_message_is_captured_before_enqueue_returns() {
-    let gate = Arc::new(Gate::default());
-    let recorder = Arc::new(Recorder {
-        gate: Some(gate.clone()),
-        ..Recorder::default()
-    });
+    let (gate, recorder) = gated_recorder();
     let queue =
         AsyncQueue::start(options(8, true, QueueFullPolicy::Block), recorder.clone()).unwrap();
     let mut value = String::from("original");
@@ -173,11 +179,7 @@ fn the_message_is_captured_before_enqueue_returns() {
 
 #[test]
 fn a_blocking_queue_waits_for_a_slow_appender_and_loses_nothing() {
-    let gate = Arc::new(Gate::default());
-    let recorder = Arc::new(Recorder {
-        gate: Some(gate.clone()),
-        ..Recorder::default()
-    });
+    let (gate, recorder) = gated_recorder();
     let queue = Arc::new(
         AsyncQueue::start(options(4, true, QueueFullPolicy::Block), recorder.clone()).unwrap(),
     );
@@ -201,11 +203,7 @@ fn a_blocking_queue_waits_for_a_slow_appender_and_loses_nothing() {
 
 #[test]
 fn the_discarding_policy_drops_at_or_below_the_threshold_only() {
-    let gate = Arc::new(Gate::default());
-    let recorder = Arc::new(Recorder {
-        gate: Some(gate.clone()),
-        ..Recorder::default()
-    });
+    let (gate, recorder) = gated_recorder();
     let policy = QueueFullPolicy::Discard {
         threshold: Level::INFO,
     };
@@ -232,11 +230,7 @@ fn the_discarding_policy_drops_at_or_below_the_threshold_only() {
 
 #[test]
 fn a_non_blocking_queue_hands_back_what_does_not_fit() {
-    let gate = Arc::new(Gate::default());
-    let recorder = Arc::new(Recorder {
-        gate: Some(gate.clone()),
-        ..Recorder::default()
-    });
+    let (gate, recorder) = gated_recorder();
     let queue =
         AsyncQueue::start(options(2, false, QueueFullPolicy::Block), recorder.clone()).unwrap();
     fill(&queue, &recorder, 2);
@@ -269,11 +263,7 @@ fn a_panicking_appender_loses_its_event_not_the_queue() {
 
 #[test]
 fn stopping_a_full_queue_drains_it_and_later_events_are_refused() {
-    let gate = Arc::new(Gate::default());
-    let recorder = Arc::new(Recorder {
-        gate: Some(gate.clone()),
-        ..Recorder::default()
-    });
+    let (gate, recorder) = gated_recorder();
     let queue = Arc::new(
         AsyncQueue::start(options(16, true, QueueFullPolicy::Block), recorder.clone()).unwrap(),
     );
@@ -300,11 +290,7 @@ fn stopping_a_full_queue_drains_it_and_later_events_are_refused() {
 
 #[test]
 fn a_shutdown_timeout_abandons_what_is_left() {
-    let gate = Arc::new(Gate::default());
-    let recorder = Arc::new(Recorder {
-        gate: Some(gate.clone()),
-        ..Recorder::default()
-    });
+    let (gate, recorder) = gated_recorder();
     let queue =
         AsyncQueue::start(options(8, true, QueueFullPolicy::Block), recorder.clone()).unwrap();
     fill(&queue, &recorder, 8);
@@ -375,11 +361,7 @@ fn the_dispatcher_never_waits_for_its_own_full_queue() {
 
 #[test]
 fn batches_end_when_the_queue_runs_dry() {
-    let gate = Arc::new(Gate::default());
-    let recorder = Arc::new(Recorder {
-        gate: Some(gate.clone()),
-        ..Recorder::default()
-    });
+    let (gate, recorder) = gated_recorder();
     let queue =
         AsyncQueue::start(options(8, true, QueueFullPolicy::Block), recorder.clone()).unwrap();
     fill(&queue, &recorder, 5);

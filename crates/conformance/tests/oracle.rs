@@ -63,6 +63,20 @@ fn replay_binary() -> PathBuf {
     }
 }
 
+/// JVM options for every oracle run, after any the caller set in `ORACLE_JAVA_OPTS`.
+///
+/// The JVM's own warnings go to stdout by default, where they would count as Console output:
+/// one run printed `Cannot use file /tmp/hsperfdata_root/<pid> because it is locked by another
+/// process` when a JVM in another PID namespace had left a file of the same pid. No perf-data
+/// file at all, and JVM warnings on stderr, keep stdout to what the scenario's appenders print.
+fn oracle_java_opts() -> String {
+    let ours = "-XX:-UsePerfData -Xlog:disable -Xlog:all=warning:stderr";
+    match std::env::var("ORACLE_JAVA_OPTS") {
+        Ok(theirs) if !theirs.trim().is_empty() => format!("{theirs} {ours}"),
+        _ => ours.to_string(),
+    }
+}
+
 fn known_differences() -> BTreeSet<String> {
     let path = workspace_root().join("tests/conformance/known-differences.txt");
     std::fs::read_to_string(path)
@@ -108,6 +122,7 @@ fn every_scenario_matches_log4j2() {
     let replay = replay_binary();
     eprintln!("comparing {} against log4j2", replay.display());
     let output = Command::new("python3")
+        .env("ORACLE_JAVA_OPTS", oracle_java_opts())
         .arg(oracle_dir().join("compare.py"))
         .arg("--oracle")
         .arg(oracle_dir().join("log4j2-java/run.sh"))

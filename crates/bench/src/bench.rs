@@ -197,6 +197,10 @@ fn run(options: &Options) -> Result<(), String> {
     );
     if options.json {
         println!("{}", report::json(&rows, &ratios, &scaling, &machine));
+        // stdout holds only the JSON document; the chart's path goes to stderr.
+        if let Some(chart) = write_chart(&base, &rows, &machine) {
+            eprintln!("chart: {}", chart.display());
+        }
         return Ok(());
     }
     println!(
@@ -228,12 +232,15 @@ fn run(options: &Options) -> Result<(), String> {
         println!();
         for ratio in &ratios {
             println!(
-                "{} at {} threads: l4rs is {:.1}x log4j2 in ops/ms; allocated {:.0} B/op vs log4j2's {:.0} B/op",
+                "{} at {} threads: l4rs is {:.1}x log4j2 in ops/ms; allocated {:.0} B/op vs log4j2's {:.0} B/op (target >= {:.0}x or >= {:.0}% of raw: {})",
                 ratio.label,
                 ratio.threads,
                 ratio.ops_ratio,
                 ratio.ours_alloc_per_op,
-                ratio.theirs_alloc_per_op
+                ratio.theirs_alloc_per_op,
+                report::VS_OTHER_TARGET,
+                report::LIMIT_SHARE_TARGET * 100.0,
+                if ratio.target_met() { "met" } else { "missed" }
             );
         }
     }
@@ -263,17 +270,27 @@ fn run(options: &Options) -> Result<(), String> {
     for row in &rows {
         println!("{}", row.result_line());
     }
+    if let Some(chart) = write_chart(&base, &rows, &machine) {
+        println!("\nchart: {}", chart.display());
+    }
+    Ok(())
+}
+
+/// Writes the run's SVG chart under `base`; its path, or `None` after saying why not.
+fn write_chart(base: &Path, rows: &[Row], machine: &serde_json::Value) -> Option<PathBuf> {
     let chart = base.join("l4rs-bench.svg");
     let title = format!(
         "l4rs-bench · {} · {}",
         machine["date"].as_str().unwrap_or(""),
         machine["cpu"].as_str().unwrap_or("")
     );
-    match std::fs::write(&chart, report::svg(&rows, &title)) {
-        Ok(()) => println!("\nchart: {}", chart.display()),
-        Err(e) => eprintln!("l4rs-bench: cannot write {}: {e}", chart.display()),
+    match std::fs::write(&chart, report::svg(rows, &title)) {
+        Ok(()) => Some(chart),
+        Err(e) => {
+            eprintln!("l4rs-bench: cannot write {}: {e}", chart.display());
+            None
+        }
     }
-    Ok(())
 }
 
 fn attach_raw(row: &mut Row, raw_mb_per_s: Option<f64>) {

@@ -413,6 +413,24 @@ pub struct Ratio {
     pub ours_alloc_per_op: f64,
     /// The other's allocated bytes per operation (its worker threads).
     pub theirs_alloc_per_op: f64,
+    /// The share of the raw write bandwidth the l4rs row reached, when it was measured.
+    pub ours_limit_share: Option<f64>,
+}
+
+/// The throughput target against log4j2: this many times its ops/ms ...
+pub const VS_OTHER_TARGET: f64 = 10.0;
+/// ... unless the disk caps l4rs first: then at least this share of the raw bandwidth.
+pub const LIMIT_SHARE_TARGET: f64 = 0.8;
+
+impl Ratio {
+    /// Whether the row meets the throughput target: [`VS_OTHER_TARGET`] times the other
+    /// library, or [`LIMIT_SHARE_TARGET`] of the raw bandwidth measured beside it.
+    pub fn target_met(&self) -> bool {
+        self.ops_ratio >= VS_OTHER_TARGET
+            || self
+                .ours_limit_share
+                .is_some_and(|share| share >= LIMIT_SHARE_TARGET)
+    }
 }
 
 /// The ratios of l4rs against `other` (e.g. `log4j2`).
@@ -431,6 +449,7 @@ pub fn ratios(rows: &[Row], other: &str) -> Vec<Ratio> {
                 ops_ratio: a.ops_per_ms() / b.ops_per_ms(),
                 ours_alloc_per_op: a.alloc_bytes_per_op(),
                 theirs_alloc_per_op: b.alloc_bytes_per_op(),
+                ours_limit_share: a.limit_share(),
             })
         })
         .collect()
@@ -494,6 +513,7 @@ pub fn json(
         "ratios": ratios.iter().map(|r| serde_json::json!({
             "appender": r.label, "threads": r.threads, "vs": r.other, "ops_ratio": r.ops_ratio,
             "alloc_bytes_per_op": r.ours_alloc_per_op, "vs_alloc_bytes_per_op": r.theirs_alloc_per_op,
+            "limit_share": r.ours_limit_share, "target_met": r.target_met(),
         })).collect::<Vec<_>>(),
         "scaling": scaling.iter().map(|s| serde_json::json!({
             "appender": s.label, "library": s.library, "base_threads": s.base_threads,
@@ -679,6 +699,29 @@ mod tests {
         assert_eq!(ratios[0].ops_ratio, 20.0);
         assert_eq!(ratios[0].theirs_alloc_per_op, 0.0);
         assert!(super::ratios(&rows, "log4rs").is_empty());
+    }
+
+    #[test]
+    fn the_throughput_target_is_ten_times_or_most_of_the_disk() {
+        // 2_000_000 ops in 2 s, two 1000-byte events each: 954 MB/s of a 1000 MB/s probe.
+        let disk_bound = ratios(&[measured("l4rs", 2_000_000), measured("log4j2", 1_000_000)], "log4j2");
+        assert_eq!(disk_bound[0].ops_ratio, 2.0);
+        assert!(disk_bound[0].target_met());
+        let ours_slow = Row {
+            outcome: match measured("l4rs", 100_000).outcome {
+                Outcome::Measured(m) => Outcome::Measured(Measurement {
+                    raw_mb_per_s: None,
+                    ..m
+                }),
+                other => other,
+            },
+            ..measured("l4rs", 100_000)
+        };
+        let slow = ratios(&[ours_slow.clone(), measured("log4j2", 20_000)], "log4j2");
+        assert_eq!(slow[0].ops_ratio, 5.0);
+        assert!(!slow[0].target_met());
+        let fast = ratios(&[ours_slow, measured("log4j2", 10_000)], "log4j2");
+        assert!(fast[0].target_met());
     }
 
     #[test]

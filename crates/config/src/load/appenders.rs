@@ -21,10 +21,6 @@ const DEFAULT_REGION_LENGTH: i64 = 32 * 1024 * 1024;
 pub(crate) fn build_appenders(binder: &mut Binder, mut node: PNode, into: &mut Vec<AppenderSpec>) {
     let inserted = node.attrs.len();
     for child in std::mem::take(&mut node.children) {
-        if !child.is_plugin {
-            binder.unknown_element(&child);
-            continue;
-        }
         match child.canonical {
             Some(
                 "Console"

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use l4rs_core::{status, FilterResult, Level};
 
-use super::node::{PAttr, PNode};
+use super::node::{PAttr, PNode, UnknownElement};
 use crate::plugins;
 use crate::substitute::Substitutor;
 use crate::{Diagnostic, Position, Severity};
@@ -35,7 +35,11 @@ impl Binder {
         help: Option<String>,
     ) {
         let message = message.into();
-        status::log(severity.level(), &message);
+        // The status line carries the help too: at run time it is all a user sees.
+        match &help {
+            Some(help) => status::log(severity.level(), format_args!("{message} (help: {help})")),
+            None => status::log(severity.level(), &message),
+        }
         let file = node
             .and_then(|node| node.file.clone())
             .or_else(|| self.file.clone());
@@ -85,20 +89,28 @@ impl Binder {
         Some(self.substitute(&attr.value, node, attr.position))
     }
 
+    /// log4j2's warning for a value its type converter refuses, with help naming the attribute,
+    /// its element and what `expected` (the values allowed), then Java's exception text.
     fn conversion_warning(
         &mut self,
         node: &PNode,
         attr: &PAttr,
         value: &str,
         java_type: &str,
+        expected: &str,
         cause: String,
     ) {
+        let help = format!(
+            "attribute {} of {}: {expected}; {cause}",
+            attr.name,
+            node.canonical.unwrap_or(&node.name)
+        );
         self.report(
             Severity::Warning,
             format!("Error while converting string [{value}] to type [{java_type}]. Using default value [null]."),
             Some(node),
             Some(attr.position),
-            Some(cause),
+            Some(help),
         );
     }
 
@@ -112,12 +124,22 @@ impl Binder {
 
     /// A Java `int` (`Integer.valueOf`: optional sign, decimal digits, nothing else).
     pub fn int(&mut self, node: &mut PNode, names: &[&str]) -> Option<i32> {
-        self.integer(node, names, "int")
+        self.integer(
+            node,
+            names,
+            "int",
+            "expected an integer from -2147483648 to 2147483647",
+        )
     }
 
     /// A Java `long`.
     pub fn long(&mut self, node: &mut PNode, names: &[&str]) -> Option<i64> {
-        self.integer(node, names, "long")
+        self.integer(
+            node,
+            names,
+            "long",
+            "expected an integer from -9223372036854775808 to 9223372036854775807",
+        )
     }
 
     /// A Java integer of type `java_type`; a value out of `T`'s range is refused as Java does.
@@ -126,6 +148,7 @@ impl Binder {
         node: &mut PNode,
         names: &[&str],
         java_type: &str,
+        expected: &str,
     ) -> Option<T> {
         let attr = node.take(names)?;
         let value = self.substitute(&attr.value, node, attr.position);
@@ -134,7 +157,7 @@ impl Binder {
             None => {
                 let cause =
                     format!("java.lang.NumberFormatException: For input string: \"{value}\"");
-                self.conversion_warning(node, &attr, &value, java_type, cause);
+                self.conversion_warning(node, &attr, &value, java_type, expected, cause);
                 None
             }
         }
@@ -155,7 +178,14 @@ impl Binder {
             _ => {
                 let cause =
                     format!("java.lang.NumberFormatException: For input string: \"{value}\"");
-                self.conversion_warning(node, &attr, &value, "float", cause);
+                self.conversion_warning(
+                    node,
+                    &attr,
+                    &value,
+                    "float",
+                    "expected a decimal number",
+                    cause,
+                );
                 None
             }
         }
@@ -177,6 +207,7 @@ impl Binder {
                     &attr,
                     &value,
                     "class org.apache.logging.log4j.Level",
+                    "allowed: OFF, FATAL, ERROR, WARN, INFO, DEBUG, TRACE, ALL or a custom level declared before it",
                     cause,
                 );
                 None
@@ -207,6 +238,7 @@ impl Binder {
                     &attr,
                     &value,
                     "class org.apache.logging.log4j.core.Filter$Result",
+                    "allowed: ACCEPT, NEUTRAL, DENY",
                     cause,
                 );
                 default
@@ -236,7 +268,8 @@ impl Binder {
                     java_type.trim_start_matches("class ").replace('$', "."),
                     value.to_uppercase()
                 );
-                self.conversion_warning(node, &attr, &value, java_type, cause);
+                let allowed = format!("allowed: {}", constants.join(", "));
+                self.conversion_warning(node, &attr, &value, java_type, &allowed, cause);
                 None
             }
         }
@@ -250,7 +283,14 @@ impl Binder {
             Some(value)
         } else {
             let cause = format!("java.nio.charset.UnsupportedCharsetException: {value}");
-            self.conversion_warning(node, &attr, &value, "class java.nio.charset.Charset", cause);
+            self.conversion_warning(
+                node,
+                &attr,
+                &value,
+                "class java.nio.charset.Charset",
+                "expected a charset name Java knows, such as UTF-8, ISO-8859-1 or US-ASCII",
+                cause,
+            );
             None
         }
     }
@@ -317,19 +357,47 @@ impl Binder {
         );
     }
 
-    /// Reports an element that is no log4j2 plugin (and has children, so it could not be an
-    /// attribute either).
+    /// Reports an element that is no log4j2 plugin and that log4j2 would drop without a word
+    /// (a top-level leaf becomes an attribute of `<Configuration>`, which ignores it).
     pub fn unknown_element(&mut self, node: &PNode) {
         self.report(
             Severity::Error,
             format!(
-                "Unknown plugin element \"{}\" is ignored: it is not a log4j2 plugin (l4rs knows: {})",
-                node.name,
-                plugins::l4rs_plugin_list()
+                "Unknown plugin element \"{}\" is ignored: it is not a log4j2 plugin",
+                node.name
             ),
             Some(node),
             None,
+            Some(known_plugins_help()),
+        );
+    }
+
+    /// log4j2's report of an element that is no plugin but holds plugins: it is dropped with
+    /// everything inside it.
+    pub fn class_not_found(&mut self, unknown: &UnknownElement) {
+        let node = PNode {
+            name: unknown.name.clone(),
+            canonical: None,
+            is_plugin: false,
+            attrs: Vec::new(),
+            children: Vec::new(),
+            value: None,
+            position: unknown.position,
+            file: unknown.file.clone(),
+        };
+        self.report(
+            Severity::Error,
+            format!(
+                "Error processing element {} ([{}: null]): CLASS_NOT_FOUND",
+                unknown.name, unknown.parent_tag
+            ),
+            Some(&node),
             None,
+            Some(format!(
+                "{} is not a log4j2 plugin, so it is ignored with everything inside it; {}",
+                unknown.name,
+                known_plugins_help()
+            )),
         );
     }
 
@@ -343,7 +411,7 @@ impl Binder {
             ),
             Some(node),
             None,
-            Some(format!("l4rs implements: {}", plugins::l4rs_plugin_list())),
+            Some(known_plugins_help()),
         );
     }
 
@@ -355,6 +423,11 @@ impl Binder {
             self.unexpected_child(parent, child);
         }
     }
+}
+
+/// The help that names every plugin l4rs implements.
+fn known_plugins_help() -> String {
+    format!("l4rs implements: {}", plugins::l4rs_plugin_list())
 }
 
 /// Java's `Long.valueOf` rules: an optional sign then ASCII digits, no spaces, no suffix.

@@ -160,12 +160,13 @@ struct RootAttributes {
 }
 
 fn root_attributes(binder: &mut Binder, root: &xml::Node) -> RootAttributes {
-    let mut node = PNode::build(
+    let mut node = PNode::build_collecting(
         &xml::Node {
             children: Vec::new(),
             ..root.clone()
         },
         false,
+        &mut Vec::new(),
     );
     let mut attributes = RootAttributes {
         name: binder.string(&mut node, &["name"]),
@@ -208,7 +209,12 @@ fn bind(root: &xml::Node, source: Option<&Path>, options: LoadOptions) -> Config
     if let (Some(level), true) = (attributes.status, options.apply_status_level) {
         status::set_level(level);
     }
-    let mut top = PNode::build(root, attributes.strict);
+    let mut unknown = Vec::new();
+    let mut top = PNode::build_collecting(root, attributes.strict, &mut unknown);
+    // log4j2 reports these once the whole tree is built, before anything else is configured.
+    for element in &unknown {
+        binder.class_not_found(element);
+    }
     report_top_level_leaves(&mut binder, root, &top);
     arbiters::process(&mut binder, &mut top);
 

@@ -1,7 +1,8 @@
 //! The plugin node tree: the XML tree after log4j2's `constructHierarchy`.
 //!
 //! Each element is named by its tag (or, in strict mode, by its `type` attribute). An element
-//! that is not a log4j2 plugin and has no child elements becomes an attribute of its parent.
+//! that is not a log4j2 plugin and has no child nodes becomes an attribute of its parent; one
+//! that has child nodes is dropped with its subtree and reported (`CLASS_NOT_FOUND`).
 //! Attributes keep the insertion order of log4j2's `HashMap` so that leftover attributes can be
 //! listed in the order log4j2 lists them.
 
@@ -36,9 +37,31 @@ pub(crate) struct PNode {
     pub file: Option<PathBuf>,
 }
 
+/// An element log4j2 drops while building the tree: no plugin, yet it has child nodes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct UnknownElement {
+    /// Its name (the tag, or the `type` attribute in strict mode).
+    pub name: String,
+    /// The tag of the element it was in, as log4j2's message prints the DOM parent.
+    pub parent_tag: String,
+    pub position: Position,
+    pub file: Option<PathBuf>,
+}
+
 impl PNode {
-    /// Builds the node for `element` and its subtree.
+    /// Builds the node for `element` and its subtree, ignoring dropped unknown elements.
+    #[cfg(test)]
     pub fn build(element: &xml::Node, strict: bool) -> PNode {
+        PNode::build_collecting(element, strict, &mut Vec::new())
+    }
+
+    /// Builds the node for `element` and its subtree; the unknown elements dropped from it
+    /// are added to `unknown` in the order log4j2 finds them (innermost first).
+    pub fn build_collecting(
+        element: &xml::Node,
+        strict: bool,
+        unknown: &mut Vec<UnknownElement>,
+    ) -> PNode {
         let mut attributes = element.attributes.clone();
         let mut name = element.name.clone();
         if strict {
@@ -64,14 +87,20 @@ impl PNode {
         for attribute in attributes {
             node.put(attribute.name, attribute.value, attribute.position);
         }
-        for child in &element.children {
-            let child = PNode::build(child, strict);
-            match (&child.value, child.is_plugin || !child.children.is_empty()) {
-                (Some(value), false) => {
-                    let value = value.clone();
-                    node.put(child.name, value, child.position);
-                }
-                _ => node.children.push(child),
+        for child_element in &element.children {
+            let child = PNode::build_collecting(child_element, strict, unknown);
+            if child.is_plugin {
+                node.children.push(child);
+            } else if let (Some(value), true) = (&child.value, child.children.is_empty()) {
+                let value = value.clone();
+                node.put(child.name, value, child.position);
+            } else {
+                unknown.push(UnknownElement {
+                    name: child.name,
+                    parent_tag: element.name.clone(),
+                    position: child.position,
+                    file: child.file,
+                });
             }
         }
         // Decided after the children: a parent whose children all became attributes counts as
@@ -187,18 +216,29 @@ mod tests {
         let layout = &appender.children[0];
         assert_eq!(layout.name, "PatternLayout");
         assert_eq!(layout.attrs[0].name, "Pattern");
-        assert_eq!(appender.children[1].name, "Wrap");
-        assert!(!appender.children[1].is_plugin);
-        let concise = PNode::build(&root, false);
-        let appender = &concise.children[0].children[0];
-        assert_eq!(appender.name, "Appender");
+        // `<Wrap>` is no plugin and holds one: dropped with its subtree, and reported.
+        assert_eq!(appender.children.len(), 1);
+        let mut unknown = Vec::new();
+        PNode::build_collecting(&root, true, &mut unknown);
         assert_eq!(
-            appender
+            unknown
+                .iter()
+                .map(|u| (u.name.as_str(), u.parent_tag.as_str()))
+                .collect::<Vec<_>>(),
+            [("Wrap", "Appender")]
+        );
+        // Without strict mode nothing under `<Appenders>` is a plugin: `<Wrap>` is dropped, so
+        // `<Appender>` holds no node and becomes an attribute of `<Appenders>`, as in log4j2.
+        let concise = PNode::build(&root, false);
+        let appenders = &concise.children[0];
+        assert!(appenders.children.is_empty());
+        assert_eq!(
+            appenders
                 .attrs
                 .iter()
                 .map(|a| a.name.as_str())
                 .collect::<Vec<_>>(),
-            ["name", "type", "Layout"]
+            ["Appender"]
         );
     }
 }

@@ -208,6 +208,46 @@ fn tolerated_errors_use_log4j2_wording() {
         })
     );
     assert_eq!(colour.file.as_deref(), Some(Path::new("/test/log4j2.xml")));
+    // The help names the attribute, its element and what is allowed.
+    let help = |message: &str| {
+        config
+            .diagnostics
+            .iter()
+            .find(|d| d.message.starts_with(message))
+            .and_then(|d| d.help.clone())
+            .unwrap_or_else(|| panic!("no help for {message:?}"))
+    };
+    assert_eq!(
+        help("Error while converting string [8k]"),
+        "attribute bufferSize of File: expected an integer from -2147483648 to 2147483647; java.lang.NumberFormatException: For input string: \"8k\""
+    );
+    assert!(
+        help("Error while converting string [verbose]").starts_with(
+            "attribute level of Logger: allowed: OFF, FATAL, ERROR, WARN, INFO, DEBUG, TRACE, ALL"
+        ),
+        "{}",
+        help("Error while converting string [verbose]")
+    );
+}
+
+#[test]
+fn bad_enum_values_list_the_constants() {
+    let config = load(
+        r#"<Configuration><Appenders><Console name="C" target="stdout"><ThresholdFilter level="info" onMatch="maybe"/></Console></Appenders>
+  <Loggers><Root/></Loggers></Configuration>"#,
+    );
+    let helps: Vec<&str> = config
+        .diagnostics
+        .iter()
+        .filter_map(|d| d.help.as_deref())
+        .collect();
+    assert_eq!(
+        helps,
+        [
+            "attribute onMatch of ThresholdFilter: allowed: ACCEPT, NEUTRAL, DENY; java.lang.IllegalArgumentException: No enum constant org.apache.logging.log4j.core.Filter.Result.MAYBE",
+            "attribute target of Console: allowed: SYSTEM_OUT, SYSTEM_ERR; java.lang.IllegalArgumentException: No enum constant org.apache.logging.log4j.core.appender.ConsoleAppender.Target.STDOUT",
+        ]
+    );
 }
 
 #[test]
@@ -492,28 +532,42 @@ fn unknown_and_unsupported_plugins_are_named() {
         r#"<Configuration>
   <Apenders><Console name="C"/></Apenders>
   <Console name="Top"/>
+  <Typo/>
   <Appenders>
     <Null name="R"/>
     <Console name="J"><JsonLayout/></Console>
     <Wrapper><Console name="W"/></Wrapper>
+    <Outer><Inner><Console name="I"/></Inner></Outer>
   </Appenders>
   <Loggers><Root/></Loggers>
 </Configuration>"#,
     );
     let messages = messages(&config);
+    // log4j2 2.19's words (checked with the oracle), for an element that holds plugins; an
+    // unknown element left with no plugin inside becomes an attribute of its parent.
+    let expected_start = [
+        "Error processing element Apenders ([Configuration: null]): CLASS_NOT_FOUND",
+        "Error processing element Wrapper ([Appenders: null]): CLASS_NOT_FOUND",
+        "Error processing element Inner ([Outer: null]): CLASS_NOT_FOUND",
+        "Unknown plugin element \"Typo\" is ignored: it is not a log4j2 plugin",
+    ];
+    // In log4j2's order: the dropped elements as the tree is built, before anything else.
+    assert_eq!(messages[..4], expected_start, "{messages:#?}");
+    let wrapper = config
+        .diagnostics
+        .iter()
+        .find(|d| d.message.contains("Wrapper"))
+        .unwrap();
+    assert_eq!(wrapper.position.map(|p| p.line), Some(8));
     assert!(
-        messages.iter().any(
-            |m| m.starts_with("Unknown plugin element \"Apenders\" is ignored")
-                && m.contains("Console")
-        ),
-        "{messages:#?}"
+        wrapper
+            .help
+            .as_deref()
+            .is_some_and(|help| help.contains("l4rs implements: ") && help.contains("Console")),
+        "{wrapper:?}"
     );
-    assert!(
-        messages
-            .iter()
-            .any(|m| m.starts_with("Unknown plugin element \"Wrapper\"")),
-        "{messages:#?}"
-    );
+    assert!(messages
+        .contains(&"Appenders contains an invalid element or attribute \"Outer\"".to_string()));
     assert!(messages
         .contains(&"plugin Null is not available in l4rs yet; the element is ignored".to_string()));
     assert!(messages.contains(
@@ -598,10 +652,16 @@ fn status_records_are_reported_as_found() {
     });
     assert_eq!(records.len(), 1);
     assert_eq!(records[0].level, Level::ERROR);
+    // The status line is log4j2's message followed by the help, so the list of known plugins
+    // reaches a user who only sees stderr.
     assert_eq!(
         records[0].message,
-        "Console contains an invalid element or attribute \"colour\""
+        format!(
+            "Console contains an invalid element or attribute \"colour\" (help: not an attribute of Console; check the spelling (l4rs plugins: {}))",
+            crate::plugins::l4rs_plugin_list()
+        )
     );
+    assert!(records[0].message.contains("RollingFile"));
     let unresolved = config.unresolved_appender_refs();
     assert_eq!(
         (

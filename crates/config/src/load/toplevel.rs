@@ -122,7 +122,6 @@ fn java_class(canonical: &str) -> String {
 /// Reports a top-level element that is not a top-level one.
 pub(crate) fn misplaced(binder: &mut Binder, node: &PNode) {
     match node.canonical {
-        _ if !node.is_plugin => binder.unknown_element(node),
         None => binder.unsupported(node),
         Some(canonical) => binder.error(
             node,

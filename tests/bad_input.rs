@@ -14,8 +14,12 @@ fn malformed_xml_is_an_error_with_position_and_logging_goes_on() {
     let (result, _) = status::capture(|| l4rs::init_with_file(&path));
     let error = result.expect_err("malformed XML is reported");
     let text = error.to_string();
-    assert!(text.contains("log4j2.xml"), "{text}");
-    assert!(text.contains(":4:"), "names the line: {text}");
+    // Line 4, column 3: the `</Appenders>` that arrives while `<File>` is still open.
+    let expected = format!(
+        "Error parsing {}:4:3: ill-formed document: expected `</File>`, but `</Appenders>` was found",
+        path.display()
+    );
+    assert_eq!(text, expected);
     // The default configuration is in force: root at ERROR.
     let logger = l4rs::get_logger("anything");
     assert_eq!(logger.level(), l4rs::Level::ERROR);
@@ -55,15 +59,30 @@ fn unwritable_file_is_reported_and_other_appenders_work() {
         dir = dir.display()
     );
     let _guard = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-    let (result, records) =
-        status::capture(|| l4rs::init_with_file(l4rs_tests::write_config(&dir, &xml)));
-    assert!(result.is_ok(), "{result:?}");
+    let config = l4rs_tests::write_config(&dir, &xml);
+    let (result, records) = status::capture(|| l4rs::init_with_file(&config));
+    // The explicit init returns what it reported, after putting the rest in force.
+    let Err(l4rs::Error::Invalid { file, messages }) = result else {
+        panic!("the unwritable file is returned as an error: {result:?}");
+    };
+    assert_eq!(file, config);
+    assert_eq!(messages.len(), 2, "{messages:?}");
     assert!(
-        records
-            .iter()
-            .any(|r| r.message.contains("Unable to locate appender \"Broken\"")),
-        "{records:?}"
+        messages[0].contains(&dir.display().to_string()) && messages[0].contains("Is a directory"),
+        "the real cause: {messages:?}"
     );
+    assert_eq!(
+        messages[1],
+        "Unable to locate appender \"Broken\" for logger config \"root\""
+    );
+    for message in &messages {
+        assert!(
+            records
+                .iter()
+                .any(|r| r.level == l4rs::Level::ERROR && &r.message == message),
+            "also reported: {message} in {records:?}"
+        );
+    }
     let logger = l4rs::get_logger("unwritable");
     l4rs::info!(logger, "still logged");
     l4rs::shutdown();

@@ -113,3 +113,78 @@ pub fn check_exit_probe(probe: &str, name: &str, mode: &str, appenders: &str, lo
         );
     }
 }
+
+/// What one run of the discovery probe (`tests/support/discovery_probe.rs`) printed.
+#[derive(Debug)]
+pub struct ProbeRun {
+    /// Its stdout lines, other than the status records: what Console appenders printed, the
+    /// `init:` line of `init` mode, and status messages printed with `dest="out"`.
+    pub output: Vec<String>,
+    /// Every status record it saw, as `<LEVEL> <message>`.
+    pub records: Vec<String>,
+    /// Its stderr.
+    pub stderr: String,
+}
+
+impl ProbeRun {
+    /// True when some status record starts with `prefix` (`"ERROR Error parsing"`).
+    pub fn has_record(&self, prefix: &str) -> bool {
+        self.records.iter().any(|record| record.starts_with(prefix))
+    }
+
+    /// The records at WARN or more severe.
+    pub fn problems(&self) -> Vec<&String> {
+        self.records
+            .iter()
+            .filter(|r| {
+                ["WARN ", "ERROR ", "FATAL "]
+                    .iter()
+                    .any(|l| r.starts_with(l))
+            })
+            .collect()
+    }
+}
+
+/// Environment variables that steer configuration discovery or the status logger; the probe
+/// runs without them unless a test sets them.
+const DISCOVERY_VARIABLES: [&str; 5] = [
+    "LOG4RS_CONFIGURATION_FILE",
+    "LOG4J_CONFIGURATION_FILE",
+    "LOG4J_DEBUG",
+    "LOG4J_STATUS_LOGGER_LEVEL",
+    "LOG4J_LEVEL",
+];
+
+/// Runs the discovery probe `probe` (a test's `env!("CARGO_BIN_EXE_l4rs-discovery-probe")`) in
+/// `mode` (`lazy` or `init`) with `dir` as its working directory and only the discovery
+/// variables in `env` set; the probe must exit successfully.
+pub fn run_discovery_probe(probe: &str, mode: &str, dir: &Path, env: &[(&str, &Path)]) -> ProbeRun {
+    let mut command = Command::new(probe);
+    command.arg(mode).current_dir(dir);
+    for variable in DISCOVERY_VARIABLES {
+        command.env_remove(variable);
+    }
+    for (variable, value) in env {
+        command.env(variable, value);
+    }
+    let output = command.output().expect("run the discovery probe");
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(
+        output.status.success(),
+        "{}\n{stdout}\n{stderr}",
+        output.status
+    );
+    let (records, output): (Vec<String>, Vec<String>) = stdout
+        .lines()
+        .map(str::to_string)
+        .partition(|line| line.starts_with("status: "));
+    ProbeRun {
+        output,
+        records: records
+            .into_iter()
+            .map(|r| r["status: ".len()..].to_string())
+            .collect(),
+        stderr,
+    }
+}

@@ -72,6 +72,9 @@ pub(crate) struct Context {
     async_logger: Option<AsyncLoggerStage>,
     /// The Async appenders, for their statistics.
     async_appenders: Vec<Arc<AsyncAppender>>,
+    /// The errors reported while building: appenders that could not be built and references
+    /// to appenders that do not exist (an explicit `init` returns them).
+    build_errors: Vec<String>,
 }
 
 /// Which logger configs on a path call their appenders (log4j2's `LoggerConfigPredicate`, plus
@@ -172,8 +175,10 @@ impl<'e> Walk<'e> {
 
 impl Context {
     /// Builds appenders, filters and logger configs. Pieces that cannot be built are reported
-    /// through the status logger and left out, as log4j2 does.
+    /// through the status logger and left out, as log4j2 does; the reports are also kept (see
+    /// [`Context::build_errors`]).
     pub(crate) fn build(configuration: Configuration) -> Context {
+        let mut build_errors = Vec::new();
         let mut by_name: HashMap<String, Arc<AppenderControl>> = HashMap::new();
         let mut appenders = Vec::new();
         let mut async_specs = Vec::new();
@@ -183,10 +188,13 @@ impl Context {
                 async_specs.push((spec, async_spec));
                 continue;
             }
-            if let Some(control) = build_appender(spec, &configuration) {
-                let control = Arc::new(control);
-                by_name.insert(spec.name.clone(), Arc::clone(&control));
-                appenders.push(control);
+            match build_appender(spec, &configuration) {
+                Ok(control) => {
+                    let control = Arc::new(control);
+                    by_name.insert(spec.name.clone(), Arc::clone(&control));
+                    appenders.push(control);
+                }
+                Err(message) => build_errors.push(message),
             }
         }
 
@@ -226,10 +234,12 @@ impl Context {
                         control: Arc::clone(control),
                     }),
                     None => {
-                        status::error(format_args!(
+                        let message = format!(
                             "Unable to locate appender \"{}\" for logger config \"{}\"",
                             reference.appender, display_name
-                        ));
+                        );
+                        status::error(&message);
+                        build_errors.push(message);
                         None
                     }
                 })
@@ -264,7 +274,13 @@ impl Context {
             appenders,
             async_logger,
             async_appenders,
+            build_errors,
         }
+    }
+
+    /// The errors reported while this context was built, as the status logger printed them.
+    pub(crate) fn build_errors(&self) -> &[String] {
+        &self.build_errors
     }
 
     /// The index of the logger config that owns `logger_name`.
@@ -384,7 +400,11 @@ fn path_prints_location(configs: &[LoggerConfig], start: usize) -> bool {
     false
 }
 
-fn build_appender(spec: &AppenderSpec, configuration: &Configuration) -> Option<AppenderControl> {
+/// Builds one appender; an error is reported through the status logger and returned as text.
+fn build_appender(
+    spec: &AppenderSpec,
+    configuration: &Configuration,
+) -> Result<AppenderControl, String> {
     let console = match &spec.kind {
         AppenderKind::Console(console) => match console.target {
             ConsoleTarget::SystemOut => std::io::stdout().is_terminal(),
@@ -407,14 +427,14 @@ fn build_appender(spec: &AppenderSpec, configuration: &Configuration) -> Option<
         substitutor: Arc::clone(&configuration.substitutor),
     };
     match l4rs_appenders::build_appender_with(spec, layout, &rolling) {
-        Ok(appender) => Some(AppenderControl::new(
+        Ok(appender) => Ok(AppenderControl::new(
             appender,
             spec.filter.as_ref().map(l4rs_filter::build_filter),
             spec.ignore_exceptions,
         )),
         Err(error) => {
             status::error(&error);
-            None
+            Err(error.to_string())
         }
     }
 }

@@ -71,12 +71,16 @@ fn current_context() -> Arc<Context> {
     }
     let configuration = match discover() {
         Some(path) => load_or_default(&path),
-        None => {
-            status::warn("No Log4j 2 configuration file found. Using default configuration (logging only errors to the console), or user programmatically provided configurations. Set system property 'log4j2.debug' to show Log4j 2 internal initialization logging. See https://logging.apache.org/log4j/2.x/manual/configuration.html for instructions on how to configure Log4j 2");
-            l4rs_config::default_configuration()
-        }
+        None => no_configuration_found(),
     };
     activate(configuration)
+}
+
+/// log4j2's default configuration, with the warning its `ConfigurationFactory` gives when no
+/// file was found (the lazy path and [`init`] both say it).
+fn no_configuration_found() -> Configuration {
+    status::warn("No Log4j 2 configuration file found. Using default configuration (logging only errors to the console), or user programmatically provided configurations. Set system property 'log4j2.debug' to show Log4j 2 internal initialization logging. See https://logging.apache.org/log4j/2.x/manual/configuration.html for instructions on how to configure Log4j 2");
+    l4rs_config::default_configuration()
 }
 
 /// The context in force, if one was loaded.
@@ -94,8 +98,12 @@ pub(crate) fn installed_context() -> Option<Arc<Context>> {
 /// to the console). It also installs the `log` crate bridge and the exit hooks.
 ///
 /// A configuration that loads with errors is still put in force (the parts that work, as
-/// log4j2 does) and the errors are returned; a file that cannot be read or parsed leaves the
-/// default configuration in force and returns the error.
+/// log4j2 does) and the errors are returned: the file's own diagnostics, appenders that could
+/// not be built (an unwritable `fileName`) and references to missing appenders. A file that
+/// cannot be read or parsed leaves the default configuration in force and returns the error;
+/// as in log4j2, a named file that cannot be loaded does not fall through to the working
+/// directory's files. Finding no file at all is not an error: the default configuration is
+/// used, with log4j2's status warning.
 pub fn init() -> Result<(), Error> {
     match discover() {
         Some(path) => init_with_file(path),
@@ -104,7 +112,7 @@ pub fn init() -> Result<(), Error> {
                 .configuring
                 .lock()
                 .unwrap_or_else(|e| e.into_inner());
-            activate(l4rs_config::default_configuration());
+            activate(no_configuration_found());
             Ok(())
         }
     }
@@ -119,13 +127,15 @@ pub fn init_with_file(path: impl AsRef<Path>) -> Result<(), Error> {
         .unwrap_or_else(|e| e.into_inner());
     match l4rs_config::load_file(path) {
         Ok(configuration) => {
-            let messages: Vec<String> = configuration
+            let mut messages: Vec<String> = configuration
                 .diagnostics
                 .iter()
                 .filter(|d| d.severity == Severity::Error)
                 .map(ToString::to_string)
                 .collect();
-            activate(configuration);
+            // Activated first, so the parts that work log while the caller sees the errors.
+            let context = activate(configuration);
+            messages.extend_from_slice(context.build_errors());
             if messages.is_empty() {
                 Ok(())
             } else {

@@ -1,8 +1,10 @@
 //! The logging macros and the helpers they expand to.
 //!
-//! Every macro takes the logger first, then optionally `error = <expr>` (an `l4rs::Throwable`,
-//! any `std::error::Error + 'static`, or a boxed `dyn Error`) and/or `marker = <expr>` (a
-//! `&Marker`), then a format string and arguments as for `format!`:
+//! Every macro takes the logger first, then optionally `error = <expr>` (a reference to an
+//! `l4rs::Throwable`, to any `std::error::Error + 'static`, or to a `Box<dyn Error>`, with or
+//! without `+ Send + Sync`: `error = &boxed` works) and/or `marker = <expr>` (a `&Marker`, or
+//! the `&Arc<Marker>` that `Marker::get` gives), then a format string and arguments as for
+//! `format!`:
 //!
 //! ```no_run
 //! let logger = l4rs::get_logger("app");
@@ -29,16 +31,16 @@ pub fn type_name_of<T>(_: T) -> &'static str {
 #[macro_export]
 macro_rules! log {
     ($logger:expr, $level:expr, error = $error:expr, marker = $marker:expr, $($arg:tt)+) => {
-        $crate::__log_impl!($logger, $level, ::core::option::Option::Some($crate::macros::AsThrowableRef::as_throwable_ref($error)), ::core::option::Option::Some($marker), $($arg)+)
+        $crate::__log_impl!($logger, $level, ::core::option::Option::Some(($error).as_throwable_ref()), ::core::option::Option::Some::<&$crate::Marker>($marker), $($arg)+)
     };
     ($logger:expr, $level:expr, marker = $marker:expr, error = $error:expr, $($arg:tt)+) => {
-        $crate::__log_impl!($logger, $level, ::core::option::Option::Some($crate::macros::AsThrowableRef::as_throwable_ref($error)), ::core::option::Option::Some($marker), $($arg)+)
+        $crate::__log_impl!($logger, $level, ::core::option::Option::Some(($error).as_throwable_ref()), ::core::option::Option::Some::<&$crate::Marker>($marker), $($arg)+)
     };
     ($logger:expr, $level:expr, error = $error:expr, $($arg:tt)+) => {
-        $crate::__log_impl!($logger, $level, ::core::option::Option::Some($crate::macros::AsThrowableRef::as_throwable_ref($error)), ::core::option::Option::None, $($arg)+)
+        $crate::__log_impl!($logger, $level, ::core::option::Option::Some(($error).as_throwable_ref()), ::core::option::Option::None, $($arg)+)
     };
     ($logger:expr, $level:expr, marker = $marker:expr, $($arg:tt)+) => {
-        $crate::__log_impl!($logger, $level, ::core::option::Option::None, ::core::option::Option::Some($marker), $($arg)+)
+        $crate::__log_impl!($logger, $level, ::core::option::Option::None, ::core::option::Option::Some::<&$crate::Marker>($marker), $($arg)+)
     };
     ($logger:expr, $level:expr, $($arg:tt)+) => {
         $crate::__log_impl!($logger, $level, ::core::option::Option::None, ::core::option::Option::None, $($arg)+)
@@ -49,6 +51,10 @@ macro_rules! log {
 #[macro_export]
 macro_rules! __log_impl {
     ($logger:expr, $level:expr, $throwable:expr, $marker:expr, $($arg:tt)+) => {{
+        // The error is converted with a method call, not a path call, so that auto-deref
+        // takes `&Box<dyn Error>` (which is not itself an `Error`) to the `dyn Error` impl.
+        #[allow(unused_imports)]
+        use $crate::macros::AsThrowableRef as _;
         let __l4rs_logger: &$crate::Logger = &$logger;
         let __l4rs_level: $crate::Level = $level;
         if __l4rs_logger.is_enabled(__l4rs_level) {

@@ -3,12 +3,19 @@
 //! `l4rs check FILE` loads a log4j2 XML configuration the way the library would, prints every
 //! diagnostic with its file:line:column, then the resolved routing tree (logger → effective
 //! level → appenders), and exits with status 1 when the configuration has errors.
+//!
+//! Besides the file's own diagnostics it builds every layout and filter (what the library
+//! reports only when it starts them: an unknown converter, a `RegexFilter` whose expression
+//! does not compile) and judges every file appender's `fileName`, without creating or opening
+//! anything for writing.
 
 use std::path::Path;
 use std::process::ExitCode;
+use std::sync::Arc;
 
-use l4rs::config::model::Configuration;
+use l4rs::config::model::{AppenderKind, AppenderRefSpec, Configuration, FilterSpec, LayoutSpec};
 use l4rs::config::routing::LoggerTree;
+use l4rs::config::Position;
 use l4rs::config::{LoadOptions, Severity};
 use l4rs::Level;
 
@@ -69,6 +76,7 @@ fn check(file: &Path) -> ExitCode {
         );
     }
     errors += check_appender_paths(&configuration);
+    errors += check_layouts_and_filters(&configuration);
     if !configuration.diagnostics.is_empty() {
         println!();
     }
@@ -100,6 +108,75 @@ fn check_appender_paths(configuration: &Configuration) -> usize {
                 appender.name
             );
         }
+    }
+    errors
+}
+
+/// Builds every layout and filter as the library would when it starts the configuration, and
+/// prints what they report (the status logger's ERRORs and WARNs), at the element they belong
+/// to. Returns the number of errors.
+fn check_layouts_and_filters(configuration: &Configuration) -> usize {
+    let mut errors = 0;
+    let mut report = |position: Option<Position>, subject: &str, build: &dyn Fn()| {
+        let ((), records) = l4rs::core::status::capture(build);
+        for record in records {
+            let label = if record.level.is_at_least_as_severe_as(Level::ERROR) {
+                errors += 1;
+                "error"
+            } else if record.level.is_at_least_as_severe_as(Level::WARN) {
+                "warning"
+            } else {
+                continue;
+            };
+            let position = position
+                .map(|p| format!("{}:{}: ", file_display(configuration), p))
+                .unwrap_or_default();
+            println!("{label}: {position}{subject}: {}", record.message);
+        }
+    };
+    let build_filter = |filter: &Option<FilterSpec>| {
+        if let Some(filter) = filter {
+            l4rs_filter::build_filter(filter);
+        }
+    };
+    let build_refs = |refs: &[AppenderRefSpec]| {
+        for reference in refs {
+            build_filter(&reference.filter);
+        }
+    };
+    if configuration.filter.is_some() {
+        report(None, "configuration filter", &|| {
+            build_filter(&configuration.filter)
+        });
+    }
+    for appender in &configuration.appenders {
+        let subject = format!("appender \"{}\"", appender.name);
+        report(appender.position, &subject, &|| {
+            if let Some(LayoutSpec::Pattern(pattern)) = &appender.layout {
+                let context = l4rs_layout::LayoutContext {
+                    interpolator: Some(Arc::clone(&configuration.substitutor)),
+                    console: false,
+                };
+                l4rs_layout::PatternLayout::new(pattern, context);
+            }
+            build_filter(&appender.filter);
+            if let AppenderKind::Async(async_spec) = &appender.kind {
+                build_refs(&async_spec.appender_refs);
+            }
+        });
+    }
+    let loggers = &configuration.loggers;
+    for logger in std::iter::once(&loggers.root).chain(&loggers.loggers) {
+        let name = if logger.name.is_empty() {
+            "root"
+        } else {
+            &logger.name
+        };
+        let subject = format!("logger \"{name}\"");
+        report(logger.position, &subject, &|| {
+            build_filter(&logger.filter);
+            build_refs(&logger.appender_refs);
+        });
     }
     errors
 }

@@ -1,0 +1,114 @@
+//! The public API's promises that only a compiled call can check: `error = &e` with a plain
+//! `std::error::Error` (and a boxed one), `marker =`, `Logger: Clone + Send + Sync`, and
+//! `Logger::name()`.
+
+use std::error::Error;
+use std::fmt;
+use std::io;
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+/// An application error whose `source()` is the I/O error that caused it.
+#[derive(Debug)]
+struct Outer(io::Error);
+
+impl fmt::Display for Outer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("saving the report failed")
+    }
+}
+
+impl Error for Outer {
+    fn source(&self) -> Option<&(dyn Error + 'static)> {
+        Some(&self.0)
+    }
+}
+
+// `Logger` is cheap to share: checked at compile time.
+const _: () = {
+    const fn shareable<T: Clone + Send + Sync + 'static>() {}
+    shareable::<l4rs::Logger>();
+};
+
+fn setup() -> &'static PathBuf {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        l4rs_tests::init_in_fresh_dir("facade-api", |dir| {
+            format!(
+                r#"<Configuration>
+  <Appenders>
+    <File name="Errors" fileName="{dir}/errors.log"><PatternLayout pattern="%p %m%n%ex{{full}}"/></File>
+    <File name="Markers" fileName="{dir}/markers.log"><PatternLayout pattern="[%marker] %m%n"/></File>
+  </Appenders>
+  <Loggers>
+    <Logger name="errors" level="info" additivity="false"><AppenderRef ref="Errors"/></Logger>
+    <Logger name="markers" level="info" additivity="false"><AppenderRef ref="Markers"/></Logger>
+    <Root level="off"/>
+  </Loggers>
+</Configuration>"#
+            )
+        })
+    })
+}
+
+/// The lines of an exception that are not stack frames.
+fn headers(path: &std::path::Path) -> Vec<String> {
+    l4rs_tests::read_lines(path)
+        .into_iter()
+        .filter(|line| !line.starts_with("\tat ") && !line.starts_with("\t..."))
+        .collect()
+}
+
+#[test]
+fn plain_and_boxed_std_errors_print_their_source_chain() {
+    let dir = setup();
+    let logger = l4rs::get_logger("errors");
+    let error = Outer(io::Error::other("disk full"));
+    l4rs::error!(logger, error = &error, "plain {}", 1);
+    let boxed: Box<dyn Error> = Box::new(Outer(io::Error::other("quota exceeded")));
+    l4rs::error!(logger, error = &boxed, "boxed");
+    let shared: Box<dyn Error + Send + Sync> = Box::new(io::Error::other("gone"));
+    l4rs::warn!(logger, error = &shared, "boxed, Send + Sync");
+    l4rs::flush();
+    assert_eq!(
+        headers(&dir.join("errors.log")),
+        [
+            "ERROR plain 1",
+            "facade_api::Outer: saving the report failed",
+            "Caused by: std::io::error::Error: disk full",
+            "ERROR boxed",
+            // Behind `dyn Error` the type is erased: its name comes from its `Debug` output.
+            "Outer: saving the report failed",
+            "Caused by: std::io::error::Error: quota exceeded",
+            "WARN boxed, Send + Sync",
+            "std::io::error::Error: gone",
+        ]
+    );
+}
+
+#[test]
+fn marker_argument_reaches_the_layout() {
+    let dir = setup();
+    let logger = l4rs::get_logger("markers");
+    let audit = l4rs::Marker::get("AUDIT");
+    l4rs::info!(logger, marker = &audit, "user {} logged in", "ann");
+    l4rs::info!(logger, "no marker");
+    l4rs::flush();
+    assert_eq!(
+        l4rs_tests::read_lines(&dir.join("markers.log")),
+        ["[AUDIT] user ann logged in", "[] no marker"]
+    );
+}
+
+#[test]
+fn logger_name_is_the_name_asked_for() {
+    setup();
+    let logger = l4rs::get_logger("my_app::db.pool");
+    assert_eq!(logger.name(), "my_app::db.pool");
+    let copy = logger.clone();
+    let from_thread = std::thread::spawn(move || copy.name().to_string())
+        .join()
+        .unwrap();
+    assert_eq!(from_thread, "my_app::db.pool");
+    assert_eq!(l4rs::get_logger("").name(), "");
+}

@@ -309,6 +309,9 @@ pub struct RollingSpec {
     pub file_owner: Option<String>,
     /// `fileGroup`.
     pub file_group: Option<String>,
+    /// The appender's `maxRandomDelay` in seconds (default 0): the work a rollover leaves for
+    /// later (compression, `<Delete>`) waits a random 0 to this many seconds.
+    pub max_random_delay_seconds: u64,
 }
 
 /// `<RollingFile>` attributes, with log4j2's defaults.
@@ -375,8 +378,9 @@ pub enum TriggeringPolicySpec {
     /// `OnStartupTriggeringPolicy`: rolls once when the appender starts, if the file predates
     /// the process and holds at least `min_size` bytes (default 1).
     OnStartup {
-        /// `minSize`.
-        min_size: u64,
+        /// `minSize`, as written: 0 archives an empty file too; a negative value, as in
+        /// log4j2, rolls every file that predates the process, an empty one being deleted.
+        min_size: i64,
     },
     /// `CronTriggeringPolicy`: rolls on a schedule, events or not.
     Cron {

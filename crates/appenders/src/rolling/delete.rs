@@ -1,7 +1,8 @@
 //! The `<Delete>` action: removes the files under a base path that all its conditions accept.
 
 use std::path::{Path, PathBuf};
-use std::time::SystemTime;
+use std::sync::Mutex;
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use l4rs_config::model::{DeleteSpec, PathConditionSpec};
 use l4rs_core::status;
@@ -13,6 +14,8 @@ pub(crate) const STAGING_SUFFIX: &str = ".l4rs-rolling";
 /// A compiled `<Delete>`.
 pub(crate) struct DeleteAction {
     spec: DeleteSpec,
+    /// The compiled conditions; the accumulating ones are reset before each walk.
+    conditions: Mutex<Vec<Condition>>,
 }
 
 enum Condition {
@@ -36,52 +39,76 @@ enum Condition {
 struct Candidate {
     path: PathBuf,
     relative: String,
-    modified: SystemTime,
+    /// Milliseconds since the epoch: log4j2 compares modification times in milliseconds, so
+    /// files modified within one millisecond are ordered by their path.
+    modified_millis: i64,
     size: u64,
 }
 
+/// Compiles each of `specs`; the first that cannot be compiled is the error.
+fn compile_all(specs: &[PathConditionSpec]) -> Result<Vec<Condition>, String> {
+    specs.iter().map(Condition::new).collect()
+}
+
 impl Condition {
-    fn new(spec: &PathConditionSpec) -> Option<Condition> {
-        let nested =
-            |list: &[PathConditionSpec]| list.iter().filter_map(Condition::new).collect::<Vec<_>>();
-        Some(match spec {
-            PathConditionSpec::FileName {
-                regex,
-                nested: inner,
-            } => Condition::FileName(regex::Regex::new(regex).ok()?, nested(inner)),
-            PathConditionSpec::LastModified {
-                age_millis,
-                nested: inner,
-            } => Condition::LastModified(*age_millis, nested(inner)),
-            PathConditionSpec::AccumulatedFileCount {
-                exceeds,
-                nested: inner,
-            } => Condition::Count {
+    fn new(spec: &PathConditionSpec) -> Result<Condition, String> {
+        Ok(match spec {
+            PathConditionSpec::FileName { regex, nested } => Condition::FileName(
+                regex::Regex::new(regex)
+                    .map_err(|error| format!("invalid IfFileName pattern {regex}: {error}"))?,
+                compile_all(nested)?,
+            ),
+            PathConditionSpec::LastModified { age_millis, nested } => {
+                Condition::LastModified(*age_millis, compile_all(nested)?)
+            }
+            PathConditionSpec::AccumulatedFileCount { exceeds, nested } => Condition::Count {
                 exceeds: *exceeds,
                 seen: 0,
-                nested: nested(inner),
+                nested: compile_all(nested)?,
             },
-            PathConditionSpec::AccumulatedFileSize {
-                exceeds,
-                nested: inner,
-            } => Condition::Size {
+            PathConditionSpec::AccumulatedFileSize { exceeds, nested } => Condition::Size {
                 exceeds: *exceeds,
                 total: 0,
-                nested: nested(inner),
+                nested: compile_all(nested)?,
             },
-            PathConditionSpec::All(list) => Condition::All(nested(list)),
-            PathConditionSpec::Any(list) => Condition::Any(nested(list)),
+            PathConditionSpec::All(list) => Condition::All(compile_all(list)?),
+            PathConditionSpec::Any(list) => Condition::Any(compile_all(list)?),
             PathConditionSpec::Not(inner) => Condition::Not(Box::new(Condition::new(inner)?)),
         })
     }
 
-    /// Whether the condition accepts `file`; the accumulating ones count every file offered.
-    fn accept(&mut self, file: &Candidate, now: SystemTime) -> bool {
+    /// Starts a new walk: the accumulating conditions count from zero again (log4j2's
+    /// `beforeFileTreeWalk`).
+    fn reset(&mut self) {
+        match self {
+            Condition::Count { seen, nested, .. } => {
+                *seen = 0;
+                nested.iter_mut().for_each(Condition::reset);
+            }
+            Condition::Size { total, nested, .. } => {
+                *total = 0;
+                nested.iter_mut().for_each(Condition::reset);
+            }
+            Condition::FileName(_, nested) | Condition::LastModified(_, nested) => {
+                nested.iter_mut().for_each(Condition::reset)
+            }
+            Condition::All(list) | Condition::Any(list) => {
+                list.iter_mut().for_each(Condition::reset)
+            }
+            Condition::Not(inner) => inner.reset(),
+        }
+    }
+
+    /// Whether the condition accepts `file`, evaluated as log4j2 evaluates it: the nested
+    /// conditions only when the condition's own test accepts, `IfAll` up to the first that
+    /// rejects, `IfAny` up to the first that accepts. An accumulating condition therefore
+    /// counts only the files that reach it.
+    fn accept(&mut self, file: &Candidate, now_millis: i64) -> bool {
         let (own, nested) = match self {
             Condition::FileName(regex, nested) => (regex.is_match(&file.relative), nested),
             Condition::LastModified(age, nested) => {
-                let elapsed = now.duration_since(file.modified).unwrap_or_default();
-                (elapsed.as_millis() >= u128::from(*age), nested)
+                let elapsed = now_millis.saturating_sub(file.modified_millis);
+                (elapsed >= 0 && elapsed as u64 >= *age, nested)
             }
             Condition::Count {
                 exceeds,
@@ -99,27 +126,42 @@ impl Condition {
                 *total += file.size;
                 (*total > *exceeds, nested)
             }
-            Condition::All(list) => return list.iter_mut().all(|c| c.accept(file, now)),
-            Condition::Any(list) => {
-                // Every child sees every file, so accumulating children keep counting.
-                let mut any = false;
-                for condition in list.iter_mut() {
-                    any |= condition.accept(file, now);
-                }
-                return any;
-            }
-            Condition::Not(inner) => return !inner.accept(file, now),
+            Condition::All(list) => return all_accept(list, file, now_millis),
+            Condition::Any(list) => return list.iter_mut().any(|c| c.accept(file, now_millis)),
+            Condition::Not(inner) => return !inner.accept(file, now_millis),
         };
-        own && nested.iter_mut().all(|c| c.accept(file, now))
+        own && all_accept(nested, file, now_millis)
+    }
+}
+
+/// Whether every condition of `list` accepts `file`, stopping at the first that rejects it.
+fn all_accept(list: &mut [Condition], file: &Candidate, now_millis: i64) -> bool {
+    list.iter_mut().all(|c| c.accept(file, now_millis))
+}
+
+fn epoch_millis(time: SystemTime) -> i64 {
+    match time.duration_since(UNIX_EPOCH) {
+        Ok(after) => after.as_millis() as i64,
+        Err(before) => -(before.duration().as_millis() as i64),
     }
 }
 
 impl DeleteAction {
-    pub(crate) fn new(spec: &DeleteSpec) -> DeleteAction {
-        DeleteAction { spec: spec.clone() }
+    /// Compiles `spec`. A `<Delete>` without conditions, or with one that cannot be compiled,
+    /// is refused: run without it, the action would delete more than it says.
+    pub(crate) fn new(spec: &DeleteSpec) -> Result<DeleteAction, String> {
+        if spec.conditions.is_empty() {
+            return Err("Missing Delete conditions: unconditional Delete not supported".into());
+        }
+        Ok(DeleteAction {
+            conditions: Mutex::new(compile_all(&spec.conditions)?),
+            spec: spec.clone(),
+        })
     }
 
-    /// Walks the base path and deletes (or, in test mode, reports) every accepted file.
+    /// Walks the base path and deletes (or, in test mode, reports) every accepted file. The
+    /// files are offered in log4j2's order: by modification time, the most recent first
+    /// unless `PathSortByModificationTime recentFirst="false"`, then by path.
     pub(crate) fn run(&self) {
         let base = Path::new(&self.spec.base_path);
         let mut files = Vec::new();
@@ -132,29 +174,22 @@ impl DeleteAction {
         );
         files.sort_by(|a, b| {
             let order = a
-                .modified
-                .cmp(&b.modified)
-                .then_with(|| a.relative.cmp(&b.relative));
+                .modified_millis
+                .cmp(&b.modified_millis)
+                .then_with(|| a.path.as_os_str().cmp(b.path.as_os_str()));
             if self.spec.recent_first {
                 order.reverse()
             } else {
                 order
             }
         });
-        // Compiled afresh on each run: the accumulating conditions start counting from zero.
-        let mut conditions: Vec<Condition> = self
-            .spec
-            .conditions
-            .iter()
-            .filter_map(Condition::new)
-            .collect();
-        let now = SystemTime::now();
+        let mut conditions = self.conditions.lock().unwrap_or_else(|e| e.into_inner());
+        conditions.iter_mut().for_each(Condition::reset);
+        let now = epoch_millis(SystemTime::now());
         for file in &files {
-            let mut accepted = true;
-            for condition in conditions.iter_mut() {
-                accepted &= condition.accept(file, now);
-            }
-            if !accepted {
+            // log4j2's DeletingVisitor: the first condition that rejects the file ends its
+            // evaluation, so the later ones do not count it.
+            if !all_accept(&mut conditions, file, now) {
                 continue;
             }
             if self.spec.test_mode {
@@ -204,7 +239,7 @@ fn collect(base: &Path, dir: &Path, depth: u32, follow_links: bool, into: &mut V
         }
         into.push(Candidate {
             relative,
-            modified: metadata.modified().unwrap_or(SystemTime::UNIX_EPOCH),
+            modified_millis: epoch_millis(metadata.modified().unwrap_or(UNIX_EPOCH)),
             size: metadata.len(),
             path,
         });
@@ -256,7 +291,7 @@ mod tests {
             }],
             recent_first: true,
         };
-        DeleteAction::new(&spec).run();
+        DeleteAction::new(&spec).unwrap().run();
         let mut left: Vec<String> = std::fs::read_dir(dir.path())
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -298,10 +333,10 @@ mod tests {
             )))],
             recent_first: true,
         };
-        DeleteAction::new(&spec).run();
+        DeleteAction::new(&spec).unwrap().run();
         assert!(dir.path().join("new.log").exists());
         spec.test_mode = false;
-        DeleteAction::new(&spec).run();
+        DeleteAction::new(&spec).unwrap().run();
         assert!(!dir.path().join("new.log").exists());
         assert!(dir.path().join("old.log").exists());
     }

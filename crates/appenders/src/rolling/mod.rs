@@ -18,6 +18,8 @@
 //!
 //! Logging threads wait only for steps 1–3. The worker runs the jobs one after the other, so
 //! each sees the directory as the previous one left it, and stopping the appender waits for it.
+//! With the appender's `maxRandomDelay`, each rollover's job waits a random 0 to that many
+//! seconds first (on the [`RolloverClock`]), as log4j2 delays its asynchronous actions.
 //! A rollover that cannot be done is reported through the status logger and writing goes on;
 //! nothing is lost. Before step 1 the archive's target is checked (a directory in the way, a
 //! path element that is a file, a directory that is not writable), so such a rollover leaves
@@ -61,8 +63,10 @@ pub(crate) use appender::{file_appender, file_options, rolling_appender_common, 
 /// What a rolling appender takes from its surroundings besides its spec and layout.
 #[derive(Clone)]
 pub struct RollingContext {
-    /// The clock a `CronTriggeringPolicy` waits on (tests pass a
-    /// [`ManualClock`](crate::ManualClock)).
+    /// The clock the appender reads and waits on for everything but the events' own times: a
+    /// `CronTriggeringPolicy`'s schedule, the start time of an appender (the current file's
+    /// date, startup rollovers), the retry delay after a failed rollover and the random
+    /// delays of `maxRandomDelay` (tests pass a [`ManualClock`](crate::ManualClock)).
     pub clock: Arc<dyn RolloverClock>,
     /// Resolves the `${…}` that `filePattern` keeps for rollover time (written `$${…}` in the
     /// configuration). The facade passes the configuration's substitutor
@@ -158,8 +162,9 @@ struct Archiver {
     pattern: RuntimePattern,
     strategy: RolloverStrategySpec,
     actions: Vec<DeleteAction>,
-    /// Empty files are archived too (OnStartup with `minSize="0"`); otherwise deleted.
-    rename_empty: bool,
+    /// Empty files are archived too; otherwise deleted. Set, as in log4j2, when a startup
+    /// rollover happens under `OnStartupTriggeringPolicy minSize="0"`.
+    rename_empty: AtomicBool,
 }
 
 /// The state writers share and rollovers change.
@@ -187,11 +192,14 @@ pub(crate) struct RollingManager<B: Backend> {
     time_policy: Option<TimePolicy>,
     /// The next time boundary, `i64::MAX` without a time policy.
     next_rollover: AtomicI64,
-    /// Wall time before which a failed rollover is not retried.
+    /// The clock's time before which a failed rollover is not retried.
     retry_after: AtomicI64,
     staging_sequence: AtomicU64,
     worker: Worker,
     cron: Mutex<Option<CronTimer>>,
+    clock: Arc<dyn RolloverClock>,
+    /// The appender's `maxRandomDelay`, in ms: how long a rollover's job may wait.
+    max_random_delay_ms: u64,
 }
 
 fn read<T>(lock: &RwLock<T>) -> RwLockReadGuard<'_, T> {
@@ -268,7 +276,18 @@ impl<B: Backend + Send + Sync> RollingManager<B> {
             RolloverStrategySpec::Default { actions, .. }
             | RolloverStrategySpec::DirectWrite { actions, .. } => actions
                 .iter()
-                .map(|ActionSpec::Delete(delete)| DeleteAction::new(delete))
+                .filter_map(|ActionSpec::Delete(delete)| {
+                    DeleteAction::new(delete)
+                        .inspect_err(|reason| {
+                            // Never run with fewer conditions than configured: that would
+                            // delete more.
+                            status::error(format_args!(
+                                "RollingFileManager ({key}) the Delete action on {} is not run: {reason}",
+                                delete.base_path
+                            ));
+                        })
+                        .ok()
+                })
                 .collect(),
         };
         let archiver = Arc::new(Archiver {
@@ -276,7 +295,7 @@ impl<B: Backend + Send + Sync> RollingManager<B> {
             pattern,
             strategy: spec.strategy.clone(),
             actions,
-            rename_empty: on_startup == Some(0),
+            rename_empty: AtomicBool::new(false),
         });
         let now = clock.now_millis();
         // The current file, and the time it is dated with.
@@ -305,7 +324,10 @@ impl<B: Backend + Send + Sync> RollingManager<B> {
                 .pattern
                 .next_period(dated, policy.interval, policy.modulate)
                 .map_or((i64::MAX, dated), |(next, file_time)| {
-                    (next + random_delay(policy.max_random_delay_ms), file_time)
+                    (
+                        next + clock.random_delay_millis(policy.max_random_delay_ms) as i64,
+                        file_time,
+                    )
                 }),
             None => (i64::MAX, period_start(&archiver.pattern, dated)),
         };
@@ -327,8 +349,13 @@ impl<B: Backend + Send + Sync> RollingManager<B> {
             next_rollover: AtomicI64::new(next_rollover),
             retry_after: AtomicI64::new(0),
             staging_sequence: AtomicU64::new(0),
-            worker: Worker::start(&spec.file_name.clone().unwrap_or_else(|| Self::key(spec))),
+            worker: Worker::start(
+                &spec.file_name.clone().unwrap_or_else(|| Self::key(spec)),
+                Arc::clone(&clock),
+            ),
             cron: Mutex::new(None),
+            clock: Arc::clone(&clock),
+            max_random_delay_ms: spec.max_random_delay_seconds.saturating_mul(1000),
         });
         if matches!(spec.strategy, RolloverStrategySpec::Default { .. }) {
             if let Some(file_name) = &spec.file_name {
@@ -337,8 +364,12 @@ impl<B: Backend + Send + Sync> RollingManager<B> {
         }
         let size = manager.current_size();
         let predates_process = existing_time.is_some_and(|time| time < process_start_millis());
+        let size = i64::try_from(size).unwrap_or(i64::MAX);
         let mut roll_now =
             matches!(on_startup, Some(min_size) if append && predates_process && size >= min_size);
+        if roll_now && on_startup == Some(0) {
+            manager.archiver.rename_empty.store(true, Ordering::Relaxed);
+        }
         if let Some((schedule, evaluate_on_startup)) = &cron {
             if *evaluate_on_startup && append {
                 if let Some(time) = existing_time {
@@ -449,7 +480,19 @@ impl<B: Backend + Send + Sync> RollingManager<B> {
 
     fn retry_pending(&self) -> bool {
         let after = self.retry_after.load(Ordering::Relaxed);
-        after != 0 && now_millis() < after
+        after != 0 && self.clock.now_millis() < after
+    }
+
+    /// When the job a rollover leaves for the worker may start: now, or after the random
+    /// delay of the appender's `maxRandomDelay`.
+    fn job_due(&self) -> i64 {
+        if self.max_random_delay_ms == 0 {
+            return i64::MIN;
+        }
+        let delay = self.clock.random_delay_millis(self.max_random_delay_ms);
+        self.clock
+            .now_millis()
+            .saturating_add(i64::try_from(delay).unwrap_or(i64::MAX))
     }
 
     /// Rolls over if `cause` still calls for it once the state is held exclusively.
@@ -472,10 +515,9 @@ impl<B: Backend + Send + Sync> RollingManager<B> {
                             policy.interval,
                             policy.modulate,
                         ) {
-                            self.next_rollover.store(
-                                next + random_delay(policy.max_random_delay_ms),
-                                Ordering::Release,
-                            );
+                            let delay = self.clock.random_delay_millis(policy.max_random_delay_ms);
+                            self.next_rollover
+                                .store(next + delay as i64, Ordering::Release);
                             state.file_time = file_time;
                         }
                     }
@@ -484,7 +526,7 @@ impl<B: Backend + Send + Sync> RollingManager<B> {
                 }
                 time
             }
-            Cause::Startup => now_millis(),
+            Cause::Startup => self.clock.now_millis(),
             Cause::Cron(fire) => {
                 // The archive is dated with the previous fire time: the period it covers.
                 let archive = state.last_fire;
@@ -535,10 +577,13 @@ impl<B: Backend + Send + Sync> RollingManager<B> {
                     }
                 }
                 let archiver = Arc::clone(&self.archiver);
-                self.worker.submit(Box::new(move || {
-                    archiver.place(&staging, archive_time);
-                    archiver.run_actions();
-                }));
+                self.worker.submit_at(
+                    self.job_due(),
+                    Box::new(move || {
+                        archiver.place(&staging, archive_time);
+                        archiver.run_actions();
+                    }),
+                );
             }
             RolloverStrategySpec::DirectWrite { max_files, .. } => {
                 let old_path = state.path.clone();
@@ -578,10 +623,13 @@ impl<B: Backend + Send + Sync> RollingManager<B> {
                 }
                 let archiver = Arc::clone(&self.archiver);
                 let max_files = *max_files;
-                self.worker.submit(Box::new(move || {
-                    archiver.finish_direct(&old_path, archive_time, max_files);
-                    archiver.run_actions();
-                }));
+                self.worker.submit_at(
+                    self.job_due(),
+                    Box::new(move || {
+                        archiver.finish_direct(&old_path, archive_time, max_files);
+                        archiver.run_actions();
+                    }),
+                );
             }
         }
         self.retry_after.store(0, Ordering::Relaxed);
@@ -603,7 +651,7 @@ impl<B: Backend + Send + Sync> RollingManager<B> {
     fn failed(&self, message: std::fmt::Arguments<'_>) {
         status::error(format_args!("RollingFileManager ({}) {message}", self.key));
         self.retry_after
-            .store(now_millis() + RETRY_DELAY_MS, Ordering::Relaxed);
+            .store(self.clock.now_millis() + RETRY_DELAY_MS, Ordering::Relaxed);
     }
 
     /// A hidden name beside `current`, unique in this process.
@@ -622,17 +670,6 @@ impl<B: Backend + Send + Sync> RollingManager<B> {
     pub(crate) fn file_name(&self) -> Option<&str> {
         self.file_name.as_deref()
     }
-}
-
-fn random_delay(max_ms: u64) -> i64 {
-    if max_ms == 0 {
-        return 0;
-    }
-    // Any spread will do: the delay only keeps many processes from rolling at once.
-    let noise = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| {
-        d.subsec_nanos() as u64 ^ u64::from(std::process::id()).rotate_left(17)
-    });
-    (noise % (max_ms + 1)) as i64
 }
 
 /// The start of the period `time` falls in, for patterns with a date; `time` otherwise.
@@ -676,7 +713,7 @@ impl Archiver {
             }
         };
         let empty = std::fs::metadata(staging).map_or(true, |m| m.len() == 0);
-        if empty && !self.rename_empty {
+        if empty && !self.rename_empty.load(Ordering::Relaxed) {
             if let Err(error) = std::fs::remove_file(staging) {
                 self.report(format_args!(
                     "Unable to delete empty file {}: {error}",
@@ -885,7 +922,7 @@ impl CronTimer {
                         return;
                     };
                     while !thread_stop.load(Ordering::Acquire) && thread_clock.now_millis() < fire {
-                        thread_clock.wait_until(fire);
+                        thread_clock.wait_until(fire, &thread_stop);
                     }
                     if thread_stop.load(Ordering::Acquire) {
                         return;

@@ -12,13 +12,15 @@ use crate::model::{
     RollingMemoryMappedFileSpec, RollingRandomAccessFileSpec, RollingSpec, RolloverStrategySpec,
     TriggeringPolicySpec,
 };
-use crate::rolling::{glob_to_regex, parse_age, parse_size, CronExpression, FilePattern};
+use crate::rolling::{
+    glob_to_regex, parse_age, parse_size, CronExpression, FilePattern, FilePatternSegment,
+};
 use crate::Severity;
 
-/// `SizeBasedTriggeringPolicy`'s default: 10 MB.
 /// The compression suffixes log4j2 knows (through Commons Compress) and l4rs has no codec for.
 const UNCOMPRESSED_SUFFIXES: &[&str] = &[".bz2", ".xz", ".pack200"];
 
+/// `SizeBasedTriggeringPolicy`'s default: 10 MB.
 const DEFAULT_MAX_SIZE: u64 = 10 * 1024 * 1024;
 /// `CronTriggeringPolicy`'s default schedule: daily at midnight.
 const DEFAULT_SCHEDULE: &str = "0 0 0 * * ?";
@@ -96,6 +98,7 @@ pub(crate) fn rolling_kind(
     let buffered_io = binder.boolean(node, &["bufferedIo"], true);
     let create_on_demand = binder.boolean(node, &["createOnDemand"], false);
     let _ = binder.string(node, &["locking"]);
+    let max_random_delay_seconds = delay_seconds(binder, node);
     let region_length = if canonical == "RollingMemoryMappedFile" {
         binder.int(node, &["regionLength"]).map(i64::from)
     } else {
@@ -145,6 +148,18 @@ pub(crate) fn rolling_kind(
             return None;
         }
     };
+    if index_in_directory(&file_pattern) {
+        // log4j2 looks for the existing archives in one directory only, so with the index in
+        // a directory name no archive is ever found: each rollover takes the first index and
+        // replaces the archive already there. l4rs does the same and says so here.
+        binder.report(
+            Severity::Warning,
+            format!("%i in a directory of filePattern \"{pattern_text}\": existing archives are not found there, so every rollover uses the first index and replaces the archive of the previous one"),
+            Some(node),
+            pattern_attr_position,
+            Some("put %i in the file name, e.g. logs/%d{yyyy-MM}/app-%i.log".to_string()),
+        );
+    }
     if let Some(suffix) = file_pattern
         .compression_suffix()
         .filter(|suffix| UNCOMPRESSED_SUFFIXES.contains(suffix))
@@ -222,6 +237,7 @@ pub(crate) fn rolling_kind(
         file_permissions,
         file_owner,
         file_group,
+        max_random_delay_seconds,
     };
     Some(match canonical {
         "RollingFile" => AppenderKind::RollingFile(RollingFileSpec {
@@ -275,18 +291,28 @@ fn policy(binder: &mut Binder, mut node: PNode, into: &mut Vec<TriggeringPolicyS
         "TimeBasedTriggeringPolicy" => {
             let interval = binder.int(&mut node, &["interval"]).unwrap_or(1);
             let modulate = binder.boolean(&mut node, &["modulate"], false);
-            let delay = binder.int(&mut node, &["maxRandomDelay"]).unwrap_or(0);
+            let max_random_delay_seconds = delay_seconds(binder, &mut node);
             Some(TriggeringPolicySpec::Time {
                 interval: u32::try_from(interval).unwrap_or(1).max(1),
                 modulate,
-                max_random_delay_seconds: u64::try_from(delay).unwrap_or(0),
+                max_random_delay_seconds,
             })
         }
         "OnStartupTriggeringPolicy" => {
+            let position = attr_position(&node, "minSize");
             let min_size = binder.long(&mut node, &["minSize"]).unwrap_or(1);
-            Some(TriggeringPolicySpec::OnStartup {
-                min_size: u64::try_from(min_size).unwrap_or(0),
-            })
+            if min_size < 0 {
+                // log4j2 takes it as it is: every file older than the process rolls, an
+                // empty one too (deleted rather than archived); l4rs does the same, and warns.
+                binder.report(
+                    Severity::Warning,
+                    format!("OnStartupTriggeringPolicy minSize {min_size} is negative: every file older than the process is rolled at startup, and an empty one is deleted"),
+                    Some(&node),
+                    position,
+                    Some("use minSize=\"0\" to archive empty files too, or a size in bytes".to_string()),
+                );
+            }
+            Some(TriggeringPolicySpec::OnStartup { min_size })
         }
         "CronTriggeringPolicy" => {
             let position = attr_position(&node, "schedule");
@@ -316,6 +342,40 @@ fn policy(binder: &mut Binder, mut node: PNode, into: &mut Vec<TriggeringPolicyS
     };
     binder.finish(&node, inserted);
     into.extend(spec);
+}
+
+/// True when an `%i` of `pattern` comes before a `/` (in a literal or a date format), that is
+/// in a directory name rather than in the file name.
+fn index_in_directory(pattern: &FilePattern) -> bool {
+    let mut index_seen = false;
+    for segment in &pattern.segments {
+        match segment {
+            FilePatternSegment::Index(_) => index_seen = true,
+            FilePatternSegment::Literal(text) if index_seen && text.contains('/') => return true,
+            FilePatternSegment::Date {
+                pattern: Some(format),
+                ..
+            } if index_seen && format.contains('/') => return true,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// A `maxRandomDelay` in seconds (default 0); a negative one is reported and taken as 0.
+fn delay_seconds(binder: &mut Binder, node: &mut PNode) -> u64 {
+    let position = attr_position(node, "maxRandomDelay");
+    let delay = binder.int(node, &["maxRandomDelay"]).unwrap_or(0);
+    u64::try_from(delay).unwrap_or_else(|_| {
+        binder.report(
+            Severity::Warning,
+            format!("maxRandomDelay {delay} is negative; no delay is used"),
+            Some(node),
+            position,
+            Some("maxRandomDelay is a number of seconds, 0 or more".to_string()),
+        );
+        0
+    })
 }
 
 fn default_schedule() -> CronExpression {
@@ -456,9 +516,15 @@ fn rollover_strategy(binder: &mut Binder, mut node: PNode) -> Option<RolloverStr
     Some(strategy)
 }
 
+/// Binds a `<Delete>`. `None` after an error when it cannot be used as written: a missing
+/// `basePath`, no condition at all, or any condition (nested ones too) that cannot be bound.
+/// log4j2 drops a condition it cannot build and deletes with the others, which deletes more
+/// than the configuration says (with none left, everything under `basePath`); l4rs drops the
+/// whole action instead, so a typo never widens a deletion.
 fn delete_action(binder: &mut Binder, mut node: PNode) -> Option<DeleteSpec> {
     let inserted = node.attrs.len();
     let mut conditions = Vec::new();
+    let mut failed = Vec::new();
     let mut recent_first = true;
     for mut child in std::mem::take(&mut node.children) {
         if child.canonical == Some("PathSortByModificationTime") {
@@ -466,8 +532,11 @@ fn delete_action(binder: &mut Binder, mut node: PNode) -> Option<DeleteSpec> {
             recent_first = binder.boolean(&mut child, &["recentFirst"], true);
             binder.finish(&child, child_inserted);
         } else if is_condition(&child) {
-            conditions.extend(condition(binder, child));
+            conditions.extend(condition(binder, child, &mut failed));
         } else {
+            // A `<ScriptCondition>` (l4rs runs no scripts) or anything else: deleting
+            // without it would delete more than configured.
+            failed.push(child.position);
             binder.unusable_child(&node, &child);
         }
     }
@@ -484,6 +553,28 @@ fn delete_action(binder: &mut Binder, mut node: PNode) -> Option<DeleteSpec> {
         );
         return None;
     };
+    if let Some(first) = failed.first() {
+        let at: Vec<String> = failed.iter().map(ToString::to_string).collect();
+        binder.report(
+            Severity::Error,
+            format!(
+                "Delete action on {base_path} is not created: its condition at {} could not be used",
+                at.join(", ")
+            ),
+            Some(&node),
+            Some(*first),
+            Some("without it the action would delete more than configured; fix the condition and nothing is deleted meanwhile".to_string()),
+        );
+        return None;
+    }
+    if conditions.is_empty() {
+        binder.error_help(
+            &node,
+            format!("Missing Delete conditions: unconditional Delete not supported (basePath {base_path})"),
+            "add a condition such as <IfFileName glob=\"app-*.log.gz\"/>; the action is ignored",
+        );
+        return None;
+    }
     Some(DeleteSpec {
         base_path,
         max_depth: u32::try_from(max_depth).unwrap_or(0),
@@ -509,18 +600,25 @@ fn is_condition(node: &PNode) -> bool {
     )
 }
 
-/// Binds one path condition; `None` after an error when it cannot be used (the `<Delete>` then
-/// goes on without it, as log4j2 drops a plugin it cannot build).
-fn condition(binder: &mut Binder, mut node: PNode) -> Option<PathConditionSpec> {
+/// Binds one path condition; `None` after an error when it cannot be used, with its position
+/// (or that of a nested condition that cannot) in `failed`: the `<Delete>` is then dropped.
+fn condition(
+    binder: &mut Binder,
+    mut node: PNode,
+    failed: &mut Vec<crate::Position>,
+) -> Option<PathConditionSpec> {
     let inserted = node.attrs.len();
+    let failed_before = failed.len();
     let mut nested = Vec::new();
     for child in std::mem::take(&mut node.children) {
         if is_condition(&child) {
-            nested.extend(condition(binder, child));
+            nested.extend(condition(binder, child, failed));
         } else {
+            failed.push(child.position);
             binder.unusable_child(&node, &child);
         }
     }
+    let nested_failed = failed.len() > failed_before;
     let canonical = node.canonical.unwrap_or_default();
     let spec = match canonical {
         "IfFileName" => {
@@ -559,7 +657,7 @@ fn condition(binder: &mut Binder, mut node: PNode) -> Option<PathConditionSpec> 
                         reason,
                         Some(&node),
                         position,
-                        Some("the condition is ignored".to_string()),
+                        Some("the Delete action is not created".to_string()),
                     );
                     None
                 }
@@ -581,7 +679,7 @@ fn condition(binder: &mut Binder, mut node: PNode) -> Option<PathConditionSpec> 
                         Some(&node),
                         position,
                         Some(
-                            "write e.g. age=\"30d\" or \"PT12H\"; the condition is ignored"
+                            "write e.g. age=\"30d\" or \"PT12H\"; the Delete action is not created"
                                 .to_string(),
                         ),
                     );
@@ -590,7 +688,7 @@ fn condition(binder: &mut Binder, mut node: PNode) -> Option<PathConditionSpec> 
                 None => {
                     binder.error(
                         &node,
-                        "IfLastModified needs an age, e.g. age=\"30d\"; the condition is ignored",
+                        "IfLastModified needs an age, e.g. age=\"30d\"; the Delete action is not created",
                     );
                     None
                 }
@@ -602,24 +700,45 @@ fn condition(binder: &mut Binder, mut node: PNode) -> Option<PathConditionSpec> 
                 nested,
             }),
             _ => {
-                binder.error(&node, "Count must be a positive integer but was not set or is not positive; the condition is ignored");
+                binder.error(&node, "Count must be a positive integer but was not set or is not positive; the Delete action is not created");
                 None
             }
         },
         "IfAccumulatedFileSize" => {
-            if attr_position(&node, "exceeds").is_none() {
-                binder.error(
-                    &node,
-                    "IfAccumulatedFileSize needs exceeds=\"…\"; the condition is ignored",
-                );
-                None
-            } else {
-                let exceeds = size_attribute(binder, &mut node, "exceeds", 0, "0 bytes");
-                Some(PathConditionSpec::AccumulatedFileSize { exceeds, nested })
+            let position = attr_position(&node, "exceeds");
+            match binder
+                .string(&mut node, &["exceeds"])
+                .map(|text| parse_size(&text))
+            {
+                Some(Ok(exceeds)) => {
+                    Some(PathConditionSpec::AccumulatedFileSize { exceeds, nested })
+                }
+                Some(Err(reason)) => {
+                    binder.report(
+                        Severity::Error,
+                        reason,
+                        Some(&node),
+                        position,
+                        Some(
+                            "write e.g. exceeds=\"100 MB\"; the Delete action is not created"
+                                .to_string(),
+                        ),
+                    );
+                    None
+                }
+                None => {
+                    binder.error(
+                        &node,
+                        "IfAccumulatedFileSize needs exceeds=\"…\"; the Delete action is not created",
+                    );
+                    None
+                }
             }
         }
         "IfAll" => Some(PathConditionSpec::All(nested)),
         "IfAny" => Some(PathConditionSpec::Any(nested)),
+        // A nested condition that failed was reported already.
+        _ if nested_failed => None,
         _ => {
             let mut nested = nested.into_iter();
             match (nested.next(), nested.next()) {
@@ -627,7 +746,7 @@ fn condition(binder: &mut Binder, mut node: PNode) -> Option<PathConditionSpec> 
                 _ => {
                     binder.error(
                         &node,
-                        "IfNot needs exactly one nested condition; the condition is ignored",
+                        "IfNot needs exactly one nested condition; the Delete action is not created",
                     );
                     None
                 }
@@ -635,5 +754,387 @@ fn condition(binder: &mut Binder, mut node: PNode) -> Option<PathConditionSpec> 
         }
     };
     binder.finish(&node, inserted);
-    spec
+    if spec.is_none() && !nested_failed {
+        failed.push(node.position);
+    }
+    if nested_failed {
+        None
+    } else {
+        spec
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::model::{
+        ActionSpec, AppenderKind, Configuration, FileIndexOrder, PathConditionSpec,
+        RolloverStrategySpec, TriggeringPolicySpec,
+    };
+    use crate::{Diagnostic, Severity};
+
+    /// Loads `appenders` (XML) in a configuration; line 2 is the first appender's line.
+    fn load(appenders: &str) -> Configuration {
+        crate::load_str(
+            &format!(
+                "<Configuration><Appenders>\n{appenders}\n</Appenders><Loggers><Root/></Loggers></Configuration>"
+            ),
+            None,
+        )
+        .unwrap()
+    }
+
+    fn only(config: &Configuration, severity: Severity) -> Vec<&Diagnostic> {
+        config
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == severity)
+            .collect()
+    }
+
+    fn rolling_file(config: &Configuration) -> &crate::model::RollingFileSpec {
+        match &config.appenders[0].kind {
+            AppenderKind::RollingFile(file) => file,
+            other => panic!("not a RollingFile: {other:?}"),
+        }
+    }
+
+    fn strategy(config: &Configuration) -> &RolloverStrategySpec {
+        &rolling_file(config).rolling.strategy
+    }
+
+    #[test]
+    fn defaults_are_log4j2s() {
+        let config = load(
+            r#"<RollingFile name="F" fileName="f.log" filePattern="f-%i.log"><SizeBasedTriggeringPolicy/></RollingFile>
+<RollingRandomAccessFile name="R" fileName="r.log" filePattern="r-%i.log"><SizeBasedTriggeringPolicy/></RollingRandomAccessFile>
+<RollingMemoryMappedFile name="M" fileName="m.log" filePattern="m-%i.log"><SizeBasedTriggeringPolicy/></RollingMemoryMappedFile>
+<RollingFile name="D" filePattern="d-%i.log"><SizeBasedTriggeringPolicy/></RollingFile>"#,
+        );
+        assert!(config.diagnostics.is_empty(), "{:#?}", config.diagnostics);
+        let file = rolling_file(&config);
+        assert!(file.append);
+        assert!(file.buffered_io);
+        assert_eq!(file.buffer_size, 8192);
+        assert!(file.immediate_flush);
+        assert!(!file.create_on_demand);
+        assert_eq!(file.rolling.max_random_delay_seconds, 0);
+        assert_eq!(
+            file.rolling.policies,
+            [TriggeringPolicySpec::Size {
+                max_size: 10 * 1024 * 1024
+            }]
+        );
+        assert_eq!(
+            file.rolling.strategy,
+            RolloverStrategySpec::Default {
+                max: 7,
+                min: 1,
+                file_index: FileIndexOrder::Max,
+                compression_level: -1,
+                actions: vec![],
+            }
+        );
+        let AppenderKind::RollingRandomAccessFile(random) = &config.appenders[1].kind else {
+            panic!("RollingRandomAccessFile");
+        };
+        assert_eq!(random.buffer_size, 256 * 1024);
+        assert!(random.append && random.immediate_flush);
+        let AppenderKind::RollingMemoryMappedFile(mapped) = &config.appenders[2].kind else {
+            panic!("RollingMemoryMappedFile");
+        };
+        assert_eq!(mapped.region_length, 32 * 1024 * 1024);
+        let AppenderKind::RollingFile(direct) = &config.appenders[3].kind else {
+            panic!("RollingFile");
+        };
+        assert_eq!(direct.rolling.file_name, None);
+        assert_eq!(
+            direct.rolling.strategy,
+            RolloverStrategySpec::DirectWrite {
+                max_files: None,
+                compression_level: -1,
+                actions: vec![],
+            }
+        );
+    }
+
+    #[test]
+    fn max_random_delay_is_an_attribute_of_every_rolling_appender() {
+        let config = load(
+            r#"<RollingFile name="F" fileName="f.log" filePattern="f-%i.log" maxRandomDelay="30"><SizeBasedTriggeringPolicy/></RollingFile>
+<RollingRandomAccessFile name="R" fileName="r.log" filePattern="r-%i.log" maxRandomDelay="5"><SizeBasedTriggeringPolicy/></RollingRandomAccessFile>
+<RollingMemoryMappedFile name="M" fileName="m.log" filePattern="m-%i.log" maxRandomDelay="0"><SizeBasedTriggeringPolicy/></RollingMemoryMappedFile>
+<RollingFile name="N" fileName="n.log" filePattern="n-%i.log" maxRandomDelay="-3"><SizeBasedTriggeringPolicy/></RollingFile>"#,
+        );
+        let delays: Vec<u64> = config
+            .appenders
+            .iter()
+            .map(|appender| match &appender.kind {
+                AppenderKind::RollingFile(spec) => spec.rolling.max_random_delay_seconds,
+                AppenderKind::RollingRandomAccessFile(spec) => {
+                    spec.rolling.max_random_delay_seconds
+                }
+                AppenderKind::RollingMemoryMappedFile(spec) => {
+                    spec.rolling.max_random_delay_seconds
+                }
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(delays, [30, 5, 0, 0]);
+        let warnings = only(&config, Severity::Warning);
+        assert_eq!(config.diagnostics.len(), 1, "{:#?}", config.diagnostics);
+        assert!(warnings[0]
+            .message
+            .contains("maxRandomDelay -3 is negative"));
+        assert_eq!(warnings[0].position.unwrap().line, 5);
+    }
+
+    #[test]
+    fn time_policy_interval_modulate_and_delay_bind() {
+        let config = load(
+            r#"<RollingFile name="F" fileName="f.log" filePattern="f-%d{yyyy-MM-dd-HH}.log">
+  <TimeBasedTriggeringPolicy interval="4" modulate="true" maxRandomDelay="2"/>
+</RollingFile>"#,
+        );
+        assert!(config.diagnostics.is_empty(), "{:#?}", config.diagnostics);
+        assert_eq!(
+            rolling_file(&config).rolling.policies,
+            [TriggeringPolicySpec::Time {
+                interval: 4,
+                modulate: true,
+                max_random_delay_seconds: 2,
+            }]
+        );
+    }
+
+    #[test]
+    fn a_negative_min_size_is_kept_with_a_warning() {
+        let config = load(
+            r#"<RollingFile name="F" fileName="f.log" filePattern="f-%i.log">
+  <OnStartupTriggeringPolicy minSize="-5"/>
+</RollingFile>
+<RollingFile name="Z" fileName="z.log" filePattern="z-%i.log"><OnStartupTriggeringPolicy minSize="0"/></RollingFile>"#,
+        );
+        let warnings = only(&config, Severity::Warning);
+        assert_eq!(config.diagnostics.len(), 1, "{:#?}", config.diagnostics);
+        assert!(warnings[0].message.contains("minSize -5 is negative"));
+        assert_eq!(warnings[0].position.unwrap().line, 3);
+        assert_eq!(
+            rolling_file(&config).rolling.policies,
+            [TriggeringPolicySpec::OnStartup { min_size: -5 }]
+        );
+        let AppenderKind::RollingFile(zero) = &config.appenders[1].kind else {
+            panic!("RollingFile");
+        };
+        assert_eq!(
+            zero.rolling.policies,
+            [TriggeringPolicySpec::OnStartup { min_size: 0 }]
+        );
+    }
+
+    #[test]
+    fn an_index_in_a_directory_is_a_warning_with_its_position() {
+        let config = load(
+            r#"<RollingFile name="F" fileName="f.log"
+    filePattern="logs-%i/f.log"><SizeBasedTriggeringPolicy/></RollingFile>
+<RollingFile name="G" fileName="g.log" filePattern="logs/%d{yyyy/MM}/g-%i.log"><SizeBasedTriggeringPolicy/></RollingFile>
+<RollingFile name="H" fileName="h.log" filePattern="logs/h-%i.%d{yyyy/MM}.log"><SizeBasedTriggeringPolicy/></RollingFile>"#,
+        );
+        let warnings = only(&config, Severity::Warning);
+        assert_eq!(config.diagnostics.len(), 2, "{:#?}", config.diagnostics);
+        assert!(warnings[0].message.contains("%i in a directory"));
+        assert!(warnings[0].message.contains("logs-%i/f.log"));
+        assert_eq!(warnings[0].position.unwrap().line, 3);
+        // A date format with a `/` after the index makes a directory too.
+        assert!(warnings[1].message.contains("h-%i.%d{yyyy/MM}.log"));
+        assert_eq!(config.appenders.len(), 3);
+    }
+
+    #[test]
+    fn strategy_values_out_of_range_are_errors_with_log4j2s_fallbacks() {
+        let cases: &[(&str, &str, RolloverStrategySpec)] = &[
+            (
+                r#"<DefaultRolloverStrategy compressionLevel="10"/>"#,
+                "Invalid compression level 10",
+                default(7, 1, -1),
+            ),
+            (
+                r#"<DefaultRolloverStrategy compressionLevel="-2"/>"#,
+                "Invalid compression level -2",
+                default(7, 1, -1),
+            ),
+            (
+                r#"<DefaultRolloverStrategy min="0" max="3"/>"#,
+                "Minimum window size too small",
+                default(3, 1, -1),
+            ),
+            (
+                r#"<DefaultRolloverStrategy min="5" max="3"/>"#,
+                "Maximum window size must be greater than the minimum windows size. Set the maximum window size to 7",
+                default(7, 5, -1),
+            ),
+            (
+                r#"<DefaultRolloverStrategy min="9" max="3"/>"#,
+                "Set the maximum window size to 9",
+                default(9, 9, -1),
+            ),
+        ];
+        for (xml, message, expected) in cases {
+            let config = load(&format!(
+                "<RollingFile name=\"F\" fileName=\"f.log\" filePattern=\"f-%i.log\"><SizeBasedTriggeringPolicy/>\n{xml}</RollingFile>"
+            ));
+            let errors = only(&config, Severity::Error);
+            assert_eq!(errors.len(), 1, "{xml}: {:#?}", config.diagnostics);
+            assert!(errors[0].message.contains(message), "{xml}: {errors:#?}");
+            assert_eq!(errors[0].position.unwrap().line, 3, "{xml}");
+            assert_eq!(strategy(&config), expected, "{xml}");
+        }
+        for (max_files, expected) in [("0", Some(7)), ("1", Some(7)), ("-1", None), ("2", Some(2))]
+        {
+            let config = load(&format!(
+                "<RollingFile name=\"F\" filePattern=\"f-%i.log\"><SizeBasedTriggeringPolicy/>\n<DirectWriteRolloverStrategy maxFiles=\"{max_files}\"/></RollingFile>"
+            ));
+            let errors = only(&config, Severity::Error);
+            if max_files == "0" || max_files == "1" {
+                assert_eq!(errors.len(), 1, "{max_files}: {:#?}", config.diagnostics);
+                assert!(errors[0]
+                    .message
+                    .contains("Maximum files too small. Limited to 7"));
+                assert_eq!(errors[0].position.unwrap().line, 3);
+            } else {
+                assert!(config.diagnostics.is_empty(), "{:#?}", config.diagnostics);
+            }
+            assert!(
+                matches!(strategy(&config), RolloverStrategySpec::DirectWrite { max_files: m, .. } if *m == expected),
+                "{max_files}"
+            );
+        }
+    }
+
+    fn default(max: u32, min: u32, compression_level: i32) -> RolloverStrategySpec {
+        RolloverStrategySpec::Default {
+            max,
+            min,
+            file_index: FileIndexOrder::Max,
+            compression_level,
+            actions: vec![],
+        }
+    }
+
+    /// The `<Delete>`s a strategy with `delete_xml` ends up with, and the diagnostics.
+    fn deletes(delete_xml: &str) -> (Vec<crate::model::DeleteSpec>, Configuration) {
+        let config = load(&format!(
+            "<RollingFile name=\"F\" fileName=\"f.log\" filePattern=\"f-%i.log\"><SizeBasedTriggeringPolicy/><DefaultRolloverStrategy>\n{delete_xml}\n</DefaultRolloverStrategy></RollingFile>"
+        ));
+        let RolloverStrategySpec::Default { actions, .. } = strategy(&config) else {
+            panic!("DefaultRolloverStrategy");
+        };
+        let deletes = actions
+            .iter()
+            .map(|ActionSpec::Delete(delete)| delete.clone())
+            .collect();
+        (deletes, config)
+    }
+
+    #[test]
+    fn a_condition_that_cannot_be_bound_drops_the_whole_delete() {
+        let broken = [
+            (r#"<IfFileName glob="app-[0-9.log.gz"/>"#, "Missing ']'"),
+            (r#"<IfFileName regex="app-(.log"/>"#, "Invalid regex"),
+            (r#"<IfFileName/>"#, "Specify either a path glob"),
+            (r#"<IfLastModified age="ten days"/>"#, "cannot be parsed"),
+            (
+                r#"<IfAccumulatedFileCount exceeds="0"/>"#,
+                "Count must be a positive",
+            ),
+            (
+                r#"<IfAccumulatedFileSize exceeds="lots"/>"#,
+                "Unable to parse",
+            ),
+            (r#"<IfNot/>"#, "IfNot needs exactly one"),
+            (r#"<ScriptCondition/>"#, "ScriptCondition"),
+        ];
+        for (condition, reason) in broken {
+            // Beside a good condition, and nested in one: either way the action is dropped.
+            for delete_xml in [
+                format!("<Delete basePath=\"logs\"><IfFileName glob=\"*.gz\"/>{condition}</Delete>"),
+                format!("<Delete basePath=\"logs\"><IfAll><IfFileName glob=\"*.gz\"/>\n{condition}</IfAll></Delete>"),
+            ] {
+                let (actions, config) = deletes(&delete_xml);
+                assert!(actions.is_empty(), "{delete_xml}: {actions:#?}");
+                let errors = only(&config, Severity::Error);
+                assert!(
+                    errors.iter().any(|e| e.message.contains(reason)),
+                    "{delete_xml}: {errors:#?}"
+                );
+                let dropped = errors
+                    .iter()
+                    .find(|e| e.message.contains("Delete action on logs is not created"))
+                    .unwrap_or_else(|| panic!("{delete_xml}: {errors:#?}"));
+                // The message and the position name the condition that failed.
+                let line = if delete_xml.contains("<IfAll>") { 4 } else { 3 };
+                assert_eq!(dropped.position.unwrap().line, line, "{delete_xml}");
+                assert!(
+                    dropped.message.contains(&format!("at {line}:")),
+                    "{}",
+                    dropped.message
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_delete_without_conditions_or_base_path_is_refused() {
+        let (actions, config) = deletes(r#"<Delete basePath="logs"/>"#);
+        assert!(actions.is_empty());
+        let errors = only(&config, Severity::Error);
+        assert_eq!(errors.len(), 1, "{errors:#?}");
+        assert!(errors[0]
+            .message
+            .contains("Missing Delete conditions: unconditional Delete not supported"));
+        assert_eq!(errors[0].position.unwrap().line, 3);
+        let (actions, config) = deletes(r#"<Delete><IfFileName glob="*.gz"/></Delete>"#);
+        assert!(actions.is_empty());
+        let errors = only(&config, Severity::Error);
+        assert_eq!(errors.len(), 1, "{errors:#?}");
+        assert!(errors[0]
+            .message
+            .contains("No basePath provided for Delete"));
+    }
+
+    #[test]
+    fn file_name_conditions_take_globs_regexes_and_their_prefixes() {
+        let (actions, config) = deletes(
+            r#"<Delete basePath="logs" maxDepth="3" followLinks="true" testMode="true">
+  <IfFileName glob="glob:*/app-*.gz"/><IfFileName regex="regex:.*\.gz"/><IfFileName regex="app-\d+\.log"/>
+  <PathSortByModificationTime recentFirst="false"/>
+</Delete>"#,
+        );
+        assert!(config.diagnostics.is_empty(), "{:#?}", config.diagnostics);
+        let delete = &actions[0];
+        assert_eq!(
+            (
+                delete.max_depth,
+                delete.follow_links,
+                delete.test_mode,
+                delete.recent_first
+            ),
+            (3, true, true, false)
+        );
+        let regexes: Vec<&str> = delete
+            .conditions
+            .iter()
+            .map(|condition| match condition {
+                PathConditionSpec::FileName { regex, .. } => regex.as_str(),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(
+            regexes,
+            [
+                r"^[^/]*/app\-[^/]*\.gz$",
+                r"^(?:.*\.gz)$",
+                r"^(?:app-\d+\.log)$"
+            ]
+        );
+    }
 }

@@ -5,9 +5,12 @@
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 
-use l4rs_config::model::AppenderKind;
-use l4rs_core::{Layout, LogEvent};
+use l4rs_appenders::{ManualClock, RollingContext, RolloverClock};
+use l4rs_config::model::{AppenderKind, AppenderSpec};
+use l4rs_config::Diagnostic;
+use l4rs_core::{Appender, Layout, Level, LogEvent, Message, Timestamp};
 
 /// `<message>\n`.
 pub struct Lines;
@@ -48,12 +51,83 @@ impl Drop for TempDir {
 
 /// The appender kind `appender_xml` binds to, through l4rs-config (no diagnostics allowed).
 pub fn kind(appender_xml: &str) -> AppenderKind {
+    let (spec, diagnostics) = bind(appender_xml);
+    assert!(diagnostics.is_empty(), "{diagnostics:#?}");
+    spec.kind
+}
+
+/// The appender `appender_xml` binds to, and the configuration's diagnostics.
+pub fn bind(appender_xml: &str) -> (AppenderSpec, Vec<Diagnostic>) {
     let xml = format!(
         "<Configuration><Appenders>{appender_xml}</Appenders><Loggers><Root level='info'/></Loggers></Configuration>"
     );
     let config = l4rs_config::load_str(&xml, None).unwrap();
-    assert!(config.diagnostics.is_empty(), "{:#?}", config.diagnostics);
-    config.appenders[0].kind.clone()
+    let spec = config
+        .appenders
+        .first()
+        .unwrap_or_else(|| panic!("no appender: {:#?}", config.diagnostics))
+        .clone();
+    (spec, config.diagnostics)
+}
+
+/// Builds the appender `appender_xml` describes (no diagnostics allowed) with [`Lines`], on
+/// `clock`.
+pub fn build_on(appender_xml: &str, clock: &Arc<ManualClock>) -> Arc<dyn Appender> {
+    let (spec, diagnostics) = bind(appender_xml);
+    assert!(diagnostics.is_empty(), "{diagnostics:#?}");
+    let context = RollingContext {
+        clock: Arc::clone(clock) as Arc<dyn RolloverClock>,
+        ..RollingContext::default()
+    };
+    l4rs_appenders::build_appender_with(&spec, Arc::new(Lines), &context).unwrap()
+}
+
+/// Builds the appender `appender_xml` describes (no diagnostics allowed) with [`Lines`], on
+/// the system clock.
+pub fn build(appender_xml: &str) -> Arc<dyn Appender> {
+    let (spec, diagnostics) = bind(appender_xml);
+    assert!(diagnostics.is_empty(), "{diagnostics:#?}");
+    l4rs_appenders::build_appender(&spec, Arc::new(Lines)).unwrap()
+}
+
+/// Appends an event with `text` at `millis` (epoch ms).
+pub fn log_at(appender: &dyn Appender, text: &str, millis: i64) {
+    let mut event = LogEvent::new("test", Level::INFO, Message::Text(text));
+    event.timestamp = Timestamp::from_millis(millis);
+    appender.append(&event).unwrap();
+}
+
+/// Appends an event with `text`, timed now.
+pub fn log_now(appender: &dyn Appender, text: &str) {
+    log_at(appender, text, Timestamp::now().epoch_millis);
+}
+
+/// `2030-01-01T10:00:00Z` in epoch ms.
+pub fn millis(text: &str) -> i64 {
+    text.parse::<jiff::Timestamp>().unwrap().as_millisecond()
+}
+
+/// Sets the last-modified time of `path` to `millis` (epoch ms).
+pub fn set_modified(path: &Path, millis: i64) {
+    let when = std::time::UNIX_EPOCH + std::time::Duration::from_millis(millis as u64);
+    std::fs::File::options()
+        .write(true)
+        .open(path)
+        .unwrap()
+        .set_modified(when)
+        .unwrap();
+}
+
+/// The names of the files directly in `dir` (hidden ones too), sorted.
+pub fn names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| entry.unwrap())
+        .filter(|entry| entry.file_type().unwrap().is_file())
+        .map(|entry| entry.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
 }
 
 /// Every file below `dir` (hidden ones too), recursively.

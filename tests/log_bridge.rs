@@ -1,4 +1,5 @@
-//! The `log` crate's macros reach l4rs loggers named by their target.
+//! The `log` crate's macros reach l4rs loggers named by their target, and a target's `::`
+//! separators match logger names written with `.` or `::`.
 
 #[test]
 fn log_macros_route_by_target_and_module_path() {
@@ -17,6 +18,7 @@ fn log_macros_route_by_target_and_module_path() {
 </Configuration>"#,
         dir = dir.display()
     );
+    let _guard = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     l4rs::init_with_file(l4rs_tests::write_config(&dir, &xml)).unwrap();
     log::info!(target: "FileLogger", "through log, {} args", 2);
     log::debug!(target: "FileLogger", "below info");
@@ -33,3 +35,58 @@ fn log_macros_route_by_target_and_module_path() {
         vec![format!("log_bridge DEBUG log_bridge:{line} plain debug")]
     );
 }
+
+/// Plain `log::` calls from here have the target `log_bridge::nested::pool`.
+mod nested {
+    pub mod pool {
+        pub fn log_from_module() {
+            log::info!("plain info from a nested module");
+        }
+    }
+}
+
+#[test]
+fn double_colon_targets_match_dotted_and_double_colon_logger_names() {
+    let _guard = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    for (case, separator) in [("dotted", "."), ("double-colon", "::")] {
+        let dir = l4rs_tests::fresh_output_dir(&format!("log-bridge-{case}"));
+        let xml = format!(
+            r#"<Configuration>
+  <Appenders>
+    <File name="Db" fileName="{dir}/db.log"><PatternLayout pattern="%c %p %m%n"/></File>
+    <File name="Nested" fileName="{dir}/nested.log"><PatternLayout pattern="%c %p %m%n"/></File>
+    <File name="Root" fileName="{dir}/root.log"><PatternLayout pattern="%c %p %m%n"/></File>
+  </Appenders>
+  <Loggers>
+    <Logger name="my_app{separator}db" level="debug" additivity="false"><AppenderRef ref="Db"/></Logger>
+    <Logger name="log_bridge{separator}nested" level="info" additivity="false"><AppenderRef ref="Nested"/></Logger>
+    <Root level="warn"><AppenderRef ref="Root"/></Root>
+  </Loggers>
+</Configuration>"#,
+            dir = dir.display()
+        );
+        l4rs::init_with_file(l4rs_tests::write_config(&dir, &xml)).unwrap();
+        log::debug!(target: "my_app::db::pool", "pool has {} connections", 4);
+        log::trace!(target: "my_app::db::pool", "below the db logger's debug");
+        log::debug!(target: "my_app::dbx", "a sibling with a longer name is not under my_app.db");
+        nested::pool::log_from_module();
+        l4rs::shutdown();
+        assert_eq!(
+            l4rs_tests::read_lines(&dir.join("db.log")),
+            ["my_app::db::pool DEBUG pool has 4 connections"],
+            "{case}"
+        );
+        assert_eq!(
+            l4rs_tests::read_lines(&dir.join("nested.log")),
+            ["log_bridge::nested::pool INFO plain info from a nested module"],
+            "{case}"
+        );
+        assert!(
+            l4rs_tests::read_lines(&dir.join("root.log")).is_empty(),
+            "{case}"
+        );
+    }
+}
+
+/// Tests in this file replace the global configuration; they take turns.
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());

@@ -3,7 +3,9 @@
 use std::path::PathBuf;
 
 /// Why [`init`](crate::init) or [`init_with_file`](crate::init_with_file) could not use a
-/// configuration. Logging still works afterwards, with log4j2's default configuration.
+/// configuration, or all of it. Logging still works afterwards: with log4j2's default
+/// configuration after [`Error::Config`], with the parts that could be built after
+/// [`Error::Invalid`].
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// The configuration file could not be read or parsed.
@@ -14,7 +16,9 @@ pub enum Error {
     Invalid {
         /// The configuration file.
         file: PathBuf,
-        /// Each error as the status logger reported it, with its position.
+        /// Each error as the status logger reported it: the file's diagnostics (with their
+        /// positions), then the appenders that could not be built (an unwritable `fileName`)
+        /// and the references to appenders that do not exist.
         messages: Vec<String>,
     },
 }

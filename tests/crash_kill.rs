@@ -1,6 +1,7 @@
 //! A process that logs from four threads is killed with SIGKILL at random moments, five times
 //! over into the same files, then a sixth run ends normally. For File and RandomAccessFile with
-//! `immediateFlush="true"` and for MemoryMappedFile:
+//! `immediateFlush="true"` and for MemoryMappedFile (configured with `immediateFlush="false"`,
+//! to show that its guarantee does not depend on that attribute):
 //!
 //! * every event whose log call had returned (the child acknowledges each one on a pipe after
 //!   the call returns) is in each file, complete, exactly once, and each thread's events are in
@@ -32,7 +33,7 @@ fn config(dir: &std::path::Path) -> String {
         r#"<Configuration status="error"><Appenders>
   <File name="F" fileName="{dir}/file.log"><PatternLayout pattern="%m%n"/></File>
   <RandomAccessFile name="R" fileName="{dir}/raf.log"><PatternLayout pattern="%m%n"/></RandomAccessFile>
-  <MemoryMappedFile name="M" fileName="{dir}/mmf.log" regionLength="16384"><PatternLayout pattern="%m%n"/></MemoryMappedFile>
+  <MemoryMappedFile name="M" fileName="{dir}/mmf.log" regionLength="16384" immediateFlush="false"><PatternLayout pattern="%m%n"/></MemoryMappedFile>
 </Appenders><Loggers><Root level="info">
   <AppenderRef ref="F"/><AppenderRef ref="R"/><AppenderRef ref="M"/>
 </Root></Loggers></Configuration>"#,

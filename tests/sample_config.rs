@@ -17,11 +17,25 @@ const LOG_FILES: [(&str, &str); 3] = [
     ),
 ];
 
-/// What the test logged, and where the two `debug!` calls are (as `%L` prints them).
+/// What the test logged, where the two `debug!` calls are (as `%L` prints them), and the
+/// wall-clock window the calls were made in.
 struct Logged {
     contents: Vec<Vec<u8>>,
     records: Vec<status::StatusRecord>,
     lines: [u32; 2],
+    window: Window,
+}
+
+/// Epoch milliseconds (rounded down, as `%d{…SSS}` prints them) just before the first log
+/// call and just after the last one.
+#[derive(Clone, Copy)]
+struct Window {
+    before: i64,
+    after: i64,
+}
+
+fn epoch_millis() -> i64 {
+    jiff::Timestamp::now().as_millisecond()
 }
 
 fn log_through_every_logger() -> Logged {
@@ -44,6 +58,7 @@ fn log_through_every_logger() -> Logged {
             StackFrame::rust("bench", "main", Some("bench.rs"), 57),
         ]);
     let mut lines = [0; 2];
+    let before = epoch_millis();
     for logger in &loggers {
         lines[0] = line!() + 1;
         l4rs::debug!(logger, "{message}");
@@ -51,6 +66,7 @@ fn log_through_every_logger() -> Logged {
         l4rs::debug!(logger, error = &error, "{message}");
         l4rs::trace!(logger, "below the logger's DEBUG level");
     }
+    let after = epoch_millis();
     l4rs::shutdown();
     let contents = LOG_FILES
         .iter()
@@ -60,6 +76,7 @@ fn log_through_every_logger() -> Logged {
         contents,
         records,
         lines,
+        window: Window { before, after },
     }
 }
 
@@ -69,6 +86,7 @@ fn every_logger_writes_the_study_pattern() {
         contents,
         records,
         lines: call_lines,
+        window,
     } = log_through_every_logger();
     let errors: Vec<_> = records
         .iter()
@@ -81,43 +99,141 @@ fn every_logger_writes_the_study_pattern() {
         // The memory-mapped file is truncated to its data: no NUL padding is left.
         assert!(!bytes.contains(&0), "{file}: NUL bytes");
         let text = String::from_utf8(bytes).unwrap();
-        let lines: Vec<&str> = text.lines().collect();
-        check_lines(logger, file, &lines, call_lines);
+        check_file(logger, file, &text, call_lines, window);
     }
 }
 
-/// `%d{yyyy-MM-dd HH:mm:ss.SSS} %-5level %pid %t %C.%M:%L - %msg %ex{full} %n`
-fn check_lines(logger: &str, file: &str, lines: &[&str], call_lines: [u32; 2]) {
-    assert_eq!(lines.len(), 2 + 3, "{file}: {lines:#?}");
-    let first: Vec<&str> = lines[0].splitn(8, ' ').collect();
-    let (date, time) = (first[0], first[1]);
-    assert_eq!(date.len(), 10, "{file}");
-    assert_eq!(&date[4..5], "-");
-    assert_eq!(&date[7..8], "-");
-    assert_eq!(time.len(), 12, "{file}");
-    assert_eq!(&time[8..9], ".");
-    assert_eq!(first[2], "DEBUG", "{file}");
-    assert_eq!(first[3], std::process::id().to_string(), "{file}");
-    assert_eq!(first[4], "every_logger_writes_the_study_pattern", "{file}");
-    assert_eq!(
-        first[5],
-        format!("sample_config.log_through_every_logger:{}", call_lines[0]),
-        "{file} ({logger})"
-    );
-    assert_eq!(first[6], "-");
-    assert_eq!(first[7], format!("{}  ", "m".repeat(100)), "{file}");
+/// The fields `%d{yyyy-MM-dd HH:mm:ss.SSS} %-5level %pid %t %C.%M:%L - ` print before the
+/// message, split at their spaces.
+struct Prefix<'a> {
+    date: &'a str,
+    time: &'a str,
+    level: &'a str,
+    pid: &'a str,
+    thread: &'a str,
+    location: &'a str,
+    dash: &'a str,
+    /// `%msg %ex{full} %n` without the final line break.
+    rest: &'a str,
+}
 
-    let second = lines[1];
-    assert!(second.starts_with(&lines[0][..11]), "{file}: {second}");
+impl<'a> Prefix<'a> {
+    fn split(line: &'a str) -> Prefix<'a> {
+        let fields: Vec<&str> = line.splitn(8, ' ').collect();
+        let [date, time, level, pid, thread, location, dash, rest] = fields[..] else {
+            panic!("not eight fields: {line:?}");
+        };
+        Prefix {
+            date,
+            time,
+            level,
+            pid,
+            thread,
+            location,
+            dash,
+            rest,
+        }
+    }
+}
+
+/// The digits of `text` as a number, which must lie in `range`.
+fn number(text: &str, range: std::ops::RangeInclusive<i32>, what: &str) -> i32 {
     assert!(
-        second.ends_with(&format!(
-            "sample_config.log_through_every_logger:{} - {} bench.BenchError: benchmark throwable",
-            call_lines[1],
-            "m".repeat(100)
-        )),
-        "{file}: {second}"
+        !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()),
+        "{what}: {text:?} is not digits"
+    );
+    let value: i32 = text.parse().unwrap();
+    assert!(range.contains(&value), "{what}: {value} not in {range:?}");
+    value
+}
+
+/// Reads `yyyy-MM-dd` and `HH:mm:ss.SSS` back, checking every digit and separator, and returns
+/// the instant they name in the system time zone (the one `%d` prints in), in epoch ms.
+fn parse_date_time(date: &str, time: &str) -> i64 {
+    let date_bytes = date.as_bytes();
+    assert_eq!(date_bytes.len(), 10, "date {date:?}");
+    assert_eq!(
+        (date_bytes[4], date_bytes[7]),
+        (b'-', b'-'),
+        "date {date:?}"
+    );
+    let year = number(&date[0..4], 2000..=9999, "year");
+    let month = number(&date[5..7], 1..=12, "month");
+    let day = number(&date[8..10], 1..=31, "day");
+    let time_bytes = time.as_bytes();
+    assert_eq!(time_bytes.len(), 12, "time {time:?}");
+    assert_eq!(
+        (time_bytes[2], time_bytes[5], time_bytes[8]),
+        (b':', b':', b'.'),
+        "time {time:?}"
+    );
+    let hour = number(&time[0..2], 0..=23, "hour");
+    let minute = number(&time[3..5], 0..=59, "minute");
+    let second = number(&time[6..8], 0..=59, "second");
+    let millis = number(&time[9..12], 0..=999, "millisecond");
+    let civil = jiff::civil::Date::new(year as i16, month as i8, day as i8)
+        .unwrap_or_else(|e| panic!("date {date:?}: {e}"))
+        .at(hour as i8, minute as i8, second as i8, millis * 1_000_000);
+    jiff::tz::TimeZone::system()
+        .to_timestamp(civil)
+        .unwrap_or_else(|e| panic!("{date} {time}: {e}"))
+        .as_millisecond()
+}
+
+/// Checks the fields every event line shares and returns its instant (epoch ms).
+fn check_prefix(file: &str, prefix: &Prefix<'_>, location: &str, window: Window) -> i64 {
+    let instant = parse_date_time(prefix.date, prefix.time);
+    assert!(
+        (window.before..=window.after).contains(&instant),
+        "{file}: {} {} is not between {} and {} ms since the epoch (local time read back)",
+        prefix.date,
+        prefix.time,
+        window.before,
+        window.after
+    );
+    assert_eq!(prefix.level, "DEBUG", "{file}: %-5level");
+    assert_eq!(prefix.pid, std::process::id().to_string(), "{file}: %pid");
+    // The test harness names each test's thread after the test.
+    assert_eq!(
+        prefix.thread, "every_logger_writes_the_study_pattern",
+        "{file}: %t"
+    );
+    assert_eq!(prefix.location, location, "{file}: %C.%M:%L");
+    assert_eq!(prefix.dash, "-", "{file}");
+    instant
+}
+
+/// `%d{yyyy-MM-dd HH:mm:ss.SSS} %-5level %pid %t %C.%M:%L - %msg %ex{full} %n`: the plain
+/// event (empty `%ex`, so two spaces after the message), then the event with a throwable,
+/// printed as `printStackTrace` does and followed by the pattern's ` ` and line break.
+fn check_file(logger: &str, file: &str, text: &str, call_lines: [u32; 2], window: Window) {
+    let message = "m".repeat(100);
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    assert_eq!(lines.len(), 2 + 3, "{file}: {lines:#?}");
+    assert!(lines.iter().all(|line| line.ends_with('\n')), "{file}");
+    let lines: Vec<&str> = lines.iter().map(|line| &line[..line.len() - 1]).collect();
+    let location = |line: u32| format!("sample_config.log_through_every_logger:{line}");
+
+    let first = Prefix::split(lines[0]);
+    let first_at = check_prefix(file, &first, &location(call_lines[0]), window);
+    assert_eq!(
+        first.rest,
+        format!("{message}  "),
+        "{file} ({logger}): %msg %ex %n"
+    );
+
+    let second = Prefix::split(lines[1]);
+    let second_at = check_prefix(file, &second, &location(call_lines[1]), window);
+    assert!(first_at <= second_at, "{file}: time went back");
+    assert_eq!(
+        second.rest,
+        format!("{message} bench.BenchError: benchmark throwable"),
+        "{file} ({logger}): %msg %ex{{full}}"
     );
     assert_eq!(lines[2], "\tat bench::deep(bench.rs:118)", "{file}");
     assert_eq!(lines[3], "\tat bench::main(bench.rs:57)", "{file}");
-    assert_eq!(lines[4], " ", "{file}");
+    assert_eq!(
+        lines[4], " ",
+        "{file}: the pattern's ' %n' after the stack trace"
+    );
 }

@@ -3,6 +3,9 @@
 //!
 //! * `return`, `exit`, `panic`: logs `event 0` … `event 999` on the logger `probe`, then returns
 //!   from main, calls `std::process::exit`, or panics in main (`tests/exit_flush.rs`).
+//! * `panic-abort`: logs the same, then does what a `panic = "abort"` build does on a panic:
+//!   the panic hook runs, then the process aborts (SIGABRT) with no unwinding out of main and
+//!   no exit handler (`tests/exit_flush.rs`).
 //! * `crash-loop`: four threads log `R<RUN> T<thread> <sequence> <payload>` on the logger
 //!   `crash` without end, and after each call returns print `A <thread> <sequence>` on stdout
 //!   (one `write` per line), so a test that kills the process knows which calls had returned
@@ -33,8 +36,17 @@ fn main() {
     match mode.as_str() {
         "exit" => std::process::exit(0),
         "panic" => panic!("the probe panics without calling shutdown"),
+        "panic-abort" => panic_then_abort(),
         _ => {}
     }
+}
+
+/// A panic in a `panic = "abort"` build, modelled in this unwinding build: std runs the panic
+/// hook and then aborts instead of unwinding. Here the hook runs for a panic that is caught at
+/// once (nothing is dropped on the way), and the abort follows; `atexit` handlers never run.
+fn panic_then_abort() -> ! {
+    let _ = std::panic::catch_unwind(|| panic!("the probe panics as panic = \"abort\" would"));
+    std::process::abort()
 }
 
 /// Logs from four threads until the process is killed.

@@ -111,6 +111,47 @@ fn immediate_flush_reaches_the_file_before_append_returns() {
     }
 }
 
+/// The `write`-family system calls the calling thread has made so far (`syscw` in
+/// `/proc/thread-self/io`). Reading the file takes `openat`, `read` and `close` only, so the
+/// count is not disturbed by taking it.
+pub(crate) fn thread_write_calls() -> u64 {
+    let io = fs::read_to_string("/proc/thread-self/io").expect("/proc/thread-self/io");
+    io.lines()
+        .find_map(|line| line.strip_prefix("syscw: "))
+        .and_then(|count| count.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no syscw in {io:?}"))
+}
+
+/// The `write`-family system calls the calling thread makes while running `f`. Tests using it
+/// are single-threaded and write nothing else (no status output) meanwhile.
+pub(crate) fn write_calls_during(f: impl FnOnce()) -> u64 {
+    let before = thread_write_calls();
+    f();
+    thread_write_calls() - before
+}
+
+/// `immediateFlush="true"` means one `write(2)` per event, with `bufferedIo` on or off.
+#[test]
+fn immediate_flush_is_one_write_per_event() {
+    let dir = TempDir::new("one-write");
+    for buffered_io in [true, false] {
+        let path = dir.file(&format!("one-write-{buffered_io}.log"));
+        let mut s = spec(&path);
+        s.buffered_io = buffered_io;
+        let a = appender(&s, TestLayout::default());
+        // The first write is done outside the count, so nothing the first use sets up is counted.
+        a.append(&event("warm-up")).unwrap();
+        let writes = write_calls_during(|| {
+            for _ in 0..100 {
+                a.append(&event("one event, one write")).unwrap();
+            }
+        });
+        assert_eq!(writes, 100, "bufferedIo={buffered_io}");
+        a.stop();
+        assert_eq!(read(&path).lines().count(), 101);
+    }
+}
+
 #[test]
 fn buffered_events_wait_for_flush_a_full_buffer_end_of_batch_or_stop() {
     let dir = TempDir::new("buffered");

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use l4rs_config::model::RandomAccessFileSpec;
 use l4rs_core::{AppendError, Appender, Level, LogEvent, Message};
 
+use crate::file_tests::write_calls_during;
 use crate::test_support::{check_thread_lines, event, file_spec, read, TempDir, TestLayout};
 use crate::{AppenderBuildError, FileAppender, RandomAccessFileAppender};
 
@@ -49,6 +50,59 @@ fn immediate_flush_reaches_the_file_before_append_returns() {
     a.append(&event("visible at once")).unwrap();
     assert_eq!(read(&path), "visible at once\n");
     a.stop();
+}
+
+/// `immediateFlush="true"` (the default): the buffer is drained by one `write(2)` per event.
+#[test]
+fn immediate_flush_is_one_write_per_event() {
+    let dir = TempDir::new("raf-one-write");
+    let path = dir.file("raf.log");
+    let a = appender(&spec(&path), TestLayout::default());
+    a.append(&event("warm-up")).unwrap();
+    let writes = write_calls_during(|| {
+        for _ in 0..100 {
+            a.append(&event("one event, one write")).unwrap();
+        }
+    });
+    assert_eq!(writes, 100);
+    a.stop();
+    assert_eq!(read(&path).lines().count(), 101);
+}
+
+/// The `write(2)`s each event costs on a shared 32-byte buffer, `B` flushing after each event
+/// and `A` not: none while events fit, one when `B` drains what `A` buffered together with its
+/// own event, and two (as in log4j2: drain, then the event) when `B`'s event does not fit beside
+/// the buffered bytes or is larger than the whole buffer.
+#[test]
+fn immediate_flush_after_buffered_events_is_one_write_when_they_fit() {
+    let dir = TempDir::new("raf-write-count");
+    let path = dir.file("raf.log");
+    let mut buffered = spec(&path);
+    buffered.immediate_flush = false;
+    buffered.buffer_size = 32;
+    let a = appender(&buffered, TestLayout::default().prefixed("A "));
+    let b = appender(&spec(&path), TestLayout::default().prefixed("B "));
+    let writes = |appender: &RandomAccessFileAppender, text: &'static str| {
+        write_calls_during(|| appender.append(&event(text)).unwrap())
+    };
+    assert_eq!(writes(&a, "ten bytes"), 0);
+    assert_eq!(writes(&b, "ten bytes"), 1, "12 + 12 bytes fit");
+    assert_eq!(writes(&a, "ten bytes"), 0);
+    assert_eq!(
+        writes(&b, "does not fit beside it"),
+        2,
+        "12 + 25 bytes do not"
+    );
+    assert_eq!(writes(&a, "ten bytes"), 0);
+    assert_eq!(writes(&b, "a record longer than the buffer"), 2);
+    assert_eq!(writes(&a, "a record longer than the buffer"), 1);
+    a.stop();
+    b.stop();
+    assert_eq!(
+        read(&path),
+        "A ten bytes\nB ten bytes\nA ten bytes\nB does not fit beside it\nA ten bytes\n\
+         B a record longer than the buffer\nA a record longer than the buffer\n"
+    );
 }
 
 /// Scenario 190-buffers-and-mmf-remap: a 100-byte buffer without immediate flush.
@@ -191,9 +245,12 @@ fn appenders_on_one_file_share_a_manager_apart_from_file_appenders() {
         &spec(&path),
         TestLayout::with_header_footer("", "B-foot\n").prefixed("b: "),
     );
-    first.append(&event("one")).unwrap();
-    // The second appender flushes the shared buffer, so "one" comes first.
-    second.append(&event("two")).unwrap();
+    let writes = write_calls_during(|| first.append(&event("one")).unwrap());
+    assert_eq!(writes, 0, "buffered");
+    // The second appender flushes the shared buffer, so "one" comes first: the buffered bytes
+    // and its own event leave together, in one write.
+    let writes = write_calls_during(|| second.append(&event("two")).unwrap());
+    assert_eq!(writes, 1);
     assert_eq!(read(&path), "one\nb: two\n");
     first.stop();
     second.append(&event("three")).unwrap();

@@ -4,8 +4,11 @@
 //! region's blocks first, so the test process must survive, get ENOSPC errors for the events
 //! that do not fit, and resume without a gap when space is freed.
 //!
-//! Mounting needs root (or CAP_SYS_ADMIN); without it the test says so and passes, and
-//! `mmf_full_disk.rs` still covers the same paths through the file size limit.
+//! Mounting needs root (or CAP_SYS_ADMIN); without it the test says so and passes, unless
+//! `L4RS_REQUIRE_TMPFS=1` is set (as CI does), which turns the skip into a failure. Only this
+//! test exercises the SIGBUS hazard itself: `mmf_full_disk.rs` drives the same error and
+//! recovery paths through the file size limit, where a sparse extension fails up front and no
+//! page is ever left without backing.
 
 mod tmpfs_support;
 

@@ -1,8 +1,12 @@
-//! A MemoryMappedFile appender on a "full disk": the process's file size limit
-//! (`RLIMIT_FSIZE`) makes the kernel refuse to extend the file, exactly where a full disk would
-//! refuse blocks. log4j2 maps regions it has not reserved and dies of SIGBUS there; l4rs must
-//! report the failure, drop (and report) the events that do not fit, keep running, and resume
-//! without a gap once space returns.
+//! A MemoryMappedFile appender that cannot grow its file: the process's file size limit
+//! (`RLIMIT_FSIZE`) makes the kernel refuse to extend the file at the offset where a full disk
+//! would refuse blocks. l4rs must report the failure, drop (and report) the events that do not
+//! fit, keep running, and resume without a gap once the file may grow again.
+//!
+//! This runs everywhere (no mount needed) and covers the error and recovery paths, but it is
+//! not a full disk: the limit refuses even a sparse extension, so log4j2's way of growing the
+//! file would fail here too instead of mapping pages the filesystem cannot back. The SIGBUS
+//! hazard itself is exercised only by `mmf_enospc.rs` on a tmpfs that really runs out of space.
 //!
 //! The limit is process-wide, so this file holds a single test.
 

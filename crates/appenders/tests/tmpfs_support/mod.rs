@@ -2,7 +2,9 @@
 //! of space or inodes (each test file is its own crate and includes this module).
 //!
 //! Mounting needs root (or CAP_SYS_ADMIN); without it [`SmallFilesystem::mount`] says so and
-//! returns `None`, and the test passes without running.
+//! returns `None`, and the test passes without running, unless the environment variable
+//! `L4RS_REQUIRE_TMPFS=1` is set (CI runs as root and sets it): then a mount that fails makes
+//! the test fail, so these tests can never be skipped there unnoticed.
 #![allow(dead_code)]
 
 use std::ffi::CString;
@@ -17,6 +19,10 @@ pub struct SmallFilesystem(PathBuf);
 impl SmallFilesystem {
     /// Mounts a tmpfs with the mount `options` (`size=1m,nr_inodes=16`) on a fresh directory
     /// named after `label`; `None` (with a note on stderr) when mounting is not allowed.
+    ///
+    /// # Panics
+    ///
+    /// When the mount fails and `L4RS_REQUIRE_TMPFS=1` is set.
     pub fn mount(label: &str, options: &str) -> Option<SmallFilesystem> {
         remove_stale_mounts();
         let dir = std::env::temp_dir().join(format!("{PREFIX}{}-{label}", std::process::id()));
@@ -34,11 +40,14 @@ impl SmallFilesystem {
             )
         };
         if rc != 0 {
-            eprintln!(
-                "skipping a full-filesystem test: cannot mount a tmpfs ({})",
-                std::io::Error::last_os_error()
-            );
+            let error = std::io::Error::last_os_error();
             let _ = std::fs::remove_dir(&dir);
+            assert!(
+                !tmpfs_required(),
+                "L4RS_REQUIRE_TMPFS=1, but a tmpfs cannot be mounted on {}: {error}",
+                dir.display()
+            );
+            eprintln!("skipping a full-filesystem test: cannot mount a tmpfs ({error})");
             return None;
         }
         Some(SmallFilesystem(dir))
@@ -64,6 +73,11 @@ impl Drop for SmallFilesystem {
         }
         let _ = std::fs::remove_dir(&self.0);
     }
+}
+
+/// True when the environment says a tmpfs must be mounted (`L4RS_REQUIRE_TMPFS=1`).
+fn tmpfs_required() -> bool {
+    std::env::var_os("L4RS_REQUIRE_TMPFS").is_some_and(|value| value == "1")
 }
 
 /// A test process that died (of a SIGBUS, say) left its mounts behind; the mounts of processes

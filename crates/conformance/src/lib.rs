@@ -5,4 +5,5 @@
 //! [`l4rs::get_logger`] and [`l4rs::Logger::log_event`], with events built explicitly so their
 //! timestamp, thread, location, context and throwable are the scenario's.
 
+pub mod json;
 pub mod scenario;

@@ -1,10 +1,15 @@
-//! The scenario format: `scenario.json` and `events.jsonl`.
+//! The scenario format (`shared/oracle/SCENARIO.md` §3, §4 and §7): `scenario.json` and
+//! `events.jsonl`, validated as strictly as the Java oracle validates them, so a scenario that
+//! the oracle rejects (exit status 2) is rejected here too.
 
+use std::collections::HashMap;
 use std::path::Path;
 
 use l4rs::core::{ContextMap, ContextStack};
-use l4rs::{StackFrame, Throwable};
+use l4rs::{Level, StackFrame, Throwable};
 use serde_json::{Map, Value};
+
+use crate::json::parse_strict;
 
 /// Why a scenario could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -18,7 +23,15 @@ pub enum ScenarioError {
         #[source]
         source: std::io::Error,
     },
-    /// A line is not valid JSON or not a valid event.
+    /// `scenario.json` is not valid JSON or not a valid settings object.
+    #[error("{file}: {message}")]
+    Settings {
+        /// The file.
+        file: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// A line of `events.jsonl` is not valid JSON or not a valid event.
     #[error("{file}:{line}: {message}")]
     Invalid {
         /// The file.
@@ -46,26 +59,28 @@ pub struct RecordedLocation {
     pub method: String,
     /// File name.
     pub file: String,
-    /// Line number.
+    /// Line number (≥ 0).
     pub line: i32,
 }
 
 /// One line of `events.jsonl`.
 #[derive(Debug)]
 pub struct RecordedEvent {
+    /// The 1-based line of `events.jsonl` the event was read from.
+    pub line: usize,
     /// Logger name (`""` for root).
     pub logger: String,
-    /// Level name as written.
+    /// Level name as written (never `OFF` or `ALL`).
     pub level: String,
     /// The message text.
     pub message: String,
-    /// Epoch milliseconds.
+    /// Epoch milliseconds (≥ 1).
     pub time_ms: i64,
     /// Thread name.
     pub thread: String,
-    /// Thread id.
+    /// Thread id (≥ 1).
     pub thread_id: u64,
-    /// Thread priority.
+    /// Thread priority (1..=10).
     pub thread_priority: i32,
     /// Caller location.
     pub location: Option<RecordedLocation>,
@@ -73,13 +88,32 @@ pub struct RecordedEvent {
     pub mdc: ContextMap,
     /// NDC, bottom first.
     pub ndc: ContextStack,
-    /// Marker name.
+    /// Marker name (never empty).
     pub marker: Option<String>,
     /// The marker's parents, when given.
     pub marker_parents: Option<Vec<String>>,
     /// The throwable.
     pub exception: Option<Throwable>,
 }
+
+const SETTINGS_KEYS: &[&str] = &["description", "timezone", "compare"];
+const EVENT_KEYS: &[&str] = &[
+    "logger",
+    "level",
+    "message",
+    "time_ms",
+    "thread",
+    "thread_id",
+    "thread_priority",
+    "location",
+    "mdc",
+    "ndc",
+    "marker",
+    "marker_parents",
+    "exception",
+];
+const FRAME_KEYS: &[&str] = &["class", "method", "file", "line"];
+const EXCEPTION_KEYS: &[&str] = &["class", "message", "frames", "cause", "suppressed"];
 
 fn read(path: &Path) -> Result<String, ScenarioError> {
     std::fs::read_to_string(path).map_err(|source| ScenarioError::Io {
@@ -88,7 +122,8 @@ fn read(path: &Path) -> Result<String, ScenarioError> {
     })
 }
 
-/// Reads `scenario.json` if present.
+/// Reads `scenario.json` if present: an object with only the keys `description` (a string),
+/// `timezone` (a string) and `compare` (an array of `"stdout"`/`"files"`).
 pub fn read_settings(scenario: &Path) -> Result<ScenarioSettings, ScenarioError> {
     let path = scenario.join("scenario.json");
     let mut settings = ScenarioSettings {
@@ -98,23 +133,41 @@ pub fn read_settings(scenario: &Path) -> Result<ScenarioSettings, ScenarioError>
         return Ok(settings);
     }
     let text = read(&path)?;
-    let value: Value = serde_json::from_str(&text).map_err(|e| ScenarioError::Invalid {
+    let invalid = |message: String| ScenarioError::Settings {
         file: path.display().to_string(),
-        line: e.line(),
-        message: e.to_string(),
-    })?;
-    if let Some(zone) = value.get("timezone").and_then(Value::as_str) {
-        settings.timezone = zone.to_string();
+        message,
+    };
+    let value = parse_strict(&text).map_err(invalid)?;
+    let object = value
+        .as_object()
+        .ok_or_else(|| invalid("the top level must be an object".into()))?;
+    check_keys(object, SETTINGS_KEYS, "key").map_err(invalid)?;
+    string(object, "description").map_err(invalid)?;
+    if let Some(zone) = string(object, "timezone").map_err(invalid)? {
+        settings.timezone = zone;
+    }
+    if let Some(compare) = field(object, "compare") {
+        let valid = compare.as_array().is_some_and(|list| {
+            list.iter()
+                .all(|what| matches!(what.as_str(), Some("stdout" | "files")))
+        });
+        if !valid {
+            return Err(invalid(
+                "\"compare\" must be an array of \"stdout\" and \"files\"".into(),
+            ));
+        }
     }
     Ok(settings)
 }
 
-/// Reads every non-blank line of `events.jsonl`.
+/// Reads every non-blank line of `events.jsonl`, and checks that every event naming the same
+/// marker gives it the same `marker_parents`.
 pub fn read_events(scenario: &Path) -> Result<Vec<RecordedEvent>, ScenarioError> {
     let path = scenario.join("events.jsonl");
     let text = read(&path)?;
     let file = path.display().to_string();
     let mut events = Vec::new();
+    let mut parents_by_marker: HashMap<String, Vec<String>> = HashMap::new();
     for (index, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
@@ -124,15 +177,64 @@ pub fn read_events(scenario: &Path) -> Result<Vec<RecordedEvent>, ScenarioError>
             line: index + 1,
             message,
         };
-        let value: Value = serde_json::from_str(line).map_err(|e| invalid(e.to_string()))?;
+        let value = parse_strict(line).map_err(invalid)?;
         let object = value
             .as_object()
             .ok_or_else(|| invalid("an event must be a JSON object".into()))?;
-        events.push(parse_event(object).map_err(invalid)?);
+        let event = parse_event(object, index + 1).map_err(invalid)?;
+        if let (Some(marker), Some(parents)) = (&event.marker, &event.marker_parents) {
+            match parents_by_marker.get(marker) {
+                Some(earlier) if earlier != parents => {
+                    return Err(invalid(format!(
+                        "marker \"{marker}\" is given different marker_parents than on an earlier line"
+                    )));
+                }
+                _ => {
+                    parents_by_marker.insert(marker.clone(), parents.clone());
+                }
+            }
+        }
+        events.push(event);
     }
     Ok(events)
 }
 
+/// The level of `event`: a standard level or a custom level the loaded configuration declared
+/// (so this is called after the configuration is loaded), looked up as log4j2's
+/// `Level.getLevel` does; `OFF` and `ALL` are not levels an event can have.
+pub fn resolve_level(event: &RecordedEvent, file: &str) -> Result<Level, ScenarioError> {
+    let invalid = |message: String| ScenarioError::Invalid {
+        file: file.to_string(),
+        line: event.line,
+        message,
+    };
+    if is_off_or_all(&event.level) {
+        return Err(invalid(format!(
+            "level {} cannot be used for an event",
+            event.level.trim()
+        )));
+    }
+    Level::from_name(&event.level).map_err(|_| {
+        invalid(format!(
+            "unknown level \"{}\" (not a standard level and not a custom level of this configuration)",
+            event.level
+        ))
+    })
+}
+
+fn is_off_or_all(level: &str) -> bool {
+    let level = level.trim();
+    level.eq_ignore_ascii_case("OFF") || level.eq_ignore_ascii_case("ALL")
+}
+
+fn check_keys(object: &Map<String, Value>, allowed: &[&str], what: &str) -> Result<(), String> {
+    match object.keys().find(|key| !allowed.contains(&key.as_str())) {
+        Some(key) => Err(format!("unknown {what} \"{key}\"")),
+        None => Ok(()),
+    }
+}
+
+/// A field that is present and not `null` (SCENARIO.md: `null` means absent).
 fn field<'a>(object: &'a Map<String, Value>, name: &str) -> Option<&'a Value> {
     object.get(name).filter(|v| !v.is_null())
 }
@@ -159,16 +261,66 @@ fn integer(object: &Map<String, Value>, name: &str) -> Result<Option<i64>, Strin
     }
 }
 
-fn parse_event(object: &Map<String, Value>) -> Result<RecordedEvent, String> {
+/// An optional integer within `range` (inclusive), with `default` when absent.
+fn bounded(
+    object: &Map<String, Value>,
+    name: &str,
+    range: std::ops::RangeInclusive<i64>,
+    default: i64,
+) -> Result<i64, String> {
+    let value = integer(object, name)?.unwrap_or(default);
+    if range.contains(&value) {
+        Ok(value)
+    } else if *range.end() == i64::MAX {
+        Err(format!("\"{name}\" must be >= {}", range.start()))
+    } else {
+        Err(format!(
+            "\"{name}\" must be {}..{}",
+            range.start(),
+            range.end()
+        ))
+    }
+}
+
+fn string_list(value: &Value, what: &str) -> Result<Vec<String>, String> {
+    value
+        .as_array()
+        .and_then(|list| {
+            list.iter()
+                .map(|item| item.as_str().map(str::to_string))
+                .collect::<Option<Vec<_>>>()
+        })
+        .ok_or_else(|| format!("\"{what}\" must be an array of strings"))
+}
+
+fn parse_event(object: &Map<String, Value>, line: usize) -> Result<RecordedEvent, String> {
+    check_keys(object, EVENT_KEYS, "field")?;
+    let level = required_string(object, "level")?;
+    if is_off_or_all(&level) {
+        return Err(format!(
+            "level {} cannot be used for an event",
+            level.trim()
+        ));
+    }
+    let time_ms = integer(object, "time_ms")?.ok_or("\"time_ms\" is required")?;
+    if time_ms < 1 {
+        // log4j2 reads 0 as "not set" and would use the current time.
+        return Err("\"time_ms\" must be >= 1".into());
+    }
     let location = match field(object, "location") {
         None => None,
-        Some(Value::Object(location)) => Some(RecordedLocation {
-            class: required_string(location, "class")?,
-            method: required_string(location, "method")?,
-            file: required_string(location, "file")?,
-            line: integer(location, "line")?.ok_or("location \"line\" is required")? as i32,
-        }),
-        Some(_) => return Err("\"location\" must be an object".into()),
+        Some(value) => {
+            let (class, method, file, line) = parse_frame(value, "location")?;
+            match file {
+                Some(file) if line >= 0 => Some(RecordedLocation {
+                    class,
+                    method,
+                    file,
+                    line,
+                }),
+                _ => return Err("location needs a non-null \"file\" and a \"line\" >= 0".into()),
+            }
+        }
     };
     let mut mdc = ContextMap::new();
     if let Some(map) = field(object, "mdc") {
@@ -180,76 +332,94 @@ fn parse_event(object: &Map<String, Value>) -> Result<RecordedEvent, String> {
     }
     let mut ndc = ContextStack::new();
     if let Some(stack) = field(object, "ndc") {
-        for entry in stack.as_array().ok_or("\"ndc\" must be an array")? {
-            ndc.push(entry.as_str().ok_or("\"ndc\" entries must be strings")?);
+        for entry in string_list(stack, "ndc")? {
+            ndc.push(&entry);
         }
+    }
+    let marker = string(object, "marker")?;
+    if marker.as_deref() == Some("") {
+        return Err("\"marker\" must not be empty".into());
     }
     let marker_parents = match field(object, "marker_parents") {
         None => None,
-        Some(parents) => Some(
-            parents
-                .as_array()
-                .ok_or("\"marker_parents\" must be an array")?
-                .iter()
-                .map(|p| {
-                    p.as_str()
-                        .map(str::to_string)
-                        .ok_or("marker parents must be strings")
-                })
-                .collect::<Result<Vec<_>, _>>()?,
-        ),
+        Some(_) if marker.is_none() => return Err("\"marker_parents\" without \"marker\"".into()),
+        Some(parents) => Some(string_list(parents, "marker_parents")?),
     };
     let exception = match field(object, "exception") {
         None => None,
-        Some(Value::Object(exception)) => Some(parse_throwable(exception)?),
-        Some(_) => return Err("\"exception\" must be an object".into()),
+        Some(value) => Some(parse_throwable(value, "exception")?),
     };
     Ok(RecordedEvent {
+        line,
         logger: required_string(object, "logger")?,
-        level: required_string(object, "level")?,
+        level,
         message: required_string(object, "message")?,
-        time_ms: integer(object, "time_ms")?.ok_or("\"time_ms\" is required")?,
+        time_ms,
         thread: string(object, "thread")?.unwrap_or_else(|| "main".to_string()),
-        thread_id: integer(object, "thread_id")?.unwrap_or(1) as u64,
-        thread_priority: integer(object, "thread_priority")?.unwrap_or(5) as i32,
+        // 0 means "the current thread" to log4j2, so it cannot be replayed.
+        thread_id: bounded(object, "thread_id", 1..=i64::MAX, 1)? as u64,
+        thread_priority: bounded(object, "thread_priority", 1..=10, 5)? as i32,
         location,
         mdc,
         ndc,
-        marker: string(object, "marker")?,
+        marker,
         marker_parents,
         exception,
     })
 }
 
-fn parse_throwable(object: &Map<String, Value>) -> Result<Throwable, String> {
+/// A stack frame (or the location, which has the same shape): class, method, optional file and
+/// a line ≥ -2 (-2 is a native method).
+fn parse_frame(value: &Value, what: &str) -> Result<(String, String, Option<String>, i32), String> {
+    let frame = value
+        .as_object()
+        .ok_or_else(|| format!("{what} must be an object"))?;
+    check_keys(frame, FRAME_KEYS, &format!("{what} field"))?;
+    let class = required_string(frame, "class")?;
+    let method = required_string(frame, "method")?;
+    let file = string(frame, "file")?;
+    let line = integer(frame, "line")?.ok_or_else(|| format!("{what} \"line\" is required"))?;
+    let line = i32::try_from(line)
+        .ok()
+        .filter(|line| *line >= -2)
+        .ok_or_else(|| format!("{what} \"line\" must be an int >= -2"))?;
+    Ok((class, method, file, line))
+}
+
+fn parse_throwable(value: &Value, what: &str) -> Result<Throwable, String> {
+    let object = value
+        .as_object()
+        .ok_or_else(|| format!("{what} must be an object"))?;
+    check_keys(object, EXCEPTION_KEYS, &format!("{what} field"))?;
     let mut throwable = Throwable::new(required_string(object, "class")?);
     if let Some(message) = string(object, "message")? {
         throwable = throwable.with_message(message);
     }
     let mut frames = Vec::new();
     if let Some(list) = field(object, "frames") {
-        for frame in list.as_array().ok_or("\"frames\" must be an array")? {
-            let frame = frame.as_object().ok_or("a frame must be an object")?;
-            frames.push(StackFrame::java(
-                required_string(frame, "class")?,
-                required_string(frame, "method")?,
-                string(frame, "file")?.as_deref(),
-                integer(frame, "line")?.ok_or("frame \"line\" is required")? as i32,
-            ));
+        for frame in list
+            .as_array()
+            .ok_or_else(|| format!("{what} \"frames\" must be an array"))?
+        {
+            let (class, method, file, line) = parse_frame(frame, "frame")?;
+            frames.push(StackFrame::java(class, method, file.as_deref(), line));
         }
     }
     throwable = throwable.with_frames(frames);
     if let Some(cause) = field(object, "cause") {
-        let cause = cause.as_object().ok_or("\"cause\" must be an object")?;
-        throwable = throwable.with_cause(parse_throwable(cause)?);
+        throwable = throwable.with_cause(parse_throwable(cause, &format!("{what}.cause"))?);
     }
     if let Some(list) = field(object, "suppressed") {
-        for suppressed in list.as_array().ok_or("\"suppressed\" must be an array")? {
-            let suppressed = suppressed
-                .as_object()
-                .ok_or("a suppressed throwable must be an object")?;
-            throwable = throwable.with_suppressed(parse_throwable(suppressed)?);
+        for suppressed in list
+            .as_array()
+            .ok_or_else(|| format!("{what} \"suppressed\" must be an array"))?
+        {
+            throwable = throwable
+                .with_suppressed(parse_throwable(suppressed, &format!("{what}.suppressed"))?);
         }
     }
     Ok(throwable)
 }
+
+#[cfg(test)]
+mod tests;

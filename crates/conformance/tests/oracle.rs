@@ -1,10 +1,12 @@
-//! The conformance suite: every oracle scenario (`shared/oracle/scenarios/` and the project's
-//! own `tests/conformance/scenarios/`) replayed by real log4j2 and by `l4rs-replay`, compared
-//! byte for byte by the oracle's `compare.py`.
+//! The conformance suite: every oracle scenario (`shared/oracle/scenarios/`, the project's
+//! own `tests/conformance/scenarios/` and the layout crate's probe scenarios in
+//! `crates/layout/tests/oracle/`) replayed by real log4j2 and by `l4rs-replay`, compared byte
+//! for byte by the oracle's `compare.py`.
 //!
 //! Scenarios listed in `tests/conformance/known-differences.txt` are expected to fail (each with
 //! its reason, mirrored in docs/compatibility.md); the test fails when any other scenario fails,
-//! and also when a listed one passes, so the list stays true.
+//! and also when a listed one passes, so the list stays true. The list may only name the
+//! project's own scenarios: every public scenario must pass.
 //!
 //! The replay binary is the one Cargo built for this test unless `L4RS_REPLAY` names another:
 //! `.ci/run` builds a release `l4rs-replay` first and points this test at it, which is what CI
@@ -13,108 +15,95 @@
 //! Without Java or Debian's log4j2 jars the test is skipped with a notice, except under CI
 //! (`CI` set, as CI runs set it), where a missing oracle fails it.
 
+mod common;
+
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
-fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+use common::{
+    listed_scenarios, oracle_dir, oracle_java_opts, replay_binary, require_oracle, scenario_name,
+    scenarios_under, workspace_root,
+};
+
+/// The folders holding the project's own scenarios (the public ones are the oracle's).
+fn own_scenario_roots() -> [PathBuf; 2] {
+    [
+        workspace_root().join("tests/conformance/scenarios"),
+        workspace_root().join("crates/layout/tests/oracle"),
+    ]
 }
 
-fn oracle_dir() -> PathBuf {
-    workspace_root().join("../shared/oracle")
-}
-
-fn oracle_available() -> Result<(), String> {
-    let jars = ["log4j-api.jar", "log4j-core.jar", "disruptor.jar"];
-    let jar_dir = std::env::var("LOG4J_JAR_DIR").unwrap_or_else(|_| "/usr/share/java".into());
-    for jar in jars {
-        if !Path::new(&jar_dir).join(jar).exists() {
-            return Err(format!(
-                "{jar_dir}/{jar} is missing (apt-get install -y liblog4j2-java libdisruptor-java)"
-            ));
-        }
-    }
-    if Command::new("javac").arg("-version").output().is_err() {
-        return Err("javac is missing (apt-get install -y default-jdk-headless)".into());
-    }
-    if !oracle_dir().join("compare.py").exists() {
-        return Err(format!(
-            "{} is missing",
-            oracle_dir().join("compare.py").display()
-        ));
-    }
-    Ok(())
-}
-
-/// The `l4rs-replay` to compare: `L4RS_REPLAY` if set, else the one built with this test.
-fn replay_binary() -> PathBuf {
-    match std::env::var_os("L4RS_REPLAY") {
-        Some(path) if !path.is_empty() => {
-            let path = PathBuf::from(path);
-            assert!(
-                path.is_file(),
-                "L4RS_REPLAY={} is not a file",
-                path.display()
-            );
-            path
-        }
-        _ => PathBuf::from(env!("CARGO_BIN_EXE_l4rs-replay")),
-    }
-}
-
-/// JVM options for every oracle run, after any the caller set in `ORACLE_JAVA_OPTS`.
-///
-/// The JVM's own warnings go to stdout by default, where they would count as Console output:
-/// one run printed `Cannot use file /tmp/hsperfdata_root/<pid> because it is locked by another
-/// process` when a JVM in another PID namespace had left a file of the same pid. No perf-data
-/// file at all, and JVM warnings on stderr, keep stdout to what the scenario's appenders print.
-fn oracle_java_opts() -> String {
-    let ours = "-XX:-UsePerfData -Xlog:disable -Xlog:all=warning:stderr";
-    match std::env::var("ORACLE_JAVA_OPTS") {
-        Ok(theirs) if !theirs.trim().is_empty() => format!("{theirs} {ours}"),
-        _ => ours.to_string(),
-    }
-}
-
-fn known_differences() -> BTreeSet<String> {
-    let path = workspace_root().join("tests/conformance/known-differences.txt");
-    std::fs::read_to_string(path)
-        .unwrap_or_default()
-        .lines()
-        .filter_map(|line| line.split('#').next())
-        .map(str::trim)
-        .filter(|name| !name.is_empty())
-        .map(str::to_string)
-        .collect()
+fn public_scenarios() -> Vec<PathBuf> {
+    scenarios_under(&[oracle_dir().join("scenarios")])
 }
 
 fn scenario_dirs() -> Vec<PathBuf> {
-    let mut dirs = Vec::new();
-    for root in [
-        oracle_dir().join("scenarios"),
-        workspace_root().join("tests/conformance/scenarios"),
-    ] {
-        if let Ok(entries) = std::fs::read_dir(&root) {
-            for entry in entries.flatten() {
-                if entry.path().join("log4j2.xml").exists() {
-                    dirs.push(entry.path());
-                }
-            }
-        }
-    }
-    dirs.sort();
+    let mut dirs = public_scenarios();
+    dirs.extend(scenarios_under(&own_scenario_roots()));
     dirs
+}
+
+/// Entries of known-differences.txt that name a public scenario (which must pass, so may not be
+/// excused) or no scenario at all.
+fn invalid_known_differences(
+    known: &BTreeSet<String>,
+    public: &BTreeSet<String>,
+    own: &BTreeSet<String>,
+) -> Vec<String> {
+    known
+        .iter()
+        .filter_map(|name| {
+            if public.contains(name) {
+                Some(format!(
+                    "{name} is a public scenario; every public scenario must pass"
+                ))
+            } else if !own.contains(name) {
+                Some(format!("{name} is not one of the project's scenarios"))
+            } else {
+                None
+            }
+        })
+        .collect()
+}
+
+/// Runs without the oracle: the list of known differences is checked against the folders.
+#[test]
+fn known_differences_name_only_own_scenarios() {
+    let public: BTreeSet<String> = public_scenarios()
+        .iter()
+        .map(|d| scenario_name(d))
+        .collect();
+    let own: BTreeSet<String> = scenarios_under(&own_scenario_roots())
+        .iter()
+        .map(|d| scenario_name(d))
+        .collect();
+    assert!(!own.is_empty(), "the project's own scenarios are missing");
+    let problems =
+        invalid_known_differences(&listed_scenarios("known-differences.txt"), &public, &own);
+    assert!(problems.is_empty(), "known-differences.txt: {problems:?}");
+}
+
+#[test]
+fn a_public_scenario_cannot_be_a_known_difference() {
+    let set = |names: &[&str]| names.iter().map(|n| n.to_string()).collect::<BTreeSet<_>>();
+    let problems = invalid_known_differences(
+        &set(&["010-seed-appenders", "300-mine", "999-gone"]),
+        &set(&["010-seed-appenders"]),
+        &set(&["300-mine"]),
+    );
+    assert_eq!(
+        problems,
+        [
+            "010-seed-appenders is a public scenario; every public scenario must pass",
+            "999-gone is not one of the project's scenarios",
+        ]
+    );
 }
 
 #[test]
 fn every_scenario_matches_log4j2() {
-    if let Err(missing) = oracle_available() {
-        assert!(
-            std::env::var("CI").unwrap_or_default().is_empty(),
-            "the oracle is required under CI but {missing}"
-        );
-        eprintln!("skipping the conformance suite: {missing}");
+    if !require_oracle("the conformance suite") {
         return;
     }
     let scenarios = scenario_dirs();
@@ -152,7 +141,7 @@ fn every_scenario_matches_log4j2() {
         scenarios.len(),
         "compare.py did not report every scenario"
     );
-    let known = known_differences();
+    let known = listed_scenarios("known-differences.txt");
     let unexpected: Vec<_> = failed.difference(&known).collect();
     let fixed: Vec<_> = known.intersection(&passed).collect();
     assert!(

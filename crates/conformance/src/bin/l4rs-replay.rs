@@ -1,12 +1,28 @@
 //! `l4rs-replay SCENARIO_DIR OUT_DIR`: replays an oracle scenario through l4rs, with the
 //! contract of `shared/oracle/SCENARIO.md` §2 (the same as the Java oracle's `run.sh`).
+//!
+//! Exit status, as the oracle's: 0 after a replay, 2 for a malformed scenario (bad arguments,
+//! files or events), 3 for a failure of the replay itself.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use l4rs::core::{Location, LogEvent, Message, ThreadInfo, ThrowableRef, Timestamp};
 use l4rs::{Level, Marker};
-use l4rs_conformance::scenario::{read_events, read_settings, RecordedEvent};
+use l4rs_conformance::scenario::{
+    read_events, read_settings, resolve_level, RecordedEvent, ScenarioError,
+};
+
+/// Why a replay did not complete.
+#[derive(Debug, thiserror::Error)]
+enum ReplayError {
+    /// The scenario is malformed (exit status 2).
+    #[error(transparent)]
+    Scenario(#[from] ScenarioError),
+    /// The replay itself failed (exit status 3).
+    #[error("{0}")]
+    Internal(String),
+}
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().collect();
@@ -16,26 +32,40 @@ fn main() -> ExitCode {
     }
     match replay(Path::new(&args[1]), Path::new(&args[2])) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("l4rs-replay: {message}");
-            ExitCode::from(3)
+        Err(error) => {
+            eprintln!("l4rs-replay: {error}");
+            ExitCode::from(match error {
+                ReplayError::Scenario(_) => 2,
+                ReplayError::Internal(_) => 3,
+            })
         }
     }
 }
 
-fn replay(scenario: &Path, out: &Path) -> Result<(), String> {
-    let settings = read_settings(scenario).map_err(|e| e.to_string())?;
+fn replay(scenario: &Path, out: &Path) -> Result<(), ReplayError> {
+    let internal = ReplayError::Internal;
+    for required in ["log4j2.xml", "events.jsonl"] {
+        if !scenario.join(required).is_file() {
+            return Err(ScenarioError::Io {
+                path: scenario.join(required).display().to_string(),
+                source: std::io::Error::from(std::io::ErrorKind::NotFound),
+            }
+            .into());
+        }
+    }
+    let settings = read_settings(scenario)?;
     // The layouts' default zone is the process's local zone, which follows TZ.
     std::env::set_var("TZ", &settings.timezone);
-    let events = read_events(scenario).map_err(|e| e.to_string())?;
+    let events = read_events(scenario)?;
 
-    std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    std::fs::create_dir_all(out)
+        .map_err(|e| internal(format!("cannot create {}: {e}", out.display())))?;
     let out = out
         .canonicalize()
-        .map_err(|e| format!("cannot resolve {}: {e}", out.display()))?;
+        .map_err(|e| internal(format!("cannot resolve {}: {e}", out.display())))?;
     let seed = scenario.join("seed");
     if seed.is_dir() {
-        copy_tree(&seed, &out).map_err(|e| format!("cannot copy seed files: {e}"))?;
+        copy_tree(&seed, &out).map_err(|e| internal(format!("cannot copy seed files: {e}")))?;
     }
     l4rs::config::substitute::set_system_property("out", out.display().to_string());
 
@@ -49,10 +79,22 @@ fn replay(scenario: &Path, out: &Path) -> Result<(), String> {
     // Problems in the configuration are reported on stderr by the status logger, as log4j2
     // reports them; the replay goes on with what could be built.
     let _ = l4rs::init_with_file(scenario.join("log4j2.xml"));
+    // Levels resolve only now, against the custom levels the configuration declared. As in the
+    // oracle, the events before an unknown level are still logged and the logging system is
+    // shut down before the failure is reported.
+    let events_file = scenario.join("events.jsonl").display().to_string();
+    let mut outcome = Ok(());
     for event in &events {
-        replay_event(event)?;
+        match resolve_level(event, &events_file) {
+            Ok(level) => replay_event(event, level),
+            Err(error) => {
+                outcome = Err(error);
+                break;
+            }
+        }
     }
     l4rs::shutdown();
+    outcome?;
 
     let meta = format!(
         "{{\"pid\": {}, \"events\": {}}}\n",
@@ -60,11 +102,10 @@ fn replay(scenario: &Path, out: &Path) -> Result<(), String> {
         events.len()
     );
     std::fs::write(out.join("replay-meta.json"), meta)
-        .map_err(|e| format!("cannot write replay-meta.json: {e}"))
+        .map_err(|e| internal(format!("cannot write replay-meta.json: {e}")))
 }
 
-fn replay_event(recorded: &RecordedEvent) -> Result<(), String> {
-    let level = Level::from_name(&recorded.level).map_err(|e| e.to_string())?;
+fn replay_event(recorded: &RecordedEvent, level: Level) {
     let logger = l4rs::get_logger(&recorded.logger);
     let marker = recorded.marker.as_deref().map(Marker::get);
     let location = recorded.location.as_ref().map(|l| Location {
@@ -93,7 +134,6 @@ fn replay_event(recorded: &RecordedEvent) -> Result<(), String> {
     };
     // Appender errors were already reported by the status logger.
     let _ = logger.log_event(&event);
-    Ok(())
 }
 
 fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {

@@ -160,7 +160,7 @@ impl MaxLengthConverter {
             Ok(n) => n.max(0) as usize,
             Err(_) => {
                 status::error(format_args!(
-                    "Could not parse \"{}\" as an integer,  using default value 100: For input string: \"{}\"",
+                    "Could not parse \"{}\" as an integer,  using default value 100: java.lang.NumberFormatException: For input string: \"{}\"",
                     options[1], options[1]
                 ));
                 100

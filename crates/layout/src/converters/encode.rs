@@ -41,8 +41,9 @@ impl EncodeConverter {
             Some("JSON") => Escape::Json,
             Some("CRLF") => Escape::Crlf,
             Some(other) => {
+                // log4j2's line, then what its stack trace says went wrong, as l4rs help.
                 status::error(format_args!(
-                    "Error creating converter for enc java.lang.reflect.InvocationTargetException: No enum constant org.apache.logging.log4j.core.pattern.EncodingPatternConverter.EscapeFormat.{other}"
+                    "Error creating converter for enc java.lang.reflect.InvocationTargetException (help: caused by java.lang.IllegalArgumentException: No enum constant org.apache.logging.log4j.core.pattern.EncodingPatternConverter.EscapeFormat.{other}; the modes are HTML, XML, JSON and CRLF)"
                 ));
                 return Err(CreateError::Failed);
             }

@@ -1,0 +1,130 @@
+//! What the conformance tests share: where the oracle and the scenarios are, whether the oracle
+//! can run, and which `l4rs-replay` to run.
+
+// Each test binary uses its own part of this module.
+#![allow(dead_code)]
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+pub fn oracle_dir() -> PathBuf {
+    workspace_root().join("../shared/oracle")
+}
+
+/// Ok when Java, Debian's log4j2 jars and the oracle's files are all there.
+pub fn oracle_available() -> Result<(), String> {
+    let jars = ["log4j-api.jar", "log4j-core.jar", "disruptor.jar"];
+    let jar_dir = std::env::var("LOG4J_JAR_DIR").unwrap_or_else(|_| "/usr/share/java".into());
+    for jar in jars {
+        if !Path::new(&jar_dir).join(jar).exists() {
+            return Err(format!(
+                "{jar_dir}/{jar} is missing (apt-get install -y liblog4j2-java libdisruptor-java)"
+            ));
+        }
+    }
+    if Command::new("javac").arg("-version").output().is_err() {
+        return Err("javac is missing (apt-get install -y default-jdk-headless)".into());
+    }
+    for file in ["compare.py", "log4j2-java/run.sh"] {
+        if !oracle_dir().join(file).exists() {
+            return Err(format!("{} is missing", oracle_dir().join(file).display()));
+        }
+    }
+    Ok(())
+}
+
+/// True when the oracle can run. Without it a test is skipped with a notice, except under CI
+/// (`CI` set), where the missing oracle fails it.
+pub fn require_oracle(what: &str) -> bool {
+    match oracle_available() {
+        Ok(()) => true,
+        Err(missing) => {
+            assert!(
+                std::env::var("CI").unwrap_or_default().is_empty(),
+                "the oracle is required under CI but {missing}"
+            );
+            eprintln!("skipping {what}: {missing}");
+            false
+        }
+    }
+}
+
+/// The `l4rs-replay` to run: `L4RS_REPLAY` if set, else the one built with this test.
+pub fn replay_binary() -> PathBuf {
+    match std::env::var_os("L4RS_REPLAY") {
+        Some(path) if !path.is_empty() => {
+            let path = PathBuf::from(path);
+            assert!(
+                path.is_file(),
+                "L4RS_REPLAY={} is not a file",
+                path.display()
+            );
+            path
+        }
+        _ => PathBuf::from(env!("CARGO_BIN_EXE_l4rs-replay")),
+    }
+}
+
+/// JVM options for every oracle run, after any the caller set in `ORACLE_JAVA_OPTS`.
+///
+/// The JVM's own warnings go to stdout by default, where they would count as Console output:
+/// one run printed `Cannot use file /tmp/hsperfdata_root/<pid> because it is locked by another
+/// process` when a JVM in another PID namespace had left a file of the same pid. No perf-data
+/// file at all, and JVM warnings on stderr, keep stdout to what the scenario's appenders print.
+pub fn oracle_java_opts() -> String {
+    let ours = "-XX:-UsePerfData -Xlog:disable -Xlog:all=warning:stderr";
+    match std::env::var("ORACLE_JAVA_OPTS") {
+        Ok(theirs) if !theirs.trim().is_empty() => format!("{theirs} {ours}"),
+        _ => ours.to_string(),
+    }
+}
+
+/// The scenario names listed in `tests/conformance/<file>`: one per line, a reason after `#`.
+pub fn listed_scenarios(file: &str) -> BTreeSet<String> {
+    let path = workspace_root().join("tests/conformance").join(file);
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|line| line.split('#').next())
+        .map(str::trim)
+        .filter(|name| !name.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// The scenarios (folders with a `log4j2.xml`) in `roots`, sorted by path.
+pub fn scenarios_under(roots: &[PathBuf]) -> Vec<PathBuf> {
+    let mut dirs = Vec::new();
+    for root in roots {
+        if let Ok(entries) = std::fs::read_dir(root) {
+            for entry in entries.flatten() {
+                if entry.path().join("log4j2.xml").exists() {
+                    dirs.push(entry.path());
+                }
+            }
+        }
+    }
+    dirs.sort();
+    dirs
+}
+
+/// A scenario's name: its folder's name.
+pub fn scenario_name(dir: &Path) -> String {
+    dir.file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// The time zone a scenario runs in (`scenario.json`'s `timezone`, else UTC).
+pub fn scenario_timezone(dir: &Path) -> String {
+    std::fs::read_to_string(dir.join("scenario.json"))
+        .ok()
+        .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
+        .and_then(|value| value.get("timezone")?.as_str().map(str::to_string))
+        .unwrap_or_else(|| "UTC".to_string())
+}

@@ -1,0 +1,242 @@
+//! Status messages: what l4rs reports on stderr while loading a scenario's configuration must
+//! be what log4j2 reports (compare.py never looks at stderr, so this is checked here).
+//!
+//! Each scenario in `tests/conformance/scenarios/` keeps the oracle's status lines in
+//! `expected-status.txt` (absent when log4j2 prints none): one `LEVEL message` per line, with the
+//! timestamp and thread name dropped, Java stack traces left out, and the scenario folder and
+//! output folder written `<SCENARIO>` and `<OUT>`. The files are generated from the live oracle:
+//!
+//! ```sh
+//! L4RS_WRITE_STATUS=1 cargo test -p l4rs-conformance --test status -- stored_status_is_log4j2s
+//! ```
+//!
+//! * [`stored_status_is_log4j2s`] (needs the oracle, like `oracle.rs`) checks the stored files
+//!   against the live oracle, or rewrites them with `L4RS_WRITE_STATUS=1`.
+//! * [`l4rs_reports_what_log4j2_reports`] runs `l4rs-replay` on every scenario and compares its
+//!   status lines with the stored ones. l4rs may end a message with its own ` (help: …)`; only
+//!   the part before it is compared. Scenarios listed in
+//!   `tests/conformance/known-status-differences.txt` (each with its reason, mirrored in
+//!   docs/compatibility.md) must differ; every other one must match.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::{
+    listed_scenarios, oracle_dir, oracle_java_opts, replay_binary, require_oracle, scenario_name,
+    scenario_timezone, scenarios_under, workspace_root,
+};
+
+const LEVELS: &[&str] = &["FATAL", "ERROR", "WARN", "INFO", "DEBUG", "TRACE"];
+const STATUS_FILE: &str = "expected-status.txt";
+
+fn scenarios() -> Vec<PathBuf> {
+    scenarios_under(&[workspace_root().join("tests/conformance/scenarios")])
+}
+
+/// True for `yyyy-MM-dd` (`date`) and `HH:mm:ss,SSS` (`time`), the status logger's timestamp.
+fn is_timestamp(date: &str, time: &str) -> bool {
+    let shaped = |text: &str, shape: &str| {
+        text.len() == shape.len()
+            && text.bytes().zip(shape.bytes()).all(|(c, s)| match s {
+                b'9' => c.is_ascii_digit(),
+                _ => c == s,
+            })
+    };
+    shaped(date, "9999-99-99") && shaped(time, "99:99:99,999")
+}
+
+/// The status lines in `stderr`, as `LEVEL message`: lines of the status logger
+/// (`<date> <time> <thread> LEVEL message`), and of log4j2's fallback logger used before a
+/// configuration exists (`LEVEL StatusLogger message`). Everything else (stack traces, the XML
+/// parser's own output, l4rs-replay's diagnostics) is not a status message. With `strip_help`
+/// an l4rs ` (help: …)` ending is cut off.
+fn status_lines(stderr: &str, scenario: &Path, out: &Path, strip_help: bool) -> Vec<String> {
+    let scenario = scenario.display().to_string();
+    let out = out.display().to_string();
+    stderr
+        .lines()
+        .filter_map(|line| {
+            let parts: Vec<&str> = line.splitn(5, ' ').collect();
+            let (level, message) = match parts.as_slice() {
+                [date, time, _thread, level, message] if is_timestamp(date, time) => {
+                    (*level, *message)
+                }
+                [level, "StatusLogger", ..] => (*level, line.splitn(3, ' ').nth(2)?),
+                _ => return None,
+            };
+            if !LEVELS.contains(&level) {
+                return None;
+            }
+            let message = match message.find(" (help: ") {
+                Some(index) if strip_help => &message[..index],
+                _ => message,
+            };
+            let message = message
+                .replace(&out, "<OUT>")
+                .replace(&scenario, "<SCENARIO>");
+            Some(format!("{level} {message}"))
+        })
+        .collect()
+}
+
+/// Runs `command scenario out` in a fresh output folder and returns its stderr.
+fn run(command: &Path, scenario: &Path, oracle: bool) -> (String, PathBuf) {
+    let out = std::env::temp_dir().join(format!(
+        "l4rs-status-{}-{}-{}",
+        if oracle { "oracle" } else { "l4rs" },
+        std::process::id(),
+        scenario_name(scenario)
+    ));
+    let _ = std::fs::remove_dir_all(&out);
+    let mut process = Command::new(command);
+    process
+        .arg(scenario)
+        .arg(&out)
+        .env("TZ", scenario_timezone(scenario));
+    if oracle {
+        process.env("ORACLE_JAVA_OPTS", oracle_java_opts());
+    }
+    let output = process.output().expect("run a replay");
+    assert!(
+        output.status.success(),
+        "{} failed on {}: {}",
+        command.display(),
+        scenario.display(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&out);
+    (String::from_utf8_lossy(&output.stderr).into_owned(), out)
+}
+
+fn stored(scenario: &Path) -> Vec<String> {
+    std::fs::read_to_string(scenario.join(STATUS_FILE))
+        .unwrap_or_default()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+fn canonical(path: &Path) -> PathBuf {
+    path.canonicalize().expect("the scenario folder exists")
+}
+
+#[test]
+fn stored_status_is_log4j2s() {
+    if !require_oracle("the status check against the oracle") {
+        return;
+    }
+    let write = std::env::var_os("L4RS_WRITE_STATUS").is_some_and(|v| !v.is_empty());
+    let run_sh = oracle_dir().join("log4j2-java/run.sh");
+    let mut stale = Vec::new();
+    let dirs: Vec<PathBuf> = scenarios().iter().map(|d| canonical(d)).collect();
+    // Two JVMs at a time: the machine running the suite has few cores.
+    let halves = dirs.split_at(dirs.len() / 2);
+    let results: Vec<(PathBuf, Vec<String>)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = [halves.0, halves.1]
+            .into_iter()
+            .map(|part| {
+                let run_sh = &run_sh;
+                scope.spawn(move || {
+                    part.iter()
+                        .map(|dir| {
+                            let (stderr, out) = run(run_sh, dir, true);
+                            (dir.clone(), status_lines(&stderr, dir, &out, false))
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|worker| worker.join().expect("oracle worker"))
+            .collect()
+    });
+    for (dir, live) in results {
+        let path = dir.join(STATUS_FILE);
+        if write {
+            if live.is_empty() {
+                let _ = std::fs::remove_file(&path);
+            } else {
+                std::fs::write(&path, live.join("\n") + "\n").expect("write the status file");
+            }
+        } else if stored(&dir) != live {
+            stale.push(format!(
+                "{}: stored {:?}, log4j2 now prints {:?}",
+                scenario_name(&dir),
+                stored(&dir),
+                live
+            ));
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "{STATUS_FILE} out of date (regenerate with L4RS_WRITE_STATUS=1):\n{}",
+        stale.join("\n")
+    );
+}
+
+#[test]
+fn l4rs_reports_what_log4j2_reports() {
+    let replay = replay_binary();
+    let known = listed_scenarios("known-status-differences.txt");
+    let mut outcomes = BTreeMap::new();
+    for dir in scenarios() {
+        let dir = canonical(&dir);
+        let (stderr, out) = run(&replay, &dir, false);
+        let ours = status_lines(&stderr, &dir, &out, true);
+        let theirs = stored(&dir);
+        outcomes.insert(scenario_name(&dir), (ours == theirs, ours, theirs));
+    }
+    let unknown: Vec<_> = known
+        .iter()
+        .filter(|name| !outcomes.contains_key(*name))
+        .collect();
+    assert!(
+        unknown.is_empty(),
+        "known-status-differences.txt names no scenario: {unknown:?}"
+    );
+    let mut problems = Vec::new();
+    for (name, (same, ours, theirs)) in &outcomes {
+        match (same, known.contains(name)) {
+            (false, false) => problems.push(format!(
+                "{name}: log4j2 reports\n    {}\n  l4rs reports\n    {}",
+                theirs.join("\n    "),
+                ours.join("\n    ")
+            )),
+            (true, true) => problems.push(format!(
+                "{name} is listed in known-status-differences.txt but now matches (remove it there and in docs/compatibility.md)"
+            )),
+            _ => {}
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn status_lines_keep_level_and_text_only() {
+    let scenario = Path::new("/s/400-x");
+    let out = Path::new("/tmp/out-1");
+    let stderr =
+        "2026-12-01 07:42:39,790 main ERROR Unable to locate appender \"B\" in /tmp/out-1/f.log\n\
+                  \tat java.base/jdk.internal.reflect.Method.invoke(Method.java:569)\n\
+                  Caused by: java.lang.IllegalStateException: x\n\
+                  [Fatal Error] log4j2.xml:2:58: bad\n\
+                  ERROR StatusLogger Error parsing /s/400-x/log4j2.xml\n\
+                  2026-12-01 07:42:39,791 main WARN Missing root (help: add <Root>)\n\
+                  l4rs-replay: something else\n";
+    assert_eq!(
+        status_lines(stderr, scenario, out, true),
+        [
+            "ERROR Unable to locate appender \"B\" in <OUT>/f.log",
+            "ERROR Error parsing <SCENARIO>/log4j2.xml",
+            "WARN Missing root",
+        ]
+    );
+    assert_eq!(
+        status_lines(stderr, scenario, out, false)[2],
+        "WARN Missing root (help: add <Root>)"
+    );
+}

@@ -17,9 +17,16 @@ const RANDOM_ACCESS_BUFFER_SIZE: usize = 256 * 1024;
 /// `MemoryMappedFileManager`'s default region: 32 MiB.
 const DEFAULT_REGION_LENGTH: i64 = 32 * 1024 * 1024;
 
-/// Builds `<Appenders>`: every appender in document order, a later name replacing an earlier one.
-pub(crate) fn build_appenders(binder: &mut Binder, mut node: PNode, into: &mut Vec<AppenderSpec>) {
+/// Builds `<Appenders>`: every appender in document order, a later name replacing an earlier one
+/// (which moves to `replaced`).
+pub(crate) fn build_appenders(
+    binder: &mut Binder,
+    mut node: PNode,
+    into: &mut Vec<AppenderSpec>,
+    replaced: &mut Vec<AppenderSpec>,
+) {
     let inserted = node.attrs.len();
+    let mut managers = FileManagers::default();
     for child in std::mem::take(&mut node.children) {
         match child.canonical {
             Some(
@@ -31,21 +38,31 @@ pub(crate) fn build_appenders(binder: &mut Binder, mut node: PNode, into: &mut V
                 | "RollingRandomAccessFile"
                 | "RollingMemoryMappedFile",
             ) => {
-                if let Some(appender) = build_appender(binder, child) {
-                    into.retain(|existing| existing.name != appender.name);
-                    into.push(appender);
+                if let Some(appender) = build_appender(binder, child, &mut managers) {
+                    replace_by_name(into, replaced, appender);
                 }
             }
             Some("Async") => {
                 if let Some(appender) = super::async_appender::build_async_appender(binder, child) {
-                    into.retain(|existing| existing.name != appender.name);
-                    into.push(appender);
+                    replace_by_name(into, replaced, appender);
                 }
             }
             _ => binder.unusable_child(&node, &child),
         }
     }
     binder.finish(&node, inserted);
+}
+
+/// Adds `appender` to `into`, moving an earlier one of the same name to `replaced`.
+fn replace_by_name(
+    into: &mut Vec<AppenderSpec>,
+    replaced: &mut Vec<AppenderSpec>,
+    appender: AppenderSpec,
+) {
+    if let Some(index) = into.iter().position(|existing| existing.name == appender.name) {
+        replaced.push(into.remove(index));
+    }
+    into.push(appender);
 }
 
 /// The parts every appender has.
@@ -56,7 +73,11 @@ struct Common {
     filter: FilterSlot,
 }
 
-fn build_appender(binder: &mut Binder, mut node: PNode) -> Option<AppenderSpec> {
+fn build_appender(
+    binder: &mut Binder,
+    mut node: PNode,
+    managers: &mut FileManagers,
+) -> Option<AppenderSpec> {
     let inserted = node.attrs.len();
     let canonical = node.canonical.unwrap_or_default();
     let mut common = Common {
@@ -147,6 +168,33 @@ fn build_appender(binder: &mut Binder, mut node: PNode) -> Option<AppenderSpec> 
         );
         return None;
     }
+    if let Err(refusal) = managers.claim(&name, &kind) {
+        let class = format!("org.apache.logging.log4j.core.appender.{canonical}Appender");
+        // log4j2 2.19 (checked with the oracle): a manager that is no kind of the one asked
+        // for fails `AbstractManager.narrow`; one that is, fails casting the factory data.
+        let message = if refusal.existing.serves(refusal.wanted) {
+            format!(
+                "Could not create plugin of type class {class} for element {}: java.lang.ClassCastException: class {} cannot be cast to class {}",
+                node.name,
+                refusal.wanted.factory_data(),
+                refusal.existing.factory_data()
+            )
+        } else {
+            format!(
+                "Could not create plugin of type class {class} for element {} org.apache.logging.log4j.core.config.ConfigurationException: Configuration has multiple incompatible Appenders pointing to the same resource '{}'",
+                node.name, refusal.resource
+            )
+        };
+        binder.error_help(
+            &node,
+            message,
+            format!(
+                "appender {} already writes '{}' as another kind of appender; give {name} a file of its own; it is not created",
+                refusal.holder, refusal.resource
+            ),
+        );
+        return None;
+    }
     Some(AppenderSpec {
         name,
         ignore_exceptions: common.ignore_exceptions,
@@ -155,6 +203,127 @@ fn build_appender(binder: &mut Binder, mut node: PNode) -> Option<AppenderSpec> 
         kind,
         position: Some(node.position),
     })
+}
+
+/// The kinds of log4j2 output-stream manager, which appenders share by resource name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ManagerKind {
+    File,
+    RollingFile,
+    RollingRandomAccessFile,
+    RandomAccessFile,
+    MemoryMappedFile,
+    RollingMemoryMappedFile,
+}
+
+impl ManagerKind {
+    /// The manager an appender asks for, and the resource it is registered under (the file,
+    /// or the pattern of a rolling appender that writes straight to its archives).
+    fn of(kind: &AppenderKind) -> Option<(ManagerKind, &str)> {
+        let (manager, rolling) = match kind {
+            AppenderKind::File(spec) => return Some((ManagerKind::File, &spec.file_name)),
+            AppenderKind::RandomAccessFile(spec) => {
+                return Some((ManagerKind::RandomAccessFile, &spec.file_name))
+            }
+            AppenderKind::MemoryMappedFile(spec) => {
+                return Some((ManagerKind::MemoryMappedFile, &spec.file_name))
+            }
+            AppenderKind::RollingFile(spec) => (ManagerKind::RollingFile, &spec.rolling),
+            AppenderKind::RollingRandomAccessFile(spec) => {
+                (ManagerKind::RollingRandomAccessFile, &spec.rolling)
+            }
+            AppenderKind::RollingMemoryMappedFile(spec) => {
+                (ManagerKind::RollingMemoryMappedFile, &spec.rolling)
+            }
+            AppenderKind::Console(_) | AppenderKind::Async(_) => return None,
+        };
+        let resource = rolling
+            .file_name
+            .as_deref()
+            .unwrap_or(&rolling.file_pattern.text);
+        Some((manager, resource))
+    }
+
+    /// Java's `wanted.isAssignableFrom(self)`: the rolling managers extend `FileManager`, and
+    /// `RollingRandomAccessFileManager` extends `RollingFileManager`.
+    fn serves(self, wanted: ManagerKind) -> bool {
+        use ManagerKind::{File, RollingFile, RollingRandomAccessFile};
+        self == wanted
+            || matches!(
+                (self, wanted),
+                (RollingFile | RollingRandomAccessFile, File)
+                    | (RollingRandomAccessFile, RollingFile)
+            )
+    }
+
+    /// The Java class of the data this manager's factory takes.
+    fn factory_data(self) -> &'static str {
+        match self {
+            ManagerKind::File => "org.apache.logging.log4j.core.appender.FileManager$FactoryData",
+            ManagerKind::RandomAccessFile => {
+                "org.apache.logging.log4j.core.appender.RandomAccessFileManager$FactoryData"
+            }
+            ManagerKind::MemoryMappedFile => {
+                "org.apache.logging.log4j.core.appender.MemoryMappedFileManager$FactoryData"
+            }
+            ManagerKind::RollingFile => {
+                "org.apache.logging.log4j.core.appender.rolling.RollingFileManager$FactoryData"
+            }
+            ManagerKind::RollingRandomAccessFile => {
+                "org.apache.logging.log4j.core.appender.rolling.RollingRandomAccessFileManager$FactoryData"
+            }
+            ManagerKind::RollingMemoryMappedFile => {
+                "org.apache.logging.log4j.core.appender.rolling.RollingMemoryMappedFileManager$FactoryData"
+            }
+        }
+    }
+}
+
+/// Who registered a resource first.
+struct ManagerHolder {
+    resource: String,
+    appender: String,
+    kind: ManagerKind,
+}
+
+/// Why an appender cannot have the manager it asks for.
+struct Refusal {
+    resource: String,
+    /// The appender that registered the resource.
+    holder: String,
+    existing: ManagerKind,
+    wanted: ManagerKind,
+}
+
+/// The managers the appenders built so far registered, as log4j2's manager map holds them.
+#[derive(Default)]
+struct FileManagers(Vec<ManagerHolder>);
+
+impl FileManagers {
+    /// Registers (or shares) the manager `kind` needs. Appenders of one kind share a manager;
+    /// an appender of another kind on a registered resource is refused, as log4j2 refuses it.
+    fn claim(&mut self, appender: &str, kind: &AppenderKind) -> Result<(), Refusal> {
+        let Some((wanted, resource)) = ManagerKind::of(kind) else {
+            return Ok(());
+        };
+        match self.0.iter().find(|holder| holder.resource == resource) {
+            Some(holder) if holder.kind != wanted => Err(Refusal {
+                resource: resource.to_string(),
+                holder: holder.appender.clone(),
+                existing: holder.kind,
+                wanted,
+            }),
+            Some(_) => Ok(()),
+            None => {
+                self.0.push(ManagerHolder {
+                    resource: resource.to_string(),
+                    appender: appender.to_string(),
+                    kind: wanted,
+                });
+                Ok(())
+            }
+        }
+    }
 }
 
 /// Reads the buffer attributes every output-stream appender accepts.

@@ -787,3 +787,53 @@ fn compression_l4rs_lacks_is_a_warning_with_its_position() {
     // The appenders are still created; they roll uncompressed.
     assert_eq!(config.appenders.len(), 3);
 }
+
+#[test]
+fn appenders_of_different_kinds_cannot_share_a_file() {
+    // Checked with log4j2 2.19: only the first kind on a resource gets a manager; two
+    // appenders of one kind share theirs.
+    let config = load(
+        r#"<Configuration><Appenders>
+    <RollingFile name="R1" fileName="x/a.log" filePattern="x/a-%i.log"><SizeBasedTriggeringPolicy/></RollingFile>
+    <File name="F1" fileName="x/a.log"/>
+    <File name="F2" fileName="x/b.log"/>
+    <RollingFile name="R2" fileName="x/b.log" filePattern="x/b-%i.log"><SizeBasedTriggeringPolicy/></RollingFile>
+    <RandomAccessFile name="RA" fileName="x/a.log"/>
+    <RollingRandomAccessFile name="RR" fileName="x/c.log" filePattern="x/c-%i.log"><SizeBasedTriggeringPolicy/></RollingRandomAccessFile>
+    <RollingFile name="R3" fileName="x/c.log" filePattern="x/c-%i.log"><SizeBasedTriggeringPolicy/></RollingFile>
+    <RollingFile name="D1" filePattern="x/d-%i.log"><SizeBasedTriggeringPolicy/></RollingFile>
+    <File name="D2" fileName="x/d-%i.log"/>
+    <File name="F3" fileName="x/b.log"/>
+  </Appenders><Loggers><Root/></Loggers></Configuration>"#,
+    );
+    let names: Vec<&str> = config.appenders.iter().map(|a| a.name.as_str()).collect();
+    assert_eq!(names, ["R1", "F2", "RR", "D1", "F3"]);
+    let errors: Vec<(&str, u32)> = config
+        .diagnostics
+        .iter()
+        .map(|d| (d.message.as_str(), d.position.map_or(0, |p| p.line)))
+        .collect();
+    assert_eq!(errors.len(), 5, "{errors:#?}");
+    assert_eq!(
+        errors[0],
+        (
+            "Could not create plugin of type class org.apache.logging.log4j.core.appender.FileAppender for element File: java.lang.ClassCastException: class org.apache.logging.log4j.core.appender.FileManager$FactoryData cannot be cast to class org.apache.logging.log4j.core.appender.rolling.RollingFileManager$FactoryData",
+            3
+        )
+    );
+    assert_eq!(
+        errors[1],
+        (
+            "Could not create plugin of type class org.apache.logging.log4j.core.appender.RollingFileAppender for element RollingFile org.apache.logging.log4j.core.config.ConfigurationException: Configuration has multiple incompatible Appenders pointing to the same resource 'x/b.log'",
+            5
+        )
+    );
+    assert!(config.diagnostics[1]
+        .help
+        .as_deref()
+        .is_some_and(|help| help.starts_with("appender F2 already writes 'x/b.log'")));
+    assert_eq!(
+        errors[2..].iter().map(|e| e.1).collect::<Vec<_>>(),
+        [6, 8, 10]
+    );
+}

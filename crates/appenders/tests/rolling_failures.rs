@@ -6,9 +6,13 @@
 //! * the archive directory is a file, named by a `$${…}` that resolves only at rollover;
 //! * the index the worker picks is taken (the worker reports it; the data stays in the
 //!   staging file, which the next start archives);
+//! * the archive directory is not writable (checked before the current file is touched);
 //! * a full disk: no inode left for the new file (the rollover is undone), and no block left
 //!   for the compressed archive (it stays uncompressed). These mount a small tmpfs, which
-//!   needs root; without it they say so and pass.
+//!   needs root; without it they say so and pass, unless `L4RS_REQUIRE_TMPFS=1` (see
+//!   `tmpfs_support`) makes them fail.
+//!
+//! The retry delay after a failed rollover runs on a [`ManualClock`]: nothing sleeps.
 
 mod rolling_support;
 mod tmpfs_support;
@@ -17,11 +21,11 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use l4rs_appenders::{RollingContext, RollingFileAppender};
+use l4rs_appenders::{ManualClock, RollingContext, RollingFileAppender, RolloverClock};
 use l4rs_config::model::AppenderKind;
 use l4rs_core::status::{GlobalCapture, StatusRecord};
 use l4rs_core::{Appender, Interpolator, Level, LogEvent, Message};
-use rolling_support::{all_lines, is_leftover, kind, walk, Lines, TempDir};
+use rolling_support::{all_lines, bind, is_leftover, kind, walk, Lines, TempDir};
 use tmpfs_support::SmallFilesystem;
 
 fn rolling_file(xml: &str, context: &RollingContext) -> RollingFileAppender {
@@ -126,16 +130,20 @@ fn a_failure_on_the_worker_is_seen_process_wide_and_keeps_the_data() {
     // so the index is `min`), and it is taken by a directory that cannot be replaced.
     std::fs::create_dir_all(dir.0.join("archive-1/app.log/occupied")).unwrap();
     let capture = GlobalCapture::start();
-    let appender = rolling_file(
-        &format!(
-            r#"<RollingFile name="R" fileName="{}" filePattern="{}">
-                 <SizeBasedTriggeringPolicy size="1"/>
-               </RollingFile>"#,
-            dir.join("app.log"),
-            dir.join("archive-%i/app.log")
-        ),
-        &RollingContext::default(),
-    );
+    let (spec, diagnostics) = bind(&format!(
+        r#"<RollingFile name="R" fileName="{}" filePattern="{}">
+             <SizeBasedTriggeringPolicy size="1"/>
+           </RollingFile>"#,
+        dir.join("app.log"),
+        dir.join("archive-%i/app.log")
+    ));
+    // The configuration warns about the index in a directory.
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:#?}");
+    assert!(diagnostics[0].message.contains("%i in a directory"));
+    let AppenderKind::RollingFile(spec) = spec.kind else {
+        panic!("not a RollingFile");
+    };
+    let appender = RollingFileAppender::new("R", &spec, Arc::new(Lines)).unwrap();
     // The thread-local capture of the logging thread does not see the worker's report.
     let ((), local) = l4rs_core::status::capture(|| {
         log(&appender, "worker0000");
@@ -156,6 +164,78 @@ fn a_failure_on_the_worker_is_seen_process_wide_and_keeps_the_data() {
         "{errors:?}"
     );
     assert_eq!(all_lines(&dir.0), expected("worker", 2));
+}
+
+/// A directory the rolling appender may not create files in: a read-only tmpfs for root
+/// (whom permission bits do not stop), a directory without write permission for others.
+enum Unwritable {
+    ReadOnly(SmallFilesystem),
+    NoPermission(TempDir),
+}
+
+impl Unwritable {
+    fn make() -> Option<Unwritable> {
+        // SAFETY: geteuid only reads the process's credentials.
+        if unsafe { libc::geteuid() } != 0 {
+            let dir = TempDir::new("no-write");
+            std::fs::set_permissions(&dir.0, std::os::unix::fs::PermissionsExt::from_mode(0o555))
+                .unwrap();
+            return Some(Unwritable::NoPermission(dir));
+        }
+        let fs = SmallFilesystem::mount("read-only", "size=64k")?;
+        let target = std::ffi::CString::new(fs.join("")).unwrap();
+        // SAFETY: a valid C string; remounting the filesystem this test mounted.
+        let rc = unsafe {
+            libc::mount(
+                std::ptr::null(),
+                target.as_ptr(),
+                std::ptr::null(),
+                libc::MS_REMOUNT | libc::MS_RDONLY,
+                std::ptr::null(),
+            )
+        };
+        assert_eq!(rc, 0, "{}", std::io::Error::last_os_error());
+        Some(Unwritable::ReadOnly(fs))
+    }
+
+    fn path(&self) -> &Path {
+        match self {
+            Unwritable::ReadOnly(fs) => fs.path(),
+            Unwritable::NoPermission(dir) => &dir.0,
+        }
+    }
+}
+
+impl Drop for Unwritable {
+    fn drop(&mut self) {
+        if let Unwritable::NoPermission(dir) = self {
+            let _ = std::fs::set_permissions(
+                &dir.0,
+                std::os::unix::fs::PermissionsExt::from_mode(0o755),
+            );
+        }
+    }
+}
+
+#[test]
+fn an_archive_directory_that_is_not_writable_fails_before_touching_the_current_file() {
+    let Some(archives) = Unwritable::make() else {
+        return;
+    };
+    let dir = TempDir::new("unwritable");
+    let archive_dir = archives.path().display().to_string();
+    let (errors, current) = refused_rollovers(
+        &dir,
+        &format!("{archive_dir}/app-%i.log"),
+        &RollingContext::default(),
+        &archive_dir,
+        "ro",
+    );
+    assert_eq!(errors.len(), 1, "one report per retry interval: {errors:?}");
+    assert!(errors[0].contains("is not writable"), "{}", errors[0]);
+    assert_eq!(current, "ro0000\nro0001\nro0002\n");
+    assert!(!walk(&dir.0).iter().any(|p| is_leftover(p)));
+    assert!(walk(archives.path()).is_empty());
 }
 
 /// Creates empty files in `dir` until the filesystem has no inode left; returns them.
@@ -180,6 +260,11 @@ fn no_inode_for_the_new_file_undoes_the_rollover() {
         return;
     };
     let capture = GlobalCapture::start();
+    let clock = Arc::new(ManualClock::new(0));
+    let context = RollingContext {
+        clock: Arc::clone(&clock) as Arc<dyn RolloverClock>,
+        ..RollingContext::default()
+    };
     let appender = rolling_file(
         &format!(
             r#"<RollingFile name="R" fileName="{}" filePattern="{}">
@@ -188,7 +273,7 @@ fn no_inode_for_the_new_file_undoes_the_rollover() {
             fs.join("app.log"),
             fs.join("app-%i.log")
         ),
-        &RollingContext::default(),
+        &context,
     );
     log(&appender, "inode0000");
     let fillers = use_up_inodes(fs.path());
@@ -206,14 +291,20 @@ fn no_inode_for_the_new_file_undoes_the_rollover() {
     for filler in fillers {
         std::fs::remove_file(filler).unwrap();
     }
-    std::thread::sleep(std::time::Duration::from_millis(1100));
+    clock.set(999);
     log(&appender, "inode0003");
+    clock.set(1_000);
+    log(&appender, "inode0004");
     appender.stop();
     assert_eq!(
         std::fs::read_to_string(fs.join("app.log")).unwrap(),
-        "inode0003\n"
+        "inode0004\n"
     );
-    assert_eq!(all_lines(fs.path()), expected("inode", 4));
+    assert_eq!(
+        std::fs::read_to_string(fs.join("app-1.log")).unwrap(),
+        "inode0000\ninode0001\ninode0002\ninode0003\n"
+    );
+    assert_eq!(all_lines(fs.path()), expected("inode", 5));
 }
 
 /// Fills the filesystem with one file, then frees `pages` pages of it; returns its path.

@@ -82,6 +82,23 @@ pub fn build_on(appender_xml: &str, clock: &Arc<ManualClock>) -> Arc<dyn Appende
     l4rs_appenders::build_appender_with(&spec, Arc::new(Lines), &context).unwrap()
 }
 
+/// The RollingFile `appender_xml` describes (no diagnostics allowed), with [`Lines`], on
+/// `clock`: for tests that wait for its worker.
+pub fn rolling_file_on(
+    appender_xml: &str,
+    clock: &Arc<ManualClock>,
+) -> l4rs_appenders::RollingFileAppender {
+    let AppenderKind::RollingFile(spec) = kind(appender_xml) else {
+        panic!("not a RollingFile: {appender_xml}");
+    };
+    let context = RollingContext {
+        clock: Arc::clone(clock) as Arc<dyn RolloverClock>,
+        ..RollingContext::default()
+    };
+    l4rs_appenders::RollingFileAppender::with_context("R", &spec, Arc::new(Lines), &context)
+        .unwrap()
+}
+
 /// Builds the appender `appender_xml` describes (no diagnostics allowed) with [`Lines`], on
 /// the system clock.
 pub fn build(appender_xml: &str) -> Arc<dyn Appender> {

@@ -1,0 +1,197 @@
+//! The rolling appenders' own options at work: `createOnDemand`, `bufferedIo="false"`,
+//! `immediateFlush="false"` (buffered bytes do not count towards the size limit, as in
+//! log4j2, which counts what reached the OS), `filePermissions` on every new file, and the
+//! RollingMemoryMappedFile's archives (truncated to their data, no NUL padding) under size-
+//! and time-based rolling.
+
+mod rolling_support;
+
+use std::os::unix::fs::PermissionsExt as _;
+use std::sync::Arc;
+
+use l4rs_appenders::ManualClock;
+use rolling_support::{build, build_on, contents, log_at, log_now, millis, names, TempDir};
+
+#[test]
+fn create_on_demand_creates_the_file_with_the_first_event() {
+    let dir = TempDir::new("on-demand");
+    let appender = build(&format!(
+        r#"<RollingFile name="R" fileName="{}" filePattern="{}" createOnDemand="true">
+             <SizeBasedTriggeringPolicy size="1"/>
+           </RollingFile>"#,
+        dir.join("app.log"),
+        dir.join("app-%i.log")
+    ));
+    assert!(names(&dir.0).is_empty());
+    log_now(appender.as_ref(), "a");
+    assert_eq!(names(&dir.0), ["app.log"]);
+    log_now(appender.as_ref(), "b");
+    appender.stop();
+    assert_eq!(names(&dir.0), ["app-1.log", "app.log"]);
+    assert_eq!(contents(&dir.0.join("app.log")), "b\n");
+}
+
+#[test]
+fn without_buffering_each_event_reaches_the_file_at_once() {
+    let dir = TempDir::new("unbuffered");
+    let appender = build(&format!(
+        r#"<RollingFile name="R" fileName="{}" filePattern="{}" bufferedIo="false" immediateFlush="false">
+             <SizeBasedTriggeringPolicy size="10"/>
+           </RollingFile>"#,
+        dir.join("app.log"),
+        dir.join("app-%i.log")
+    ));
+    log_now(appender.as_ref(), "first");
+    // No buffer, so immediateFlush="false" changes nothing: the bytes are in the file and
+    // count towards the limit.
+    assert_eq!(contents(&dir.0.join("app.log")), "first\n");
+    log_now(appender.as_ref(), "second");
+    log_now(appender.as_ref(), "third");
+    appender.stop();
+    assert_eq!(names(&dir.0), ["app-1.log", "app.log"]);
+    assert_eq!(contents(&dir.0.join("app-1.log")), "first\nsecond\n");
+    assert_eq!(contents(&dir.0.join("app.log")), "third\n");
+}
+
+#[test]
+fn buffered_bytes_do_not_count_towards_the_size_limit() {
+    for kind in ["RollingFile", "RollingRandomAccessFile"] {
+        let dir = TempDir::new("buffered");
+        let appender = build(&format!(
+            r#"<{kind} name="R" fileName="{}" filePattern="{}" immediateFlush="false">
+                 <SizeBasedTriggeringPolicy size="10"/>
+               </{kind}>"#,
+            dir.join("app.log"),
+            dir.join("app-%i.log")
+        ));
+        let lines: Vec<String> = (0..20).map(|n| format!("line{n:02}")).collect();
+        for line in &lines {
+            log_now(appender.as_ref(), line);
+        }
+        // 140 bytes, all still in the buffer (8 KiB, 256 KiB): the file is empty as far as
+        // the size policy knows, and nothing rolled.
+        assert_eq!(names(&dir.0), ["app.log"], "{kind}");
+        assert_eq!(contents(&dir.0.join("app.log")), "", "{kind}");
+        appender.stop();
+        assert_eq!(names(&dir.0), ["app.log"], "{kind}");
+        let expected: String = lines.iter().map(|line| format!("{line}\n")).collect();
+        assert_eq!(contents(&dir.0.join("app.log")), expected, "{kind}");
+    }
+}
+
+fn mode(path: &std::path::Path) -> u32 {
+    std::fs::metadata(path).unwrap().permissions().mode() & 0o777
+}
+
+#[test]
+fn file_permissions_apply_to_every_new_file() {
+    for kind in ["RollingFile", "RollingRandomAccessFile"] {
+        let dir = TempDir::new("permissions");
+        let appender = build(&format!(
+            r#"<{kind} name="R" fileName="{}" filePattern="{}" filePermissions="rw-r-----">
+                 <SizeBasedTriggeringPolicy size="1"/>
+               </{kind}>"#,
+            dir.join("app.log"),
+            dir.join("app-%i.log")
+        ));
+        assert_eq!(mode(&dir.0.join("app.log")), 0o640, "{kind}");
+        log_now(appender.as_ref(), "a");
+        log_now(appender.as_ref(), "b");
+        appender.stop();
+        // The file opened by the rollover and the archive (the renamed file) keep the mode.
+        assert_eq!(names(&dir.0), ["app-1.log", "app.log"]);
+        assert_eq!(mode(&dir.0.join("app.log")), 0o640, "{kind}");
+        assert_eq!(mode(&dir.0.join("app-1.log")), 0o640, "{kind}");
+    }
+}
+
+/// Checks that every file of `dir` holds only whole `line…` records, no NUL byte, and
+/// returns their lines in archive order then the current file's.
+fn mapped_lines(dir: &TempDir, order: impl Fn(&str) -> u64) -> Vec<String> {
+    let mut files = names(&dir.0);
+    files.sort_by_key(|name| order(name));
+    let mut lines = Vec::new();
+    for name in files {
+        let bytes = std::fs::read(dir.0.join(&name)).unwrap();
+        assert!(!bytes.contains(&0), "NUL padding in {name}");
+        assert!(bytes.is_empty() || bytes.ends_with(b"\n"), "{name}");
+        let text = String::from_utf8(bytes).unwrap();
+        lines.extend(text.lines().map(str::to_string));
+    }
+    lines
+}
+
+#[test]
+fn mapped_archives_are_truncated_to_their_data() {
+    let dir = TempDir::new("mapped-size");
+    let appender = build(&format!(
+        r#"<RollingMemoryMappedFile name="R" fileName="{}" filePattern="{}" regionLength="4096">
+             <SizeBasedTriggeringPolicy size="1 KB"/>
+             <DefaultRolloverStrategy fileIndex="nomax"/>
+           </RollingMemoryMappedFile>"#,
+        dir.join("app.log"),
+        dir.join("app-%i.log")
+    ));
+    let expected: Vec<String> = (0..300)
+        .map(|n| format!("line {n:04} {}", "x".repeat(40)))
+        .collect();
+    for line in &expected {
+        log_now(appender.as_ref(), line);
+    }
+    appender.stop();
+    let index = |name: &str| {
+        name.strip_prefix("app-")
+            .and_then(|rest| rest.strip_suffix(".log"))
+            .map_or(u64::MAX, |n| n.parse().unwrap())
+    };
+    assert!(names(&dir.0).len() > 10, "{:?}", names(&dir.0));
+    // Each archive is just over 1 KiB (the event that went past the limit went in), far less
+    // than its 4 KiB mapping.
+    for name in names(&dir.0) {
+        let length = std::fs::metadata(dir.0.join(&name)).unwrap().len();
+        assert!(length <= 1024 + 52, "{name}: {length} bytes");
+    }
+    assert_eq!(mapped_lines(&dir, index), expected);
+}
+
+#[test]
+fn mapped_files_roll_by_time() {
+    let dir = TempDir::new("mapped-time");
+    let clock = Arc::new(ManualClock::new(millis("2030-05-01T10:00:00Z")));
+    let appender = build_on(
+        &format!(
+            r#"<RollingMemoryMappedFile name="R" fileName="{}" filePattern="{}" append="false" regionLength="65536">
+                 <TimeBasedTriggeringPolicy/>
+               </RollingMemoryMappedFile>"#,
+            dir.join("app.log"),
+            dir.join("app-%d{yyyy-MM-dd-HH}{UTC}.log")
+        ),
+        &clock,
+    );
+    for (text, at) in [
+        ("ten a", "2030-05-01T10:05:00Z"),
+        ("ten b", "2030-05-01T10:59:59.999Z"),
+        ("eleven", "2030-05-01T11:00:00Z"),
+        ("one", "2030-05-01T13:10:00Z"),
+    ] {
+        log_at(appender.as_ref(), text, millis(at));
+    }
+    appender.stop();
+    assert_eq!(
+        names(&dir.0),
+        ["app-2030-05-01-10.log", "app-2030-05-01-11.log", "app.log"]
+    );
+    let order = |name: &str| if name == "app.log" { 1 } else { 0 };
+    assert_eq!(
+        mapped_lines(&dir, order),
+        ["ten a", "ten b", "eleven", "one"]
+    );
+    assert_eq!(
+        std::fs::read(dir.0.join("app-2030-05-01-10.log")).unwrap(),
+        b"ten a\nten b\n"
+    );
+    assert_eq!(
+        std::fs::read(dir.0.join("app-2030-05-01-11.log")).unwrap(),
+        b"eleven\n"
+    );
+}

@@ -59,9 +59,25 @@ impl<'a> Sink<'a> {
 
     /// Writes text; in split mode every `\n` ends a line.
     #[inline]
+    #[inline]
     pub fn text(&mut self, text: &str) {
+        // A trace is hundreds of short pieces: the common, unsplit case stays a bare copy.
+        match self.split {
+            None => self.out.push_str(text),
+            Some(_) => self.split_text(text),
+        }
+    }
+
+    /// Makes room for `additional` bytes at once, so the pieces of one line copy without
+    /// growing the buffer in between.
+    #[inline]
+    pub fn reserve(&mut self, additional: usize) {
+        self.out.reserve(additional);
+    }
+
+    #[inline(never)]
+    fn split_text(&mut self, text: &str) {
         let Some(split) = &mut self.split else {
-            self.out.push_str(text);
             return;
         };
         for (index, segment) in text.split('\n').enumerate() {
@@ -149,6 +165,12 @@ impl NumberBuffer {
 
 /// `StackTraceElement.toString()`.
 fn frame(frame: &StackFrame, sink: &mut Sink<'_>) {
+    // The longest fixed text of a frame: "(Unknown Source)", or "::" + "(" + ":" + a line
+    // number + ")".
+    const FIXED: usize = 24;
+    sink.reserve(
+        frame.class.len() + frame.method.len() + frame.file.as_ref().map_or(0, |f| f.len()) + FIXED,
+    );
     sink.text(&frame.class);
     if !frame.class.is_empty() {
         sink.text(match frame.style {

@@ -195,3 +195,33 @@ fn mapped_files_roll_by_time() {
         b"eleven\n"
     );
 }
+
+#[test]
+fn bzip2_gzip_and_zstd_archives_decompress_to_what_was_written() {
+    for suffix in [".bz2", ".gz", ".zst"] {
+        let dir = TempDir::new("codecs");
+        let appender = build(&format!(
+            r#"<RollingFile name="R" fileName="{}" filePattern="{}">
+                 <SizeBasedTriggeringPolicy size="1 KB"/>
+                 <DefaultRolloverStrategy compressionLevel="9"/>
+               </RollingFile>"#,
+            dir.join("app.log"),
+            dir.join(&format!("app-%i.log{suffix}"))
+        ));
+        let lines: Vec<String> = (0..30)
+            .map(|n| format!("{suffix} line {n:03} {}", "y".repeat(40)))
+            .collect();
+        for line in &lines {
+            log_now(appender.as_ref(), line);
+        }
+        appender.stop();
+        let archive = format!("app-1.log{suffix}");
+        assert_eq!(names(&dir.0), [archive.as_str(), "app.log"], "{suffix}");
+        let mut seen: Vec<String> = contents(&dir.0.join(&archive))
+            .lines()
+            .map(str::to_string)
+            .collect();
+        seen.extend(contents(&dir.0.join("app.log")).lines().map(str::to_string));
+        assert_eq!(seen, lines, "{suffix}");
+    }
+}

@@ -4,9 +4,9 @@ use std::fs::File;
 use std::io::{self, BufReader, BufWriter};
 use std::path::Path;
 
-/// The suffixes l4rs compresses to. log4j2 also knows `.bz2`, `.xz` and `.pack200`; files
-/// rolled to those are left uncompressed (with a status WARN when the appender is built).
-pub(crate) const SUPPORTED: &[&str] = &[".gz", ".zip", ".zst", ".deflate"];
+/// The suffixes l4rs compresses to. log4j2 also knows `.xz` and `.pack200`; files rolled to
+/// those are left uncompressed (with a status WARN when the appender is built).
+pub(crate) const SUPPORTED: &[&str] = &[".gz", ".zip", ".zst", ".deflate", ".bz2"];
 
 /// Compresses `source` into `target` with `level` (-1: the codec's default) and deletes
 /// `source`. On failure the partial archive is removed and `source` kept.
@@ -66,6 +66,13 @@ fn write_compressed(
         ".deflate" => encode(
             &mut input,
             flate2::write::ZlibEncoder::new(output, flate_level),
+            |encoder| encoder.finish(),
+        ),
+        // log4j2 (Commons Compress) ignores compressionLevel for bzip2 and uses its default,
+        // the largest block size (900 KB, level 9); so does l4rs.
+        ".bz2" => encode(
+            &mut input,
+            bzip2::write::BzEncoder::new(output, bzip2::Compression::best()),
             |encoder| encoder.finish(),
         ),
         // zstd's levels go to 22; log4j2's 0–9 scale maps onto its fast end, 0 and -1 mean
@@ -147,6 +154,9 @@ mod tests {
                     .unwrap(),
                 ".zst" => zstd::stream::read::Decoder::new(file)
                     .unwrap()
+                    .read_to_end(&mut back)
+                    .unwrap(),
+                ".bz2" => bzip2::read::BzDecoder::new(file)
                     .read_to_end(&mut back)
                     .unwrap(),
                 _ => {

@@ -171,6 +171,10 @@ pub fn contents(path: &Path) -> String {
         flate2::read::GzDecoder::new(file)
             .read_to_string(&mut text)
             .unwrap();
+    } else if name.ends_with(".bz2") {
+        bzip2::read::BzDecoder::new(file)
+            .read_to_string(&mut text)
+            .unwrap();
     } else if name.ends_with(".zst") {
         zstd::stream::read::Decoder::new(file)
             .unwrap()

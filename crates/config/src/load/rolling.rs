@@ -18,7 +18,7 @@ use crate::rolling::{
 use crate::Severity;
 
 /// The compression suffixes log4j2 knows (through Commons Compress) and l4rs has no codec for.
-const UNCOMPRESSED_SUFFIXES: &[&str] = &[".bz2", ".xz", ".pack200"];
+const UNCOMPRESSED_SUFFIXES: &[&str] = &[".xz", ".pack200"];
 
 /// `SizeBasedTriggeringPolicy`'s default: 10 MB.
 const DEFAULT_MAX_SIZE: u64 = 10 * 1024 * 1024;
@@ -172,7 +172,7 @@ pub(crate) fn rolling_kind(
             Some(node),
             pattern_attr_position,
             Some(format!(
-                "rolled files keep their uncompressed name, without {suffix}; use .gz, .zip or .zst to compress"
+                "rolled files keep their uncompressed name, without {suffix}; use .gz, .zip, .zst or .bz2 to compress"
             )),
         );
     }

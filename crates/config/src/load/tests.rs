@@ -768,7 +768,7 @@ fn compression_l4rs_lacks_is_a_warning_with_its_position() {
         r#"<Configuration><Appenders>
   <RollingFile name="A" fileName="a.log" filePattern="a-%i.log.gz"><SizeBasedTriggeringPolicy/></RollingFile>
   <RollingFile name="B" fileName="b.log"
-               filePattern="b-%i.log.bz2"><SizeBasedTriggeringPolicy/></RollingFile>
+               filePattern="b-%i.log.pack200"><SizeBasedTriggeringPolicy/></RollingFile>
   <RollingFile name="C" fileName="c.log" filePattern="c-%i.log.xz"><SizeBasedTriggeringPolicy/></RollingFile>
 </Appenders><Loggers><Root/></Loggers></Configuration>"#,
     );
@@ -779,7 +779,7 @@ fn compression_l4rs_lacks_is_a_warning_with_its_position() {
         .map(|d| (d.message.clone(), d.position.map_or(0, |p| p.line)))
         .collect();
     assert_eq!(warnings.len(), 2, "{warnings:#?}");
-    assert!(warnings[0].0.contains(".bz2 compression is not available"));
+    assert!(warnings[0].0.contains(".pack200 compression is not available"));
     // The position is the filePattern attribute's, on the element's second line.
     assert_eq!(warnings[0].1, 4);
     assert!(warnings[1].0.contains(".xz compression is not available"));

@@ -90,6 +90,7 @@ pub fn default_configuration() -> Configuration {
         properties: Vec::new(),
         custom_levels: Vec::new(),
         appenders: vec![console],
+        replaced_appenders: Vec::new(),
         filter: None,
         loggers: LoggersSpec {
             root,

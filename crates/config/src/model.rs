@@ -38,6 +38,11 @@ pub struct Configuration {
     /// The appenders that could be bound, in document order. Later duplicates of a name replace
     /// earlier ones (as log4j2's map put does); this list keeps only the survivor.
     pub appenders: Vec<AppenderSpec>,
+    /// The appenders a later one of the same name replaced, in document order. log4j2 builds
+    /// them before its map discards them, so their files are opened (created, truncated with
+    /// `append="false"`) although nothing is written to them; starting the configuration
+    /// reproduces that.
+    pub replaced_appenders: Vec<AppenderSpec>,
     /// The context-wide filter: several top-level filters are combined into one
     /// [`FilterSpec::Composite`] in document order.
     pub filter: Option<FilterSpec>,

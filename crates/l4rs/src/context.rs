@@ -2,13 +2,10 @@
 //! and the routing of one event through them (log4j2's `LoggerConfig#log`).
 
 use std::collections::HashMap;
-use std::io::IsTerminal;
 use std::sync::Arc;
 
 use l4rs_async::AsyncAppender;
-use l4rs_config::model::{
-    AppenderKind, AppenderSpec, ConsoleTarget, LayoutSpec, PatternLayoutSpec,
-};
+use l4rs_config::model::{AppenderKind, AppenderSpec, LayoutSpec, PatternLayoutSpec};
 use l4rs_config::routing::LoggerTree;
 use l4rs_config::Configuration;
 use l4rs_core::{status, AppendError, Filter, FilterResult, Layout, Level, Location, LogEvent};
@@ -182,6 +179,8 @@ impl Context {
         let mut by_name: HashMap<String, Arc<AppenderControl>> = HashMap::new();
         let mut appenders = Vec::new();
         let mut async_specs = Vec::new();
+        // Before the survivors, as log4j2 builds the replaced ones first.
+        crate::replaced_appenders::open_files(&configuration.replaced_appenders);
         for spec in &configuration.appenders {
             if let AppenderKind::Async(async_spec) = &spec.kind {
                 // Built below, once the appenders it names exist.
@@ -405,16 +404,10 @@ fn build_appender(
     spec: &AppenderSpec,
     configuration: &Configuration,
 ) -> Result<AppenderControl, String> {
-    let console = match &spec.kind {
-        AppenderKind::Console(console) => match console.target {
-            ConsoleTarget::SystemOut => std::io::stdout().is_terminal(),
-            ConsoleTarget::SystemErr => std::io::stderr().is_terminal(),
-        },
-        _ => false,
-    };
+    // log4j2 asks `System.console()`, whatever the appender writes to.
     let context = LayoutContext {
         interpolator: Some(Arc::clone(&configuration.substitutor)),
-        console,
+        console: crate::system_console::process_has_console(),
     };
     let layout: Arc<dyn Layout> = match &spec.layout {
         Some(LayoutSpec::Pattern(pattern)) => Arc::new(PatternLayout::new(pattern, context)),

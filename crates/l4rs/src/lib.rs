@@ -30,6 +30,8 @@ mod lifecycle;
 mod logger;
 #[doc(hidden)]
 pub mod macros;
+mod replaced_appenders;
+mod system_console;
 mod thread;
 
 pub use asynchronous::async_queue_stats;

@@ -8,9 +8,11 @@
 //! for the common converters (dates, levels, names, location, message, thread, MDC/NDC,
 //! markers and exception traces).
 //!
-//! Where log4j2 versions differ, this crate follows 2.24 (equal to 2.19 for the covered
-//! behaviour): exception traces in the pre-2.25 format with the implicit `%xEx`, dates with
-//! `FastDateFormat`/`FixedDateFormat` semantics, `%notEmpty` that keeps `[]` and `{}`.
+//! Where log4j2 versions differ, this crate follows 2.24: exception traces in the pre-2.25
+//! format with the implicit `%xEx`, dates with `FastDateFormat`/`FixedDateFormat` semantics,
+//! 2.20's `%c{1.N*}`. The exception is `%notEmpty`, which keeps the `[]` and `{}` of an empty
+//! NDC/MDC as 2.19 does (2.21 and later drop them), because the conformance oracle's public
+//! scenarios pin 2.19 there (docs/compatibility.md lists such choices).
 //!
 //! Converter families live in private modules, one per family: `date`,
 //! `level`, `names` (logger/class precision), `location`, `message`, `thread`, `context`
@@ -45,7 +47,8 @@ use selector::Selector;
 pub struct LayoutContext {
     /// Resolves `${…}` left in literal pattern text, per event.
     pub interpolator: Option<Arc<dyn Interpolator>>,
-    /// The appender is a console attached to a terminal (for `noConsoleNoAnsi`).
+    /// The process has a console (Java's `System.console() != null`: stdin and stdout both
+    /// terminals), whatever the appender writes to; `noConsoleNoAnsi` turns ANSI off without.
     pub console: bool,
 }
 

@@ -59,7 +59,10 @@ fn replace_by_name(
     replaced: &mut Vec<AppenderSpec>,
     appender: AppenderSpec,
 ) {
-    if let Some(index) = into.iter().position(|existing| existing.name == appender.name) {
+    if let Some(index) = into
+        .iter()
+        .position(|existing| existing.name == appender.name)
+    {
         replaced.push(into.remove(index));
     }
     into.push(appender);

@@ -238,6 +238,7 @@ fn bind(root: &xml::Node, source: Option<&Path>, options: LoadOptions) -> Config
     }
 
     let mut appenders = Vec::new();
+    let mut replaced_appenders = Vec::new();
     let mut filters: Vec<FilterSpec> = Vec::new();
     let mut custom_levels = Vec::new();
     let mut loggers_outcome = None;
@@ -245,7 +246,12 @@ fn bind(root: &xml::Node, source: Option<&Path>, options: LoadOptions) -> Config
         match child.canonical {
             Some("Appenders") => {
                 let first_new = appenders.len();
-                appenders::build_appenders(&mut binder, child, &mut appenders);
+                appenders::build_appenders(
+                    &mut binder,
+                    child,
+                    &mut appenders,
+                    &mut replaced_appenders,
+                );
                 // log4j2 renders a header when the appender is built, from the root logger
                 // known at that moment: the configured one only if <Loggers> came first.
                 let header_level = match &loggers_outcome {
@@ -344,6 +350,7 @@ fn bind(root: &xml::Node, source: Option<&Path>, options: LoadOptions) -> Config
         properties,
         custom_levels,
         appenders,
+        replaced_appenders,
         filter,
         loggers,
         substitutor: Arc::new(binder.substitutor.clone()),

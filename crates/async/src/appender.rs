@@ -51,7 +51,6 @@ pub struct AsyncAppender {
     dispatch: Arc<dyn EventHandler>,
     error_appender: Option<Arc<dyn EventHandler>>,
     stopped: AtomicBool,
-    dropped: AtomicU64,
     last_report_ms: AtomicU64,
     burst_used: AtomicU32,
 }
@@ -93,20 +92,15 @@ impl AsyncAppender {
             dispatch,
             error_appender,
             stopped: AtomicBool::new(false),
-            dropped: AtomicU64::new(0),
             last_report_ms: AtomicU64::new(0),
             burst_used: AtomicU32::new(0),
         })
     }
 
-    /// The queue's counters.
+    /// The queue's counters (events a full non-blocking queue dropped for want of an error
+    /// appender are its `rejected_lost`).
     pub fn stats(&self) -> QueueStats {
         self.queue.stats()
-    }
-
-    /// Events a full non-blocking queue dropped because there was no error appender.
-    pub fn dropped_when_full(&self) -> u64 {
-        self.dropped.load(Ordering::Relaxed)
     }
 
     /// The queue, for draining or inspection.
@@ -153,15 +147,13 @@ impl Appender for AsyncAppender {
     }
 
     fn append(&self, event: &LogEvent<'_>) -> Result<(), AppendError> {
-        if self.stopped.load(Ordering::Acquire) {
-            return Err(AppendError::NotStarted(self.options.name.clone()));
-        }
+        // After `stop` the queue is closed: the event comes back as `Closed`, counted.
         match self.queue.enqueue(event, 0, self.options.include_location) {
             Enqueued::Queued | Enqueued::Discarded => Ok(()),
             Enqueued::RunHere => {
                 if self.should_report() {
                     status::warn(format_args!(
-                        "Appender {}: the queue is full and an appender behind it is logging; that event is written synchronously, out of order, to avoid a deadlock",
+                        "Appender {}: the queue is full and the caller is an l4rs background thread; that event is written on the caller's thread, out of order, to avoid a deadlock",
                         self.options.name
                     ));
                 }
@@ -177,10 +169,7 @@ impl Appender for AsyncAppender {
                 }
                 match &self.error_appender {
                     Some(error_appender) => error_appender.handle(&self.local_copy(event), 0),
-                    None => {
-                        self.dropped.fetch_add(1, Ordering::Relaxed);
-                        crate::count_dropped(1);
-                    }
+                    None => self.queue.record_rejected_lost(),
                 }
                 Ok(())
             }
@@ -209,7 +198,7 @@ impl Appender for AsyncAppender {
             return;
         }
         self.queue.stop(self.options.shutdown_timeout);
-        let dropped = self.dropped.load(Ordering::Relaxed);
+        let dropped = self.queue.stats().rejected_lost;
         if dropped > 0 {
             status::warn(format_args!(
                 "Appender {}: {dropped} event(s) were dropped because the queue was full",

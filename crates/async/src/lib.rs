@@ -14,10 +14,11 @@
 //!   only when the queue runs dry. A handler that panics loses its event, not the thread.
 //! * **Full queue.** Blocking queues apply the [`QueueFullPolicy`] (wait, or discard events at
 //!   or below a threshold, counted in [`QueueStats`] and [`dropped_events`]); a non-blocking
-//!   queue hands the event back ([`Enqueued::Full`]); the queue's own thread never waits for
-//!   itself ([`Enqueued::RunHere`]).
+//!   queue hands the event back ([`Enqueued::Full`]); an l4rs background thread (any queue's
+//!   thread) never waits for a queue, it handles the event itself ([`Enqueued::RunHere`]).
 //! * **Shutdown.** [`AsyncQueue::stop`] drains within a timeout; what is still queued after it
-//!   is counted and reported. A process killed with SIGKILL loses whatever was queued.
+//!   is counted and reported, and so are events offered after the stop
+//!   ([`Enqueued::Closed`]). A process killed with SIGKILL loses whatever was queued.
 //!
 //! [`AsyncAppender`] wraps a queue as an [`l4rs_core::Appender`]; [`AsyncSettings`] reads
 //! log4j2's global async properties. The facade (`l4rs`) wires both into the routing.
@@ -31,6 +32,7 @@ mod ring;
 pub mod settings;
 mod snapshot;
 
+use std::cell::Cell;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 pub use appender::{AsyncAppender, AsyncAppenderOptions};
@@ -41,6 +43,26 @@ pub use queue::{
 pub use settings::AsyncSettings;
 pub use snapshot::EventSnapshot;
 
+thread_local! {
+    /// True on threads l4rs owns (every queue's background thread): log4j2's
+    /// `instanceof Log4jThread` check.
+    static BACKGROUND: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Marks the calling thread as one of l4rs's own background threads. A full blocking queue
+/// never makes such a thread wait: the event is handled on that thread instead
+/// ([`Enqueued::RunHere`]), because a thread that consumes one queue and waits on another can
+/// deadlock with a thread doing the reverse (log4j2 treats every `Log4jThread` this way).
+/// Every [`AsyncQueue`] thread is marked; other long-lived l4rs worker threads may call it too.
+pub fn mark_background_thread() {
+    let _ = BACKGROUND.try_with(|flag| flag.set(true));
+}
+
+/// True on a thread marked by [`mark_background_thread`] (every asynchronous queue's thread).
+pub fn is_background_thread() -> bool {
+    BACKGROUND.try_with(Cell::get).unwrap_or(false)
+}
+
 /// Events dropped by every asynchronous stage of the process so far.
 static DROPPED: AtomicU64 = AtomicU64::new(0);
 
@@ -50,8 +72,8 @@ fn count_dropped(events: u64) {
 
 /// The number of events every asynchronous stage of this process has dropped so far: discarded
 /// by the `Discard` queue-full policy, refused by a full non-blocking Async appender without an
-/// `errorRef`, or still queued when a shutdown timed out (log4j2 exposes the first as
-/// `DiscardingAsyncQueueFullPolicy.getDiscardCount`).
+/// `errorRef`, still queued when a shutdown timed out, or logged to a queue after it was stopped
+/// (log4j2 exposes the first as `DiscardingAsyncQueueFullPolicy.getDiscardCount`).
 pub fn dropped_events() -> u64 {
     DROPPED.load(Ordering::Relaxed)
 }

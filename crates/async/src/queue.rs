@@ -64,7 +64,7 @@ pub struct QueueOptions {
     pub name: String,
     /// The background thread's name.
     pub thread_name: String,
-    /// The number of slots (at least 1); all are allocated when the queue starts.
+    /// The number of slots (a value below 2 gets 2); all are allocated when the queue starts.
     pub capacity: usize,
     /// True: a full queue applies `policy`. False: a full queue rejects the event at once with
     /// [`Enqueued::Full`] (the Async appender's `blocking="false"`).
@@ -84,11 +84,12 @@ pub enum Enqueued {
     /// The queue was full and is non-blocking: the caller decides (log4j2 hands the event to
     /// the Async appender's `errorRef`, or drops it).
     Full,
-    /// The queue was full and the caller is the queue's own background thread (an appender
-    /// logging while it writes): waiting would deadlock, so the caller should handle the event
-    /// on its own thread, out of order, as log4j2 does.
+    /// The queue was full and the caller is an l4rs background thread (this queue's own, an
+    /// appender logging while it writes, or another queue's): waiting could deadlock, so the
+    /// caller should handle the event on its own thread, out of order, as log4j2 does for its
+    /// own threads (`DefaultAsyncQueueFullPolicy`, `EventRoute.SYNCHRONOUS`).
     RunHere,
-    /// The queue was stopped; the event was not taken.
+    /// The queue was stopped; the event was not taken (counted in [`QueueStats::after_stop`]).
     Closed,
 }
 
@@ -107,20 +108,26 @@ pub struct QueueStats {
     pub discarded: u64,
     /// Events a non-blocking full queue handed back ([`Enqueued::Full`]).
     pub rejected: u64,
+    /// Of the rejected events, those the caller had nowhere to send (a non-blocking Async
+    /// appender without `errorRef`), reported with [`AsyncQueue::record_rejected_lost`].
+    pub rejected_lost: u64,
     /// Events handed back to the background thread itself to run synchronously.
     pub synchronous: u64,
     /// Events still queued when a shutdown timed out, never written.
     pub abandoned: u64,
+    /// Events offered after the queue was stopped ([`Enqueued::Closed`]), including producers
+    /// that were waiting for room when it stopped.
+    pub after_stop: u64,
     /// Events whose handler panicked (the background thread survives).
     pub panicked: u64,
 }
 
 impl QueueStats {
     /// Events this queue accepted or saw and that reached no appender because of the queue:
-    /// discarded by the policy or abandoned at shutdown. (Rejected events are the caller's to
-    /// count: they may still go to an `errorRef`.)
+    /// discarded by the policy, rejected with nowhere else to go, abandoned at shutdown, or
+    /// offered after the stop. (Rejected events an `errorRef` took are not lost.)
     pub fn dropped(&self) -> u64 {
-        self.discarded + self.abandoned
+        self.discarded + self.rejected_lost + self.abandoned + self.after_stop
     }
 }
 
@@ -148,6 +155,14 @@ thread_local! {
 #[repr(align(128))]
 struct PaddedFlag(AtomicBool);
 
+/// The background thread's own counter, on a cache line no producer writes.
+#[repr(align(128))]
+struct PaddedCounter(AtomicUsize);
+
+/// The value a timed-out [`AsyncQueue::stop`] leaves in `Shared::started`: no further event
+/// may start.
+const SEALED: usize = usize::MAX;
+
 struct Shared {
     options: QueueOptions,
     ring: Ring,
@@ -155,8 +170,10 @@ struct Shared {
     consumer: OnceLock<Thread>,
     /// Written only when the background thread goes to sleep or wakes up.
     consumer_sleeping: PaddedFlag,
-    /// Set when a timed-out shutdown gives up on the remaining events.
-    abandon: AtomicBool,
+    /// The position of the next event the background thread may start. It advances it with a
+    /// compare-and-swap before each event; a timed-out stop swaps in [`SEALED`], so exactly
+    /// the events from the old value on are abandoned, none of them half-written.
+    started: PaddedCounter,
     finished: Mutex<bool>,
     finished_signal: Condvar,
     waiting_producers: AtomicUsize,
@@ -167,8 +184,10 @@ struct Shared {
     progress_signal: Condvar,
     discarded: AtomicU64,
     rejected: AtomicU64,
+    rejected_lost: AtomicU64,
     synchronous: AtomicU64,
     abandoned: AtomicU64,
+    after_stop: AtomicU64,
     panicked: AtomicU64,
     discard_reported: AtomicBool,
     totals_reported: AtomicBool,
@@ -211,7 +230,7 @@ impl AsyncQueue {
             handler,
             consumer: OnceLock::new(),
             consumer_sleeping: PaddedFlag(AtomicBool::new(false)),
-            abandon: AtomicBool::new(false),
+            started: PaddedCounter(AtomicUsize::new(0)),
             finished: Mutex::new(false),
             finished_signal: Condvar::new(),
             waiting_producers: AtomicUsize::new(0),
@@ -222,8 +241,10 @@ impl AsyncQueue {
             progress_signal: Condvar::new(),
             discarded: AtomicU64::new(0),
             rejected: AtomicU64::new(0),
+            rejected_lost: AtomicU64::new(0),
             synchronous: AtomicU64::new(0),
             abandoned: AtomicU64::new(0),
+            after_stop: AtomicU64::new(0),
             panicked: AtomicU64::new(0),
             discard_reported: AtomicBool::new(false),
             totals_reported: AtomicBool::new(false),
@@ -261,7 +282,7 @@ impl AsyncQueue {
     pub fn enqueue(&self, event: &LogEvent<'_>, tag: u64, include_location: bool) -> Enqueued {
         let shared = &*self.shared;
         if shared.ring.is_closed() {
-            return Enqueued::Closed;
+            return shared.refuse_after_stop();
         }
         let staged = STAGING.try_with(|cell| {
             cell.try_borrow_mut().ok().map(|mut staging| {
@@ -284,6 +305,14 @@ impl AsyncQueue {
     /// True when the calling thread is this queue's background thread.
     pub fn is_dispatcher_thread(&self) -> bool {
         self.shared.is_current_dispatcher()
+    }
+
+    /// Counts one event this queue rejected ([`Enqueued::Full`]) that the caller could not
+    /// send anywhere else, so that [`QueueStats::dropped`] and [`crate::dropped_events`] show
+    /// it.
+    pub fn record_rejected_lost(&self) {
+        self.shared.rejected_lost.fetch_add(1, Ordering::Relaxed);
+        crate::count_dropped(1);
     }
 
     /// Waits until every event accepted before the call has been handled, or `timeout` passed
@@ -329,9 +358,10 @@ impl AsyncQueue {
     }
 
     /// Stops taking events and waits until the accepted ones are handled, or `timeout` passed
-    /// (`None`: no limit, log4j2's `shutdownTimeout="0"`). On timeout the remaining events are
-    /// abandoned (counted and reported through the status logger) and the background thread is
-    /// left to finish the event it is writing. Stopping twice is harmless.
+    /// (`None`: no limit, log4j2's `shutdownTimeout="0"`). On timeout the events not yet
+    /// started are abandoned (counted and reported through the status logger) and the
+    /// background thread is left to finish the event it is writing. Either way the number of
+    /// discarded events is reported once. Stopping twice is harmless.
     pub fn stop(&self, timeout: Option<Duration>) -> StopOutcome {
         let shared = &*self.shared;
         shared.ring.close();
@@ -371,31 +401,17 @@ impl AsyncQueue {
         }
         drop(finished);
         if timed_out {
-            shared.abandon.store(true, Ordering::SeqCst);
-            shared.wake_consumer(true);
-            // The background thread finishes the event it is writing (if any), then counts what
-            // it gives up; this is the upper bound of that count.
-            let left = shared.ring.claimed().saturating_sub(shared.ring.consumed()) as u64;
-            status::warn(format_args!(
-                "{}: shutdown timed out after {} ms with {left} event(s) still queued; they are not written",
-                shared.options.name,
-                timeout.map_or(0, |t| t.as_millis())
-            ));
+            let abandoned = shared.abandon_unstarted(timeout);
+            shared.report_totals();
             return StopOutcome {
                 drained: false,
-                abandoned: left,
+                abandoned,
             };
-        } else if let Some(thread) = self.thread.lock().unwrap_or_else(|e| e.into_inner()).take() {
+        }
+        if let Some(thread) = self.thread.lock().unwrap_or_else(|e| e.into_inner()).take() {
             let _ = thread.join();
         }
-        let stats = self.stats();
-        // Stopping again (an explicit shutdown, then the exit hook) reports nothing new.
-        if stats.discarded > 0 && !shared.totals_reported.swap(true, Ordering::Relaxed) {
-            status::warn(format_args!(
-                "{}: {} event(s) were discarded because the queue was full",
-                stats.name, stats.discarded
-            ));
-        }
+        shared.report_totals();
         StopOutcome {
             drained: true,
             abandoned: 0,
@@ -414,8 +430,10 @@ impl AsyncQueue {
             enqueued: shared.ring.claimed() as u64,
             discarded: load(&shared.discarded),
             rejected: load(&shared.rejected),
+            rejected_lost: load(&shared.rejected_lost),
             synchronous: load(&shared.synchronous),
             abandoned: load(&shared.abandoned),
+            after_stop: load(&shared.after_stop),
             panicked: load(&shared.panicked),
         }
     }
@@ -446,6 +464,45 @@ impl Shared {
         *self.finished.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// Counts an event offered after the stop.
+    fn refuse_after_stop(&self) -> Enqueued {
+        self.after_stop.fetch_add(1, Ordering::Relaxed);
+        crate::count_dropped(1);
+        Enqueued::Closed
+    }
+
+    /// Gives up, after a timed-out stop, on every event the background thread has not started
+    /// yet; returns their number (0 when an earlier stop already gave up).
+    fn abandon_unstarted(&self, timeout: Option<Duration>) -> u64 {
+        let started = self.started.0.swap(SEALED, Ordering::SeqCst);
+        self.wake_consumer(true);
+        if started == SEALED {
+            return 0;
+        }
+        // The ring is closed, so the claimed count is final.
+        let left = self.ring.claimed().saturating_sub(started) as u64;
+        self.abandoned.fetch_add(left, Ordering::Relaxed);
+        crate::count_dropped(left);
+        status::warn(format_args!(
+            "{}: shutdown timed out after {} ms with {left} event(s) still queued; they are not written",
+            self.options.name,
+            timeout.map_or(0, |t| t.as_millis())
+        ));
+        left
+    }
+
+    /// Reports, once, what the discarding policy dropped.
+    fn report_totals(&self) {
+        let discarded = self.discarded.load(Ordering::Relaxed);
+        // Stopping again (an explicit shutdown, then the exit hook) reports nothing new.
+        if discarded > 0 && !self.totals_reported.swap(true, Ordering::Relaxed) {
+            status::warn(format_args!(
+                "{}: {discarded} event(s) were discarded because the queue was full",
+                self.options.name
+            ));
+        }
+    }
+
     /// Moves the staged snapshot into a free slot, applying the full-queue rules.
     fn offer(&self, staged: &mut Box<EventSnapshot>, tag: u64) -> Enqueued {
         loop {
@@ -458,17 +515,15 @@ impl Shared {
                     self.wake_consumer(false);
                     return Enqueued::Queued;
                 }
-                Err(ClaimError::Closed) => return Enqueued::Closed,
+                Err(ClaimError::Closed) => return self.refuse_after_stop(),
                 Err(ClaimError::Full) => {}
             }
             if !self.options.blocking {
                 self.rejected.fetch_add(1, Ordering::Relaxed);
                 return Enqueued::Full;
             }
-            if self.is_current_dispatcher() {
-                self.synchronous.fetch_add(1, Ordering::Relaxed);
-                return Enqueued::RunHere;
-            }
+            // log4j2's order: the discarding policy first (whatever the thread), then its
+            // default policy, which never lets one of its own threads wait.
             if let QueueFullPolicy::Discard { threshold } = self.options.policy {
                 let level = staged.level();
                 // log4j2's `isLessSpecificThan`: at or below the threshold in severity.
@@ -477,12 +532,15 @@ impl Shared {
                     crate::count_dropped(1);
                     if !self.discard_reported.swap(true, Ordering::Relaxed) {
                         status::warn(format_args!(
-                            "{}: the async queue is full; events at or below {threshold} are discarded until it has room (reported once; the count is in the queue's statistics)",
-                            self.options.name
+                            "Async queue is full, discarding event with level {level}. This message will only appear once; future events from {threshold} are silently discarded until queue capacity becomes available."
                         ));
                     }
                     return Enqueued::Discarded;
                 }
+            }
+            if crate::is_background_thread() {
+                self.synchronous.fetch_add(1, Ordering::Relaxed);
+                return Enqueued::RunHere;
             }
             self.wait_for_space();
         }
@@ -529,6 +587,7 @@ impl Shared {
     /// The background thread's loop.
     fn run(self: Arc<Shared>) {
         let _ = DISPATCHER_OF.try_with(|current| current.set(self.id()));
+        crate::mark_background_thread();
         let _ = self.consumer.set(std::thread::current());
         // Waking the producers waiting for room costs a lock; do it once per this many
         // released slots (and whenever the queue runs dry), so a crowd of blocked producers is
@@ -538,13 +597,17 @@ impl Shared {
         let mut position = 0usize;
         let mut idle = 0u32;
         loop {
-            if self.abandon.load(Ordering::Relaxed) {
-                let left = self.ring.claimed().saturating_sub(position) as u64;
-                self.abandoned.fetch_add(left, Ordering::SeqCst);
-                crate::count_dropped(left);
-                break;
-            }
             if self.ring.is_published(position) {
+                // Fails only once a timed-out stop has sealed the queue (and counted this event
+                // and the rest as abandoned).
+                if self
+                    .started
+                    .0
+                    .compare_exchange(position, position + 1, Ordering::AcqRel, Ordering::Relaxed)
+                    .is_err()
+                {
+                    break;
+                }
                 idle = 0;
                 let end_of_batch = !self.ring.is_published(position + 1);
                 // SAFETY: this is the only consumer, `position` is its current position and the
@@ -578,7 +641,10 @@ impl Shared {
                 }
                 continue;
             }
-            if self.ring.is_closed() && self.ring.claimed() == position {
+            if self.ring.is_closed()
+                && (self.ring.claimed() == position
+                    || self.started.0.load(Ordering::Relaxed) == SEALED)
+            {
                 break;
             }
             idle += 1;

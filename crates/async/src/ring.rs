@@ -93,9 +93,11 @@ impl Claim<'_> {
 }
 
 impl Ring {
-    /// A ring of `capacity` (at least 1) empty slots, all allocated now.
+    /// A ring of `capacity` empty slots, all allocated now. At least two: with one slot, the
+    /// sequence that marks position `p` published equals the one that frees it for `p + 1`, so
+    /// a producer could overwrite the event the consumer is reading.
     pub(crate) fn new(capacity: usize) -> Ring {
-        let capacity = capacity.max(1);
+        let capacity = capacity.max(2);
         let slots = (0..capacity)
             .map(|index| Slot {
                 sequence: AtomicUsize::new(index),

@@ -13,7 +13,9 @@ pub const RING_BUFFER_SIZE_PROPERTY: &str = "log4j2.asyncLoggerConfigRingBufferS
 /// Also honoured for the ring size: the property of log4j2's all-asynchronous context selector,
 /// which users often set for AsyncLogger configurations too.
 pub const ALL_ASYNC_RING_BUFFER_SIZE_PROPERTY: &str = "log4j2.asyncLoggerRingBufferSize";
-/// The queue-full policy: `Default` (wait) or `Discard`.
+/// The queue-full policy: `Default` (wait) or `Discard`, in any case, or the simple or full
+/// class name of either policy (`DiscardingAsyncQueueFullPolicy`,
+/// `org.apache.logging.log4j.core.async.DiscardingAsyncQueueFullPolicy`), exactly.
 pub const QUEUE_FULL_POLICY_PROPERTY: &str = "log4j2.asyncQueueFullPolicy";
 /// The most severe level the `Discard` policy drops (default INFO).
 pub const DISCARD_THRESHOLD_PROPERTY: &str = "log4j2.discardThreshold";
@@ -24,6 +26,26 @@ pub const DISCARD_THRESHOLD_PROPERTY: &str = "log4j2.discardThreshold";
 pub const DEFAULT_RING_BUFFER_SIZE: usize = 4 * 1024;
 /// The smallest ring log4j2 accepts.
 pub const MIN_RING_BUFFER_SIZE: usize = 128;
+
+/// The package of log4j2's queue-full policy classes, for their full names.
+const POLICY_PACKAGE: &str = "org.apache.logging.log4j.core.async.";
+
+/// A setting that could not be used as given, and how loudly to say so.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SettingsProblem {
+    /// The status level log4j2 reports it at.
+    pub level: Level,
+    /// What was wrong and what is used instead.
+    pub message: String,
+}
+
+/// log4j2's `AsyncQueueFullPolicyFactory.isRouterSelected`: the short name in any case, or the
+/// class's full or simple name exactly.
+fn selects_policy(value: &str, short: &str, class: &str) -> bool {
+    value.eq_ignore_ascii_case(short)
+        || value == class
+        || value.strip_prefix(POLICY_PACKAGE) == Some(class)
+}
 
 /// The property names log4j2 also accepts for each setting (its pre-2.10 spellings).
 const LEGACY_NAMES: &[(&str, &str)] = &[
@@ -61,16 +83,18 @@ impl AsyncSettings {
     /// Reads the settings from l4rs system properties and the environment, reporting bad values
     /// through the status logger (the default is kept for each).
     pub fn from_environment() -> AsyncSettings {
-        let (settings, warnings) = AsyncSettings::from_lookup(property);
-        for warning in warnings {
-            status::warn(warning);
+        let (settings, problems) = AsyncSettings::from_lookup(property);
+        for problem in problems {
+            status::log(problem.level, problem.message);
         }
         settings
     }
 
     /// Reads the settings through `lookup` (a property name to its value). Returns the settings
-    /// and a message for every value that could not be used.
-    pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> (AsyncSettings, Vec<String>) {
+    /// and a problem for every value that could not be used.
+    pub fn from_lookup(
+        lookup: impl Fn(&str) -> Option<String>,
+    ) -> (AsyncSettings, Vec<SettingsProblem>) {
         let lookup = |name: &str| {
             lookup(name).or_else(|| {
                 LEGACY_NAMES
@@ -80,6 +104,7 @@ impl AsyncSettings {
             })
         };
         let mut warnings = Vec::new();
+        let mut problems = Vec::new();
         let mut settings = AsyncSettings::default();
         let size = lookup(RING_BUFFER_SIZE_PROPERTY)
             .map(|value| (RING_BUFFER_SIZE_PROPERTY, value))
@@ -116,15 +141,23 @@ impl AsyncSettings {
         };
         if let Some(value) = lookup(QUEUE_FULL_POLICY_PROPERTY) {
             let value = value.trim();
-            if value.eq_ignore_ascii_case("Discard") {
+            if selects_policy(value, "Discard", "DiscardingAsyncQueueFullPolicy") {
                 settings.queue_full_policy = QueueFullPolicy::Discard { threshold };
-            } else if !value.eq_ignore_ascii_case("Default") {
-                warnings.push(format!(
-                    "{QUEUE_FULL_POLICY_PROPERTY}={value} is not supported (l4rs knows Default and Discard; no custom policy classes); using Default"
-                ));
+            } else if !selects_policy(value, "Default", "DefaultAsyncQueueFullPolicy") {
+                // log4j2 tries to load the class and, failing, says so at DEBUG.
+                problems.push(SettingsProblem {
+                    level: Level::DEBUG,
+                    message: format!(
+                        "Using DefaultAsyncQueueFullPolicy. Could not create custom AsyncQueueFullPolicy '{value}': l4rs cannot load policy classes"
+                    ),
+                });
             }
         }
-        (settings, warnings)
+        let warnings = warnings.into_iter().map(|message| SettingsProblem {
+            level: Level::WARN,
+            message,
+        });
+        (settings, warnings.chain(problems).collect())
     }
 }
 
@@ -168,7 +201,7 @@ mod tests {
     use super::*;
     use std::collections::HashMap;
 
-    fn read(pairs: &[(&str, &str)]) -> (AsyncSettings, Vec<String>) {
+    fn read(pairs: &[(&str, &str)]) -> (AsyncSettings, Vec<SettingsProblem>) {
         let map: HashMap<String, String> = pairs
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
@@ -223,6 +256,65 @@ mod tests {
                 threshold: Level::INFO
             }
         );
+        let (settings, warnings) = read(&[
+            (QUEUE_FULL_POLICY_PROPERTY, "Discard"),
+            ("log4j2.DiscardThreshold", "ERROR"),
+        ]);
+        assert!(warnings.is_empty(), "{warnings:?}");
+        assert_eq!(
+            settings.queue_full_policy,
+            QueueFullPolicy::Discard {
+                threshold: Level::ERROR
+            },
+            "the pre-2.10 threshold name is read too"
+        );
+    }
+
+    #[test]
+    fn policy_class_names_select_the_policies() {
+        let discard = QueueFullPolicy::Discard {
+            threshold: Level::INFO,
+        };
+        for (value, policy) in [
+            ("DISCARD", discard),
+            ("DiscardingAsyncQueueFullPolicy", discard),
+            (
+                "org.apache.logging.log4j.core.async.DiscardingAsyncQueueFullPolicy",
+                discard,
+            ),
+            ("default", QueueFullPolicy::Block),
+            ("DefaultAsyncQueueFullPolicy", QueueFullPolicy::Block),
+            (
+                "org.apache.logging.log4j.core.async.DefaultAsyncQueueFullPolicy",
+                QueueFullPolicy::Block,
+            ),
+        ] {
+            let (settings, problems) = read(&[(QUEUE_FULL_POLICY_PROPERTY, value)]);
+            assert_eq!(settings.queue_full_policy, policy, "{value}");
+            assert!(problems.is_empty(), "{value}: {problems:?}");
+        }
+        // Class names are matched exactly, as Java's `String.equals`; only the short names
+        // ignore case. Anything else is a custom class, which falls back to Default.
+        for value in [
+            "discardingasyncqueuefullpolicy",
+            "com.example.DiscardingAsyncQueueFullPolicy",
+            "com.example.Policy",
+        ] {
+            let (settings, problems) = read(&[(QUEUE_FULL_POLICY_PROPERTY, value)]);
+            assert_eq!(
+                settings.queue_full_policy,
+                QueueFullPolicy::Block,
+                "{value}"
+            );
+            assert_eq!(problems.len(), 1, "{value}: {problems:?}");
+            assert_eq!(problems[0].level, Level::DEBUG);
+            assert!(
+                problems[0].message.starts_with(&format!(
+                    "Using DefaultAsyncQueueFullPolicy. Could not create custom AsyncQueueFullPolicy '{value}'"
+                )),
+                "{problems:?}"
+            );
+        }
     }
 
     #[test]
@@ -234,7 +326,12 @@ mod tests {
         ]);
         assert_eq!(settings.ring_buffer_size, MIN_RING_BUFFER_SIZE);
         assert_eq!(settings.queue_full_policy, QueueFullPolicy::Block);
-        assert_eq!(warnings.len(), 3, "{warnings:?}");
+        let levels: Vec<Level> = warnings.iter().map(|w| w.level).collect();
+        assert_eq!(
+            levels,
+            [Level::WARN, Level::WARN, Level::DEBUG],
+            "{warnings:?}"
+        );
         let (settings, warnings) = read(&[(RING_BUFFER_SIZE_PROPERTY, "lots")]);
         assert_eq!(settings.ring_buffer_size, DEFAULT_RING_BUFFER_SIZE);
         assert_eq!(warnings.len(), 1);

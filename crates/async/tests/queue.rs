@@ -299,24 +299,192 @@ fn a_shutdown_timeout_abandons_what_is_left() {
     assert!(started.elapsed() < Duration::from_secs(5));
     assert!(!outcome.drained);
     assert_eq!(
-        outcome.abandoned, 8,
-        "the stuck event and the seven behind it"
+        outcome.abandoned, 7,
+        "the seven behind the stuck event; the one in progress is not given up"
     );
+    assert_eq!(queue.stats().abandoned, 7, "counted at once");
+    assert!(l4rs_async::dropped_events() >= 7);
     gate.open();
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while queue.stats().abandoned == 0 {
-        assert!(
-            Instant::now() < deadline,
-            "the thread counts what it gave up"
-        );
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    // The thread finishes the event in progress, then ends without starting another.
     assert_eq!(
-        queue.stats().abandoned,
-        7,
-        "the event in progress completed"
+        queue.stop(None).abandoned,
+        0,
+        "stopping again gives up nothing more"
     );
     assert_eq!(recorder.messages(), ["first"]);
+    assert_eq!(queue.stats().abandoned, 7);
+}
+
+#[test]
+fn a_timed_out_stop_still_reports_the_discard_total() {
+    let (gate, recorder) = gated_recorder();
+    let policy = QueueFullPolicy::Discard {
+        threshold: Level::INFO,
+    };
+    let queue = AsyncQueue::start(options(2, true, policy), recorder.clone()).unwrap();
+    fill(&queue, &recorder, 2);
+    let capture = l4rs_core::status::GlobalCapture::start();
+    assert_eq!(send(&queue, Level::INFO, "dropped"), Enqueued::Discarded);
+    assert_eq!(send(&queue, Level::DEBUG, "dropped"), Enqueued::Discarded);
+    let outcome = queue.stop(Some(Duration::from_millis(50)));
+    gate.open();
+    assert!(!outcome.drained);
+    let messages: Vec<String> = capture
+        .records()
+        .iter()
+        .map(|r| r.message.clone())
+        .collect();
+    assert!(
+        messages.contains(&"Async queue is full, discarding event with level INFO. This message will only appear once; future events from INFO are silently discarded until queue capacity becomes available.".to_string()),
+        "{messages:?}"
+    );
+    assert!(
+        messages
+            .iter()
+            .any(|m| m
+                .starts_with("test: shutdown timed out after 50 ms with 1 event(s) still queued")),
+        "{messages:?}"
+    );
+    assert!(
+        messages
+            .contains(&"test: 2 event(s) were discarded because the queue was full".to_string()),
+        "{messages:?}"
+    );
+    assert_eq!(
+        messages
+            .iter()
+            .filter(|m| m.starts_with("Async queue is full"))
+            .count(),
+        1,
+        "the discard warning comes once"
+    );
+}
+
+#[test]
+fn events_after_the_stop_are_counted_as_dropped() {
+    let (gate, recorder) = gated_recorder();
+    let queue = Arc::new(
+        AsyncQueue::start(options(2, true, QueueFullPolicy::Block), recorder.clone()).unwrap(),
+    );
+    fill(&queue, &recorder, 2);
+    // A producer offering to the full queue while it stops (waiting for room, or arriving
+    // after the close) gets `Closed`, not silence.
+    let waiting = {
+        let queue = Arc::clone(&queue);
+        std::thread::spawn(move || send(&queue, Level::ERROR, "waiting"))
+    };
+    let stopper = {
+        let queue = Arc::clone(&queue);
+        std::thread::spawn(move || queue.stop(None))
+    };
+    assert_eq!(waiting.join().unwrap(), Enqueued::Closed);
+    gate.open();
+    assert!(stopper.join().unwrap().drained);
+    let before = l4rs_async::dropped_events();
+    assert_eq!(send(&queue, Level::ERROR, "late"), Enqueued::Closed);
+    let stats = queue.stats();
+    assert_eq!(stats.after_stop, 2);
+    assert_eq!(stats.dropped(), 2);
+    assert!(l4rs_async::dropped_events() > before);
+    assert_eq!(recorder.messages(), ["first", "fill 1"]);
+}
+
+#[test]
+fn the_discarding_policy_applies_before_the_background_thread_check() {
+    let results = Arc::new(Mutex::new(Vec::new()));
+    let slot: Arc<Mutex<Option<Arc<AsyncQueue>>>> = Arc::new(Mutex::new(None));
+    let handler = {
+        let slot = slot.clone();
+        let results = results.clone();
+        move |event: &LogEvent<'_>, _tag: u64| {
+            if event.message.as_str() == Some("trigger") {
+                let queue = slot.lock().unwrap().clone().unwrap();
+                let mut results = results.lock().unwrap();
+                for level in [Level::INFO, Level::INFO, Level::INFO, Level::ERROR] {
+                    results.push(send(&queue, level, "nested"));
+                }
+            }
+        }
+    };
+    let policy = QueueFullPolicy::Discard {
+        threshold: Level::INFO,
+    };
+    let queue = Arc::new(AsyncQueue::start(options(2, true, policy), Arc::new(handler)).unwrap());
+    *slot.lock().unwrap() = Some(queue.clone());
+    assert_eq!(send(&queue, Level::INFO, "trigger"), Enqueued::Queued);
+    assert!(queue.drain(Some(Duration::from_secs(10))));
+    // log4j2's DiscardingAsyncQueueFullPolicy discards at or below its threshold even on its
+    // own thread; only more severe events take the default policy's synchronous route.
+    assert_eq!(
+        results.lock().unwrap().clone(),
+        [
+            Enqueued::Queued,
+            Enqueued::Discarded,
+            Enqueued::Discarded,
+            Enqueued::RunHere
+        ]
+    );
+    slot.lock().unwrap().take();
+    queue.stop(None);
+}
+
+/// Two queues whose handlers each log into the other, both two slots deep: a thread waiting on
+/// the other queue while the other waits on its queue would deadlock. Any l4rs background
+/// thread is handed the event instead of waiting (log4j2's `instanceof Log4jThread`).
+#[test]
+fn background_threads_never_wait_on_another_full_queue() {
+    type Slot = Arc<Mutex<Option<Arc<AsyncQueue>>>>;
+    let outcomes: Arc<Mutex<Vec<Enqueued>>> = Arc::default();
+    let handled = Arc::new(AtomicUsize::new(0));
+    let make_handler = |other: Slot| {
+        let outcomes = outcomes.clone();
+        let handled = handled.clone();
+        move |event: &LogEvent<'_>, _tag: u64| {
+            handled.fetch_add(1, Ordering::SeqCst);
+            if event.message.as_str() == Some("ping") {
+                let other = other.lock().unwrap().clone().unwrap();
+                for _ in 0..3 {
+                    let outcome = send(&other, Level::INFO, "pong");
+                    outcomes.lock().unwrap().push(outcome);
+                }
+            }
+        }
+    };
+    let (slot_a, slot_b): (Slot, Slot) = (Arc::default(), Arc::default());
+    let a = Arc::new(
+        AsyncQueue::start(
+            options(2, true, QueueFullPolicy::Block),
+            Arc::new(make_handler(slot_b.clone())),
+        )
+        .unwrap(),
+    );
+    let b = Arc::new(
+        AsyncQueue::start(
+            options(2, true, QueueFullPolicy::Block),
+            Arc::new(make_handler(slot_a.clone())),
+        )
+        .unwrap(),
+    );
+    *slot_a.lock().unwrap() = Some(a.clone());
+    *slot_b.lock().unwrap() = Some(b.clone());
+    for _ in 0..50 {
+        assert_eq!(send(&a, Level::INFO, "ping"), Enqueued::Queued);
+        assert_eq!(send(&b, Level::INFO, "ping"), Enqueued::Queued);
+    }
+    // Returns only if neither background thread ever waited for the other's room.
+    a.stop(None);
+    b.stop(None);
+    let outcomes = outcomes.lock().unwrap().clone();
+    assert_eq!(outcomes.len(), 300);
+    assert!(outcomes
+        .iter()
+        .all(|o| matches!(o, Enqueued::Queued | Enqueued::RunHere | Enqueued::Closed)));
+    assert!(
+        outcomes.contains(&Enqueued::RunHere),
+        "two-slot queues fill up: {outcomes:?}"
+    );
+    slot_a.lock().unwrap().take();
+    slot_b.lock().unwrap().take();
 }
 
 #[test]

@@ -85,8 +85,26 @@ fn problems_are_reported_and_leave_the_appender_out() {
         .iter()
         .any(|e| e == "No appender name provided"));
 
-    let config = load(r#"<Async name="A" bufferSize="-1"><AppenderRef ref="C"/></Async>"#);
-    assert!(config.appender("A").is_none());
+    // log4j2's ArrayBlockingQueue refuses a capacity of 0 as well as a negative one.
+    for size in ["-1", "0"] {
+        let config = load(&format!(
+            r#"<Async name="A" bufferSize="{size}"><AppenderRef ref="C"/></Async>"#
+        ));
+        assert!(config.appender("A").is_none(), "bufferSize={size}");
+        let problem = config
+            .diagnostics
+            .iter()
+            .find(|d| d.severity == Severity::Error)
+            .expect("an error");
+        assert_eq!(
+            problem.message,
+            "Could not create plugin of type class org.apache.logging.log4j.core.appender.AsyncAppender for element Async: java.lang.IllegalArgumentException"
+        );
+        assert!(
+            problem.to_string().contains("at least one slot"),
+            "{problem}"
+        );
+    }
 
     let config =
         load(r#"<Async name="A" bufferSize="8k" colour="red"><AppenderRef ref="C"/></Async>"#);

@@ -56,11 +56,13 @@ pub(crate) fn build_async_appender(binder: &mut Binder, mut node: PNode) -> Opti
         );
         return None;
     }
-    let Ok(buffer_size) = usize::try_from(buffer_size).map(|size| size.max(1)) else {
+    // log4j2's default queue is `new ArrayBlockingQueue<>(bufferSize)`, which refuses 0 and
+    // negative capacities, so the appender is not created.
+    let Some(buffer_size) = usize::try_from(buffer_size).ok().filter(|size| *size > 0) else {
         binder.error_help(
             &node,
             format!("Could not create plugin of type class org.apache.logging.log4j.core.appender.AsyncAppender for element {}: java.lang.IllegalArgumentException", node.name),
-            "bufferSize must be positive; the appender is not created",
+            format!("bufferSize=\"{buffer_size}\": the queue needs at least one slot; the appender is not created"),
         );
         return None;
     };

@@ -29,6 +29,7 @@ pub(crate) struct AsyncLoggerStage {
     handler: Arc<AsyncLoggerDispatch>,
     stop_timeout: Duration,
     out_of_order_reported: AtomicBool,
+    after_stop_reported: AtomicBool,
 }
 
 /// Runs the asynchronous part of an event's path (log4j2's
@@ -60,10 +61,19 @@ impl AsyncLoggerStage {
         let tag = split as u64 | if walk.visible { VISIBLE_BIT } else { 0 };
         let keep_location = walk.visible || path_prints_location;
         match self.queue.enqueue(&event, tag, keep_location) {
-            Enqueued::Queued | Enqueued::Discarded | Enqueued::Closed => {}
+            Enqueued::Queued | Enqueued::Discarded => {}
+            Enqueued::Closed => {
+                // Counted by the queue; log4j2 warns for every such event, l4rs once.
+                if !self.after_stop_reported.swap(true, Ordering::Relaxed) {
+                    status::warn(format_args!(
+                        "Ignoring log event after log4j was shut down: {} [{}] {} (reported once; l4rs::dropped_events() counts them all)",
+                        event.level, event.logger_name, event.message
+                    ));
+                }
+            }
             Enqueued::RunHere | Enqueued::Full => {
                 if !self.out_of_order_reported.swap(true, Ordering::Relaxed) {
-                    status::warn("AsyncLoggerConfig: the queue is full and an appender is logging from the queue's own thread; such events are written synchronously, out of order, to avoid a deadlock");
+                    status::warn("AsyncLoggerConfig: the queue is full and the caller is an l4rs background thread; such events are written on the caller's thread, out of order, to avoid a deadlock");
                 }
                 if !keep_location {
                     event.location = None;
@@ -122,6 +132,7 @@ pub(crate) fn start_async_logger(
                 handler,
                 stop_timeout: ASYNC_LOGGER_DRAIN + Duration::from_millis(shutdown_timeout_ms),
                 out_of_order_reported: AtomicBool::new(false),
+                after_stop_reported: AtomicBool::new(false),
             }),
         ),
         Err(error) => {

@@ -269,7 +269,13 @@ fn install_exit_hooks() {
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         previous(info);
-        flush();
+        // Not on l4rs's own threads: there the panic comes from an appender the queue catches
+        // (the event is lost, the thread goes on and flushes at end of batch), that appender may
+        // still hold its own lock, and waiting for the other queues from here could stall the
+        // queue this thread serves.
+        if !l4rs_async::is_background_thread() {
+            flush();
+        }
     }));
 }
 

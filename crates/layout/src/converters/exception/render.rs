@@ -59,7 +59,6 @@ impl<'a> Sink<'a> {
 
     /// Writes text; in split mode every `\n` ends a line.
     #[inline]
-    #[inline]
     pub fn text(&mut self, text: &str) {
         // A trace is hundreds of short pieces: the common, unsplit case stays a bare copy.
         match self.split {

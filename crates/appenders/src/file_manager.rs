@@ -320,11 +320,29 @@ impl Managed for FileManager {
     /// either finish before the footer or fail with "closed": the exclusive handle lock waits
     /// for in-flight writes, and the buffer lock for in-flight copies.
     fn close(&self) {
-        let footer = crate::encode::with_encoded(
-            self.layout.as_ref(),
-            |out| self.layout.footer(out),
-            <[u8]>::to_vec,
-        );
+        self.close_with(true);
+    }
+}
+
+impl FileManager {
+    /// [`Managed::close`] without the layout's footer: what a rolling manager uses when
+    /// `OnStartupTriggeringPolicy` rolls the file a previous run left, which that run already
+    /// ended with its footer (log4j2 skips the footer for that one rollover).
+    pub(crate) fn close_without_footer(&self) {
+        self.close_with(false);
+    }
+
+    /// Closes the file, writing the buffered bytes and, with `footer`, the layout's footer.
+    fn close_with(&self, footer: bool) {
+        let footer = if footer {
+            crate::encode::with_encoded(
+                self.layout.as_ref(),
+                |out| self.layout.footer(out),
+                <[u8]>::to_vec,
+            )
+        } else {
+            Vec::new()
+        };
         let mut buffered = self.buffer.as_ref().map(lock);
         let mut handle = self.write_handle();
         if let Handle::Closed = *handle {

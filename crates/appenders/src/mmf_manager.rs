@@ -841,6 +841,20 @@ impl Managed for MemoryMappedFileManager {
     /// Stops writers, waits for those still copying, writes the footer after the data, unmaps
     /// and truncates the file to exactly the bytes written (log4j2 truncates too).
     fn close(&self) {
+        self.close_with(true);
+    }
+}
+
+impl MemoryMappedFileManager {
+    /// [`Managed::close`] without the layout's footer: what a rolling manager uses when
+    /// `OnStartupTriggeringPolicy` rolls the file a previous run left, which that run already
+    /// ended with its footer (log4j2 skips the footer for that one rollover).
+    pub(crate) fn close_without_footer(&self) {
+        self.close_with(false);
+    }
+
+    /// Closes as [`Managed::close`] describes, writing the layout's footer only with `footer`.
+    fn close_with(&self, footer: bool) {
         {
             let mut control = lock(&self.control);
             if control.closed {
@@ -877,11 +891,15 @@ impl Managed for MemoryMappedFileManager {
             finished = self.writers_done(data_end());
         }
         let data_end = data_end();
-        let footer = crate::encode::with_encoded(
-            self.layout.as_ref(),
-            |out| self.layout.footer(out),
-            <[u8]>::to_vec,
-        );
+        let footer = if footer {
+            crate::encode::with_encoded(
+                self.layout.as_ref(),
+                |out| self.layout.footer(out),
+                <[u8]>::to_vec,
+            )
+        } else {
+            Vec::new()
+        };
         if let Err(error) = self.file.write_all_at(&footer, data_end) {
             status::error(format_args!(
                 "Error writing to stream {}: {error}",

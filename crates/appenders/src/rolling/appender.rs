@@ -24,6 +24,10 @@ impl Backend for FileManager {
     fn size(&self) -> u64 {
         FileManager::size(self)
     }
+
+    fn close_without_footer(&self) {
+        FileManager::close_without_footer(self);
+    }
 }
 
 /// A memory-mapped file with the byte count rolling needs (every byte is in the page cache
@@ -70,6 +74,10 @@ impl Backend for MappedBackend {
 
     fn size(&self) -> u64 {
         self.manager.data_start() + self.written.load(Ordering::Relaxed)
+    }
+
+    fn close_without_footer(&self) {
+        self.manager.close_without_footer();
     }
 }
 

@@ -9,8 +9,10 @@
 //! the writes in flight, checks again (another thread may have rolled already) and then:
 //!
 //! 1. renames the current file to a hidden staging name next to it (`DefaultRolloverStrategy`),
-//! 2. closes it through its descriptor: buffered bytes and the footer go into the renamed file,
-//!    a memory-mapped file is truncated to its data,
+//! 2. closes it through its descriptor: buffered bytes and the footer go into the renamed file
+//!    (no footer for `OnStartupTriggeringPolicy`'s rollover, as in log4j2: that file is the
+//!    previous run's, which ended it with its footer), a memory-mapped file is truncated to
+//!    its data,
 //! 3. opens the new file (with the header),
 //! 4. queues the rest for the appender's worker thread: numbering the archives (`%i`), purging
 //!    the oldest, moving the staged file to its archive name, compressing it and running the
@@ -104,6 +106,9 @@ pub(crate) trait Backend: Managed + Sized + 'static {
     fn flush_now(&self) -> Result<(), WriteError>;
     /// The file's size by log4j2's accounting (what reached the OS, header aside).
     fn size(&self) -> u64;
+    /// [`Managed::close`] without the layout's footer, for the rollover of
+    /// `OnStartupTriggeringPolicy`.
+    fn close_without_footer(&self);
 }
 
 /// Opens the manager of one file: `(path, append)`.
@@ -215,8 +220,10 @@ fn write<T>(lock: &RwLock<T>) -> RwLockWriteGuard<'_, T> {
 enum Cause {
     /// An event at this time found a policy triggered.
     Event(i64),
-    /// The appender started (OnStartup, cron `evaluateOnStartup`).
-    Startup,
+    /// The appender started (OnStartup, cron `evaluateOnStartup`). `footer` is false for
+    /// `OnStartupTriggeringPolicy`: log4j2 skips the footer for that rollover, since the file
+    /// it rolls is the one a previous run closed, footer included.
+    Startup { footer: bool },
     /// The cron schedule fired at this time.
     Cron(i64),
 }
@@ -365,23 +372,28 @@ impl<B: Backend + Send + Sync> RollingManager<B> {
         let size = manager.current_size();
         let predates_process = existing_time.is_some_and(|time| time < process_start_millis());
         let size = i64::try_from(size).unwrap_or(i64::MAX);
-        let mut roll_now =
+        let on_startup_rolls =
             matches!(on_startup, Some(min_size) if append && predates_process && size >= min_size);
-        if roll_now && on_startup == Some(0) {
+        if on_startup_rolls && on_startup == Some(0) {
             manager.archiver.rename_empty.store(true, Ordering::Relaxed);
         }
+        let mut cron_rolls = false;
         if let Some((schedule, evaluate_on_startup)) = &cron {
             if *evaluate_on_startup && append {
                 if let Some(time) = existing_time {
                     // A fire time passed since the file was last written.
-                    roll_now |= schedule
+                    cron_rolls = schedule
                         .next_after(time, &jiff::tz::TimeZone::system())
                         .is_some_and(|fire| fire <= now);
                 }
             }
         }
-        if roll_now {
-            manager.roll(Cause::Startup);
+        if on_startup_rolls || cron_rolls {
+            // log4j2 initializes the policies in document order, and the first rollover dates
+            // the new file now, so a second policy finds nothing to roll. Only
+            // OnStartupTriggeringPolicy's rollover leaves the footer out.
+            let footer = !on_startup_rolls || (cron_rolls && cron_precedes_on_startup(spec));
+            manager.roll(Cause::Startup { footer });
         }
         if let Some((schedule, _)) = cron {
             let timer = CronTimer::start(Arc::downgrade(&manager), schedule, clock);
@@ -502,6 +514,7 @@ impl<B: Backend + Send + Sync> RollingManager<B> {
             return;
         };
         let archive_time = state.file_time;
+        let mut footer = true;
         let new_time = match cause {
             Cause::Event(time) => {
                 let time_hit = time >= self.next_rollover.load(Ordering::Acquire);
@@ -526,20 +539,33 @@ impl<B: Backend + Send + Sync> RollingManager<B> {
                 }
                 time
             }
-            Cause::Startup => self.clock.now_millis(),
+            Cause::Startup {
+                footer: with_footer,
+            } => {
+                footer = with_footer;
+                self.clock.now_millis()
+            }
             Cause::Cron(fire) => {
                 // The archive is dated with the previous fire time: the period it covers.
                 let archive = state.last_fire;
                 state.last_fire = fire;
                 state.file_time = period_start(&self.archiver.pattern, fire);
-                return self.rollover(&mut state, &backend, archive, fire);
+                return self.rollover(&mut state, &backend, archive, fire, true);
             }
         };
-        self.rollover(&mut state, &backend, archive_time, new_time);
+        self.rollover(&mut state, &backend, archive_time, new_time, footer);
     }
 
-    /// Steps 1–4 of the module documentation, with the state held exclusively.
-    fn rollover(&self, state: &mut State<B>, backend: &Arc<B>, archive_time: i64, new_time: i64) {
+    /// Steps 1–4 of the module documentation, with the state held exclusively. The closed
+    /// file gets the layout's footer only with `footer`.
+    fn rollover(
+        &self,
+        state: &mut State<B>,
+        backend: &Arc<B>,
+        archive_time: i64,
+        new_time: i64,
+        footer: bool,
+    ) {
         match &self.archiver.strategy {
             RolloverStrategySpec::Default { .. } => {
                 let current = state.path.clone();
@@ -562,7 +588,7 @@ impl<B: Backend + Send + Sync> RollingManager<B> {
                     ));
                     return;
                 }
-                backend.close();
+                close_backend(backend.as_ref(), footer);
                 match (self.factory)(&current, true) {
                     Ok(new_backend) => state.backend = Some(Arc::new(new_backend)),
                     Err(error) => {
@@ -606,7 +632,7 @@ impl<B: Backend + Send + Sync> RollingManager<B> {
                     ));
                     return;
                 }
-                backend.close();
+                close_backend(backend.as_ref(), footer);
                 match (self.factory)(&new_path, true) {
                     Ok(new_backend) => {
                         state.backend = Some(Arc::new(new_backend));
@@ -669,6 +695,28 @@ impl<B: Backend + Send + Sync> RollingManager<B> {
     /// The file name the manager was created with (`None`: direct write).
     pub(crate) fn file_name(&self) -> Option<&str> {
         self.file_name.as_deref()
+    }
+}
+
+/// Closes the current file of a rollover, with or without the layout's footer.
+fn close_backend<B: Backend>(backend: &B, footer: bool) {
+    if footer {
+        backend.close();
+    } else {
+        backend.close_without_footer();
+    }
+}
+
+/// Whether `spec` lists a `CronTriggeringPolicy` before its `OnStartupTriggeringPolicy`.
+fn cron_precedes_on_startup(spec: &RollingSpec) -> bool {
+    let position =
+        |wanted: fn(&TriggeringPolicySpec) -> bool| spec.policies.iter().position(wanted);
+    match (
+        position(|p| matches!(p, TriggeringPolicySpec::Cron { .. })),
+        position(|p| matches!(p, TriggeringPolicySpec::OnStartup { .. })),
+    ) {
+        (Some(cron), Some(on_startup)) => cron < on_startup,
+        _ => false,
     }
 }
 

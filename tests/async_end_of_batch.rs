@@ -100,7 +100,10 @@ fn check(front: &str) {
     assert!(stats().len > 0, "{front}: the thread is held mid-batch");
     for file in ["file.log", "raf.log"] {
         let length = std::fs::metadata(dir.join(file)).unwrap().len();
-        assert_eq!(length, 0, "{front}: {file} was flushed before the batch ended");
+        assert_eq!(
+            length, 0,
+            "{front}: {file} was flushed before the batch ended"
+        );
     }
 
     // Open the pipe; the queue runs dry and its last event flushes the buffers. No flush call.
@@ -116,12 +119,19 @@ fn check(front: &str) {
             );
             std::thread::sleep(Duration::from_millis(2));
         }
-        assert!(non_nul_lines(&path) == expected, "{front}: {file}: wrong lines");
+        assert!(
+            non_nul_lines(&path) == expected,
+            "{front}: {file}: wrong lines"
+        );
     }
     assert_eq!(stats().len, 0);
     l4rs::shutdown();
     let through_gate = gate.finish();
-    assert_eq!(through_gate.lines().count(), EVENTS + 1, "{front}: the pipe got them all");
+    assert_eq!(
+        through_gate.lines().count(),
+        EVENTS + 1,
+        "{front}: the pipe got them all"
+    );
 }
 
 #[test]

@@ -7,6 +7,7 @@
 //! and holds the queue's thread mid-batch, so the check in between needs no timing.
 
 #[path = "async_support/fifo_gate.rs"]
+#[allow(dead_code)] // Each test binary uses part of the helper.
 mod fifo_gate;
 
 use std::path::Path;

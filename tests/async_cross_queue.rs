@@ -1,0 +1,70 @@
+//! An AsyncLogger feeding an Async appender whose tiny queue is full: the AsyncLogger thread
+//! is an l4rs background thread, so it writes the event itself instead of waiting for the
+//! other queue (log4j2's `DefaultAsyncQueueFullPolicy` routes every Log4j thread that way),
+//! which is what keeps two queues from waiting on each other.
+
+#[path = "async_support/fifo_gate.rs"]
+#[allow(dead_code)] // Each test binary uses part of the helper.
+mod fifo_gate;
+
+use fifo_gate::FifoGate;
+
+#[test]
+fn the_async_logger_thread_never_waits_for_a_full_async_appender() {
+    let dir = l4rs_tests::fresh_output_dir("async-cross-queue");
+    let gate = FifoGate::create(&dir.join("gate.pipe"));
+    let xml = format!(
+        r#"<Configuration><Appenders>
+  <File name="Gate" fileName="{gate}"><PatternLayout pattern="%m%n"/></File>
+  <Async name="Tiny" bufferSize="1"><AppenderRef ref="Gate"/></Async>
+</Appenders><Loggers>
+  <AsyncLogger name="cross" level="info" additivity="false"><AppenderRef ref="Tiny"/></AsyncLogger>
+  <Root level="off"/>
+</Loggers></Configuration>"#,
+        gate = gate.path().display()
+    );
+    l4rs::init_with_file(l4rs_tests::write_config(&dir, &xml)).expect("configuration loads");
+    let logger = l4rs::get_logger("cross");
+    // The plug stalls Tiny's thread on the pipe; Tiny's two slots then fill, and the
+    // AsyncLogger thread handles the next event on its own thread (it blocks in the pipe
+    // itself, not on Tiny's queue).
+    let plug = "p".repeat(100_000);
+    l4rs::info!(logger, "{plug}");
+    for index in 0..10 {
+        l4rs::info!(logger, "cross {index}");
+    }
+    let stats = || {
+        l4rs::async_queue_stats()
+            .into_iter()
+            .find(|s| s.name == "AsyncAppender Tiny")
+            .expect("Tiny's queue")
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while stats().synchronous == 0 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the AsyncLogger thread waits for Tiny's room: {:?}",
+            stats()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    gate.open();
+    l4rs::flush();
+    let stats = stats();
+    l4rs::shutdown();
+    let written = gate.finish();
+    let mut lines: Vec<&str> = written.lines().filter(|l| *l != plug).collect();
+    assert_eq!(written.lines().count(), 11, "nothing lost");
+    // Handled on the AsyncLogger thread, out of order with the queued ones.
+    lines.sort_by_key(|line| line[6..].parse::<usize>().unwrap());
+    assert_eq!(
+        lines,
+        (0..10).map(|i| format!("cross {i}")).collect::<Vec<_>>()
+    );
+    assert_eq!(stats.dropped(), 0, "{stats:?}");
+    assert_eq!(
+        stats.enqueued + stats.synchronous,
+        11,
+        "every event was queued or written by the caller: {stats:?}"
+    );
+}

@@ -6,6 +6,9 @@
 //! * `panic-abort`: logs the same, then does what a `panic = "abort"` build does on a panic:
 //!   the panic hook runs, then the process aborts (SIGABRT) with no unwinding out of main and
 //!   no exit handler (`tests/exit_flush.rs`).
+//! * `shutdown`: logs the same, calls `l4rs::shutdown()`, then returns (the exit hook's second
+//!   shutdown must change nothing). `thread-panic`: a spawned thread logs the same and panics;
+//!   main returns normally (`tests/async_exit.rs`).
 //! * `crash-loop`: four threads log `R<RUN> T<thread> <sequence> <payload>` on the logger
 //!   `crash` without end, and after each call returns print `A <thread> <sequence>` on stdout
 //!   (one `write` per line), so a test that kills the process knows which calls had returned
@@ -29,11 +32,24 @@ fn main() {
             .expect("crash-loop needs a run number");
         crash_loop(run);
     }
-    let logger = l4rs::get_logger("probe");
-    for index in 0..1000 {
-        l4rs::info!(logger, "event {index}");
+    let log_events = || {
+        let logger = l4rs::get_logger("probe");
+        for index in 0..1000 {
+            l4rs::info!(logger, "event {index}");
+        }
+    };
+    if mode == "thread-panic" {
+        let outcome = std::thread::spawn(move || {
+            log_events();
+            panic!("a logging thread panics");
+        })
+        .join();
+        assert!(outcome.is_err(), "the logging thread panicked");
+        return;
     }
+    log_events();
     match mode.as_str() {
+        "shutdown" => l4rs::shutdown(),
         "exit" => std::process::exit(0),
         "panic" => panic!("the probe panics without calling shutdown"),
         "panic-abort" => panic_then_abort(),

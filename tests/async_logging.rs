@@ -26,6 +26,10 @@ fn setup() -> &'static PathBuf {
       <PatternLayout pattern="%m%n"/>
     </File>
     <File name="Errors" fileName="{dir}/errors.log"><PatternLayout pattern="%m%n"/></File>
+    <File name="BrokenBehindLogger" fileName="/dev/full" ignoreExceptions="false">
+      <PatternLayout pattern="%m%n"/>
+    </File>
+    <File name="Survivor" fileName="{dir}/survivor.log"><PatternLayout pattern="%m%n"/></File>
     <Async name="Chain" bufferSize="16"><AppenderRef ref="A"/></Async>
     <Async name="A" bufferSize="64"><AppenderRef ref="Behind"/></Async>
     <Async name="WithLocation" includeLocation="true"><AppenderRef ref="Located"/></Async>
@@ -46,6 +50,10 @@ fn setup() -> &'static PathBuf {
       <AppenderRef ref="WithLocation"/>
     </Logger>
     <Logger name="failing" level="info" additivity="false"><AppenderRef ref="Failing"/></Logger>
+    <AsyncLogger name="async.failing" level="info" additivity="false">
+      <AppenderRef ref="BrokenBehindLogger"/>
+      <AppenderRef ref="Survivor"/>
+    </AsyncLogger>
     <Root level="info"><AppenderRef ref="RootFile"/></Root>
   </Loggers>
 </Configuration>"#
@@ -208,6 +216,47 @@ fn events_every_target_fails_go_to_the_error_appender() {
     assert_eq!(
         lines("errors.log"),
         (0..5).map(|i| format!("rescued {i}")).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn a_failing_appender_behind_an_async_logger_is_reported_and_harms_nothing() {
+    setup();
+    let capture = l4rs::core::status::GlobalCapture::start();
+    let logger = l4rs::get_logger("async.failing");
+    for index in 0..5 {
+        // With ignoreExceptions="false" the error would reach a synchronous caller; here the
+        // write happens on the AsyncLogger thread, after the call returned.
+        let result = logger.log(
+            l4rs::Level::INFO,
+            None,
+            None,
+            None,
+            format_args!("survives {index}"),
+        );
+        assert!(result.is_ok(), "{result:?}");
+    }
+    l4rs::flush();
+    assert_eq!(
+        lines("survivor.log"),
+        (0..5).map(|i| format!("survives {i}")).collect::<Vec<_>>(),
+        "the other appender on the path gets every event"
+    );
+    let records = capture.records();
+    assert!(
+        records.iter().any(|r| r
+            .message
+            .starts_with("An exception occurred processing Appender BrokenBehindLogger")),
+        "{records:?}"
+    );
+    let stats = l4rs::async_queue_stats();
+    let queue = stats
+        .iter()
+        .find(|s| s.name == "AsyncLoggerConfig")
+        .unwrap();
+    assert_eq!(
+        queue.panicked, 0,
+        "a failing appender is an error, not a panic"
     );
 }
 

@@ -17,7 +17,8 @@ use crate::AppenderBuildError;
 ///   before `append` returns unless buffering is on *and* immediate flush is off; then they wait
 ///   in the buffer until it fills, an end-of-batch event arrives, [`Appender::flush`](l4rs_core::Appender::flush) is called,
 ///   or the appender stops.
-/// * `locking`: an OS write lock around each write; it turns buffering off, with log4j2's WARN.
+/// * `locking`: an OS write lock around each write; it turns buffering off, with log4j2's WARN
+///   (the configuration loader gives it, and the WARN about the unused `bufferSize`).
 /// * `createOnDemand`: the file is created by the first write (or by the footer).
 /// * `filePermissions`, `fileOwner`, `fileGroup`: applied whenever the file is opened.
 ///
@@ -45,18 +46,15 @@ impl FileAppender {
     ) -> Result<FileAppender, AppenderBuildError> {
         let name = name.into();
         let mut buffered = spec.buffered_io;
+        // A spec from the configuration loader never gets here with both on: the loader warns
+        // (as log4j2's builder does) and turns buffering off. The loader alone also reports a
+        // bufferSize that buffering off makes useless, so it is said once.
         if spec.locking && buffered {
             status::warn(format_args!(
                 "Locking and buffering are mutually exclusive. No buffering will occur for {}",
                 spec.file_name
             ));
             buffered = false;
-        }
-        if !buffered && spec.buffer_size > 0 {
-            status::warn(format_args!(
-                "The bufferSize is set to {} but bufferedIo is false: false",
-                spec.buffer_size
-            ));
         }
         let permissions = spec.file_permissions.as_deref().and_then(|text| {
             let parsed = parse_permissions(text);

@@ -265,19 +265,7 @@ fn every_corpus_configuration_loads_or_is_rejected_without_panicking() {
 
 /// Files where l4rs builds something else than log4j2, with the reason. Each must still
 /// differ: the test fails when one starts to match, so the list stays true.
-const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
-    // Not yet fixed (load/rolling.rs): log4j2 refuses `fileName` together with a
-    // <DirectWriteRolloverStrategy> ("The fileName attribute must not be specified with the
-    // DirectWriteRolloverStrategy") and creates no appender; l4rs creates it.
-    (
-        "log4j2-random-1833.xml",
-        "fileName with DirectWriteRolloverStrategy is accepted",
-    ),
-    (
-        "log4j2-rolling-1833.xml",
-        "fileName with DirectWriteRolloverStrategy is accepted",
-    ),
-];
+const KNOWN_DIFFERENCES: &[(&str, &str)] = &[];
 
 #[test]
 fn configurations_without_unsupported_plugins_build_what_log4j2_builds() {

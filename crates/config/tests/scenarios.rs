@@ -15,8 +15,10 @@ const EXPECTED: &[(&str, &[&str])] = &[(
     &[
         "Console contains an invalid element or attribute \"colour\"",
         "No appender name provided",
-        "Error while converting string [8k] to type [int]. Using default value [null].",
-        "Error while converting string [verbose] to type [class org.apache.logging.log4j.Level]. Using default value [null].",
+        "Could not create plugin of type class org.apache.logging.log4j.core.appender.ConsoleAppender for element Console org.apache.logging.log4j.core.config.ConfigurationException: Arguments given for element Console are invalid: field 'name' has invalid value 'null'",
+        "Error while converting string [8k] to type [int]. Using default value [null]. java.lang.NumberFormatException: For input string: \"8k\"",
+        "Null object returned for Console in Appenders.",
+        "Error while converting string [verbose] to type [class org.apache.logging.log4j.Level]. Using default value [null]. java.lang.IllegalArgumentException: Unknown level constant [VERBOSE].",
     ],
 )];
 

@@ -146,7 +146,7 @@ pub fn init_with_file(path: impl AsRef<Path>) -> Result<(), Error> {
             }
         }
         Err(error) => {
-            status::error(&error);
+            error.report();
             activate(l4rs_config::default_configuration());
             Err(Error::Config(error))
         }
@@ -169,7 +169,7 @@ fn load_or_default(path: &Path) -> Configuration {
     match l4rs_config::load_file(path) {
         Ok(configuration) => configuration,
         Err(error) => {
-            status::error(&error);
+            error.report();
             l4rs_config::default_configuration()
         }
     }

@@ -27,8 +27,10 @@ pub(crate) fn build_appenders(
 ) {
     let inserted = node.attrs.len();
     let mut managers = FileManagers::default();
+    let mut failed = Vec::new();
     for child in std::mem::take(&mut node.children) {
-        match child.canonical {
+        let stub = child.stub();
+        let built = match child.canonical {
             Some(
                 "Console"
                 | "File"
@@ -37,18 +39,21 @@ pub(crate) fn build_appenders(
                 | "RollingFile"
                 | "RollingRandomAccessFile"
                 | "RollingMemoryMappedFile",
-            ) => {
-                if let Some(appender) = build_appender(binder, child, &mut managers) {
-                    replace_by_name(into, replaced, appender);
-                }
+            ) => build_appender(binder, child, &mut managers),
+            Some("Async") => super::async_appender::build_async_appender(binder, child),
+            _ => {
+                binder.unusable_child(&node, &child);
+                continue;
             }
-            Some("Async") => {
-                if let Some(appender) = super::async_appender::build_async_appender(binder, child) {
-                    replace_by_name(into, replaced, appender);
-                }
-            }
-            _ => binder.unusable_child(&node, &child),
+        };
+        match built {
+            Some(appender) => replace_by_name(into, replaced, appender),
+            None => failed.push(stub),
         }
+    }
+    // log4j2 names each appender that was not created once all of them are built.
+    for child in &failed {
+        binder.null_child(&node, child);
     }
     binder.finish(&node, inserted);
 }
@@ -106,58 +111,60 @@ fn build_appender(
             binder.unusable_child(&node, &child);
         }
     }
-    let kind = match canonical {
-        "Console" => console(binder, &mut node),
+    // log4j2's builder: the fields are injected (values converted, children built), the
+    // required ones validated, the leftover attributes reported, and only then is `build()` run.
+    let pending = match canonical {
+        "Console" => Pending::Ready(console(binder, &mut node)),
         "File" => file(binder, &mut node),
         "RandomAccessFile" => random_access_file(binder, &mut node),
         "MemoryMappedFile" => memory_mapped_file(binder, &mut node),
-        _ => rolling::rolling_kind(binder, &mut node, canonical, rolling_children)
-            .ok_or(KindError::Reported),
+        _ => Pending::Rolling(Box::new(rolling::rolling_parts(
+            binder,
+            &mut node,
+            canonical,
+            rolling_children,
+        ))),
     };
     common.name = binder.string(&mut node, &["name"]);
     common.ignore_exceptions = binder.boolean(&mut node, &["ignoreExceptions"], true);
     // Accepted by log4j2 on every appender; l4rs has no advertiser.
     let _ = binder.string(&mut node, &["advertise"]);
     let _ = binder.string(&mut node, &["advertiseUri", "advertiseURI"]);
-    binder.finish(&node, inserted);
 
-    let kind = match kind {
-        Ok(kind) => kind,
-        Err(KindError::Reported) => {
-            // Consumed so that they are not reported as unknown as well.
-            let _ = binder.string(&mut node, &["name"]);
-            return None;
+    let mut missing = match &pending {
+        Pending::RequiredFileName => {
+            vec![("fileName", "The parameter is null: fileName".to_string())]
         }
-        Err(KindError::MissingFileName) => {
-            let name = common.name.as_deref().unwrap_or("null");
-            let message = match canonical {
-                "File" => "The parameter is null: fileName".to_string(),
-                "RandomAccessFile" => {
-                    format!("No filename provided for RandomAccessFileAppender with name {name}")
-                }
-                _ => format!("No filename provided for MemoryMappedFileAppender with name {name}"),
-            };
+        Pending::Rolling(parts) => parts.missing(),
+        _ => Vec::new(),
+    };
+    if common.name.is_none() {
+        missing.push(("name", "No appender name provided".to_string()));
+    }
+    if !missing.is_empty() {
+        let class = format!("org.apache.logging.log4j.core.appender.{canonical}Appender");
+        binder.invalid_arguments(&node, &class, &missing);
+        return None;
+    }
+    binder.finish(&node, inserted);
+    let name = common.name.expect("validated above");
+
+    let kind = match pending {
+        Pending::Ready(kind) => kind,
+        Pending::File(spec) => file_build(binder, &node, spec),
+        Pending::Rolling(parts) => rolling::rolling_build(binder, &node, &name, *parts)?,
+        Pending::NoFileName => {
             binder.error_help(
                 &node,
-                message,
+                format!("No filename provided for {canonical}Appender with name {name}"),
                 format!(
                     "add fileName=\"…\" to <{}>; the appender is not created",
                     node.name
                 ),
             );
-            if common.name.is_none() {
-                binder.error(&node, "No appender name provided");
-            }
             return None;
         }
-    };
-    let Some(name) = common.name else {
-        binder.error_help(
-            &node,
-            "No appender name provided",
-            format!("Arguments given for element {} are invalid: field 'name' has invalid value 'null'; the appender is not created", node.name),
-        );
-        return None;
+        Pending::RequiredFileName => unreachable!("reported as a missing required attribute"),
     };
     if let AppenderKind::Console(ConsoleSpec {
         follow: true,
@@ -350,17 +357,21 @@ fn buffering(binder: &mut Binder, node: &mut PNode) -> Buffering {
     }
 }
 
-/// Why an appender's own attributes gave no appender.
-enum KindError {
-    /// The one required attribute of the file appenders was not given.
-    MissingFileName,
-    /// Something else, already reported.
-    Reported,
+/// An appender's own attributes, read; what log4j2's builder makes of them comes later.
+enum Pending {
+    /// Nothing left to check.
+    Ready(AppenderKind),
+    /// A File, whose buffer options are checked when it is built.
+    File(FileSpec),
+    /// A File without `fileName`, a required attribute of its builder.
+    RequiredFileName,
+    /// A RandomAccessFile or MemoryMappedFile without `fileName`, which their `build()` refuses.
+    NoFileName,
+    /// A rolling appender, checked in two steps.
+    Rolling(Box<rolling::RollingParts>),
 }
 
-type KindResult = Result<AppenderKind, KindError>;
-
-fn console(binder: &mut Binder, node: &mut PNode) -> KindResult {
+fn console(binder: &mut Binder, node: &mut PNode) -> AppenderKind {
     let target = match binder.enumeration(
         node,
         &["target"],
@@ -374,14 +385,14 @@ fn console(binder: &mut Binder, node: &mut PNode) -> KindResult {
     let direct = binder.boolean(node, &["direct"], false);
     // Accepted and ignored by log4j2's console appender (always flushed, fixed buffer).
     let _ = buffering(binder, node);
-    Ok(AppenderKind::Console(ConsoleSpec {
+    AppenderKind::Console(ConsoleSpec {
         target,
         follow,
         direct,
-    }))
+    })
 }
 
-fn file(binder: &mut Binder, node: &mut PNode) -> KindResult {
+fn file(binder: &mut Binder, node: &mut PNode) -> Pending {
     let file_name = binder.string(node, &["fileName"]);
     let append = binder.boolean(node, &["append"], true);
     let locking = binder.boolean(node, &["locking"], false);
@@ -390,61 +401,79 @@ fn file(binder: &mut Binder, node: &mut PNode) -> KindResult {
     let file_owner = binder.string(node, &["fileOwner"]);
     let file_group = binder.string(node, &["fileGroup"]);
     let buffers = buffering(binder, node);
-    let file_name = file_name.ok_or(KindError::MissingFileName)?;
-    let mut buffered_io = buffers.buffered_io.unwrap_or(true);
-    let buffer_size = buffers.buffer_size.unwrap_or(DEFAULT_BUFFER_SIZE);
-    if locking && buffered_io {
-        binder.report(
-            crate::Severity::Warning,
-            format!("Locking and buffering are mutually exclusive. No buffering will occur for {file_name}"),
-            Some(node),
-            None,
-            None,
-        );
-        buffered_io = false;
-    }
-    if !buffered_io && buffer_size > 0 {
-        binder.report(
-            crate::Severity::Warning,
-            format!("The bufferSize is set to {buffer_size} but bufferedIo is false: false"),
-            Some(node),
-            None,
-            None,
-        );
-    }
-    Ok(AppenderKind::File(FileSpec {
+    let Some(file_name) = file_name else {
+        return Pending::RequiredFileName;
+    };
+    Pending::File(FileSpec {
         file_name,
         append,
-        buffered_io,
-        buffer_size,
+        buffered_io: buffers.buffered_io.unwrap_or(true),
+        buffer_size: buffers.buffer_size.unwrap_or(DEFAULT_BUFFER_SIZE),
         immediate_flush: buffers.immediate_flush,
         locking,
         create_on_demand,
         file_permissions,
         file_owner,
         file_group,
-    }))
+    })
 }
 
-fn random_access_file(binder: &mut Binder, node: &mut PNode) -> KindResult {
+/// What log4j2's `FileAppender.Builder.build()` says about the buffer options (once; the
+/// appender itself does not repeat it).
+fn file_build(binder: &mut Binder, node: &PNode, mut spec: FileSpec) -> AppenderKind {
+    if spec.locking && spec.buffered_io {
+        binder.report(
+            crate::Severity::Warning,
+            format!(
+                "Locking and buffering are mutually exclusive. No buffering will occur for {}",
+                spec.file_name
+            ),
+            Some(node),
+            None,
+            None,
+        );
+        spec.buffered_io = false;
+    }
+    if !spec.buffered_io && spec.buffer_size > 0 {
+        binder.report(
+            crate::Severity::Warning,
+            format!(
+                "The bufferSize is set to {} but bufferedIo is false: false",
+                spec.buffer_size
+            ),
+            Some(node),
+            None,
+            None,
+        );
+    }
+    AppenderKind::File(spec)
+}
+
+fn random_access_file(binder: &mut Binder, node: &mut PNode) -> Pending {
     let file_name = binder.string(node, &["fileName"]);
     let append = binder.boolean(node, &["append"], true);
     let buffers = buffering(binder, node);
-    Ok(AppenderKind::RandomAccessFile(RandomAccessFileSpec {
-        file_name: file_name.ok_or(KindError::MissingFileName)?,
+    let Some(file_name) = file_name else {
+        return Pending::NoFileName;
+    };
+    Pending::Ready(AppenderKind::RandomAccessFile(RandomAccessFileSpec {
+        file_name,
         append,
         immediate_flush: buffers.immediate_flush,
         buffer_size: buffers.buffer_size.unwrap_or(RANDOM_ACCESS_BUFFER_SIZE),
     }))
 }
 
-fn memory_mapped_file(binder: &mut Binder, node: &mut PNode) -> KindResult {
+fn memory_mapped_file(binder: &mut Binder, node: &mut PNode) -> Pending {
     let file_name = binder.string(node, &["fileName"]);
     let append = binder.boolean(node, &["append"], true);
     let region_length = binder.int(node, &["regionLength"]).map(i64::from);
     let buffers = buffering(binder, node);
-    Ok(AppenderKind::MemoryMappedFile(MemoryMappedFileSpec {
-        file_name: file_name.ok_or(KindError::MissingFileName)?,
+    let Some(file_name) = file_name else {
+        return Pending::NoFileName;
+    };
+    Pending::Ready(AppenderKind::MemoryMappedFile(MemoryMappedFileSpec {
+        file_name,
         append,
         immediate_flush: buffers.immediate_flush,
         region_length: region_length.unwrap_or(DEFAULT_REGION_LENGTH),

@@ -21,12 +21,16 @@ const QUEUE_FACTORIES: &[&str] = &[
 pub(crate) fn build_async_appender(binder: &mut Binder, mut node: PNode) -> Option<AppenderSpec> {
     let inserted = node.attrs.len();
     // Properties configure nothing here; the queue factory is replaced by l4rs's ring.
-    let (appender_refs, filter) = bind_refs_and_filter(binder, &mut node, |child| {
+    let (appender_refs, filter, failed_refs) = bind_refs_and_filter(binder, &mut node, |child| {
         child.canonical == Some("Property")
             || QUEUE_FACTORIES
                 .iter()
                 .any(|factory| factory.eq_ignore_ascii_case(&child.name))
     });
+    // The refs are the builder's first field.
+    for child in &failed_refs {
+        binder.null_child(&node, child);
+    }
     let name = binder.string(&mut node, &["name"]);
     let ignore_exceptions = binder.boolean(&mut node, &["ignoreExceptions"], true);
     let blocking = binder.boolean(&mut node, &["blocking"], true);
@@ -38,24 +42,27 @@ pub(crate) fn build_async_appender(binder: &mut Binder, mut node: PNode) -> Opti
         .map_or(0, |ms| u64::try_from(ms).unwrap_or(0));
     let include_location = binder.boolean(&mut node, &["includeLocation"], false);
     let error_ref = binder.string(&mut node, &["errorRef", "error-ref"]);
-    binder.finish(&node, inserted);
-
-    let Some(name) = name else {
-        binder.error_help(
-            &node,
-            "No appender name provided",
-            format!("Arguments given for element {} are invalid: field 'name' has invalid value 'null'; the appender is not created", node.name),
-        );
-        return None;
-    };
+    // The builder's required fields, in its order; then the leftover attributes.
+    let mut missing = Vec::new();
     if appender_refs.is_empty() {
-        binder.error_help(
+        missing.push((
+            "appenderRefs",
+            "No appender references provided to AsyncAppender".to_string(),
+        ));
+    }
+    if name.is_none() {
+        missing.push(("name", "No name provided for AsyncAppender".to_string()));
+    }
+    if !missing.is_empty() {
+        binder.invalid_arguments(
             &node,
-            format!("No appender references provided to AsyncAppender {name}"),
-            "add <AppenderRef ref=\"…\"/> inside <Async>; the appender is not created",
+            "org.apache.logging.log4j.core.appender.AsyncAppender",
+            &missing,
         );
         return None;
     }
+    binder.finish(&node, inserted);
+    let name = name.expect("validated above");
     // log4j2's default queue is `new ArrayBlockingQueue<>(bufferSize)`, which refuses 0 and
     // negative capacities, so the appender is not created.
     let Some(buffer_size) = usize::try_from(buffer_size).ok().filter(|size| *size > 0) else {

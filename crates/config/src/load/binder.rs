@@ -71,6 +71,91 @@ impl Binder {
         );
     }
 
+    /// log4j2's report of a plugin factory that threw: the reflective call wraps the cause, and
+    /// the status logger appends the wrapper's text after the message.
+    pub fn factory_failure(
+        &mut self,
+        node: &PNode,
+        java_class: &str,
+        cause: &str,
+        help: Option<String>,
+    ) {
+        self.report(
+            Severity::Error,
+            format!(
+                "Unable to invoke factory method in class {java_class} for element {}: {cause} java.lang.reflect.InvocationTargetException",
+                node.name
+            ),
+            Some(node),
+            None,
+            help,
+        );
+    }
+
+    /// log4j2's report of a plugin builder whose required fields are missing: each field's
+    /// validator message (`missing` holds the field and its message, in the builder's order),
+    /// then the builder's refusal naming them all. The plugin is not created, and its other
+    /// attributes are not checked.
+    pub fn invalid_arguments(
+        &mut self,
+        node: &PNode,
+        java_class: &str,
+        missing: &[(&str, String)],
+    ) {
+        for (_, message) in missing {
+            self.error(node, message.clone());
+        }
+        let fields: Vec<&str> = missing.iter().map(|(field, _)| *field).collect();
+        self.invalid_arguments_reported(node, java_class, &fields);
+    }
+
+    /// The builder's refusal of [`Binder::invalid_arguments`], for fields whose messages were
+    /// already given.
+    pub fn invalid_arguments_reported(&mut self, node: &PNode, java_class: &str, missing: &[&str]) {
+        let fields: Vec<String> = missing
+            .iter()
+            .map(|field| match *field {
+                // Java prints the empty array's identity hash, which l4rs cannot know.
+                "appenderRefs" => format!(
+                    "field '{field}' has invalid value '[Lorg.apache.logging.log4j.core.config.AppenderRef;@…'"
+                ),
+                field => format!("field '{field}' has invalid value 'null'"),
+            })
+            .collect();
+        let attributes: Vec<String> = missing
+            .iter()
+            .map(|field| match *field {
+                "policy" => "a triggering policy".to_string(),
+                "loggerName" => "name=\"…\"".to_string(),
+                "appenderRefs" => "<AppenderRef ref=\"…\"/>".to_string(),
+                field => format!("{field}=\"…\""),
+            })
+            .collect();
+        self.error_help(
+            node,
+            format!(
+                "Could not create plugin of type class {java_class} for element {name} org.apache.logging.log4j.core.config.ConfigurationException: Arguments given for element {name} are invalid: {}",
+                fields.join(", "),
+                name = node.name
+            ),
+            format!(
+                "add {} to <{}>; it is not created",
+                attributes.join(" and "),
+                node.name
+            ),
+        );
+    }
+
+    /// log4j2's report, when a container plugin is built, of a child plugin that was not
+    /// created (its own failure was reported when it was built).
+    pub fn null_child(&mut self, parent: &PNode, child: &PNode) {
+        let message = format!(
+            "Null object returned for {} in {}.",
+            child.name, parent.name
+        );
+        self.report(Severity::Error, message, Some(child), None, None);
+    }
+
     /// Substitutes a configuration-time value, recording cycles as warnings.
     pub fn substitute(&mut self, value: &str, node: &PNode, position: Position) -> String {
         let mut warnings = Vec::new();
@@ -89,8 +174,9 @@ impl Binder {
         Some(self.substitute(&attr.value, node, attr.position))
     }
 
-    /// log4j2's warning for a value its type converter refuses, with help naming the attribute,
-    /// its element and what `expected` (the values allowed), then Java's exception text.
+    /// log4j2's warning for a value its type converter refuses: the message ends with the text of
+    /// the exception Java's converter threw (`cause`), as log4j2's status logger appends it; the
+    /// help names the attribute, its element and what `expected` (the values allowed).
     fn conversion_warning(
         &mut self,
         node: &PNode,
@@ -101,13 +187,13 @@ impl Binder {
         cause: String,
     ) {
         let help = format!(
-            "attribute {} of {}: {expected}; {cause}",
+            "attribute {} of {}: {expected}",
             attr.name,
             node.canonical.unwrap_or(&node.name)
         );
         self.report(
             Severity::Warning,
-            format!("Error while converting string [{value}] to type [{java_type}]. Using default value [null]."),
+            format!("Error while converting string [{value}] to type [{java_type}]. Using default value [null]. {cause}"),
             Some(node),
             Some(attr.position),
             Some(help),
@@ -168,16 +254,15 @@ impl Binder {
         let attr = node.take(names)?;
         let value = self.substitute(&attr.value, node, attr.position);
         let trimmed = value.trim_matches(|c: char| c <= ' ');
-        let number = trimmed
-            .strip_suffix(['f', 'F', 'd', 'D'])
-            .unwrap_or(trimmed);
-        match number.parse::<f64>() {
-            Ok(parsed) if !number.is_empty() && !number.starts_with(['i', 'I', 'n', 'N']) => {
-                Some(parsed)
-            }
-            _ => {
-                let cause =
-                    format!("java.lang.NumberFormatException: For input string: \"{value}\"");
+        match parse_java_float(trimmed) {
+            Some(parsed) => Some(parsed),
+            None => {
+                // Java trims before parsing and quotes the trimmed text.
+                let cause = if trimmed.is_empty() {
+                    "java.lang.NumberFormatException: empty String".to_string()
+                } else {
+                    format!("java.lang.NumberFormatException: For input string: \"{trimmed}\"")
+                };
                 self.conversion_warning(
                     node,
                     &attr,
@@ -200,7 +285,7 @@ impl Binder {
             Err(_) => {
                 let cause = format!(
                     "java.lang.IllegalArgumentException: Unknown level constant [{}].",
-                    value.trim().to_uppercase()
+                    value.trim_matches(|c: char| c <= ' ').to_uppercase()
                 );
                 self.conversion_warning(
                     node,
@@ -226,9 +311,17 @@ impl Binder {
             return default;
         };
         let value = self.substitute(&attr.value, node, attr.position);
-        match value.parse::<FilterResult>() {
-            Ok(result) => result,
-            Err(()) => {
+        // Java's enum conversion upper-cases the text but does not trim it.
+        let verdict = [
+            FilterResult::Accept,
+            FilterResult::Neutral,
+            FilterResult::Deny,
+        ]
+        .into_iter()
+        .find(|verdict| verdict.to_string().eq_ignore_ascii_case(&value));
+        match verdict {
+            Some(result) => result,
+            None => {
                 let cause = format!(
                     "java.lang.IllegalArgumentException: No enum constant org.apache.logging.log4j.core.Filter.Result.{}",
                     value.to_uppercase()
@@ -257,9 +350,10 @@ impl Binder {
     ) -> Option<usize> {
         let attr = node.take(names)?;
         let value = self.substitute(&attr.value, node, attr.position);
+        // Java's enum conversion upper-cases the text but does not trim it.
         match constants
             .iter()
-            .position(|constant| constant.eq_ignore_ascii_case(value.trim()))
+            .position(|constant| constant.eq_ignore_ascii_case(&value))
         {
             Some(index) => Some(index),
             None => {
@@ -282,7 +376,12 @@ impl Binder {
         if is_known_charset(&value) {
             Some(value)
         } else {
-            let cause = format!("java.nio.charset.UnsupportedCharsetException: {value}");
+            let exception = if is_legal_charset_name(&value) {
+                "UnsupportedCharsetException"
+            } else {
+                "IllegalCharsetNameException"
+            };
+            let cause = format!("java.nio.charset.{exception}: {value}");
             self.conversion_warning(
                 node,
                 &attr,
@@ -439,6 +538,35 @@ pub(crate) fn parse_java_integer(text: &str) -> Option<i64> {
     text.parse::<i64>().ok()
 }
 
+/// Java's `Float.valueOf` on text already trimmed: decimal or exponent notation with an optional
+/// sign and `f`/`d` suffix, or `NaN` / `Infinity` spelled exactly so. (Hexadecimal floats are not
+/// accepted; no log4j2 attribute takes one in practice.)
+pub(crate) fn parse_java_float(text: &str) -> Option<f64> {
+    let unsigned = text.strip_prefix(['+', '-']).unwrap_or(text);
+    if unsigned == "NaN" || unsigned == "Infinity" {
+        return text.replace("Infinity", "inf").parse().ok();
+    }
+    let number = text.strip_suffix(['f', 'F', 'd', 'D']).unwrap_or(text);
+    let digits = number.strip_prefix(['+', '-']).unwrap_or(number);
+    let allowed = |c: char| c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '+' | '-');
+    if digits.is_empty() || !digits.starts_with(|c: char| c.is_ascii_digit() || c == '.') {
+        return None;
+    }
+    if !digits.chars().all(allowed) {
+        return None;
+    }
+    number.parse().ok()
+}
+
+/// Java's rule for a charset name (`Charset.checkName`): not empty, ASCII letters and digits,
+/// plus `-`, `+`, `:`, `_` and `.` after the first character. A legal name Java does not know is
+/// an `UnsupportedCharsetException`, anything else an `IllegalCharsetNameException`.
+fn is_legal_charset_name(name: &str) -> bool {
+    name.chars().enumerate().all(|(index, c)| {
+        c.is_ascii_alphanumeric() || (index > 0 && matches!(c, '-' | '+' | ':' | '_' | '.'))
+    }) && !name.is_empty()
+}
+
 fn is_known_charset(name: &str) -> bool {
     const CHARSETS: &[&str] = &[
         "UTF-8",
@@ -483,6 +611,32 @@ fn is_known_charset(name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn java_float_rules() {
+        assert_eq!(parse_java_float("1.5"), Some(1.5));
+        assert_eq!(parse_java_float("-2f"), Some(-2.0));
+        assert_eq!(parse_java_float(".5d"), Some(0.5));
+        assert_eq!(parse_java_float("1e3"), Some(1000.0));
+        assert_eq!(parse_java_float("Infinity"), Some(f64::INFINITY));
+        assert_eq!(parse_java_float("-Infinity"), Some(f64::NEG_INFINITY));
+        assert!(parse_java_float("NaN").is_some_and(f64::is_nan));
+        for bad in [
+            "", "abc", "1.5x", "inf", "nan", "infinity", "f", "1_0", "e5",
+        ] {
+            assert_eq!(parse_java_float(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn java_charset_name_rules() {
+        for legal in ["UTF-8", "no-such", "x:y", "a.b_c+d", "8bit"] {
+            assert!(is_legal_charset_name(legal), "{legal}");
+        }
+        for illegal in ["", "a b", "-x", "_x", "ü"] {
+            assert!(!is_legal_charset_name(illegal), "{illegal}");
+        }
+    }
 
     #[test]
     fn java_integer_rules() {

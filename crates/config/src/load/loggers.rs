@@ -21,6 +21,7 @@ pub(crate) fn build_loggers(binder: &mut Binder, mut node: PNode) -> LoggersOutc
     let mut root = None;
     let mut roots = 0;
     let mut loggers: Vec<LoggerSpec> = Vec::new();
+    let mut failed = Vec::new();
     for child in std::mem::take(&mut node.children) {
         match child.canonical {
             Some(kind @ ("Root" | "AsyncRoot")) => {
@@ -28,20 +29,28 @@ pub(crate) fn build_loggers(binder: &mut Binder, mut node: PNode) -> LoggersOutc
                 root = build_logger(binder, child, true, kind == "AsyncRoot");
             }
             Some(kind @ ("Logger" | "AsyncLogger")) => {
-                if let Some(logger) = build_logger(binder, child, false, kind == "AsyncLogger") {
-                    loggers.retain(|existing| existing.name != logger.name);
-                    loggers.push(logger);
+                let stub = child.stub();
+                match build_logger(binder, child, false, kind == "AsyncLogger") {
+                    Some(logger) => {
+                        loggers.retain(|existing| existing.name != logger.name);
+                        loggers.push(logger);
+                    }
+                    None => failed.push(stub),
                 }
             }
             _ => binder.unusable_child(&node, &child),
         }
     }
+    for child in &failed {
+        binder.null_child(&node, child);
+    }
     binder.finish(&node, inserted);
     if roots > 1 {
-        binder.error_help(
+        binder.factory_failure(
             &node,
-            "Configuration has multiple root loggers. There can be only one.",
-            "keep a single <Root>; log4j2 discards the whole <Loggers> element and uses the default configuration",
+            "org.apache.logging.log4j.core.config.LoggersPlugin",
+            "java.lang.IllegalStateException: Configuration has multiple root loggers. There can be only one.",
+            Some("keep a single <Root>; log4j2 discards the whole <Loggers> element and uses the default configuration".to_string()),
         );
         return LoggersOutcome::MultipleRoots;
     }
@@ -57,20 +66,14 @@ fn build_logger(
     let inserted = node.attrs.len();
     // Logger properties add context data per event, which no scenario covers; log4j2 accepts
     // them on every logger.
-    let (appender_refs, filter) = bind_refs_and_filter(binder, &mut node, |child| {
+    let (appender_refs, filter, failed_refs) = bind_refs_and_filter(binder, &mut node, |child| {
         child.canonical == Some("Property")
     });
-    let name = if is_root {
-        Some(String::new())
-    } else {
-        binder.string(&mut node, &["name"])
-    };
-    let level = binder.level(&mut node, &["level"]);
+    // The builder's fields in log4j2's order: additivity, level, levelAndRefs, loggerName,
+    // includeLocation, then the appender refs.
     // A Boolean builder attribute (Boolean.valueOf): "yes" or "1" turn additivity off.
     let additivity = binder.boolean(&mut node, &["additivity"], true);
-    let include_location = binder
-        .string(&mut node, &["includeLocation"])
-        .map(|value| value.eq_ignore_ascii_case("true"));
+    let level = binder.level(&mut node, &["level"]);
     if binder.string(&mut node, &["levelAndRefs"]).is_some() {
         binder.report(
             crate::Severity::Warning,
@@ -80,15 +83,31 @@ fn build_logger(
             None,
         );
     }
-    binder.finish(&node, inserted);
+    let name = if is_root {
+        Some(String::new())
+    } else {
+        binder.string(&mut node, &["name"])
+    };
+    if name.is_none() {
+        binder.error(&node, "Loggers cannot be configured without a name");
+    }
+    let include_location = binder
+        .string(&mut node, &["includeLocation"])
+        .map(|value| value.eq_ignore_ascii_case("true"));
+    for child in &failed_refs {
+        binder.null_child(&node, child);
+    }
     let Some(name) = name else {
-        binder.error_help(
-            &node,
-            "Loggers cannot be configured without a name",
-            format!("Arguments given for element {} are invalid: field 'loggerName' has invalid value 'null'; the logger is not created", node.name),
-        );
+        let class = if asynchronous {
+            "org.apache.logging.log4j.core.async.AsyncLoggerConfig"
+        } else {
+            "org.apache.logging.log4j.core.config.LoggerConfig"
+        };
+        // The message of the missing name was given above, in the builder's field order.
+        binder.invalid_arguments_reported(&node, class, &["loggerName"]);
         return None;
     };
+    binder.finish(&node, inserted);
     Some(LoggerSpec {
         name,
         level,
@@ -103,17 +122,21 @@ fn build_logger(
 
 /// Binds the children shared by loggers and the Async appender: `<AppenderRef>`s and one filter.
 /// Children that `ignored` accepts are dropped silently; any other child is reported as unusable.
+/// The refs that could not be built are returned too, for the parent's "Null object" report.
 pub(super) fn bind_refs_and_filter(
     binder: &mut Binder,
     node: &mut PNode,
     ignored: impl Fn(&PNode) -> bool,
-) -> (Vec<AppenderRefSpec>, FilterSlot) {
+) -> (Vec<AppenderRefSpec>, FilterSlot, Vec<PNode>) {
     let mut appender_refs = Vec::new();
     let mut filter = FilterSlot::new();
+    let mut failed = Vec::new();
     for child in std::mem::take(&mut node.children) {
         if child.canonical == Some("AppenderRef") {
-            if let Some(reference) = build_appender_ref(binder, child) {
-                appender_refs.push(reference);
+            let stub = child.stub();
+            match build_appender_ref(binder, child) {
+                Some(reference) => appender_refs.push(reference),
+                None => failed.push(stub),
             }
         } else if is_filter(&child) {
             filter.offer(binder, node, child);
@@ -121,7 +144,7 @@ pub(super) fn bind_refs_and_filter(
             binder.unusable_child(node, &child);
         }
     }
-    (appender_refs, filter)
+    (appender_refs, filter, failed)
 }
 
 pub(super) fn build_appender_ref(binder: &mut Binder, mut node: PNode) -> Option<AppenderRefSpec> {

@@ -5,7 +5,8 @@
 //!    only, and `status` takes effect for everything reported from then on;
 //! 2. the tree becomes plugin nodes (strict `type=` names, leaf non-plugins as attributes);
 //! 3. arbiters are resolved;
-//! 4. the first `<Properties>` is built and its values join the substitutor;
+//! 4. a `<Properties>` that is the first element is built and its values join the substitutor
+//!    (any other `<Properties>` is ignored);
 //! 5. the other top-level elements are built in document order (so `<CustomLevels>` must come
 //!    before the levels are used);
 //! 6. a missing `<Loggers>` or `<Root>` is replaced by log4j2's defaults.
@@ -76,6 +77,27 @@ impl LoadError {
         match self {
             LoadError::Unreadable { .. } => None,
             LoadError::Malformed { position, .. } => Some(*position),
+        }
+    }
+
+    /// Reports the error to the status logger, for a caller that falls back to the default
+    /// configuration. A malformed file gets log4j2's two ERRORs, `Error parsing <file>` and
+    /// `No logging configuration`; log4j2 leaves the parser's position and text to its stack
+    /// trace, l4rs gives them as the first line's help (`<file>:line:column: message`).
+    pub fn report(&self) {
+        match self {
+            LoadError::Unreadable { .. } => status::error(self),
+            LoadError::Malformed {
+                path,
+                position,
+                message,
+            } => {
+                let path = display(path);
+                status::error(format_args!(
+                    "Error parsing {path} (help: {path}:{position}: {message})"
+                ));
+                status::error("No logging configuration");
+            }
         }
     }
 }
@@ -218,15 +240,19 @@ fn bind(root: &xml::Node, source: Option<&Path>, options: LoadOptions) -> Config
     report_top_level_leaves(&mut binder, root, &top);
     arbiters::process(&mut binder, &mut top);
 
+    // log4j2 builds `<Properties>` only when it is the very first element; any other
+    // `<Properties>` (a second one, or one after other elements) is skipped without a word.
     let mut properties = Vec::new();
-    if let Some(index) = top
+    if top
         .children
-        .iter()
-        .position(|child| child.name.eq_ignore_ascii_case("Properties"))
+        .first()
+        .is_some_and(|child| child.name.eq_ignore_ascii_case("Properties"))
     {
-        let node = top.children.remove(index);
+        let node = top.children.remove(0);
         properties = toplevel::build_properties(&mut binder, node);
     }
+    top.children
+        .retain(|child| !child.name.eq_ignore_ascii_case("Properties"));
     binder.substitutor = Substitutor::with_properties(source, properties.clone());
     if let Some(index) = top
         .children

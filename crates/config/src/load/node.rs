@@ -49,6 +49,21 @@ pub(crate) struct UnknownElement {
 }
 
 impl PNode {
+    /// The node without its attributes, children and value: enough to name it and its position
+    /// in a message after the node itself was consumed.
+    pub fn stub(&self) -> PNode {
+        PNode {
+            name: self.name.clone(),
+            canonical: self.canonical,
+            is_plugin: self.is_plugin,
+            attrs: Vec::new(),
+            children: Vec::new(),
+            value: None,
+            position: self.position,
+            file: self.file.clone(),
+        }
+    }
+
     /// Builds the node for `element` and its subtree, ignoring dropped unknown elements.
     #[cfg(test)]
     pub fn build(element: &xml::Node, strict: bool) -> PNode {

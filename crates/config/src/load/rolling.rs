@@ -69,20 +69,41 @@ fn is_strategy(node: &PNode) -> bool {
     )
 }
 
-/// Binds a rolling appender's own attributes and `children` (its policies and strategy).
-/// `None` after an error diagnostic when log4j2 would not create the appender.
-pub(crate) fn rolling_kind(
+/// A rolling appender's attributes and children, read (log4j2's builder fields, injected):
+/// what is required is checked by [`RollingParts::missing`], the rest by [`rolling_build`].
+pub(crate) struct RollingParts {
+    canonical: &'static str,
+    file_name: Option<String>,
+    file_name_position: Option<crate::Position>,
+    file_pattern: Option<String>,
+    pattern_attr_position: Option<crate::Position>,
+    append: bool,
+    immediate_flush: bool,
+    buffer_size: Option<usize>,
+    file_permissions: Option<String>,
+    file_owner: Option<String>,
+    file_group: Option<String>,
+    buffered_io: bool,
+    create_on_demand: bool,
+    max_random_delay_seconds: u64,
+    region_length: Option<i64>,
+    policies: Vec<TriggeringPolicySpec>,
+    policy_seen: bool,
+    /// `None` without a strategy element; `Some(None)` when the element could not be built.
+    strategy: Option<Option<RolloverStrategySpec>>,
+}
+
+/// Reads a rolling appender's own attributes and binds its `children` (policies and strategy,
+/// in document order, as log4j2 builds children before their parent).
+pub(crate) fn rolling_parts(
     binder: &mut Binder,
     node: &mut PNode,
-    canonical: &str,
+    canonical: &'static str,
     children: Vec<PNode>,
-) -> Option<AppenderKind> {
+) -> RollingParts {
+    let file_name_position = attr_position(node, "fileName");
     let file_name = binder.string(node, &["fileName"]);
-    let pattern_attr_position = node
-        .attrs
-        .iter()
-        .find(|attr| attr.name.eq_ignore_ascii_case("filePattern"))
-        .map(|attr| attr.position);
+    let pattern_attr_position = attr_position(node, "filePattern");
     let file_pattern = binder.string(node, &["filePattern"]);
     let append = binder.boolean(node, &["append"], true);
     let immediate_flush = binder.boolean(node, &["immediateFlush"], true);
@@ -107,23 +128,88 @@ pub(crate) fn rolling_kind(
 
     let mut policies = Vec::new();
     let mut policy_seen = false;
-    let mut strategy_node = None;
+    let mut strategy = None;
     for child in children {
         if is_policy(&child) && !policy_seen {
             policy_seen = true;
             policy(binder, child, &mut policies);
-        } else if is_strategy(&child) && strategy_node.is_none() {
-            strategy_node = Some(child);
+        } else if is_strategy(&child) && strategy.is_none() {
+            strategy = Some(rollover_strategy(binder, child));
         } else {
             binder.unexpected_child(node, &child);
         }
     }
+    RollingParts {
+        canonical,
+        file_name,
+        file_name_position,
+        file_pattern,
+        pattern_attr_position,
+        append,
+        immediate_flush,
+        buffer_size,
+        file_permissions,
+        file_owner,
+        file_group,
+        buffered_io,
+        create_on_demand,
+        max_random_delay_seconds,
+        region_length,
+        policies,
+        policy_seen,
+        strategy,
+    }
+}
 
-    let name = node
-        .attrs
-        .iter()
-        .find(|attr| attr.name.eq_ignore_ascii_case("name"))
-        .map_or_else(|| "null".to_string(), |attr| attr.value.clone());
+impl RollingParts {
+    /// The required builder fields that are missing, in log4j2's order, each with the message
+    /// its validator logs. Only RollingFile's builder marks `filePattern` and `policy`
+    /// required; the other rolling appenders check them when built.
+    pub(crate) fn missing(&self) -> Vec<(&'static str, String)> {
+        let mut missing = Vec::new();
+        if self.canonical == "RollingFile" {
+            if self.file_pattern.is_none() {
+                missing.push((
+                    "filePattern",
+                    "The parameter is null: filePattern".to_string(),
+                ));
+            }
+            if !self.policy_seen {
+                missing.push(("policy", "The parameter is null: policy".to_string()));
+            }
+        }
+        missing
+    }
+}
+
+/// What log4j2's builder checks once its fields are valid, then the appender's kind. `None`
+/// after an error diagnostic when log4j2 would not create the appender.
+pub(crate) fn rolling_build(
+    binder: &mut Binder,
+    node: &PNode,
+    name: &str,
+    parts: RollingParts,
+) -> Option<AppenderKind> {
+    let RollingParts {
+        canonical,
+        file_name,
+        file_name_position,
+        file_pattern,
+        pattern_attr_position,
+        append,
+        immediate_flush,
+        buffer_size,
+        file_permissions,
+        file_owner,
+        file_group,
+        buffered_io,
+        create_on_demand,
+        max_random_delay_seconds,
+        region_length,
+        policies,
+        policy_seen,
+        strategy,
+    } = parts;
     let Some(pattern_text) = file_pattern else {
         binder.error_help(
             node,
@@ -179,7 +265,7 @@ pub(crate) fn rolling_kind(
     if !policy_seen {
         binder.error_help(
             node,
-            format!("A TriggeringPolicy must be provided for appender {name}"),
+            "A TriggeringPolicy must be provided",
             "add <Policies> with e.g. <SizeBasedTriggeringPolicy size=\"10 MB\"/>; the appender is not created",
         );
         return None;
@@ -199,8 +285,8 @@ pub(crate) fn rolling_kind(
         );
         return None;
     }
-    let strategy = match strategy_node {
-        Some(strategy) => rollover_strategy(binder, strategy)?,
+    let strategy = match strategy {
+        Some(strategy) => strategy?,
         None if file_name.is_some() => default_strategy(DEFAULT_MAX, 1, FileIndexOrder::Max),
         None => RolloverStrategySpec::DirectWrite {
             max_files: None,
@@ -210,22 +296,35 @@ pub(crate) fn rolling_kind(
     };
     let file_name = match (&strategy, file_name) {
         (RolloverStrategySpec::Default { .. }, None) => {
+            // 2.19's RollingRandomAccessFile leaves the name's placeholder unfilled.
+            let appender = if canonical == "RollingRandomAccessFile" {
+                "{}"
+            } else {
+                name
+            };
+            let class = match canonical {
+                "RollingMemoryMappedFile" => "RollingMemoryMappedFileAppender",
+                _ => "RollingFileAppender",
+            };
             binder.error_help(
                 node,
-                "When no file name is provided a DirectFileRolloverStrategy must be configured",
+                format!("{class} '{appender}': When no file name is provided a DirectFileRolloverStrategy must be configured"),
                 "add fileName=\"…\" or use <DirectWriteRolloverStrategy>; the appender is not created",
             );
             return None;
         }
-        (RolloverStrategySpec::DirectWrite { .. }, Some(file_name)) => {
+        (RolloverStrategySpec::DirectWrite { .. }, Some(_)) => {
             binder.report(
-                Severity::Warning,
-                format!("The fileName attribute ({file_name}) is ignored with the DirectWriteRolloverStrategy: events go to the files filePattern names"),
+                Severity::Error,
+                "The fileName attribute must not be specified with the DirectWriteRolloverStrategy",
                 Some(node),
-                None,
-                None,
+                file_name_position,
+                Some(
+                    "remove fileName (the files filePattern names are written directly) or use <DefaultRolloverStrategy>; the appender is not created"
+                        .to_string(),
+                ),
             );
-            None
+            return None;
         }
         (_, file_name) => file_name,
     };
@@ -800,6 +899,38 @@ mod tests {
 
     fn strategy(config: &Configuration) -> &RolloverStrategySpec {
         &rolling_file(config).rolling.strategy
+    }
+
+    /// log4j2 refuses `fileName` with a `<DirectWriteRolloverStrategy>` (the corpus's
+    /// `log4j2-rolling-1833.xml` and `log4j2-random-1833.xml`, checked with the oracle).
+    #[test]
+    fn file_name_with_the_direct_write_strategy_is_refused_at_its_position() {
+        for kind in ["RollingFile", "RollingRandomAccessFile"] {
+            let config = load(&format!(
+                "<{kind} name=\"R\"\n    fileName=\"app.log\" filePattern=\"app-%d{{yyyy-MM-dd}}.log\">\n  <TimeBasedTriggeringPolicy/><DirectWriteRolloverStrategy/></{kind}>"
+            ));
+            assert!(config.appender("R").is_none(), "{kind}");
+            let errors: Vec<(&str, Option<crate::Position>)> = only(&config, Severity::Error)
+                .into_iter()
+                .map(|d| (d.message.as_str(), d.position))
+                .collect();
+            assert_eq!(
+                errors,
+                [
+                    (
+                        "The fileName attribute must not be specified with the DirectWriteRolloverStrategy",
+                        Some(crate::Position { line: 3, column: 5 })
+                    ),
+                    (
+                        format!("Null object returned for {kind} in Appenders.").as_str(),
+                        Some(crate::Position { line: 2, column: 1 })
+                    ),
+                ],
+                "{kind}"
+            );
+            let help = only(&config, Severity::Error)[0].help.clone().unwrap();
+            assert!(help.starts_with("remove fileName"), "{help}");
+        }
     }
 
     #[test]

@@ -174,19 +174,29 @@ fn tolerated_errors_use_log4j2_wording() {
   </Loggers>
 </Configuration>"#,
     );
-    let messages = messages(&config);
-    for expected in [
-        "Console contains an invalid element or attribute \"colour\"",
-        "No appender name provided",
-        "Error while converting string [8k] to type [int]. Using default value [null].",
-        "Error while converting string [verbose] to type [class org.apache.logging.log4j.Level]. Using default value [null].",
-        "The parameter is null: fileName",
-        "No filename provided for RandomAccessFileAppender with name R",
-        "Loggers cannot be configured without a name",
-        "Appender references must contain a reference",
-    ] {
-        assert!(messages.iter().any(|m| m == expected), "missing {expected:?} in {messages:#?}");
-    }
+    // Exactly log4j2 2.19's lines, in its order (checked with the oracle): each plugin's
+    // conversions and required fields as it is built, then each container's "Null object".
+    assert_eq!(
+        messages(&config),
+        [
+            "Console contains an invalid element or attribute \"colour\"",
+            "No appender name provided",
+            "Could not create plugin of type class org.apache.logging.log4j.core.appender.ConsoleAppender for element Console org.apache.logging.log4j.core.config.ConfigurationException: Arguments given for element Console are invalid: field 'name' has invalid value 'null'",
+            "Error while converting string [8k] to type [int]. Using default value [null]. java.lang.NumberFormatException: For input string: \"8k\"",
+            "The parameter is null: fileName",
+            "Could not create plugin of type class org.apache.logging.log4j.core.appender.FileAppender for element File org.apache.logging.log4j.core.config.ConfigurationException: Arguments given for element File are invalid: field 'fileName' has invalid value 'null'",
+            "No filename provided for RandomAccessFileAppender with name R",
+            "Null object returned for Console in Appenders.",
+            "Null object returned for File in Appenders.",
+            "Null object returned for RandomAccessFile in Appenders.",
+            "Error while converting string [verbose] to type [class org.apache.logging.log4j.Level]. Using default value [null]. java.lang.IllegalArgumentException: Unknown level constant [VERBOSE].",
+            "Loggers cannot be configured without a name",
+            "Could not create plugin of type class org.apache.logging.log4j.core.config.LoggerConfig for element Logger org.apache.logging.log4j.core.config.ConfigurationException: Arguments given for element Logger are invalid: field 'loggerName' has invalid value 'null'",
+            "Appender references must contain a reference",
+            "Null object returned for AppenderRef in Root.",
+            "Null object returned for Logger in Loggers.",
+        ]
+    );
     let names: Vec<&str> = config.appenders.iter().map(|a| a.name.as_str()).collect();
     assert_eq!(names, ["C", "F"]);
     assert!(
@@ -219,7 +229,7 @@ fn tolerated_errors_use_log4j2_wording() {
     };
     assert_eq!(
         help("Error while converting string [8k]"),
-        "attribute bufferSize of File: expected an integer from -2147483648 to 2147483647; java.lang.NumberFormatException: For input string: \"8k\""
+        "attribute bufferSize of File: expected an integer from -2147483648 to 2147483647"
     );
     assert!(
         help("Error while converting string [verbose]").starts_with(
@@ -244,8 +254,8 @@ fn bad_enum_values_list_the_constants() {
     assert_eq!(
         helps,
         [
-            "attribute onMatch of ThresholdFilter: allowed: ACCEPT, NEUTRAL, DENY; java.lang.IllegalArgumentException: No enum constant org.apache.logging.log4j.core.Filter.Result.MAYBE",
-            "attribute target of Console: allowed: SYSTEM_OUT, SYSTEM_ERR; java.lang.IllegalArgumentException: No enum constant org.apache.logging.log4j.core.appender.ConsoleAppender.Target.STDOUT",
+            "attribute onMatch of ThresholdFilter: allowed: ACCEPT, NEUTRAL, DENY",
+            "attribute target of Console: allowed: SYSTEM_OUT, SYSTEM_ERR",
         ]
     );
 }
@@ -345,7 +355,7 @@ fn filter_defaults_follow_log4j2_2_19() {
         matches!(config.appender("E").unwrap().filter, Some(FilterSpec::LevelMatch { level, .. }) if level == Level::ERROR)
     );
     let messages = messages(&config);
-    assert!(messages.contains(&"Error while converting string [maybe] to type [class org.apache.logging.log4j.core.Filter$Result]. Using default value [null].".to_string()));
+    assert!(messages.contains(&"Error while converting string [maybe] to type [class org.apache.logging.log4j.core.Filter$Result]. Using default value [null]. java.lang.IllegalArgumentException: No enum constant org.apache.logging.log4j.core.Filter.Result.MAYBE".to_string()));
     assert!(messages.contains(&"A regular expression must be provided for RegexFilter".to_string()));
 }
 
@@ -384,7 +394,7 @@ fn values_convert_as_log4j2_converts_them() {
     );
     assert_eq!(
         messages(&config),
-        ["Error while converting string [stdout] to type [class org.apache.logging.log4j.core.appender.ConsoleAppender$Target]. Using default value [null]."]
+        ["Error while converting string [stdout] to type [class org.apache.logging.log4j.core.appender.ConsoleAppender$Target]. Using default value [null]. java.lang.IllegalArgumentException: No enum constant org.apache.logging.log4j.core.appender.ConsoleAppender.Target.STDOUT"]
     );
 }
 
@@ -414,9 +424,8 @@ fn properties_and_root_attributes_substitute_in_the_right_order() {
     assert!(messages.contains(&"Configuration contains Property with both attribute value (attr) AND element value (text). Please specify only one value. Using the element value.".to_string()));
     assert!(messages
         .contains(&"Property contains an invalid element or attribute \"value\"".to_string()));
-    assert!(messages
-        .iter()
-        .any(|m| m.ends_with("Property name cannot be null")));
+    assert!(messages.contains(&"Unable to invoke factory method in class org.apache.logging.log4j.core.config.Property for element Property: java.lang.IllegalArgumentException: Property name cannot be null java.lang.reflect.InvocationTargetException".to_string()));
+    assert!(messages.contains(&"Null object returned for Property in Properties.".to_string()));
     assert_eq!(config.properties.len(), 4);
     // Root attributes cannot see <Properties>.
     let config = load(
@@ -476,12 +485,23 @@ fn custom_levels_register_in_document_order() {
         matches!(config.appender("C").unwrap().filter, Some(FilterSpec::LevelMatch { level, .. }) if level.int_level() == 450)
     );
     let messages = messages(&config);
-    assert!(messages
+    let failure = |reason: &str| {
+        format!("Unable to invoke factory method in class org.apache.logging.log4j.core.config.CustomLevelConfig for element CustomLevel: java.lang.IllegalArgumentException: {reason} java.lang.reflect.InvocationTargetException")
+    };
+    let at = messages
         .iter()
-        .any(|m| m.ends_with("Illegal null or empty Level name.")));
-    assert!(messages
-        .iter()
-        .any(|m| m.ends_with("Illegal Level int less than zero.")));
+        .position(|m| *m == failure("Illegal null or empty Level name."))
+        .unwrap_or_else(|| panic!("{messages:#?}"));
+    // Each failed level is named again when <CustomLevels> is built, after all of them.
+    assert_eq!(
+        messages[at..at + 4],
+        [
+            failure("Illegal null or empty Level name."),
+            failure("Illegal Level int less than zero."),
+            "Null object returned for CustomLevel in CustomLevels.".to_string(),
+            "Null object returned for CustomLevel in CustomLevels.".to_string(),
+        ]
+    );
 }
 
 #[test]
@@ -492,7 +512,7 @@ fn root_and_loggers_defaults() {
     let messages_two = messages(&two_roots);
     assert_eq!(
         messages_two[0],
-        "Configuration has multiple root loggers. There can be only one."
+        "Unable to invoke factory method in class org.apache.logging.log4j.core.config.LoggersPlugin for element Loggers: java.lang.IllegalStateException: Configuration has multiple root loggers. There can be only one. java.lang.reflect.InvocationTargetException"
     );
     assert_eq!(
         messages_two[1],
@@ -756,7 +776,9 @@ fn rolling_mistakes_are_errors_with_positions() {
     assert_eq!(find("Invalid cron expression").1.unwrap().line, 4);
     assert_eq!(find("Pattern does not contain a date").1.unwrap().line, 5);
     find("When no file name is provided a DirectFileRolloverStrategy must be configured");
-    find("No filename pattern provided for FileAppender with name F");
+    // RollingFile's builder requires filePattern.
+    find("The parameter is null: filePattern");
+    find("Arguments given for element RollingFile are invalid: field 'filePattern' has invalid value 'null'");
     let names: Vec<&str> = config.appenders.iter().map(|a| a.name.as_str()).collect();
     // B and C keep log4j2's fallbacks (10 MB, daily at midnight); the others are not created.
     assert_eq!(names, ["B", "C"]);
@@ -779,7 +801,9 @@ fn compression_l4rs_lacks_is_a_warning_with_its_position() {
         .map(|d| (d.message.clone(), d.position.map_or(0, |p| p.line)))
         .collect();
     assert_eq!(warnings.len(), 2, "{warnings:#?}");
-    assert!(warnings[0].0.contains(".pack200 compression is not available"));
+    assert!(warnings[0]
+        .0
+        .contains(".pack200 compression is not available"));
     // The position is the filePattern attribute's, on the element's second line.
     assert_eq!(warnings[0].1, 4);
     assert!(warnings[1].0.contains(".xz compression is not available"));
@@ -808,12 +832,23 @@ fn appenders_of_different_kinds_cannot_share_a_file() {
     );
     let names: Vec<&str> = config.appenders.iter().map(|a| a.name.as_str()).collect();
     assert_eq!(names, ["R1", "F2", "RR", "D1", "F3"]);
-    let errors: Vec<(&str, u32)> = config
+    type Lines<'a> = Vec<(&'a str, u32)>;
+    let (nulls, errors): (Lines, Lines) = config
         .diagnostics
         .iter()
         .map(|d| (d.message.as_str(), d.position.map_or(0, |p| p.line)))
-        .collect();
+        .partition(|(message, _)| message.starts_with("Null object returned"));
     assert_eq!(errors.len(), 5, "{errors:#?}");
+    assert_eq!(
+        nulls,
+        [
+            ("Null object returned for File in Appenders.", 3),
+            ("Null object returned for RollingFile in Appenders.", 5),
+            ("Null object returned for RandomAccessFile in Appenders.", 6),
+            ("Null object returned for RollingFile in Appenders.", 8),
+            ("Null object returned for File in Appenders.", 10),
+        ]
+    );
     assert_eq!(
         errors[0],
         (
@@ -835,5 +870,101 @@ fn appenders_of_different_kinds_cannot_share_a_file() {
     assert_eq!(
         errors[2..].iter().map(|e| e.1).collect::<Vec<_>>(),
         [6, 8, 10]
+    );
+}
+
+#[test]
+fn only_a_first_properties_element_is_used_and_others_are_skipped_silently() {
+    // As log4j2 does (checked with the oracle): `<Properties>` counts only as the first
+    // element; a later one, or one after other elements, is ignored without a word.
+    let first = load(
+        r#"<Configuration><Properties><Property name="a">A</Property></Properties>
+  <Properties><Property name="b">B</Property></Properties>
+  <Appenders><Console name="C"><PatternLayout pattern="${a}|${b}"/></Console></Appenders>{MINIMAL}</Configuration>"#
+            .replace("{MINIMAL}", MINIMAL_LOGGERS)
+            .as_str(),
+    );
+    assert_eq!(pattern(&first, "C"), "A|${b}");
+    assert!(first.diagnostics.is_empty(), "{:?}", messages(&first));
+    let later = load(
+        r#"<Configuration><Appenders><Console name="C"><PatternLayout pattern="${a}"/></Console></Appenders>
+  <Properties><Property name="a">A</Property></Properties>{MINIMAL}</Configuration>"#
+            .replace("{MINIMAL}", MINIMAL_LOGGERS)
+            .as_str(),
+    );
+    assert_eq!(pattern(&later, "C"), "${a}");
+    assert!(later.diagnostics.is_empty(), "{:?}", messages(&later));
+    assert!(later.properties.is_empty());
+}
+
+#[test]
+fn the_unused_buffer_size_is_reported_once() {
+    let config = load(&format!(
+        r#"<Configuration><Appenders><Console name="C"/>
+  <File name="F" fileName="/tmp/l4rs-unused.log" bufferedIO="false" bogus="1"/></Appenders>{MINIMAL_LOGGERS}</Configuration>"#
+    ));
+    // After the leftover attribute, as log4j2's builder reports it when it is built.
+    assert_eq!(
+        messages(&config),
+        [
+            "File contains an invalid element or attribute \"bogus\"",
+            "The bufferSize is set to 8192 but bufferedIo is false: false",
+        ]
+    );
+}
+
+#[test]
+fn a_malformed_file_reports_log4j2s_two_lines_with_the_position_as_help() {
+    let error = load_str(
+        "<Configuration>\n  <Appenders>\n</Configuration>",
+        Some(Path::new("/test/bad.xml")),
+    )
+    .unwrap_err();
+    let ((), records) = l4rs_core::status::capture(|| error.report());
+    let lines: Vec<String> = records
+        .iter()
+        .map(|r| format!("{} {}", r.level, r.message))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "ERROR Error parsing /test/bad.xml (help: /test/bad.xml:3:1: ill-formed document: expected `</Appenders>`, but `</Configuration>` was found)",
+            "ERROR No logging configuration",
+        ]
+    );
+    // The error itself still leads with the position.
+    assert!(
+        error
+            .to_string()
+            .starts_with("Error parsing /test/bad.xml:3:1: "),
+        "{error}"
+    );
+}
+
+#[test]
+fn conversion_warnings_end_with_javas_exception_text() {
+    let config = load(&format!(
+        r#"<Configuration><Appenders>
+  <Console name="C" target=" system_err "><PatternLayout charset="a b"/>
+    <BurstFilter level=" nope " rate=" "/></Console>
+  <Console name="D"><PatternLayout charset="no-such"/><BurstFilter rate=" 1.5x "/></Console>
+</Appenders>{MINIMAL_LOGGERS}</Configuration>"#
+    ));
+    let messages = messages(&config);
+    // Texts and order from log4j2 2.19 (oracle): enums are upper-cased but not trimmed,
+    // levels and floats are trimmed, and a charset name Java finds illegal is another exception.
+    for expected in [
+        "Error while converting string [ system_err ] to type [class org.apache.logging.log4j.core.appender.ConsoleAppender$Target]. Using default value [null]. java.lang.IllegalArgumentException: No enum constant org.apache.logging.log4j.core.appender.ConsoleAppender.Target. SYSTEM_ERR ",
+        "Error while converting string [a b] to type [class java.nio.charset.Charset]. Using default value [null]. java.nio.charset.IllegalCharsetNameException: a b",
+        "Error while converting string [ nope ] to type [class org.apache.logging.log4j.Level]. Using default value [null]. java.lang.IllegalArgumentException: Unknown level constant [NOPE].",
+        "Error while converting string [ ] to type [float]. Using default value [null]. java.lang.NumberFormatException: empty String",
+        "Error while converting string [no-such] to type [class java.nio.charset.Charset]. Using default value [null]. java.nio.charset.UnsupportedCharsetException: no-such",
+        "Error while converting string [ 1.5x ] to type [float]. Using default value [null]. java.lang.NumberFormatException: For input string: \"1.5x\"",
+    ] {
+        assert!(messages.iter().any(|m| m == expected), "missing {expected:?} in {messages:#?}");
+    }
+    // The untrimmed target is no target: the default, SYSTEM_OUT.
+    assert!(
+        matches!(&config.appender("C").unwrap().kind, AppenderKind::Console(c) if c.target == ConsoleTarget::SystemOut)
     );
 }

@@ -12,6 +12,7 @@ use super::node::PNode;
 pub(crate) fn build_properties(binder: &mut Binder, mut node: PNode) -> Vec<(String, String)> {
     let inserted = node.attrs.len();
     let mut properties: Vec<(String, String)> = Vec::new();
+    let mut failed = Vec::new();
     for mut child in std::mem::take(&mut node.children) {
         if child.canonical != Some("Property") {
             binder.unusable_child(&node, &child);
@@ -48,11 +49,19 @@ pub(crate) fn build_properties(binder: &mut Binder, mut node: PNode) -> Vec<(Str
                 properties.retain(|(existing, _)| *existing != name);
                 properties.push((name, value));
             }
-            None => binder.error(
-                &child,
-                "Unable to invoke factory method in class org.apache.logging.log4j.core.config.Property for element Property: java.lang.IllegalArgumentException: Property name cannot be null",
-            ),
+            None => {
+                binder.factory_failure(
+                    &child,
+                    "org.apache.logging.log4j.core.config.Property",
+                    "java.lang.IllegalArgumentException: Property name cannot be null",
+                    Some("add name=\"…\"; the property is not defined".to_string()),
+                );
+                failed.push(child);
+            }
         }
+    }
+    for child in &failed {
+        binder.null_child(&node, child);
     }
     binder.finish(&node, inserted);
     properties
@@ -61,14 +70,20 @@ pub(crate) fn build_properties(binder: &mut Binder, mut node: PNode) -> Vec<(Str
 /// Builds `<CustomLevels>`, registering each level at once so later elements can use it.
 pub(crate) fn build_custom_levels(binder: &mut Binder, mut node: PNode, into: &mut Vec<Level>) {
     let inserted = node.attrs.len();
+    let mut failed = Vec::new();
     for child in std::mem::take(&mut node.children) {
         if child.canonical == Some("CustomLevel") {
-            if let Some(level) = build_custom_level(binder, child) {
-                into.push(level);
+            let stub = child.stub();
+            match build_custom_level(binder, child) {
+                Some(level) => into.push(level),
+                None => failed.push(stub),
             }
         } else {
             binder.unusable_child(&node, &child);
         }
+    }
+    for child in &failed {
+        binder.null_child(&node, child);
     }
     binder.finish(&node, inserted);
 }
@@ -82,16 +97,21 @@ pub(crate) fn build_custom_level(binder: &mut Binder, mut node: PNode) -> Option
     let name = binder.string(&mut node, &["name"]);
     let int_level = binder.int(&mut node, &["intLevel"]).unwrap_or(0);
     binder.finish(&node, inserted);
-    let failure = |reason: &str| {
-        format!("Unable to invoke factory method in class org.apache.logging.log4j.core.config.CustomLevelConfig for element {}: java.lang.IllegalArgumentException: {reason}", node.name)
+    let failure = |binder: &mut Binder, reason: &str| {
+        binder.factory_failure(
+            &node,
+            "org.apache.logging.log4j.core.config.CustomLevelConfig",
+            &format!("java.lang.IllegalArgumentException: {reason}"),
+            Some("the level is not declared".to_string()),
+        );
     };
     match name.filter(|name| !name.trim().is_empty()) {
         None => {
-            binder.error(&node, failure("Illegal null or empty Level name."));
+            failure(binder, "Illegal null or empty Level name.");
             None
         }
         Some(_) if int_level < 0 => {
-            binder.error(&node, failure("Illegal Level int less than zero."));
+            failure(binder, "Illegal Level int less than zero.");
             None
         }
         Some(name) => Some(Level::register(&name, int_level)),

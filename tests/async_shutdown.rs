@@ -9,6 +9,7 @@
 //! been reported, so the appenders can then be closed.
 
 #[path = "async_support/fifo_gate.rs"]
+#[allow(dead_code)] // Each test binary uses part of the helper.
 mod fifo_gate;
 
 use fifo_gate::FifoGate;

@@ -90,3 +90,49 @@ fn double_colon_targets_match_dotted_and_double_colon_logger_names() {
 
 /// Tests in this file replace the global configuration; they take turns.
 static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+#[test]
+fn log_max_level_follows_the_most_verbose_logger_of_the_configuration() {
+    let _guard = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = l4rs_tests::fresh_output_dir("log-bridge-max-level");
+    let config = |root: &str, logger: &str, context_filter: &str| {
+        format!(
+            r#"<Configuration>
+  {context_filter}
+  <Appenders>
+    <File name="F" fileName="{dir}/max.log"><PatternLayout pattern="%p %m%n"/></File>
+  </Appenders>
+  <Loggers>
+    <Logger name="chatty" level="{logger}"/>
+    <Root level="{root}"><AppenderRef ref="F"/></Root>
+  </Loggers>
+</Configuration>"#,
+            dir = dir.display()
+        )
+    };
+    l4rs::init_with_file(l4rs_tests::write_config(&dir, &config("warn", "info", ""))).unwrap();
+    assert_eq!(log::max_level(), log::LevelFilter::Info);
+    log::info!(target: "chatty", "kept");
+    log::debug!(target: "chatty", "disabled by log's own check");
+    l4rs::init_with_file(l4rs_tests::write_config(
+        &dir,
+        &config("error", "error", ""),
+    ))
+    .unwrap();
+    assert_eq!(log::max_level(), log::LevelFilter::Error);
+    l4rs::init_with_file(l4rs_tests::write_config(&dir, &config("trace", "off", ""))).unwrap();
+    assert_eq!(log::max_level(), log::LevelFilter::Trace);
+    // A context-wide filter sees every event first, whatever the loggers' levels.
+    let filter = r#"<ThresholdFilter level="trace" onMatch="NEUTRAL" onMismatch="DENY"/>"#;
+    l4rs::init_with_file(l4rs_tests::write_config(
+        &dir,
+        &config("off", "off", filter),
+    ))
+    .unwrap();
+    assert_eq!(log::max_level(), log::LevelFilter::Trace);
+    l4rs::shutdown();
+    assert_eq!(
+        l4rs_tests::read_lines(&dir.join("max.log")),
+        vec!["INFO kept"]
+    );
+}

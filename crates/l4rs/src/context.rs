@@ -297,6 +297,19 @@ impl Context {
         }
     }
 
+    /// The most verbose level any logger of this context may enable: the loosest of the
+    /// fast-path thresholds. Calls above it are disabled whatever their logger's name.
+    pub(crate) fn most_verbose_threshold(&self) -> Level {
+        if self.filter.is_some() {
+            return Level::ALL;
+        }
+        self.configs
+            .iter()
+            .map(|config| config.level)
+            .max_by_key(|level| level.int_level())
+            .unwrap_or(Level::OFF)
+    }
+
     /// The logger config at `index`.
     pub(crate) fn config(&self, index: usize) -> &LoggerConfig {
         &self.configs[index]

@@ -196,6 +196,7 @@ fn activate(configuration: Configuration) -> Arc<Context> {
         previous.stop();
     }
     crate::bridge::install();
+    crate::bridge::follow(&context);
     install_exit_hooks();
     context
 }

@@ -704,7 +704,10 @@ mod tests {
     #[test]
     fn the_throughput_target_is_ten_times_or_most_of_the_disk() {
         // 2_000_000 ops in 2 s, two 1000-byte events each: 954 MB/s of a 1000 MB/s probe.
-        let disk_bound = ratios(&[measured("l4rs", 2_000_000), measured("log4j2", 1_000_000)], "log4j2");
+        let disk_bound = ratios(
+            &[measured("l4rs", 2_000_000), measured("log4j2", 1_000_000)],
+            "log4j2",
+        );
         assert_eq!(disk_bound[0].ops_ratio, 2.0);
         assert!(disk_bound[0].target_met());
         let ours_slow = Row {

@@ -35,6 +35,11 @@ impl Drop for Folder {
 
 const MINIMAL: &str = r#""logger": "a", "level": "INFO", "message": "m", "time_ms": 1"#;
 
+/// The events of a scenario folder whose `events.jsonl` is `text`.
+fn events_of(text: &str) -> Result<Vec<RecordedEvent>, ScenarioError> {
+    read_events(&Folder::with("events.jsonl", text).0)
+}
+
 /// The events of a one-line `events.jsonl` made of `MINIMAL` plus `extra` fields (written over
 /// several lines here for reading, joined into one).
 fn events_with(extra: &str) -> Result<Vec<RecordedEvent>, ScenarioError> {
@@ -44,12 +49,21 @@ fn events_with(extra: &str) -> Result<Vec<RecordedEvent>, ScenarioError> {
     } else {
         format!("{{{MINIMAL}, {extra}}}")
     };
-    read_events(&Folder::with("events.jsonl", &line).0)
+    events_of(&line)
+}
+
+/// An event's thread name, id and priority.
+fn thread_of(event: &RecordedEvent) -> (&str, u64, i32) {
+    (
+        event.thread.as_str(),
+        event.thread_id,
+        event.thread_priority,
+    )
 }
 
 /// The message of the error reading an `events.jsonl` of `text`.
 fn event_error(text: &str) -> String {
-    match read_events(&Folder::with("events.jsonl", text).0) {
+    match events_of(text) {
         Err(ScenarioError::Invalid { message, .. }) => message,
         other => panic!("expected an invalid event, got {other:?}"),
     }
@@ -79,14 +93,7 @@ fn a_complete_event_is_read_with_every_field() {
     .unwrap();
     let event = &events[0];
     assert_eq!(event.line, 1);
-    assert_eq!(
-        (
-            event.thread.as_str(),
-            event.thread_id,
-            event.thread_priority
-        ),
-        ("", 7, 10)
-    );
+    assert_eq!(thread_of(event), ("", 7, 10));
     assert_eq!(event.location.as_ref().map(|l| l.line), Some(0));
     assert_eq!(
         event.marker_parents.as_deref(),
@@ -97,24 +104,13 @@ fn a_complete_event_is_read_with_every_field() {
 
 #[test]
 fn defaults_and_nulls_mean_absent() {
-    let events = read_events(
-        &Folder::with(
-            "events.jsonl",
-            &format!("\n{{{MINIMAL}, \"thread\": null, \"marker\": null, \"mdc\": null}}\n\n"),
-        )
-        .0,
-    )
+    let events = events_of(&format!(
+        "\n{{{MINIMAL}, \"thread\": null, \"marker\": null, \"mdc\": null}}\n\n"
+    ))
     .unwrap();
     let event = &events[0];
     assert_eq!(event.line, 2);
-    assert_eq!(
-        (
-            event.thread.as_str(),
-            event.thread_id,
-            event.thread_priority
-        ),
-        ("main", 1, 5)
-    );
+    assert_eq!(thread_of(event), ("main", 1, 5));
     assert!(event.marker.is_none() && event.location.is_none() && event.exception.is_none());
 }
 
@@ -265,7 +261,7 @@ fn rejects_marker_parents_without_marker_or_disagreeing() {
          {{{MINIMAL}, \"marker\": \"M\"}}\n\
          {{{MINIMAL}, \"marker\": \"M\", \"marker_parents\": [\"Q\"]}}\n"
     );
-    match read_events(&Folder::with("events.jsonl", &text).0) {
+    match events_of(&text) {
         Err(ScenarioError::Invalid { line, message, .. }) => {
             assert_eq!(line, 3);
             assert_eq!(
@@ -280,7 +276,7 @@ fn rejects_marker_parents_without_marker_or_disagreeing() {
 #[test]
 fn rejects_invalid_json_with_its_line() {
     let text = format!("{{{MINIMAL}}}\n{{\"logger\": }}\n");
-    match read_events(&Folder::with("events.jsonl", &text).0) {
+    match events_of(&text) {
         Err(ScenarioError::Invalid { line, .. }) => assert_eq!(line, 2),
         other => panic!("expected an invalid event, got {other:?}"),
     }

@@ -101,6 +101,36 @@ fn fill(queue: &AsyncQueue, recorder: &Recorder, capacity: usize) {
     }
 }
 
+/// A queue of `capacity` slots on a gated recorder, filled as [`fill`] does.
+fn full_gated_queue(
+    capacity: usize,
+    blocking: bool,
+    policy: QueueFullPolicy,
+) -> (Arc<Gate>, Arc<Recorder>, Arc<AsyncQueue>) {
+    let (gate, recorder) = gated_recorder();
+    let queue =
+        Arc::new(AsyncQueue::start(options(capacity, blocking, policy), recorder.clone()).unwrap());
+    fill(&queue, &recorder, capacity);
+    (gate, recorder, queue)
+}
+
+/// `QueueFullPolicy::Discard` with the threshold INFO.
+fn discard_info() -> QueueFullPolicy {
+    QueueFullPolicy::Discard {
+        threshold: Level::INFO,
+    }
+}
+
+/// Sends `text` at `level` from a new thread, which may have to wait for room.
+fn send_from_thread(
+    queue: &Arc<AsyncQueue>,
+    level: Level,
+    text: &'static str,
+) -> std::thread::JoinHandle<Enqueued> {
+    let queue = Arc::clone(queue);
+    std::thread::spawn(move || send(&queue, level, text))
+}
+
 #[test]
 fn no_loss_and_per_thread_order_under_64_producers() {
     const THREADS: usize = 64;
@@ -179,15 +209,8 @@ fn the_message_is_captured_before_enqueue_returns() {
 
 #[test]
 fn a_blocking_queue_waits_for_a_slow_appender_and_loses_nothing() {
-    let (gate, recorder) = gated_recorder();
-    let queue = Arc::new(
-        AsyncQueue::start(options(4, true, QueueFullPolicy::Block), recorder.clone()).unwrap(),
-    );
-    fill(&queue, &recorder, 4);
-    let blocked = {
-        let queue = Arc::clone(&queue);
-        std::thread::spawn(move || send(&queue, Level::INFO, "blocked"))
-    };
+    let (gate, recorder, queue) = full_gated_queue(4, true, QueueFullPolicy::Block);
+    let blocked = send_from_thread(&queue, Level::INFO, "blocked");
     std::thread::sleep(Duration::from_millis(100));
     assert!(
         !blocked.is_finished(),
@@ -203,19 +226,11 @@ fn a_blocking_queue_waits_for_a_slow_appender_and_loses_nothing() {
 
 #[test]
 fn the_discarding_policy_drops_at_or_below_the_threshold_only() {
-    let (gate, recorder) = gated_recorder();
-    let policy = QueueFullPolicy::Discard {
-        threshold: Level::INFO,
-    };
-    let queue = Arc::new(AsyncQueue::start(options(4, true, policy), recorder.clone()).unwrap());
-    fill(&queue, &recorder, 4);
+    let (gate, recorder, queue) = full_gated_queue(4, true, discard_info());
     let before = l4rs_async::dropped_events();
     assert_eq!(send(&queue, Level::INFO, "info"), Enqueued::Discarded);
     assert_eq!(send(&queue, Level::DEBUG, "debug"), Enqueued::Discarded);
-    let warn = {
-        let queue = Arc::clone(&queue);
-        std::thread::spawn(move || send(&queue, Level::WARN, "warn waits"))
-    };
+    let warn = send_from_thread(&queue, Level::WARN, "warn waits");
     std::thread::sleep(Duration::from_millis(100));
     assert!(!warn.is_finished(), "events above the threshold wait");
     gate.open();
@@ -230,10 +245,7 @@ fn the_discarding_policy_drops_at_or_below_the_threshold_only() {
 
 #[test]
 fn a_non_blocking_queue_hands_back_what_does_not_fit() {
-    let (gate, recorder) = gated_recorder();
-    let queue =
-        AsyncQueue::start(options(2, false, QueueFullPolicy::Block), recorder.clone()).unwrap();
-    fill(&queue, &recorder, 2);
+    let (gate, recorder, queue) = full_gated_queue(2, false, QueueFullPolicy::Block);
     assert_eq!(send(&queue, Level::ERROR, "refused"), Enqueued::Full);
     assert_eq!(queue.stats().rejected, 1);
     gate.open();
@@ -263,11 +275,7 @@ fn a_panicking_appender_loses_its_event_not_the_queue() {
 
 #[test]
 fn stopping_a_full_queue_drains_it_and_later_events_are_refused() {
-    let (gate, recorder) = gated_recorder();
-    let queue = Arc::new(
-        AsyncQueue::start(options(16, true, QueueFullPolicy::Block), recorder.clone()).unwrap(),
-    );
-    fill(&queue, &recorder, 16);
+    let (gate, recorder, queue) = full_gated_queue(16, true, QueueFullPolicy::Block);
     let opener = {
         let gate = gate.clone();
         std::thread::spawn(move || {
@@ -290,10 +298,7 @@ fn stopping_a_full_queue_drains_it_and_later_events_are_refused() {
 
 #[test]
 fn a_shutdown_timeout_abandons_what_is_left() {
-    let (gate, recorder) = gated_recorder();
-    let queue =
-        AsyncQueue::start(options(8, true, QueueFullPolicy::Block), recorder.clone()).unwrap();
-    fill(&queue, &recorder, 8);
+    let (gate, recorder, queue) = full_gated_queue(8, true, QueueFullPolicy::Block);
     let started = Instant::now();
     let outcome = queue.stop(Some(Duration::from_millis(100)));
     assert!(started.elapsed() < Duration::from_secs(5));
@@ -317,12 +322,7 @@ fn a_shutdown_timeout_abandons_what_is_left() {
 
 #[test]
 fn a_timed_out_stop_still_reports_the_discard_total() {
-    let (gate, recorder) = gated_recorder();
-    let policy = QueueFullPolicy::Discard {
-        threshold: Level::INFO,
-    };
-    let queue = AsyncQueue::start(options(2, true, policy), recorder.clone()).unwrap();
-    fill(&queue, &recorder, 2);
+    let (gate, recorder, queue) = full_gated_queue(2, true, discard_info());
     let capture = l4rs_core::status::GlobalCapture::start();
     assert_eq!(send(&queue, Level::INFO, "dropped"), Enqueued::Discarded);
     assert_eq!(send(&queue, Level::DEBUG, "dropped"), Enqueued::Discarded);
@@ -362,17 +362,10 @@ fn a_timed_out_stop_still_reports_the_discard_total() {
 
 #[test]
 fn events_after_the_stop_are_counted_as_dropped() {
-    let (gate, recorder) = gated_recorder();
-    let queue = Arc::new(
-        AsyncQueue::start(options(2, true, QueueFullPolicy::Block), recorder.clone()).unwrap(),
-    );
-    fill(&queue, &recorder, 2);
+    let (gate, recorder, queue) = full_gated_queue(2, true, QueueFullPolicy::Block);
     // A producer offering to the full queue while it stops (waiting for room, or arriving
     // after the close) gets `Closed`, not silence.
-    let waiting = {
-        let queue = Arc::clone(&queue);
-        std::thread::spawn(move || send(&queue, Level::ERROR, "waiting"))
-    };
+    let waiting = send_from_thread(&queue, Level::ERROR, "waiting");
     let stopper = {
         let queue = Arc::clone(&queue);
         std::thread::spawn(move || queue.stop(None))
@@ -406,10 +399,8 @@ fn the_discarding_policy_applies_before_the_background_thread_check() {
             }
         }
     };
-    let policy = QueueFullPolicy::Discard {
-        threshold: Level::INFO,
-    };
-    let queue = Arc::new(AsyncQueue::start(options(2, true, policy), Arc::new(handler)).unwrap());
+    let queue =
+        Arc::new(AsyncQueue::start(options(2, true, discard_info()), Arc::new(handler)).unwrap());
     *slot.lock().unwrap() = Some(queue.clone());
     assert_eq!(send(&queue, Level::INFO, "trigger"), Enqueued::Queued);
     assert!(queue.drain(Some(Duration::from_secs(10))));

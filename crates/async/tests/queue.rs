@@ -322,7 +322,7 @@ fn a_shutdown_timeout_abandons_what_is_left() {
 
 #[test]
 fn a_timed_out_stop_still_reports_the_discard_total() {
-    let (gate, recorder, queue) = full_gated_queue(2, true, discard_info());
+    let (gate, _, queue) = full_gated_queue(2, true, discard_info());
     let capture = l4rs_core::status::GlobalCapture::start();
     assert_eq!(send(&queue, Level::INFO, "dropped"), Enqueued::Discarded);
     assert_eq!(send(&queue, Level::DEBUG, "dropped"), Enqueued::Discarded);

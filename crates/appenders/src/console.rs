@@ -169,11 +169,7 @@ impl Managed for ConsoleManager {
     fn flush(&self) {}
 
     fn close(&self) {
-        let footer = crate::encode::with_encoded(
-            self.layout.as_ref(),
-            |out| self.layout.footer(out),
-            <[u8]>::to_vec,
-        );
+        let footer = crate::encode::encoded_footer(self.layout.as_ref());
         let mut open = self.open.write().unwrap_or_else(|e| e.into_inner());
         if !*open {
             return;

@@ -26,6 +26,12 @@ pub(crate) fn with_encoded<R>(
     })
 }
 
+/// The layout's footer, encoded, for a manager that is closing (off the hot path: it allocates
+/// the bytes so that they can be written under the manager's own locks).
+pub(crate) fn encoded_footer(layout: &dyn Layout) -> Vec<u8> {
+    with_encoded(layout, |out| layout.footer(out), <[u8]>::to_vec)
+}
+
 /// Runs `f` with this thread's cleared byte scratch; a nested call gets a fresh vector.
 fn with_byte_scratch<R>(f: impl FnOnce(&mut Vec<u8>) -> R) -> R {
     let mut f = Some(f);

@@ -335,11 +335,7 @@ impl FileManager {
     /// Closes the file, writing the buffered bytes and, with `footer`, the layout's footer.
     fn close_with(&self, footer: bool) {
         let footer = if footer {
-            crate::encode::with_encoded(
-                self.layout.as_ref(),
-                |out| self.layout.footer(out),
-                <[u8]>::to_vec,
-            )
+            crate::encode::encoded_footer(self.layout.as_ref())
         } else {
             Vec::new()
         };

@@ -173,7 +173,7 @@ pub(crate) mod test_support {
     use std::path::{Path, PathBuf};
     use std::sync::atomic::{AtomicUsize, Ordering};
 
-    use l4rs_config::model::FileSpec;
+    use l4rs_config::model::{AppenderKind, FileSpec};
     use l4rs_core::{Layout, Level, LogEvent, Message};
 
     /// A stand-in for PatternLayout: `<prefix><message>\n`, with optional header and footer.
@@ -229,19 +229,17 @@ pub(crate) mod test_support {
         LogEvent::new("test", Level::INFO, Message::Text(text))
     }
 
-    /// A `<File>` with log4j2's defaults.
+    /// A `<File>` with log4j2's defaults, as l4rs-config binds `<File fileName="…"/>` (its
+    /// `appender_defaults` test checks each default by value).
     pub fn file_spec(file_name: &str) -> FileSpec {
-        FileSpec {
-            file_name: file_name.to_string(),
-            append: true,
-            buffered_io: true,
-            buffer_size: 8192,
-            immediate_flush: true,
-            locking: false,
-            create_on_demand: false,
-            file_permissions: None,
-            file_owner: None,
-            file_group: None,
+        let xml = format!(
+            r#"<Configuration><Appenders><File name="F" fileName="{file_name}"/></Appenders><Loggers><Root level="info"/></Loggers></Configuration>"#
+        );
+        let config = l4rs_config::load_str(&xml, None).unwrap();
+        assert!(config.diagnostics.is_empty(), "{:#?}", config.diagnostics);
+        match config.appenders.into_iter().next().map(|spec| spec.kind) {
+            Some(AppenderKind::File(spec)) => spec,
+            other => panic!("not a File: {other:?}"),
         }
     }
 

@@ -892,11 +892,7 @@ impl MemoryMappedFileManager {
         }
         let data_end = data_end();
         let footer = if footer {
-            crate::encode::with_encoded(
-                self.layout.as_ref(),
-                |out| self.layout.footer(out),
-                <[u8]>::to_vec,
-            )
+            crate::encode::encoded_footer(self.layout.as_ref())
         } else {
             Vec::new()
         };

@@ -5,13 +5,16 @@
 //! The files go to `/dev/shm` when it exists (tmpfs: the test measures the appenders, not the
 //! disk) and are deleted afterwards.
 
+mod rolling_support;
+
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use l4rs_appenders::{FileAppender, MemoryMappedFileAppender, RandomAccessFileAppender};
-use l4rs_config::model::{FileSpec, MemoryMappedFileSpec, RandomAccessFileSpec};
+use l4rs_config::model::{AppenderKind, MemoryMappedFileSpec, RandomAccessFileSpec};
 use l4rs_core::{Appender, Layout, Level, LogEvent, Message};
+use rolling_support::kind;
 
 const THREADS: usize = 64;
 const EVENTS: usize = 100_000;
@@ -130,17 +133,10 @@ fn number(field: &[u8], line: &[u8]) -> usize {
 fn file_64_threads() {
     let dir = Scratch::new("file");
     let path = dir.file();
-    let spec = FileSpec {
-        file_name: path.clone(),
-        append: true,
-        buffered_io: true,
-        buffer_size: 8192,
-        immediate_flush: true,
-        locking: false,
-        create_on_demand: false,
-        file_permissions: None,
-        file_owner: None,
-        file_group: None,
+    // log4j2's defaults, as the configuration binds them.
+    let AppenderKind::File(spec) = kind(&format!(r#"<File name="File" fileName="{path}"/>"#))
+    else {
+        panic!("not a File");
     };
     let appender = FileAppender::new("File", &spec, Arc::new(MessageLine)).unwrap();
     hammer(&appender, THREADS, EVENTS);

@@ -252,15 +252,11 @@ mod tests {
     use l4rs_config::rolling::glob_to_regex;
     use std::time::Duration;
 
+    /// Creates `path` holding ten bytes, last modified `age` ago.
     fn touch(path: &Path, age: Duration) {
-        std::fs::write(path, b"0123456789").unwrap();
-        let when = SystemTime::now() - age;
-        std::fs::File::options()
-            .write(true)
-            .open(path)
-            .unwrap()
-            .set_modified(when)
-            .unwrap();
+        let mut file = std::fs::File::create(path).unwrap();
+        std::io::Write::write_all(&mut file, b"0123456789").unwrap();
+        file.set_modified(SystemTime::now() - age).unwrap();
     }
 
     #[test]

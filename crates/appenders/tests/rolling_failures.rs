@@ -21,19 +21,15 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use l4rs_appenders::{ManualClock, RollingContext, RollingFileAppender, RolloverClock};
+use l4rs_appenders::{ManualClock, RollingContext, RollingFileAppender};
 use l4rs_config::model::AppenderKind;
 use l4rs_core::status::{GlobalCapture, StatusRecord};
 use l4rs_core::{Appender, Interpolator, Level, LogEvent, Message};
-use rolling_support::{all_lines, bind, is_leftover, kind, walk, Lines, TempDir};
+use rolling_support::{
+    all_lines, bind, context_on, is_leftover, rolling_file_in, rolling_file_xml, rolling_xml, walk,
+    Lines, TempDir, SIZE_1,
+};
 use tmpfs_support::SmallFilesystem;
-
-fn rolling_file(xml: &str, context: &RollingContext) -> RollingFileAppender {
-    let AppenderKind::RollingFile(spec) = kind(xml) else {
-        panic!("not a RollingFile: {xml}");
-    };
-    RollingFileAppender::with_context("R", &spec, Arc::new(Lines), context).unwrap()
-}
 
 fn log(appender: &dyn Appender, text: &str) {
     appender
@@ -66,15 +62,8 @@ fn refused_rollovers(
     prefix: &str,
 ) -> (Vec<String>, String) {
     let capture = GlobalCapture::start();
-    let appender = rolling_file(
-        &format!(
-            r#"<RollingFile name="R" fileName="{}" filePattern="{file_pattern}">
-                 <SizeBasedTriggeringPolicy size="1"/>
-               </RollingFile>"#,
-            dir.join("app.log"),
-        ),
-        context,
-    );
+    let xml = rolling_xml("RollingFile", &dir.join("app.log"), file_pattern, SIZE_1);
+    let appender = rolling_file_in(&xml, context);
     for n in 0..3 {
         log(&appender, &format!("{prefix}{n:04}"));
     }
@@ -130,13 +119,7 @@ fn a_failure_on_the_worker_is_seen_process_wide_and_keeps_the_data() {
     // so the index is `min`), and it is taken by a directory that cannot be replaced.
     std::fs::create_dir_all(dir.0.join("archive-1/app.log/occupied")).unwrap();
     let capture = GlobalCapture::start();
-    let (spec, diagnostics) = bind(&format!(
-        r#"<RollingFile name="R" fileName="{}" filePattern="{}">
-             <SizeBasedTriggeringPolicy size="1"/>
-           </RollingFile>"#,
-        dir.join("app.log"),
-        dir.join("archive-%i/app.log")
-    ));
+    let (spec, diagnostics) = bind(&rolling_file_xml(&dir, "archive-%i/app.log", SIZE_1));
     // The configuration warns about the index in a directory.
     assert_eq!(diagnostics.len(), 1, "{diagnostics:#?}");
     assert!(diagnostics[0].message.contains("%i in a directory"));
@@ -261,20 +244,13 @@ fn no_inode_for_the_new_file_undoes_the_rollover() {
     };
     let capture = GlobalCapture::start();
     let clock = Arc::new(ManualClock::new(0));
-    let context = RollingContext {
-        clock: Arc::clone(&clock) as Arc<dyn RolloverClock>,
-        ..RollingContext::default()
-    };
-    let appender = rolling_file(
-        &format!(
-            r#"<RollingFile name="R" fileName="{}" filePattern="{}">
-                 <SizeBasedTriggeringPolicy size="1"/>
-               </RollingFile>"#,
-            fs.join("app.log"),
-            fs.join("app-%i.log")
-        ),
-        &context,
+    let xml = rolling_xml(
+        "RollingFile",
+        &fs.join("app.log"),
+        &fs.join("app-%i.log"),
+        SIZE_1,
     );
+    let appender = rolling_file_in(&xml, &context_on(&clock));
     log(&appender, "inode0000");
     let fillers = use_up_inodes(fs.path());
     // The rollover renames app.log away, cannot create a new one, and puts it back.
@@ -342,14 +318,12 @@ fn no_space_for_the_compressed_archive_keeps_it_uncompressed() {
         return;
     };
     let capture = GlobalCapture::start();
-    let appender = rolling_file(
-        &format!(
-            r#"<RollingFile name="R" fileName="{}" filePattern="{}">
-                 <SizeBasedTriggeringPolicy size="16 KB"/>
-                 <DefaultRolloverStrategy max="5"/>
-               </RollingFile>"#,
-            fs.join("app.log"),
-            fs.join("app-%i.log.gz")
+    let appender = rolling_file_in(
+        &rolling_xml(
+            "RollingFile",
+            &fs.join("app.log"),
+            &fs.join("app-%i.log.gz"),
+            r#"<SizeBasedTriggeringPolicy size="16 KB"/><DefaultRolloverStrategy max="5"/>"#,
         ),
         &RollingContext::default(),
     );

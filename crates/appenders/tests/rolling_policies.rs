@@ -14,7 +14,8 @@ use l4rs_appenders::ManualClock;
 use l4rs_core::status::GlobalCapture;
 use l4rs_core::{Appender as _, Level};
 use rolling_support::{
-    bind, build_on, contents, log_at, millis, names, rolling_file_on, set_modified, Lines, TempDir,
+    bind, build_on, contents, log_at, millis, names, rolling_file_on, rolling_file_xml,
+    set_modified, Lines, TempDir, SIZE_1,
 };
 
 fn clock_at(text: &str) -> Arc<ManualClock> {
@@ -106,12 +107,7 @@ fn start_with(policy: &str, text: &str) -> (TempDir, Vec<String>) {
     let path = dir.0.join("app.log");
     std::fs::write(&path, text).unwrap();
     set_modified(&path, millis("2020-01-01T00:00:00Z"));
-    let xml = format!(
-        r#"<RollingFile name="R" fileName="{}" filePattern="{}">{policy}</RollingFile>"#,
-        dir.join("app.log"),
-        dir.join("app-%i.log")
-    );
-    let (spec, diagnostics) = bind(&xml);
+    let (spec, diagnostics) = bind(&rolling_file_xml(&dir, "app-%i.log", policy));
     assert!(
         diagnostics
             .iter()
@@ -160,16 +156,10 @@ fn cron_evaluate_on_startup_rolls_a_file_that_missed_a_fire_time() {
         set_modified(&path, millis("2030-01-01T10:30:00Z"));
         // The clock says 11:30: the 11:00 fire time passed since the file was written.
         let clock = clock_at("2030-01-01T11:30:00Z");
-        let appender = build_on(
-            &format!(
-                r#"<RollingFile name="R" fileName="{}" filePattern="{}">
-                     <CronTriggeringPolicy schedule="0 0 * * * ?" evaluateOnStartup="{evaluate}"/>
-                   </RollingFile>"#,
-                dir.join("app.log"),
-                dir.join("app-%i.log")
-            ),
-            &clock,
+        let policy = format!(
+            r#"<CronTriggeringPolicy schedule="0 0 * * * ?" evaluateOnStartup="{evaluate}"/>"#
         );
+        let appender = build_on(&rolling_file_xml(&dir, "app-%i.log", &policy), &clock);
         log_at(appender.as_ref(), "after", millis("2030-01-01T11:30:00Z"));
         appender.stop();
         assert_eq!(names(&dir.0), expected, "evaluateOnStartup={evaluate}");
@@ -186,17 +176,9 @@ fn cron_evaluate_on_startup_rolls_a_file_that_missed_a_fire_time() {
 fn a_min_above_one_numbers_archives_from_min() {
     let dir = TempDir::new("min3");
     let clock = clock_at("2030-01-01T00:00:00Z");
-    let appender = rolling_file_on(
-        &format!(
-            r#"<RollingFile name="R" fileName="{}" filePattern="{}">
-                 <SizeBasedTriggeringPolicy size="1"/>
-                 <DefaultRolloverStrategy min="3" max="5"/>
-               </RollingFile>"#,
-            dir.join("app.log"),
-            dir.join("app-%i.log")
-        ),
-        &clock,
-    );
+    let strategy = r#"<DefaultRolloverStrategy min="3" max="5"/>"#;
+    let xml = rolling_file_xml(&dir, "app-%i.log", &format!("{SIZE_1}{strategy}"));
+    let appender = rolling_file_on(&xml, &clock);
     let at = millis("2030-01-01T00:00:00Z");
     for (n, text) in ["a", "b", "c"].iter().enumerate() {
         log_at(&appender, text, at + n as i64);
@@ -222,17 +204,9 @@ fn a_min_above_one_numbers_archives_from_min() {
 fn gzip_size(level: &str, text: &str) -> u64 {
     let dir = TempDir::new(&format!("level-{level}"));
     let clock = clock_at("2030-01-01T00:00:00Z");
-    let appender = build_on(
-        &format!(
-            r#"<RollingFile name="R" fileName="{}" filePattern="{}">
-                 <SizeBasedTriggeringPolicy size="1"/>
-                 <DefaultRolloverStrategy compressionLevel="{level}"/>
-               </RollingFile>"#,
-            dir.join("app.log"),
-            dir.join("app-%i.log.gz")
-        ),
-        &clock,
-    );
+    let strategy = format!(r#"<DefaultRolloverStrategy compressionLevel="{level}"/>"#);
+    let xml = rolling_file_xml(&dir, "app-%i.log.gz", &format!("{SIZE_1}{strategy}"));
+    let appender = build_on(&xml, &clock);
     log_at(appender.as_ref(), text, 0);
     log_at(appender.as_ref(), "next", 0);
     appender.stop();
@@ -364,16 +338,7 @@ fn a_failed_rollover_is_retried_after_a_second_on_the_rolling_clock() {
     let start = millis("2030-01-01T00:00:00Z");
     let clock = Arc::new(ManualClock::new(start));
     let capture = GlobalCapture::start();
-    let appender = build_on(
-        &format!(
-            r#"<RollingFile name="R" fileName="{}" filePattern="{}">
-                 <SizeBasedTriggeringPolicy size="1"/>
-               </RollingFile>"#,
-            dir.join("app.log"),
-            dir.join("app.old")
-        ),
-        &clock,
-    );
+    let appender = build_on(&rolling_file_xml(&dir, "app.old", SIZE_1), &clock);
     log_at(appender.as_ref(), "a", start);
     log_at(appender.as_ref(), "b", start);
     std::fs::remove_dir_all(dir.0.join("app.old")).unwrap();

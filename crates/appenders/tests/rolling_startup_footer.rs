@@ -15,12 +15,14 @@
 
 mod rolling_support;
 
-use std::path::Path;
+use std::ops::RangeInclusive;
 use std::sync::Arc;
 
-use l4rs_appenders::{ManualClock, RollingContext, RolloverClock};
-use l4rs_core::{Appender, Layout, LogEvent};
-use rolling_support::{bind, log_at, millis, names, set_modified, TempDir};
+use l4rs_appenders::ManualClock;
+use l4rs_core::{Layout, LogEvent};
+use rolling_support::{
+    build_with_layout_on, log_at, millis, names, rolling_xml, set_modified, TempDir,
+};
 
 /// `<message>\n`, with the header `HEADER\n` and the footer `FOOTER\n`.
 struct Framed;
@@ -50,6 +52,15 @@ const KINDS: [&str; 3] = [
     "RollingMemoryMappedFile",
 ];
 
+/// Archives named by index.
+const INDEXED: &str = "app-%i.log";
+const ON_STARTUP: &str = "<OnStartupTriggeringPolicy/>";
+/// 20 bytes: the header aside, `event 4` finds 24 bytes written and rolls first.
+const SIZE_20: &str = r#"<SizeBasedTriggeringPolicy size="20"/>"#;
+/// Hourly, and the fire time missed while the process was not running counts.
+const CRON_ON_STARTUP: &str =
+    r#"<CronTriggeringPolicy schedule="0 0 * * * ?" evaluateOnStartup="true"/>"#;
+
 /// What [`Framed`]'s header is in a new file of `kind`: nothing for the memory-mapped one.
 fn header(kind: &str) -> &'static str {
     if kind == "RollingMemoryMappedFile" {
@@ -59,70 +70,73 @@ fn header(kind: &str) -> &'static str {
     }
 }
 
-/// Writes `text` into `path`, dated long before this process started.
-fn seed(path: &Path, text: &str, dated: &str) {
-    std::fs::write(path, text).unwrap();
-    set_modified(path, millis(dated));
-}
-
-/// Builds a `kind` appender on `dir/app.log` with `policies` and [`Framed`], on `clock`.
-fn build(
-    kind: &str,
-    dir: &TempDir,
-    file_pattern: &str,
-    policies: &str,
-    clock: &Arc<ManualClock>,
-) -> Arc<dyn Appender> {
-    let xml = format!(
-        r#"<{kind} name="R" fileName="{}" filePattern="{}">{policies}</{kind}>"#,
-        dir.join("app.log"),
-        dir.join(file_pattern)
-    );
-    let (spec, diagnostics) = bind(&xml);
-    assert!(diagnostics.is_empty(), "{diagnostics:#?}");
-    let context = RollingContext {
-        clock: Arc::clone(clock) as Arc<dyn RolloverClock>,
-        ..RollingContext::default()
-    };
-    l4rs_appenders::build_appender_with(&spec, Arc::new(Framed), &context).unwrap()
-}
-
-/// Logs `event 1` … `event {count}`, one millisecond apart from `from`.
-fn log_events(appender: &dyn Appender, count: usize, from: i64) {
-    for number in 1..=count {
-        log_at(appender, &format!("event {number}"), from + number as i64);
+/// The text of a file of `kind` this run created and closed: its header, `event {n}` for each
+/// of `events`, the footer.
+fn written(kind: &str, events: RangeInclusive<usize>) -> String {
+    let mut text = header(kind).to_string();
+    for number in events {
+        text += &format!("event {number}\n");
     }
+    text + "FOOTER\n"
 }
 
-fn text(dir: &TempDir, name: &str) -> String {
-    std::fs::read_to_string(dir.0.join(name)).unwrap()
+/// [`PREVIOUS_RUN`] with the footer written a second time, by a rollover that did not skip it.
+fn previous_run_footed_again() -> String {
+    format!("{PREVIOUS_RUN}FOOTER\n")
+}
+
+/// Puts [`PREVIOUS_RUN`] in `dir/app.log`, last modified at `dated`.
+fn seed_previous_run(dir: &TempDir, dated: &str) {
+    let path = dir.0.join("app.log");
+    std::fs::write(&path, PREVIOUS_RUN).unwrap();
+    set_modified(&path, millis(dated));
+}
+
+/// Runs a `kind` appender on `dir/app.log` with `policies` and [`Framed`], its archives named by
+/// `file_pattern` in `dir`: the clock starts at `now`, `event 1` … `event {events}` are logged one
+/// millisecond apart from `now`, and the appender is stopped.
+fn run(kind: &str, dir: &TempDir, file_pattern: &str, policies: &str, now: &str, events: usize) {
+    let now = millis(now);
+    let clock = Arc::new(ManualClock::new(now));
+    let xml = rolling_xml(
+        kind,
+        &dir.join("app.log"),
+        &dir.join(file_pattern),
+        policies,
+    );
+    let appender = build_with_layout_on(&xml, Arc::new(Framed), &clock);
+    for number in 1..=events {
+        log_at(
+            appender.as_ref(),
+            &format!("event {number}"),
+            now + number as i64,
+        );
+    }
+    appender.stop();
+}
+
+/// Checks that `dir` holds exactly the files `expected` names (in name order), each with its
+/// text.
+fn expect_files(dir: &TempDir, expected: &[(&str, String)], context: &str) {
+    let expected_names: Vec<&str> = expected.iter().map(|(name, _)| *name).collect();
+    assert_eq!(names(&dir.0), expected_names, "{context}");
+    for (name, text) in expected {
+        let actual = std::fs::read_to_string(dir.0.join(name)).unwrap();
+        assert_eq!(&actual, text, "{context}: {name}");
+    }
 }
 
 #[test]
 fn on_startup_archives_the_previous_run_without_a_second_footer() {
     for kind in KINDS {
         let dir = TempDir::new("startup-footer");
-        seed(&dir.0.join("app.log"), PREVIOUS_RUN, "2020-01-01T12:00:00Z");
-        let clock = Arc::new(ManualClock::new(millis("2030-01-01T00:00:00Z")));
-        let appender = build(
-            kind,
-            &dir,
-            "app-%i.log",
-            "<OnStartupTriggeringPolicy/>",
-            &clock,
-        );
-        log_events(appender.as_ref(), 5, millis("2030-01-01T00:00:00Z"));
-        appender.stop();
-        assert_eq!(names(&dir.0), ["app-1.log", "app.log"], "{kind}");
-        assert_eq!(text(&dir, "app-1.log"), PREVIOUS_RUN, "{kind}");
-        assert_eq!(
-            text(&dir, "app.log"),
-            format!(
-                "{}event 1\nevent 2\nevent 3\nevent 4\nevent 5\nFOOTER\n",
-                header(kind)
-            ),
-            "{kind}"
-        );
+        seed_previous_run(&dir, "2020-01-01T12:00:00Z");
+        run(kind, &dir, INDEXED, ON_STARTUP, "2030-01-01T00:00:00Z", 5);
+        let expected = [
+            ("app-1.log", PREVIOUS_RUN.to_string()),
+            ("app.log", written(kind, 1..=5)),
+        ];
+        expect_files(&dir, &expected, kind);
     }
 }
 
@@ -130,62 +144,28 @@ fn on_startup_archives_the_previous_run_without_a_second_footer() {
 fn a_size_triggered_rollover_writes_the_footer() {
     for kind in KINDS {
         let dir = TempDir::new("size-footer");
-        let clock = Arc::new(ManualClock::new(millis("2030-01-01T00:00:00Z")));
-        // 20 bytes: the header aside, `event 4` finds 24 bytes written and rolls first.
-        let appender = build(
-            kind,
-            &dir,
-            "app-%i.log",
-            r#"<SizeBasedTriggeringPolicy size="20"/>"#,
-            &clock,
-        );
-        log_events(appender.as_ref(), 5, millis("2030-01-01T00:00:00Z"));
-        appender.stop();
-        assert_eq!(names(&dir.0), ["app-1.log", "app.log"], "{kind}");
-        assert_eq!(
-            text(&dir, "app-1.log"),
-            format!("{}event 1\nevent 2\nevent 3\nFOOTER\n", header(kind)),
-            "{kind}"
-        );
-        assert_eq!(
-            text(&dir, "app.log"),
-            format!("{}event 4\nevent 5\nFOOTER\n", header(kind)),
-            "{kind}"
-        );
+        run(kind, &dir, INDEXED, SIZE_20, "2030-01-01T00:00:00Z", 5);
+        let expected = [
+            ("app-1.log", written(kind, 1..=3)),
+            ("app.log", written(kind, 4..=5)),
+        ];
+        expect_files(&dir, &expected, kind);
     }
 }
 
 #[test]
 fn on_startup_and_size_together_skip_the_footer_only_at_startup() {
+    let policies = format!("<Policies>{SIZE_20}{ON_STARTUP}</Policies>");
     for kind in KINDS {
         let dir = TempDir::new("both-footer");
-        seed(&dir.0.join("app.log"), PREVIOUS_RUN, "2020-01-01T12:00:00Z");
-        let clock = Arc::new(ManualClock::new(millis("2030-01-01T00:00:00Z")));
-        let appender = build(
-            kind,
-            &dir,
-            "app-%i.log",
-            r#"<Policies><SizeBasedTriggeringPolicy size="20"/><OnStartupTriggeringPolicy/></Policies>"#,
-            &clock,
-        );
-        log_events(appender.as_ref(), 5, millis("2030-01-01T00:00:00Z"));
-        appender.stop();
-        assert_eq!(
-            names(&dir.0),
-            ["app-1.log", "app-2.log", "app.log"],
-            "{kind}"
-        );
-        assert_eq!(text(&dir, "app-1.log"), PREVIOUS_RUN, "{kind}");
-        assert_eq!(
-            text(&dir, "app-2.log"),
-            format!("{}event 1\nevent 2\nevent 3\nFOOTER\n", header(kind)),
-            "{kind}"
-        );
-        assert_eq!(
-            text(&dir, "app.log"),
-            format!("{}event 4\nevent 5\nFOOTER\n", header(kind)),
-            "{kind}"
-        );
+        seed_previous_run(&dir, "2020-01-01T12:00:00Z");
+        run(kind, &dir, INDEXED, &policies, "2030-01-01T00:00:00Z", 5);
+        let expected = [
+            ("app-1.log", PREVIOUS_RUN.to_string()),
+            ("app-2.log", written(kind, 1..=3)),
+            ("app.log", written(kind, 4..=5)),
+        ];
+        expect_files(&dir, &expected, kind);
     }
 }
 
@@ -193,28 +173,15 @@ fn on_startup_and_size_together_skip_the_footer_only_at_startup() {
 fn the_first_event_of_a_later_period_rolls_with_the_footer() {
     for kind in KINDS {
         let dir = TempDir::new("time-footer");
-        seed(&dir.0.join("app.log"), PREVIOUS_RUN, "2030-01-01T12:00:00Z");
-        let clock = Arc::new(ManualClock::new(millis("2030-01-02T08:00:00Z")));
-        let appender = build(
-            kind,
-            &dir,
-            "app-%d{yyyy-MM-dd}{UTC}.log",
-            "<TimeBasedTriggeringPolicy/>",
-            &clock,
-        );
-        log_events(appender.as_ref(), 3, millis("2030-01-02T08:00:00Z"));
-        appender.stop();
-        assert_eq!(names(&dir.0), ["app-2030-01-01.log", "app.log"], "{kind}");
-        assert_eq!(
-            text(&dir, "app-2030-01-01.log"),
-            format!("{PREVIOUS_RUN}FOOTER\n"),
-            "{kind}"
-        );
-        assert_eq!(
-            text(&dir, "app.log"),
-            format!("{}event 1\nevent 2\nevent 3\nFOOTER\n", header(kind)),
-            "{kind}"
-        );
+        seed_previous_run(&dir, "2030-01-01T12:00:00Z");
+        let daily = "app-%d{yyyy-MM-dd}{UTC}.log";
+        let time_based = "<TimeBasedTriggeringPolicy/>";
+        run(kind, &dir, daily, time_based, "2030-01-02T08:00:00Z", 3);
+        let expected = [
+            ("app-2030-01-01.log", previous_run_footed_again()),
+            ("app.log", written(kind, 1..=3)),
+        ];
+        expect_files(&dir, &expected, kind);
     }
 }
 
@@ -223,62 +190,44 @@ fn cron_evaluate_on_startup_rolls_with_the_footer() {
     for kind in KINDS {
         let dir = TempDir::new("cron-footer");
         // Written at 10:30; the clock says 11:30, so the 11:00 fire time was missed.
-        seed(&dir.0.join("app.log"), PREVIOUS_RUN, "2030-01-01T10:30:00Z");
-        let clock = Arc::new(ManualClock::new(millis("2030-01-01T11:30:00Z")));
-        let appender = build(
+        seed_previous_run(&dir, "2030-01-01T10:30:00Z");
+        run(
             kind,
             &dir,
-            "app-%i.log",
-            r#"<CronTriggeringPolicy schedule="0 0 * * * ?" evaluateOnStartup="true"/>"#,
-            &clock,
+            INDEXED,
+            CRON_ON_STARTUP,
+            "2030-01-01T11:30:00Z",
+            1,
         );
-        log_events(appender.as_ref(), 1, millis("2030-01-01T11:30:00Z"));
-        appender.stop();
-        assert_eq!(names(&dir.0), ["app-1.log", "app.log"], "{kind}");
-        assert_eq!(
-            text(&dir, "app-1.log"),
-            format!("{PREVIOUS_RUN}FOOTER\n"),
-            "{kind}"
-        );
-        assert_eq!(
-            text(&dir, "app.log"),
-            format!("{}event 1\nFOOTER\n", header(kind)),
-            "{kind}"
-        );
+        let expected = [
+            ("app-1.log", previous_run_footed_again()),
+            ("app.log", written(kind, 1..=1)),
+        ];
+        expect_files(&dir, &expected, kind);
     }
 }
 
 #[test]
 fn with_cron_and_on_startup_the_first_listed_decides_the_footer() {
-    let cron = r#"<CronTriggeringPolicy schedule="0 0 * * * ?" evaluateOnStartup="true"/>"#;
-    let on_startup = "<OnStartupTriggeringPolicy/>";
     for kind in KINDS {
         for (policies, archive) in [
             (
-                format!("<Policies>{cron}{on_startup}</Policies>"),
-                format!("{PREVIOUS_RUN}FOOTER\n"),
+                format!("<Policies>{CRON_ON_STARTUP}{ON_STARTUP}</Policies>"),
+                previous_run_footed_again(),
             ),
             (
-                format!("<Policies>{on_startup}{cron}</Policies>"),
+                format!("<Policies>{ON_STARTUP}{CRON_ON_STARTUP}</Policies>"),
                 PREVIOUS_RUN.to_string(),
             ),
         ] {
             let dir = TempDir::new("cron-startup-footer");
             // Dated in 2020: before this process (OnStartup) and before the clock's 11:00 fire
             // time (cron).
-            seed(&dir.0.join("app.log"), PREVIOUS_RUN, "2020-01-01T10:30:00Z");
-            let clock = Arc::new(ManualClock::new(millis("2020-01-01T11:30:00Z")));
-            let appender = build(kind, &dir, "app-%i.log", &policies, &clock);
-            log_events(appender.as_ref(), 1, millis("2020-01-01T11:30:00Z"));
-            appender.stop();
+            seed_previous_run(&dir, "2020-01-01T10:30:00Z");
+            run(kind, &dir, INDEXED, &policies, "2020-01-01T11:30:00Z", 1);
             // One rollover, not two.
-            assert_eq!(names(&dir.0), ["app-1.log", "app.log"], "{kind} {policies}");
-            assert_eq!(text(&dir, "app-1.log"), archive, "{kind} {policies}");
-            assert_eq!(
-                text(&dir, "app.log"),
-                format!("{}event 1\nFOOTER\n", header(kind)),
-                "{kind} {policies}"
-            );
+            let expected = [("app-1.log", archive), ("app.log", written(kind, 1..=1))];
+            expect_files(&dir, &expected, &format!("{kind} {policies}"));
         }
     }
 }

@@ -1,5 +1,5 @@
-//! Helpers the rolling integration tests share (each test file is its own crate and uses
-//! what it needs).
+//! Helpers the appender integration tests share, the rolling ones above all (each test file is
+//! its own crate and uses what it needs).
 #![allow(dead_code)]
 
 use std::io::Read as _;
@@ -70,16 +70,51 @@ pub fn bind(appender_xml: &str) -> (AppenderSpec, Vec<Diagnostic>) {
     (spec, config.diagnostics)
 }
 
+/// A size policy that rolls before every event but the first.
+pub const SIZE_1: &str = r#"<SizeBasedTriggeringPolicy size="1"/>"#;
+
+/// `<{element} name="R" fileName="{file_name}" filePattern="{file_pattern}">{children}</{element}>`:
+/// a rolling appender `R` with `children` (policies, strategy) inside.
+pub fn rolling_xml(element: &str, file_name: &str, file_pattern: &str, children: &str) -> String {
+    format!(
+        r#"<{element} name="R" fileName="{file_name}" filePattern="{file_pattern}">{children}</{element}>"#
+    )
+}
+
+/// [`rolling_xml`] for a RollingFile on `dir/app.log` whose archives `dir/{file_pattern}` names.
+pub fn rolling_file_xml(dir: &TempDir, file_pattern: &str, children: &str) -> String {
+    rolling_xml(
+        "RollingFile",
+        &dir.join("app.log"),
+        &dir.join(file_pattern),
+        children,
+    )
+}
+
 /// Builds the appender `appender_xml` describes (no diagnostics allowed) with [`Lines`], on
 /// `clock`.
 pub fn build_on(appender_xml: &str, clock: &Arc<ManualClock>) -> Arc<dyn Appender> {
+    build_with_layout_on(appender_xml, Arc::new(Lines), clock)
+}
+
+/// Builds the appender `appender_xml` describes (no diagnostics allowed) with `layout`, on
+/// `clock`.
+pub fn build_with_layout_on(
+    appender_xml: &str,
+    layout: Arc<dyn Layout>,
+    clock: &Arc<ManualClock>,
+) -> Arc<dyn Appender> {
     let (spec, diagnostics) = bind(appender_xml);
     assert!(diagnostics.is_empty(), "{diagnostics:#?}");
-    let context = RollingContext {
+    l4rs_appenders::build_appender_with(&spec, layout, &context_on(clock)).unwrap()
+}
+
+/// The default rolling context, but on `clock`.
+pub fn context_on(clock: &Arc<ManualClock>) -> RollingContext {
+    RollingContext {
         clock: Arc::clone(clock) as Arc<dyn RolloverClock>,
         ..RollingContext::default()
-    };
-    l4rs_appenders::build_appender_with(&spec, Arc::new(Lines), &context).unwrap()
+    }
 }
 
 /// The RollingFile `appender_xml` describes (no diagnostics allowed), with [`Lines`], on
@@ -88,15 +123,19 @@ pub fn rolling_file_on(
     appender_xml: &str,
     clock: &Arc<ManualClock>,
 ) -> l4rs_appenders::RollingFileAppender {
+    rolling_file_in(appender_xml, &context_on(clock))
+}
+
+/// The RollingFile `appender_xml` describes (no diagnostics allowed), with [`Lines`], in
+/// `context`.
+pub fn rolling_file_in(
+    appender_xml: &str,
+    context: &RollingContext,
+) -> l4rs_appenders::RollingFileAppender {
     let AppenderKind::RollingFile(spec) = kind(appender_xml) else {
         panic!("not a RollingFile: {appender_xml}");
     };
-    let context = RollingContext {
-        clock: Arc::clone(clock) as Arc<dyn RolloverClock>,
-        ..RollingContext::default()
-    };
-    l4rs_appenders::RollingFileAppender::with_context("R", &spec, Arc::new(Lines), &context)
-        .unwrap()
+    l4rs_appenders::RollingFileAppender::with_context("R", &spec, Arc::new(Lines), context).unwrap()
 }
 
 /// Builds the appender `appender_xml` describes (no diagnostics allowed) with [`Lines`], on

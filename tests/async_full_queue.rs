@@ -7,21 +7,25 @@ fn discarding_and_non_blocking_queues() {
     let dir = l4rs_tests::fresh_output_dir("async-full-queue");
     l4rs::config::set_system_property("log4j2.asyncQueueFullPolicy", "Discard");
     l4rs::config::set_system_property("log4j2.discardThreshold", "INFO");
+    let files = l4rs_tests::file_appenders(
+        dir.display(),
+        &[("Kept", "%p %m%n"), ("Main", "%m%n"), ("Overflow", "%m%n")],
+    );
+    let loggers = l4rs_tests::non_additive_loggers(&[
+        ("discard", "info", "Discarding"),
+        ("nonblocking", "info", "NonBlocking"),
+    ]);
     let xml = format!(
         r#"<Configuration><Appenders>
-  <File name="Kept" fileName="{dir}/kept.log"><PatternLayout pattern="%p %m%n"/></File>
-  <File name="Main" fileName="{dir}/main.log"><PatternLayout pattern="%m%n"/></File>
-  <File name="Overflow" fileName="{dir}/overflow.log"><PatternLayout pattern="%m%n"/></File>
+  {files}
   <Async name="Discarding" bufferSize="1"><AppenderRef ref="Kept"/></Async>
   <Async name="NonBlocking" bufferSize="1" blocking="false" errorRef="Overflow">
     <AppenderRef ref="Main"/>
   </Async>
 </Appenders><Loggers>
-  <Logger name="discard" level="info" additivity="false"><AppenderRef ref="Discarding"/></Logger>
-  <Logger name="nonblocking" level="info" additivity="false"><AppenderRef ref="NonBlocking"/></Logger>
+  {loggers}
   <Root level="off"/>
-</Loggers></Configuration>"#,
-        dir = dir.display()
+</Loggers></Configuration>"#
     );
     l4rs::init_with_file(l4rs_tests::write_config(&dir, &xml)).unwrap();
     const EVENTS: usize = 20_000;

@@ -43,10 +43,13 @@ fn timed_out_shutdown_reports_and_counts_what_is_lost() {
   </Async>
 </Appenders><Loggers>
   <AsyncLogger name="stuck" level="info" additivity="false"><AppenderRef ref="GateL"/></AsyncLogger>
-  <Logger name="slow" level="info" additivity="false"><AppenderRef ref="Slow"/></Logger>
-  <Logger name="hasty" level="info" additivity="false"><AppenderRef ref="Hasty"/></Logger>
+  {loggers}
   <Root level="off"/>
 </Loggers></Configuration>"#,
+        loggers = l4rs_tests::non_additive_loggers(&[
+            ("slow", "info", "Slow"),
+            ("hasty", "info", "Hasty"),
+        ]),
         gate_l = gate_logger.path().display(),
         gate_s = gate_slow.path().display(),
         gate_h = gate_hasty.path().display(),

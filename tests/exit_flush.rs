@@ -5,15 +5,14 @@
 //! to the end of its region) are checked in each case, and a `panic = "abort"` build is
 //! modelled: the panic hook flushes before the abort.
 
+const PROBE: &str = env!("CARGO_BIN_EXE_l4rs-exit-probe");
+
+/// A root that sends every event to the probe's three appenders.
+const ROOT_TO_ALL: &str = r#"<Root level="info"><AppenderRef ref="F"/><AppenderRef ref="R"/><AppenderRef ref="M"/></Root>"#;
+
 /// Runs the probe in `mode` and checks its files.
 fn check(mode: &str) {
-    l4rs_tests::check_exit_probe(
-        env!("CARGO_BIN_EXE_l4rs-exit-probe"),
-        &format!("exit-{mode}"),
-        mode,
-        "",
-        r#"<Root level="info"><AppenderRef ref="F"/><AppenderRef ref="R"/><AppenderRef ref="M"/></Root>"#,
-    );
+    l4rs_tests::check_exit_probe(PROBE, &format!("exit-{mode}"), mode, "", ROOT_TO_ALL);
 }
 
 #[test]
@@ -34,21 +33,6 @@ fn panicking_main_flushes() {
 /// The signal `abort` raises on Linux.
 const SIGABRT: i32 = 6;
 
-/// `event 0` … `event 999`, one a line, as the probe logs them.
-fn events() -> String {
-    (0..1000).map(|index| format!("event {index}\n")).collect()
-}
-
-/// Runs the probe in `mode` on `config`, returning how it ended.
-fn run_probe(mode: &str, config: &std::path::Path) -> std::process::ExitStatus {
-    std::process::Command::new(env!("CARGO_BIN_EXE_l4rs-exit-probe"))
-        .arg(mode)
-        .arg(config)
-        .stderr(std::process::Stdio::null())
-        .status()
-        .expect("run the probe")
-}
-
 /// With `panic = "abort"` (modelled by the probe's `panic-abort` mode: the panic hook runs,
 /// then the process aborts without exit handlers), l4rs's panic hook still flushes: the
 /// buffered File and the RandomAccessFile without immediate flush hold every event (no footer,
@@ -59,28 +43,13 @@ fn panic_with_abort_flushes_and_the_next_open_cuts_the_padding() {
     use std::os::unix::process::ExitStatusExt as _;
 
     let dir = l4rs_tests::fresh_output_dir("exit-panic-abort");
-    let xml = format!(
-        r#"<Configuration><Appenders>
-  <File name="F" fileName="{dir}/file.log" immediateFlush="false" bufferSize="1048576">
-    <PatternLayout pattern="%m%n" footer="footer%n"/>
-  </File>
-  <RandomAccessFile name="R" fileName="{dir}/raf.log" immediateFlush="false">
-    <PatternLayout pattern="%m%n" footer="footer%n"/>
-  </RandomAccessFile>
-  <MemoryMappedFile name="M" fileName="{dir}/mmf.log" regionLength="65536">
-    <PatternLayout pattern="%m%n" footer="footer%n"/>
-  </MemoryMappedFile>
-</Appenders><Loggers>
-  <Root level="info"><AppenderRef ref="F"/><AppenderRef ref="R"/><AppenderRef ref="M"/></Root>
-</Loggers></Configuration>"#,
-        dir = dir.display()
-    );
-    let config = l4rs_tests::write_config(&dir, &xml);
+    let config =
+        l4rs_tests::write_exit_probe_config(&dir, r#" regionLength="65536""#, "", ROOT_TO_ALL);
     let read = |file: &str| std::fs::read(dir.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
 
-    let status = run_probe("panic-abort", &config);
+    let status = l4rs_tests::run_exit_probe(PROBE, "panic-abort", &config);
     assert_eq!(status.signal(), Some(SIGABRT), "{status}");
-    let events = events();
+    let events = l4rs_tests::exit_probe_events();
     for file in ["file.log", "raf.log"] {
         assert_eq!(
             String::from_utf8(read(file)).unwrap(),
@@ -97,7 +66,7 @@ fn panic_with_abort_flushes_and_the_next_open_cuts_the_padding() {
     );
 
     // The next run appends right after the data, and its normal end closes every file.
-    assert!(run_probe("return", &config).success());
+    assert!(l4rs_tests::run_exit_probe(PROBE, "return", &config).success());
     for file in ["file.log", "raf.log", "mmf.log"] {
         assert_eq!(
             String::from_utf8(read(file)).unwrap(),

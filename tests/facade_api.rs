@@ -34,18 +34,14 @@ fn setup() -> &'static PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
         l4rs_tests::init_in_fresh_dir("facade-api", |dir| {
-            format!(
-                r#"<Configuration>
-  <Appenders>
-    <File name="Errors" fileName="{dir}/errors.log"><PatternLayout pattern="%p %m%n%ex{{full}}"/></File>
-    <File name="Markers" fileName="{dir}/markers.log"><PatternLayout pattern="[%marker] %m%n"/></File>
-  </Appenders>
-  <Loggers>
-    <Logger name="errors" level="info" additivity="false"><AppenderRef ref="Errors"/></Logger>
-    <Logger name="markers" level="info" additivity="false"><AppenderRef ref="Markers"/></Logger>
-    <Root level="off"/>
-  </Loggers>
-</Configuration>"#
+            l4rs_tests::files_config(
+                dir,
+                &[
+                    ("Errors", "%p %m%n%ex{full}"),
+                    ("Markers", "[%marker] %m%n"),
+                ],
+                &[("errors", "info", "Errors"), ("markers", "info", "Markers")],
+                r#"<Root level="off"/>"#,
             )
         })
     })

@@ -4,19 +4,14 @@
 #[test]
 fn log_macros_route_by_target_and_module_path() {
     let dir = l4rs_tests::fresh_output_dir("log-bridge");
-    let xml = format!(
-        r#"<Configuration>
-  <Appenders>
-    <File name="Named" fileName="{dir}/named.log"><PatternLayout pattern="%c %p %m%n"/></File>
-    <File name="Module" fileName="{dir}/module.log"><PatternLayout pattern="%c %p %C:%L %m%n"/></File>
-  </Appenders>
-  <Loggers>
-    <Logger name="FileLogger" level="info" additivity="false"><AppenderRef ref="Named"/></Logger>
-    <Logger name="log_bridge" level="debug" additivity="false"><AppenderRef ref="Module"/></Logger>
-    <Root level="off"/>
-  </Loggers>
-</Configuration>"#,
-        dir = dir.display()
+    let xml = l4rs_tests::files_config(
+        dir.display(),
+        &[("Named", "%c %p %m%n"), ("Module", "%c %p %C:%L %m%n")],
+        &[
+            ("FileLogger", "info", "Named"),
+            ("log_bridge", "debug", "Module"),
+        ],
+        r#"<Root level="off"/>"#,
     );
     let _guard = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     l4rs::init_with_file(l4rs_tests::write_config(&dir, &xml)).unwrap();
@@ -50,20 +45,16 @@ fn double_colon_targets_match_dotted_and_double_colon_logger_names() {
     let _guard = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     for (case, separator) in [("dotted", "."), ("double-colon", "::")] {
         let dir = l4rs_tests::fresh_output_dir(&format!("log-bridge-{case}"));
-        let xml = format!(
-            r#"<Configuration>
-  <Appenders>
-    <File name="Db" fileName="{dir}/db.log"><PatternLayout pattern="%c %p %m%n"/></File>
-    <File name="Nested" fileName="{dir}/nested.log"><PatternLayout pattern="%c %p %m%n"/></File>
-    <File name="Root" fileName="{dir}/root.log"><PatternLayout pattern="%c %p %m%n"/></File>
-  </Appenders>
-  <Loggers>
-    <Logger name="my_app{separator}db" level="debug" additivity="false"><AppenderRef ref="Db"/></Logger>
-    <Logger name="log_bridge{separator}nested" level="info" additivity="false"><AppenderRef ref="Nested"/></Logger>
-    <Root level="warn"><AppenderRef ref="Root"/></Root>
-  </Loggers>
-</Configuration>"#,
-            dir = dir.display()
+        let pattern = "%c %p %m%n";
+        let (db, nested) = (
+            format!("my_app{separator}db"),
+            format!("log_bridge{separator}nested"),
+        );
+        let xml = l4rs_tests::files_config(
+            dir.display(),
+            &[("Db", pattern), ("Nested", pattern), ("Root", pattern)],
+            &[(&db, "debug", "Db"), (&nested, "info", "Nested")],
+            r#"<Root level="warn"><AppenderRef ref="Root"/></Root>"#,
         );
         l4rs::init_with_file(l4rs_tests::write_config(&dir, &xml)).unwrap();
         log::debug!(target: "my_app::db::pool", "pool has {} connections", 4);

@@ -3,8 +3,9 @@
 //! Each integration test file is its own process, because l4rs's configuration is global, as
 //! log4j2's `LoggerContext` is.
 
+use std::fmt::Display;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Command, ExitStatus, Stdio};
 
 /// The text after the sequence number in each line the exit probe's `crash-loop` mode logs.
 pub const CRASH_PAYLOAD: &str = "payload-0123456789-abcdefghijklmnopqrstuvwxyz";
@@ -62,46 +63,16 @@ pub fn init_in_fresh_dir(name: &str, xml: impl FnOnce(&str) -> String) -> PathBu
 /// (`return`, `exit` or `panic`), in the fresh output directory `name`, and checks that nothing
 /// it logged was lost.
 ///
-/// Its configuration holds three buffered appenders that keep every event in memory until they
-/// are closed, each with a footer: a File `F` (`file.log`, 1 MiB buffer), a RandomAccessFile
-/// `R` (`raf.log`, whose 256 KiB buffer holds all the events) and a MemoryMappedFile `M`
-/// (`mmf.log`, which must be truncated to its data, not left padded to the end of its region);
-/// then `appenders` (more appenders, referring to those) and `loggers`, the `<Loggers>` content.
-/// The probe must end as the mode says (with a failure for `panic` only), and each file must
-/// hold `event 0` to `event 999`, one a line, and a `footer` line: no NUL padding, and no header
-/// (RandomAccessFile and MemoryMappedFile lose it, as in log4j2 2.19).
+/// Its configuration is [`write_exit_probe_config`]'s, with `appenders` and `loggers`. The probe
+/// must end as the mode says (with a failure for `panic` only), and each file must hold
+/// [`exit_probe_events`] and a `footer` line: no NUL padding, and no header (RandomAccessFile
+/// and MemoryMappedFile lose it, as in log4j2 2.19).
 pub fn check_exit_probe(probe: &str, name: &str, mode: &str, appenders: &str, loggers: &str) {
     let dir = fresh_output_dir(name);
-    let xml = format!(
-        r#"<Configuration><Appenders>
-  <File name="F" fileName="{dir}/file.log" immediateFlush="false" bufferSize="1048576">
-    <PatternLayout pattern="%m%n" footer="footer%n"/>
-  </File>
-  <RandomAccessFile name="R" fileName="{dir}/raf.log" immediateFlush="false">
-    <PatternLayout pattern="%m%n" footer="footer%n"/>
-  </RandomAccessFile>
-  <MemoryMappedFile name="M" fileName="{dir}/mmf.log">
-    <PatternLayout pattern="%m%n" footer="footer%n"/>
-  </MemoryMappedFile>
-  {appenders}
-</Appenders><Loggers>
-  {loggers}
-</Loggers></Configuration>"#,
-        dir = dir.display()
-    );
-    let config = write_config(&dir, &xml);
-    let status = Command::new(probe)
-        .arg(mode)
-        .arg(&config)
-        .stderr(Stdio::null())
-        .status()
-        .expect("run the probe");
+    let config = write_exit_probe_config(&dir, "", appenders, loggers);
+    let status = run_exit_probe(probe, mode, &config);
     assert_eq!(status.success(), mode != "panic", "{mode}: {status}");
-    let mut expected = String::new();
-    for index in 0..1000 {
-        expected += &format!("event {index}\n");
-    }
-    expected += "footer\n";
+    let expected = exit_probe_events() + "footer\n";
     for file in ["file.log", "raf.log", "mmf.log"] {
         let contents = std::fs::read(dir.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
         assert!(
@@ -112,6 +83,96 @@ pub fn check_exit_probe(probe: &str, name: &str, mode: &str, appenders: &str, lo
             expected.len()
         );
     }
+}
+
+/// Writes the exit probe's configuration into `dir` and returns its path. It holds three
+/// buffered appenders that keep every event in memory until they are closed, each with a
+/// footer: a File `F` (`file.log`, 1 MiB buffer), a RandomAccessFile `R` (`raf.log`, whose
+/// 256 KiB buffer holds all the events) and a MemoryMappedFile `M` (`mmf.log`, with the extra
+/// attributes `mapped_attributes`, e.g. ` regionLength="65536"`); then `appenders` (more
+/// appenders, referring to those) and `loggers`, the `<Loggers>` content.
+pub fn write_exit_probe_config(
+    dir: &Path,
+    mapped_attributes: &str,
+    appenders: &str,
+    loggers: &str,
+) -> PathBuf {
+    let xml = format!(
+        r#"<Configuration><Appenders>
+  <File name="F" fileName="{dir}/file.log" immediateFlush="false" bufferSize="1048576">
+    <PatternLayout pattern="%m%n" footer="footer%n"/>
+  </File>
+  <RandomAccessFile name="R" fileName="{dir}/raf.log" immediateFlush="false">
+    <PatternLayout pattern="%m%n" footer="footer%n"/>
+  </RandomAccessFile>
+  <MemoryMappedFile name="M" fileName="{dir}/mmf.log"{mapped_attributes}>
+    <PatternLayout pattern="%m%n" footer="footer%n"/>
+  </MemoryMappedFile>
+  {appenders}
+</Appenders><Loggers>
+  {loggers}
+</Loggers></Configuration>"#,
+        dir = dir.display()
+    );
+    write_config(dir, &xml)
+}
+
+/// Runs the exit probe `probe` in `mode` on `config` (its stderr discarded); returns how it
+/// ended.
+pub fn run_exit_probe(probe: &str, mode: &str, config: &Path) -> ExitStatus {
+    Command::new(probe)
+        .arg(mode)
+        .arg(config)
+        .stderr(Stdio::null())
+        .status()
+        .expect("run the probe")
+}
+
+/// `event 0` … `event 999`, one a line, as the exit probe logs them.
+pub fn exit_probe_events() -> String {
+    (0..1000).map(|index| format!("event {index}\n")).collect()
+}
+
+/// File appenders in `dir`, one for each `(name, pattern)` of `files`, writing
+/// `{dir}/{name in lower case}.log` with a PatternLayout of `pattern`.
+pub fn file_appenders(dir: impl Display, files: &[(&str, &str)]) -> String {
+    files
+        .iter()
+        .map(|(name, pattern)| {
+            let file = name.to_lowercase();
+            format!(
+                r#"<File name="{name}" fileName="{dir}/{file}.log"><PatternLayout pattern="{pattern}"/></File>"#
+            )
+        })
+        .collect()
+}
+
+/// Non-additive loggers, one for each `(name, level, appender)` of `loggers`, each writing to
+/// its appender only.
+pub fn non_additive_loggers(loggers: &[(&str, &str, &str)]) -> String {
+    loggers
+        .iter()
+        .map(|(name, level, appender)| {
+            format!(
+                r#"<Logger name="{name}" level="{level}" additivity="false"><AppenderRef ref="{appender}"/></Logger>"#
+            )
+        })
+        .collect()
+}
+
+/// A configuration of [`file_appenders`] and [`non_additive_loggers`], then `root` (the
+/// `<Root>` element).
+pub fn files_config(
+    dir: impl Display,
+    files: &[(&str, &str)],
+    loggers: &[(&str, &str, &str)],
+    root: &str,
+) -> String {
+    format!(
+        "<Configuration><Appenders>{}</Appenders><Loggers>{}{root}</Loggers></Configuration>",
+        file_appenders(dir, files),
+        non_additive_loggers(loggers)
+    )
 }
 
 /// What one run of the discovery probe (`tests/support/discovery_probe.rs`) printed.

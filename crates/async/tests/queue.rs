@@ -382,8 +382,10 @@ fn events_after_the_stop_are_counted_as_dropped() {
     assert_eq!(recorder.messages(), ["first", "fill 1"]);
 }
 
-#[test]
-fn the_discarding_policy_applies_before_the_background_thread_check() {
+/// Starts a two-slot queue with `policy` whose handler, on the event `trigger`, sends `nested`
+/// into that same queue at each of `levels` (from the queue's own thread); sends `trigger`,
+/// waits for the queue to run dry, stops it and returns what those nested sends returned.
+fn nested_sends(policy: QueueFullPolicy, levels: Vec<Level>) -> Vec<Enqueued> {
     let results = Arc::new(Mutex::new(Vec::new()));
     let slot: Arc<Mutex<Option<Arc<AsyncQueue>>>> = Arc::new(Mutex::new(None));
     let handler = {
@@ -393,21 +395,31 @@ fn the_discarding_policy_applies_before_the_background_thread_check() {
             if event.message.as_str() == Some("trigger") {
                 let queue = slot.lock().unwrap().clone().unwrap();
                 let mut results = results.lock().unwrap();
-                for level in [Level::INFO, Level::INFO, Level::INFO, Level::ERROR] {
-                    results.push(send(&queue, level, "nested"));
+                for level in &levels {
+                    results.push(send(&queue, *level, "nested"));
                 }
             }
         }
     };
-    let queue =
-        Arc::new(AsyncQueue::start(options(2, true, discard_info()), Arc::new(handler)).unwrap());
+    let queue = Arc::new(AsyncQueue::start(options(2, true, policy), Arc::new(handler)).unwrap());
     *slot.lock().unwrap() = Some(queue.clone());
     assert_eq!(send(&queue, Level::INFO, "trigger"), Enqueued::Queued);
     assert!(queue.drain(Some(Duration::from_secs(10))));
+    let results = results.lock().unwrap().clone();
+    slot.lock().unwrap().take();
+    queue.stop(None);
+    results
+}
+
+#[test]
+fn the_discarding_policy_applies_before_the_background_thread_check() {
     // log4j2's DiscardingAsyncQueueFullPolicy discards at or below its threshold even on its
     // own thread; only more severe events take the default policy's synchronous route.
     assert_eq!(
-        results.lock().unwrap().clone(),
+        nested_sends(
+            discard_info(),
+            vec![Level::INFO, Level::INFO, Level::INFO, Level::ERROR]
+        ),
         [
             Enqueued::Queued,
             Enqueued::Discarded,
@@ -415,8 +427,6 @@ fn the_discarding_policy_applies_before_the_background_thread_check() {
             Enqueued::RunHere
         ]
     );
-    slot.lock().unwrap().take();
-    queue.stop(None);
 }
 
 /// Two queues whose handlers each log into the other, both two slots deep: a thread waiting on
@@ -480,33 +490,9 @@ fn background_threads_never_wait_on_another_full_queue() {
 
 #[test]
 fn the_dispatcher_never_waits_for_its_own_full_queue() {
-    let results = Arc::new(Mutex::new(Vec::new()));
-    let slot: Arc<Mutex<Option<Arc<AsyncQueue>>>> = Arc::new(Mutex::new(None));
-    let handler = {
-        let slot = slot.clone();
-        let results = results.clone();
-        move |event: &LogEvent<'_>, _tag: u64| {
-            if event.message.as_str() == Some("trigger") {
-                let queue = slot.lock().unwrap().clone().unwrap();
-                // Log from inside the appender until the queue is full.
-                for _ in 0..4 {
-                    results
-                        .lock()
-                        .unwrap()
-                        .push(send(&queue, Level::INFO, "nested"));
-                }
-            }
-        }
-    };
-    let queue = Arc::new(
-        AsyncQueue::start(options(2, true, QueueFullPolicy::Block), Arc::new(handler)).unwrap(),
-    );
-    *slot.lock().unwrap() = Some(queue.clone());
-    assert_eq!(send(&queue, Level::INFO, "trigger"), Enqueued::Queued);
-    assert!(queue.drain(Some(Duration::from_secs(10))));
-    let results = results.lock().unwrap().clone();
+    // Logging from inside the appender until the queue is full.
     assert_eq!(
-        results,
+        nested_sends(QueueFullPolicy::Block, vec![Level::INFO; 4]),
         [
             Enqueued::Queued,
             Enqueued::RunHere,
@@ -514,8 +500,6 @@ fn the_dispatcher_never_waits_for_its_own_full_queue() {
             Enqueued::RunHere
         ]
     );
-    slot.lock().unwrap().take();
-    queue.stop(None);
 }
 
 #[test]

@@ -1,26 +1,11 @@
 //! `%t` / `%T` / `%tp`: the calling thread's name, id and priority, and the integer writer
 //! the numeric converters share.
 
-/// Appends `value` in decimal without going through `fmt` (no allocation, no formatter).
+/// Appends `value` in decimal without going through `fmt` (no allocation, no formatter): a
+/// trace prints a line number per frame, so this runs a hundred times per logged error.
 #[inline]
 pub(crate) fn push_integer(out: &mut String, value: i64) {
-    let mut digits = [0u8; 20];
-    let mut position = digits.len();
-    let mut remaining = value.unsigned_abs();
-    loop {
-        position -= 1;
-        digits[position] = b'0' + (remaining % 10) as u8;
-        remaining /= 10;
-        if remaining == 0 {
-            break;
-        }
-    }
-    if value < 0 {
-        out.push('-');
-    }
-    for &digit in &digits[position..] {
-        out.push(digit as char);
-    }
+    out.push_str(itoa::Buffer::new().format(value));
 }
 
 /// Appends `value` zero-padded to at least `width` digits.

@@ -14,7 +14,6 @@ use l4rs_core::throwable::FrameStyle;
 use l4rs_core::{StackFrame, Throwable};
 
 use crate::converters::runtime::LINE_SEPARATOR;
-use crate::converters::thread::push_integer;
 
 /// Where rendered text goes.
 pub(crate) struct Sink<'a> {
@@ -112,13 +111,9 @@ impl<'a> Sink<'a> {
             .is_some_and(|s| s.materialized >= s.limit)
     }
 
+    #[inline]
     fn integer(&mut self, value: i64) {
-        if self.split.is_none() {
-            push_integer(self.out, value);
-            return;
-        }
-        let mut buffer = NumberBuffer::default();
-        self.text(buffer.format(value));
+        self.text(itoa::Buffer::new().format(value));
     }
 
     /// Ends the last line.
@@ -131,34 +126,6 @@ impl<'a> Sink<'a> {
                 }
             }
         }
-    }
-}
-
-/// A decimal number rendered on the stack.
-#[derive(Default)]
-struct NumberBuffer {
-    bytes: [u8; 24],
-    start: usize,
-}
-
-impl NumberBuffer {
-    fn format(&mut self, value: i64) -> &str {
-        let mut position = self.bytes.len();
-        let mut remaining = value.unsigned_abs();
-        loop {
-            position -= 1;
-            self.bytes[position] = b'0' + (remaining % 10) as u8;
-            remaining /= 10;
-            if remaining == 0 {
-                break;
-            }
-        }
-        if value < 0 {
-            position -= 1;
-            self.bytes[position] = b'-';
-        }
-        self.start = position;
-        std::str::from_utf8(&self.bytes[self.start..]).unwrap_or("")
     }
 }
 

@@ -762,37 +762,15 @@ fn condition(
                 }
             }
         }
-        "IfLastModified" => {
-            let position = attr_position(&node, "age");
-            match binder
-                .string(&mut node, &["age"])
-                .map(|age| parse_age(&age))
-            {
-                Some(Ok(age_millis)) => {
-                    Some(PathConditionSpec::LastModified { age_millis, nested })
-                }
-                Some(Err(reason)) => {
-                    binder.report(
-                        Severity::Error,
-                        reason,
-                        Some(&node),
-                        position,
-                        Some(
-                            "write e.g. age=\"30d\" or \"PT12H\"; the Delete action is not created"
-                                .to_string(),
-                        ),
-                    );
-                    None
-                }
-                None => {
-                    binder.error(
-                        &node,
-                        "IfLastModified needs an age, e.g. age=\"30d\"; the Delete action is not created",
-                    );
-                    None
-                }
-            }
-        }
+        "IfLastModified" => required_parsed(
+            binder,
+            &mut node,
+            "age",
+            parse_age,
+            "write e.g. age=\"30d\" or \"PT12H\"; the Delete action is not created",
+            "IfLastModified needs an age, e.g. age=\"30d\"; the Delete action is not created",
+        )
+        .map(|age_millis| PathConditionSpec::LastModified { age_millis, nested }),
         "IfAccumulatedFileCount" => match binder.int(&mut node, &["exceeds"]) {
             Some(count) if count > 0 => Some(PathConditionSpec::AccumulatedFileCount {
                 exceeds: count as u64,
@@ -803,37 +781,15 @@ fn condition(
                 None
             }
         },
-        "IfAccumulatedFileSize" => {
-            let position = attr_position(&node, "exceeds");
-            match binder
-                .string(&mut node, &["exceeds"])
-                .map(|text| parse_size(&text))
-            {
-                Some(Ok(exceeds)) => {
-                    Some(PathConditionSpec::AccumulatedFileSize { exceeds, nested })
-                }
-                Some(Err(reason)) => {
-                    binder.report(
-                        Severity::Error,
-                        reason,
-                        Some(&node),
-                        position,
-                        Some(
-                            "write e.g. exceeds=\"100 MB\"; the Delete action is not created"
-                                .to_string(),
-                        ),
-                    );
-                    None
-                }
-                None => {
-                    binder.error(
-                        &node,
-                        "IfAccumulatedFileSize needs exceeds=\"…\"; the Delete action is not created",
-                    );
-                    None
-                }
-            }
-        }
+        "IfAccumulatedFileSize" => required_parsed(
+            binder,
+            &mut node,
+            "exceeds",
+            parse_size,
+            "write e.g. exceeds=\"100 MB\"; the Delete action is not created",
+            "IfAccumulatedFileSize needs exceeds=\"…\"; the Delete action is not created",
+        )
+        .map(|exceeds| PathConditionSpec::AccumulatedFileSize { exceeds, nested }),
         "IfAll" => Some(PathConditionSpec::All(nested)),
         "IfAny" => Some(PathConditionSpec::Any(nested)),
         // A nested condition that failed was reported already.
@@ -860,6 +816,36 @@ fn condition(
         None
     } else {
         spec
+    }
+}
+
+/// A required attribute read by `parse`: an unreadable value is an error at the attribute with
+/// `help`, a missing one the error `missing` at the element.
+fn required_parsed<T>(
+    binder: &mut Binder,
+    node: &mut PNode,
+    name: &str,
+    parse: impl FnOnce(&str) -> Result<T, String>,
+    help: &str,
+    missing: &str,
+) -> Option<T> {
+    let position = attr_position(node, name);
+    match binder.string(node, &[name]).map(|text| parse(&text)) {
+        Some(Ok(value)) => Some(value),
+        Some(Err(reason)) => {
+            binder.report(
+                Severity::Error,
+                reason,
+                Some(&*node),
+                position,
+                Some(help.to_string()),
+            );
+            None
+        }
+        None => {
+            binder.error(node, missing);
+            None
+        }
     }
 }
 

@@ -92,5 +92,72 @@ fn unwritable_file_is_reported_and_other_appenders_work() {
     );
 }
 
+/// An unknown converter and a RegexFilter whose pattern does not compile are reported by the
+/// layout and the filter as they are built; an explicit init returns them as errors, and still
+/// prints them through the status logger (here to the configuration's `dest` file).
+#[test]
+fn layout_and_filter_build_errors_are_returned_and_still_printed() {
+    let dir = l4rs_tests::fresh_output_dir("layout-filter-errors");
+    let status_file = dir.join("status.log");
+    let xml = format!(
+        r#"<Configuration dest="{status}"><Appenders>
+  <File name="Odd" fileName="{dir}/odd.log"><PatternLayout pattern="%m %qqq%n"/></File>
+  <File name="Filtered" fileName="{dir}/filtered.log">
+    <RegexFilter regex="(unclosed" onMatch="DENY" onMismatch="ACCEPT"/>
+    <PatternLayout pattern="%m%n"/>
+  </File>
+  <File name="Good" fileName="{dir}/good.log"><PatternLayout pattern="%p %m%n"/></File>
+</Appenders><Loggers><Root level="info">
+  <AppenderRef ref="Odd"/><AppenderRef ref="Filtered"/><AppenderRef ref="Good"/>
+</Root></Loggers></Configuration>"#,
+        status = status_file.display(),
+        dir = dir.display()
+    );
+    let _guard = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let config = l4rs_tests::write_config(&dir, &xml);
+    let (result, records) = status::capture(|| l4rs::init_with_file(&config));
+    status::set_destination(status::Destination::Stderr);
+    let Err(l4rs::Error::Invalid { file, messages }) = result else {
+        panic!("the layout and filter errors are returned: {result:?}");
+    };
+    assert_eq!(file, config);
+    assert!(
+        messages.iter().any(|m| m.contains("[qqq]")),
+        "the unknown converter is named: {messages:?}"
+    );
+    assert!(
+        messages.iter().any(|m| m.contains("(unclosed")),
+        "the regex that does not compile is named: {messages:?}"
+    );
+    let printed = std::fs::read_to_string(&status_file).expect("status destination written");
+    for message in &messages {
+        assert!(
+            printed.contains(&format!(" ERROR {message}\n")),
+            "printed: {message} in {printed:?}"
+        );
+        assert!(
+            records
+                .iter()
+                .any(|r| r.level == l4rs::Level::ERROR && &r.message == message),
+            "an enclosing capture still sees it: {message} in {records:?}"
+        );
+    }
+    // The rest of the configuration is in force: every appender still logs.
+    let logger = l4rs::get_logger("layout-filter-errors");
+    l4rs::info!(logger, "still logged");
+    l4rs::shutdown();
+    assert_eq!(
+        l4rs_tests::read_lines(&dir.join("good.log")),
+        ["INFO still logged"]
+    );
+    assert_eq!(
+        l4rs_tests::read_lines(&dir.join("filtered.log")),
+        ["still logged"]
+    );
+    let odd = l4rs_tests::read_lines(&dir.join("odd.log"));
+    assert_eq!(odd.len(), 1, "{odd:?}");
+    assert!(odd[0].starts_with("still logged "), "{odd:?}");
+}
+
 /// Tests in this file replace the global configuration; they take turns.
 static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());

@@ -67,6 +67,8 @@ static NEXT_LISTENER_ID: AtomicU64 = AtomicU64::new(0);
 
 thread_local! {
     static CAPTURES: RefCell<Vec<Vec<StatusRecord>>> = const { RefCell::new(Vec::new()) };
+    /// The [`observe`] calls running on this thread: each one's minimum level and what it saw.
+    static OBSERVERS: RefCell<Vec<(Level, Vec<StatusRecord>)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// The level from the environment: `LOG4J_DEBUG` forces TRACE, else
@@ -110,16 +112,24 @@ pub fn set_destination(new_destination: Destination) {
     *destination().lock().unwrap_or_else(|e| e.into_inner()) = new_destination;
 }
 
-/// Reports a record: prints it when its level passes the status level, and hands it to every
-/// [`capture`] running on this thread and to every [`add_listener`] listener, regardless of
-/// level.
+/// Reports a record: prints it when its level passes the status level, and hands it to the
+/// innermost [`capture`] running on this thread and to every [`add_listener`] listener,
+/// regardless of level, and to every [`observe`] running on this thread whose level it passes.
 pub fn log(level: Level, message: impl fmt::Display) {
     let capturing = CAPTURES
         .try_with(|captures| !captures.borrow().is_empty())
         .unwrap_or(false);
+    let observing = OBSERVERS
+        .try_with(|observers| {
+            observers
+                .borrow()
+                .iter()
+                .any(|(minimum, _)| level.is_at_least_as_severe_as(*minimum))
+        })
+        .unwrap_or(false);
     let listening = LISTENER_COUNT.load(Ordering::Acquire) > 0;
     let printing = level.is_at_least_as_severe_as(self::level());
-    if !capturing && !listening && !printing {
+    if !capturing && !observing && !listening && !printing {
         return;
     }
     let record = StatusRecord {
@@ -131,6 +141,15 @@ pub fn log(level: Level, message: impl fmt::Display) {
     }
     if listening {
         notify_listeners(&record);
+    }
+    if observing {
+        let _ = OBSERVERS.try_with(|observers| {
+            for (minimum, seen) in observers.borrow_mut().iter_mut() {
+                if level.is_at_least_as_severe_as(*minimum) {
+                    seen.push(record.clone());
+                }
+            }
+        });
     }
     if capturing {
         let _ = CAPTURES.try_with(|captures| {
@@ -175,6 +194,35 @@ pub fn capture<R>(f: impl FnOnce() -> R) -> (R, Vec<StatusRecord>) {
     let result = f();
     let records = CAPTURES
         .with(|captures| captures.borrow_mut().last_mut().map(std::mem::take))
+        .unwrap_or_default();
+    drop(guard);
+    (result, records)
+}
+
+/// Runs `f` and returns, beside its result, the records at least as severe as `minimum` that
+/// were reported on this thread meanwhile.
+///
+/// Unlike [`capture`], which hands each record to the innermost capture only, an observer takes
+/// nothing away: the record is still printed and still reaches the captures, the listeners and
+/// every enclosing observer. An explicit `init` uses it to return, as errors, what building a
+/// configuration reported, while `l4rs check`'s capture around the same build still counts it.
+pub fn observe<R>(minimum: Level, f: impl FnOnce() -> R) -> (R, Vec<StatusRecord>) {
+    OBSERVERS.with(|observers| observers.borrow_mut().push((minimum, Vec::new())));
+    struct PopOnDrop;
+    impl Drop for PopOnDrop {
+        fn drop(&mut self) {
+            let _ = OBSERVERS.try_with(|observers| observers.borrow_mut().pop());
+        }
+    }
+    let guard = PopOnDrop;
+    let result = f();
+    let records = OBSERVERS
+        .with(|observers| {
+            observers
+                .borrow_mut()
+                .last_mut()
+                .map(|(_, seen)| std::mem::take(seen))
+        })
         .unwrap_or_default();
     drop(guard);
     (result, records)
@@ -313,6 +361,35 @@ mod tests {
         });
         assert_eq!(outer.len(), 1);
         assert_eq!(outer[0].message, "quiet detail");
+    }
+
+    #[test]
+    fn observers_keep_records_for_enclosing_captures_and_observers() {
+        let ((), captured) = capture(|| {
+            let ((), outer) = observe(Level::WARN, || {
+                let ((), inner) = observe(Level::ERROR, || {
+                    debug("too quiet for either observer");
+                    warn("seen by the outer observer only");
+                    error("seen by both");
+                });
+                assert_eq!(
+                    inner,
+                    vec![StatusRecord {
+                        level: Level::ERROR,
+                        message: "seen by both".to_string()
+                    }]
+                );
+            });
+            let messages: Vec<&str> = outer.iter().map(|r| r.message.as_str()).collect();
+            assert_eq!(
+                messages,
+                ["seen by the outer observer only", "seen by both"]
+            );
+        });
+        // The capture still received everything, the observers took nothing away.
+        assert_eq!(captured.len(), 3);
+        let ((), after) = observe(Level::ERROR, || {});
+        assert!(after.is_empty(), "an observer ends with its closure");
     }
 
     #[test]

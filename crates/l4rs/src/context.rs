@@ -69,8 +69,9 @@ pub(crate) struct Context {
     async_logger: Option<AsyncLoggerStage>,
     /// The Async appenders, for their statistics.
     async_appenders: Vec<Arc<AsyncAppender>>,
-    /// The errors reported while building: appenders that could not be built and references
-    /// to appenders that do not exist (an explicit `init` returns them).
+    /// Every ERROR reported on this thread while building: appenders that could not be built,
+    /// references to appenders that do not exist, and what layouts and filters report (an
+    /// unknown converter, a regex that does not compile). An explicit `init` returns them.
     build_errors: Vec<String>,
 }
 
@@ -175,7 +176,17 @@ impl Context {
     /// through the status logger and left out, as log4j2 does; the reports are also kept (see
     /// [`Context::build_errors`]).
     pub(crate) fn build(configuration: Configuration) -> Context {
-        let mut build_errors = Vec::new();
+        // Observed rather than captured: the status logger still prints each report and
+        // `l4rs check`'s capture around the same build still counts it. Layouts and filters
+        // return no error of their own, so their reports are the only way to learn of them.
+        let (mut context, reported) =
+            status::observe(Level::ERROR, || Context::assemble(configuration));
+        context.build_errors = reported.into_iter().map(|record| record.message).collect();
+        context
+    }
+
+    /// [`Context::build`] without the bookkeeping of what it reported.
+    fn assemble(configuration: Configuration) -> Context {
         let mut by_name: HashMap<String, Arc<AppenderControl>> = HashMap::new();
         let mut appenders = Vec::new();
         let mut async_specs = Vec::new();
@@ -187,13 +198,10 @@ impl Context {
                 async_specs.push((spec, async_spec));
                 continue;
             }
-            match build_appender(spec, &configuration) {
-                Ok(control) => {
-                    let control = Arc::new(control);
-                    by_name.insert(spec.name.clone(), Arc::clone(&control));
-                    appenders.push(control);
-                }
-                Err(message) => build_errors.push(message),
+            if let Some(control) = build_appender(spec, &configuration) {
+                let control = Arc::new(control);
+                by_name.insert(spec.name.clone(), Arc::clone(&control));
+                appenders.push(control);
             }
         }
 
@@ -233,12 +241,10 @@ impl Context {
                         control: Arc::clone(control),
                     }),
                     None => {
-                        let message = format!(
+                        status::error(format_args!(
                             "Unable to locate appender \"{}\" for logger config \"{}\"",
                             reference.appender, display_name
-                        );
-                        status::error(&message);
-                        build_errors.push(message);
+                        ));
                         None
                     }
                 })
@@ -273,7 +279,7 @@ impl Context {
             appenders,
             async_logger,
             async_appenders,
-            build_errors,
+            build_errors: Vec::new(),
         }
     }
 
@@ -412,11 +418,9 @@ fn path_prints_location(configs: &[LoggerConfig], start: usize) -> bool {
     false
 }
 
-/// Builds one appender; an error is reported through the status logger and returned as text.
-fn build_appender(
-    spec: &AppenderSpec,
-    configuration: &Configuration,
-) -> Result<AppenderControl, String> {
+/// Builds one appender; an error is reported through the status logger (and so becomes one of
+/// the context's build errors).
+fn build_appender(spec: &AppenderSpec, configuration: &Configuration) -> Option<AppenderControl> {
     // log4j2 asks `System.console()`, whatever the appender writes to.
     let context = LayoutContext {
         interpolator: Some(Arc::clone(&configuration.substitutor)),
@@ -433,14 +437,14 @@ fn build_appender(
         substitutor: Arc::clone(&configuration.substitutor),
     };
     match l4rs_appenders::build_appender_with(spec, layout, &rolling) {
-        Ok(appender) => Ok(AppenderControl::new(
+        Ok(appender) => Some(AppenderControl::new(
             appender,
             spec.filter.as_ref().map(l4rs_filter::build_filter),
             spec.ignore_exceptions,
         )),
         Err(error) => {
             status::error(&error);
-            Err(error.to_string())
+            None
         }
     }
 }

@@ -98,8 +98,11 @@ pub(crate) fn installed_context() -> Option<Arc<Context>> {
 /// to the console). It also installs the `log` crate bridge and the exit hooks.
 ///
 /// A configuration that loads with errors is still put in force (the parts that work, as
-/// log4j2 does) and the errors are returned: the file's own diagnostics, appenders that could
-/// not be built (an unwritable `fileName`) and references to missing appenders. A file that
+/// log4j2 does) and the errors are returned: the file's own diagnostics and every ERROR the
+/// status logger reported while the configuration was built (appenders that could not be
+/// built, such as an unwritable `fileName`, references to missing appenders, an unknown
+/// converter in a layout, a filter's regex that does not compile); they are printed by the
+/// status logger too. A file that
 /// cannot be read or parsed leaves the default configuration in force and returns the error;
 /// as in log4j2, a named file that cannot be loaded does not fall through to the working
 /// directory's files. Finding no file at all is not an error: the default configuration is

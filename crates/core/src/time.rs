@@ -43,6 +43,25 @@ impl Timestamp {
     }
 }
 
+/// A reading of the monotonic clock in nanoseconds (`CLOCK_MONOTONIC`), what log4j2's
+/// `SystemNanoClock` returns from `System.nanoTime()`: only differences between readings mean
+/// anything. One system call (usually served by the vDSO), no allocation.
+pub fn monotonic_nanos() -> i64 {
+    let mut now = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `now` is a valid, writable timespec; CLOCK_MONOTONIC is always supported on the
+    // platforms libc targets, and on the impossible failure `now` stays zero.
+    unsafe {
+        libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut now);
+    }
+    // `time_t` and `c_long` are 32 bits on some targets, so the casts are not always no-ops.
+    #[allow(clippy::unnecessary_cast)]
+    let (seconds, nanos) = (now.tv_sec as i64, now.tv_nsec as i64);
+    seconds.wrapping_mul(1_000_000_000).wrapping_add(nanos)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -57,5 +76,13 @@ mod tests {
         assert_eq!(t.nano_of_second(), 999_000_005);
         let now = Timestamp::now();
         assert!(now.epoch_millis > 1_600_000_000_000);
+    }
+
+    #[test]
+    fn the_monotonic_clock_never_goes_back() {
+        let first = monotonic_nanos();
+        let second = monotonic_nanos();
+        assert!(first > 0, "{first}");
+        assert!(second >= first, "{first} then {second}");
     }
 }

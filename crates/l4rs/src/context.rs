@@ -73,6 +73,10 @@ pub(crate) struct Context {
     /// references to appenders that do not exist, and what layouts and filters report (an
     /// unknown converter, a regex that does not compile). An explicit `init` returns them.
     build_errors: Vec<String>,
+    /// True when some layout of the configuration has a `%N`/`%nano` converter: log4j2 then
+    /// switches the configuration to a real nano clock, and events carry a monotonic reading;
+    /// otherwise their nano time is 0 and no clock is read.
+    pub(crate) uses_nano_clock: bool,
 }
 
 /// Which logger configs on a path call their appenders (log4j2's `LoggerConfigPredicate`, plus
@@ -190,6 +194,7 @@ impl Context {
         let mut by_name: HashMap<String, Arc<AppenderControl>> = HashMap::new();
         let mut appenders = Vec::new();
         let mut async_specs = Vec::new();
+        let mut uses_nano_clock = false;
         // Before the survivors, as log4j2 builds the replaced ones first.
         crate::replaced_appenders::open_files(&configuration.replaced_appenders);
         for spec in &configuration.appenders {
@@ -198,7 +203,7 @@ impl Context {
                 async_specs.push((spec, async_spec));
                 continue;
             }
-            if let Some(control) = build_appender(spec, &configuration) {
+            if let Some(control) = build_appender(spec, &configuration, &mut uses_nano_clock) {
                 let control = Arc::new(control);
                 by_name.insert(spec.name.clone(), Arc::clone(&control));
                 appenders.push(control);
@@ -280,6 +285,7 @@ impl Context {
             async_logger,
             async_appenders,
             build_errors: Vec::new(),
+            uses_nano_clock,
         }
     }
 
@@ -419,17 +425,24 @@ fn path_prints_location(configs: &[LoggerConfig], start: usize) -> bool {
 }
 
 /// Builds one appender; an error is reported through the status logger (and so becomes one of
-/// the context's build errors).
-fn build_appender(spec: &AppenderSpec, configuration: &Configuration) -> Option<AppenderControl> {
+/// the context's build errors). Sets `uses_nano_clock` when the layout has `%N` (log4j2 switches
+/// the clock while parsing the pattern, so even when the appender itself then fails to build).
+fn build_appender(
+    spec: &AppenderSpec,
+    configuration: &Configuration,
+    uses_nano_clock: &mut bool,
+) -> Option<AppenderControl> {
     // log4j2 asks `System.console()`, whatever the appender writes to.
     let context = LayoutContext {
         interpolator: Some(Arc::clone(&configuration.substitutor)),
         console: crate::system_console::process_has_console(),
     };
-    let layout: Arc<dyn Layout> = match &spec.layout {
-        Some(LayoutSpec::Pattern(pattern)) => Arc::new(PatternLayout::new(pattern, context)),
-        None => Arc::new(PatternLayout::new(&PatternLayoutSpec::default(), context)),
+    let layout = match &spec.layout {
+        Some(LayoutSpec::Pattern(pattern)) => PatternLayout::new(pattern, context),
+        None => PatternLayout::new(&PatternLayoutSpec::default(), context),
     };
+    *uses_nano_clock |= layout.uses_nano_time();
+    let layout: Arc<dyn Layout> = Arc::new(layout);
     // `$${…}` in a rolling `filePattern` resolves at rollover with this configuration's
     // properties, as log4j2 resolves it with the configuration's substitutor.
     let rolling = l4rs_appenders::RollingContext {

@@ -5,6 +5,7 @@ use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::Arc;
 
 use arc_swap::ArcSwap;
+use l4rs_core::time::monotonic_nanos;
 use l4rs_core::{AppendError, Level, Location, LogEvent, Marker, Message, ThrowableRef, Timestamp};
 
 use crate::context::Context;
@@ -92,7 +93,13 @@ impl Logger {
         marker: Option<&Marker>,
         message: fmt::Arguments<'_>,
     ) -> Result<(), AppendError> {
+        let binding = self.state.binding.load();
         let timestamp = Timestamp::now();
+        let nano_time = if binding.context.uses_nano_clock {
+            monotonic_nanos()
+        } else {
+            0
+        };
         with_thread_data(|thread, context_map, context_stack| {
             let event = LogEvent {
                 logger_name: &self.state.name,
@@ -105,10 +112,10 @@ impl Logger {
                 context_map,
                 context_stack,
                 marker,
-                nano_time: 0,
+                nano_time,
                 end_of_batch: false,
             };
-            self.log_event(&event)
+            self.route(&binding, &event)
         })
     }
 
@@ -118,8 +125,12 @@ impl Logger {
     ///
     /// This is the documented hook for tools that replay recorded events (the conformance
     /// replay) or that need an explicit timestamp, thread or context.
+    /// The event's nano time is kept as given.
     pub fn log_event(&self, event: &LogEvent<'_>) -> Result<(), AppendError> {
-        let binding = self.state.binding.load();
+        self.route(&self.state.binding.load(), event)
+    }
+
+    fn route(&self, binding: &Binding, event: &LogEvent<'_>) -> Result<(), AppendError> {
         let mut event = *event;
         event.logger_name = &self.state.name;
         if !binding.context.is_enabled(binding.owner, &event) {
@@ -134,5 +145,51 @@ impl fmt::Debug for Logger {
         f.debug_struct("Logger")
             .field("name", &self.state.name)
             .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::context::Context;
+
+    /// Whether a context built from File appenders with these `<PatternLayout …/>` elements
+    /// reads the nano clock for its events.
+    fn uses_nano_clock(layouts: &[&str]) -> bool {
+        let dir = std::env::temp_dir().join(format!("l4rs-nano-clock-{}", std::process::id()));
+        let appenders: String = layouts
+            .iter()
+            .enumerate()
+            .map(|(index, layout)| {
+                format!(
+                    r#"<File name="F{index}" fileName="{}/{index}.log">{layout}</File>"#,
+                    dir.display()
+                )
+            })
+            .collect();
+        let xml = format!(
+            r#"<Configuration><Appenders>{appenders}</Appenders><Loggers><Root level="off"/></Loggers></Configuration>"#
+        );
+        let configuration = l4rs_config::load_str(&xml, None).expect("configuration parses");
+        let context = Context::build(configuration);
+        let uses = context.uses_nano_clock;
+        context.stop();
+        let _ = std::fs::remove_dir_all(&dir);
+        uses
+    }
+
+    #[test]
+    fn the_nano_clock_is_read_only_when_a_layout_of_the_configuration_prints_it() {
+        assert!(!uses_nano_clock(&[r#"<PatternLayout pattern="%d %m%n"/>"#]));
+        // The default layout (`%m%n`) of an appender without one.
+        assert!(!uses_nano_clock(&[""]));
+        assert!(uses_nano_clock(&[r#"<PatternLayout pattern="%N %m%n"/>"#]));
+        assert!(uses_nano_clock(&[
+            r#"<PatternLayout pattern="%m%n" header="%nano%n"/>"#
+        ]));
+        // One appender with `%N` is enough for every event of the configuration.
+        assert!(uses_nano_clock(&[
+            r#"<PatternLayout pattern="%m%n"/>"#,
+            r#"<PatternLayout pattern="%style{%N}{red}"/>"#,
+        ]));
     }
 }

@@ -65,6 +65,7 @@ pub struct PatternLayout {
     replace: Option<Replacement>,
     charset: Charset,
     requires_location: bool,
+    uses_nano_time: bool,
 }
 
 impl PatternLayout {
@@ -118,10 +119,19 @@ impl PatternLayout {
                 None
             }
         });
+        // With a selector log4j2 never parses the `pattern` attribute: the selector's
+        // patterns are the ones in use.
         let requires_location = match &selector {
             Some(selector) => selector.patterns().any(Pattern::requires_location),
             None => pattern.requires_location(),
         };
+        let event_patterns_use_nano = match &selector {
+            Some(selector) => selector.patterns().any(Pattern::uses_nano_time),
+            None => pattern.uses_nano_time(),
+        };
+        let uses_nano_time = event_patterns_use_nano
+            || header.as_ref().is_some_and(Pattern::uses_nano_time)
+            || footer.as_ref().is_some_and(Pattern::uses_nano_time);
         PatternLayout {
             pattern,
             selector,
@@ -132,6 +142,7 @@ impl PatternLayout {
             replace,
             charset: Charset::from_attribute(spec.charset.as_deref()),
             requires_location,
+            uses_nano_time,
         }
     }
 
@@ -149,6 +160,7 @@ impl PatternLayout {
         let pattern = compile_or_default(pattern, options);
         PatternLayout {
             requires_location: pattern.requires_location(),
+            uses_nano_time: pattern.uses_nano_time(),
             pattern,
             selector: None,
             header: None,
@@ -166,6 +178,13 @@ impl PatternLayout {
             Some(selector) => selector.select(event),
             None => &self.pattern,
         }
+    }
+
+    /// True when one of the layout's patterns in use (event pattern or selector patterns,
+    /// header, footer) has a `%N`/`%nano` converter, nested ones included. log4j2 then gives
+    /// the whole configuration a real nano clock; without one every event's nano time is 0.
+    pub fn uses_nano_time(&self) -> bool {
+        self.uses_nano_time
     }
 
     /// The charset bytes are encoded in.
@@ -351,6 +370,111 @@ mod tests {
         out.push('|');
         layout.footer(&mut out);
         assert_eq!(out, "head DEBUG []|foot ALL");
+    }
+
+    fn local_year_now() -> i16 {
+        jiff::tz::TimeZone::system()
+            .to_datetime(jiff::Timestamp::now())
+            .year()
+    }
+
+    #[test]
+    fn dates_in_header_and_footer_are_the_time_they_are_written() {
+        let spec = PatternLayoutSpec {
+            header: Some("%d{yyyy} start%n".into()),
+            footer: Some("%d{yyyy} end%n".into()),
+            ..PatternLayoutSpec::default()
+        };
+        let layout = PatternLayout::new(&spec, LayoutContext::default());
+        // Two reads around the call, so a year boundary in between cannot fail the test.
+        let before = local_year_now();
+        let mut header = String::new();
+        layout.header(&mut header);
+        let mut footer = String::new();
+        layout.footer(&mut footer);
+        let after = local_year_now();
+        let allowed = |suffix: &str| {
+            [before, after]
+                .iter()
+                .map(|year| format!("{year:04} {suffix}\n"))
+                .collect::<Vec<_>>()
+        };
+        assert!(allowed("start").contains(&header), "{header:?}");
+        assert!(allowed("end").contains(&footer), "{footer:?}");
+    }
+
+    fn highlighted_with_console(console: bool) -> String {
+        let spec = PatternLayoutSpec {
+            pattern: "%highlight{%p}".into(),
+            no_console_no_ansi: true,
+            ..PatternLayoutSpec::default()
+        };
+        let layout = PatternLayout::new(
+            &spec,
+            LayoutContext {
+                console,
+                ..LayoutContext::default()
+            },
+        );
+        let mut out = String::new();
+        layout.format(&event(), &mut out);
+        out
+    }
+
+    #[test]
+    fn no_console_no_ansi_keeps_ansi_only_when_the_process_has_a_console() {
+        assert_eq!(highlighted_with_console(true), "\u{1b}[32mINFO\u{1b}[m");
+        assert_eq!(highlighted_with_console(false), "INFO");
+    }
+
+    fn layout_uses_nano(spec: PatternLayoutSpec) -> bool {
+        PatternLayout::new(&spec, LayoutContext::default()).uses_nano_time()
+    }
+
+    fn with_pattern(pattern: &str) -> PatternLayoutSpec {
+        PatternLayoutSpec {
+            pattern: pattern.into(),
+            ..PatternLayoutSpec::default()
+        }
+    }
+
+    #[test]
+    fn a_nano_converter_anywhere_in_use_asks_for_the_nano_clock() {
+        assert!(layout_uses_nano(with_pattern("%N %m%n")));
+        assert!(layout_uses_nano(with_pattern("%nano")));
+        assert!(layout_uses_nano(with_pattern("%highlight{%maxLen{%N}{3}}")));
+        assert!(layout_uses_nano(with_pattern("%equals{%m}{x}{%nano}")));
+        assert!(layout_uses_nano(with_pattern("%ex{suffix(%N)}")));
+        assert!(layout_uses_nano(PatternLayoutSpec {
+            footer: Some("%N".into()),
+            ..with_pattern("%m")
+        }));
+        assert!(!layout_uses_nano(with_pattern("%d %p %c %m %n %ex")));
+        // `%n` and `%notEmpty` are other converters; `{%N}` as an equals test is plain text.
+        assert!(!layout_uses_nano(with_pattern(
+            "%n%notEmpty{%m}%equals{%m}{%N}{x}"
+        )));
+    }
+
+    #[test]
+    fn with_a_selector_only_the_selector_patterns_count() {
+        let selector = |matched: &str, default: &str| l4rs_config::model::PatternSelectorSpec {
+            matches: vec![("AUDIT".into(), matched.into())],
+            default_pattern: default.into(),
+            kind: l4rs_config::model::PatternSelectorKind::Marker,
+            always_write_exceptions: true,
+            disable_ansi: false,
+            no_console_no_ansi: false,
+        };
+        let uses = |pattern: &str, matched: &str, default: &str| {
+            layout_uses_nano(PatternLayoutSpec {
+                selector: Some(selector(matched, default)),
+                ..with_pattern(pattern)
+            })
+        };
+        assert!(uses("%m", "%N %m", "%m"));
+        assert!(uses("%m", "%m", "%nano %m"));
+        assert!(!uses("%N", "%m", "%m"));
     }
 
     #[test]

@@ -96,9 +96,30 @@ impl Pattern {
     /// True when a converter prints the caller's location (`%C %M %L %F %l`), nested ones
     /// included.
     pub fn requires_location(&self) -> bool {
+        self.any_converter(&|converter| {
+            matches!(
+                converter,
+                Converter::Class(_)
+                    | Converter::Method
+                    | Converter::Line
+                    | Converter::File
+                    | Converter::Location
+            )
+        })
+    }
+
+    /// True when a converter is `%N`/`%nano`, nested ones included. log4j2 switches the
+    /// configuration from its dummy nano clock (always 0) to `System.nanoTime()` as soon as it
+    /// parses one, in any pattern of the configuration.
+    pub fn uses_nano_time(&self) -> bool {
+        self.any_converter(&|converter| matches!(converter, Converter::Nano))
+    }
+
+    /// True when `test` holds for a converter of this pattern or one nested in it.
+    fn any_converter(&self, test: &dyn Fn(&Converter) -> bool) -> bool {
         self.formatters
             .iter()
-            .any(|formatter| formatter.converter.requires_location())
+            .any(|formatter| formatter.converter.any(test))
     }
 
     /// True when a top-level converter renders the event's throwable (log4j2's
@@ -239,23 +260,29 @@ impl Converter {
         !matches!(self, Converter::Literal(_) | Converter::LineSeparator)
     }
 
-    /// True for the location converters, nested ones included.
-    pub fn requires_location(&self) -> bool {
+    /// True when `test` holds for this converter or for one in its sub-patterns.
+    fn any(&self, test: &dyn Fn(&Converter) -> bool) -> bool {
+        test(self)
+            || self
+                .sub_patterns()
+                .into_iter()
+                .flatten()
+                .any(|pattern| pattern.any_converter(test))
+    }
+
+    /// The patterns a composite converter formats (at most two: `%equals` has a pattern and
+    /// may have a substitution pattern).
+    fn sub_patterns(&self) -> [Option<&Pattern>; 2] {
         match self {
-            Converter::Class(_)
-            | Converter::Method
-            | Converter::Line
-            | Converter::File
-            | Converter::Location => true,
-            Converter::Highlight(c) => c.pattern.requires_location(),
-            Converter::Style(c) => c.pattern.requires_location(),
-            Converter::Encode(c) => c.pattern.requires_location(),
-            Converter::Replace(c) => c.pattern.requires_location(),
-            Converter::Equals(c) => c.requires_location(),
-            Converter::NotEmpty(p) => p.requires_location(),
-            Converter::MaxLength(c) => c.pattern.requires_location(),
-            Converter::Throwable(c) => c.requires_location(),
-            _ => false,
+            Converter::Highlight(c) => [Some(&c.pattern), None],
+            Converter::Style(c) => [Some(&c.pattern), None],
+            Converter::Encode(c) => [Some(&c.pattern), None],
+            Converter::Replace(c) => [Some(&c.pattern), None],
+            Converter::Equals(c) => c.patterns(),
+            Converter::NotEmpty(p) => [Some(p), None],
+            Converter::MaxLength(c) => [Some(&c.pattern), None],
+            Converter::Throwable(c) => [c.suffix(), None],
+            _ => [None, None],
         }
     }
 }

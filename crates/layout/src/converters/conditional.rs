@@ -55,10 +55,13 @@ impl EqualsConverter {
         })
     }
 
-    /// True when either pattern prints the location.
-    pub fn requires_location(&self) -> bool {
-        self.pattern.requires_location()
-            || matches!(&self.substitution, Substitution::Pattern(p) if p.requires_location())
+    /// The sub-pattern and, when it is one, the substitution pattern.
+    pub fn patterns(&self) -> [Option<&Pattern>; 2] {
+        let substitution = match &self.substitution {
+            Substitution::Pattern(pattern) => Some(pattern),
+            Substitution::Text(_) => None,
+        };
+        [Some(&self.pattern), substitution]
     }
 
     /// Formats the sub-pattern in place and swaps it for the substitution when it equals

@@ -64,9 +64,9 @@ impl ThrowableConverter {
         }
     }
 
-    /// True when the suffix pattern prints the location.
-    pub fn requires_location(&self) -> bool {
-        self.suffix.as_ref().is_some_and(Pattern::requires_location)
+    /// The `suffix(…)` pattern, if any.
+    pub fn suffix(&self) -> Option<&Pattern> {
+        self.suffix.as_ref()
     }
 
     /// Appends the event's throwable, if any.

@@ -468,6 +468,33 @@ fn arbiters_keep_the_children_of_true_conditions() {
 }
 
 #[test]
+fn environment_arbiters_keep_their_children_when_the_variable_matches() {
+    // A name no other test uses, so setting it cannot change what another test sees.
+    const VARIABLE: &str = "L4RS_LOAD_TEST_ENVIRONMENT_ARBITER";
+    std::env::set_var(VARIABLE, "staging");
+    let config = load(&format!(
+        r#"<Configuration>
+  <Appenders>
+    <EnvironmentArbiter propertyName="{VARIABLE}" propertyValue="staging"><Console name="Matching"/></EnvironmentArbiter>
+    <EnvironmentArbiter propertyName="{VARIABLE}" propertyValue="prod"><Console name="WrongValue"/></EnvironmentArbiter>
+    <EnvironmentArbiter propertyName="{VARIABLE}"><Console name="AnyValue"/></EnvironmentArbiter>
+    <Select>
+      <EnvironmentArbiter propertyName="{VARIABLE}" propertyValue="Staging"><Console name="OtherCase"/></EnvironmentArbiter>
+      <EnvironmentArbiter propertyName="{VARIABLE}" propertyValue="staging"><Console name="Selected"/></EnvironmentArbiter>
+      <DefaultArbiter><Console name="Default"/></DefaultArbiter>
+    </Select>
+  </Appenders>
+  <Loggers><Root/></Loggers>
+</Configuration>"#
+    ));
+    std::env::remove_var(VARIABLE);
+    let names: Vec<&str> = config.appenders.iter().map(|a| a.name.as_str()).collect();
+    // The comparison is case-sensitive, as Java's `String.equals`.
+    assert_eq!(names, ["Matching", "AnyValue", "Selected"]);
+    assert!(config.diagnostics.is_empty(), "{:?}", messages(&config));
+}
+
+#[test]
 fn custom_levels_register_in_document_order() {
     let config = load(
         r#"<Configuration>

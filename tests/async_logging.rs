@@ -249,6 +249,13 @@ fn a_failing_appender_behind_an_async_logger_is_reported_and_harms_nothing() {
             .starts_with("An exception occurred processing Appender BrokenBehindLogger")),
         "{records:?}"
     );
+    // log4j2's AbstractOutputStreamAppender names the stream (the file manager's name, its
+    // file) before the error handler's line.
+    assert!(
+        records.iter().any(|r| r.level == l4rs::Level::ERROR
+            && r.message == "Unable to write to stream /dev/full for appender BrokenBehindLogger"),
+        "{records:?}"
+    );
     let stats = l4rs::async_queue_stats();
     let queue = stats
         .iter()

@@ -72,7 +72,11 @@ impl AppenderControl {
             })
             .unwrap_or(true);
         if !entered {
-            status::error(format_args!("Recursive call to appender {}", self.name()));
+            // log4j2 reports it through the appender's error handler, so it shares the
+            // rate limit of the append errors.
+            if self.errors.should_report() {
+                status::error(format_args!("Recursive call to appender {}", self.name()));
+            }
             return Ok(());
         }
         let result = self.appender.append(event);

@@ -393,8 +393,8 @@ provides).\n\n\
 Every file that loads and uses no unsupported plugin (the supported ones and the others that load) is also \
 loaded by log4j2 2.19 in the same test run, and both must build the same appenders (name, type, layout, \
 filter), loggers (level, additivity, parent, asynchrony, filter, appender references with their levels and \
-filters) and context-wide filter; the few known differences are listed, with their reason, in \
-`crates/config/tests/corpus.rs`.\n"
+filters) and context-wide filter. {}.\n",
+        known_differences_sentence()
     );
     let _ = writeln!(out, "| Outcome | Files |\n|---|---|");
     let _ = writeln!(out, "| loaded clean | {clean} |");
@@ -424,4 +424,14 @@ filters) and context-wide filter; the few known differences are listed, with the
         let _ = writeln!(out, "| `{name}` | {} | {detail} |", class.label());
     }
     out
+}
+
+/// How the report speaks of [`KNOWN_DIFFERENCES`]: what it holds now, and where.
+fn known_differences_sentence() -> String {
+    let place = "`KNOWN_DIFFERENCES` in `crates/config/tests/corpus.rs`";
+    match KNOWN_DIFFERENCES.len() {
+        0 => format!("There are no known differences at the moment; any would be listed, with its reason, in {place}"),
+        1 => format!("The one known difference is listed, with its reason, in {place}"),
+        n => format!("The {n} known differences are listed, with their reasons, in {place}"),
+    }
 }

@@ -47,8 +47,14 @@ pub fn get_logger(name: &str) -> Logger {
     {
         return logger.clone();
     }
-    let context = current_context();
+    // Loads the first configuration if need be; that takes the map's lock, so not under it.
+    let loaded = current_context();
     let mut loggers = registry.loggers.write().unwrap_or_else(|e| e.into_inner());
+    // Read again under the map's lock: `activate` installs its context before it takes that
+    // lock to rebind the loggers, so a logger inserted now either sees the new context here or
+    // is in the map when `activate` rebinds. The context read before the lock may already be
+    // stopped by a concurrent `init`.
+    let context = installed_context().unwrap_or(loaded);
     loggers
         .entry(name.to_string())
         .or_insert_with(|| Logger {

@@ -450,9 +450,10 @@ mod tests {
             ..with_pattern("%m")
         }));
         assert!(!layout_uses_nano(with_pattern("%d %p %c %m %n %ex")));
-        // `%n` and `%notEmpty` are other converters; `{%N}` as an equals test is plain text.
+        // `%n`, `%NDC` and `%notEmpty` are other converters (longest name first); `{%N}` as an
+        // equals test is plain text.
         assert!(!layout_uses_nano(with_pattern(
-            "%n%notEmpty{%m}%equals{%m}{%N}{x}"
+            "%n%NDC%notEmpty{%m}%equals{%m}{%N}{x}"
         )));
     }
 

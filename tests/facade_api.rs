@@ -1,11 +1,13 @@
 //! The public API's promises that only a compiled call can check: `error = &e` with a plain
-//! `std::error::Error` (and a boxed one), `marker =`, `Logger: Clone + Send + Sync`, and
-//! `Logger::name()`.
+//! `std::error::Error` (and a boxed one), `marker =`, `Logger: Clone + Send + Sync`,
+//! `Logger::name()`, the file and line the macros capture, and a disabled call leaving its
+//! arguments unevaluated.
 
 use std::error::Error;
 use std::fmt;
 use std::io;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
 /// An application error whose `source()` is the I/O error that caused it.
@@ -39,8 +41,15 @@ fn setup() -> &'static PathBuf {
                 &[
                     ("Errors", "%p %m%n%ex{full}"),
                     ("Markers", "[%marker] %m%n"),
+                    ("Location", "%F|%L|%l|%m%n"),
+                    ("Lazy", "%m%n"),
                 ],
-                &[("errors", "info", "Errors"), ("markers", "info", "Markers")],
+                &[
+                    ("errors", "info", "Errors"),
+                    ("markers", "info", "Markers"),
+                    ("location", "info", "Location"),
+                    ("lazy", "info", "Lazy"),
+                ],
                 r#"<Root level="off"/>"#,
             )
         })
@@ -107,4 +116,66 @@ fn logger_name_is_the_name_asked_for() {
         .unwrap();
     assert_eq!(from_thread, "my_app::db.pool");
     assert_eq!(l4rs::get_logger("").name(), "");
+}
+
+#[test]
+fn macros_capture_the_file_and_line_of_the_call() {
+    let dir = setup();
+    let logger = l4rs::get_logger("location");
+    let line = line!() + 1;
+    l4rs::info!(logger, "here");
+    l4rs::flush();
+    assert_eq!(
+        l4rs_tests::read_lines(&dir.join("location.log")),
+        [format!(
+            "facade_api.rs|{line}|facade_api.macros_capture_the_file_and_line_of_the_call(facade_api.rs:{line})|here"
+        )]
+    );
+}
+
+/// Counts how often it is formatted.
+struct Counted<'a>(&'a AtomicUsize);
+
+impl fmt::Display for Counted<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fetch_add(1, Ordering::Relaxed);
+        f.write_str("counted")
+    }
+}
+
+#[test]
+fn a_disabled_call_neither_evaluates_nor_formats_its_arguments() {
+    let dir = setup();
+    let logger = l4rs::get_logger("lazy");
+    let formatted = AtomicUsize::new(0);
+    let mut evaluated = 0;
+    let mut side_effect = || {
+        evaluated += 1;
+        evaluated
+    };
+    l4rs::debug!(logger, "{} {}", Counted(&formatted), side_effect());
+    l4rs::trace!(logger, "{} {}", Counted(&formatted), side_effect());
+    l4rs::log!(
+        logger,
+        l4rs::Level::DEBUG,
+        error = &io::Error::other("never built"),
+        "{} {}",
+        Counted(&formatted),
+        side_effect()
+    );
+    assert_eq!(
+        formatted.load(Ordering::Relaxed),
+        0,
+        "disabled: not formatted"
+    );
+    l4rs::info!(logger, "{} {}", Counted(&formatted), side_effect());
+    assert_eq!(
+        formatted.load(Ordering::Relaxed),
+        1,
+        "enabled: formatted once"
+    );
+    drop(side_effect);
+    assert_eq!(evaluated, 1, "only the enabled call evaluated its argument");
+    l4rs::flush();
+    assert_eq!(l4rs_tests::read_lines(&dir.join("lazy.log")), ["counted 1"]);
 }

@@ -174,7 +174,6 @@ fn a_disabled_call_neither_evaluates_nor_formats_its_arguments() {
         1,
         "enabled: formatted once"
     );
-    drop(side_effect);
     assert_eq!(evaluated, 1, "only the enabled call evaluated its argument");
     l4rs::flush();
     assert_eq!(l4rs_tests::read_lines(&dir.join("lazy.log")), ["counted 1"]);

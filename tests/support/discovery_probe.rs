@@ -4,6 +4,8 @@
 //!
 //! * `lazy`: the first `l4rs::get_logger` loads the configuration (log4j2's `LogManager` path).
 //! * `init`: `l4rs::init()` first; prints `init: ok` or `init: error: <error>` on stdout.
+//! * `after-shutdown`: as `lazy`, and prints `stdout after shutdown` on stdout once
+//!   `l4rs::shutdown()` returned (a Console appender must never close stdout).
 //!
 //! Then it logs `error line`, `warn line`, `info line` and `debug line` at those levels on the
 //! logger `discovery.Probe`, calls `l4rs::shutdown()`, and prints every status record reported
@@ -16,13 +18,13 @@ fn main() {
     let mode = std::env::args().nth(1).unwrap_or_default();
     let records = status::GlobalCapture::start();
     match mode.as_str() {
-        "lazy" => {}
+        "lazy" | "after-shutdown" => {}
         "init" => match l4rs::init() {
             Ok(()) => println!("init: ok"),
             Err(error) => println!("init: error: {error}"),
         },
         _ => {
-            eprintln!("usage: l4rs-discovery-probe lazy|init");
+            eprintln!("usage: l4rs-discovery-probe lazy|init|after-shutdown");
             std::process::exit(2);
         }
     }
@@ -32,6 +34,9 @@ fn main() {
     l4rs::info!(logger, "info line");
     l4rs::debug!(logger, "debug line");
     l4rs::shutdown();
+    if mode == "after-shutdown" {
+        println!("stdout after shutdown");
+    }
     for record in records.records() {
         println!(
             "status: {} {}",

@@ -105,7 +105,7 @@ fn stop_writes_the_footer_and_truncates_to_the_data() {
 }
 
 #[test]
-fn immediate_flush_is_accepted_and_flush_and_end_of_batch_sync() {
+fn immediate_flush_and_end_of_batch_are_accepted_and_flush_fails_once_stopped() {
     let dir = TempDir::new("mmf-flush");
     let path = dir.file("mmf.log");
     let mut s = spec(&path, 4096);

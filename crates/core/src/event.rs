@@ -59,7 +59,8 @@ impl fmt::Debug for Message<'_> {
 pub struct ThreadInfo<'a> {
     /// The thread's name.
     pub name: &'a str,
-    /// The thread's id (l4rs numbers threads from 1 in the order they first log).
+    /// The thread's id: 1 for the thread named `main` (as the JVM numbers its main thread),
+    /// other threads from 2 in the order they first log.
     pub id: u64,
     /// The thread's priority; Rust threads have none, so log4j2's default 5 is reported.
     pub priority: i32,

@@ -351,6 +351,65 @@ fn close_while_writing_leaves_whole_records_and_the_footer_last() {
 /// are reported; nothing of them is written; after the retry interval writing resumes right
 /// after the last record that was written, with no gap.
 #[test]
+fn a_writer_stopped_mid_copy_does_not_hold_up_the_others() {
+    let dir = TempDir::new("mmf-no-lock");
+    let path = dir.file("parallel.log");
+    let m = Arc::new(manager(&path, 4096));
+    let (release, stalled_copy) = std::sync::mpsc::channel();
+    *m.inject.stall_copy.lock().unwrap() = Some((b'A', stalled_copy));
+    let slow = {
+        let m = Arc::clone(&m);
+        std::thread::spawn(move || m.write(b"AAAA slow\n").map_err(|_| ()))
+    };
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !m.inject.stalled.load(Ordering::SeqCst) {
+        assert!(
+            Instant::now() < deadline,
+            "the slow writer never reached its copy"
+        );
+        std::thread::yield_now();
+    }
+    // The slow writer holds its reservation and has not copied: writers after it in the same
+    // region reserve, copy and return all the same. With a lock around the copy they would
+    // wait for it; the test then releases it and fails instead of hanging.
+    let (done, fast_finished) = std::sync::mpsc::channel();
+    let fast = {
+        let m = Arc::clone(&m);
+        std::thread::spawn(move || {
+            for n in 0..3 {
+                m.write(format!("fast {n}\n").as_bytes()).unwrap();
+            }
+            let _ = done.send(());
+        })
+    };
+    let finished = fast_finished.recv_timeout(Duration::from_secs(30));
+    if finished.is_err() {
+        release.send(()).unwrap();
+        panic!("writers after a stopped copy waited for it");
+    }
+    fast.join().unwrap();
+    assert!(
+        m.inject.stalled.load(Ordering::SeqCst),
+        "the slow writer is still stopped"
+    );
+    let contents = read(&path);
+    assert_eq!(
+        &contents[..10],
+        &[0u8; 10],
+        "the slow record's bytes are not copied yet"
+    );
+    assert!(text_of(&contents).contains("fast 0\nfast 1\nfast 2\n"));
+    release.send(()).unwrap();
+    slow.join().unwrap().unwrap();
+    m.close();
+    assert_eq!(text(&path), "AAAA slow\nfast 0\nfast 1\nfast 2\n");
+}
+
+fn text_of(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
 fn a_failed_reservation_drops_records_and_writing_resumes_without_a_gap() {
     let dir = TempDir::new("mmf-full");
     let path = dir.file("full.log");

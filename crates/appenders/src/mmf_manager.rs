@@ -189,6 +189,31 @@ pub(crate) struct Injected {
     pub(crate) map_failures: std::sync::atomic::AtomicU32,
     /// Replaces [`RETRY_INTERVAL`] when not zero, so tests can go through many failures.
     pub(crate) retry_interval_micros: AtomicU64,
+    /// The next record whose first byte is the given one stops in [`copy_chunk`], after its
+    /// reservation and before its copy, until the test sends on the channel.
+    ///
+    /// [`copy_chunk`]: MemoryMappedFileManager::copy_chunk
+    pub(crate) stall_copy: Mutex<Option<(u8, std::sync::mpsc::Receiver<()>)>>,
+    /// True while a writer is stopped by [`Injected::stall_copy`].
+    pub(crate) stalled: std::sync::atomic::AtomicBool,
+}
+
+#[cfg(test)]
+impl Injected {
+    fn stall_if_marked(&self, bytes: &[u8]) {
+        let stall = {
+            let mut armed = lock(&self.stall_copy);
+            match &*armed {
+                Some((first, _)) if bytes.first() == Some(first) => armed.take(),
+                _ => None,
+            }
+        };
+        if let Some((_, release)) = stall {
+            self.stalled.store(true, Ordering::SeqCst);
+            let _ = release.recv();
+            self.stalled.store(false, Ordering::SeqCst);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -390,6 +415,8 @@ impl MemoryMappedFileManager {
             let slot = self.slot(region);
             if slot.region.load(Ordering::Acquire) == region {
                 let base = slot.base.load(Ordering::Relaxed);
+                #[cfg(test)]
+                self.inject.stall_if_marked(bytes);
                 // SAFETY: the slot holds `region`, mapped for its whole length at `base`, and it
                 // stays mapped until every byte of it is counted, ours included. Our bytes lie
                 // inside the region, and no other writer was given them.
@@ -565,6 +592,8 @@ impl MemoryMappedFileManager {
         let slot = self.slot(region);
         debug_assert_eq!(slot.region.load(Ordering::Acquire), region);
         let base = slot.base.load(Ordering::Acquire);
+        #[cfg(test)]
+        self.inject.stall_if_marked(bytes);
         // SAFETY: as in `write`: the region is mapped at `base` until all its bytes are counted,
         // ours included, and these bytes were reserved by this writer alone.
         unsafe { copy_to(base, position - self.region_start(region), bytes) };

@@ -34,8 +34,8 @@ fn steady_state_async_log_calls_do_not_allocate_on_the_producer() {
     let dir = l4rs_tests::fresh_output_dir("async-zero-allocation");
     // A small ring reaches its steady state (every slot's buffers grown) quickly.
     l4rs::config::set_system_property("log4j2.asyncLoggerConfigRingBufferSize", "128");
-    let pattern =
-        "%d{{yyyy-MM-dd HH:mm:ss.SSS}} %-5level %pid %t %X{{user}} %x - %msg %ex{{full}} %n";
+    // Spliced into the XML below as an argument, so its braces are written once.
+    let pattern = "%d{yyyy-MM-dd HH:mm:ss.SSS} %-5level %pid %t %X{user} %x - %msg %ex{full} %n";
     let xml = format!(
         r#"<Configuration><Appenders>
   <File name="F" fileName="{dir}/logger.log" immediateFlush="false">
@@ -89,5 +89,17 @@ fn steady_state_async_log_calls_do_not_allocate_on_the_producer() {
         let lines = l4rs_tests::read_lines(&dir.join(file));
         let events = lines.iter().filter(|line| line.contains(" - xxx")).count();
         assert_eq!(events, 15_000, "{file}: every event written");
+        // The whole pattern was in force: MDC, NDC and the rendered trace.
+        assert!(
+            lines
+                .iter()
+                .any(|line| line.contains(" ann [request-7] - xxx")),
+            "{file}: {:?}",
+            lines.first()
+        );
+        assert!(
+            lines.iter().any(|line| line.starts_with("\tat ")),
+            "{file}: the error's frames are printed"
+        );
     }
 }

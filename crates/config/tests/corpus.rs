@@ -15,6 +15,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use l4rs_config::{load_file_with, Configuration, LoadOptions, Severity};
 
@@ -119,8 +120,15 @@ struct Survey {
     panics: Vec<String>,
 }
 
-/// Loads every corpus file (status messages silenced); `None` when the corpus is absent.
-fn survey() -> Option<Survey> {
+/// The corpus survey, loaded once for all tests of this file; `None` when the corpus is absent.
+fn survey() -> Option<&'static Survey> {
+    static SURVEY: OnceLock<Option<Survey>> = OnceLock::new();
+    SURVEY.get_or_init(load_survey).as_ref()
+}
+
+/// Loads every corpus file (status messages silenced, then the status level restored); `None`
+/// when the corpus is absent.
+fn load_survey() -> Option<Survey> {
     let dir = corpus_dir();
     let entries = std::fs::read_dir(&dir).ok()?;
     let index = read_index(&dir);
@@ -142,6 +150,7 @@ fn survey() -> Option<Survey> {
         plugin_counts: BTreeMap::new(),
         panics: Vec::new(),
     };
+    let saved_status_level = l4rs_core::status::level();
     l4rs_core::status::set_level(l4rs_core::Level::OFF);
     for file in &files {
         let name = file
@@ -215,7 +224,7 @@ fn survey() -> Option<Survey> {
             comparable,
         });
     }
-    l4rs_core::status::set_level(l4rs_core::Level::ERROR);
+    l4rs_core::status::set_level(saved_status_level);
     Some(survey)
 }
 
@@ -247,7 +256,7 @@ fn every_corpus_configuration_loads_or_is_rejected_without_panicking() {
         total
     );
 
-    let report = render_report(&survey);
+    let report = render_report(survey);
     let path = report_path();
     if std::env::var_os("L4RS_WRITE_CORPUS_REPORT").is_some_and(|v| v == "1") {
         std::fs::write(&path, &report).expect("write the corpus report");

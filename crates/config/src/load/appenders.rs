@@ -52,9 +52,7 @@ pub(crate) fn build_appenders(
         }
     }
     // log4j2 names each appender that was not created once all of them are built.
-    for child in &failed {
-        binder.null_child(&node, child);
-    }
+    binder.null_children(&node, &failed);
     binder.finish(&node, inserted);
 }
 
@@ -152,7 +150,7 @@ fn build_appender(
     let kind = match pending {
         Pending::Ready(kind) => kind,
         Pending::File(spec) => file_build(binder, &node, spec),
-        Pending::Rolling(parts) => rolling::rolling_build(binder, &node, &name, *parts)?,
+        Pending::Rolling(parts) => parts.build(binder, &node, &name)?,
         Pending::NoFileName => {
             binder.error_help(
                 &node,

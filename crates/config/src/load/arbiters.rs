@@ -39,14 +39,10 @@ fn select(binder: &mut Binder, mut node: PNode) -> Vec<PNode> {
     binder.finish(&node, inserted);
     for mut child in std::mem::take(&mut node.children) {
         if !plugins::is_arbiter(&child.name) || child.name.eq_ignore_ascii_case("Select") {
-            let message = if child.is_plugin {
-                format!(
-                    "Invalid Node {} for Select. Must be a Condition",
-                    child.name
-                )
-            } else {
-                format!("No PluginType for node {}", child.name)
-            };
+            let message = format!(
+                "Invalid Node {} for Select. Must be a Condition",
+                child.name
+            );
             binder.error(&child, message);
             continue;
         }

@@ -28,9 +28,7 @@ pub(crate) fn build_async_appender(binder: &mut Binder, mut node: PNode) -> Opti
                 .any(|factory| factory.eq_ignore_ascii_case(&child.name))
     });
     // The refs are the builder's first field.
-    for child in &failed_refs {
-        binder.null_child(&node, child);
-    }
+    binder.null_children(&node, &failed_refs);
     let name = binder.string(&mut node, &["name"]);
     let ignore_exceptions = binder.boolean(&mut node, &["ignoreExceptions"], true);
     let blocking = binder.boolean(&mut node, &["blocking"], true);

@@ -148,12 +148,19 @@ impl Binder {
 
     /// log4j2's report, when a container plugin is built, of a child plugin that was not
     /// created (its own failure was reported when it was built).
-    pub fn null_child(&mut self, parent: &PNode, child: &PNode) {
+    fn null_child(&mut self, parent: &PNode, child: &PNode) {
         let message = format!(
             "Null object returned for {} in {}.",
             child.name, parent.name
         );
         self.report(Severity::Error, message, Some(child), None, None);
+    }
+
+    /// [`Binder::null_child`] for each of `failed`, in order.
+    pub fn null_children(&mut self, parent: &PNode, failed: &[PNode]) {
+        for child in failed {
+            self.null_child(parent, child);
+        }
     }
 
     /// Substitutes a configuration-time value, recording cycles as warnings.
@@ -214,7 +221,7 @@ impl Binder {
             node,
             names,
             "int",
-            "expected an integer from -2147483648 to 2147483647",
+            &format!("expected an integer from {} to {}", i32::MIN, i32::MAX),
         )
     }
 
@@ -224,7 +231,7 @@ impl Binder {
             node,
             names,
             "long",
-            "expected an integer from -9223372036854775808 to 9223372036854775807",
+            &format!("expected an integer from {} to {}", i64::MIN, i64::MAX),
         )
     }
 
@@ -434,10 +441,6 @@ impl Binder {
 
     /// Reports a child element the plugin has no place for.
     pub fn unexpected_child(&mut self, parent: &PNode, child: &PNode) {
-        if !child.is_plugin {
-            self.unknown_element(child);
-            return;
-        }
         let element_type = parent.canonical.map(plugins::element_type).unwrap_or("");
         let start = if element_type.is_empty() || element_type == parent.name {
             parent.name.clone()
@@ -474,16 +477,7 @@ impl Binder {
     /// log4j2's report of an element that is no plugin but holds plugins: it is dropped with
     /// everything inside it.
     pub fn class_not_found(&mut self, unknown: &UnknownElement) {
-        let node = PNode {
-            name: unknown.name.clone(),
-            canonical: None,
-            is_plugin: false,
-            attrs: Vec::new(),
-            children: Vec::new(),
-            value: None,
-            position: unknown.position,
-            file: unknown.file.clone(),
-        };
+        let node = PNode::bare(unknown.name.clone(), unknown.position, unknown.file.clone());
         self.report(
             Severity::Error,
             format!(

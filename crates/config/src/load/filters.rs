@@ -14,7 +14,7 @@ const BURST_DEFAULT_RATE: f64 = 10.0;
 /// True when a child element occupies the filter slot (any log4j2 filter, implemented or not).
 pub(crate) fn is_filter(node: &PNode) -> bool {
     let lower = node.name.to_ascii_lowercase();
-    node.is_plugin && (lower.ends_with("filter") || lower == "filters")
+    lower.ends_with("filter") || lower == "filters"
 }
 
 /// Fills a plugin's single filter slot: the first filter child is bound, a second one gets

@@ -8,7 +8,7 @@ use crate::model::{
 
 /// True when a child element occupies an appender's layout slot.
 pub(crate) fn is_layout(node: &PNode) -> bool {
-    node.is_plugin && node.name.to_ascii_lowercase().ends_with("layout")
+    node.name.to_ascii_lowercase().ends_with("layout")
 }
 
 /// Builds a layout element; `None` (after a diagnostic) for layouts l4rs does not implement.
@@ -31,7 +31,7 @@ fn build_pattern_layout(binder: &mut Binder, mut node: PNode) -> PatternLayoutSp
     let mut replace_seen = false;
     for child in std::mem::take(&mut node.children) {
         let lower = child.name.to_ascii_lowercase();
-        if child.is_plugin && lower.ends_with("patternselector") && !selector_seen {
+        if lower.ends_with("patternselector") && !selector_seen {
             selector_seen = true;
             selector = build_selector(binder, child);
         } else if child.canonical == Some("Replace") && !replace_seen {

@@ -41,9 +41,7 @@ pub(crate) fn build_loggers(binder: &mut Binder, mut node: PNode) -> LoggersOutc
             _ => binder.unusable_child(&node, &child),
         }
     }
-    for child in &failed {
-        binder.null_child(&node, child);
-    }
+    binder.null_children(&node, &failed);
     binder.finish(&node, inserted);
     if roots > 1 {
         binder.factory_failure(
@@ -94,9 +92,7 @@ fn build_logger(
     let include_location = binder
         .string(&mut node, &["includeLocation"])
         .map(|value| value.eq_ignore_ascii_case("true"));
-    for child in &failed_refs {
-        binder.null_child(&node, child);
-    }
+    binder.null_children(&node, &failed_refs);
     let Some(name) = name else {
         let class = if asynchronous {
             "org.apache.logging.log4j.core.async.AsyncLoggerConfig"

@@ -405,16 +405,7 @@ fn report_top_level_leaves(binder: &mut Binder, root: &xml::Node, top: &PNode) {
             && !crate::plugins::is_log4j2_plugin(&child.name)
             && !child.name.eq_ignore_ascii_case("type");
         if became_attribute {
-            let node = PNode {
-                name: child.name.clone(),
-                canonical: None,
-                is_plugin: false,
-                attrs: Vec::new(),
-                children: Vec::new(),
-                value: None,
-                position: child.position,
-                file: child.file.clone(),
-            };
+            let node = PNode::bare(child.name.clone(), child.position, child.file.clone());
             binder.unknown_element(&node);
         }
     }

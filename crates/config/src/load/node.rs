@@ -53,14 +53,24 @@ impl PNode {
     /// in a message after the node itself was consumed.
     pub fn stub(&self) -> PNode {
         PNode {
-            name: self.name.clone(),
             canonical: self.canonical,
             is_plugin: self.is_plugin,
+            ..PNode::bare(self.name.clone(), self.position, self.file.clone())
+        }
+    }
+
+    /// A node that is no plugin, with only a name and a position: what a message about an
+    /// element that never became a node (or became an attribute) names.
+    pub fn bare(name: String, position: Position, file: Option<PathBuf>) -> PNode {
+        PNode {
+            name,
+            canonical: None,
+            is_plugin: false,
             attrs: Vec::new(),
             children: Vec::new(),
             value: None,
-            position: self.position,
-            file: self.file.clone(),
+            position,
+            file,
         }
     }
 

@@ -70,7 +70,7 @@ fn is_strategy(node: &PNode) -> bool {
 }
 
 /// A rolling appender's attributes and children, read (log4j2's builder fields, injected):
-/// what is required is checked by [`RollingParts::missing`], the rest by [`rolling_build`].
+/// what is required is checked by [`RollingParts::missing`], the rest by [`RollingParts::build`].
 pub(crate) struct RollingParts {
     canonical: &'static str,
     file_name: Option<String>,
@@ -101,64 +101,50 @@ pub(crate) fn rolling_parts(
     canonical: &'static str,
     children: Vec<PNode>,
 ) -> RollingParts {
-    let file_name_position = attr_position(node, "fileName");
-    let file_name = binder.string(node, &["fileName"]);
-    let pattern_attr_position = attr_position(node, "filePattern");
-    let file_pattern = binder.string(node, &["filePattern"]);
-    let append = binder.boolean(node, &["append"], true);
-    let immediate_flush = binder.boolean(node, &["immediateFlush"], true);
-    let buffer_size = binder
-        .int(node, &["bufferSize"])
-        .map(|size| usize::try_from(size).unwrap_or(0));
-    let file_permissions = binder.string(node, &["filePermissions"]);
-    let file_owner = binder.string(node, &["fileOwner"]);
-    let file_group = binder.string(node, &["fileGroup"]);
-    // log4j2 accepts these on every rolling appender; `bufferedIo`, `createOnDemand` and
-    // `locking` belong to RollingFile (where `locking` is ignored), `regionLength` to l4rs's
-    // RollingMemoryMappedFile.
-    let buffered_io = binder.boolean(node, &["bufferedIo"], true);
-    let create_on_demand = binder.boolean(node, &["createOnDemand"], false);
-    let _ = binder.string(node, &["locking"]);
-    let max_random_delay_seconds = delay_seconds(binder, node);
-    let region_length = if canonical == "RollingMemoryMappedFile" {
-        binder.int(node, &["regionLength"]).map(i64::from)
-    } else {
-        None
+    let mut parts = RollingParts {
+        canonical,
+        file_name_position: attr_position(node, "fileName"),
+        file_name: binder.string(node, &["fileName"]),
+        pattern_attr_position: attr_position(node, "filePattern"),
+        file_pattern: binder.string(node, &["filePattern"]),
+        append: binder.boolean(node, &["append"], true),
+        immediate_flush: binder.boolean(node, &["immediateFlush"], true),
+        buffer_size: binder
+            .int(node, &["bufferSize"])
+            .map(|size| usize::try_from(size).unwrap_or(0)),
+        file_permissions: binder.string(node, &["filePermissions"]),
+        file_owner: binder.string(node, &["fileOwner"]),
+        file_group: binder.string(node, &["fileGroup"]),
+        // log4j2 accepts these on every rolling appender; `bufferedIo`, `createOnDemand` and
+        // `locking` belong to RollingFile (where `locking` is ignored), `regionLength` to
+        // l4rs's RollingMemoryMappedFile.
+        buffered_io: binder.boolean(node, &["bufferedIo"], true),
+        create_on_demand: binder.boolean(node, &["createOnDemand"], false),
+        max_random_delay_seconds: {
+            // `locking` is read (and ignored) here so that its diagnostics keep their place.
+            let _ = binder.string(node, &["locking"]);
+            delay_seconds(binder, node)
+        },
+        region_length: if canonical == "RollingMemoryMappedFile" {
+            binder.int(node, &["regionLength"]).map(i64::from)
+        } else {
+            None
+        },
+        policies: Vec::new(),
+        policy_seen: false,
+        strategy: None,
     };
-
-    let mut policies = Vec::new();
-    let mut policy_seen = false;
-    let mut strategy = None;
     for child in children {
-        if is_policy(&child) && !policy_seen {
-            policy_seen = true;
-            policy(binder, child, &mut policies);
-        } else if is_strategy(&child) && strategy.is_none() {
-            strategy = Some(rollover_strategy(binder, child));
+        if is_policy(&child) && !parts.policy_seen {
+            parts.policy_seen = true;
+            policy(binder, child, &mut parts.policies);
+        } else if is_strategy(&child) && parts.strategy.is_none() {
+            parts.strategy = Some(rollover_strategy(binder, child));
         } else {
             binder.unexpected_child(node, &child);
         }
     }
-    RollingParts {
-        canonical,
-        file_name,
-        file_name_position,
-        file_pattern,
-        pattern_attr_position,
-        append,
-        immediate_flush,
-        buffer_size,
-        file_permissions,
-        file_owner,
-        file_group,
-        buffered_io,
-        create_on_demand,
-        max_random_delay_seconds,
-        region_length,
-        policies,
-        policy_seen,
-        strategy,
-    }
+    parts
 }
 
 impl RollingParts {
@@ -180,188 +166,171 @@ impl RollingParts {
         }
         missing
     }
-}
 
-/// What log4j2's builder checks once its fields are valid, then the appender's kind. `None`
-/// after an error diagnostic when log4j2 would not create the appender.
-pub(crate) fn rolling_build(
-    binder: &mut Binder,
-    node: &PNode,
-    name: &str,
-    parts: RollingParts,
-) -> Option<AppenderKind> {
-    let RollingParts {
-        canonical,
-        file_name,
-        file_name_position,
-        file_pattern,
-        pattern_attr_position,
-        append,
-        immediate_flush,
-        buffer_size,
-        file_permissions,
-        file_owner,
-        file_group,
-        buffered_io,
-        create_on_demand,
-        max_random_delay_seconds,
-        region_length,
-        policies,
-        policy_seen,
-        strategy,
-    } = parts;
-    let Some(pattern_text) = file_pattern else {
-        binder.error_help(
-            node,
-            format!("No filename pattern provided for FileAppender with name {name}"),
-            format!(
-                "add filePattern=\"…\" to <{}>; the appender is not created",
-                node.name
-            ),
-        );
-        return None;
-    };
-    let file_pattern = match FilePattern::parse(&pattern_text) {
-        Ok(pattern) => pattern,
-        Err(reason) => {
+    /// What log4j2's builder checks once its fields are valid, then the appender's kind.
+    /// `None` after an error diagnostic when log4j2 would not create the appender.
+    pub(crate) fn build(
+        self,
+        binder: &mut Binder,
+        node: &PNode,
+        name: &str,
+    ) -> Option<AppenderKind> {
+        let Some(pattern_text) = self.file_pattern else {
+            binder.error_help(
+                node,
+                format!("No filename pattern provided for FileAppender with name {name}"),
+                format!(
+                    "add filePattern=\"…\" to <{}>; the appender is not created",
+                    node.name
+                ),
+            );
+            return None;
+        };
+        let file_pattern = match FilePattern::parse(&pattern_text) {
+            Ok(pattern) => pattern,
+            Err(reason) => {
+                binder.report(
+                    Severity::Error,
+                    reason,
+                    Some(node),
+                    self.pattern_attr_position,
+                    Some("the appender is not created".to_string()),
+                );
+                return None;
+            }
+        };
+        if index_in_directory(&file_pattern) {
+            // log4j2 looks for the existing archives in one directory only, so with the index in
+            // a directory name no archive is ever found: each rollover takes the first index and
+            // replaces the archive already there. l4rs does the same and says so here.
+            binder.report(
+                Severity::Warning,
+                format!("%i in a directory of filePattern \"{pattern_text}\": existing archives are not found there, so every rollover uses the first index and replaces the archive of the previous one"),
+                Some(node),
+                self.pattern_attr_position,
+                Some("put %i in the file name, e.g. logs/%d{yyyy-MM}/app-%i.log".to_string()),
+            );
+        }
+        if let Some(suffix) = file_pattern
+            .compression_suffix()
+            .filter(|suffix| UNCOMPRESSED_SUFFIXES.contains(suffix))
+        {
+            // log4j2 needs Commons Compress for these and, without it, fails the compression at
+            // every rollover; l4rs has no codec for them, says so once here and rolls uncompressed.
+            binder.report(
+                Severity::Warning,
+                format!("{suffix} compression is not available in l4rs (filePattern \"{pattern_text}\")"),
+                Some(node),
+                self.pattern_attr_position,
+                Some(format!(
+                    "rolled files keep their uncompressed name, without {suffix}; use .gz, .zip, .zst or .bz2 to compress"
+                )),
+            );
+        }
+        if !self.policy_seen {
+            binder.error_help(
+                node,
+                "A TriggeringPolicy must be provided",
+                "add <Policies> with e.g. <SizeBasedTriggeringPolicy size=\"10 MB\"/>; the appender is not created",
+            );
+            return None;
+        }
+        let time_based = self
+            .policies
+            .iter()
+            .any(|policy| matches!(policy, TriggeringPolicySpec::Time { .. }));
+        if time_based && file_pattern.frequency().is_none() {
             binder.report(
                 Severity::Error,
-                reason,
+                format!(
+                    "TimeBasedTriggeringPolicy needs a %d{{…}} with a time unit in filePattern \"{pattern_text}\" (java.lang.IllegalStateException: Pattern does not contain a date)"
+                ),
                 Some(node),
-                pattern_attr_position,
+                self.pattern_attr_position,
                 Some("the appender is not created".to_string()),
             );
             return None;
         }
-    };
-    if index_in_directory(&file_pattern) {
-        // log4j2 looks for the existing archives in one directory only, so with the index in
-        // a directory name no archive is ever found: each rollover takes the first index and
-        // replaces the archive already there. l4rs does the same and says so here.
-        binder.report(
-            Severity::Warning,
-            format!("%i in a directory of filePattern \"{pattern_text}\": existing archives are not found there, so every rollover uses the first index and replaces the archive of the previous one"),
-            Some(node),
-            pattern_attr_position,
-            Some("put %i in the file name, e.g. logs/%d{yyyy-MM}/app-%i.log".to_string()),
-        );
-    }
-    if let Some(suffix) = file_pattern
-        .compression_suffix()
-        .filter(|suffix| UNCOMPRESSED_SUFFIXES.contains(suffix))
-    {
-        // log4j2 needs Commons Compress for these and, without it, fails the compression at
-        // every rollover; l4rs has no codec for them, says so once here and rolls uncompressed.
-        binder.report(
-            Severity::Warning,
-            format!("{suffix} compression is not available in l4rs (filePattern \"{pattern_text}\")"),
-            Some(node),
-            pattern_attr_position,
-            Some(format!(
-                "rolled files keep their uncompressed name, without {suffix}; use .gz, .zip, .zst or .bz2 to compress"
-            )),
-        );
-    }
-    if !policy_seen {
-        binder.error_help(
-            node,
-            "A TriggeringPolicy must be provided",
-            "add <Policies> with e.g. <SizeBasedTriggeringPolicy size=\"10 MB\"/>; the appender is not created",
-        );
-        return None;
-    }
-    let time_based = policies
-        .iter()
-        .any(|policy| matches!(policy, TriggeringPolicySpec::Time { .. }));
-    if time_based && file_pattern.frequency().is_none() {
-        binder.report(
-            Severity::Error,
-            format!(
-                "TimeBasedTriggeringPolicy needs a %d{{…}} with a time unit in filePattern \"{pattern_text}\" (java.lang.IllegalStateException: Pattern does not contain a date)"
-            ),
-            Some(node),
-            pattern_attr_position,
-            Some("the appender is not created".to_string()),
-        );
-        return None;
-    }
-    let strategy = match strategy {
-        Some(strategy) => strategy?,
-        None if file_name.is_some() => default_strategy(DEFAULT_MAX, 1, FileIndexOrder::Max),
-        None => RolloverStrategySpec::DirectWrite {
-            max_files: None,
-            compression_level: DEFAULT_COMPRESSION_LEVEL,
-            actions: Vec::new(),
-        },
-    };
-    let file_name = match (&strategy, file_name) {
-        (RolloverStrategySpec::Default { .. }, None) => {
-            // 2.19's RollingRandomAccessFile leaves the name's placeholder unfilled.
-            let appender = if canonical == "RollingRandomAccessFile" {
-                "{}"
-            } else {
-                name
-            };
-            let class = match canonical {
-                "RollingMemoryMappedFile" => "RollingMemoryMappedFileAppender",
-                _ => "RollingFileAppender",
-            };
-            binder.error_help(
-                node,
-                format!("{class} '{appender}': When no file name is provided a DirectFileRolloverStrategy must be configured"),
-                "add fileName=\"…\" or use <DirectWriteRolloverStrategy>; the appender is not created",
-            );
-            return None;
-        }
-        (RolloverStrategySpec::DirectWrite { .. }, Some(_)) => {
-            binder.report(
-                Severity::Error,
-                "The fileName attribute must not be specified with the DirectWriteRolloverStrategy",
-                Some(node),
-                file_name_position,
-                Some(
-                    "remove fileName (the files filePattern names are written directly) or use <DefaultRolloverStrategy>; the appender is not created"
-                        .to_string(),
-                ),
-            );
-            return None;
-        }
-        (_, file_name) => file_name,
-    };
-    let rolling = RollingSpec {
-        file_name,
-        file_pattern,
-        policies,
-        strategy,
-        file_permissions,
-        file_owner,
-        file_group,
-        max_random_delay_seconds,
-    };
-    Some(match canonical {
-        "RollingFile" => AppenderKind::RollingFile(RollingFileSpec {
-            rolling,
-            append,
-            buffered_io,
-            buffer_size: buffer_size.unwrap_or(DEFAULT_BUFFER_SIZE),
-            immediate_flush,
-            create_on_demand,
-        }),
-        "RollingRandomAccessFile" => {
-            AppenderKind::RollingRandomAccessFile(RollingRandomAccessFileSpec {
+        let strategy = match self.strategy {
+            Some(strategy) => strategy?,
+            None if self.file_name.is_some() => {
+                default_strategy(DEFAULT_MAX, 1, FileIndexOrder::Max)
+            }
+            None => RolloverStrategySpec::DirectWrite {
+                max_files: None,
+                compression_level: DEFAULT_COMPRESSION_LEVEL,
+                actions: Vec::new(),
+            },
+        };
+        let file_name = match (&strategy, self.file_name) {
+            (RolloverStrategySpec::Default { .. }, None) => {
+                // 2.19's RollingRandomAccessFile leaves the name's placeholder unfilled.
+                let appender = if self.canonical == "RollingRandomAccessFile" {
+                    "{}"
+                } else {
+                    name
+                };
+                let class = match self.canonical {
+                    "RollingMemoryMappedFile" => "RollingMemoryMappedFileAppender",
+                    _ => "RollingFileAppender",
+                };
+                binder.error_help(
+                    node,
+                    format!("{class} '{appender}': When no file name is provided a DirectFileRolloverStrategy must be configured"),
+                    "add fileName=\"…\" or use <DirectWriteRolloverStrategy>; the appender is not created",
+                );
+                return None;
+            }
+            (RolloverStrategySpec::DirectWrite { .. }, Some(_)) => {
+                binder.report(
+                    Severity::Error,
+                    "The fileName attribute must not be specified with the DirectWriteRolloverStrategy",
+                    Some(node),
+                    self.file_name_position,
+                    Some(
+                        "remove fileName (the files filePattern names are written directly) or use <DefaultRolloverStrategy>; the appender is not created"
+                            .to_string(),
+                    ),
+                );
+                return None;
+            }
+            (_, file_name) => file_name,
+        };
+        let rolling = RollingSpec {
+            file_name,
+            file_pattern,
+            policies: self.policies,
+            strategy,
+            file_permissions: self.file_permissions,
+            file_owner: self.file_owner,
+            file_group: self.file_group,
+            max_random_delay_seconds: self.max_random_delay_seconds,
+        };
+        Some(match self.canonical {
+            "RollingFile" => AppenderKind::RollingFile(RollingFileSpec {
                 rolling,
-                append,
-                immediate_flush,
-                buffer_size: buffer_size.unwrap_or(RANDOM_ACCESS_BUFFER_SIZE),
-            })
-        }
-        _ => AppenderKind::RollingMemoryMappedFile(RollingMemoryMappedFileSpec {
-            rolling,
-            append,
-            immediate_flush,
-            region_length: region_length.unwrap_or(DEFAULT_REGION_LENGTH),
-        }),
-    })
+                append: self.append,
+                buffered_io: self.buffered_io,
+                buffer_size: self.buffer_size.unwrap_or(DEFAULT_BUFFER_SIZE),
+                immediate_flush: self.immediate_flush,
+                create_on_demand: self.create_on_demand,
+            }),
+            "RollingRandomAccessFile" => {
+                AppenderKind::RollingRandomAccessFile(RollingRandomAccessFileSpec {
+                    rolling,
+                    append: self.append,
+                    immediate_flush: self.immediate_flush,
+                    buffer_size: self.buffer_size.unwrap_or(RANDOM_ACCESS_BUFFER_SIZE),
+                })
+            }
+            _ => AppenderKind::RollingMemoryMappedFile(RollingMemoryMappedFileSpec {
+                rolling,
+                append: self.append,
+                immediate_flush: self.immediate_flush,
+                region_length: self.region_length.unwrap_or(DEFAULT_REGION_LENGTH),
+            }),
+        })
+    }
 }
 
 /// Binds a policy element (a `<Policies>` contributes each of its children).

@@ -60,9 +60,7 @@ pub(crate) fn build_properties(binder: &mut Binder, mut node: PNode) -> Vec<(Str
             }
         }
     }
-    for child in &failed {
-        binder.null_child(&node, child);
-    }
+    binder.null_children(&node, &failed);
     binder.finish(&node, inserted);
     properties
 }
@@ -82,9 +80,7 @@ pub(crate) fn build_custom_levels(binder: &mut Binder, mut node: PNode, into: &m
             binder.unusable_child(&node, &child);
         }
     }
-    for child in &failed {
-        binder.null_child(&node, child);
-    }
+    binder.null_children(&node, &failed);
     binder.finish(&node, inserted);
 }
 

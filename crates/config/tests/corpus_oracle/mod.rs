@@ -10,10 +10,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use l4rs_config::model::{AppenderKind, AppenderRefSpec, FilterSpec, FilterVerdicts};
+use l4rs_config::model::{AppenderKind, AppenderRefSpec, FilterSpec, FilterVerdicts, LayoutSpec};
 use l4rs_config::routing::LoggerTree;
 use l4rs_config::Configuration;
-use l4rs_core::{FilterResult, Level};
+use l4rs_core::Level;
 
 /// What log4j2 made of one file: its canonical lines, and the paths it was refused.
 #[derive(Debug, Default)]
@@ -164,19 +164,21 @@ pub fn l4rs_dump(config: &Configuration) -> Vec<String> {
     let mut appenders: Vec<_> = config.appenders.iter().collect();
     appenders.sort_by(|a, b| java_order(&a.name, &b.name));
     for appender in appenders {
-        let (kind, layout) = match &appender.kind {
-            AppenderKind::Console(_) => ("Console", "PatternLayout"),
-            AppenderKind::File(_) => ("File", "PatternLayout"),
-            AppenderKind::RandomAccessFile(_) => ("RandomAccessFile", "PatternLayout"),
-            AppenderKind::MemoryMappedFile(_) => ("MemoryMappedFile", "PatternLayout"),
-            AppenderKind::Async(_) => ("Async", "-"),
-            AppenderKind::RollingFile(_) => ("RollingFile", "PatternLayout"),
-            AppenderKind::RollingRandomAccessFile(_) => {
-                ("RollingRandomAccessFile", "PatternLayout")
-            }
-            AppenderKind::RollingMemoryMappedFile(_) => {
-                ("RollingMemoryMappedFile", "PatternLayout")
-            }
+        let kind = match &appender.kind {
+            AppenderKind::Console(_) => "Console",
+            AppenderKind::File(_) => "File",
+            AppenderKind::RandomAccessFile(_) => "RandomAccessFile",
+            AppenderKind::MemoryMappedFile(_) => "MemoryMappedFile",
+            AppenderKind::Async(_) => "Async",
+            AppenderKind::RollingFile(_) => "RollingFile",
+            AppenderKind::RollingRandomAccessFile(_) => "RollingRandomAccessFile",
+            AppenderKind::RollingMemoryMappedFile(_) => "RollingMemoryMappedFile",
+        };
+        // log4j2's AsyncAppender has no layout (`getLayout()` is null); the others fall back
+        // to a PatternLayout when none is configured.
+        let layout = match (&appender.kind, &appender.layout) {
+            (AppenderKind::Async(_), _) => "-",
+            (_, None | Some(LayoutSpec::Pattern(_))) => "PatternLayout",
         };
         lines.push(format!(
             "appender {} {kind} layout={layout} filter={}",
@@ -237,19 +239,10 @@ fn java_order(a: &str, b: &str) -> std::cmp::Ordering {
     a.encode_utf16().cmp(b.encode_utf16())
 }
 
-fn verdict(result: FilterResult) -> &'static str {
-    match result {
-        FilterResult::Accept => "ACCEPT",
-        FilterResult::Neutral => "NEUTRAL",
-        FilterResult::Deny => "DENY",
-    }
-}
-
 fn simple(name: &str, details: String, verdicts: &FilterVerdicts) -> String {
     format!(
         "{name}({details}{},{})",
-        verdict(verdicts.on_match),
-        verdict(verdicts.on_mismatch)
+        verdicts.on_match, verdicts.on_mismatch
     )
 }
 

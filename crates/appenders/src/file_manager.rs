@@ -325,15 +325,11 @@ impl Managed for FileManager {
 }
 
 impl FileManager {
-    /// [`Managed::close`] without the layout's footer: what a rolling manager uses when
-    /// `OnStartupTriggeringPolicy` rolls the file a previous run left, which that run already
-    /// ended with its footer (log4j2 skips the footer for that one rollover).
-    pub(crate) fn close_without_footer(&self) {
-        self.close_with(false);
-    }
-
     /// Closes the file, writing the buffered bytes and, with `footer`, the layout's footer.
-    fn close_with(&self, footer: bool) {
+    /// Without it is what a rolling manager uses when `OnStartupTriggeringPolicy` rolls the
+    /// file a previous run left, which that run already ended with its footer (log4j2 skips
+    /// the footer for that one rollover).
+    pub(crate) fn close_with(&self, footer: bool) {
         let footer = if footer {
             crate::encode::encoded_footer(self.layout.as_ref())
         } else {

@@ -347,16 +347,16 @@ fn close_while_writing_leaves_whole_records_and_the_footer_last() {
     assert_eq!(next.to_vec(), accepted);
 }
 
-/// A full disk at a boundary: the record that needed the new region and those after it fail and
-/// are reported; nothing of them is written; after the retry interval writing resumes right
-/// after the last record that was written, with no gap.
+/// Writers do not serialise on the copy: one writer stopped after its reservation and before
+/// its copy does not keep later writers in the same region from reserving, copying and
+/// returning, and its own bytes stay unwritten until it is released.
 #[test]
 fn a_writer_stopped_mid_copy_does_not_hold_up_the_others() {
     let dir = TempDir::new("mmf-no-lock");
     let path = dir.file("parallel.log");
     let m = Arc::new(manager(&path, 4096));
     let (release, stalled_copy) = std::sync::mpsc::channel();
-    *m.inject.stall_copy.lock().unwrap() = Some((b'A', stalled_copy));
+    m.inject.stall_next_copy(b'A', stalled_copy);
     let slow = {
         let m = Arc::clone(&m);
         std::thread::spawn(move || m.write(b"AAAA slow\n").map_err(|_| ()))
@@ -409,6 +409,9 @@ fn text_of(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
+/// A full disk at a boundary: the record that needed the new region and those after it fail and
+/// are reported; nothing of them is written; after the retry interval writing resumes right
+/// after the last record that was written, with no gap.
 #[test]
 fn a_failed_reservation_drops_records_and_writing_resumes_without_a_gap() {
     let dir = TempDir::new("mmf-full");

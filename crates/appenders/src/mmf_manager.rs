@@ -189,22 +189,41 @@ pub(crate) struct Injected {
     pub(crate) map_failures: std::sync::atomic::AtomicU32,
     /// Replaces [`RETRY_INTERVAL`] when not zero, so tests can go through many failures.
     pub(crate) retry_interval_micros: AtomicU64,
-    /// The next record whose first byte is the given one stops in [`copy_chunk`], after its
-    /// reservation and before its copy, until the test sends on the channel.
+    /// The next copy whose first byte is the given one (a record's first byte, or for a record
+    /// split across regions the first byte of the chunk) stops after its reservation and before
+    /// its copy, in [`attempt`]'s fast path or in [`copy_chunk`], until the test sends on the
+    /// channel. Set through [`Injected::stall_next_copy`].
     ///
+    /// [`attempt`]: MemoryMappedFileManager::attempt
     /// [`copy_chunk`]: MemoryMappedFileManager::copy_chunk
-    pub(crate) stall_copy: Mutex<Option<(u8, std::sync::mpsc::Receiver<()>)>>,
+    stall_copy: Mutex<Option<(u8, std::sync::mpsc::Receiver<()>)>>,
+    /// True while [`Injected::stall_copy`] holds a stall not yet taken: copies look at it first
+    /// and take the lock only when it is set, so the hook does not serialise the writers of
+    /// tests that never arm it.
+    stall_armed: AtomicBool,
     /// True while a writer is stopped by [`Injected::stall_copy`].
-    pub(crate) stalled: std::sync::atomic::AtomicBool,
+    pub(crate) stalled: AtomicBool,
 }
 
 #[cfg(test)]
 impl Injected {
+    /// Arms [`Injected::stall_copy`] for the next copy starting with `first`.
+    pub(crate) fn stall_next_copy(&self, first: u8, release: std::sync::mpsc::Receiver<()>) {
+        *lock(&self.stall_copy) = Some((first, release));
+        self.stall_armed.store(true, Ordering::SeqCst);
+    }
+
     fn stall_if_marked(&self, bytes: &[u8]) {
+        if !self.stall_armed.load(Ordering::Relaxed) {
+            return;
+        }
         let stall = {
             let mut armed = lock(&self.stall_copy);
             match &*armed {
-                Some((first, _)) if bytes.first() == Some(first) => armed.take(),
+                Some((first, _)) if bytes.first() == Some(first) => {
+                    self.stall_armed.store(false, Ordering::SeqCst);
+                    armed.take()
+                }
                 _ => None,
             }
         };
@@ -875,15 +894,11 @@ impl Managed for MemoryMappedFileManager {
 }
 
 impl MemoryMappedFileManager {
-    /// [`Managed::close`] without the layout's footer: what a rolling manager uses when
-    /// `OnStartupTriggeringPolicy` rolls the file a previous run left, which that run already
-    /// ended with its footer (log4j2 skips the footer for that one rollover).
-    pub(crate) fn close_without_footer(&self) {
-        self.close_with(false);
-    }
-
     /// Closes as [`Managed::close`] describes, writing the layout's footer only with `footer`.
-    fn close_with(&self, footer: bool) {
+    /// Without it is what a rolling manager uses when `OnStartupTriggeringPolicy` rolls the
+    /// file a previous run left, which that run already ended with its footer (log4j2 skips
+    /// the footer for that one rollover).
+    pub(crate) fn close_with(&self, footer: bool) {
         {
             let mut control = lock(&self.control);
             if control.closed {

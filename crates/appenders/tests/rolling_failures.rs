@@ -52,8 +52,16 @@ fn expected(prefix: &str, count: usize) -> Vec<String> {
     lines
 }
 
+/// The default rolling context on a [`ManualClock`] that never moves: the rollovers after a
+/// failure all fall in its retry interval, however slowly the test runs.
+fn stopped_clock() -> RollingContext {
+    context_on(&Arc::new(ManualClock::new(0)))
+}
+
 /// Logs three events into a RollingFile rolling at every event to `file_pattern`, and returns
-/// the ERROR records about `target` and the current file's text.
+/// the ERROR records about `target` and the current file's text. A failed rollover is not
+/// retried within the retry interval, which on a stopped clock ([`stopped_clock`]) never ends:
+/// with such a `context`, one report.
 fn refused_rollovers(
     dir: &TempDir,
     file_pattern: &str,
@@ -77,8 +85,7 @@ fn an_archive_name_taken_by_a_directory_fails_before_touching_the_current_file()
     let dir = TempDir::new("taken");
     std::fs::create_dir_all(dir.0.join("app.old/occupied")).unwrap();
     let target = dir.join("app.old");
-    let (errors, current) =
-        refused_rollovers(&dir, &target, &RollingContext::default(), &target, "taken");
+    let (errors, current) = refused_rollovers(&dir, &target, &stopped_clock(), &target, "taken");
     assert_eq!(errors.len(), 1, "one report per retry interval: {errors:?}");
     assert!(errors[0].contains("is a directory"), "{}", errors[0]);
     // Everything went on into the current file; nothing was staged.
@@ -103,7 +110,7 @@ fn a_pattern_that_resolves_to_an_impossible_path_at_rollover_is_reported() {
     std::fs::write(&blocker, b"").unwrap();
     let context = RollingContext {
         substitutor: Arc::new(Archives(blocker.clone())),
-        ..RollingContext::default()
+        ..stopped_clock()
     };
     let (errors, current) =
         refused_rollovers(&dir, "$${archives}/app-%i.log", &context, &blocker, "bad");
@@ -210,7 +217,7 @@ fn an_archive_directory_that_is_not_writable_fails_before_touching_the_current_f
     let (errors, current) = refused_rollovers(
         &dir,
         &format!("{archive_dir}/app-%i.log"),
-        &RollingContext::default(),
+        &stopped_clock(),
         &archive_dir,
         "ro",
     );

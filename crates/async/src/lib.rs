@@ -53,12 +53,13 @@ thread_local! {
 /// never makes such a thread wait: the event is handled on that thread instead
 /// ([`Enqueued::RunHere`]), because a thread that consumes one queue and waits on another can
 /// deadlock with a thread doing the reverse (log4j2 treats every `Log4jThread` this way).
-/// Every [`AsyncQueue`] thread is marked; other long-lived l4rs worker threads may call it too.
-pub fn mark_background_thread() {
+/// Every [`AsyncQueue`] thread is marked.
+pub(crate) fn mark_background_thread() {
     let _ = BACKGROUND.try_with(|flag| flag.set(true));
 }
 
-/// True on a thread marked by [`mark_background_thread`] (every asynchronous queue's thread).
+/// True on one of l4rs's own background threads (every asynchronous queue's thread), which a
+/// full blocking queue never makes wait.
 pub fn is_background_thread() -> bool {
     BACKGROUND.try_with(Cell::get).unwrap_or(false)
 }

@@ -111,7 +111,8 @@ pub struct QueueStats {
     /// Of the rejected events, those the caller had nowhere to send (a non-blocking Async
     /// appender without `errorRef`), reported with [`AsyncQueue::record_rejected_lost`].
     pub rejected_lost: u64,
-    /// Events handed back to the background thread itself to run synchronously.
+    /// Events offered by an l4rs background thread (this queue's or another queue's) while the
+    /// queue was full, handed back to run synchronously on that thread ([`Enqueued::RunHere`]).
     pub synchronous: u64,
     /// Events still queued when a shutdown timed out, never written.
     pub abandoned: u64,

@@ -103,8 +103,13 @@ impl AsyncSettings {
                     .and_then(|(_, legacy)| lookup(legacy))
             })
         };
-        let mut warnings = Vec::new();
         let mut problems = Vec::new();
+        let mut warn = |message: String| {
+            problems.push(SettingsProblem {
+                level: Level::WARN,
+                message,
+            })
+        };
         let mut settings = AsyncSettings::default();
         let size = lookup(RING_BUFFER_SIZE_PROPERTY)
             .map(|value| (RING_BUFFER_SIZE_PROPERTY, value))
@@ -115,7 +120,7 @@ impl AsyncSettings {
         if let Some((name, value)) = size {
             match value.trim().parse::<usize>() {
                 Ok(requested) if requested < MIN_RING_BUFFER_SIZE => {
-                    warnings.push(format!(
+                    warn(format!(
                         "{name}={requested} is below the minimum; using {MIN_RING_BUFFER_SIZE}"
                     ));
                     settings.ring_buffer_size = MIN_RING_BUFFER_SIZE;
@@ -125,7 +130,7 @@ impl AsyncSettings {
                         .checked_next_power_of_two()
                         .unwrap_or(DEFAULT_RING_BUFFER_SIZE);
                 }
-                Err(_) => warnings.push(format!(
+                Err(_) => warn(format!(
                     "{name}={value} is not a number; using {DEFAULT_RING_BUFFER_SIZE}"
                 )),
             }
@@ -133,7 +138,7 @@ impl AsyncSettings {
         let threshold = match lookup(DISCARD_THRESHOLD_PROPERTY) {
             None => Level::INFO,
             Some(value) => Level::from_name(value.trim()).unwrap_or_else(|_| {
-                warnings.push(format!(
+                warn(format!(
                     "{DISCARD_THRESHOLD_PROPERTY}={value} is not a level; using INFO"
                 ));
                 Level::INFO
@@ -153,11 +158,7 @@ impl AsyncSettings {
                 });
             }
         }
-        let warnings = warnings.into_iter().map(|message| SettingsProblem {
-            level: Level::WARN,
-            message,
-        });
-        (settings, warnings.chain(problems).collect())
+        (settings, problems)
     }
 }
 

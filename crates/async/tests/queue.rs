@@ -323,17 +323,17 @@ fn a_shutdown_timeout_abandons_what_is_left() {
 #[test]
 fn a_timed_out_stop_still_reports_the_discard_total() {
     let (gate, _, queue) = full_gated_queue(2, true, discard_info());
-    let capture = l4rs_core::status::GlobalCapture::start();
-    assert_eq!(send(&queue, Level::INFO, "dropped"), Enqueued::Discarded);
-    assert_eq!(send(&queue, Level::DEBUG, "dropped"), Enqueued::Discarded);
-    let outcome = queue.stop(Some(Duration::from_millis(50)));
+    // Every message below is reported on this thread (the offer, the abandoning and the
+    // totals all run on the caller), so a thread-local capture sees them and nothing from the
+    // other tests, which use the same queue name in parallel.
+    let (outcome, records) = l4rs_core::status::capture(|| {
+        assert_eq!(send(&queue, Level::INFO, "dropped"), Enqueued::Discarded);
+        assert_eq!(send(&queue, Level::DEBUG, "dropped"), Enqueued::Discarded);
+        queue.stop(Some(Duration::from_millis(50)))
+    });
     gate.open();
     assert!(!outcome.drained);
-    let messages: Vec<String> = capture
-        .records()
-        .iter()
-        .map(|r| r.message.clone())
-        .collect();
+    let messages: Vec<String> = records.iter().map(|r| r.message.clone()).collect();
     assert!(
         messages.contains(&"Async queue is full, discarding event with level INFO. This message will only appear once; future events from INFO are silently discarded until queue capacity becomes available.".to_string()),
         "{messages:?}"

@@ -25,8 +25,8 @@ impl Backend for FileManager {
         FileManager::size(self)
     }
 
-    fn close_without_footer(&self) {
-        FileManager::close_without_footer(self);
+    fn close_with(&self, footer: bool) {
+        FileManager::close_with(self, footer);
     }
 }
 
@@ -76,8 +76,8 @@ impl Backend for MappedBackend {
         self.manager.data_start() + self.written.load(Ordering::Relaxed)
     }
 
-    fn close_without_footer(&self) {
-        self.manager.close_without_footer();
+    fn close_with(&self, footer: bool) {
+        self.manager.close_with(footer);
     }
 }
 

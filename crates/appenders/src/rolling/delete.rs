@@ -1,7 +1,6 @@
 //! The `<Delete>` action: removes the files under a base path that all its conditions accept.
 
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use l4rs_config::model::{DeleteSpec, PathConditionSpec};
@@ -13,11 +12,15 @@ pub(crate) const STAGING_SUFFIX: &str = ".l4rs-rolling";
 
 /// A compiled `<Delete>`.
 pub(crate) struct DeleteAction {
+    /// The `<Delete>`'s settings, without its conditions: they are compiled into `conditions`.
     spec: DeleteSpec,
-    /// The compiled conditions; the accumulating ones are reset before each walk.
-    conditions: Mutex<Vec<Condition>>,
+    /// The compiled conditions, with their accumulating counts at zero: each walk counts on a
+    /// copy of its own (log4j2's `beforeFileTreeWalk` resets them).
+    conditions: Vec<Condition>,
 }
 
+/// A compiled condition. Cloning it is cheap (a [`regex::Regex`] shares its compiled program).
+#[derive(Clone)]
 enum Condition {
     FileName(regex::Regex, Vec<Condition>),
     LastModified(u64, Vec<Condition>),
@@ -77,28 +80,6 @@ impl Condition {
         })
     }
 
-    /// Starts a new walk: the accumulating conditions count from zero again (log4j2's
-    /// `beforeFileTreeWalk`).
-    fn reset(&mut self) {
-        match self {
-            Condition::Count { seen, nested, .. } => {
-                *seen = 0;
-                nested.iter_mut().for_each(Condition::reset);
-            }
-            Condition::Size { total, nested, .. } => {
-                *total = 0;
-                nested.iter_mut().for_each(Condition::reset);
-            }
-            Condition::FileName(_, nested) | Condition::LastModified(_, nested) => {
-                nested.iter_mut().for_each(Condition::reset)
-            }
-            Condition::All(list) | Condition::Any(list) => {
-                list.iter_mut().for_each(Condition::reset)
-            }
-            Condition::Not(inner) => inner.reset(),
-        }
-    }
-
     /// Whether the condition accepts `file`, evaluated as log4j2 evaluates it: the nested
     /// conditions only when the condition's own test accepts, `IfAll` up to the first that
     /// rejects, `IfAny` up to the first that accepts. An accumulating condition therefore
@@ -154,8 +135,12 @@ impl DeleteAction {
             return Err("Missing Delete conditions: unconditional Delete not supported".into());
         }
         Ok(DeleteAction {
-            conditions: Mutex::new(compile_all(&spec.conditions)?),
-            spec: spec.clone(),
+            conditions: compile_all(&spec.conditions)?,
+            spec: DeleteSpec {
+                base_path: spec.base_path.clone(),
+                conditions: Vec::new(),
+                ..*spec
+            },
         })
     }
 
@@ -183,8 +168,7 @@ impl DeleteAction {
                 order
             }
         });
-        let mut conditions = self.conditions.lock().unwrap_or_else(|e| e.into_inner());
-        conditions.iter_mut().for_each(Condition::reset);
+        let mut conditions = self.conditions.clone();
         let now = epoch_millis(SystemTime::now());
         for file in &files {
             // log4j2's DeletingVisitor: the first condition that rejects the file ends its
@@ -287,21 +271,25 @@ mod tests {
             }],
             recent_first: true,
         };
-        DeleteAction::new(&spec).unwrap().run();
-        let mut left: Vec<String> = std::fs::read_dir(dir.path())
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        left.sort();
-        assert_eq!(
-            left,
-            [
-                "app-1.log.gz",
-                "app-2.log.gz",
-                format!("app-9.log.gz{STAGING_SUFFIX}").as_str(),
-                "keep.txt"
-            ]
-        );
+        let action = DeleteAction::new(&spec).unwrap();
+        // The second walk counts from zero again: it keeps the two files the first one kept.
+        for _ in 0..2 {
+            action.run();
+            let mut left: Vec<String> = std::fs::read_dir(dir.path())
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect();
+            left.sort();
+            assert_eq!(
+                left,
+                [
+                    "app-1.log.gz",
+                    "app-2.log.gz",
+                    format!("app-9.log.gz{STAGING_SUFFIX}").as_str(),
+                    "keep.txt"
+                ]
+            );
+        }
     }
 
     #[test]

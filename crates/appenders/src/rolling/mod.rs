@@ -106,9 +106,9 @@ pub(crate) trait Backend: Managed + Sized + 'static {
     fn flush_now(&self) -> Result<(), WriteError>;
     /// The file's size by log4j2's accounting (what reached the OS, header aside).
     fn size(&self) -> u64;
-    /// [`Managed::close`] without the layout's footer, for the rollover of
-    /// `OnStartupTriggeringPolicy`.
-    fn close_without_footer(&self);
+    /// [`Managed::close`], with the layout's footer only with `footer` (it is left out for the
+    /// rollover of `OnStartupTriggeringPolicy`).
+    fn close_with(&self, footer: bool);
 }
 
 /// Opens the manager of one file: `(path, append)`.
@@ -514,7 +514,7 @@ impl<B: Backend + Send + Sync> RollingManager<B> {
             return;
         };
         let archive_time = state.file_time;
-        let mut footer = true;
+        let footer = !matches!(cause, Cause::Startup { footer: false });
         let new_time = match cause {
             Cause::Event(time) => {
                 let time_hit = time >= self.next_rollover.load(Ordering::Acquire);
@@ -539,12 +539,7 @@ impl<B: Backend + Send + Sync> RollingManager<B> {
                 }
                 time
             }
-            Cause::Startup {
-                footer: with_footer,
-            } => {
-                footer = with_footer;
-                self.clock.now_millis()
-            }
+            Cause::Startup { .. } => self.clock.now_millis(),
             Cause::Cron(fire) => {
                 // The archive is dated with the previous fire time: the period it covers.
                 let archive = state.last_fire;
@@ -588,7 +583,7 @@ impl<B: Backend + Send + Sync> RollingManager<B> {
                     ));
                     return;
                 }
-                close_backend(backend.as_ref(), footer);
+                backend.close_with(footer);
                 match (self.factory)(&current, true) {
                     Ok(new_backend) => state.backend = Some(Arc::new(new_backend)),
                     Err(error) => {
@@ -632,7 +627,7 @@ impl<B: Backend + Send + Sync> RollingManager<B> {
                     ));
                     return;
                 }
-                close_backend(backend.as_ref(), footer);
+                backend.close_with(footer);
                 match (self.factory)(&new_path, true) {
                     Ok(new_backend) => {
                         state.backend = Some(Arc::new(new_backend));
@@ -695,15 +690,6 @@ impl<B: Backend + Send + Sync> RollingManager<B> {
     /// The file name the manager was created with (`None`: direct write).
     pub(crate) fn file_name(&self) -> Option<&str> {
         self.file_name.as_deref()
-    }
-}
-
-/// Closes the current file of a rollover, with or without the layout's footer.
-fn close_backend<B: Backend>(backend: &B, footer: bool) {
-    if footer {
-        backend.close();
-    } else {
-        backend.close_without_footer();
     }
 }
 

@@ -158,7 +158,7 @@ pub fn log_now(appender: &dyn Appender, text: &str) {
     log_at(appender, text, Timestamp::now().epoch_millis);
 }
 
-/// `2030-01-01T10:00:00Z` in epoch ms.
+/// Parses `text`, an RFC 3339 timestamp such as `2030-01-01T10:00:00Z`, into epoch ms.
 pub fn millis(text: &str) -> i64 {
     text.parse::<jiff::Timestamp>().unwrap().as_millisecond()
 }

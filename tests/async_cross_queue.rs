@@ -3,11 +3,7 @@
 //! other queue (log4j2's `DefaultAsyncQueueFullPolicy` routes every Log4j thread that way),
 //! which is what keeps two queues from waiting on each other.
 
-#[path = "async_support/fifo_gate.rs"]
-#[allow(dead_code)] // Each test binary uses part of the helper.
-mod fifo_gate;
-
-use fifo_gate::FifoGate;
+use l4rs_tests::fifo_gate::FifoGate;
 
 #[test]
 fn the_async_logger_thread_never_waits_for_a_full_async_appender() {
@@ -33,12 +29,7 @@ fn the_async_logger_thread_never_waits_for_a_full_async_appender() {
     for index in 0..10 {
         l4rs::info!(logger, "cross {index}");
     }
-    let stats = || {
-        l4rs::async_queue_stats()
-            .into_iter()
-            .find(|s| s.name == "AsyncAppender Tiny")
-            .expect("Tiny's queue")
-    };
+    let stats = || l4rs_tests::queue_stats("AsyncAppender Tiny");
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
     while stats().synchronous == 0 {
         assert!(

@@ -1,19 +1,18 @@
 //! End of batch behind a queue, in a process of its own so that nothing else calls
-//! `l4rs::flush()`: buffered File, RandomAccessFile and MemoryMappedFile appenders behind an
-//! AsyncLogger or an Async appender reach the file once the queue runs dry, with no flush call,
-//! and not before: while the queue still holds events their 1 MiB buffers stay unwritten.
+//! `l4rs::flush()`: File, RandomAccessFile and MemoryMappedFile appenders behind an AsyncLogger
+//! or an Async appender hold every event once the queue runs dry, with no flush call. The File
+//! and RandomAccessFile appenders are also checked mid-batch: while the queue still holds
+//! events their 1 MiB buffers stay unwritten. The MemoryMappedFile is checked at the end only:
+//! each event is in its mapping, and so in the file, as soon as it is written (the end of a
+//! batch syncs it to the disk, which a test cannot observe).
 //!
-//! A File appender on a named pipe (see `async_support/fifo_gate.rs`) comes first on the path
+//! A File appender on a named pipe (see `tests/support/fifo_gate.rs`) comes first on the path
 //! and holds the queue's thread mid-batch, so the check in between needs no timing.
-
-#[path = "async_support/fifo_gate.rs"]
-#[allow(dead_code)] // Each test binary uses part of the helper.
-mod fifo_gate;
 
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use fifo_gate::FifoGate;
+use l4rs_tests::fifo_gate::FifoGate;
 
 /// Events of the batch; with lines of about 1 KiB they overfill the pipe's 64 KiB several
 /// times, and stay well below the 1 MiB buffers.
@@ -85,12 +84,7 @@ fn check(front: &str) {
     // Every batch event is queued behind the plug, so none of them but the last ends a batch.
     // Let the plug through: the thread writes batch events until the pipe is full again.
     gate.pass(PLUG + 1);
-    let stats = || {
-        l4rs::async_queue_stats()
-            .into_iter()
-            .find(|s| s.name == queue)
-            .expect("the queue's statistics")
-    };
+    let stats = || l4rs_tests::queue_stats(queue);
     let deadline = Instant::now() + Duration::from_secs(30);
     while stats().enqueued - (stats().len as u64) < 2 {
         assert!(Instant::now() < deadline, "{front}: the thread never moved");

@@ -256,11 +256,7 @@ fn a_failing_appender_behind_an_async_logger_is_reported_and_harms_nothing() {
             && r.message == "Unable to write to stream /dev/full for appender BrokenBehindLogger"),
         "{records:?}"
     );
-    let stats = l4rs::async_queue_stats();
-    let queue = stats
-        .iter()
-        .find(|s| s.name == "AsyncLoggerConfig")
-        .unwrap();
+    let queue = l4rs_tests::queue_stats("AsyncLoggerConfig");
     assert_eq!(
         queue.panicked, 0,
         "a failing appender is an error, not a panic"

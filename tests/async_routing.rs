@@ -15,19 +15,14 @@ fn setup() -> &'static PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
         l4rs_tests::init_in_fresh_dir("async-routing", |dir| {
-            let file = |name: &str| {
-                format!(
-                    r#"<File name="{name}" fileName="{dir}/{name}.log"><PatternLayout pattern="%c %p %m%n"/></File>"#
-                )
-            };
-            let files: String = [
-                "Own", "RefLevel", "RefFilter", "ALevel", "AFilter", "AAll", "Gated", "Alone",
-                "Shared", "Ancestor", "Child", "RootOut",
-            ]
-            .iter()
-            .map(|name| file(name))
-            .collect::<Vec<_>>()
-            .join("\n    ");
+            let files = l4rs_tests::file_appenders(
+                dir,
+                &[
+                    "Own", "RefLevel", "RefFilter", "ALevel", "AFilter", "AAll", "Gated", "Alone",
+                    "Shared", "Ancestor", "Child", "RootOut",
+                ]
+                .map(|name| (name, "%c %p %m%n")),
+            );
             format!(
                 r#"<Configuration status="warn">
   <Appenders>
@@ -70,8 +65,10 @@ fn setup() -> &'static PathBuf {
     })
 }
 
+/// The lines of the appender `name`'s file (its name in lower case, as
+/// [`l4rs_tests::file_appenders`] names it).
 fn lines(name: &str) -> Vec<String> {
-    l4rs_tests::read_lines(&setup().join(format!("{name}.log")))
+    l4rs_tests::read_lines(&setup().join(format!("{}.log", name.to_lowercase())))
 }
 
 #[test]
@@ -138,11 +135,7 @@ fn an_async_appenders_own_filter_applies_before_the_queue() {
     l4rs::error!(logger, "queued");
     l4rs::flush();
     assert_eq!(lines("Gated"), ["async.filtered ERROR queued"]);
-    let stats = l4rs::async_queue_stats();
-    let queue = stats
-        .iter()
-        .find(|s| s.name == "AsyncAppender OwnFilter")
-        .expect("the appender's queue");
+    let queue = l4rs_tests::queue_stats("AsyncAppender OwnFilter");
     assert_eq!(
         queue.enqueued, 1,
         "the filtered event never reached the queue"

@@ -5,25 +5,14 @@
 //! logged after the shutdown. One test in its own process: shutdown is global.
 //!
 //! The stuck appenders are File appenders on named pipes nobody reads
-//! (`async_support/fifo_gate.rs`); a status listener opens the pipes once the last timeout has
+//! (`tests/support/fifo_gate.rs`); a status listener opens the pipes once the last timeout has
 //! been reported, so the appenders can then be closed.
 
-#[path = "async_support/fifo_gate.rs"]
-#[allow(dead_code)] // Each test binary uses part of the helper.
-mod fifo_gate;
-
-use fifo_gate::FifoGate;
 use l4rs::core::status;
+use l4rs_tests::fifo_gate::FifoGate;
 
 /// Larger than a pipe's buffer: the write of this message blocks.
 const PLUG: usize = 100_000;
-
-fn stats_of(name: &str) -> l4rs::QueueStats {
-    l4rs::async_queue_stats()
-        .into_iter()
-        .find(|s| s.name == name)
-        .unwrap_or_else(|| panic!("no queue {name}"))
-}
 
 #[test]
 fn timed_out_shutdown_reports_and_counts_what_is_lost() {
@@ -97,9 +86,9 @@ fn timed_out_shutdown_reports_and_counts_what_is_lost() {
     });
     l4rs::shutdown();
 
-    let logger_queue = stats_of("AsyncLoggerConfig");
-    let slow_queue = stats_of("AsyncAppender Slow");
-    let hasty_queue = stats_of("AsyncAppender Hasty");
+    let logger_queue = l4rs_tests::queue_stats("AsyncLoggerConfig");
+    let slow_queue = l4rs_tests::queue_stats("AsyncAppender Slow");
+    let hasty_queue = l4rs_tests::queue_stats("AsyncAppender Hasty");
     let messages: Vec<String> = capture.records().into_iter().map(|r| r.message).collect();
     let has = |prefix: &str| messages.iter().filter(|m| m.starts_with(prefix)).count();
 
@@ -188,8 +177,8 @@ fn timed_out_shutdown_reports_and_counts_what_is_lost() {
         ignored[0].starts_with("Ignoring log event after log4j was shut down: INFO [stuck] late 1"),
         "{ignored:?}"
     );
-    assert_eq!(stats_of("AsyncLoggerConfig").after_stop, 2);
+    assert_eq!(l4rs_tests::queue_stats("AsyncLoggerConfig").after_stop, 2);
     l4rs::info!(slow, "late");
-    assert_eq!(stats_of("AsyncAppender Slow").after_stop, 1);
+    assert_eq!(l4rs_tests::queue_stats("AsyncAppender Slow").after_stop, 1);
     assert_eq!(l4rs::dropped_events() - before, counted + 3);
 }

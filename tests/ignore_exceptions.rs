@@ -33,11 +33,6 @@ fn config(appenders: &[(&str, &str)]) -> String {
     )
 }
 
-fn init(name: &str, xml: &str) {
-    let dir = l4rs_tests::fresh_output_dir(name);
-    l4rs::init_with_file(l4rs_tests::write_config(&dir, xml)).expect("configuration loads");
-}
-
 /// Logs one event through `Logger::log` (as the macros do) and one through `Logger::log_event`.
 fn log_both_ways(logger: &l4rs::Logger) -> [Result<(), AppendError>; 2] {
     let logged = logger.log(
@@ -79,13 +74,12 @@ fn file_and_random_access_file_errors_are_returned_only_when_not_ignored() {
         );
         let lenient =
             format!(r#"<{element} name="{kind}Lenient" fileName="/dev/full">{layout}</{element}>"#);
-        init(
-            &format!("ignore-exceptions-{kind}"),
-            &config(&[
+        l4rs_tests::init_in_fresh_dir(&format!("ignore-exceptions-{kind}"), |_| {
+            config(&[
                 (&format!("{kind}Strict"), &strict),
                 (&format!("{kind}Lenient"), &lenient),
-            ]),
-        );
+            ])
+        });
         let strict = l4rs::get_logger(&format!("{kind}Strict"));
         let (results, records) = status::capture(|| log_both_ways(&strict));
         for (result, way) in results.iter().zip(["log", "log_event"]) {
@@ -137,10 +131,9 @@ fn memory_mapped_file_errors_are_returned_only_when_not_ignored() {
         r#"<MemoryMappedFile name="MmfLenient" fileName="{}" regionLength="16384">{layout}</MemoryMappedFile>"#,
         lenient_fs.join("lenient.log")
     );
-    init(
-        "ignore-exceptions-mmf",
-        &config(&[("MmfStrict", &strict), ("MmfLenient", &lenient)]),
-    );
+    l4rs_tests::init_in_fresh_dir("ignore-exceptions-mmf", |_| {
+        config(&[("MmfStrict", &strict), ("MmfLenient", &lenient)])
+    });
 
     // Each round writes two short events; 3000 rounds need far more than the 48 KiB left.
     let strict_logger = l4rs::get_logger("MmfStrict");

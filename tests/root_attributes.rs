@@ -2,7 +2,6 @@
 //! (no flush at exit). Both change process-wide state, so each case runs a probe process.
 
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 use l4rs_tests::{fresh_output_dir, read_lines, run_discovery_probe, write_config};
 
@@ -102,12 +101,7 @@ fn buffered_file_after_return(name: &str, attributes: &str) -> String {
             dir = dir.display()
         ),
     );
-    let status = Command::new(EXIT_PROBE)
-        .arg("return")
-        .arg(&config)
-        .stderr(Stdio::null())
-        .status()
-        .expect("run the exit probe");
+    let status = l4rs_tests::run_exit_probe(EXIT_PROBE, "return", &config);
     assert!(status.success(), "{status}");
     std::fs::read_to_string(dir.join("file.log")).expect("the file was created")
 }
@@ -116,8 +110,7 @@ fn buffered_file_after_return(name: &str, attributes: &str) -> String {
 fn shutdown_hook_disable_leaves_the_flush_to_the_program() {
     // With the hook (the default) the buffer is written and the footer follows at exit.
     let flushed = buffered_file_after_return("root-shutdown-hook-default", "");
-    assert_eq!(flushed.lines().count(), 1001);
-    assert!(flushed.ends_with("event 999\nfooter\n"));
+    assert_eq!(flushed, l4rs_tests::exit_probe_events() + "footer\n");
     // As in log4j2, `disable` means nothing stops the appenders at exit: the buffered events
     // and the footer never reach the file.
     let unflushed =

@@ -1,5 +1,6 @@
-//! A program that logs and then ends without calling `l4rs::shutdown()`, used by the tests that
-//! check what survives the end of a process. `l4rs-exit-probe MODE CONFIG [RUN]`:
+//! A program that logs and then ends, in most modes without calling `l4rs::shutdown()` (only
+//! the `shutdown` mode calls it), used by the tests that check what survives the end of a
+//! process. `l4rs-exit-probe MODE CONFIG [RUN]`:
 //!
 //! * `return`, `exit`, `panic`: logs `event 0` … `event 999` on the logger `probe`, then returns
 //!   from main, calls `std::process::exit`, or panics in main (`tests/exit_flush.rs`).

@@ -7,6 +7,8 @@ use std::fmt::Display;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
 
+pub mod fifo_gate;
+
 /// The text after the sequence number in each line the exit probe's `crash-loop` mode logs.
 pub const CRASH_PAYLOAD: &str = "payload-0123456789-abcdefghijklmnopqrstuvwxyz";
 
@@ -173,6 +175,15 @@ pub fn files_config(
         file_appenders(dir, files),
         non_additive_loggers(loggers)
     )
+}
+
+/// The statistics of the asynchronous queue `name` (`"AsyncLoggerConfig"`,
+/// `"AsyncAppender <appender>"`); panics when there is no such queue.
+pub fn queue_stats(name: &str) -> l4rs::QueueStats {
+    l4rs::async_queue_stats()
+        .into_iter()
+        .find(|s| s.name == name)
+        .unwrap_or_else(|| panic!("no queue {name}"))
 }
 
 /// What one run of the discovery probe (`tests/support/discovery_probe.rs`) printed.

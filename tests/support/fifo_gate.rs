@@ -1,7 +1,7 @@
 //! A named pipe as an appender that the test can stall: a File appender writing into it blocks
 //! once the pipe's buffer (64 KiB on Linux) is full and nobody reads, which holds the thread
 //! writing (an AsyncLogger or Async appender thread) exactly where the test wants it, with no
-//! timing involved. Included with `#[path]` by the async tests that need a stuck appender.
+//! timing involved. Used by the async tests that need a stuck appender.
 
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
@@ -97,19 +97,13 @@ impl FifoGate {
 
     /// Lets the reader read everything from now on.
     pub fn open(&self) {
-        let (lock, signal) = &*self.allowance;
-        lock.lock().unwrap().limit = None;
-        signal.notify_all();
+        release(&self.allowance);
     }
 
     /// A handle that opens the gate from elsewhere (a status listener, for example).
     pub fn opener(&self) -> impl Fn() + Send + Sync + 'static {
         let allowance = Arc::clone(&self.allowance);
-        move || {
-            let (lock, signal) = &*allowance;
-            lock.lock().unwrap().limit = None;
-            signal.notify_all();
-        }
+        move || release(&allowance)
     }
 
     /// Opens the gate and returns everything read once the writer has closed the pipe (the
@@ -130,8 +124,14 @@ impl Drop for FifoGate {
     /// Opens the gate, so that a failing test cannot leave an appender stuck on the pipe (the
     /// exit hook's shutdown would wait for it for ever).
     fn drop(&mut self) {
-        let (lock, signal) = &*self.allowance;
-        lock.lock().unwrap_or_else(|e| e.into_inner()).limit = None;
-        signal.notify_all();
+        release(&self.allowance);
     }
+}
+
+/// Lifts the reader's limit and wakes it: it reads everything from now on. Tolerates a
+/// poisoned lock, as [`FifoGate`]'s `Drop` may run while a failing test unwinds.
+fn release(allowance: &(Mutex<Allowance>, Condvar)) {
+    let (lock, signal) = allowance;
+    lock.lock().unwrap_or_else(|e| e.into_inner()).limit = None;
+    signal.notify_all();
 }

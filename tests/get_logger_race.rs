@@ -73,11 +73,6 @@ fn loggers_created_during_reinit_end_bound_to_the_final_configuration() {
         }
         loggers.extend(round_loggers);
     }
-    assert!(
-        loggers.len() > REINITS,
-        "loggers were created while the configuration changed: {}",
-        loggers.len()
-    );
     l4rs::shutdown();
     let written: BTreeSet<String> = l4rs_tests::read_lines(&log).into_iter().collect();
     let lost: Vec<&str> = loggers

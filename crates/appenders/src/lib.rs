@@ -42,6 +42,7 @@ mod memory_mapped_file;
 mod mmf_manager;
 mod random_access_file;
 mod registry;
+mod replaced;
 mod rolling;
 mod rolling_file;
 mod rolling_memory_mapped_file;
@@ -122,6 +123,16 @@ pub fn build_appender_with(
         // Built by the facade with l4rs-async: it refers to other appenders by name.
         AppenderKind::Async(_) => Err(AppenderBuildError::Unsupported { kind: "Async" }),
     }
+}
+
+/// Leaves the file of `spec`, an appender that a later one of the same name replaced, as
+/// log4j2 leaves it, without building the appender: log4j2 built it before the later one
+/// replaced it, so its file was opened (parent directories made, truncated unless `append`; a
+/// memory-mapped file grown by one region of a valid length, reported as building reports it)
+/// and nothing is written to it. Appenders without a file, or whose file `createOnDemand`
+/// defers, are left alone.
+pub fn open_replaced_file(spec: &AppenderSpec) -> Result<(), AppenderBuildError> {
+    replaced::open_replaced_file(spec)
 }
 
 /// Writes out the buffer of every file in use (and syncs memory-mapped files to the disk). Safe

@@ -15,6 +15,7 @@ use std::fs::File;
 use std::io::Write;
 use std::sync::atomic::{AtomicI32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
+use std::thread::LocalKey;
 
 use crate::{Level, Timestamp};
 
@@ -183,20 +184,7 @@ pub fn debug(message: impl fmt::Display) {
 /// Runs `f` and returns, beside its result, every record reported on this thread meanwhile,
 /// whatever its level (used by `l4rs check` and by tests). Printing is unchanged.
 pub fn capture<R>(f: impl FnOnce() -> R) -> (R, Vec<StatusRecord>) {
-    CAPTURES.with(|captures| captures.borrow_mut().push(Vec::new()));
-    struct PopOnDrop;
-    impl Drop for PopOnDrop {
-        fn drop(&mut self) {
-            let _ = CAPTURES.try_with(|captures| captures.borrow_mut().pop());
-        }
-    }
-    let guard = PopOnDrop;
-    let result = f();
-    let records = CAPTURES
-        .with(|captures| captures.borrow_mut().last_mut().map(std::mem::take))
-        .unwrap_or_default();
-    drop(guard);
-    (result, records)
+    collect_during(&CAPTURES, Vec::new(), |records| records, f)
 }
 
 /// Runs `f` and returns, beside its result, the records at least as severe as `minimum` that
@@ -205,27 +193,39 @@ pub fn capture<R>(f: impl FnOnce() -> R) -> (R, Vec<StatusRecord>) {
 /// Unlike [`capture`], which hands each record to the innermost capture only, an observer takes
 /// nothing away: the record is still printed and still reaches the captures, the listeners and
 /// every enclosing observer. An explicit `init` uses it to return, as errors, what building a
-/// configuration reported, while `l4rs check`'s capture around the same build still counts it.
+/// configuration reported: a capture there would take those records from a capture the caller
+/// runs around `init`.
 pub fn observe<R>(minimum: Level, f: impl FnOnce() -> R) -> (R, Vec<StatusRecord>) {
-    OBSERVERS.with(|observers| observers.borrow_mut().push((minimum, Vec::new())));
-    struct PopOnDrop;
-    impl Drop for PopOnDrop {
+    collect_during(&OBSERVERS, (minimum, Vec::new()), |(_, seen)| seen, f)
+}
+
+/// Pushes `entry` on this thread's `stack` while `f` runs (popped even if `f` panics), and
+/// returns the records `log` gathered into it, which `records` finds in the entry.
+fn collect_during<T: 'static, R>(
+    stack: &'static LocalKey<RefCell<Vec<T>>>,
+    entry: T,
+    records: fn(&mut T) -> &mut Vec<StatusRecord>,
+    f: impl FnOnce() -> R,
+) -> (R, Vec<StatusRecord>) {
+    struct PopOnDrop<T: 'static>(&'static LocalKey<RefCell<Vec<T>>>);
+    impl<T> Drop for PopOnDrop<T> {
         fn drop(&mut self) {
-            let _ = OBSERVERS.try_with(|observers| observers.borrow_mut().pop());
+            let _ = self.0.try_with(|stack| stack.borrow_mut().pop());
         }
     }
-    let guard = PopOnDrop;
+    stack.with(|entries| entries.borrow_mut().push(entry));
+    let guard = PopOnDrop(stack);
     let result = f();
-    let records = OBSERVERS
-        .with(|observers| {
-            observers
+    let gathered = stack
+        .with(|entries| {
+            entries
                 .borrow_mut()
                 .last_mut()
-                .map(|(_, seen)| std::mem::take(seen))
+                .map(|entry| std::mem::take(records(entry)))
         })
         .unwrap_or_default();
     drop(guard);
-    (result, records)
+    (result, gathered)
 }
 
 /// Registers `listener` to receive every status record reported from now on, on **any**

@@ -91,7 +91,7 @@ fn max_level_for(threshold: Level) -> log::LevelFilter {
         log::Level::Error,
     ]
     .into_iter()
-    .find(|level| level_of(*level).int_level() <= threshold.int_level())
+    .find(|level| level_of(*level).is_at_least_as_severe_as(threshold))
     .map_or(log::LevelFilter::Off, |level| level.to_level_filter())
 }
 

@@ -69,10 +69,6 @@ pub(crate) struct Context {
     async_logger: Option<AsyncLoggerStage>,
     /// The Async appenders, for their statistics.
     async_appenders: Vec<Arc<AsyncAppender>>,
-    /// Every ERROR reported on this thread while building: appenders that could not be built,
-    /// references to appenders that do not exist, and what layouts and filters report (an
-    /// unknown converter, a regex that does not compile). An explicit `init` returns them.
-    build_errors: Vec<String>,
     /// True when some layout of the configuration has a `%N`/`%nano` converter: log4j2 then
     /// switches the configuration to a real nano clock, and events carry a monotonic reading;
     /// otherwise their nano time is 0 and no clock is read.
@@ -177,16 +173,19 @@ impl<'e> Walk<'e> {
 
 impl Context {
     /// Builds appenders, filters and logger configs. Pieces that cannot be built are reported
-    /// through the status logger and left out, as log4j2 does; the reports are also kept (see
-    /// [`Context::build_errors`]).
-    pub(crate) fn build(configuration: Configuration) -> Context {
-        // Observed rather than captured: the status logger still prints each report and
-        // `l4rs check`'s capture around the same build still counts it. Layouts and filters
-        // return no error of their own, so their reports are the only way to learn of them.
-        let (mut context, reported) =
+    /// through the status logger and left out, as log4j2 does; the context is returned with
+    /// every ERROR reported on this thread while building: appenders that could not be built,
+    /// references to appenders that do not exist, and what layouts and filters report (an
+    /// unknown converter, a regex that does not compile). An explicit `init` returns them.
+    pub(crate) fn build(configuration: Configuration) -> (Context, Vec<String>) {
+        // Observed rather than captured: `capture` hands each record to the innermost capture
+        // only, so a caller's own capture around `init` would lose what building reported.
+        // Layouts and filters return no error of their own, so their reports are the only way
+        // to learn of them.
+        let (context, reported) =
             status::observe(Level::ERROR, || Context::assemble(configuration));
-        context.build_errors = reported.into_iter().map(|record| record.message).collect();
-        context
+        let errors = reported.into_iter().map(|record| record.message).collect();
+        (context, errors)
     }
 
     /// [`Context::build`] without the bookkeeping of what it reported.
@@ -284,14 +283,8 @@ impl Context {
             appenders,
             async_logger,
             async_appenders,
-            build_errors: Vec::new(),
             uses_nano_clock,
         }
-    }
-
-    /// The errors reported while this context was built, as the status logger printed them.
-    pub(crate) fn build_errors(&self) -> &[String] {
-        &self.build_errors
     }
 
     /// The index of the logger config that owns `logger_name`.
@@ -312,12 +305,8 @@ impl Context {
     /// The most verbose level any logger of this context may enable: the loosest of the
     /// fast-path thresholds. Calls above it are disabled whatever their logger's name.
     pub(crate) fn most_verbose_threshold(&self) -> Level {
-        if self.filter.is_some() {
-            return Level::ALL;
-        }
-        self.configs
-            .iter()
-            .map(|config| config.level)
+        (0..self.configs.len())
+            .map(|owner| self.fast_threshold(owner))
             .max_by_key(|level| level.int_level())
             .unwrap_or(Level::OFF)
     }

@@ -17,8 +17,9 @@ pub enum Error {
         /// The configuration file.
         file: PathBuf,
         /// Each error as the status logger reported it: the file's diagnostics (with their
-        /// positions), then the appenders that could not be built (an unwritable `fileName`)
-        /// and the references to appenders that do not exist.
+        /// positions), then every ERROR the status logger reported while building the
+        /// configuration (an appender that could not be built, a reference to an appender that
+        /// does not exist, an unknown converter, a regex that does not compile).
         messages: Vec<String>,
     },
 }

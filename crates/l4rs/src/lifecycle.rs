@@ -79,7 +79,7 @@ fn current_context() -> Arc<Context> {
         Some(path) => load_or_default(&path),
         None => no_configuration_found(),
     };
-    activate(configuration)
+    activate(configuration).0
 }
 
 /// log4j2's default configuration, with the warning its `ConfigurationFactory` gives when no
@@ -143,8 +143,8 @@ pub fn init_with_file(path: impl AsRef<Path>) -> Result<(), Error> {
                 .map(ToString::to_string)
                 .collect();
             // Activated first, so the parts that work log while the caller sees the errors.
-            let context = activate(configuration);
-            messages.extend_from_slice(context.build_errors());
+            let (_, build_errors) = activate(configuration);
+            messages.extend(build_errors);
             if messages.is_empty() {
                 Ok(())
             } else {
@@ -185,9 +185,11 @@ fn load_or_default(path: &Path) -> Configuration {
 }
 
 /// Puts a configuration in force: builds it, moves every logger to it, then stops the old one.
-fn activate(configuration: Configuration) -> Arc<Context> {
+/// Returns the context with the errors building it reported (see [`Context::build`]).
+fn activate(configuration: Configuration) -> (Arc<Context>, Vec<String>) {
     apply_status_settings(&configuration);
-    let context = Arc::new(Context::build(configuration));
+    let (context, build_errors) = Context::build(configuration);
+    let context = Arc::new(context);
     let previous = registry()
         .context
         .write()
@@ -207,7 +209,7 @@ fn activate(configuration: Configuration) -> Arc<Context> {
     crate::bridge::install();
     crate::bridge::follow(&context);
     install_exit_hooks();
-    context
+    (context, build_errors)
 }
 
 fn apply_status_settings(configuration: &Configuration) {

@@ -170,7 +170,7 @@ mod tests {
             r#"<Configuration><Appenders>{appenders}</Appenders><Loggers><Root level="off"/></Loggers></Configuration>"#
         );
         let configuration = l4rs_config::load_str(&xml, None).expect("configuration parses");
-        let context = Context::build(configuration);
+        let (context, _) = Context::build(configuration);
         let uses = context.uses_nano_clock;
         context.stop();
         let _ = std::fs::remove_dir_all(&dir);

@@ -1,134 +1,28 @@
 //! The file side effect of an appender that a later one of the same name replaced.
 //!
-//! log4j2 builds every appender in document order and keeps them in a map by name, so a later
-//! definition replaces an earlier one only after the earlier one was built: its file was opened
-//! (created with its parent directories, truncated when `append="false"`; a memory-mapped file
-//! grown by its first region) and stays that way, though nothing is ever written to it. l4rs
-//! never builds the replaced appender, but leaves its file as log4j2 leaves it, unless
-//! `createOnDemand` defers the opening (then log4j2 never opens it either). The header the
-//! replaced File appender's layout would write is not reproduced, nor anything of a replaced
-//! Console (log4j2 writes its header to the stream) or of a rolling appender's policies.
+//! log4j2 builds every appender in document order, so a replaced appender was built, and its
+//! file opened, before the later definition replaced it. l4rs never builds it, but leaves its
+//! file as log4j2 leaves it ([`l4rs_appenders::open_replaced_file`] says how).
 
-use std::fs::{File, OpenOptions};
-use std::io;
-use std::path::{Path, PathBuf};
-
-use l4rs_appenders::AppenderBuildError;
-use l4rs_config::model::{AppenderKind, AppenderSpec};
+use l4rs_config::model::AppenderSpec;
 use l4rs_core::status;
 
-/// How log4j2 would open a replaced appender's file.
-#[derive(Debug, PartialEq, Eq)]
-struct Opening<'a> {
-    /// The manager log4j2 names in its messages.
-    manager: &'static str,
-    file_name: &'a str,
-    append: bool,
-    /// The memory-mapped region the file grows by, for memory-mapped files.
-    region_length: Option<u64>,
-}
-
-/// Opens the file of each of `replaced` (in document order) as building it would.
+/// Opens the file of each of `replaced` (in document order) as building it would, reporting
+/// each failure as building would.
 pub(crate) fn open_files(replaced: &[AppenderSpec]) {
     for spec in replaced {
-        if let Some(opening) = opening(&spec.kind) {
-            if let Err(error) = open(&opening) {
-                status::error(&error);
-            }
+        if let Err(error) = l4rs_appenders::open_replaced_file(spec) {
+            status::error(&error);
         }
     }
-}
-
-fn opening(kind: &AppenderKind) -> Option<Opening<'_>> {
-    let region = |length: i64| Some(u64::try_from(length).unwrap_or(0));
-    match kind {
-        AppenderKind::File(file) if !file.create_on_demand => Some(Opening {
-            manager: "FileManager",
-            file_name: &file.file_name,
-            append: file.append,
-            region_length: None,
-        }),
-        AppenderKind::RandomAccessFile(file) => Some(Opening {
-            manager: "RandomAccessFileManager",
-            file_name: &file.file_name,
-            append: file.append,
-            region_length: None,
-        }),
-        AppenderKind::MemoryMappedFile(file) => Some(Opening {
-            manager: "MemoryMappedFileManager",
-            file_name: &file.file_name,
-            append: file.append,
-            region_length: region(file.region_length),
-        }),
-        AppenderKind::RollingFile(file) if !file.create_on_demand => Some(Opening {
-            manager: "RollingFileManager",
-            file_name: file.rolling.file_name.as_deref()?,
-            append: file.append,
-            region_length: None,
-        }),
-        AppenderKind::RollingRandomAccessFile(file) => Some(Opening {
-            manager: "RollingRandomAccessFileManager",
-            file_name: file.rolling.file_name.as_deref()?,
-            append: file.append,
-            region_length: None,
-        }),
-        AppenderKind::RollingMemoryMappedFile(file) => Some(Opening {
-            manager: "RollingMemoryMappedFileManager",
-            file_name: file.rolling.file_name.as_deref()?,
-            append: file.append,
-            region_length: region(file.region_length),
-        }),
-        _ => None,
-    }
-}
-
-fn open(opening: &Opening<'_>) -> Result<File, AppenderBuildError> {
-    let path = Path::new(opening.file_name);
-    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent).map_err(|source| AppenderBuildError::CreateDirectory {
-            manager: opening.manager,
-            file_name: opening.file_name.to_string(),
-            directory: absolute(parent),
-            source,
-        })?;
-    }
-    let file = OpenOptions::new()
-        .create(true)
-        .write(true)
-        .append(opening.append)
-        .truncate(!opening.append)
-        .open(path)
-        .map_err(|source| AppenderBuildError::Open {
-            manager: opening.manager,
-            file_name: opening.file_name.to_string(),
-            source,
-        })?;
-    if let Some(region) = opening.region_length {
-        // The first region is mapped from the end of the data (the start, when truncated), which
-        // grows the file to there plus the region; it is never truncated back.
-        grow(&file, region).map_err(|source| AppenderBuildError::Prepare {
-            manager: opening.manager,
-            file_name: opening.file_name.to_string(),
-            action: "Unable to map the first region",
-            source,
-        })?;
-    }
-    Ok(file)
-}
-
-fn grow(file: &File, region: u64) -> io::Result<()> {
-    let length = file.metadata()?.len();
-    file.set_len(length.saturating_add(region))
-}
-
-fn absolute(path: &Path) -> PathBuf {
-    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use l4rs_config::model::MemoryMappedFileSpec;
+    use std::path::{Path, PathBuf};
+
+    use l4rs_config::model::AppenderKind;
 
     struct TempDir(PathBuf);
 
@@ -197,40 +91,70 @@ mod tests {
         assert!(!Path::new(&path).exists());
     }
 
+    fn mmf_spec(file_name: &str, append: bool, region_length: &str) -> AppenderSpec {
+        let xml = format!(
+            r#"<Configuration><Appenders><MemoryMappedFile name="M" fileName="{file_name}"
+               append="{append}" regionLength="{region_length}"/></Appenders>
+               <Loggers><Root level="info"/></Loggers></Configuration>"#
+        );
+        let spec = l4rs_config::load_str(&xml, None)
+            .unwrap()
+            .appenders
+            .remove(0);
+        assert!(matches!(spec.kind, AppenderKind::MemoryMappedFile(_)));
+        spec
+    }
+
     #[test]
     fn a_memory_mapped_file_grows_by_its_region() {
         let dir = TempDir::new("mmf");
         let path = dir.file("m.log");
         std::fs::write(&path, "0123").unwrap();
-        let kind = |append| {
-            AppenderKind::MemoryMappedFile(MemoryMappedFileSpec {
-                file_name: path.clone(),
-                append,
-                immediate_flush: false,
-                region_length: 4096,
-            })
-        };
-        let appended = kind(true);
-        open(&opening(&appended).unwrap()).unwrap();
+        open_files(&[mmf_spec(&path, true, "4096")]);
         assert_eq!(std::fs::metadata(&path).unwrap().len(), 4100);
-        let truncated = kind(false);
-        open(&opening(&truncated).unwrap()).unwrap();
+        open_files(&[mmf_spec(&path, false, "4096")]);
         assert_eq!(std::fs::metadata(&path).unwrap().len(), 4096);
         assert!(std::fs::read(&path).unwrap().iter().all(|b| *b == 0));
     }
 
     #[test]
+    fn a_memory_mapped_file_grows_by_a_valid_region_as_building_reports_it() {
+        let dir = TempDir::new("mmf-rounded");
+        let path = dir.file("m.log");
+        let ((), records) = status::capture(|| open_files(&[mmf_spec(&path, false, "1000")]));
+        assert_eq!(std::fs::metadata(&path).unwrap().len(), 1024);
+        let messages: Vec<String> = records.iter().map(|r| r.message.clone()).collect();
+        assert!(
+            messages.iter().any(|m| m
+                == "MemoryMappedAppender[M] Rounded up region length from 1000 to next power of two: 1024"),
+            "{messages:?}"
+        );
+    }
+
+    #[test]
     fn an_unopenable_file_is_reported_as_log4j2_words_it() {
         let dir = TempDir::new("unopenable");
-        let opening = Opening {
-            manager: "FileManager",
-            file_name: &dir.0.display().to_string(),
-            append: true,
-            region_length: None,
-        };
-        let error = open(&opening).unwrap_err().to_string();
+        let spec = file_spec(dir.0.display().to_string(), true, false);
+        let error = l4rs_appenders::open_replaced_file(&spec)
+            .unwrap_err()
+            .to_string();
         assert!(
             error.starts_with("FileManager (") && error.contains("java.io.FileNotFoundException"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn a_parent_that_is_a_file_is_reported_as_log4j2_words_it() {
+        let dir = TempDir::new("parent-file");
+        let parent = dir.file("plain");
+        std::fs::write(&parent, "").unwrap();
+        let spec = file_spec(format!("{parent}/child.log"), true, false);
+        let error = l4rs_appenders::open_replaced_file(&spec)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.starts_with("FileManager (") && error.contains("exists and is not a directory"),
             "{error}"
         );
     }

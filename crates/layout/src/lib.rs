@@ -64,8 +64,9 @@ pub struct PatternLayout {
     footer_level: Level,
     replace: Option<Replacement>,
     charset: Charset,
+    /// Whether an event pattern in use needs the caller's location (set by
+    /// [`PatternLayout::with_cached_flags`], read for every event).
     requires_location: bool,
-    uses_nano_time: bool,
 }
 
 impl PatternLayout {
@@ -119,19 +120,6 @@ impl PatternLayout {
                 None
             }
         });
-        // With a selector log4j2 never parses the `pattern` attribute: the selector's
-        // patterns are the ones in use.
-        let requires_location = match &selector {
-            Some(selector) => selector.patterns().any(Pattern::requires_location),
-            None => pattern.requires_location(),
-        };
-        let event_patterns_use_nano = match &selector {
-            Some(selector) => selector.patterns().any(Pattern::uses_nano_time),
-            None => pattern.uses_nano_time(),
-        };
-        let uses_nano_time = event_patterns_use_nano
-            || header.as_ref().is_some_and(Pattern::uses_nano_time)
-            || footer.as_ref().is_some_and(Pattern::uses_nano_time);
         PatternLayout {
             pattern,
             selector,
@@ -141,9 +129,9 @@ impl PatternLayout {
             footer_level: spec.footer_level,
             replace,
             charset: Charset::from_attribute(spec.charset.as_deref()),
-            requires_location,
-            uses_nano_time,
+            requires_location: false,
         }
+        .with_cached_flags()
     }
 
     /// A layout for `pattern` with log4j2's defaults (`alwaysWriteExceptions` on, ANSI on,
@@ -159,8 +147,6 @@ impl PatternLayout {
     fn with_options(pattern: &str, options: &PatternOptions) -> PatternLayout {
         let pattern = compile_or_default(pattern, options);
         PatternLayout {
-            requires_location: pattern.requires_location(),
-            uses_nano_time: pattern.uses_nano_time(),
             pattern,
             selector: None,
             header: None,
@@ -169,7 +155,26 @@ impl PatternLayout {
             footer_level: Level::ERROR,
             replace: None,
             charset: Charset::Utf8,
+            requires_location: false,
         }
+        .with_cached_flags()
+    }
+
+    /// Sets the flags read for every event from the patterns.
+    fn with_cached_flags(mut self) -> PatternLayout {
+        let requires_location = self.event_patterns().any(Pattern::requires_location);
+        self.requires_location = requires_location;
+        self
+    }
+
+    /// The event patterns in use: with a selector log4j2 never parses the `pattern` attribute,
+    /// so they are the selector's patterns; otherwise the pattern.
+    fn event_patterns(&self) -> impl Iterator<Item = &Pattern> {
+        let (selected, plain) = match &self.selector {
+            Some(selector) => (Some(selector.patterns()), None),
+            None => (None, Some(&self.pattern)),
+        };
+        selected.into_iter().flatten().chain(plain)
     }
 
     /// The pattern used for `event` (the selector's choice, if there is a selector).
@@ -184,7 +189,10 @@ impl PatternLayout {
     /// header, footer) has a `%N`/`%nano` converter, nested ones included. log4j2 then gives
     /// the whole configuration a real nano clock; without one every event's nano time is 0.
     pub fn uses_nano_time(&self) -> bool {
-        self.uses_nano_time
+        self.event_patterns()
+            .chain(self.header.as_ref())
+            .chain(self.footer.as_ref())
+            .any(Pattern::uses_nano_time)
     }
 
     /// The charset bytes are encoded in.

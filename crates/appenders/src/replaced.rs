@@ -1,0 +1,118 @@
+//! The file side effect of an appender that a later one of the same name replaced.
+//!
+//! log4j2 builds every appender in document order and keeps them in a map by name, so a later
+//! definition replaces an earlier one only after the earlier one was built: its file was opened
+//! (created with its parent directories, truncated when `append="false"`; a memory-mapped file
+//! grown by its first region) and stays that way, though nothing is ever written to it.
+//! [`open_replaced_file`] leaves the file as log4j2 leaves it, without building the appender,
+//! unless `createOnDemand` defers the opening (then log4j2 never opens it either). The header
+//! the replaced File appender's layout would write is not reproduced, nor anything of a
+//! Console (log4j2 writes its header to the stream) or of a rolling appender's policies.
+
+use std::fs::{File, OpenOptions};
+use std::io;
+use std::os::unix::fs::OpenOptionsExt as _;
+use std::path::Path;
+
+use l4rs_config::model::{AppenderKind, AppenderSpec};
+
+use crate::file_manager::make_parent_dirs;
+use crate::memory_mapped_file::valid_region_length;
+use crate::AppenderBuildError;
+
+/// How log4j2 would open a replaced appender's file.
+struct Opening<'a> {
+    /// The manager log4j2 names in its messages.
+    manager: &'static str,
+    file_name: &'a str,
+    append: bool,
+    /// The memory-mapped region the file grows by (a valid length), for memory-mapped files.
+    region_length: Option<u64>,
+}
+
+/// Opens the file of `spec`, an appender a later one of the same name replaced, as building it
+/// would have, and leaves it open no longer (see the module documentation). Appenders with no
+/// file, or whose file `createOnDemand` defers, are left alone.
+pub(crate) fn open_replaced_file(spec: &AppenderSpec) -> Result<(), AppenderBuildError> {
+    match opening(spec) {
+        Some(opening) => open(&opening).map(drop),
+        None => Ok(()),
+    }
+}
+
+fn opening(spec: &AppenderSpec) -> Option<Opening<'_>> {
+    let region = |length: i64| Some(valid_region_length(&spec.name, length));
+    match &spec.kind {
+        AppenderKind::File(file) if !file.create_on_demand => Some(Opening {
+            manager: "FileManager",
+            file_name: &file.file_name,
+            append: file.append,
+            region_length: None,
+        }),
+        AppenderKind::RandomAccessFile(file) => Some(Opening {
+            manager: "RandomAccessFileManager",
+            file_name: &file.file_name,
+            append: file.append,
+            region_length: None,
+        }),
+        AppenderKind::MemoryMappedFile(file) => Some(Opening {
+            manager: "MemoryMappedFileManager",
+            file_name: &file.file_name,
+            append: file.append,
+            region_length: region(file.region_length),
+        }),
+        AppenderKind::RollingFile(file) if !file.create_on_demand => Some(Opening {
+            manager: "RollingFileManager",
+            file_name: file.rolling.file_name.as_deref()?,
+            append: file.append,
+            region_length: None,
+        }),
+        AppenderKind::RollingRandomAccessFile(file) => Some(Opening {
+            manager: "RollingRandomAccessFileManager",
+            file_name: file.rolling.file_name.as_deref()?,
+            append: file.append,
+            region_length: None,
+        }),
+        AppenderKind::RollingMemoryMappedFile(file) => Some(Opening {
+            manager: "RollingMemoryMappedFileManager",
+            file_name: file.rolling.file_name.as_deref()?,
+            append: file.append,
+            region_length: region(file.region_length),
+        }),
+        _ => None,
+    }
+}
+
+fn open(opening: &Opening<'_>) -> Result<File, AppenderBuildError> {
+    let path = Path::new(opening.file_name);
+    make_parent_dirs(opening.manager, opening.file_name, path)?;
+    // As the File manager opens: `O_APPEND`, and truncated without `append`.
+    let mut options = OpenOptions::new();
+    options.append(true).create(true);
+    if !opening.append {
+        options.custom_flags(libc::O_TRUNC);
+    }
+    let file = options
+        .open(path)
+        .map_err(|source| AppenderBuildError::Open {
+            manager: opening.manager,
+            file_name: opening.file_name.to_string(),
+            source,
+        })?;
+    if let Some(region) = opening.region_length {
+        // The first region is mapped from the end of the data (the start, when truncated), which
+        // grows the file to there plus the region; it is never truncated back.
+        grow(&file, region).map_err(|source| AppenderBuildError::Prepare {
+            manager: opening.manager,
+            file_name: opening.file_name.to_string(),
+            action: "Unable to map the first region",
+            source,
+        })?;
+    }
+    Ok(file)
+}
+
+fn grow(file: &File, region: u64) -> io::Result<()> {
+    let length = file.metadata()?.len();
+    file.set_len(length.saturating_add(region))
+}

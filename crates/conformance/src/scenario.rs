@@ -1,6 +1,8 @@
 //! The scenario format (`shared/oracle/SCENARIO.md` §3, §4 and §7): `scenario.json` and
-//! `events.jsonl`, validated as strictly as the Java oracle validates them, so a scenario that
-//! the oracle rejects (exit status 2) is rejected here too.
+//! `events.jsonl`, validated by the rules the Java oracle applies, with two differences: a time
+//! zone is not checked to exist (the oracle rejects an unknown one), and `description` and
+//! `compare` are checked (the oracle ignores them: they are for `compare.py`). Levels are checked
+//! when an event is replayed ([`resolve_level`]), as the oracle checks them.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -70,7 +72,7 @@ pub struct RecordedEvent {
     pub line: usize,
     /// Logger name (`""` for root).
     pub logger: String,
-    /// Level name as written (never `OFF` or `ALL`).
+    /// Level name as written; checked against the configuration's levels by [`resolve_level`].
     pub level: String,
     /// The message text.
     pub message: String,
@@ -208,23 +210,21 @@ pub fn resolve_level(event: &RecordedEvent, file: &str) -> Result<Level, Scenari
         line: event.line,
         message,
     };
-    if is_off_or_all(&event.level) {
-        return Err(invalid(format!(
-            "level {} cannot be used for an event",
-            event.level.trim()
-        )));
-    }
-    Level::from_name(&event.level).map_err(|_| {
+    let level = Level::from_name(&event.level).map_err(|_| {
         invalid(format!(
             "unknown level \"{}\" (not a standard level and not a custom level of this configuration)",
             event.level
         ))
-    })
-}
-
-fn is_off_or_all(level: &str) -> bool {
-    let level = level.trim();
-    level.eq_ignore_ascii_case("OFF") || level.eq_ignore_ascii_case("ALL")
+    })?;
+    // `Level` compares by `intLevel` only, so a custom level sharing OFF's or ALL's value is
+    // not one of them: compare the names, as the oracle compares identities.
+    if matches!(level.name(), "OFF" | "ALL") {
+        return Err(invalid(format!(
+            "level {} cannot be used for an event",
+            level.name()
+        )));
+    }
+    Ok(level)
 }
 
 fn check_keys(object: &Map<String, Value>, allowed: &[&str], what: &str) -> Result<(), String> {
@@ -296,12 +296,6 @@ fn string_list(value: &Value, what: &str) -> Result<Vec<String>, String> {
 fn parse_event(object: &Map<String, Value>, line: usize) -> Result<RecordedEvent, String> {
     check_keys(object, EVENT_KEYS, "field")?;
     let level = required_string(object, "level")?;
-    if is_off_or_all(&level) {
-        return Err(format!(
-            "level {} cannot be used for an event",
-            level.trim()
-        ));
-    }
     let time_ms = integer(object, "time_ms")?.ok_or("\"time_ms\" is required")?;
     if time_ms < 1 {
         // log4j2 reads 0 as "not set" and would use the current time.

@@ -122,9 +122,7 @@ pub fn scenario_name(dir: &Path) -> String {
 
 /// The time zone a scenario runs in (`scenario.json`'s `timezone`, else UTC).
 pub fn scenario_timezone(dir: &Path) -> String {
-    std::fs::read_to_string(dir.join("scenario.json"))
-        .ok()
-        .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
-        .and_then(|value| value.get("timezone")?.as_str().map(str::to_string))
-        .unwrap_or_else(|| "UTC".to_string())
+    l4rs_conformance::scenario::read_settings(dir)
+        .map(|settings| settings.timezone)
+        .unwrap_or_else(|_| "UTC".to_string())
 }

@@ -372,7 +372,7 @@ impl FileManager {
 
 /// Opens for appending; `O_APPEND` makes every write land at the end, whoever else writes.
 /// Without `append` the file is truncated first (Java's `FileOutputStream(file, false)`).
-fn open_file(path: &Path, append: bool) -> io::Result<File> {
+pub(crate) fn open_file(path: &Path, append: bool) -> io::Result<File> {
     let mut options = OpenOptions::new();
     options.append(true).create(true);
     if !append {

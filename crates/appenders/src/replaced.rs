@@ -9,14 +9,13 @@
 //! the replaced File appender's layout would write is not reproduced, nor anything of a
 //! Console (log4j2 writes its header to the stream) or of a rolling appender's policies.
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io;
-use std::os::unix::fs::OpenOptionsExt as _;
 use std::path::Path;
 
 use l4rs_config::model::{AppenderKind, AppenderSpec};
 
-use crate::file_manager::make_parent_dirs;
+use crate::file_manager::{make_parent_dirs, open_file};
 use crate::memory_mapped_file::valid_region_length;
 use crate::AppenderBuildError;
 
@@ -86,15 +85,7 @@ fn opening(spec: &AppenderSpec) -> Option<Opening<'_>> {
 fn open(opening: &Opening<'_>) -> Result<File, AppenderBuildError> {
     let path = Path::new(opening.file_name);
     make_parent_dirs(opening.manager, opening.file_name, path)?;
-    // As the File manager opens: `O_APPEND`, and truncated without `append`.
-    let mut options = OpenOptions::new();
-    options.append(true).create(true);
-    if !opening.append {
-        options.custom_flags(libc::O_TRUNC);
-    }
-    let file = options
-        .open(path)
-        .map_err(|source| AppenderBuildError::Open {
+    let file = open_file(path, opening.append).map_err(|source| AppenderBuildError::Open {
             manager: opening.manager,
             file_name: opening.file_name.to_string(),
             source,

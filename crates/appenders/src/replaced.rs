@@ -86,10 +86,10 @@ fn open(opening: &Opening<'_>) -> Result<File, AppenderBuildError> {
     let path = Path::new(opening.file_name);
     make_parent_dirs(opening.manager, opening.file_name, path)?;
     let file = open_file(path, opening.append).map_err(|source| AppenderBuildError::Open {
-            manager: opening.manager,
-            file_name: opening.file_name.to_string(),
-            source,
-        })?;
+        manager: opening.manager,
+        file_name: opening.file_name.to_string(),
+        source,
+    })?;
     if let Some(region) = opening.region_length {
         // The first region is mapped from the end of the data (the start, when truncated), which
         // grows the file to there plus the region; it is never truncated back.

@@ -11,21 +11,23 @@ pub(crate) const SUPPORTED: &[&str] = &[".gz", ".zip", ".zst", ".deflate", ".bz2
 /// Compresses `source` into `target` with `level` (-1: the codec's default) and deletes
 /// `source`. On failure the partial archive is removed and `source` kept.
 ///
-/// The archive is written under a hidden partial name ([`partial_path`]) and renamed to
-/// `target` once complete and synced, so a process killed while compressing leaves a whole
-/// uncompressed archive and a hidden partial file (removed at the next start), never a
-/// truncated archive under its final name.
+/// The archive is written under a hidden partial name ([`partial_path`]) and synced. Then the
+/// source is deleted, and only then the partial renamed to `target`: deleting the source is
+/// the commit point. A process killed before it leaves the source whole and a partial that the
+/// next start deletes; killed after it, only the finished partial, which the next start
+/// renames into place ([`super::recover::settle_partial_archives`]). A source and its archive
+/// never both exist, so no event is archived twice, and no truncated archive ever has its
+/// final name.
 pub(crate) fn compress(source: &Path, target: &Path, suffix: &str, level: i32) -> io::Result<()> {
     let partial = partial_path(target);
-    let result = write_compressed(source, &partial, target, suffix, level)
-        .and_then(|()| std::fs::rename(&partial, target));
-    match result {
-        Ok(()) => std::fs::remove_file(source),
-        Err(error) => {
-            let _ = std::fs::remove_file(&partial);
-            Err(error)
-        }
+    let committed = write_compressed(source, &partial, target, suffix, level)
+        .and_then(|()| std::fs::remove_file(source));
+    if let Err(error) = committed {
+        let _ = std::fs::remove_file(&partial);
+        return Err(error);
     }
+    // Should this fail, the archive stays in the partial, which the next start puts in place.
+    std::fs::rename(&partial, target)
 }
 
 /// The end of a partial archive's name: `.<archive>.<pid>-<PARTIAL_SUFFIX>`.

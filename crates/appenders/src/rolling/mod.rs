@@ -424,12 +424,19 @@ impl<B: Backend + Send + Sync> RollingManager<B> {
         dirs.push(recover::parent_dir(Path::new(&archive)).to_path_buf());
         dirs.dedup();
         for dir in dirs {
-            for partial in recover::remove_partial_archives(&dir) {
-                status::warn(format_args!(
-                    "RollingFileManager ({}) deleted {}, a compression interrupted by the end of its process",
-                    self.key,
-                    partial.display()
-                ));
+            for settled in recover::settle_partial_archives(&dir) {
+                match settled {
+                    recover::Settled::Deleted(partial) => status::warn(format_args!(
+                        "RollingFileManager ({}) deleted {}, a compression interrupted by the end of its process",
+                        self.key,
+                        partial.display()
+                    )),
+                    recover::Settled::Placed(archive) => status::warn(format_args!(
+                        "RollingFileManager ({}) completed {}, an archive whose process ended before renaming it",
+                        self.key,
+                        archive.display()
+                    )),
+                }
             }
         }
     }

@@ -1,16 +1,17 @@
 //! Crash leftovers. A rollover first renames the current file to a hidden staging name
 //! (`.NAME.<pid>-<n>.l4rs-rolling`) and leaves the rest to the worker; a compression writes
-//! a hidden partial archive (`.ARCHIVE.<pid>-compressing.l4rs-rolling`) and renames it when
-//! complete. A process killed in between leaves these files behind. When a rolling manager
-//! starts, the staging files of processes that are gone are archived as the rollover would
-//! have archived them (their data is whole: it was closed before the rename was visible to
-//! anyone, or it is what the killed process had written), and the partial archives of
-//! processes that are gone are deleted (their source is still there, uncompressed).
+//! a hidden partial archive (`.ARCHIVE.<pid>-compressing.l4rs-rolling`), deletes its source and
+//! then renames it. A process killed in between leaves these files behind. When a rolling
+//! manager starts, the staging files of processes that are gone are archived as the rollover
+//! would have archived them (their data is whole: it was closed before the rename was visible
+//! to anyone, or it is what the killed process had written), and the partial archives of
+//! processes that are gone are settled: deleted while their source is still there (it stays,
+//! uncompressed), renamed into place once it is gone (the archive was complete).
 
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-use super::compress::PARTIAL_SUFFIX;
+use super::compress::{PARTIAL_SUFFIX, SUPPORTED};
 use super::delete::STAGING_SUFFIX;
 
 /// Whether process `pid` exists. A process we may not signal (EPERM) exists too; only ESRCH
@@ -77,21 +78,48 @@ pub(crate) fn staging_leftovers(current: &Path) -> Vec<PathBuf> {
     found.into_iter().map(|(_, _, _, path)| path).collect()
 }
 
-/// Deletes the partial archives in `dir` of processes that are gone; returns them.
-pub(crate) fn remove_partial_archives(dir: &Path) -> Vec<PathBuf> {
+/// What became of a partial archive left by a process that is gone.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Settled {
+    /// Its source was still there (the compression had not committed): the partial is deleted
+    /// and the source stays, uncompressed.
+    Deleted(PathBuf),
+    /// Its source was gone, so the archive was complete: renamed to its final name.
+    Placed(PathBuf),
+}
+
+/// Settles the partial archives in `dir` of processes that are gone (see
+/// [`super::compress::compress`] for the order that makes this safe): deleted while their
+/// source (the archive's name without its compression suffix) exists, else renamed into
+/// place.
+pub(crate) fn settle_partial_archives(dir: &Path) -> Vec<Settled> {
     let end = format!("-{PARTIAL_SUFFIX}");
-    let partials = orphans(dir, |name| {
+    let target_of = |name: &str| -> Option<(String, u32)> {
         let rest = name.strip_prefix('.')?.strip_suffix(end.as_str())?;
-        let (_, pid) = rest.rsplit_once('.')?;
-        if is_digits(pid) {
-            pid.parse().ok()
-        } else {
-            None
+        let (target, pid) = rest.rsplit_once('.')?;
+        if !is_digits(pid) {
+            return None;
         }
-    });
-    partials
+        Some((target.to_string(), pid.parse().ok()?))
+    };
+    orphans(dir, |name| target_of(name).map(|(_, pid)| pid))
         .into_iter()
-        .filter_map(|(path, _)| std::fs::remove_file(&path).ok().map(|()| path))
+        .filter_map(|(partial, _)| {
+            let name = partial.file_name()?.to_str()?;
+            let (target, _) = target_of(name)?;
+            let source = SUPPORTED
+                .iter()
+                .find_map(|suffix| target.strip_suffix(suffix))
+                .map(|source| dir.join(source));
+            if source.is_some_and(|source| source.exists()) {
+                std::fs::remove_file(&partial).ok()?;
+                Some(Settled::Deleted(partial))
+            } else {
+                let target = dir.join(target);
+                std::fs::rename(&partial, &target).ok()?;
+                Some(Settled::Placed(target))
+            }
+        })
         .collect()
 }
 
@@ -163,6 +191,11 @@ mod tests {
             format!(".other.log.{dead}-0{STAGING_SUFFIX}"),
             format!(".app.log.gz.{dead}-{PARTIAL_SUFFIX}"),
             format!(".app.log.gz.{mine}-{PARTIAL_SUFFIX}"),
+            // Killed after its source was deleted: the archive is complete.
+            format!(".app-2.log.gz.{dead}-{PARTIAL_SUFFIX}"),
+            // Killed while compressing: the source is still there.
+            "app-3.log".to_string(),
+            format!(".app-3.log.gz.{dead}-{PARTIAL_SUFFIX}"),
         ] {
             std::fs::write(dir.path().join(name), b"x").unwrap();
         }
@@ -175,8 +208,19 @@ mod tests {
         assert!(names
             .iter()
             .all(|n| n.starts_with(&format!(".app.log.{dead}-"))));
-        let removed = remove_partial_archives(dir.path());
-        assert_eq!(removed.len(), 1);
+        let mut settled = settle_partial_archives(dir.path());
+        settled.sort_by_key(|s| format!("{s:?}"));
+        let partial = |name: &str| dir.path().join(format!(".{name}.{dead}-{PARTIAL_SUFFIX}"));
+        assert_eq!(
+            settled,
+            [
+                Settled::Deleted(partial("app-3.log.gz")),
+                Settled::Placed(dir.path().join("app-2.log.gz")),
+                Settled::Placed(dir.path().join("app.log.gz")),
+            ]
+        );
+        assert!(dir.path().join("app-3.log").exists(), "the source stays");
+        assert!(!partial("app-3.log.gz").exists() && !partial("app-2.log.gz").exists());
         assert!(dir
             .path()
             .join(format!(".app.log.gz.{mine}-{PARTIAL_SUFFIX}"))

@@ -83,6 +83,9 @@ pub struct Options {
     pub modes: Vec<Mode>,
     /// Thread counts; every row is run once per count.
     pub threads: Vec<usize>,
+    /// How many times the whole set of rows is run; with more than one, the table shows each
+    /// row's median round and the ratios are the median of the rounds' ratios.
+    pub rounds: usize,
     /// Warm-up before each measured window.
     pub warmup: Duration,
     /// Length of each measured window.
@@ -113,6 +116,7 @@ impl Default for Options {
             appenders: STUDY_APPENDERS.to_vec(),
             modes: Mode::ALL.to_vec(),
             threads: vec![4],
+            rounds: 1,
             // Nine rows (three appenders in three modes) of raw probe + warm-up + window keep
             // the default run near 40 s.
             warmup: Duration::from_secs(1),
@@ -167,6 +171,10 @@ OPTIONS:
                            also prints its ops/ms against its own lowest-count figure
                            (the target: 64 threads at least 0.8x the 4-thread figure)
                                                                               (default 4)
+  --rounds N               run every row N times, one round after the other; the table
+                           shows each row's median round, every ratio is the median of
+                           the rounds' ratios (each round's log4j2 row runs right after
+                           its l4rs row), and each round's figures are listed   (default 1)
   --warmup DURATION        warm-up per row: 2, 2s, 1.5s, 500ms                (default 1s)
   --measure DURATION       measured window per row                            (default 2s)
   --config FILE            benchmark your own log4j2 configuration ...
@@ -228,6 +236,13 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, String>
                         _ => Err(format!("--threads: '{n}' is not a thread count (1..4096)")),
                     })
                     .collect::<Result<_, _>>()?;
+            }
+            "--rounds" => {
+                let text = value("--rounds")?;
+                options.rounds = match text.parse::<usize>() {
+                    Ok(n @ 1..=100) => n,
+                    _ => return Err(format!("--rounds: '{text}' is not a round count (1..100)")),
+                };
             }
             "--warmup" => options.warmup = parse_duration(&value("--warmup")?)?,
             "--measure" => {
@@ -409,6 +424,19 @@ mod tests {
         assert_eq!(options.threads, vec![4, 64]);
         assert_eq!(options.warmup, Duration::from_millis(500));
         assert_eq!(options.measure, Duration::from_millis(1500));
+    }
+
+    #[test]
+    fn rounds_are_counted_from_one() {
+        assert_eq!(run(&[]).unwrap().rounds, 1);
+        assert_eq!(run(&["--rounds", "3"]).unwrap().rounds, 3);
+        assert_eq!(run(&["--rounds=5"]).unwrap().rounds, 5);
+        for bad in ["0", "101", "two", "-1"] {
+            assert!(
+                run(&["--rounds", bad]).unwrap_err().contains("--rounds"),
+                "{bad}"
+            );
+        }
     }
 
     #[test]

@@ -105,7 +105,7 @@ fn run(options: &Options) -> Result<(), String> {
             0.0
         };
     let peer_count = if options.peers { peers::PEERS.len() } else { 0 };
-    let total = options.threads.len() as f64
+    let total = (options.rounds * options.threads.len()) as f64
         * (targets.len() as f64 * per_target + peer_count as f64 * (raw + window + 0.5));
     let progress = if options.json {
         Progress::hidden()
@@ -113,88 +113,97 @@ fn run(options: &Options) -> Result<(), String> {
         Progress::new(total)
     };
 
-    let mut rows = Vec::new();
-    for &threads in &options.threads {
-        let probe = disk::Probe::for_row(threads, options.measure);
-        for target in &targets {
-            let route = planned_route(&target.config, &target.logger);
-            // The probe writes where this row's files go (a user configuration may log
-            // elsewhere than --dir).
-            let probe_dir = route
-                .as_ref()
-                .ok()
-                .and_then(|r| {
-                    // A direct-write rolling appender has no fileName: its pattern's folder.
-                    let rolled: Vec<PathBuf> = r.rolled.iter().map(PathBuf::from).collect();
-                    probe_folder(&r.files).or_else(|| probe_folder(&rolled))
-                })
-                .unwrap_or_else(|| dir.clone());
-            if target.study {
-                // Deleted before the probe too: the dirty pages of a deleted file are dropped,
-                // not written back, so the probe does not pay for an earlier run's output.
-                delete_files(&target.config, &target.logger);
-            }
-            progress.step(&format!("{} · raw write bandwidth", target.label), raw);
-            let raw_mb_per_s = disk::probe_bandwidth(&probe_dir, &probe, RAW_PROBE_CAP).ok();
-            progress.step(
-                &format!("{} · l4rs · {threads} threads", target.label),
-                window,
-            );
-            let mut row = l4rs_row(target, threads, options, &progress);
-            attach_raw(&mut row, raw_mb_per_s);
-            rows.push(row);
-            if target.study && !options.keep_logs {
-                delete_files(&target.config, &target.logger);
-            }
-            if options.vs_log4j2 {
-                let mut raw_mb_per_s = None;
-                if harness.is_some() {
-                    progress.step(&format!("{} · raw write bandwidth", target.label), raw);
-                    raw_mb_per_s = disk::probe_bandwidth(&probe_dir, &probe, RAW_PROBE_CAP).ok();
+    let mut rounds = Vec::new();
+    for _ in 0..options.rounds {
+        let mut rows = Vec::new();
+        for &threads in &options.threads {
+            let probe = disk::Probe::for_row(threads, options.measure);
+            for target in &targets {
+                let route = planned_route(&target.config, &target.logger);
+                // The probe writes where this row's files go (a user configuration may log
+                // elsewhere than --dir).
+                let probe_dir = route
+                    .as_ref()
+                    .ok()
+                    .and_then(|r| {
+                        // A direct-write rolling appender has no fileName: its pattern's folder.
+                        let rolled: Vec<PathBuf> = r.rolled.iter().map(PathBuf::from).collect();
+                        probe_folder(&r.files).or_else(|| probe_folder(&rolled))
+                    })
+                    .unwrap_or_else(|| dir.clone());
+                if target.study {
+                    // Deleted before the probe too: the dirty pages of a deleted file are dropped,
+                    // not written back, so the probe does not pay for an earlier run's output.
+                    delete_files(&target.config, &target.logger);
                 }
+                progress.step(&format!("{} · raw write bandwidth", target.label), raw);
+                let raw_mb_per_s = disk::probe_bandwidth(&probe_dir, &probe, RAW_PROBE_CAP).ok();
                 progress.step(
-                    &format!("{} · log4j2 · {threads} threads", target.label),
-                    window + JVM_OVERHEAD_SECONDS,
+                    &format!("{} · l4rs · {threads} threads", target.label),
+                    window,
                 );
-                let mut row = java_row(
-                    harness.as_mut(),
-                    java_rows_reason.as_deref(),
-                    target,
-                    threads,
-                    options,
-                    &dir,
-                );
+                let mut row = l4rs_row(target, threads, options, &progress);
                 attach_raw(&mut row, raw_mb_per_s);
                 rows.push(row);
                 if target.study && !options.keep_logs {
                     delete_files(&target.config, &target.logger);
                 }
+                if options.vs_log4j2 {
+                    let mut raw_mb_per_s = None;
+                    if harness.is_some() {
+                        progress.step(&format!("{} · raw write bandwidth", target.label), raw);
+                        raw_mb_per_s =
+                            disk::probe_bandwidth(&probe_dir, &probe, RAW_PROBE_CAP).ok();
+                    }
+                    progress.step(
+                        &format!("{} · log4j2 · {threads} threads", target.label),
+                        window + JVM_OVERHEAD_SECONDS,
+                    );
+                    let mut row = java_row(
+                        harness.as_mut(),
+                        java_rows_reason.as_deref(),
+                        target,
+                        threads,
+                        options,
+                        &dir,
+                    );
+                    attach_raw(&mut row, raw_mb_per_s);
+                    rows.push(row);
+                    if target.study && !options.keep_logs {
+                        delete_files(&target.config, &target.logger);
+                    }
+                }
             }
-        }
-        if options.peers {
-            for peer in peers::PEERS {
-                let _ = std::fs::remove_file(peers::log_file(&dir, peer));
-                progress.step(&format!("{} · raw write bandwidth", peer.name), raw);
-                let raw_mb_per_s = disk::probe_bandwidth(&dir, &probe, RAW_PROBE_CAP).ok();
-                progress.step(&format!("{} · {threads} threads", peer.name), window + 0.5);
-                let mut row = peers::run_in_child(peer, threads, options, &dir, &progress);
-                attach_raw(&mut row, raw_mb_per_s);
-                rows.push(row);
-                if !options.keep_logs {
+            if options.peers {
+                for peer in peers::PEERS {
                     let _ = std::fs::remove_file(peers::log_file(&dir, peer));
+                    progress.step(&format!("{} · raw write bandwidth", peer.name), raw);
+                    let raw_mb_per_s = disk::probe_bandwidth(&dir, &probe, RAW_PROBE_CAP).ok();
+                    progress.step(&format!("{} · {threads} threads", peer.name), window + 0.5);
+                    let mut row = peers::run_in_child(peer, threads, options, &dir, &progress);
+                    attach_raw(&mut row, raw_mb_per_s);
+                    rows.push(row);
+                    if !options.keep_logs {
+                        let _ = std::fs::remove_file(peers::log_file(&dir, peer));
+                    }
                 }
             }
         }
+        rounds.push(rows);
     }
     progress.finish();
 
-    let ratios = report::ratios(&rows, "log4j2");
+    let folded = report::median_rounds(&rounds);
+    let rows: Vec<Row> = folded.iter().map(|r| r.median.clone()).collect();
+    let rounds_of_ratios = report::median_ratios(&rounds, "log4j2");
+    let ratios: Vec<report::Ratio> = rounds_of_ratios.iter().map(|r| r.median.clone()).collect();
     let scaling = report::scaling(&rows);
-    let machine = machine_info(
+    let mut machine = machine_info(
         &dir,
         harness.as_ref().and_then(|h| h.version.clone()),
         counting,
     );
+    machine["rounds"] = options.rounds.into();
     if options.json {
         println!("{}", report::json(&rows, &ratios, &scaling, &machine));
         // stdout holds only the JSON document; the chart's path goes to stderr.
@@ -228,11 +237,42 @@ fn run(options: &Options) -> Result<(), String> {
     {
         println!("(a share above 100%: the row met less writeback throttling than the raw probe did; this disk's bandwidth varies a lot from second to second)");
     }
-    if !ratios.is_empty() {
-        println!();
-        for ratio in &ratios {
+    if options.rounds > 1 {
+        println!(
+            "(the table shows each row's median round of {}; ops/ms of every round, in order:)",
+            options.rounds
+        );
+        for row in &folded {
+            let each: Vec<String> = row
+                .ops_per_ms
+                .iter()
+                .map(|ops| ops.map_or("-".to_string(), |ops| format!("{ops:.1}")))
+                .collect();
             println!(
-                "{} at {} threads: l4rs is {:.1}x log4j2 in ops/ms; allocated {:.0} B/op vs log4j2's {:.0} B/op (target >= {:.0}x or >= {:.0}% of raw: {})",
+                "(  {} · {} · {} threads: {})",
+                row.median.label,
+                row.median.library,
+                row.median.threads,
+                each.join(" / ")
+            );
+        }
+    }
+    if !rounds_of_ratios.is_empty() {
+        println!();
+        for rounds_of_ratio in &rounds_of_ratios {
+            let ratio = &rounds_of_ratio.median;
+            let each = if options.rounds > 1 {
+                let each: Vec<String> = rounds_of_ratio
+                    .ops_ratios
+                    .iter()
+                    .map(|r| format!("{r:.1}x"))
+                    .collect();
+                format!(" (median of the rounds: {})", each.join(" "))
+            } else {
+                String::new()
+            };
+            println!(
+                "{} at {} threads: l4rs is {:.1}x log4j2 in ops/ms{each}; allocated {:.0} B/op vs log4j2's {:.0} B/op (target >= {:.0}x or >= {:.0}% of raw: {})",
                 ratio.label,
                 ratio.threads,
                 ratio.ops_ratio,
@@ -267,8 +307,16 @@ fn run(options: &Options) -> Result<(), String> {
         println!("\nlog4j2 rows skipped: {reason}");
     }
     println!();
-    for row in &rows {
-        println!("{}", row.result_line());
+    if options.rounds > 1 {
+        for (index, round) in rounds.iter().enumerate() {
+            for row in round {
+                println!("{} round={}", row.result_line(), index + 1);
+            }
+        }
+    } else {
+        for row in &rows {
+            println!("{}", row.result_line());
+        }
     }
     if let Some(chart) = write_chart(&base, &rows, &machine) {
         println!("\nchart: {}", chart.display());

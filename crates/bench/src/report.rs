@@ -455,6 +455,101 @@ pub fn ratios(rows: &[Row], other: &str) -> Vec<Ratio> {
         .collect()
 }
 
+/// One row across rounds: the round whose ops/ms is the median, and every round's ops/ms in
+/// round order (`None` where the row did not run that round).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RoundsOfRow {
+    /// The median round's row, with all of that round's figures (a real measurement, not a
+    /// mix of several).
+    pub median: Row,
+    /// ops/ms of each round.
+    pub ops_per_ms: Vec<Option<f64>>,
+}
+
+/// Folds the rows of several rounds (each round the same rows in the same order) into one
+/// [`RoundsOfRow`] per row, in the first round's order.
+pub fn median_rounds(rounds: &[Vec<Row>]) -> Vec<RoundsOfRow> {
+    let Some(first) = rounds.first() else {
+        return Vec::new();
+    };
+    first
+        .iter()
+        .map(|row| {
+            let same = |other: &&Row| {
+                other.label == row.label
+                    && other.library == row.library
+                    && other.threads == row.threads
+            };
+            let runs: Vec<&Row> = rounds
+                .iter()
+                .filter_map(|round| round.iter().find(same))
+                .collect();
+            let ops_per_ms = runs
+                .iter()
+                .map(|run| run.measurement().map(Measurement::ops_per_ms))
+                .collect();
+            let measured: Vec<&Row> = runs
+                .iter()
+                .copied()
+                .filter(|run| run.measurement().is_some())
+                .collect();
+            let median = lower_median(measured, |run| {
+                run.measurement().map_or(0.0, Measurement::ops_per_ms)
+            })
+            .unwrap_or(row);
+            RoundsOfRow {
+                median: median.clone(),
+                ops_per_ms,
+            }
+        })
+        .collect()
+}
+
+/// One ratio across rounds: the round whose ratio is the median, and every round's ratio.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RoundsOfRatio {
+    /// The median round's ratio (its allocation figures and raw share are that round's).
+    pub median: Ratio,
+    /// Each round's ratio, in round order, where both rows ran.
+    pub ops_ratios: Vec<f64>,
+}
+
+/// The ratios of l4rs against `other` in each round, paired within the round (each log4j2 row
+/// runs right after its l4rs row, so both saw the same machine), folded per row.
+pub fn median_ratios(rounds: &[Vec<Row>], other: &str) -> Vec<RoundsOfRatio> {
+    let per_round: Vec<Vec<Ratio>> = rounds.iter().map(|round| ratios(round, other)).collect();
+    let Some(first) = per_round.first() else {
+        return Vec::new();
+    };
+    first
+        .iter()
+        .map(|ratio| {
+            let runs: Vec<&Ratio> = per_round
+                .iter()
+                .filter_map(|round| {
+                    round
+                        .iter()
+                        .find(|r| r.label == ratio.label && r.threads == ratio.threads)
+                })
+                .collect();
+            let ops_ratios = runs.iter().map(|run| run.ops_ratio).collect();
+            let median = lower_median(runs, |run| run.ops_ratio).unwrap_or(ratio);
+            RoundsOfRatio {
+                median: median.clone(),
+                ops_ratios,
+            }
+        })
+        .collect()
+}
+
+/// The median of `items` by `key`: the middle one of an odd count, the lower middle one of an
+/// even count, so the result is always one of the items.
+fn lower_median<T>(mut items: Vec<T>, key: impl Fn(&T) -> f64) -> Option<T> {
+    items.sort_by(|a, b| key(a).total_cmp(&key(b)));
+    let middle = items.len().checked_sub(1)? / 2;
+    items.into_iter().nth(middle)
+}
+
 /// The scaling target: at many threads no worse than this share of the same row's
 /// figure at the fewest threads. Reported beside the ratio, never enforced.
 pub const SCALING_TARGET: f64 = 0.8;
@@ -628,6 +723,46 @@ mod tests {
             threads,
             ..measured(library, ops)
         }
+    }
+
+    #[test]
+    fn rounds_fold_to_their_median_round_and_paired_ratios() {
+        let round =
+            |ours: u64, theirs: u64| vec![measured("l4rs", ours), measured("log4j2", theirs)];
+        // ops/ms is ops / 2 s / 1000: l4rs 400, 600, 500; log4j2 50, 100, 40.
+        let rounds = [
+            round(800_000, 100_000),
+            round(1_200_000, 200_000),
+            round(1_000_000, 80_000),
+        ];
+        let rows = median_rounds(&rounds);
+        assert_eq!(rows.len(), 2);
+        assert_eq!(rows[0].median, rounds[2][0]);
+        assert_eq!(rows[0].ops_per_ms, [Some(400.0), Some(600.0), Some(500.0)]);
+        assert_eq!(rows[1].median, rounds[0][1]);
+        // Per round 8x, 6x, 12.5x: the median is the first round's 8x, not 500 / 50 = 10x
+        // (the ratio of the median rows, which were measured in different rounds).
+        let ratios = median_ratios(&rounds, "log4j2");
+        assert_eq!(ratios.len(), 1);
+        assert_eq!(ratios[0].ops_ratios, [8.0, 6.0, 12.5]);
+        assert_eq!(ratios[0].median.ops_ratio, 8.0);
+        assert!(!ratios[0].median.target_met());
+    }
+
+    #[test]
+    fn an_even_number_of_rounds_takes_the_lower_middle_one() {
+        assert_eq!(lower_median(vec![3.0, 1.0, 4.0, 2.0], |x| *x), Some(2.0));
+        assert_eq!(lower_median(Vec::<f64>::new(), |x| *x), None);
+        let rounds = [
+            vec![measured("l4rs", 10)],
+            vec![Row {
+                outcome: Outcome::Skipped("no java".into()),
+                ..measured("l4rs", 1)
+            }],
+        ];
+        let rows = median_rounds(&rounds);
+        assert_eq!(rows[0].median, rounds[0][0]);
+        assert_eq!(rows[0].ops_per_ms, [Some(0.005), None]);
     }
 
     #[test]

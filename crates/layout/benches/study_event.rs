@@ -1,0 +1,74 @@
+//! What formatting one event of the study's workload costs, without any appender: the plain
+//! event and the event with its 101-frame error (`%ex{full}` renders every frame on every
+//! event), with the study's pattern.
+//!
+//! Run with `cargo bench -p l4rs-layout --bench study_event`; `cargo test` runs each benchmark
+//! once as a smoke test.
+
+use std::hint::black_box;
+
+use l4rs_core::{Layout, Level, LogEvent, Message, StackFrame, Throwable, ThrowableRef};
+use l4rs_layout::PatternLayout;
+
+const STUDY_PATTERN: &str =
+    "%d{yyyy-MM-dd HH:mm:ss.SSS} %-5level %pid %t %C.%M:%L - %msg %ex{full} %n";
+const MESSAGE: &str = "l4rs benchmark event: a fixed one-hundred-character message, logged at DEBUG level by every thread..";
+
+fn main() {
+    divan::main();
+}
+
+/// The shape of the bench's error: 100 recursive frames and their caller, as Rust frames
+/// resolve (module path, function, file name, line).
+fn study_throwable() -> Throwable {
+    let mut frames: Vec<StackFrame> = (0..100)
+        .map(|depth| {
+            StackFrame::rust(
+                "l4rs_bench::workload",
+                "descend",
+                Some("workload.rs"),
+                if depth == 0 { 77 } else { 79 },
+            )
+        })
+        .collect();
+    frames.push(StackFrame::rust(
+        "l4rs_bench::workload",
+        "build_fixture",
+        Some("workload.rs"),
+        62,
+    ));
+    Throwable::new("l4rs_bench::workload::DeepError")
+        .with_message("failure raised one hundred calls down, for the benchmark")
+        .with_frames(frames)
+}
+
+fn format_bench(bencher: divan::Bencher, throwable: Option<&Throwable>) {
+    let layout = PatternLayout::from_pattern(STUDY_PATTERN);
+    let mut event = LogEvent::new("FileLogger", Level::DEBUG, Message::Text(MESSAGE));
+    event.location = Some(l4rs_core::Location {
+        class: "l4rs_bench::ours",
+        method: "with_error",
+        file: "ours.rs",
+        line: 576,
+    });
+    event.throwable = throwable.map(ThrowableRef::Throwable);
+    let mut out = String::with_capacity(16 * 1024);
+    bencher.bench_local(|| {
+        out.clear();
+        layout.format(black_box(&event), &mut out);
+        black_box(out.len())
+    });
+}
+
+/// An event of four in five: the message alone.
+#[divan::bench]
+fn plain(bencher: divan::Bencher) {
+    format_bench(bencher, None);
+}
+
+/// An event of one in five: the message and the 101-frame error.
+#[divan::bench]
+fn with_error(bencher: divan::Bencher) {
+    let throwable = study_throwable();
+    format_bench(bencher, Some(&throwable));
+}

@@ -306,6 +306,13 @@ fn run(options: &Options) -> Result<(), String> {
     if let Some(reason) = &java_rows_reason {
         println!("\nlog4j2 rows skipped: {reason}");
     }
+    if !ratios.is_empty() && short_for_quoting(options) {
+        println!(
+            "\n(these windows are short: log4j2's JIT may not have settled and l4rs may not yet pay the kernel's cost of new page-cache pages; figures to quote: --warmup {}s --measure {}s, or --rounds 3; see docs/benchmarks.md)",
+            QUOTE_WARMUP.as_secs(),
+            QUOTE_MEASURE.as_secs()
+        );
+    }
     println!();
     if options.rounds > 1 {
         for (index, round) in rounds.iter().enumerate() {
@@ -322,6 +329,16 @@ fn run(options: &Options) -> Result<(), String> {
         println!("\nchart: {}", chart.display());
     }
     Ok(())
+}
+
+/// The anchor harness's warm-up and window (`../shared/anchors/log4j2-java/run.sh`): shorter
+/// ones give ratios against log4j2 that do not hold over a longer run.
+const QUOTE_WARMUP: Duration = Duration::from_secs(5);
+const QUOTE_MEASURE: Duration = Duration::from_secs(10);
+
+/// True when a comparison with log4j2 ran with windows shorter than the anchor's.
+fn short_for_quoting(options: &Options) -> bool {
+    options.warmup < QUOTE_WARMUP || options.measure < QUOTE_MEASURE
 }
 
 /// Writes the run's SVG chart under `base`; its path, or `None` after saying why not.
@@ -683,5 +700,17 @@ mod tests {
         assert_eq!(probe_folder(&[dir.join("some.log")]), Some(dir.clone()));
         assert_eq!(probe_folder(&[]), None);
         assert_eq!(probe_folder(&[dir.join("no-such-folder-l4rs/x.log")]), None);
+    }
+
+    #[test]
+    fn only_windows_as_long_as_the_anchors_are_quotable() {
+        let mut options = Options::default();
+        assert!(short_for_quoting(&options));
+        options.warmup = QUOTE_WARMUP;
+        assert!(short_for_quoting(&options));
+        options.measure = QUOTE_MEASURE;
+        assert!(!short_for_quoting(&options));
+        options.measure = Duration::from_secs(30);
+        assert!(!short_for_quoting(&options));
     }
 }

@@ -113,91 +113,27 @@ fn run(options: &Options) -> Result<(), String> {
         Progress::new(total)
     };
 
-    let mut rounds = Vec::new();
-    for _ in 0..options.rounds {
-        let mut rows = Vec::new();
-        for &threads in &options.threads {
-            let probe = disk::Probe::for_row(threads, options.measure);
-            for target in &targets {
-                let route = planned_route(&target.config, &target.logger);
-                // The probe writes where this row's files go (a user configuration may log
-                // elsewhere than --dir).
-                let probe_dir = route
-                    .as_ref()
-                    .ok()
-                    .and_then(|r| {
-                        // A direct-write rolling appender has no fileName: its pattern's folder.
-                        let rolled: Vec<PathBuf> = r.rolled.iter().map(PathBuf::from).collect();
-                        probe_folder(&r.files).or_else(|| probe_folder(&rolled))
-                    })
-                    .unwrap_or_else(|| dir.clone());
-                if target.study {
-                    // Deleted before the probe too: the dirty pages of a deleted file are dropped,
-                    // not written back, so the probe does not pay for an earlier run's output.
-                    delete_files(&target.config, &target.logger);
-                }
-                progress.step(&format!("{} · raw write bandwidth", target.label), raw);
-                let raw_mb_per_s = disk::probe_bandwidth(&probe_dir, &probe, RAW_PROBE_CAP).ok();
-                progress.step(
-                    &format!("{} · l4rs · {threads} threads", target.label),
-                    window,
-                );
-                let mut row = l4rs_row(target, threads, options, &progress);
-                attach_raw(&mut row, raw_mb_per_s);
-                rows.push(row);
-                if target.study && !options.keep_logs {
-                    delete_files(&target.config, &target.logger);
-                }
-                if options.vs_log4j2 {
-                    let mut raw_mb_per_s = None;
-                    if harness.is_some() {
-                        progress.step(&format!("{} · raw write bandwidth", target.label), raw);
-                        raw_mb_per_s =
-                            disk::probe_bandwidth(&probe_dir, &probe, RAW_PROBE_CAP).ok();
-                    }
-                    progress.step(
-                        &format!("{} · log4j2 · {threads} threads", target.label),
-                        window + JVM_OVERHEAD_SECONDS,
-                    );
-                    let mut row = java_row(
-                        harness.as_mut(),
-                        java_rows_reason.as_deref(),
-                        target,
-                        threads,
-                        options,
-                        &dir,
-                    );
-                    attach_raw(&mut row, raw_mb_per_s);
-                    rows.push(row);
-                    if target.study && !options.keep_logs {
-                        delete_files(&target.config, &target.logger);
-                    }
-                }
-            }
-            if options.peers {
-                for peer in peers::PEERS {
-                    let _ = std::fs::remove_file(peers::log_file(&dir, peer));
-                    progress.step(&format!("{} · raw write bandwidth", peer.name), raw);
-                    let raw_mb_per_s = disk::probe_bandwidth(&dir, &probe, RAW_PROBE_CAP).ok();
-                    progress.step(&format!("{} · {threads} threads", peer.name), window + 0.5);
-                    let mut row = peers::run_in_child(peer, threads, options, &dir, &progress);
-                    attach_raw(&mut row, raw_mb_per_s);
-                    rows.push(row);
-                    if !options.keep_logs {
-                        let _ = std::fs::remove_file(peers::log_file(&dir, peer));
-                    }
-                }
-            }
-        }
-        rounds.push(rows);
-    }
+    let plan = RoundPlan {
+        options,
+        targets: &targets,
+        dir: &dir,
+        java_unavailable: java_rows_reason.as_deref(),
+        raw,
+        window,
+        progress: &progress,
+    };
+    let rounds: Vec<Vec<Row>> = (0..options.rounds)
+        .map(|_| run_round(&plan, &mut harness))
+        .collect();
     progress.finish();
 
     let folded = report::median_rounds(&rounds);
     let rows: Vec<Row> = folded.iter().map(|r| r.median.clone()).collect();
     let rounds_of_ratios = report::median_ratios(&rounds, "log4j2");
     let ratios: Vec<report::Ratio> = rounds_of_ratios.iter().map(|r| r.median.clone()).collect();
-    let scaling = report::scaling(&rows);
+    let rounds_of_scaling = report::median_scaling(&rounds);
+    let scaling: Vec<report::Scaling> =
+        rounds_of_scaling.iter().map(|r| r.median.clone()).collect();
     let mut machine = machine_info(
         &dir,
         harness.as_ref().and_then(|h| h.version.clone()),
@@ -243,17 +179,12 @@ fn run(options: &Options) -> Result<(), String> {
             options.rounds
         );
         for row in &folded {
-            let each: Vec<String> = row
-                .ops_per_ms
-                .iter()
-                .map(|ops| ops.map_or("-".to_string(), |ops| format!("{ops:.1}")))
-                .collect();
             println!(
                 "(  {} · {} · {} threads: {})",
                 row.median.label,
                 row.median.library,
                 row.median.threads,
-                each.join(" / ")
+                each_round(&row.per_round, 1, "", " / ")
             );
         }
     }
@@ -262,12 +193,10 @@ fn run(options: &Options) -> Result<(), String> {
         for rounds_of_ratio in &rounds_of_ratios {
             let ratio = &rounds_of_ratio.median;
             let each = if options.rounds > 1 {
-                let each: Vec<String> = rounds_of_ratio
-                    .ops_ratios
-                    .iter()
-                    .map(|r| format!("{r:.1}x"))
-                    .collect();
-                format!(" (median of the rounds: {})", each.join(" "))
+                format!(
+                    " (median of the rounds: {})",
+                    each_round(&rounds_of_ratio.per_round, 1, "x", " ")
+                )
             } else {
                 String::new()
             };
@@ -284,11 +213,20 @@ fn run(options: &Options) -> Result<(), String> {
             );
         }
     }
-    if !scaling.is_empty() {
+    if !rounds_of_scaling.is_empty() {
         println!();
-        for s in &scaling {
+        for rounds_of_scaling in &rounds_of_scaling {
+            let s = &rounds_of_scaling.median;
+            let each = if options.rounds > 1 {
+                format!(
+                    " (median of the rounds: {})",
+                    each_round(&rounds_of_scaling.per_round, 2, "x", " ")
+                )
+            } else {
+                String::new()
+            };
             println!(
-                "{} · {}: {} threads = {:.2}x its own {}-thread ops/ms (target >= {:.1}x: {})",
+                "{} · {}: {} threads = {:.2}x its own {}-thread ops/ms{each} (target >= {:.1}x: {})",
                 s.label,
                 s.library,
                 s.threads,
@@ -329,6 +267,118 @@ fn run(options: &Options) -> Result<(), String> {
         println!("\nchart: {}", chart.display());
     }
     Ok(())
+}
+
+/// What every round of a run shares.
+struct RoundPlan<'a> {
+    options: &'a Options,
+    targets: &'a [Target],
+    dir: &'a Path,
+    /// Why the log4j2 rows cannot run, when asked for and the harness is missing.
+    java_unavailable: Option<&'a str>,
+    /// Seconds one raw-bandwidth probe takes (for the progress bar).
+    raw: f64,
+    /// Seconds of warm-up plus window (for the progress bar).
+    window: f64,
+    progress: &'a Progress,
+}
+
+/// Runs every row once: each thread count, each target (l4rs, then log4j2 when asked), then
+/// the peers.
+fn run_round(plan: &RoundPlan<'_>, harness: &mut Option<Harness>) -> Vec<Row> {
+    let RoundPlan {
+        options,
+        targets,
+        dir,
+        java_unavailable,
+        raw,
+        window,
+        progress,
+    } = *plan;
+    let mut rows = Vec::new();
+    for &threads in &options.threads {
+        let probe = disk::Probe::for_row(threads, options.measure);
+        for target in targets {
+            let route = planned_route(&target.config, &target.logger);
+            // The probe writes where this row's files go (a user configuration may log
+            // elsewhere than --dir).
+            let probe_dir = route
+                .as_ref()
+                .ok()
+                .and_then(|r| {
+                    // A direct-write rolling appender has no fileName: its pattern's folder.
+                    let rolled: Vec<PathBuf> = r.rolled.iter().map(PathBuf::from).collect();
+                    probe_folder(&r.files).or_else(|| probe_folder(&rolled))
+                })
+                .unwrap_or_else(|| dir.to_path_buf());
+            if target.study {
+                // Deleted before the probe too: the dirty pages of a deleted file are dropped,
+                // not written back, so the probe does not pay for an earlier run's output.
+                delete_files(&target.config, &target.logger);
+            }
+            progress.step(&format!("{} · raw write bandwidth", target.label), raw);
+            let raw_mb_per_s = disk::probe_bandwidth(&probe_dir, &probe, RAW_PROBE_CAP).ok();
+            progress.step(
+                &format!("{} · l4rs · {threads} threads", target.label),
+                window,
+            );
+            let mut row = l4rs_row(target, threads, options, progress);
+            attach_raw(&mut row, raw_mb_per_s);
+            rows.push(row);
+            if target.study && !options.keep_logs {
+                delete_files(&target.config, &target.logger);
+            }
+            if options.vs_log4j2 {
+                let mut raw_mb_per_s = None;
+                if harness.is_some() {
+                    progress.step(&format!("{} · raw write bandwidth", target.label), raw);
+                    raw_mb_per_s = disk::probe_bandwidth(&probe_dir, &probe, RAW_PROBE_CAP).ok();
+                }
+                progress.step(
+                    &format!("{} · log4j2 · {threads} threads", target.label),
+                    window + JVM_OVERHEAD_SECONDS,
+                );
+                let mut row = java_row(
+                    harness.as_mut(),
+                    java_unavailable,
+                    target,
+                    threads,
+                    options,
+                    dir,
+                );
+                attach_raw(&mut row, raw_mb_per_s);
+                rows.push(row);
+                if target.study && !options.keep_logs {
+                    delete_files(&target.config, &target.logger);
+                }
+            }
+        }
+        if options.peers {
+            for peer in peers::PEERS {
+                let _ = std::fs::remove_file(peers::log_file(dir, peer));
+                progress.step(&format!("{} · raw write bandwidth", peer.name), raw);
+                let raw_mb_per_s = disk::probe_bandwidth(dir, &probe, RAW_PROBE_CAP).ok();
+                progress.step(&format!("{} · {threads} threads", peer.name), window + 0.5);
+                let mut row = peers::run_in_child(peer, threads, options, dir, progress);
+                attach_raw(&mut row, raw_mb_per_s);
+                rows.push(row);
+                if !options.keep_logs {
+                    let _ = std::fs::remove_file(peers::log_file(dir, peer));
+                }
+            }
+        }
+    }
+    rows
+}
+
+/// Each round's value with `decimals` digits (`-` where it has none), `unit` after it, joined
+/// by `separator`.
+fn each_round(values: &[Option<f64>], decimals: usize, unit: &str, separator: &str) -> String {
+    let shown: Vec<String> = values
+        .iter()
+        .map(|value| value.map_or("-".to_string(), |v| format!("{v:.decimals$}{unit}")))
+        .collect();
+    shown.join(separator)
 }
 
 /// The anchor harness's warm-up and window (`../shared/anchors/log4j2-java/run.sh`): shorter
@@ -700,6 +750,15 @@ mod tests {
         assert_eq!(probe_folder(&[dir.join("some.log")]), Some(dir.clone()));
         assert_eq!(probe_folder(&[]), None);
         assert_eq!(probe_folder(&[dir.join("no-such-folder-l4rs/x.log")]), None);
+    }
+
+    #[test]
+    fn each_round_shows_missing_rounds() {
+        assert_eq!(
+            each_round(&[Some(8.04), None, Some(12.5)], 1, "x", " "),
+            "8.0x - 12.5x"
+        );
+        assert_eq!(each_round(&[Some(0.805)], 2, "x", " "), "0.81x");
     }
 
     #[test]

@@ -455,91 +455,78 @@ pub fn ratios(rows: &[Row], other: &str) -> Vec<Ratio> {
         .collect()
 }
 
-/// One row across rounds: the round whose ops/ms is the median, and every round's ops/ms in
-/// round order (`None` where the row did not run that round).
+/// One figure across rounds: the round whose value is the median, and every round's value in
+/// round order (`None` where that round has no such figure, e.g. a row that did not run).
 #[derive(Clone, Debug, PartialEq)]
-pub struct RoundsOfRow {
-    /// The median round's row, with all of that round's figures (a real measurement, not a
-    /// mix of several).
-    pub median: Row,
-    /// ops/ms of each round.
-    pub ops_per_ms: Vec<Option<f64>>,
+pub struct AcrossRounds<T> {
+    /// The median round's item, with all of that round's figures (a real measurement, not a
+    /// mix of several rounds).
+    pub median: T,
+    /// The value of each round.
+    pub per_round: Vec<Option<f64>>,
 }
 
-/// Folds the rows of several rounds (each round the same rows in the same order) into one
-/// [`RoundsOfRow`] per row, in the first round's order.
-pub fn median_rounds(rounds: &[Vec<Row>]) -> Vec<RoundsOfRow> {
+/// Folds items measured in several rounds (each round the same items in the same order) into
+/// one [`AcrossRounds`] per item of the first round: `same` finds an item's counterpart in
+/// each round, `value` is what the median is taken of.
+fn across_rounds<T: Clone>(
+    rounds: &[Vec<T>],
+    same: impl Fn(&T, &T) -> bool,
+    value: impl Fn(&T) -> Option<f64>,
+) -> Vec<AcrossRounds<T>> {
     let Some(first) = rounds.first() else {
         return Vec::new();
     };
     first
         .iter()
-        .map(|row| {
-            let same = |other: &&Row| {
-                other.label == row.label
-                    && other.library == row.library
-                    && other.threads == row.threads
-            };
-            let runs: Vec<&Row> = rounds
+        .map(|item| {
+            let counterparts: Vec<&T> = rounds
                 .iter()
-                .filter_map(|round| round.iter().find(same))
+                .filter_map(|round| round.iter().find(|other| same(item, other)))
                 .collect();
-            let ops_per_ms = runs
-                .iter()
-                .map(|run| run.measurement().map(Measurement::ops_per_ms))
+            let per_round = counterparts.iter().map(|c| value(c)).collect();
+            let valued: Vec<&T> = counterparts
+                .into_iter()
+                .filter(|c| value(c).is_some())
                 .collect();
-            let measured: Vec<&Row> = runs
-                .iter()
-                .copied()
-                .filter(|run| run.measurement().is_some())
-                .collect();
-            let median = lower_median(measured, |run| {
-                run.measurement().map_or(0.0, Measurement::ops_per_ms)
-            })
-            .unwrap_or(row);
-            RoundsOfRow {
+            let median = lower_median(valued, |c| value(c).unwrap_or(0.0)).unwrap_or(item);
+            AcrossRounds {
                 median: median.clone(),
-                ops_per_ms,
+                per_round,
             }
         })
         .collect()
 }
 
-/// One ratio across rounds: the round whose ratio is the median, and every round's ratio.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RoundsOfRatio {
-    /// The median round's ratio (its allocation figures and raw share are that round's).
-    pub median: Ratio,
-    /// Each round's ratio, in round order, where both rows ran.
-    pub ops_ratios: Vec<f64>,
+/// The rows of several rounds, each folded to its median round by ops/ms.
+pub fn median_rounds(rounds: &[Vec<Row>]) -> Vec<AcrossRounds<Row>> {
+    across_rounds(
+        rounds,
+        |a, b| a.label == b.label && a.library == b.library && a.threads == b.threads,
+        |row| row.measurement().map(Measurement::ops_per_ms),
+    )
 }
 
 /// The ratios of l4rs against `other` in each round, paired within the round (each log4j2 row
-/// runs right after its l4rs row, so both saw the same machine), folded per row.
-pub fn median_ratios(rounds: &[Vec<Row>], other: &str) -> Vec<RoundsOfRatio> {
+/// runs right after its l4rs row, so both saw the same machine), folded to their median.
+pub fn median_ratios(rounds: &[Vec<Row>], other: &str) -> Vec<AcrossRounds<Ratio>> {
     let per_round: Vec<Vec<Ratio>> = rounds.iter().map(|round| ratios(round, other)).collect();
-    let Some(first) = per_round.first() else {
-        return Vec::new();
-    };
-    first
-        .iter()
-        .map(|ratio| {
-            let runs: Vec<&Ratio> = per_round
-                .iter()
-                .filter_map(|round| {
-                    round
-                        .iter()
-                        .find(|r| r.label == ratio.label && r.threads == ratio.threads)
-                })
-                .collect();
-            let ops_ratios = runs.iter().map(|run| run.ops_ratio).collect();
-            let median = lower_median(runs, |run| run.ops_ratio).unwrap_or(ratio);
-            RoundsOfRatio {
-                median: median.clone(),
-                ops_ratios,
-            }
-        })
-        .collect()
+    across_rounds(
+        &per_round,
+        |a, b| a.label == b.label && a.threads == b.threads,
+        |ratio| Some(ratio.ops_ratio),
+    )
+}
+
+/// The thread-scaling ratios of each round (both thread counts of a ratio ran in the same
+/// round), folded to their median.
+pub fn median_scaling(rounds: &[Vec<Row>]) -> Vec<AcrossRounds<Scaling>> {
+    let per_round: Vec<Vec<Scaling>> = rounds.iter().map(|round| scaling(round)).collect();
+    across_rounds(
+        &per_round,
+        |a, b| a.label == b.label && a.library == b.library && a.threads == b.threads,
+        |s| Some(s.ratio),
+    )
 }
 
 /// The median of `items` by `key`: the middle one of an odd count, the lower middle one of an
@@ -738,15 +725,33 @@ mod tests {
         let rows = median_rounds(&rounds);
         assert_eq!(rows.len(), 2);
         assert_eq!(rows[0].median, rounds[2][0]);
-        assert_eq!(rows[0].ops_per_ms, [Some(400.0), Some(600.0), Some(500.0)]);
+        assert_eq!(rows[0].per_round, [Some(400.0), Some(600.0), Some(500.0)]);
         assert_eq!(rows[1].median, rounds[0][1]);
         // Per round 8x, 6x, 12.5x: the median is the first round's 8x, not 500 / 50 = 10x
         // (the ratio of the median rows, which were measured in different rounds).
         let ratios = median_ratios(&rounds, "log4j2");
         assert_eq!(ratios.len(), 1);
-        assert_eq!(ratios[0].ops_ratios, [8.0, 6.0, 12.5]);
+        assert_eq!(ratios[0].per_round, [Some(8.0), Some(6.0), Some(12.5)]);
         assert_eq!(ratios[0].median.ops_ratio, 8.0);
         assert!(!ratios[0].median.target_met());
+    }
+
+    #[test]
+    fn scaling_is_paired_within_each_round() {
+        // ops/ms per round: 4 threads 400, 600, 500; 64 threads 380, 300, 400, i.e. 0.95x,
+        // 0.5x, 0.8x. The paired median is round 3's 0.8x, not 380 / 500 = 0.76x (the median
+        // rows, measured in different rounds).
+        let round =
+            |four: u64, many: u64| vec![at(4, "File", "l4rs", four), at(64, "File", "l4rs", many)];
+        let rounds = [
+            round(800_000, 760_000),
+            round(1_200_000, 600_000),
+            round(1_000_000, 800_000),
+        ];
+        let folded = median_scaling(&rounds);
+        assert_eq!(folded.len(), 1);
+        assert_eq!(folded[0].per_round, [Some(0.95), Some(0.5), Some(0.8)]);
+        assert_eq!(folded[0].median, scaling(&rounds[2])[0]);
     }
 
     #[test]
@@ -762,7 +767,7 @@ mod tests {
         ];
         let rows = median_rounds(&rounds);
         assert_eq!(rows[0].median, rounds[0][0]);
-        assert_eq!(rows[0].ops_per_ms, [Some(0.005), None]);
+        assert_eq!(rows[0].per_round, [Some(0.005), None]);
     }
 
     #[test]

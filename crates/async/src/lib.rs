@@ -32,37 +32,16 @@ mod ring;
 pub mod settings;
 mod snapshot;
 
-use std::cell::Cell;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 pub use appender::{AsyncAppender, AsyncAppenderOptions};
 pub use error::AsyncError;
 pub use queue::{
-    AsyncQueue, Enqueued, EventHandler, QueueFullPolicy, QueueOptions, QueueStats, StopOutcome,
+    is_background_thread, AsyncQueue, Enqueued, EventHandler, QueueFullPolicy, QueueOptions,
+    QueueStats, StopOutcome,
 };
 pub use settings::AsyncSettings;
 pub use snapshot::EventSnapshot;
-
-thread_local! {
-    /// True on threads l4rs owns (every queue's background thread): log4j2's
-    /// `instanceof Log4jThread` check.
-    static BACKGROUND: Cell<bool> = const { Cell::new(false) };
-}
-
-/// Marks the calling thread as one of l4rs's own background threads. A full blocking queue
-/// never makes such a thread wait: the event is handled on that thread instead
-/// ([`Enqueued::RunHere`]), because a thread that consumes one queue and waits on another can
-/// deadlock with a thread doing the reverse (log4j2 treats every `Log4jThread` this way).
-/// Every [`AsyncQueue`] thread is marked.
-pub(crate) fn mark_background_thread() {
-    let _ = BACKGROUND.try_with(|flag| flag.set(true));
-}
-
-/// True on one of l4rs's own background threads (every asynchronous queue's thread), which a
-/// full blocking queue never makes wait.
-pub fn is_background_thread() -> bool {
-    BACKGROUND.try_with(Cell::get).unwrap_or(false)
-}
 
 /// Events dropped by every asynchronous stage of the process so far.
 static DROPPED: AtomicU64 = AtomicU64::new(0);

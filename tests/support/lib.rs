@@ -62,8 +62,8 @@ pub fn init_in_fresh_dir(name: &str, xml: impl FnOnce(&str) -> String) -> PathBu
 }
 
 /// Runs the exit probe `probe` (a test's `env!("CARGO_BIN_EXE_l4rs-exit-probe")`) in `mode`
-/// (`return`, `exit` or `panic`), in the fresh output directory `name`, and checks that nothing
-/// it logged was lost.
+/// (`return`, `exit`, `panic`, `shutdown` or `thread-panic`), in the fresh output directory
+/// `name`, and checks that nothing it logged was lost.
 ///
 /// Its configuration is [`write_exit_probe_config`]'s, with `appenders` and `loggers`. The probe
 /// must end as the mode says (with a failure for `panic` only), and each file must hold

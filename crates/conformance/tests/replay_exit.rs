@@ -4,6 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod common;
+
 /// A scenario folder in the temporary directory, removed on drop.
 struct Folder(PathBuf);
 
@@ -37,7 +39,7 @@ impl Drop for Folder {
 }
 
 fn replay(scenario: &Path, out: &Path) -> Option<i32> {
-    Command::new(env!("CARGO_BIN_EXE_l4rs-replay"))
+    Command::new(common::replay_binary())
         .arg(scenario)
         .arg(out)
         .output()
@@ -91,7 +93,7 @@ fn bad_settings_or_missing_files_exit_2() {
 
 #[test]
 fn wrong_arguments_exit_2() {
-    let status = Command::new(env!("CARGO_BIN_EXE_l4rs-replay"))
+    let status = Command::new(common::replay_binary())
         .arg("only-one")
         .status()
         .expect("run l4rs-replay");

@@ -95,11 +95,41 @@ fn a_complete_event_is_read_with_every_field() {
     assert_eq!(event.line, 1);
     assert_eq!(thread_of(event), ("", 7, 10));
     assert_eq!(event.location.as_ref().map(|l| l.line), Some(0));
+    let location = event.location.as_ref().unwrap();
+    assert_eq!(
+        (
+            location.class.as_str(),
+            location.method.as_str(),
+            location.file.as_str()
+        ),
+        ("C", "m", "C.java")
+    );
+    assert_eq!(event.mdc.iter().collect::<Vec<_>>(), [("k", "v")]);
+    assert_eq!(event.ndc.iter().collect::<Vec<_>>(), ["a", "b"]);
+    assert_eq!(event.marker.as_deref(), Some("M"));
     assert_eq!(
         event.marker_parents.as_deref(),
         Some(&["P".to_string()][..])
     );
-    assert!(event.exception.is_some());
+    let exception = event.exception.as_ref().unwrap();
+    assert_eq!((exception.class_name(), exception.message()), ("E", None));
+    let frame = &exception.frames()[0];
+    assert_eq!(
+        (
+            frame.class.as_str(),
+            frame.method.as_str(),
+            frame.file.as_deref(),
+            frame.line
+        ),
+        ("C", "m", None, -2)
+    );
+    assert_eq!(exception.cause().map(|c| c.class_name()), Some("F"));
+    let suppressed: Vec<&str> = exception
+        .suppressed()
+        .iter()
+        .map(|s| s.class_name())
+        .collect();
+    assert_eq!(suppressed, ["G"]);
 }
 
 #[test]

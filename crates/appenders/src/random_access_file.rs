@@ -25,7 +25,7 @@ use crate::AppenderBuildError;
 pub(crate) static RANDOM_ACCESS_FILE_MANAGERS: Registry<String, FileManager> = Registry::new();
 
 /// The name log4j2 gives the manager in its messages.
-const MANAGER: &str = "RandomAccessFileManager";
+pub(crate) const MANAGER: &str = "RandomAccessFileManager";
 
 /// Writes events to a file through a large buffer, with log4j2's `<RandomAccessFile>` options.
 ///

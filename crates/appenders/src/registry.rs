@@ -116,10 +116,36 @@ impl<K: Eq + Hash + Clone, M: Managed> Registry<K, M> {
         }
     }
 
+    /// Runs `action` unless a manager for `key` is live, with the registry locked meanwhile so
+    /// that none is created for `key` while it runs.
+    pub(crate) fn unless_live<Q>(&self, key: &Q, action: impl FnOnce())
+    where
+        K: Borrow<Q>,
+        Q: Hash + Eq + ?Sized,
+    {
+        let entries = self.entries();
+        if !entries.contains_key(key) {
+            action();
+        }
+    }
+
     /// How many appenders use the manager for `key` (0 when there is none).
     #[cfg(test)]
     pub(crate) fn users(&self, key: &K) -> usize {
         self.entries().get(key).map_or(0, |entry| entry.users)
+    }
+}
+
+/// A registry of file managers seen only as "is a manager live for this file?", for code that
+/// must leave a live manager's file alone whatever the manager's type.
+pub(crate) trait LiveManagers: Sync {
+    /// [`Registry::unless_live`].
+    fn unless_live(&self, key: &str, action: &mut dyn FnMut());
+}
+
+impl<M: Managed> LiveManagers for Registry<String, M> {
+    fn unless_live(&self, key: &str, action: &mut dyn FnMut()) {
+        Registry::unless_live(self, key, action);
     }
 }
 

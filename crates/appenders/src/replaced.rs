@@ -5,7 +5,10 @@
 //! (created with its parent directories, truncated when `append="false"`; a memory-mapped file
 //! grown by its first region) and stays that way, though nothing is ever written to it.
 //! [`open_replaced_file`] leaves the file as log4j2 leaves it, without building the appender,
-//! unless `createOnDemand` defers the opening (then log4j2 never opens it either). The header
+//! unless `createOnDemand` defers the opening (then log4j2 never opens it either) or a live
+//! manager already has the file (log4j2's `getManager` then hands that manager to the replaced
+//! appender and the file is not opened again: a reconfiguration does not truncate the file the
+//! running configuration writes). The header
 //! the replaced File appender's layout would write is not reproduced, nor anything of a
 //! Console (log4j2 writes its header to the stream) or of a rolling appender's policies.
 
@@ -15,8 +18,17 @@ use std::path::Path;
 
 use l4rs_config::model::{AppenderKind, AppenderSpec};
 
-use crate::file_manager::{make_parent_dirs, open_file};
+use crate::file_manager::{make_parent_dirs, open_file, FileManager, FILE_MANAGERS};
 use crate::memory_mapped_file::valid_region_length;
+use crate::mmf_manager::{MANAGER as MEMORY_MAPPED_FILE_MANAGER, MEMORY_MAPPED_FILE_MANAGERS};
+use crate::random_access_file::{
+    MANAGER as RANDOM_ACCESS_FILE_MANAGER, RANDOM_ACCESS_FILE_MANAGERS,
+};
+use crate::registry::LiveManagers;
+use crate::rolling::RollingManager;
+use crate::rolling_file::ROLLING_FILE_MANAGERS;
+use crate::rolling_memory_mapped_file::ROLLING_MEMORY_MAPPED_FILE_MANAGERS;
+use crate::rolling_random_access_file::ROLLING_RANDOM_ACCESS_FILE_MANAGERS;
 use crate::AppenderBuildError;
 
 /// How log4j2 would open a replaced appender's file.
@@ -27,56 +39,77 @@ struct Opening<'a> {
     append: bool,
     /// The memory-mapped region the file grows by (a valid length), for memory-mapped files.
     region_length: Option<u64>,
+    /// The managers building the appender would look in, and its key there.
+    managers: &'static dyn LiveManagers,
+    key: String,
 }
 
 /// Opens the file of `spec`, an appender a later one of the same name replaced, as building it
 /// would have, and leaves it open no longer (see the module documentation). Appenders with no
 /// file, or whose file `createOnDemand` defers, are left alone.
 pub(crate) fn open_replaced_file(spec: &AppenderSpec) -> Result<(), AppenderBuildError> {
-    match opening(spec) {
-        Some(opening) => open(&opening).map(drop),
-        None => Ok(()),
-    }
+    let Some(opening) = opening(spec) else {
+        return Ok(());
+    };
+    let mut result = Ok(());
+    opening
+        .managers
+        .unless_live(&opening.key, &mut || result = open(&opening).map(drop));
+    result
 }
 
 fn opening(spec: &AppenderSpec) -> Option<Opening<'_>> {
     let region = |length: i64| Some(valid_region_length(&spec.name, length));
+    let rolling_key = RollingManager::<FileManager>::key;
     match &spec.kind {
         AppenderKind::File(file) if !file.create_on_demand => Some(Opening {
             manager: "FileManager",
             file_name: &file.file_name,
             append: file.append,
             region_length: None,
+            managers: &FILE_MANAGERS,
+            key: file.file_name.clone(),
         }),
         AppenderKind::RandomAccessFile(file) => Some(Opening {
-            manager: "RandomAccessFileManager",
+            manager: RANDOM_ACCESS_FILE_MANAGER,
             file_name: &file.file_name,
             append: file.append,
             region_length: None,
+            managers: &RANDOM_ACCESS_FILE_MANAGERS,
+            key: file.file_name.clone(),
         }),
         AppenderKind::MemoryMappedFile(file) => Some(Opening {
-            manager: "MemoryMappedFileManager",
+            manager: MEMORY_MAPPED_FILE_MANAGER,
             file_name: &file.file_name,
             append: file.append,
             region_length: region(file.region_length),
+            managers: &MEMORY_MAPPED_FILE_MANAGERS,
+            key: file.file_name.clone(),
         }),
         AppenderKind::RollingFile(file) if !file.create_on_demand => Some(Opening {
             manager: "RollingFileManager",
             file_name: file.rolling.file_name.as_deref()?,
             append: file.append,
             region_length: None,
+            managers: &ROLLING_FILE_MANAGERS,
+            key: rolling_key(&file.rolling),
         }),
         AppenderKind::RollingRandomAccessFile(file) => Some(Opening {
             manager: "RollingRandomAccessFileManager",
             file_name: file.rolling.file_name.as_deref()?,
             append: file.append,
             region_length: None,
+            managers: &ROLLING_RANDOM_ACCESS_FILE_MANAGERS,
+            key: rolling_key(&file.rolling),
         }),
+        // Built through the memory-mapped file manager, which names itself in its messages.
         AppenderKind::RollingMemoryMappedFile(file) => Some(Opening {
-            manager: "RollingMemoryMappedFileManager",
+            manager: MEMORY_MAPPED_FILE_MANAGER,
             file_name: file.rolling.file_name.as_deref()?,
             append: file.append,
             region_length: region(file.region_length),
+            managers: &ROLLING_MEMORY_MAPPED_FILE_MANAGERS,
+            key: rolling_key(&file.rolling),
         }),
         _ => None,
     }

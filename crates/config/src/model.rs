@@ -38,7 +38,8 @@ pub struct Configuration {
     /// The appenders that could be bound, in document order. Later duplicates of a name replace
     /// earlier ones (as log4j2's map put does); this list keeps only the survivor.
     pub appenders: Vec<AppenderSpec>,
-    /// The appenders a later one of the same name replaced, in document order. log4j2 builds
+    /// The appenders a later one of the same name replaced, in the order they were replaced
+    /// (each keeps its `position`, which gives the document order). log4j2 builds
     /// them before its map discards them, so their files are opened (created, truncated with
     /// `append="false"`) although nothing is written to them; starting the configuration
     /// reproduces that.

@@ -194,9 +194,18 @@ impl Context {
         let mut appenders = Vec::new();
         let mut async_specs = Vec::new();
         let mut uses_nano_clock = false;
-        // Before the survivors, as log4j2 builds the replaced ones first.
-        crate::replaced_appenders::open_files(&configuration.replaced_appenders);
+        // log4j2 builds appenders in document order: a replaced one opens its file where it
+        // stands, so after an earlier survivor on the same file has created the manager.
+        // (The list is in the order the replacements happened, not always the document's.)
+        let mut replaced: Vec<&AppenderSpec> = configuration.replaced_appenders.iter().collect();
+        replaced.sort_by_key(|spec| spec.position);
+        let mut replaced = replaced.into_iter().peekable();
         for spec in &configuration.appenders {
+            while let Some(earlier) =
+                replaced.next_if(|r| crate::replaced_appenders::precedes(r, spec))
+            {
+                crate::replaced_appenders::open_file(earlier);
+            }
             if let AppenderKind::Async(async_spec) = &spec.kind {
                 // Built below, once the appenders it names exist.
                 async_specs.push((spec, async_spec));
@@ -208,6 +217,7 @@ impl Context {
                 appenders.push(control);
             }
         }
+        replaced.for_each(crate::replaced_appenders::open_file);
 
         let uses_async = !async_specs.is_empty()
             || std::iter::once(&configuration.loggers.root)

@@ -7,13 +7,19 @@
 use l4rs_config::model::AppenderSpec;
 use l4rs_core::status;
 
-/// Opens the file of each of `replaced` (in document order) as building it would, reporting
-/// each failure as building would.
-pub(crate) fn open_files(replaced: &[AppenderSpec]) {
-    for spec in replaced {
-        if let Err(error) = l4rs_appenders::open_replaced_file(spec) {
-            status::error(&error);
-        }
+/// Opens the file of `replaced` as building it would, reporting a failure as building would.
+pub(crate) fn open_file(replaced: &AppenderSpec) {
+    if let Err(error) = l4rs_appenders::open_replaced_file(replaced) {
+        status::error(&error);
+    }
+}
+
+/// True when `replaced` comes before `survivor` in the document (or either position is
+/// unknown, as in a configuration built in code: replaced appenders then go first).
+pub(crate) fn precedes(replaced: &AppenderSpec, survivor: &AppenderSpec) -> bool {
+    match (replaced.position, survivor.position) {
+        (Some(replaced), Some(survivor)) => replaced < survivor,
+        _ => true,
     }
 }
 
@@ -23,6 +29,10 @@ mod tests {
     use std::path::{Path, PathBuf};
 
     use l4rs_config::model::AppenderKind;
+
+    fn open_files(replaced: &[AppenderSpec]) {
+        replaced.iter().for_each(open_file);
+    }
 
     struct TempDir(PathBuf);
 
@@ -156,6 +166,72 @@ mod tests {
         assert!(
             error.starts_with("FileManager (") && error.contains("exists and is not a directory"),
             "{error}"
+        );
+    }
+
+    /// Builds (and stops) a context from `appenders`; `x.log` held "old" before.
+    fn build_on_old_file(label: &str, appenders: &str) -> String {
+        let dir = TempDir::new(label);
+        let path = dir.file("x.log");
+        std::fs::write(&path, "old\n").unwrap();
+        let xml = format!(
+            r#"<Configuration><Appenders>{}</Appenders><Loggers><Root level="off"/></Loggers></Configuration>"#,
+            appenders.replace("PATH", &path)
+        );
+        let configuration = l4rs_config::load_str(&xml, None).expect("configuration parses");
+        assert_eq!(configuration.replaced_appenders.len(), 1);
+        let (context, _) = crate::context::Context::build(configuration);
+        let content = std::fs::read_to_string(&path).unwrap();
+        context.stop();
+        content
+    }
+
+    #[test]
+    fn a_replaced_appender_leaves_a_file_an_earlier_survivor_already_has_alone() {
+        // log4j2 builds in document order: A's manager exists when B is built, so B shares it
+        // and the file is not opened (nor truncated) again.
+        let content = build_on_old_file(
+            "survivor-first",
+            r#"<File name="A" fileName="PATH"/><File name="B" fileName="PATH" append="false"/>
+               <Console name="B"/>"#,
+        );
+        assert_eq!(content, "old\n");
+    }
+
+    #[test]
+    fn a_replaced_appender_before_the_survivor_truncates_as_log4j2_does() {
+        let content = build_on_old_file(
+            "replaced-first",
+            r#"<File name="B" fileName="PATH" append="false"/><File name="A" fileName="PATH"/>
+               <Console name="B"/>"#,
+        );
+        assert_eq!(content, "");
+    }
+
+    #[test]
+    fn a_live_manager_of_the_running_configuration_keeps_its_file() {
+        let dir = TempDir::new("live");
+        let path = dir.file("x.log");
+        std::fs::write(&path, "old\n").unwrap();
+        let running = l4rs_config::load_str(
+            &format!(
+                r#"<Configuration><Appenders><File name="A" fileName="{path}"/></Appenders>
+                   <Loggers><Root level="off"/></Loggers></Configuration>"#
+            ),
+            None,
+        )
+        .unwrap();
+        let (running, _) = crate::context::Context::build(running);
+        // The next configuration, built before the running one stops (as a reconfiguration
+        // does), replaces an append="false" File on the same file.
+        open_file(&file_spec(path.clone(), false, false));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "old\n");
+        running.stop();
+        open_file(&file_spec(path.clone(), false, false));
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "",
+            "no live manager any more"
         );
     }
 }

@@ -28,6 +28,13 @@ pub trait RolloverClock: Send + Sync {
         }
         noise() % (max_millis + 1)
     }
+
+    /// `from` plus a [`random_delay_millis`](RolloverClock::random_delay_millis) of at most
+    /// `max_millis`, saturating.
+    fn after_random_delay(&self, from: i64, max_millis: u64) -> i64 {
+        let delay = self.random_delay_millis(max_millis);
+        from.saturating_add(i64::try_from(delay).unwrap_or(i64::MAX))
+    }
 }
 
 /// splitmix64 over a counter seeded with the time and the process id.
@@ -52,15 +59,21 @@ pub struct SystemClock {
     wake: Condvar,
 }
 
+/// `time` in milliseconds since the epoch (negative before it).
+pub(crate) fn epoch_millis(time: SystemTime) -> i64 {
+    match time.duration_since(UNIX_EPOCH) {
+        Ok(after) => after.as_millis() as i64,
+        Err(before) => -(before.duration().as_millis() as i64),
+    }
+}
+
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 impl RolloverClock for SystemClock {
     fn now_millis(&self) -> i64 {
-        SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_millis() as i64)
+        epoch_millis(SystemTime::now())
     }
 
     fn wait_until(&self, deadline: i64, stop: &AtomicBool) {

@@ -6,6 +6,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use l4rs_config::model::{DeleteSpec, PathConditionSpec};
 use l4rs_core::status;
 
+use super::clock::epoch_millis;
+
 /// Files the rolling appenders are still moving into place carry this suffix; a Delete never
 /// touches them, whatever its conditions say.
 pub(crate) const STAGING_SUFFIX: &str = ".l4rs-rolling";
@@ -118,13 +120,6 @@ impl Condition {
 /// Whether every condition of `list` accepts `file`, stopping at the first that rejects it.
 fn all_accept(list: &mut [Condition], file: &Candidate, now_millis: i64) -> bool {
     list.iter_mut().all(|c| c.accept(file, now_millis))
-}
-
-fn epoch_millis(time: SystemTime) -> i64 {
-    match time.duration_since(UNIX_EPOCH) {
-        Ok(after) => after.as_millis() as i64,
-        Err(before) => -(before.duration().as_millis() as i64),
-    }
 }
 
 impl DeleteAction {

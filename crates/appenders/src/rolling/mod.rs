@@ -43,7 +43,7 @@ mod worker;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard, Weak};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::SystemTime;
 
 use l4rs_config::model::{
     ActionSpec, FileIndexOrder, RollingSpec, RolloverStrategySpec, TriggeringPolicySpec,
@@ -54,6 +54,7 @@ use l4rs_core::{status, Interpolator};
 use crate::file_manager::WriteError;
 use crate::registry::Managed;
 use crate::AppenderBuildError;
+use clock::epoch_millis;
 
 use clock::RolloverClock;
 use delete::{DeleteAction, STAGING_SUFFIX};
@@ -114,25 +115,18 @@ pub(crate) trait Backend: Managed + Sized + 'static {
 /// Opens the manager of one file: `(path, append)`.
 pub(crate) type Factory<B> = Box<dyn Fn(&str, bool) -> Result<B, AppenderBuildError> + Send + Sync>;
 
-/// Milliseconds since the epoch, now.
-fn now_millis() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
-}
-
 /// The last-modified time of `path` in epoch ms. log4j2 reads the creation time where the file
 /// system has one; Linux file systems do not all record it, and a file appended to is best
 /// dated by its last write, which also lets tools (and tests) set it.
 fn file_time(path: &Path) -> Option<i64> {
     let modified = std::fs::metadata(path).ok()?.modified().ok()?;
-    Some(modified.duration_since(UNIX_EPOCH).ok()?.as_millis() as i64)
+    Some(epoch_millis(modified))
 }
 
 /// When this process started, in epoch ms (`OnStartupTriggeringPolicy` rolls files older).
 fn process_start_millis() -> i64 {
     static START: std::sync::OnceLock<i64> = std::sync::OnceLock::new();
-    *START.get_or_init(|| read_process_start().unwrap_or_else(now_millis))
+    *START.get_or_init(|| read_process_start().unwrap_or_else(|| epoch_millis(SystemTime::now())))
 }
 
 fn read_process_start() -> Option<i64> {
@@ -332,7 +326,7 @@ impl<B: Backend + Send + Sync> RollingManager<B> {
                 .next_period(dated, policy.interval, policy.modulate)
                 .map_or((i64::MAX, dated), |(next, file_time)| {
                     (
-                        next + clock.random_delay_millis(policy.max_random_delay_ms) as i64,
+                        clock.after_random_delay(next, policy.max_random_delay_ms),
                         file_time,
                     )
                 }),
@@ -508,10 +502,8 @@ impl<B: Backend + Send + Sync> RollingManager<B> {
         if self.max_random_delay_ms == 0 {
             return i64::MIN;
         }
-        let delay = self.clock.random_delay_millis(self.max_random_delay_ms);
         self.clock
-            .now_millis()
-            .saturating_add(i64::try_from(delay).unwrap_or(i64::MAX))
+            .after_random_delay(self.clock.now_millis(), self.max_random_delay_ms)
     }
 
     /// Rolls over if `cause` still calls for it once the state is held exclusively.
@@ -535,9 +527,10 @@ impl<B: Backend + Send + Sync> RollingManager<B> {
                             policy.interval,
                             policy.modulate,
                         ) {
-                            let delay = self.clock.random_delay_millis(policy.max_random_delay_ms);
-                            self.next_rollover
-                                .store(next + delay as i64, Ordering::Release);
+                            let next = self
+                                .clock
+                                .after_random_delay(next, policy.max_random_delay_ms);
+                            self.next_rollover.store(next, Ordering::Release);
                             state.file_time = file_time;
                         }
                     }

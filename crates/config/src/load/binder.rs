@@ -542,11 +542,9 @@ pub(crate) fn parse_java_float(text: &str) -> Option<f64> {
     }
     let number = text.strip_suffix(['f', 'F', 'd', 'D']).unwrap_or(text);
     let digits = number.strip_prefix(['+', '-']).unwrap_or(number);
-    let allowed = |c: char| c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '+' | '-');
-    if digits.is_empty() || !digits.starts_with(|c: char| c.is_ascii_digit() || c == '.') {
-        return None;
-    }
-    if !digits.chars().all(allowed) {
+    // After a leading digit or point, Rust's grammar is Java's decimal one (no `inf`/`nan`
+    // words, no hexadecimal), so the parse itself rejects everything else.
+    if !digits.starts_with(|c: char| c.is_ascii_digit() || c == '.') {
         return None;
     }
     number.parse().ok()

@@ -89,8 +89,8 @@ pub(crate) struct RollingParts {
     region_length: Option<i64>,
     policies: Vec<TriggeringPolicySpec>,
     policy_seen: bool,
-    /// `None` without a strategy element; `Some(None)` when the element could not be built.
-    strategy: Option<Option<RolloverStrategySpec>>,
+    /// `None` without a strategy element.
+    strategy: Option<RolloverStrategySpec>,
 }
 
 /// Reads a rolling appender's own attributes and binds its `children` (policies and strategy,
@@ -252,7 +252,7 @@ impl RollingParts {
             return None;
         }
         let strategy = match self.strategy {
-            Some(strategy) => strategy?,
+            Some(strategy) => strategy,
             None if self.file_name.is_some() => {
                 default_strategy(DEFAULT_MAX, 1, FileIndexOrder::Max)
             }
@@ -496,7 +496,7 @@ fn default_strategy(max: u32, min: u32, file_index: FileIndexOrder) -> RolloverS
     }
 }
 
-fn rollover_strategy(binder: &mut Binder, mut node: PNode) -> Option<RolloverStrategySpec> {
+fn rollover_strategy(binder: &mut Binder, mut node: PNode) -> RolloverStrategySpec {
     let inserted = node.attrs.len();
     let mut actions = Vec::new();
     for child in std::mem::take(&mut node.children) {
@@ -581,7 +581,7 @@ fn rollover_strategy(binder: &mut Binder, mut node: PNode) -> Option<RolloverStr
         }
     };
     binder.finish(&node, inserted);
-    Some(strategy)
+    strategy
 }
 
 /// Binds a `<Delete>`. `None` after an error when it cannot be used as written: a missing

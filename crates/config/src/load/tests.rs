@@ -978,7 +978,7 @@ fn conversion_warnings_end_with_javas_exception_text() {
 </Appenders>{MINIMAL_LOGGERS}</Configuration>"#
     ));
     let messages = messages(&config);
-    // Texts and order from log4j2 2.19 (oracle): enums are upper-cased but not trimmed,
+    // Texts from log4j2 2.19 (oracle): enums are upper-cased but not trimmed,
     // levels and floats are trimmed, and a charset name Java finds illegal is another exception.
     for expected in [
         "Error while converting string [ system_err ] to type [class org.apache.logging.log4j.core.appender.ConsoleAppender$Target]. Using default value [null]. java.lang.IllegalArgumentException: No enum constant org.apache.logging.log4j.core.appender.ConsoleAppender.Target. SYSTEM_ERR ",

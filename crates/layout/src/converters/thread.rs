@@ -1,8 +1,7 @@
 //! `%t` / `%T` / `%tp`: the calling thread's name, id and priority, and the integer writer
 //! the numeric converters share.
 
-/// Appends `value` in decimal without going through `fmt` (no allocation, no formatter): a
-/// trace prints a line number per frame, so this runs a hundred times per logged error.
+/// Appends `value` in decimal without going through `fmt` (no allocation, no formatter).
 #[inline]
 pub(crate) fn push_integer(out: &mut String, value: i64) {
     out.push_str(itoa::Buffer::new().format(value));

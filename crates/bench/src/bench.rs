@@ -192,14 +192,7 @@ fn run(options: &Options) -> Result<(), String> {
         println!();
         for rounds_of_ratio in &rounds_of_ratios {
             let ratio = &rounds_of_ratio.median;
-            let each = if options.rounds > 1 {
-                format!(
-                    " (median of the rounds: {})",
-                    each_round(&rounds_of_ratio.per_round, 1, "x", " ")
-                )
-            } else {
-                String::new()
-            };
+            let each = median_of_rounds(&rounds_of_ratio.per_round, 1);
             println!(
                 "{} at {} threads: l4rs is {:.1}x log4j2 in ops/ms{each}; allocated {:.0} B/op vs log4j2's {:.0} B/op (target >= {:.0}x or >= {:.0}% of raw: {})",
                 ratio.label,
@@ -217,14 +210,7 @@ fn run(options: &Options) -> Result<(), String> {
         println!();
         for rounds_of_scaling in &rounds_of_scaling {
             let s = &rounds_of_scaling.median;
-            let each = if options.rounds > 1 {
-                format!(
-                    " (median of the rounds: {})",
-                    each_round(&rounds_of_scaling.per_round, 2, "x", " ")
-                )
-            } else {
-                String::new()
-            };
+            let each = median_of_rounds(&rounds_of_scaling.per_round, 2);
             println!(
                 "{} · {}: {} threads = {:.2}x its own {}-thread ops/ms{each} (target >= {:.1}x: {})",
                 s.label,
@@ -379,6 +365,19 @@ fn each_round(values: &[Option<f64>], decimals: usize, unit: &str, separator: &s
         .map(|value| value.map_or("-".to_string(), |v| format!("{v:.decimals$}{unit}")))
         .collect();
     shown.join(separator)
+}
+
+/// ` (median of the rounds: 8.0x 6.2x 7.4x)` after a ratio measured in several rounds; nothing
+/// after one measured once.
+fn median_of_rounds(ratios: &[Option<f64>], decimals: usize) -> String {
+    if ratios.len() > 1 {
+        format!(
+            " (median of the rounds: {})",
+            each_round(ratios, decimals, "x", " ")
+        )
+    } else {
+        String::new()
+    }
 }
 
 /// The anchor harness's warm-up and window (`../shared/anchors/log4j2-java/run.sh`): shorter
@@ -759,6 +758,11 @@ mod tests {
             "8.0x - 12.5x"
         );
         assert_eq!(each_round(&[Some(0.805)], 2, "x", " "), "0.81x");
+        assert_eq!(median_of_rounds(&[Some(7.0)], 1), "");
+        assert_eq!(
+            median_of_rounds(&[Some(7.0), Some(9.04)], 1),
+            " (median of the rounds: 7.0x 9.0x)"
+        );
     }
 
     #[test]

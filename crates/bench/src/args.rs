@@ -106,6 +106,9 @@ pub struct Options {
     /// next row's raw probe and run do not compete with their writeback, and a tmpfs does not
     /// fill up).
     pub keep_logs: bool,
+    /// After each study row, measure its kernel ceiling ([`crate::ceiling`]): the row's bytes
+    /// written event by event the way its appender writes them, with nothing else on the path.
+    pub ceiling: bool,
     /// Hidden: run one peer in this (child) process and print its RESULT line.
     pub peer_child: Option<String>,
 }
@@ -128,6 +131,7 @@ impl Default for Options {
             dir: None,
             vs_log4j2: false,
             keep_logs: false,
+            ceiling: false,
             peer_child: None,
         }
     }
@@ -182,6 +186,11 @@ OPTIONS:
   --dir DIR                folder for the log files and the raw-bandwidth probe
                            (default <workspace>/target/l4rs-bench/logs; try a tmpfs)
   --keep-logs              keep each study row's log files (default: deleted once measured)
+  --ceiling                after each study row, its kernel ceiling: the row's bytes per
+                           event handed to the OS event by event as its appender does (one
+                           write(2) each, or a copy into a mapping), by as many threads as
+                           write in the row (one for an async row), nothing else on the
+                           path, same warm-up and window: no library can beat it here
   --vs-log4j2              also run log4j2 (Java harness in benches/log4j2-java) with the
                            same configuration file, right after each l4rs row, and print
                            the ratios; its AsyncLogger rows need disruptor.jar
@@ -260,6 +269,7 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, String>
             "--json" => options.json = true,
             "--vs-log4j2" => options.vs_log4j2 = true,
             "--keep-logs" => options.keep_logs = true,
+            "--ceiling" => options.ceiling = true,
             "--peer-child" => options.peer_child = Some(value("--peer-child")?),
             other => return Err(format!("unknown option '{other}' (see --help)")),
         }
@@ -370,6 +380,7 @@ mod tests {
         assert_eq!(options.warmup, Duration::from_secs(1));
         assert_eq!(options.measure, Duration::from_secs(2));
         assert!(!options.peers && !options.json && !options.vs_log4j2 && !options.keep_logs);
+        assert!(!options.ceiling);
     }
 
     #[test]
@@ -463,11 +474,13 @@ mod tests {
             "--json",
             "--vs-log4j2",
             "--keep-logs",
+            "--ceiling",
             "--dir",
             "/tmp/x",
         ])
         .unwrap();
         assert!(options.peers && options.json && options.vs_log4j2 && options.keep_logs);
+        assert!(options.ceiling);
         assert_eq!(options.dir, Some(PathBuf::from("/tmp/x")));
         assert_eq!(parse(["--help".to_string()]), Ok(Command::Help));
     }

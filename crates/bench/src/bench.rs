@@ -3,6 +3,7 @@
 //! with the same configuration file, so both see the same machine state; then the peers
 //! (`--peers`); then the report.
 
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -11,7 +12,7 @@ use crate::java::{self, Harness, JavaRun};
 use crate::ours::{self, L4rsWorkload, DIR_PROPERTY};
 use crate::progress::Progress;
 use crate::report::{self, Measurement, Outcome, Row};
-use crate::{alloc, disk, peers, runner};
+use crate::{alloc, ceiling, disk, peers, runner};
 
 /// At most this many bytes per raw probe round (a fast tmpfs would otherwise fill memory);
 /// the probe itself is [`disk::Probe::for_row`].
@@ -26,6 +27,8 @@ struct Target {
     logger: String,
     config: PathBuf,
     study: bool,
+    /// How the row's kernel ceiling is measured (study rows, whose appender is known).
+    ceiling: Option<ceiling::Plan>,
 }
 
 /// Parses `args` (without the program name), runs, prints, and returns the exit status.
@@ -103,7 +106,8 @@ fn run(options: &Options) -> Result<(), String> {
             raw + window + JVM_OVERHEAD_SECONDS
         } else {
             0.0
-        };
+        }
+        + if options.ceiling { window } else { 0.0 };
     let peer_count = if options.peers { peers::PEERS.len() } else { 0 };
     let total = (options.rounds * options.threads.len()) as f64
         * (targets.len() as f64 * per_target + peer_count as f64 * (raw + window + 0.5));
@@ -166,6 +170,7 @@ fn run(options: &Options) -> Result<(), String> {
         "(raw MB/s: this folder's bandwidth just before each row, {}; of raw = write MB/s / raw MB/s)",
         disk::Probe::for_row(1, options.measure).describe()
     );
+    print!("{}", ceiling_summary(&rows));
     if rows
         .iter()
         .filter_map(Row::measurement)
@@ -194,7 +199,7 @@ fn run(options: &Options) -> Result<(), String> {
             let ratio = &rounds_of_ratio.median;
             let each = median_of_rounds(&rounds_of_ratio.per_round, 1);
             println!(
-                "{} at {} threads: l4rs is {:.1}x log4j2 in ops/ms{each}; allocated {:.0} B/op vs log4j2's {:.0} B/op (target >= {:.0}x or >= {:.0}% of raw: {})",
+                "{} at {} threads: l4rs is {:.1}x log4j2 in ops/ms{each}; allocated {:.0} B/op vs log4j2's {:.0} B/op (target >= {:.0}x or >= {:.0}% of raw: {}){}",
                 ratio.label,
                 ratio.threads,
                 ratio.ops_ratio,
@@ -202,7 +207,8 @@ fn run(options: &Options) -> Result<(), String> {
                 ratio.theirs_alloc_per_op,
                 report::VS_OTHER_TARGET,
                 report::LIMIT_SHARE_TARGET * 100.0,
-                if ratio.target_met() { "met" } else { "missed" }
+                if ratio.target_met() { "met" } else { "missed" },
+                ceiling_verdict(ratio)
             );
         }
     }
@@ -310,6 +316,7 @@ fn run_round(plan: &RoundPlan<'_>, harness: &mut Option<Harness>) -> Vec<Row> {
             );
             let mut row = l4rs_row(target, threads, options, progress);
             attach_raw(&mut row, raw_mb_per_s);
+            let ours = rows.len();
             rows.push(row);
             if target.study && !options.keep_logs {
                 delete_files(&target.config, &target.logger);
@@ -337,6 +344,9 @@ fn run_round(plan: &RoundPlan<'_>, harness: &mut Option<Harness>) -> Vec<Row> {
                 if target.study && !options.keep_logs {
                     delete_files(&target.config, &target.logger);
                 }
+            }
+            if options.ceiling {
+                measure_ceiling(target, &mut rows[ours], &probe_dir, options, progress);
             }
         }
         if options.peers {
@@ -407,6 +417,40 @@ fn write_chart(base: &Path, rows: &[Row], machine: &serde_json::Value) -> Option
     }
 }
 
+/// Measures `target`'s kernel ceiling with the bytes per event its l4rs row wrote, and
+/// attaches it to that row; says on stderr why not when it cannot.
+fn measure_ceiling(
+    target: &Target,
+    ours: &mut Row,
+    dir: &Path,
+    options: &Options,
+    progress: &Progress,
+) {
+    let Some(plan) = &target.ceiling else {
+        return;
+    };
+    let threads = ours.threads;
+    let Outcome::Measured(m) = &mut ours.outcome else {
+        return;
+    };
+    if m.bytes_unknown || m.events == 0 {
+        eprintln!(
+            "l4rs-bench: {}: no ceiling without the row's bytes per event",
+            target.label
+        );
+        return;
+    }
+    progress.step(
+        &format!("{} · ceiling · {}", target.label, plan.describe(threads)),
+        (options.warmup + options.measure).as_secs_f64(),
+    );
+    let event_bytes = m.bytes_per_event().round() as usize;
+    match ceiling::measure(dir, plan, threads, event_bytes, options, progress) {
+        Ok(ops_per_ms) => m.ceiling_ops_per_ms = Some(ops_per_ms),
+        Err(reason) => eprintln!("l4rs-bench: {}: no ceiling: {reason}", target.label),
+    }
+}
+
 fn attach_raw(row: &mut Row, raw_mb_per_s: Option<f64>) {
     if let Outcome::Measured(m) = &mut row.outcome {
         m.raw_mb_per_s = raw_mb_per_s;
@@ -425,6 +469,7 @@ fn targets(options: &Options, base: &Path) -> Result<Vec<Target>, String> {
                 logger: logger.clone(),
                 config: config.clone(),
                 study: false,
+                ceiling: None,
             })
             .collect());
     }
@@ -439,6 +484,7 @@ fn targets(options: &Options, base: &Path) -> Result<Vec<Target>, String> {
                 logger: appender.logger.to_string(),
                 config: path.clone(),
                 study: true,
+                ceiling: Some(ceiling::Plan::for_study(appender, mode)),
             });
         }
     }
@@ -468,6 +514,44 @@ fn probe_folder(files: &[PathBuf]) -> Option<PathBuf> {
 
 /// Lines saying whether the asynchronous rows lost anything: the figures of a row that dropped
 /// events would flatter it, so this is printed under every table that has such rows.
+/// What the kernel ceiling says of a ratio: `; the ceiling is 7.3x log4j2: 10x is out of any
+/// library's reach here`, or nothing without a ceiling.
+fn ceiling_verdict(ratio: &report::Ratio) -> String {
+    match (ratio.ceiling_ratio, ratio.target_reachable()) {
+        (Some(ceiling), Some(reachable)) => format!(
+            "; the ceiling is {ceiling:.1}x log4j2{}",
+            if reachable {
+                ""
+            } else {
+                ": the target is out of any library's reach here"
+            }
+        ),
+        _ => String::new(),
+    }
+}
+
+/// One footnote line per row with a kernel ceiling (`--ceiling`): the ceiling, how it was
+/// written, and the share of it the row reached.
+fn ceiling_summary(rows: &[Row]) -> String {
+    let mut out = String::new();
+    for row in rows {
+        let Some(m) = row.measurement() else {
+            continue;
+        };
+        if let (Some(ceiling), Some(share)) = (m.ceiling_ops_per_ms, m.ceiling_share()) {
+            let _ = writeln!(
+                out,
+                "(ceiling of {} at {} threads: {ceiling:.1} ops/ms, its {:.0} B events handed to the OS one by one with nothing else on the path; l4rs reached {:.0}% of it)",
+                row.label,
+                row.threads,
+                m.bytes_per_event(),
+                share * 100.0
+            );
+        }
+    }
+    out
+}
+
 fn drop_summary(rows: &[Row]) -> String {
     let checked: Vec<(&Row, &Measurement)> = rows
         .iter()
@@ -604,6 +688,7 @@ fn l4rs_row(target: &Target, threads: usize, options: &Options, progress: &Progr
             raw_mb_per_s: None,
             dropped: Some(dropped),
             queued,
+            ceiling_ops_per_ms: None,
         }),
     )
 }
@@ -740,6 +825,53 @@ mod tests {
                 "log4j2-appender-async-logger.xml",
                 "log4j2-appender-async-appender.xml"
             ]
+        );
+    }
+
+    #[test]
+    fn the_ceiling_says_when_the_target_is_out_of_reach() {
+        let ratio = |ceiling_ratio, ceiling_limit_share| report::Ratio {
+            label: "File".into(),
+            threads: 4,
+            other: "log4j2".into(),
+            ops_ratio: 3.5,
+            ours_alloc_per_op: 0.0,
+            theirs_alloc_per_op: 16_000.0,
+            ours_limit_share: Some(0.1),
+            ceiling_ratio,
+            ceiling_limit_share,
+        };
+        assert_eq!(ceiling_verdict(&ratio(None, None)), "");
+        assert_eq!(
+            ceiling_verdict(&ratio(Some(7.34), Some(0.2))),
+            "; the ceiling is 7.3x log4j2: the target is out of any library's reach here"
+        );
+        assert_eq!(
+            ceiling_verdict(&ratio(Some(12.0), Some(0.2))),
+            "; the ceiling is 12.0x log4j2"
+        );
+    }
+
+    #[test]
+    fn each_ceiling_gets_a_footnote_with_the_share_reached() {
+        let row = |label: &str, ceiling| Row {
+            label: label.into(),
+            library: "l4rs".into(),
+            threads: 4,
+            asynchronous: false,
+            outcome: Outcome::Measured(Measurement {
+                ops: 1_000_000,
+                seconds: 2.0,
+                events: 1000,
+                bytes_written: 1_204_000,
+                ceiling_ops_per_ms: ceiling,
+                ..Measurement::default()
+            }),
+        };
+        let summary = ceiling_summary(&[row("File", Some(625.0)), row("RandomAccessFile", None)]);
+        assert_eq!(
+            summary,
+            "(ceiling of File at 4 threads: 625.0 ops/ms, its 1204 B events handed to the OS one by one with nothing else on the path; l4rs reached 80% of it)\n"
         );
     }
 

@@ -86,6 +86,20 @@ pub fn probe_bandwidth(dir: &Path, probe: &Probe, cap: u64) -> io::Result<f64> {
     best_of(&samples).ok_or_else(|| io::Error::other("the raw probe wrote nothing"))
 }
 
+/// `len` bytes of numbered text lines: log-like, so no filesystem can cheat with zero pages or
+/// compression of a constant.
+pub fn log_like_bytes(len: usize) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(len + 80);
+    let mut line = 0u64;
+    while bytes.len() < len {
+        let text = format!("{line:>12} raw bandwidth probe, no formatting on the write path\n");
+        bytes.extend_from_slice(text.as_bytes());
+        line += 1;
+    }
+    bytes.truncate(len);
+    bytes
+}
+
 /// The scratch file of writer `index`.
 fn scratch(dir: &Path, index: usize) -> PathBuf {
     dir.join(format!("l4rs-bench-raw-bandwidth-{index}.tmp"))
@@ -120,16 +134,7 @@ fn write_for(paths: &[PathBuf], duration: Duration, cap: u64) -> io::Result<f64>
                 .open(path)?,
         );
     }
-    // Log-like bytes (text lines), so no filesystem can cheat with zero pages or compression
-    // of a constant.
-    let mut chunk = Vec::with_capacity(CHUNK);
-    let mut line = 0u64;
-    while chunk.len() < CHUNK {
-        let text = format!("{line:>12} raw bandwidth probe, no formatting on the write path\n");
-        chunk.extend_from_slice(text.as_bytes());
-        line += 1;
-    }
-    chunk.truncate(CHUNK);
+    let chunk = log_like_bytes(CHUNK);
     let per_thread_cap = (cap / files.len() as u64).max(CHUNK as u64);
     let start = Instant::now();
     let written = std::thread::scope(|scope| {

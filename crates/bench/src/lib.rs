@@ -7,6 +7,7 @@
 pub mod alloc;
 pub mod args;
 pub mod bench;
+pub mod ceiling;
 pub mod disk;
 pub mod java;
 pub mod ours;

@@ -39,6 +39,9 @@ pub struct Measurement {
     /// Events the asynchronous queues accepted during the run, where known: with nothing
     /// dropped, every one of them was written before the drain returned.
     pub queued: Option<u64>,
+    /// The row's kernel ceiling in operations per millisecond (`--ceiling`,
+    /// [`crate::ceiling`]), where measured.
+    pub ceiling_ops_per_ms: Option<f64>,
 }
 
 impl Measurement {
@@ -101,11 +104,29 @@ impl Measurement {
         self.bytes_per_event() * self.ops as f64 / self.seconds.max(1e-9) / MB
     }
 
+    /// Share of the kernel ceiling this run reached, where the ceiling was measured.
+    pub fn ceiling_share(&self) -> Option<f64> {
+        self.ceiling_ops_per_ms
+            .filter(|ceiling| *ceiling > 0.0)
+            .map(|ceiling| self.ops_per_ms() / ceiling)
+    }
+
     /// Share of the raw write bandwidth this run reached.
     pub fn limit_share(&self) -> Option<f64> {
+        self.share_of_raw(self.write_mb_per_s())
+    }
+
+    /// Share of the raw write bandwidth the kernel ceiling reached (the most any library's
+    /// `limit_share` could be in this run), where both were measured.
+    pub fn ceiling_limit_share(&self) -> Option<f64> {
+        let ceiling = self.ceiling_ops_per_ms?;
+        self.share_of_raw(ceiling * 1000.0 * self.bytes_per_event() / MB)
+    }
+
+    fn share_of_raw(&self, mb_per_s: f64) -> Option<f64> {
         self.raw_mb_per_s
             .filter(|raw| *raw > 0.0 && !self.bytes_unknown)
-            .map(|raw| self.write_mb_per_s() / raw)
+            .map(|raw| mb_per_s / raw)
     }
 }
 
@@ -197,6 +218,12 @@ impl Row {
                 if let Some(dropped) = m.dropped {
                     let _ = write!(line, " dropped={dropped}");
                 }
+                if let (Some(ceiling), Some(share)) = (m.ceiling_ops_per_ms, m.ceiling_share()) {
+                    let _ = write!(
+                        line,
+                        " ceiling_ops_per_ms={ceiling:.3} ceiling_share={share:.3}"
+                    );
+                }
                 line
             }
             Outcome::Skipped(reason) => format!(
@@ -231,6 +258,8 @@ impl Row {
                 value["drain_seconds"] = m.drain_seconds().into();
                 value["queued"] = m.queued.into();
                 value["dropped"] = m.dropped.into();
+                value["ceiling_ops_per_ms"] = m.ceiling_ops_per_ms.into();
+                value["ceiling_share"] = m.ceiling_share().into();
                 value["ops"] = m.ops.into();
                 value["seconds"] = m.seconds.into();
                 value["window_seconds"] = m.window_seconds.into();
@@ -272,6 +301,7 @@ pub fn parse_result_line(line: &str) -> Option<(String, usize, Measurement)> {
             background_alloc_bytes: integer("background_alloc_bytes"),
             dropped: integer("dropped"),
             queued: integer("queued"),
+            ceiling_ops_per_ms: number("ceiling_ops_per_ms"),
         },
     ))
 }
@@ -415,6 +445,11 @@ pub struct Ratio {
     pub theirs_alloc_per_op: f64,
     /// The share of the raw write bandwidth the l4rs row reached, when it was measured.
     pub ours_limit_share: Option<f64>,
+    /// The l4rs row's kernel ceiling ÷ the other's ops/ms, where the ceiling was measured:
+    /// the largest ratio any library could reach in this run.
+    pub ceiling_ratio: Option<f64>,
+    /// The share of the raw write bandwidth the l4rs row's ceiling reached, where measured.
+    pub ceiling_limit_share: Option<f64>,
 }
 
 /// The throughput target against log4j2: this many times its ops/ms ...
@@ -430,6 +465,20 @@ impl Ratio {
             || self
                 .ours_limit_share
                 .is_some_and(|share| share >= LIMIT_SHARE_TARGET)
+    }
+
+    /// Whether the kernel ceiling measured beside the row leaves the target within reach of
+    /// any library (`None` without a ceiling): false when even the ceiling is below
+    /// [`VS_OTHER_TARGET`] times the other library and below [`LIMIT_SHARE_TARGET`] of the raw
+    /// bandwidth.
+    pub fn target_reachable(&self) -> Option<bool> {
+        let ceiling = self.ceiling_ratio?;
+        Some(
+            ceiling >= VS_OTHER_TARGET
+                || self
+                    .ceiling_limit_share
+                    .is_some_and(|share| share >= LIMIT_SHARE_TARGET),
+        )
     }
 }
 
@@ -450,6 +499,8 @@ pub fn ratios(rows: &[Row], other: &str) -> Vec<Ratio> {
                 ours_alloc_per_op: a.alloc_bytes_per_op(),
                 theirs_alloc_per_op: b.alloc_bytes_per_op(),
                 ours_limit_share: a.limit_share(),
+                ceiling_ratio: a.ceiling_ops_per_ms.map(|c| c / b.ops_per_ms()),
+                ceiling_limit_share: a.ceiling_limit_share(),
             })
         })
         .collect()
@@ -596,6 +647,8 @@ pub fn json(
             "appender": r.label, "threads": r.threads, "vs": r.other, "ops_ratio": r.ops_ratio,
             "alloc_bytes_per_op": r.ours_alloc_per_op, "vs_alloc_bytes_per_op": r.theirs_alloc_per_op,
             "limit_share": r.ours_limit_share, "target_met": r.target_met(),
+            "ceiling_ratio": r.ceiling_ratio, "ceiling_limit_share": r.ceiling_limit_share,
+            "target_reachable": r.target_reachable(),
         })).collect::<Vec<_>>(),
         "scaling": scaling.iter().map(|s| serde_json::json!({
             "appender": s.label, "library": s.library, "base_threads": s.base_threads,
@@ -768,6 +821,49 @@ mod tests {
         let rows = median_rounds(&rounds);
         assert_eq!(rows[0].median, rounds[0][0]);
         assert_eq!(rows[0].per_round, [Some(0.005), None]);
+    }
+
+    #[test]
+    fn the_ceiling_bounds_what_any_library_could_reach() {
+        // l4rs 500 ops/ms, log4j2 100 ops/ms, 1000-byte events, a 1000 MB/s raw probe.
+        let with_ceiling = |ceiling: Option<f64>| {
+            let mut ours = measured("l4rs", 1_000_000);
+            if let Outcome::Measured(m) = &mut ours.outcome {
+                m.ceiling_ops_per_ms = ceiling;
+            }
+            ratios(&[ours, measured("log4j2", 200_000)], "log4j2")
+                .pop()
+                .unwrap()
+        };
+        let none = with_ceiling(None);
+        assert_eq!((none.ceiling_ratio, none.target_reachable()), (None, None));
+        // 700 ops/ms: 7x log4j2 and 667 MB/s, 67% of raw: no library reaches the target.
+        let low = with_ceiling(Some(700.0));
+        assert_eq!(low.ceiling_ratio, Some(7.0));
+        assert!((low.ceiling_limit_share.unwrap() - 700_000.0 * 1000.0 / MB / 1000.0).abs() < 1e-9);
+        assert_eq!(low.target_reachable(), Some(false));
+        // 900 ops/ms: only 9x, but 858 MB/s is 86% of raw, which the target also accepts.
+        assert_eq!(with_ceiling(Some(900.0)).target_reachable(), Some(true));
+        assert_eq!(with_ceiling(Some(1200.0)).target_reachable(), Some(true));
+    }
+
+    #[test]
+    fn the_ceiling_goes_into_result_lines_and_back() {
+        let mut row = measured("l4rs", 1_000_000);
+        let line = row.result_line();
+        assert!(!line.contains("ceiling"), "{line}");
+        if let Outcome::Measured(m) = &mut row.outcome {
+            m.ceiling_ops_per_ms = Some(700.0);
+        }
+        let line = row.result_line();
+        assert!(
+            line.ends_with(" ceiling_ops_per_ms=700.000 ceiling_share=0.714"),
+            "{line}"
+        );
+        let (_, _, back) = parse_result_line(&line).unwrap();
+        assert_eq!(back.ceiling_ops_per_ms, Some(700.0));
+        assert!((back.ceiling_share().unwrap() - 500.0 / 700.0).abs() < 1e-12);
+        assert_eq!(row.json()["ceiling_ops_per_ms"], 700.0);
     }
 
     #[test]

@@ -61,6 +61,7 @@ pub fn run(peer: &Peer, threads: usize, options: &Options, dir: &Path) -> Row {
                 raw_mb_per_s: None,
                 dropped: None,
                 queued: None,
+                ceiling_ops_per_ms: None,
             })
         }
     };

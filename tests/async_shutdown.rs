@@ -130,12 +130,14 @@ fn timed_out_shutdown_reports_and_counts_what_is_lost() {
     assert_eq!(logger_queue.abandoned, 3, "{logger_queue:?}");
     assert_eq!(slow_queue.enqueued, 9, "{slow_queue:?}");
     assert_eq!(slow_queue.discarded, 3, "{slow_queue:?}");
-    assert!(slow_queue.abandoned >= 8, "{slow_queue:?}");
+    // The appenders' queues stop after the AsyncLogger queue's 10.2 s, long after each thread
+    // took its plug: what is left are the events behind it.
+    assert_eq!(slow_queue.abandoned, 8, "{slow_queue:?}");
     assert_eq!(slow_queue.dropped(), 3 + slow_queue.abandoned);
     assert_eq!(hasty_queue.enqueued, 2, "{hasty_queue:?}");
     assert_eq!(hasty_queue.rejected, 4, "{hasty_queue:?}");
     assert_eq!(hasty_queue.rejected_lost, 4, "{hasty_queue:?}");
-    assert!(hasty_queue.abandoned >= 1, "{hasty_queue:?}");
+    assert_eq!(hasty_queue.abandoned, 1, "{hasty_queue:?}");
     let counted: u64 = [&logger_queue, &slow_queue, &hasty_queue]
         .iter()
         .map(|s| s.dropped())

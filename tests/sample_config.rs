@@ -136,44 +136,12 @@ impl<'a> Prefix<'a> {
     }
 }
 
-/// The digits of `text` as a number, which must lie in `range`.
-fn number(text: &str, range: std::ops::RangeInclusive<i32>, what: &str) -> i32 {
-    assert!(
-        !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()),
-        "{what}: {text:?} is not digits"
-    );
-    let value: i32 = text.parse().unwrap();
-    assert!(range.contains(&value), "{what}: {value} not in {range:?}");
-    value
-}
-
-/// Reads `yyyy-MM-dd` and `HH:mm:ss.SSS` back, checking every digit and separator, and returns
-/// the instant they name in the system time zone (the one `%d` prints in), in epoch ms.
+/// Reads `yyyy-MM-dd` and `HH:mm:ss.SSS` back (exactly those widths) and returns the instant
+/// they name in the system time zone (the one `%d` prints in), in epoch ms.
 fn parse_date_time(date: &str, time: &str) -> i64 {
-    let date_bytes = date.as_bytes();
-    assert_eq!(date_bytes.len(), 10, "date {date:?}");
-    assert_eq!(
-        (date_bytes[4], date_bytes[7]),
-        (b'-', b'-'),
-        "date {date:?}"
-    );
-    let year = number(&date[0..4], 2000..=9999, "year");
-    let month = number(&date[5..7], 1..=12, "month");
-    let day = number(&date[8..10], 1..=31, "day");
-    let time_bytes = time.as_bytes();
-    assert_eq!(time_bytes.len(), 12, "time {time:?}");
-    assert_eq!(
-        (time_bytes[2], time_bytes[5], time_bytes[8]),
-        (b':', b':', b'.'),
-        "time {time:?}"
-    );
-    let hour = number(&time[0..2], 0..=23, "hour");
-    let minute = number(&time[3..5], 0..=59, "minute");
-    let second = number(&time[6..8], 0..=59, "second");
-    let millis = number(&time[9..12], 0..=999, "millisecond");
-    let civil = jiff::civil::Date::new(year as i16, month as i8, day as i8)
-        .unwrap_or_else(|e| panic!("date {date:?}: {e}"))
-        .at(hour as i8, minute as i8, second as i8, millis * 1_000_000);
+    assert_eq!((date.len(), time.len()), (10, 12), "{date:?} {time:?}");
+    let civil = jiff::civil::DateTime::strptime("%Y-%m-%d %H:%M:%S%.f", format!("{date} {time}"))
+        .unwrap_or_else(|e| panic!("{date} {time}: {e}"));
     jiff::tz::TimeZone::system()
         .to_timestamp(civil)
         .unwrap_or_else(|e| panic!("{date} {time}: {e}"))

@@ -32,6 +32,18 @@ pub(crate) fn encoded_footer(layout: &dyn Layout) -> Vec<u8> {
     with_encoded(layout, |out| layout.footer(out), <[u8]>::to_vec)
 }
 
+/// What a closing file manager writes after the data: the layout's footer, or nothing without
+/// `footer`. Without is how a rolling manager closes the file a previous run left when
+/// `OnStartupTriggeringPolicy` rolls it: that run already ended the file with its footer, and
+/// log4j2 skips the footer for that one rollover.
+pub(crate) fn closing_footer(layout: &dyn Layout, footer: bool) -> Vec<u8> {
+    if footer {
+        encoded_footer(layout)
+    } else {
+        Vec::new()
+    }
+}
+
 /// Runs `f` with this thread's cleared byte scratch; a nested call gets a fresh vector.
 fn with_byte_scratch<R>(f: impl FnOnce(&mut Vec<u8>) -> R) -> R {
     let mut f = Some(f);

@@ -45,17 +45,14 @@ impl FileAppender {
         layout: Arc<dyn Layout>,
     ) -> Result<FileAppender, AppenderBuildError> {
         let name = name.into();
-        let mut buffered = spec.buffered_io;
-        // A spec from the configuration loader never gets here with both on: the loader warns
-        // (as log4j2's builder does) and turns buffering off. The loader alone also reports a
-        // bufferSize that buffering off makes useless, so it is said once.
-        if spec.locking && buffered {
-            status::warn(format_args!(
-                "Locking and buffering are mutually exclusive. No buffering will occur for {}",
-                spec.file_name
-            ));
-            buffered = false;
+        // A spec from the configuration loader has been through this already, so this warns
+        // only for specs built in code. The loader alone also reports a bufferSize that
+        // buffering off makes useless, so that is said once.
+        let mut settled = spec.clone();
+        if let Some(warning) = settled.give_locking_precedence() {
+            status::warn(format_args!("{warning}"));
         }
+        let buffered = settled.buffered_io;
         let permissions = spec.file_permissions.as_deref().and_then(|text| {
             let parsed = parse_permissions(text);
             if parsed.is_none() {

@@ -325,16 +325,10 @@ impl Managed for FileManager {
 }
 
 impl FileManager {
-    /// Closes the file, writing the buffered bytes and, with `footer`, the layout's footer.
-    /// Without it is what a rolling manager uses when `OnStartupTriggeringPolicy` rolls the
-    /// file a previous run left, which that run already ended with its footer (log4j2 skips
-    /// the footer for that one rollover).
+    /// Closes the file, writing the buffered bytes and then what
+    /// [`closing_footer`](crate::encode::closing_footer) makes of `footer`.
     pub(crate) fn close_with(&self, footer: bool) {
-        let footer = if footer {
-            crate::encode::encoded_footer(self.layout.as_ref())
-        } else {
-            Vec::new()
-        };
+        let footer = crate::encode::closing_footer(self.layout.as_ref(), footer);
         let mut buffered = self.buffer.as_ref().map(lock);
         let mut handle = self.write_handle();
         if let Handle::Closed = *handle {

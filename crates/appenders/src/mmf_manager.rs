@@ -894,10 +894,8 @@ impl Managed for MemoryMappedFileManager {
 }
 
 impl MemoryMappedFileManager {
-    /// Closes as [`Managed::close`] describes, writing the layout's footer only with `footer`.
-    /// Without it is what a rolling manager uses when `OnStartupTriggeringPolicy` rolls the
-    /// file a previous run left, which that run already ended with its footer (log4j2 skips
-    /// the footer for that one rollover).
+    /// Closes as [`Managed::close`] describes, with what
+    /// [`closing_footer`](crate::encode::closing_footer) makes of `footer` after the data.
     pub(crate) fn close_with(&self, footer: bool) {
         {
             let mut control = lock(&self.control);
@@ -935,11 +933,7 @@ impl MemoryMappedFileManager {
             finished = self.writers_done(data_end());
         }
         let data_end = data_end();
-        let footer = if footer {
-            crate::encode::encoded_footer(self.layout.as_ref())
-        } else {
-            Vec::new()
-        };
+        let footer = crate::encode::closing_footer(self.layout.as_ref(), footer);
         if let Err(error) = self.file.write_all_at(&footer, data_end) {
             status::error(format_args!(
                 "Error writing to stream {}: {error}",

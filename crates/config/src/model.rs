@@ -272,6 +272,21 @@ pub struct FileSpec {
     pub file_group: Option<String>,
 }
 
+impl FileSpec {
+    /// Turns buffering off when `locking` is on, as log4j2's `FileAppender` builder does, and
+    /// returns the builder's warning when it did.
+    pub fn give_locking_precedence(&mut self) -> Option<String> {
+        if !(self.locking && self.buffered_io) {
+            return None;
+        }
+        self.buffered_io = false;
+        Some(format!(
+            "Locking and buffering are mutually exclusive. No buffering will occur for {}",
+            self.file_name
+        ))
+    }
+}
+
 /// `<RandomAccessFile>` attributes, with log4j2's defaults.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RandomAccessFileSpec {

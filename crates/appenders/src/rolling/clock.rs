@@ -17,6 +17,16 @@ pub trait RolloverClock: Send + Sync {
     /// missed: implementations check it under the lock `wake` takes.
     fn wait_until(&self, deadline: i64, stop: &AtomicBool);
 
+    /// Returns once `deadline` (epoch ms) has passed or `stop` is set: [`wait_until`] again
+    /// after each early return.
+    ///
+    /// [`wait_until`]: RolloverClock::wait_until
+    fn sleep_until(&self, deadline: i64, stop: &AtomicBool) {
+        while !stop.load(Ordering::Acquire) && self.now_millis() < deadline {
+            self.wait_until(deadline, stop);
+        }
+    }
+
     /// Wakes every waiter (used when a timer or worker stops).
     fn wake(&self);
 

@@ -955,9 +955,7 @@ impl CronTimer {
                     let Some(fire) = schedule.next_after(after, &zone) else {
                         return;
                     };
-                    while !thread_stop.load(Ordering::Acquire) && thread_clock.now_millis() < fire {
-                        thread_clock.wait_until(fire, &thread_stop);
-                    }
+                    thread_clock.sleep_until(fire, &thread_stop);
                     if thread_stop.load(Ordering::Acquire) {
                         return;
                     }

@@ -32,9 +32,9 @@ fn is_digits(text: &str) -> bool {
     !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit())
 }
 
-/// The files of `dir` whose name is `.{name}` … for which `process_of` gives the id of the
-/// process that wrote it, when that process is gone.
-fn orphans(dir: &Path, process_of: impl Fn(&str) -> Option<u32>) -> Vec<(PathBuf, u32)> {
+/// The files of `dir` whose name `parse` reads as the id of the process that wrote it and
+/// what else the name says, when that process is gone.
+fn orphans<T>(dir: &Path, parse: impl Fn(&str) -> Option<(u32, T)>) -> Vec<(PathBuf, T)> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
     };
@@ -42,8 +42,8 @@ fn orphans(dir: &Path, process_of: impl Fn(&str) -> Option<u32>) -> Vec<(PathBuf
         .filter_map(Result::ok)
         .filter_map(|entry| {
             let name = entry.file_name().into_string().ok()?;
-            let pid = process_of(&name)?;
-            (pid != std::process::id() && !alive(pid)).then(|| (entry.path(), pid))
+            let (pid, rest) = parse(&name)?;
+            (pid != std::process::id() && !alive(pid)).then(|| (entry.path(), rest))
         })
         .collect()
 }
@@ -64,18 +64,16 @@ pub(crate) fn staging_leftovers(current: &Path) -> Vec<PathBuf> {
         }
         Some((pid.parse().ok()?, sequence.parse().ok()?))
     };
-    let mut found: Vec<(SystemTime, u32, u64, PathBuf)> =
-        orphans(dir, |name| sequence_of(name).map(|(pid, _)| pid))
+    let mut found: Vec<(SystemTime, (u32, u64), PathBuf)> =
+        orphans(dir, |name| sequence_of(name).map(|order| (order.0, order)))
             .into_iter()
-            .filter_map(|(path, pid)| {
-                let name = path.file_name()?.to_str()?;
-                let (_, sequence) = sequence_of(name)?;
+            .filter_map(|(path, order)| {
                 let modified = std::fs::metadata(&path).ok()?.modified().ok()?;
-                Some((modified, pid, sequence, path))
+                Some((modified, order, path))
             })
             .collect();
     found.sort();
-    found.into_iter().map(|(_, _, _, path)| path).collect()
+    found.into_iter().map(|(_, _, path)| path).collect()
 }
 
 /// What became of a partial archive left by a process that is gone.
@@ -94,19 +92,17 @@ pub(crate) enum Settled {
 /// place.
 pub(crate) fn settle_partial_archives(dir: &Path) -> Vec<Settled> {
     let end = format!("-{PARTIAL_SUFFIX}");
-    let target_of = |name: &str| -> Option<(String, u32)> {
+    let pid_and_target = |name: &str| -> Option<(u32, String)> {
         let rest = name.strip_prefix('.')?.strip_suffix(end.as_str())?;
         let (target, pid) = rest.rsplit_once('.')?;
         if !is_digits(pid) {
             return None;
         }
-        Some((target.to_string(), pid.parse().ok()?))
+        Some((pid.parse().ok()?, target.to_string()))
     };
-    orphans(dir, |name| target_of(name).map(|(_, pid)| pid))
+    orphans(dir, pid_and_target)
         .into_iter()
-        .filter_map(|(partial, _)| {
-            let name = partial.file_name()?.to_str()?;
-            let (target, _) = target_of(name)?;
+        .filter_map(|(partial, target)| {
             let source = SUPPORTED
                 .iter()
                 .find_map(|suffix| target.strip_suffix(suffix))

@@ -143,9 +143,7 @@ fn run(
     clock: &dyn RolloverClock,
 ) {
     while let Ok(Queued { due, job }) = receiver.recv() {
-        while !hurry.load(Ordering::Acquire) && clock.now_millis() < due {
-            clock.wait_until(due, hurry);
-        }
+        clock.sleep_until(due, hurry);
         // A panicking job must not take the queue down with it.
         if std::panic::catch_unwind(std::panic::AssertUnwindSafe(job)).is_err() {
             status::error("A rollover action panicked");

@@ -1,6 +1,6 @@
 //! `<Appenders>` and the appenders l4rs implements, with log4j2's defaults and messages.
 
-use super::binder::Binder;
+use super::binder::{Binder, MissingField};
 use super::filters::{is_filter, FilterSlot};
 use super::layout::{build_layout, is_layout};
 use super::node::PNode;
@@ -131,13 +131,16 @@ fn build_appender(
 
     let mut missing = match &pending {
         Pending::RequiredFileName => {
-            vec![("fileName", "The parameter is null: fileName".to_string())]
+            vec![MissingField::attribute(
+                "fileName",
+                "The parameter is null: fileName",
+            )]
         }
         Pending::Rolling(parts) => parts.missing(),
         _ => Vec::new(),
     };
     if common.name.is_none() {
-        missing.push(("name", "No appender name provided".to_string()));
+        missing.push(MissingField::attribute("name", "No appender name provided"));
     }
     if !missing.is_empty() {
         let class = format!("org.apache.logging.log4j.core.appender.{canonical}Appender");
@@ -419,18 +422,8 @@ fn file(binder: &mut Binder, node: &mut PNode) -> Pending {
 /// What log4j2's `FileAppender.Builder.build()` says about the buffer options (once; the
 /// appender itself does not repeat it).
 fn file_build(binder: &mut Binder, node: &PNode, mut spec: FileSpec) -> AppenderKind {
-    if spec.locking && spec.buffered_io {
-        binder.report(
-            crate::Severity::Warning,
-            format!(
-                "Locking and buffering are mutually exclusive. No buffering will occur for {}",
-                spec.file_name
-            ),
-            Some(node),
-            None,
-            None,
-        );
-        spec.buffered_io = false;
+    if let Some(warning) = spec.give_locking_precedence() {
+        binder.report(crate::Severity::Warning, warning, Some(node), None, None);
     }
     if !spec.buffered_io && spec.buffer_size > 0 {
         binder.report(

@@ -1,6 +1,6 @@
 //! `<Async>`: log4j2's AsyncAppender, a queue in front of other appenders.
 
-use super::binder::Binder;
+use super::binder::{Binder, MissingField};
 use super::loggers::bind_refs_and_filter;
 use super::node::PNode;
 use crate::model::{AppenderKind, AppenderSpec, AsyncAppenderSpec};
@@ -43,13 +43,21 @@ pub(crate) fn build_async_appender(binder: &mut Binder, mut node: PNode) -> Opti
     // The builder's required fields, in its order; then the leftover attributes.
     let mut missing = Vec::new();
     if appender_refs.is_empty() {
-        missing.push((
-            "appenderRefs",
-            "No appender references provided to AsyncAppender".to_string(),
-        ));
+        // Java prints the empty array's identity hash, which l4rs cannot know.
+        missing.push(
+            MissingField::attribute(
+                "appenderRefs",
+                "No appender references provided to AsyncAppender",
+            )
+            .shown_as("[Lorg.apache.logging.log4j.core.config.AppenderRef;@…")
+            .added_as("<AppenderRef ref=\"…\"/>"),
+        );
     }
     if name.is_none() {
-        missing.push(("name", "No name provided for AsyncAppender".to_string()));
+        missing.push(MissingField::attribute(
+            "name",
+            "No name provided for AsyncAppender",
+        ));
     }
     if !missing.is_empty() {
         binder.invalid_arguments(

@@ -9,6 +9,53 @@ use crate::plugins;
 use crate::substitute::Substitutor;
 use crate::{Diagnostic, Position, Severity};
 
+/// A required field of a plugin builder that the element did not give, as
+/// [`Binder::invalid_arguments`] reports it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct MissingField {
+    /// The builder's field (`fileName`, `loggerName`, `appenderRefs`).
+    pub field: &'static str,
+    /// The value Java prints for the field: `null`, or what stands in for it.
+    pub shown: &'static str,
+    /// The validator's message, reported before the refusal; `None` when it was already given.
+    pub message: Option<String>,
+    /// What the help tells the user to add: `fileName="…"`, `a triggering policy`.
+    pub to_add: String,
+}
+
+impl MissingField {
+    /// A missing attribute, which Java prints as `null`, with its validator's message.
+    pub fn attribute(field: &'static str, message: impl Into<String>) -> MissingField {
+        MissingField {
+            message: Some(message.into()),
+            ..MissingField::reported(field)
+        }
+    }
+
+    /// A missing attribute whose validator's message was already reported.
+    pub fn reported(field: &'static str) -> MissingField {
+        MissingField {
+            field,
+            shown: "null",
+            message: None,
+            to_add: format!("{field}=\"…\""),
+        }
+    }
+
+    /// The same field, with `to_add` in the help instead of the attribute.
+    pub fn added_as(self, to_add: &str) -> MissingField {
+        MissingField {
+            to_add: to_add.to_string(),
+            ..self
+        }
+    }
+
+    /// The same field, which Java prints as `shown`.
+    pub fn shown_as(self, shown: &'static str) -> MissingField {
+        MissingField { shown, ..self }
+    }
+}
+
 /// Collects diagnostics and reports each to the status logger as it is found.
 pub(crate) struct Binder {
     pub file: Option<PathBuf>,
@@ -93,44 +140,22 @@ impl Binder {
     }
 
     /// log4j2's report of a plugin builder whose required fields are missing: each field's
-    /// validator message (`missing` holds the field and its message, in the builder's order),
-    /// then the builder's refusal naming them all. The plugin is not created, and its other
-    /// attributes are not checked.
-    pub fn invalid_arguments(
-        &mut self,
-        node: &PNode,
-        java_class: &str,
-        missing: &[(&str, String)],
-    ) {
-        for (_, message) in missing {
+    /// validator message (those it has, in the builder's order), then the builder's refusal
+    /// naming them all. The plugin is not created, and its other attributes are not checked.
+    pub fn invalid_arguments(&mut self, node: &PNode, java_class: &str, missing: &[MissingField]) {
+        for message in missing.iter().filter_map(|field| field.message.as_ref()) {
             self.error(node, message.clone());
         }
-        let fields: Vec<&str> = missing.iter().map(|(field, _)| *field).collect();
-        self.invalid_arguments_reported(node, java_class, &fields);
-    }
-
-    /// The builder's refusal of [`Binder::invalid_arguments`], for fields whose messages were
-    /// already given.
-    pub fn invalid_arguments_reported(&mut self, node: &PNode, java_class: &str, missing: &[&str]) {
         let fields: Vec<String> = missing
             .iter()
-            .map(|field| match *field {
-                // Java prints the empty array's identity hash, which l4rs cannot know.
-                "appenderRefs" => format!(
-                    "field '{field}' has invalid value '[Lorg.apache.logging.log4j.core.config.AppenderRef;@…'"
-                ),
-                field => format!("field '{field}' has invalid value 'null'"),
+            .map(|missing| {
+                format!(
+                    "field '{}' has invalid value '{}'",
+                    missing.field, missing.shown
+                )
             })
             .collect();
-        let attributes: Vec<String> = missing
-            .iter()
-            .map(|field| match *field {
-                "policy" => "a triggering policy".to_string(),
-                "loggerName" => "name=\"…\"".to_string(),
-                "appenderRefs" => "<AppenderRef ref=\"…\"/>".to_string(),
-                field => format!("{field}=\"…\""),
-            })
-            .collect();
+        let attributes: Vec<String> = missing.iter().map(|m| m.to_add.clone()).collect();
         self.error_help(
             node,
             format!(

@@ -1,6 +1,6 @@
 //! `<Loggers>`, `<Logger>`, `<Root>` (and their async forms) and `<AppenderRef>`.
 
-use super::binder::Binder;
+use super::binder::{Binder, MissingField};
 use super::filters::{is_filter, FilterSlot};
 use super::node::PNode;
 use crate::model::{AppenderRefSpec, LoggerSpec};
@@ -100,7 +100,8 @@ fn build_logger(
             "org.apache.logging.log4j.core.config.LoggerConfig"
         };
         // The message of the missing name was given above, in the builder's field order.
-        binder.invalid_arguments_reported(&node, class, &["loggerName"]);
+        let missing = MissingField::reported("loggerName").added_as("name=\"…\"");
+        binder.invalid_arguments(&node, class, &[missing]);
         return None;
     };
     binder.finish(&node, inserted);

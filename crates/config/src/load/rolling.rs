@@ -5,7 +5,7 @@
 //! or schedule it cannot read) are checked here, so each mistake is reported with its
 //! position; where log4j2 goes on with a default (10 MB, daily at midnight), so does l4rs.
 
-use super::binder::Binder;
+use super::binder::{Binder, MissingField};
 use super::node::PNode;
 use crate::model::{
     ActionSpec, AppenderKind, DeleteSpec, FileIndexOrder, PathConditionSpec, RollingFileSpec,
@@ -101,35 +101,47 @@ pub(crate) fn rolling_parts(
     canonical: &'static str,
     children: Vec<PNode>,
 ) -> RollingParts {
+    // Read one by one in log4j2's field order, which is the order of their diagnostics.
+    let file_name_position = attr_position(node, "fileName");
+    let file_name = binder.string(node, &["fileName"]);
+    let pattern_attr_position = attr_position(node, "filePattern");
+    let file_pattern = binder.string(node, &["filePattern"]);
+    let append = binder.boolean(node, &["append"], true);
+    let immediate_flush = binder.boolean(node, &["immediateFlush"], true);
+    let buffer_size = binder
+        .int(node, &["bufferSize"])
+        .map(|size| usize::try_from(size).unwrap_or(0));
+    let file_permissions = binder.string(node, &["filePermissions"]);
+    let file_owner = binder.string(node, &["fileOwner"]);
+    let file_group = binder.string(node, &["fileGroup"]);
+    // log4j2 accepts these on every rolling appender; `bufferedIo`, `createOnDemand` and
+    // `locking` belong to RollingFile (where `locking` is ignored, read only for its
+    // diagnostics), `regionLength` to l4rs's RollingMemoryMappedFile.
+    let buffered_io = binder.boolean(node, &["bufferedIo"], true);
+    let create_on_demand = binder.boolean(node, &["createOnDemand"], false);
+    let _ = binder.string(node, &["locking"]);
+    let max_random_delay_seconds = delay_seconds(binder, node);
+    let region_length = if canonical == "RollingMemoryMappedFile" {
+        binder.int(node, &["regionLength"]).map(i64::from)
+    } else {
+        None
+    };
     let mut parts = RollingParts {
         canonical,
-        file_name_position: attr_position(node, "fileName"),
-        file_name: binder.string(node, &["fileName"]),
-        pattern_attr_position: attr_position(node, "filePattern"),
-        file_pattern: binder.string(node, &["filePattern"]),
-        append: binder.boolean(node, &["append"], true),
-        immediate_flush: binder.boolean(node, &["immediateFlush"], true),
-        buffer_size: binder
-            .int(node, &["bufferSize"])
-            .map(|size| usize::try_from(size).unwrap_or(0)),
-        file_permissions: binder.string(node, &["filePermissions"]),
-        file_owner: binder.string(node, &["fileOwner"]),
-        file_group: binder.string(node, &["fileGroup"]),
-        // log4j2 accepts these on every rolling appender; `bufferedIo`, `createOnDemand` and
-        // `locking` belong to RollingFile (where `locking` is ignored), `regionLength` to
-        // l4rs's RollingMemoryMappedFile.
-        buffered_io: binder.boolean(node, &["bufferedIo"], true),
-        create_on_demand: binder.boolean(node, &["createOnDemand"], false),
-        max_random_delay_seconds: {
-            // `locking` is read (and ignored) here so that its diagnostics keep their place.
-            let _ = binder.string(node, &["locking"]);
-            delay_seconds(binder, node)
-        },
-        region_length: if canonical == "RollingMemoryMappedFile" {
-            binder.int(node, &["regionLength"]).map(i64::from)
-        } else {
-            None
-        },
+        file_name_position,
+        file_name,
+        pattern_attr_position,
+        file_pattern,
+        append,
+        immediate_flush,
+        buffer_size,
+        file_permissions,
+        file_owner,
+        file_group,
+        buffered_io,
+        create_on_demand,
+        max_random_delay_seconds,
+        region_length,
         policies: Vec::new(),
         policy_seen: false,
         strategy: None,
@@ -151,17 +163,20 @@ impl RollingParts {
     /// The required builder fields that are missing, in log4j2's order, each with the message
     /// its validator logs. Only RollingFile's builder marks `filePattern` and `policy`
     /// required; the other rolling appenders check them when built.
-    pub(crate) fn missing(&self) -> Vec<(&'static str, String)> {
+    pub(crate) fn missing(&self) -> Vec<MissingField> {
         let mut missing = Vec::new();
         if self.canonical == "RollingFile" {
             if self.file_pattern.is_none() {
-                missing.push((
+                missing.push(MissingField::attribute(
                     "filePattern",
-                    "The parameter is null: filePattern".to_string(),
+                    "The parameter is null: filePattern",
                 ));
             }
             if !self.policy_seen {
-                missing.push(("policy", "The parameter is null: policy".to_string()));
+                missing.push(
+                    MissingField::attribute("policy", "The parameter is null: policy")
+                        .added_as("a triggering policy"),
+                );
             }
         }
         missing

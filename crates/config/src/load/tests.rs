@@ -157,6 +157,55 @@ fn leaf_elements_are_attributes_of_their_parent() {
 }
 
 #[test]
+fn each_refused_builder_says_what_to_add() {
+    let config = load(
+        r#"<Configuration status="warn">
+  <Appenders>
+    <File/>
+    <RollingFile name="R" fileName="r.log"/>
+    <Async name="A"/>
+  </Appenders>
+  <Loggers>
+    <Logger level="info"/>
+    <Root level="info"/>
+  </Loggers>
+</Configuration>"#,
+    );
+    let refusals: Vec<(&str, &str)> = config
+        .diagnostics
+        .iter()
+        .filter(|d| d.message.contains(" are invalid: "))
+        .map(|d| {
+            let fields = d.message.split(" are invalid: ").nth(1).unwrap_or("");
+            (fields, d.help.as_deref().unwrap_or(""))
+        })
+        .collect();
+    assert_eq!(
+        refusals,
+        [
+            (
+                "field 'fileName' has invalid value 'null', field 'name' has invalid value 'null'",
+                "add fileName=\"…\" and name=\"…\" to <File>; it is not created"
+            ),
+            (
+                "field 'filePattern' has invalid value 'null', field 'policy' has invalid value 'null'",
+                "add filePattern=\"…\" and a triggering policy to <RollingFile>; it is not created"
+            ),
+            (
+                "field 'appenderRefs' has invalid value '[Lorg.apache.logging.log4j.core.config.AppenderRef;@…'",
+                "add <AppenderRef ref=\"…\"/> to <Async>; it is not created"
+            ),
+            (
+                "field 'loggerName' has invalid value 'null'",
+                "add name=\"…\" to <Logger>; it is not created"
+            ),
+        ],
+        "{:#?}",
+        config.diagnostics
+    );
+}
+
+#[test]
 fn tolerated_errors_use_log4j2_wording() {
     let config = load(
         r#"<Configuration status="warn">

@@ -446,7 +446,10 @@ fn measure_ceiling(
     );
     let event_bytes = m.bytes_per_event().round() as usize;
     match ceiling::measure(dir, plan, threads, event_bytes, options, progress) {
-        Ok(ops_per_ms) => m.ceiling_ops_per_ms = Some(ops_per_ms),
+        Ok(ops_per_ms) => {
+            m.ceiling_ops_per_ms = Some(ops_per_ms);
+            m.ceiling_writers = Some(plan.writer_count(threads));
+        }
         Err(reason) => eprintln!("l4rs-bench: {}: no ceiling: {reason}", target.label),
     }
 }
@@ -539,12 +542,14 @@ fn ceiling_summary(rows: &[Row]) -> String {
             continue;
         };
         if let (Some(ceiling), Some(share)) = (m.ceiling_ops_per_ms, m.ceiling_share()) {
+            let writers = m.ceiling_writers.unwrap_or(row.threads);
             let _ = writeln!(
                 out,
-                "(ceiling of {} at {} threads: {ceiling:.1} ops/ms, its {:.0} B events handed to the OS one by one with nothing else on the path; l4rs reached {:.0}% of it)",
+                "(ceiling of {} at {} threads: {ceiling:.1} ops/ms, its {:.0} B events handed to the OS one by one by {writers} writer thread{} with nothing else on the path; l4rs reached {:.0}% of it)",
                 row.label,
                 row.threads,
                 m.bytes_per_event(),
+                if writers == 1 { "" } else { "s" },
                 share * 100.0
             );
         }
@@ -689,6 +694,7 @@ fn l4rs_row(target: &Target, threads: usize, options: &Options, progress: &Progr
             dropped: Some(dropped),
             queued,
             ceiling_ops_per_ms: None,
+            ceiling_writers: None,
         }),
     )
 }
@@ -865,13 +871,14 @@ mod tests {
                 events: 1000,
                 bytes_written: 1_204_000,
                 ceiling_ops_per_ms: ceiling,
+                ceiling_writers: Some(4),
                 ..Measurement::default()
             }),
         };
         let summary = ceiling_summary(&[row("File", Some(625.0)), row("RandomAccessFile", None)]);
         assert_eq!(
             summary,
-            "(ceiling of File at 4 threads: 625.0 ops/ms, its 1204 B events handed to the OS one by one with nothing else on the path; l4rs reached 80% of it)\n"
+            "(ceiling of File at 4 threads: 625.0 ops/ms, its 1204 B events handed to the OS one by one by 4 writer threads with nothing else on the path; l4rs reached 80% of it)\n"
         );
     }
 

@@ -42,6 +42,8 @@ pub struct Measurement {
     /// The row's kernel ceiling in operations per millisecond (`--ceiling`,
     /// [`crate::ceiling`]), where measured.
     pub ceiling_ops_per_ms: Option<f64>,
+    /// The writer threads of that ceiling (the row's threads, or one for an asynchronous row).
+    pub ceiling_writers: Option<usize>,
 }
 
 impl Measurement {
@@ -223,6 +225,9 @@ impl Row {
                         line,
                         " ceiling_ops_per_ms={ceiling:.3} ceiling_share={share:.3}"
                     );
+                    if let Some(writers) = m.ceiling_writers {
+                        let _ = write!(line, " ceiling_writers={writers}");
+                    }
                 }
                 line
             }
@@ -260,6 +265,7 @@ impl Row {
                 value["dropped"] = m.dropped.into();
                 value["ceiling_ops_per_ms"] = m.ceiling_ops_per_ms.into();
                 value["ceiling_share"] = m.ceiling_share().into();
+                value["ceiling_writers"] = m.ceiling_writers.into();
                 value["ops"] = m.ops.into();
                 value["seconds"] = m.seconds.into();
                 value["window_seconds"] = m.window_seconds.into();
@@ -302,6 +308,7 @@ pub fn parse_result_line(line: &str) -> Option<(String, usize, Measurement)> {
             dropped: integer("dropped"),
             queued: integer("queued"),
             ceiling_ops_per_ms: number("ceiling_ops_per_ms"),
+            ceiling_writers: fields.get("ceiling_writers").and_then(|w| w.parse().ok()),
         },
     ))
 }
@@ -854,14 +861,16 @@ mod tests {
         assert!(!line.contains("ceiling"), "{line}");
         if let Outcome::Measured(m) = &mut row.outcome {
             m.ceiling_ops_per_ms = Some(700.0);
+            m.ceiling_writers = Some(1);
         }
         let line = row.result_line();
         assert!(
-            line.ends_with(" ceiling_ops_per_ms=700.000 ceiling_share=0.714"),
+            line.ends_with(" ceiling_ops_per_ms=700.000 ceiling_share=0.714 ceiling_writers=1"),
             "{line}"
         );
         let (_, _, back) = parse_result_line(&line).unwrap();
         assert_eq!(back.ceiling_ops_per_ms, Some(700.0));
+        assert_eq!(back.ceiling_writers, Some(1));
         assert!((back.ceiling_share().unwrap() - 500.0 / 700.0).abs() < 1e-12);
         assert_eq!(row.json()["ceiling_ops_per_ms"], 700.0);
     }

@@ -62,6 +62,7 @@ pub fn run(peer: &Peer, threads: usize, options: &Options, dir: &Path) -> Row {
                 dropped: None,
                 queued: None,
                 ceiling_ops_per_ms: None,
+                ceiling_writers: None,
             })
         }
     };

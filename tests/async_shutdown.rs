@@ -122,7 +122,7 @@ fn timed_out_shutdown_reports_and_counts_what_is_lost() {
         "the total is reported even though the stop timed out: {messages:#?}"
     );
     assert_eq!(
-        has("Appender Hasty: 4 event(s) were dropped because the queue was full"),
+        has("AsyncAppender Hasty: 4 event(s) were dropped because the queue was full"),
         1,
         "{messages:#?}"
     );

@@ -197,14 +197,8 @@ impl Appender for AsyncAppender {
         if self.stopped.swap(true, Ordering::AcqRel) {
             return;
         }
+        // The queue reports what it lost, refused events included.
         self.queue.stop(self.options.shutdown_timeout);
-        let dropped = self.queue.stats().rejected_lost;
-        if dropped > 0 {
-            status::warn(format_args!(
-                "Appender {}: {dropped} event(s) were dropped because the queue was full",
-                self.options.name
-            ));
-        }
     }
 
     fn requires_location(&self) -> bool {

@@ -362,8 +362,9 @@ impl AsyncQueue {
     /// Stops taking events and waits until the accepted ones are handled, or `timeout` passed
     /// (`None`: no limit, log4j2's `shutdownTimeout="0"`). On timeout the events not yet
     /// started are abandoned (counted and reported through the status logger) and the
-    /// background thread is left to finish the event it is writing. Either way the number of
-    /// discarded events is reported once. Stopping twice is harmless.
+    /// background thread is left to finish the event it is writing. Either way what the queue
+    /// lost for being full (discarded or refused events) is reported once. Stopping twice is
+    /// harmless.
     pub fn stop(&self, timeout: Option<Duration>) -> StopOutcome {
         let shared = &*self.shared;
         shared.ring.close();
@@ -503,14 +504,24 @@ impl Shared {
         left
     }
 
-    /// Reports, once, what the discarding policy dropped.
+    /// Reports, once, what the queue lost for being full: the events the discarding policy
+    /// dropped, and those a non-blocking queue refused that had nowhere else to go.
     fn report_totals(&self) {
         let discarded = self.discarded.load(Ordering::Relaxed);
+        let refused = self.rejected_lost.load(Ordering::Relaxed);
         // Stopping again (an explicit shutdown, then the exit hook) reports nothing new.
-        if discarded > 0 && !self.totals_reported.swap(true, Ordering::Relaxed) {
+        if discarded + refused == 0 || self.totals_reported.swap(true, Ordering::Relaxed) {
+            return;
+        }
+        let name = &self.options.name;
+        if discarded > 0 {
             status::warn(format_args!(
-                "{}: {discarded} event(s) were discarded because the queue was full",
-                self.options.name
+                "{name}: {discarded} event(s) were discarded because the queue was full"
+            ));
+        }
+        if refused > 0 {
+            status::warn(format_args!(
+                "{name}: {refused} event(s) were dropped because the queue was full"
             ));
         }
     }

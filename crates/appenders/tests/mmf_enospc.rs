@@ -10,6 +10,7 @@
 //! recovery paths through the file size limit, where a sparse extension fails up front and no
 //! page is ever left without backing.
 
+mod rolling_support;
 mod tmpfs_support;
 
 use std::sync::Arc;
@@ -17,28 +18,9 @@ use std::time::Duration;
 
 use l4rs_appenders::MemoryMappedFileAppender;
 use l4rs_config::model::MemoryMappedFileSpec;
-use l4rs_core::{status, AppendError, Appender, Layout, Level, LogEvent, Message};
+use l4rs_core::{status, Appender as _};
+use rolling_support::{try_log, Lines};
 use tmpfs_support::SmallFilesystem;
-
-struct MessageLine;
-
-impl Layout for MessageLine {
-    fn format(&self, event: &LogEvent<'_>, out: &mut String) {
-        event.message.write_to(out);
-        out.push('\n');
-    }
-}
-
-fn log(appender: &MemoryMappedFileAppender, text: &str) -> bool {
-    match appender.append(&LogEvent::new("disk", Level::INFO, Message::Text(text))) {
-        Ok(()) => true,
-        Err(AppendError::Io { source, .. }) => {
-            assert_eq!(source.raw_os_error(), Some(libc::ENOSPC), "{source}");
-            false
-        }
-        Err(other) => panic!("{other}"),
-    }
-}
 
 #[test]
 fn a_filesystem_out_of_space_is_an_error_not_a_sigbus() {
@@ -55,13 +37,13 @@ fn a_filesystem_out_of_space_is_an_error_not_a_sigbus() {
         immediate_flush: true,
         region_length: 16 * 1024,
     };
-    let appender = MemoryMappedFileAppender::new("M", &spec, Arc::new(MessageLine)).unwrap();
+    let appender = MemoryMappedFileAppender::new("M", &spec, Arc::new(Lines)).unwrap();
     let mut expected = String::new();
     let mut failed = 0;
     let ((), records) = status::capture(|| {
         for index in 0..3000 {
             let text = format!("event {index:05} while the filesystem fills up");
-            if log(&appender, &text) {
+            if try_log(&appender, &text, libc::ENOSPC) {
                 assert_eq!(
                     failed, 0,
                     "nothing is written after a failure until space returns"
@@ -87,7 +69,7 @@ fn a_filesystem_out_of_space_is_an_error_not_a_sigbus() {
     let ((), _) = status::capture(|| {
         for index in 0..3000 {
             let text = format!("event {index:05} after space was freed");
-            assert!(log(&appender, &text), "{index}");
+            assert!(try_log(&appender, &text, libc::ENOSPC), "{index}");
             expected += &text;
             expected.push('\n');
         }

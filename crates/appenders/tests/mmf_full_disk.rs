@@ -10,21 +10,15 @@
 //!
 //! The limit is process-wide, so this file holds a single test.
 
+mod rolling_support;
+
 use std::sync::Arc;
 use std::time::Duration;
 
 use l4rs_appenders::MemoryMappedFileAppender;
 use l4rs_config::model::MemoryMappedFileSpec;
-use l4rs_core::{status, AppendError, Appender, Layout, Level, LogEvent, Message};
-
-struct MessageLine;
-
-impl Layout for MessageLine {
-    fn format(&self, event: &LogEvent<'_>, out: &mut String) {
-        event.message.write_to(out);
-        out.push('\n');
-    }
-}
+use l4rs_core::{status, Appender as _, Level};
+use rolling_support::{try_log, Lines};
 
 /// Longer than the appender's retry interval (250 ms).
 const RETRY_WAIT: Duration = Duration::from_millis(400);
@@ -52,18 +46,6 @@ fn spec(path: &str) -> MemoryMappedFileSpec {
     }
 }
 
-/// Appends `text`; returns whether it was written, checking that a failure is the size limit.
-fn log(appender: &MemoryMappedFileAppender, text: &str) -> bool {
-    match appender.append(&LogEvent::new("disk", Level::INFO, Message::Text(text))) {
-        Ok(()) => true,
-        Err(AppendError::Io { source, .. }) => {
-            assert_eq!(source.raw_os_error(), Some(libc::EFBIG), "{source}");
-            false
-        }
-        Err(other) => panic!("{other}"),
-    }
-}
-
 #[test]
 fn a_full_disk_is_reported_survived_and_recovered_from() {
     // The kernel also sends SIGXFSZ when a file would grow past the limit; like a full disk,
@@ -78,14 +60,14 @@ fn a_full_disk_is_reported_survived_and_recovered_from() {
 
     // 1. The disk fills up while logging: two regions fit, the third does not.
     let path = dir.join("full.log").to_string_lossy().into_owned();
-    let appender = MemoryMappedFileAppender::new("M", &spec(&path), Arc::new(MessageLine)).unwrap();
+    let appender = MemoryMappedFileAppender::new("M", &spec(&path), Arc::new(Lines)).unwrap();
     set_file_size_limit(Some(8192));
     let mut expected = String::new();
     let (outcomes, records) = status::capture(|| {
         (0..400)
             .map(|index| {
                 let text = format!("event {index:04} before space returns");
-                let written = log(&appender, &text);
+                let written = try_log(&appender, &text, libc::EFBIG);
                 if written {
                     expected += &text;
                     expected.push('\n');
@@ -122,7 +104,10 @@ fn a_full_disk_is_reported_survived_and_recovered_from() {
     let ((), records) = status::capture(|| {
         for index in 0..300 {
             let text = format!("event {index:04} after space returned");
-            assert!(log(&appender, &text), "event {index} after space returned");
+            assert!(
+                try_log(&appender, &text, libc::EFBIG),
+                "event {index} after space returned"
+            );
             expected += &text;
             expected.push('\n');
         }
@@ -143,7 +128,7 @@ fn a_full_disk_is_reported_survived_and_recovered_from() {
     let path = dir.join("full-at-start.log").to_string_lossy().into_owned();
     set_file_size_limit(Some(100));
     let (appender, records) = status::capture(|| {
-        MemoryMappedFileAppender::new("M", &spec(&path), Arc::new(MessageLine)).unwrap()
+        MemoryMappedFileAppender::new("M", &spec(&path), Arc::new(Lines)).unwrap()
     });
     assert!(
         records
@@ -151,12 +136,12 @@ fn a_full_disk_is_reported_survived_and_recovered_from() {
             .any(|r| r.message.contains("Unable to remap")),
         "{records:?}"
     );
-    let ((), _) = status::capture(|| assert!(!log(&appender, "no room yet")));
+    let ((), _) = status::capture(|| assert!(!try_log(&appender, "no room yet", libc::EFBIG)));
     set_file_size_limit(None);
     std::thread::sleep(RETRY_WAIT);
     let ((), _) = status::capture(|| {
-        assert!(log(&appender, "first with room"));
-        assert!(log(&appender, "second with room"));
+        assert!(try_log(&appender, "first with room", libc::EFBIG));
+        assert!(try_log(&appender, "second with room", libc::EFBIG));
     });
     appender.stop();
     assert_eq!(

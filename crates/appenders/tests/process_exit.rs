@@ -1,24 +1,20 @@
 //! `flush_all` and `stop_all` reach every manager of the process, so they run here, in their own
 //! test process, where they cannot disturb the unit tests' files.
 
+mod rolling_support;
+
 use std::sync::Arc;
 
 use l4rs_appenders::{build_appender, flush_all, stop_all};
 use l4rs_config::model::{AppenderKind, AppenderSpec, ConsoleSpec, ConsoleTarget, FileSpec};
-use l4rs_core::{AppendError, Layout, Level, LogEvent, Message};
+use l4rs_core::{AppendError, Level, LogEvent, Message};
+use rolling_support::Framed;
 
-struct Lines;
-
-impl Layout for Lines {
-    fn format(&self, event: &LogEvent<'_>, out: &mut String) {
-        event.message.write_to(out);
-        out.push('\n');
-    }
-
-    fn footer(&self, out: &mut String) {
-        out.push_str("footer\n");
-    }
-}
+/// `<message>\n`, with the footer `footer\n`.
+const FOOTED: Framed = Framed {
+    header: "",
+    footer: "footer\n",
+};
 
 fn appender_spec(name: &str, kind: AppenderKind) -> AppenderSpec {
     AppenderSpec {
@@ -52,7 +48,7 @@ fn flush_all_and_stop_all_reach_every_manager() {
                 file_group: None,
             }),
         ),
-        Arc::new(Lines),
+        Arc::new(FOOTED),
     )
     .unwrap();
     let console = build_appender(
@@ -64,7 +60,7 @@ fn flush_all_and_stop_all_reach_every_manager() {
                 direct: true,
             }),
         ),
-        Arc::new(Lines),
+        Arc::new(FOOTED),
     )
     .unwrap();
     let event = LogEvent::new("exit", Level::INFO, Message::Text("buffered"));

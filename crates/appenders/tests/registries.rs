@@ -2,24 +2,20 @@
 //! facade's last resort at process exit). They act on every manager of the process, so they run
 //! in this test process of their own.
 
+mod rolling_support;
+
 use std::sync::Arc;
 
 use l4rs_appenders::{flush_all, stop_all, MemoryMappedFileAppender, RandomAccessFileAppender};
 use l4rs_config::model::{MemoryMappedFileSpec, RandomAccessFileSpec};
-use l4rs_core::{AppendError, Appender, Layout, Level, LogEvent, Message};
+use l4rs_core::{AppendError, Appender, Level, LogEvent, Message};
+use rolling_support::Framed;
 
-struct Lines;
-
-impl Layout for Lines {
-    fn format(&self, event: &LogEvent<'_>, out: &mut String) {
-        event.message.write_to(out);
-        out.push('\n');
-    }
-
-    fn footer(&self, out: &mut String) {
-        out.push_str("footer\n");
-    }
-}
+/// `<message>\n`, with the footer `footer\n`.
+const FOOTED: Framed = Framed {
+    header: "",
+    footer: "footer\n",
+};
 
 fn event(text: &'static str) -> LogEvent<'static> {
     LogEvent::new("t", Level::INFO, Message::Text(text))
@@ -40,7 +36,7 @@ fn flush_all_and_stop_all_reach_every_file_appender() {
             immediate_flush: false,
             buffer_size: 262_144,
         },
-        Arc::new(Lines),
+        Arc::new(FOOTED),
     )
     .unwrap();
     let mmf = MemoryMappedFileAppender::new(
@@ -51,7 +47,7 @@ fn flush_all_and_stop_all_reach_every_file_appender() {
             immediate_flush: false,
             region_length: 4096,
         },
-        Arc::new(Lines),
+        Arc::new(FOOTED),
     )
     .unwrap();
     raf.append(&event("buffered")).unwrap();

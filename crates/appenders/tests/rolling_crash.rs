@@ -20,26 +20,24 @@ use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use l4rs_appenders::RollingFileAppender;
-use l4rs_config::model::AppenderKind;
-use l4rs_core::{Appender, Level, LogEvent, Message};
-use rolling_support::{contents, is_leftover, kind, walk, Lines, TempDir};
+use l4rs_appenders::{RollingContext, RollingFileAppender};
+use l4rs_core::Appender as _;
+use rolling_support::{contents, leftovers, log_now, rolling_file_in, rolling_xml, walk, TempDir};
 
 const CHILD_ENV: &str = "L4RS_ROLLING_CRASH_CHILD";
 const THREADS: usize = 4;
 const KILLED_RUNS: u32 = 5;
 
 fn appender(dir: &Path) -> RollingFileAppender {
-    let AppenderKind::RollingFile(spec) = kind(&format!(
-        r#"<RollingFile name="R" fileName="{dir}/app.log" filePattern="{dir}/app-%i.log.gz">
-             <SizeBasedTriggeringPolicy size="4 KB"/>
-             <DefaultRolloverStrategy fileIndex="nomax" compressionLevel="9"/>
-           </RollingFile>"#,
-        dir = dir.display()
-    )) else {
-        panic!("not a RollingFile");
-    };
-    RollingFileAppender::new("R", &spec, Arc::new(Lines)).unwrap()
+    let dir = dir.display();
+    let xml = rolling_xml(
+        "RollingFile",
+        &format!("{dir}/app.log"),
+        &format!("{dir}/app-%i.log.gz"),
+        r#"<SizeBasedTriggeringPolicy size="4 KB"/>
+           <DefaultRolloverStrategy fileIndex="nomax" compressionLevel="9"/>"#,
+    );
+    rolling_file_in(&xml, &RollingContext::default())
 }
 
 /// The child: four threads log `run thread sequence payload` until killed, acknowledging each
@@ -60,9 +58,7 @@ fn child_entry() {
             std::thread::spawn(move || {
                 for sequence in 0u64.. {
                     let line = format!("{run} {thread} {sequence} payload-0123456789abcdef");
-                    appender
-                        .append(&LogEvent::new("crash", Level::INFO, Message::Text(&line)))
-                        .unwrap();
+                    log_now(appender.as_ref(), &line);
                     let mut out = std::io::stdout().lock();
                     if writeln!(out, "{thread} {sequence}").is_err() {
                         // The parent is gone: stop rather than fill the disk.
@@ -161,7 +157,7 @@ fn a_killed_rollover_is_recovered_at_the_next_start() {
                 acknowledged.insert((run, thread), *sequence);
             }
         }
-        stranded += walk(&dir.0).iter().filter(|p| is_leftover(p)).count();
+        stranded += leftovers(&dir.0).len();
     }
     assert!(
         stranded > 0,
@@ -171,18 +167,13 @@ fn a_killed_rollover_is_recovered_at_the_next_start() {
     let appender = appender(&dir.0);
     for n in 0..200 {
         let line = format!("{KILLED_RUNS} 0 {n} payload-0123456789abcdef");
-        appender
-            .append(&LogEvent::new("crash", Level::INFO, Message::Text(&line)))
-            .unwrap();
+        log_now(&appender, &line);
     }
     appender.wait_for_actions();
     appender.stop();
     acknowledged.insert((KILLED_RUNS, 0), 199);
 
-    let leftovers: Vec<PathBuf> = walk(&dir.0)
-        .into_iter()
-        .filter(|p| is_leftover(p))
-        .collect();
+    let leftovers = leftovers(&dir.0);
     assert!(leftovers.is_empty(), "{leftovers:?}");
     let mut next: HashMap<(u32, usize), u64> = HashMap::new();
     for file in files_in_order(&dir.0) {

@@ -9,18 +9,13 @@ mod rolling_support;
 
 use std::path::Path;
 use std::sync::Arc;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use l4rs_core::status::GlobalCapture;
 use l4rs_core::{Appender, Level};
-use rolling_support::{bind, build, contents, log_now, names, set_modified, walk, Lines, TempDir};
-
-fn now_millis() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap()
-        .as_millis() as i64
-}
+use rolling_support::{
+    bind, build, contents, errors_about, log_now, messages_about, names, now_millis,
+    rolling_file_xml, set_modified, walk, Lines, TempDir, SIZE_1,
+};
 
 const HOUR: i64 = 3_600_000;
 
@@ -49,14 +44,13 @@ fn survivors(dir: &Path) -> Vec<String> {
 /// A RollingFile in `dir` rolling at every event (archives `app-%i.log`, never purged), whose
 /// strategy holds `delete_xml`; `{base}` in it stands for `base`.
 fn appender_xml(dir: &TempDir, base: &Path, delete_xml: &str) -> String {
-    format!(
-        r#"<RollingFile name="R" fileName="{}" filePattern="{}">
-             <SizeBasedTriggeringPolicy size="1"/>
-             <DefaultRolloverStrategy fileIndex="nomax">{}</DefaultRolloverStrategy>
-           </RollingFile>"#,
-        dir.join("app.log"),
-        dir.join("app-%i.log"),
-        delete_xml.replace("{base}", &base.display().to_string())
+    let delete_xml = delete_xml.replace("{base}", &base.display().to_string());
+    rolling_file_xml(
+        dir,
+        "app-%i.log",
+        &format!(
+            r#"{SIZE_1}<DefaultRolloverStrategy fileIndex="nomax">{delete_xml}</DefaultRolloverStrategy>"#
+        ),
     )
 }
 
@@ -91,19 +85,19 @@ fn sibling_conditions_count_only_the_files_the_earlier_ones_accept() {
         prepare(&dir.0, &format!("app-{n}.log.gz"), (6 - n) * HOUR, 10);
     }
     prepare(&dir.0, "notes.txt", -HOUR, 10);
-    let appender = build(&format!(
-        r#"<RollingFile name="R" fileName="{}" filePattern="{}">
-             <SizeBasedTriggeringPolicy size="1"/>
-             <DefaultRolloverStrategy fileIndex="nomax">
-               <Delete basePath="{}">
-                 <IfFileName glob="app-*.log.gz"/>
-                 <IfAccumulatedFileCount exceeds="2"/>
-               </Delete>
-             </DefaultRolloverStrategy>
-           </RollingFile>"#,
-        dir.join("app.log"),
-        dir.join("app-%i.log.gz"),
+    let strategy = format!(
+        r#"<DefaultRolloverStrategy fileIndex="nomax">
+             <Delete basePath="{}">
+               <IfFileName glob="app-*.log.gz"/>
+               <IfAccumulatedFileCount exceeds="2"/>
+             </Delete>
+           </DefaultRolloverStrategy>"#,
         dir.0.display()
+    );
+    let appender = build(&rolling_file_xml(
+        &dir,
+        "app-%i.log.gz",
+        &format!("{SIZE_1}{strategy}"),
     ));
     roll_once(appender.as_ref());
     // The rollover's own archive (app-5, the newest) and app-4 are kept; app.log and
@@ -257,12 +251,7 @@ fn test_mode_reports_and_deletes_nothing() {
         &[("a.log", HOUR, 1), ("b.log", HOUR, 1)],
     );
     assert_eq!(left, ["a.log", "b.log"]);
-    let reports: Vec<String> = capture
-        .records()
-        .into_iter()
-        .filter(|r| r.level == Level::INFO && r.message.contains("TEST MODE"))
-        .map(|r| r.message)
-        .collect();
+    let reports = messages_about(&capture.records(), Level::INFO, "TEST MODE");
     assert_eq!(reports.len(), 2, "{reports:#?}");
 }
 
@@ -350,12 +339,7 @@ fn a_delete_spec_built_in_code_with_a_bad_pattern_is_not_run() {
     let capture = GlobalCapture::start();
     let appender = l4rs_appenders::build_appender(&spec, Arc::new(Lines)).unwrap();
     roll_once(appender.as_ref());
-    let errors: Vec<String> = capture
-        .records()
-        .into_iter()
-        .filter(|r| r.level == Level::ERROR && r.message.contains(&base.display().to_string()))
-        .map(|r| r.message)
-        .collect();
+    let errors = errors_about(&capture.records(), &base.display().to_string());
     assert_eq!(errors.len(), 1, "{errors:#?}");
     assert!(errors[0].contains("is not run"), "{}", errors[0]);
     assert_eq!(survivors(&base), ["a.log"]);

@@ -23,28 +23,13 @@ use std::sync::Arc;
 
 use l4rs_appenders::{ManualClock, RollingContext, RollingFileAppender};
 use l4rs_config::model::AppenderKind;
-use l4rs_core::status::{GlobalCapture, StatusRecord};
-use l4rs_core::{Appender, Interpolator, Level, LogEvent, Message};
+use l4rs_core::status::GlobalCapture;
+use l4rs_core::{Appender as _, Interpolator, LogEvent};
 use rolling_support::{
-    all_lines, bind, context_on, is_leftover, rolling_file_in, rolling_file_xml, rolling_xml, walk,
-    Lines, TempDir, SIZE_1,
+    all_lines, bind, context_on, errors_about, leftovers, log_now, rolling_file_in,
+    rolling_file_xml, rolling_xml, walk, Lines, TempDir, SIZE_1,
 };
 use tmpfs_support::SmallFilesystem;
-
-fn log(appender: &dyn Appender, text: &str) {
-    appender
-        .append(&LogEvent::new("t", Level::INFO, Message::Text(text)))
-        .unwrap();
-}
-
-/// The ERROR records that mention `needle`.
-fn errors_about(records: &[StatusRecord], needle: &str) -> Vec<String> {
-    records
-        .iter()
-        .filter(|r| r.level == Level::ERROR && r.message.contains(needle))
-        .map(|r| r.message.clone())
-        .collect()
-}
 
 fn expected(prefix: &str, count: usize) -> Vec<String> {
     let mut lines: Vec<String> = (0..count).map(|n| format!("{prefix}{n:04}")).collect();
@@ -73,7 +58,7 @@ fn refused_rollovers(
     let xml = rolling_xml("RollingFile", &dir.join("app.log"), file_pattern, SIZE_1);
     let appender = rolling_file_in(&xml, context);
     for n in 0..3 {
-        log(&appender, &format!("{prefix}{n:04}"));
+        log_now(&appender, &format!("{prefix}{n:04}"));
     }
     appender.stop();
     let current = std::fs::read_to_string(dir.0.join("app.log")).unwrap();
@@ -90,7 +75,7 @@ fn an_archive_name_taken_by_a_directory_fails_before_touching_the_current_file()
     assert!(errors[0].contains("is a directory"), "{}", errors[0]);
     // Everything went on into the current file; nothing was staged.
     assert_eq!(current, "taken0000\ntaken0001\ntaken0002\n");
-    assert!(!walk(&dir.0).iter().any(|p| is_leftover(p)));
+    assert!(leftovers(&dir.0).is_empty());
 }
 
 /// Resolves `${archives}` to a fixed path, as a configuration property would.
@@ -136,8 +121,8 @@ fn a_failure_on_the_worker_is_seen_process_wide_and_keeps_the_data() {
     let appender = RollingFileAppender::new("R", &spec, Arc::new(Lines)).unwrap();
     // The thread-local capture of the logging thread does not see the worker's report.
     let ((), local) = l4rs_core::status::capture(|| {
-        log(&appender, "worker0000");
-        log(&appender, "worker0001");
+        log_now(&appender, "worker0000");
+        log_now(&appender, "worker0001");
         appender.wait_for_actions();
     });
     appender.stop();
@@ -224,7 +209,7 @@ fn an_archive_directory_that_is_not_writable_fails_before_touching_the_current_f
     assert_eq!(errors.len(), 1, "one report per retry interval: {errors:?}");
     assert!(errors[0].contains("is not writable"), "{}", errors[0]);
     assert_eq!(current, "ro0000\nro0001\nro0002\n");
-    assert!(!walk(&dir.0).iter().any(|p| is_leftover(p)));
+    assert!(leftovers(&dir.0).is_empty());
     assert!(walk(archives.path()).is_empty());
 }
 
@@ -258,11 +243,11 @@ fn no_inode_for_the_new_file_undoes_the_rollover() {
         SIZE_1,
     );
     let appender = rolling_file_in(&xml, &context_on(&clock));
-    log(&appender, "inode0000");
+    log_now(&appender, "inode0000");
     let fillers = use_up_inodes(fs.path());
     // The rollover renames app.log away, cannot create a new one, and puts it back.
-    log(&appender, "inode0001");
-    log(&appender, "inode0002");
+    log_now(&appender, "inode0001");
+    log_now(&appender, "inode0002");
     let errors = errors_about(&capture.records(), &fs.join("app.log"));
     assert_eq!(errors.len(), 1, "{errors:?}");
     assert!(errors[0].contains("Unable to open a new"), "{}", errors[0]);
@@ -275,9 +260,9 @@ fn no_inode_for_the_new_file_undoes_the_rollover() {
         std::fs::remove_file(filler).unwrap();
     }
     clock.set(999);
-    log(&appender, "inode0003");
+    log_now(&appender, "inode0003");
     clock.set(1_000);
-    log(&appender, "inode0004");
+    log_now(&appender, "inode0004");
     appender.stop();
     assert_eq!(
         std::fs::read_to_string(fs.join("app.log")).unwrap(),
@@ -338,7 +323,7 @@ fn no_space_for_the_compressed_archive_keeps_it_uncompressed() {
     let mut written = Vec::new();
     let mut next = |appender: &RollingFileAppender, written: &mut Vec<String>| {
         let line = format!("{:04} {}", written.len(), noise(&mut seed, 95));
-        log(appender, &line);
+        log_now(appender, &line);
         written.push(line);
     };
     // 163 lines of 101 bytes: the 163rd goes just over the 16 KiB limit.
@@ -360,7 +345,7 @@ fn no_space_for_the_compressed_archive_keeps_it_uncompressed() {
         163
     );
     assert!(!Path::new(&fs.join("app-1.log.gz")).exists());
-    assert!(!walk(fs.path()).iter().any(|p| is_leftover(p)));
+    assert!(leftovers(fs.path()).is_empty());
     // Space returns: the next rollover compresses as usual.
     std::fs::remove_file(ballast).unwrap();
     for _ in 0..170 {

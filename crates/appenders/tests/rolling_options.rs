@@ -10,17 +10,19 @@ use std::os::unix::fs::PermissionsExt as _;
 use std::sync::Arc;
 
 use l4rs_appenders::ManualClock;
-use rolling_support::{build, build_on, contents, log_at, log_now, millis, names, TempDir};
+use rolling_support::{
+    build, build_on, contents, log_at_times, log_now, millis, names, rolling_file_xml,
+    rolling_file_xml_with, rolling_xml_with, TempDir, SIZE_1,
+};
 
 #[test]
 fn create_on_demand_creates_the_file_with_the_first_event() {
     let dir = TempDir::new("on-demand");
-    let appender = build(&format!(
-        r#"<RollingFile name="R" fileName="{}" filePattern="{}" createOnDemand="true">
-             <SizeBasedTriggeringPolicy size="1"/>
-           </RollingFile>"#,
-        dir.join("app.log"),
-        dir.join("app-%i.log")
+    let appender = build(&rolling_file_xml_with(
+        &dir,
+        "app-%i.log",
+        r#"createOnDemand="true""#,
+        SIZE_1,
     ));
     assert!(names(&dir.0).is_empty());
     log_now(appender.as_ref(), "a");
@@ -34,12 +36,11 @@ fn create_on_demand_creates_the_file_with_the_first_event() {
 #[test]
 fn without_buffering_each_event_reaches_the_file_at_once() {
     let dir = TempDir::new("unbuffered");
-    let appender = build(&format!(
-        r#"<RollingFile name="R" fileName="{}" filePattern="{}" bufferedIo="false" immediateFlush="false">
-             <SizeBasedTriggeringPolicy size="10"/>
-           </RollingFile>"#,
-        dir.join("app.log"),
-        dir.join("app-%i.log")
+    let appender = build(&rolling_file_xml_with(
+        &dir,
+        "app-%i.log",
+        r#"bufferedIo="false" immediateFlush="false""#,
+        r#"<SizeBasedTriggeringPolicy size="10"/>"#,
     ));
     log_now(appender.as_ref(), "first");
     // No buffer, so immediateFlush="false" changes nothing: the bytes are in the file and
@@ -57,12 +58,12 @@ fn without_buffering_each_event_reaches_the_file_at_once() {
 fn buffered_bytes_do_not_count_towards_the_size_limit() {
     for kind in ["RollingFile", "RollingRandomAccessFile"] {
         let dir = TempDir::new("buffered");
-        let appender = build(&format!(
-            r#"<{kind} name="R" fileName="{}" filePattern="{}" immediateFlush="false">
-                 <SizeBasedTriggeringPolicy size="10"/>
-               </{kind}>"#,
-            dir.join("app.log"),
-            dir.join("app-%i.log")
+        let appender = build(&rolling_xml_with(
+            kind,
+            &dir.join("app.log"),
+            &dir.join("app-%i.log"),
+            r#"immediateFlush="false""#,
+            r#"<SizeBasedTriggeringPolicy size="10"/>"#,
         ));
         let lines: Vec<String> = (0..20).map(|n| format!("line{n:02}")).collect();
         for line in &lines {
@@ -87,12 +88,12 @@ fn mode(path: &std::path::Path) -> u32 {
 fn file_permissions_apply_to_every_new_file() {
     for kind in ["RollingFile", "RollingRandomAccessFile"] {
         let dir = TempDir::new("permissions");
-        let appender = build(&format!(
-            r#"<{kind} name="R" fileName="{}" filePattern="{}" filePermissions="rw-r-----">
-                 <SizeBasedTriggeringPolicy size="1"/>
-               </{kind}>"#,
-            dir.join("app.log"),
-            dir.join("app-%i.log")
+        let appender = build(&rolling_xml_with(
+            kind,
+            &dir.join("app.log"),
+            &dir.join("app-%i.log"),
+            r#"filePermissions="rw-r-----""#,
+            SIZE_1,
         ));
         assert_eq!(mode(&dir.0.join("app.log")), 0o640, "{kind}");
         log_now(appender.as_ref(), "a");
@@ -124,13 +125,12 @@ fn mapped_lines(dir: &TempDir, order: impl Fn(&str) -> u64) -> Vec<String> {
 #[test]
 fn mapped_archives_are_truncated_to_their_data() {
     let dir = TempDir::new("mapped-size");
-    let appender = build(&format!(
-        r#"<RollingMemoryMappedFile name="R" fileName="{}" filePattern="{}" regionLength="4096">
-             <SizeBasedTriggeringPolicy size="1 KB"/>
-             <DefaultRolloverStrategy fileIndex="nomax"/>
-           </RollingMemoryMappedFile>"#,
-        dir.join("app.log"),
-        dir.join("app-%i.log")
+    let appender = build(&rolling_xml_with(
+        "RollingMemoryMappedFile",
+        &dir.join("app.log"),
+        &dir.join("app-%i.log"),
+        r#"regionLength="4096""#,
+        r#"<SizeBasedTriggeringPolicy size="1 KB"/><DefaultRolloverStrategy fileIndex="nomax"/>"#,
     ));
     let expected: Vec<String> = (0..300)
         .map(|n| format!("line {n:04} {}", "x".repeat(40)))
@@ -159,23 +159,24 @@ fn mapped_files_roll_by_time() {
     let dir = TempDir::new("mapped-time");
     let clock = Arc::new(ManualClock::new(millis("2030-05-01T10:00:00Z")));
     let appender = build_on(
-        &format!(
-            r#"<RollingMemoryMappedFile name="R" fileName="{}" filePattern="{}" append="false" regionLength="65536">
-                 <TimeBasedTriggeringPolicy/>
-               </RollingMemoryMappedFile>"#,
-            dir.join("app.log"),
-            dir.join("app-%d{yyyy-MM-dd-HH}{UTC}.log")
+        &rolling_xml_with(
+            "RollingMemoryMappedFile",
+            &dir.join("app.log"),
+            &dir.join("app-%d{yyyy-MM-dd-HH}{UTC}.log"),
+            r#"append="false" regionLength="65536""#,
+            "<TimeBasedTriggeringPolicy/>",
         ),
         &clock,
     );
-    for (text, at) in [
-        ("ten a", "2030-05-01T10:05:00Z"),
-        ("ten b", "2030-05-01T10:59:59.999Z"),
-        ("eleven", "2030-05-01T11:00:00Z"),
-        ("one", "2030-05-01T13:10:00Z"),
-    ] {
-        log_at(appender.as_ref(), text, millis(at));
-    }
+    log_at_times(
+        appender.as_ref(),
+        &[
+            ("ten a", "2030-05-01T10:05:00Z"),
+            ("ten b", "2030-05-01T10:59:59.999Z"),
+            ("eleven", "2030-05-01T11:00:00Z"),
+            ("one", "2030-05-01T13:10:00Z"),
+        ],
+    );
     appender.stop();
     assert_eq!(
         names(&dir.0),
@@ -200,13 +201,10 @@ fn mapped_files_roll_by_time() {
 fn bzip2_gzip_and_zstd_archives_decompress_to_what_was_written() {
     for suffix in [".bz2", ".gz", ".zst"] {
         let dir = TempDir::new("codecs");
-        let appender = build(&format!(
-            r#"<RollingFile name="R" fileName="{}" filePattern="{}">
-                 <SizeBasedTriggeringPolicy size="1 KB"/>
-                 <DefaultRolloverStrategy compressionLevel="9"/>
-               </RollingFile>"#,
-            dir.join("app.log"),
-            dir.join(&format!("app-%i.log{suffix}"))
+        let appender = build(&rolling_file_xml(
+            &dir,
+            &format!("app-%i.log{suffix}"),
+            r#"<SizeBasedTriggeringPolicy size="1 KB"/><DefaultRolloverStrategy compressionLevel="9"/>"#,
         ));
         let lines: Vec<String> = (0..30)
             .map(|n| format!("{suffix} line {n:03} {}", "y".repeat(40)))

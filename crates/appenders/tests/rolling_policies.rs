@@ -12,10 +12,10 @@ use std::sync::Arc;
 
 use l4rs_appenders::ManualClock;
 use l4rs_core::status::GlobalCapture;
-use l4rs_core::{Appender as _, Level};
+use l4rs_core::Appender as _;
 use rolling_support::{
-    bind, build_on, contents, log_at, millis, names, rolling_file_on, rolling_file_xml,
-    set_modified, Lines, TempDir, SIZE_1,
+    bind, build_on, contents, errors_about, leftovers, log_at, log_at_times, millis, names,
+    rolling_file_on, rolling_file_xml, rolling_file_xml_with, set_modified, Lines, TempDir, SIZE_1,
 };
 
 fn clock_at(text: &str) -> Arc<ManualClock> {
@@ -28,24 +28,24 @@ fn every_four_hours_modulated_rolls_at_multiples_of_four() {
     // Started at 03:14: rollovers at 04:00, 08:00, … (without modulate: 07:14's hour, 07:00).
     let clock = clock_at("2030-05-01T03:14:00Z");
     let appender = build_on(
-        &format!(
-            r#"<RollingFile name="R" fileName="{}" filePattern="{}" append="false">
-                 <TimeBasedTriggeringPolicy interval="4" modulate="true"/>
-               </RollingFile>"#,
-            dir.join("app.log"),
-            dir.join("app-%d{yyyy-MM-dd-HH}{UTC}.log")
+        &rolling_file_xml_with(
+            &dir,
+            "app-%d{yyyy-MM-dd-HH}{UTC}.log",
+            r#"append="false""#,
+            r#"<TimeBasedTriggeringPolicy interval="4" modulate="true"/>"#,
         ),
         &clock,
     );
-    for (text, at) in [
-        ("a 03:20", "2030-05-01T03:20:00Z"),
-        ("b 03:59", "2030-05-01T03:59:59.999Z"),
-        ("c 04:00", "2030-05-01T04:00:00Z"),
-        ("d 07:59", "2030-05-01T07:59:59.999Z"),
-        ("e 08:00", "2030-05-01T08:00:00Z"),
-    ] {
-        log_at(appender.as_ref(), text, millis(at));
-    }
+    log_at_times(
+        appender.as_ref(),
+        &[
+            ("a 03:20", "2030-05-01T03:20:00Z"),
+            ("b 03:59", "2030-05-01T03:59:59.999Z"),
+            ("c 04:00", "2030-05-01T04:00:00Z"),
+            ("d 07:59", "2030-05-01T07:59:59.999Z"),
+            ("e 08:00", "2030-05-01T08:00:00Z"),
+        ],
+    );
     appender.stop();
     // Each archive is named after the last hour of its period (log4j2's `nextFileTime`).
     assert_eq!(
@@ -69,27 +69,27 @@ fn policy_max_random_delay_moves_each_boundary_by_the_clocks_draw() {
     let clock = clock_at("2030-05-01T03:14:00Z");
     clock.set_random_delay(1_500);
     let appender = build_on(
-        &format!(
-            r#"<RollingFile name="R" fileName="{}" filePattern="{}" append="false">
-                 <TimeBasedTriggeringPolicy maxRandomDelay="2"/>
-               </RollingFile>"#,
-            dir.join("app.log"),
-            dir.join("app-%d{yyyy-MM-dd-HH}{UTC}.log")
+        &rolling_file_xml_with(
+            &dir,
+            "app-%d{yyyy-MM-dd-HH}{UTC}.log",
+            r#"append="false""#,
+            r#"<TimeBasedTriggeringPolicy maxRandomDelay="2"/>"#,
         ),
         &clock,
     );
-    for (text, at) in [
-        ("a", "2030-05-01T03:30:00Z"),
-        // The boundary is 04:00 plus the 1.5 s drawn: these stay in the 03 file.
-        ("b", "2030-05-01T04:00:00Z"),
-        ("c", "2030-05-01T04:00:01.499Z"),
-        ("d", "2030-05-01T04:00:01.500Z"),
-        // The next boundary is drawn again: 05:00:01.5.
-        ("e", "2030-05-01T05:00:01.499Z"),
-        ("f", "2030-05-01T05:00:01.500Z"),
-    ] {
-        log_at(appender.as_ref(), text, millis(at));
-    }
+    log_at_times(
+        appender.as_ref(),
+        &[
+            ("a", "2030-05-01T03:30:00Z"),
+            // The boundary is 04:00 plus the 1.5 s drawn: these stay in the 03 file.
+            ("b", "2030-05-01T04:00:00Z"),
+            ("c", "2030-05-01T04:00:01.499Z"),
+            ("d", "2030-05-01T04:00:01.500Z"),
+            // The next boundary is drawn again: 05:00:01.5.
+            ("e", "2030-05-01T05:00:01.499Z"),
+            ("f", "2030-05-01T05:00:01.500Z"),
+        ],
+    );
     appender.stop();
     assert_eq!(
         names(&dir.0),
@@ -243,15 +243,16 @@ fn direct_write_restarts_the_index_in_a_new_period() {
         ),
         &clock,
     );
-    for (text, at) in [
-        ("a", "2030-05-01T10:10:00Z"),
-        ("b", "2030-05-01T10:20:00Z"),
-        ("c", "2030-05-01T10:30:00Z"),
-        ("d", "2030-05-01T11:05:00Z"),
-        ("e", "2030-05-01T11:06:00Z"),
-    ] {
-        log_at(appender.as_ref(), text, millis(at));
-    }
+    log_at_times(
+        appender.as_ref(),
+        &[
+            ("a", "2030-05-01T10:10:00Z"),
+            ("b", "2030-05-01T10:20:00Z"),
+            ("c", "2030-05-01T10:30:00Z"),
+            ("d", "2030-05-01T11:05:00Z"),
+            ("e", "2030-05-01T11:06:00Z"),
+        ],
+    );
     appender.stop();
     assert_eq!(
         names(&dir.0),
@@ -277,15 +278,6 @@ fn direct_write_restarts_the_index_in_a_new_period() {
     }
 }
 
-/// Whether the files of `dir` include a rollover's staging file (renamed away from
-/// `app.log`, waiting for the worker).
-fn staged(dir: &TempDir) -> usize {
-    names(&dir.0)
-        .iter()
-        .filter(|name| name.ends_with(".l4rs-rolling"))
-        .count()
-}
-
 #[test]
 fn appender_max_random_delay_holds_the_work_on_the_worker_while_logging_goes_on() {
     let dir = TempDir::new("appender-delay");
@@ -293,13 +285,7 @@ fn appender_max_random_delay_holds_the_work_on_the_worker_while_logging_goes_on(
     let clock = Arc::new(ManualClock::new(start));
     clock.set_random_delay(30_000);
     let appender = rolling_file_on(
-        &format!(
-            r#"<RollingFile name="R" fileName="{}" filePattern="{}" maxRandomDelay="60">
-                 <SizeBasedTriggeringPolicy size="1"/>
-               </RollingFile>"#,
-            dir.join("app.log"),
-            dir.join("app-%i.log.gz")
-        ),
+        &rolling_file_xml_with(&dir, "app-%i.log.gz", r#"maxRandomDelay="60""#, SIZE_1),
         &clock,
     );
     let waits = clock.waits();
@@ -308,13 +294,13 @@ fn appender_max_random_delay_holds_the_work_on_the_worker_while_logging_goes_on(
     }
     // Both rollovers happened on this thread (app.log holds the last event) while their
     // compression waits on the worker, asleep until 30 s from now: the logging thread never
-    // waited for it.
+    // waited for it. The two staging files (renamed away from app.log) wait for the worker.
     clock.wait_for_waiters(waits);
     assert_eq!(contents(&dir.0.join("app.log")), "c\n");
-    assert_eq!(staged(&dir), 2, "{:?}", names(&dir.0));
+    assert_eq!(leftovers(&dir.0).len(), 2, "{:?}", names(&dir.0));
     assert!(!names(&dir.0).iter().any(|name| name.ends_with(".gz")));
     clock.advance_and_settle(start + 29_999);
-    assert_eq!(staged(&dir), 2, "{:?}", names(&dir.0));
+    assert_eq!(leftovers(&dir.0).len(), 2, "{:?}", names(&dir.0));
     clock.set(start + 30_000);
     appender.wait_for_actions();
     assert_eq!(names(&dir.0), ["app-1.log.gz", "app-2.log.gz", "app.log"]);
@@ -349,12 +335,7 @@ fn a_failed_rollover_is_retried_after_a_second_on_the_rolling_clock() {
     clock.set(start + 1_000);
     log_at(appender.as_ref(), "d", start);
     appender.stop();
-    let errors: Vec<String> = capture
-        .records()
-        .into_iter()
-        .filter(|r| r.level == Level::ERROR && r.message.contains(&dir.join("app.old")))
-        .map(|r| r.message)
-        .collect();
+    let errors = errors_about(&capture.records(), &dir.join("app.old"));
     assert_eq!(errors.len(), 1, "{errors:#?}");
     assert!(errors[0].contains("is a directory"), "{}", errors[0]);
     assert_eq!(names(&dir.0), ["app.log", "app.old"]);

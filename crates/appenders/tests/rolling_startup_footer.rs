@@ -19,30 +19,17 @@ use std::ops::RangeInclusive;
 use std::sync::Arc;
 
 use l4rs_appenders::ManualClock;
-use l4rs_core::{Layout, LogEvent};
 use rolling_support::{
-    build_with_layout_on, log_at, millis, names, rolling_xml, set_modified, TempDir,
+    build_with_layout_on, log_at, millis, names, rolling_xml, set_modified, Framed, TempDir,
 };
 
 /// `<message>\n`, with the header `HEADER\n` and the footer `FOOTER\n`.
-struct Framed;
+const FRAMED: Framed = Framed {
+    header: "HEADER\n",
+    footer: "FOOTER\n",
+};
 
-impl Layout for Framed {
-    fn format(&self, event: &LogEvent<'_>, out: &mut String) {
-        event.message.write_to(out);
-        out.push('\n');
-    }
-
-    fn header(&self, out: &mut String) {
-        out.push_str("HEADER\n");
-    }
-
-    fn footer(&self, out: &mut String) {
-        out.push_str("FOOTER\n");
-    }
-}
-
-/// What a previous run with [`Framed`] left in `app.log`.
+/// What a previous run with [`FRAMED`] left in `app.log`.
 const PREVIOUS_RUN: &str = "HEADER\nold line\nFOOTER\n";
 
 /// The three rolling appenders' element names.
@@ -61,7 +48,7 @@ const SIZE_20: &str = r#"<SizeBasedTriggeringPolicy size="20"/>"#;
 const CRON_ON_STARTUP: &str =
     r#"<CronTriggeringPolicy schedule="0 0 * * * ?" evaluateOnStartup="true"/>"#;
 
-/// What [`Framed`]'s header is in a new file of `kind`: nothing for the memory-mapped one.
+/// What [`FRAMED`]'s header is in a new file of `kind`: nothing for the memory-mapped one.
 fn header(kind: &str) -> &'static str {
     if kind == "RollingMemoryMappedFile" {
         ""
@@ -92,7 +79,7 @@ fn seed_previous_run(dir: &TempDir, dated: &str) {
     set_modified(&path, millis(dated));
 }
 
-/// Runs a `kind` appender on `dir/app.log` with `policies` and [`Framed`], its archives named by
+/// Runs a `kind` appender on `dir/app.log` with `policies` and [`FRAMED`], its archives named by
 /// `file_pattern` in `dir`: the clock starts at `now`, `event 1` … `event {events}` are logged one
 /// millisecond apart from `now`, and the appender is stopped.
 fn run(kind: &str, dir: &TempDir, file_pattern: &str, policies: &str, now: &str, events: usize) {
@@ -104,7 +91,7 @@ fn run(kind: &str, dir: &TempDir, file_pattern: &str, policies: &str, now: &str,
         &dir.join(file_pattern),
         policies,
     );
-    let appender = build_with_layout_on(&xml, Arc::new(Framed), &clock);
+    let appender = build_with_layout_on(&xml, Arc::new(FRAMED), &clock);
     for number in 1..=events {
         log_at(
             appender.as_ref(),

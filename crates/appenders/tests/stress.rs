@@ -7,58 +7,27 @@
 
 mod rolling_support;
 
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::path::Path;
 use std::sync::Arc;
 
 use l4rs_appenders::{FileAppender, MemoryMappedFileAppender, RandomAccessFileAppender};
 use l4rs_config::model::{AppenderKind, MemoryMappedFileSpec, RandomAccessFileSpec};
-use l4rs_core::{Appender, Layout, Level, LogEvent, Message};
-use rolling_support::kind;
+use l4rs_core::{Appender, Level, LogEvent, Message};
+use rolling_support::{kind, Lines, TempDir};
 
 const THREADS: usize = 64;
 const EVENTS: usize = 100_000;
 
-/// `%m%n`.
-struct MessageLine;
-
-impl Layout for MessageLine {
-    fn format(&self, event: &LogEvent<'_>, out: &mut String) {
-        event.message.write_to(out);
-        out.push('\n');
-    }
-}
-
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(label: &str) -> Scratch {
-        static COUNTER: AtomicUsize = AtomicUsize::new(0);
-        let shm = Path::new("/dev/shm");
-        let root = if shm.is_dir() {
-            shm.to_path_buf()
-        } else {
-            std::env::temp_dir()
-        };
-        let dir = root.join(format!(
-            "l4rs-stress-{}-{}-{label}",
-            std::process::id(),
-            COUNTER.fetch_add(1, Ordering::Relaxed)
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-
-    fn file(&self) -> String {
-        self.0.join("stress.log").to_string_lossy().into_owned()
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
+/// A fresh directory in `/dev/shm` when it exists (else the temporary directory), removed on
+/// drop.
+fn scratch(label: &str) -> TempDir {
+    let shm = Path::new("/dev/shm");
+    let root = if shm.is_dir() {
+        shm.to_path_buf()
+    } else {
+        std::env::temp_dir()
+    };
+    TempDir::new_in(&root, &format!("stress-{label}"))
 }
 
 /// Every thread logs `<thread> <sequence> <filler>` where the filler's length varies with the
@@ -131,28 +100,28 @@ fn number(field: &[u8], line: &[u8]) -> usize {
 
 #[test]
 fn file_64_threads() {
-    let dir = Scratch::new("file");
-    let path = dir.file();
+    let dir = scratch("file");
+    let path = dir.join("stress.log");
     // log4j2's defaults, as the configuration binds them.
     let AppenderKind::File(spec) = kind(&format!(r#"<File name="File" fileName="{path}"/>"#))
     else {
         panic!("not a File");
     };
-    let appender = FileAppender::new("File", &spec, Arc::new(MessageLine)).unwrap();
+    let appender = FileAppender::new("File", &spec, Arc::new(Lines)).unwrap();
     hammer(&appender, THREADS, EVENTS);
     check(&path, THREADS, EVENTS);
 }
 
 fn random_access_file(immediate_flush: bool) {
-    let dir = Scratch::new("raf");
-    let path = dir.file();
+    let dir = scratch("raf");
+    let path = dir.join("stress.log");
     let spec = RandomAccessFileSpec {
         file_name: path.clone(),
         append: true,
         immediate_flush,
         buffer_size: 262_144,
     };
-    let appender = RandomAccessFileAppender::new("Raf", &spec, Arc::new(MessageLine)).unwrap();
+    let appender = RandomAccessFileAppender::new("Raf", &spec, Arc::new(Lines)).unwrap();
     hammer(&appender, THREADS, EVENTS);
     check(&path, THREADS, EVENTS);
 }
@@ -168,15 +137,15 @@ fn random_access_file_64_threads_buffered() {
 }
 
 fn memory_mapped_file(region_length: i64, threads: usize, events: usize) {
-    let dir = Scratch::new("mmf");
-    let path = dir.file();
+    let dir = scratch("mmf");
+    let path = dir.join("stress.log");
     let spec = MemoryMappedFileSpec {
         file_name: path.clone(),
         append: true,
         immediate_flush: false,
         region_length,
     };
-    let appender = MemoryMappedFileAppender::new("Mmf", &spec, Arc::new(MessageLine)).unwrap();
+    let appender = MemoryMappedFileAppender::new("Mmf", &spec, Arc::new(Lines)).unwrap();
     hammer(&appender, threads, events);
     check(&path, threads, events);
 }

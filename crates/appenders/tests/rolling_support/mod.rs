@@ -10,7 +10,8 @@ use std::sync::Arc;
 use l4rs_appenders::{ManualClock, RollingContext, RolloverClock};
 use l4rs_config::model::{AppenderKind, AppenderSpec};
 use l4rs_config::Diagnostic;
-use l4rs_core::{Appender, Layout, Level, LogEvent, Message, Timestamp};
+use l4rs_core::status::StatusRecord;
+use l4rs_core::{AppendError, Appender, Layout, Level, LogEvent, Message, Timestamp};
 
 /// `<message>\n`.
 pub struct Lines;
@@ -22,13 +23,40 @@ impl Layout for Lines {
     }
 }
 
+/// `<message>\n` as [`Lines`] writes it, with `header` at the start of each new file and
+/// `footer` at its end.
+pub struct Framed {
+    pub header: &'static str,
+    pub footer: &'static str,
+}
+
+impl Layout for Framed {
+    fn format(&self, event: &LogEvent<'_>, out: &mut String) {
+        event.message.write_to(out);
+        out.push('\n');
+    }
+
+    fn header(&self, out: &mut String) {
+        out.push_str(self.header);
+    }
+
+    fn footer(&self, out: &mut String) {
+        out.push_str(self.footer);
+    }
+}
+
 /// A fresh directory under the system's temporary directory, removed on drop.
 pub struct TempDir(pub PathBuf);
 
 impl TempDir {
     pub fn new(label: &str) -> TempDir {
+        TempDir::new_in(&std::env::temp_dir(), label)
+    }
+
+    /// A fresh directory under `root`, removed on drop.
+    pub fn new_in(root: &Path, label: &str) -> TempDir {
         static COUNTER: AtomicUsize = AtomicUsize::new(0);
-        let path = std::env::temp_dir().join(format!(
+        let path = root.join(format!(
             "l4rs-rolling-t-{}-{}-{label}",
             std::process::id(),
             COUNTER.fetch_add(1, Ordering::Relaxed)
@@ -76,17 +104,41 @@ pub const SIZE_1: &str = r#"<SizeBasedTriggeringPolicy size="1"/>"#;
 /// `<{element} name="R" fileName="{file_name}" filePattern="{file_pattern}">{children}</{element}>`:
 /// a rolling appender `R` with `children` (policies, strategy) inside.
 pub fn rolling_xml(element: &str, file_name: &str, file_pattern: &str, children: &str) -> String {
+    rolling_xml_with(element, file_name, file_pattern, "", children)
+}
+
+/// [`rolling_xml`] with more `attributes` (such as `append="false"`, none when empty) after
+/// `filePattern`.
+pub fn rolling_xml_with(
+    element: &str,
+    file_name: &str,
+    file_pattern: &str,
+    attributes: &str,
+    children: &str,
+) -> String {
+    let separator = if attributes.is_empty() { "" } else { " " };
     format!(
-        r#"<{element} name="R" fileName="{file_name}" filePattern="{file_pattern}">{children}</{element}>"#
+        r#"<{element} name="R" fileName="{file_name}" filePattern="{file_pattern}"{separator}{attributes}>{children}</{element}>"#
     )
 }
 
 /// [`rolling_xml`] for a RollingFile on `dir/app.log` whose archives `dir/{file_pattern}` names.
 pub fn rolling_file_xml(dir: &TempDir, file_pattern: &str, children: &str) -> String {
-    rolling_xml(
+    rolling_file_xml_with(dir, file_pattern, "", children)
+}
+
+/// [`rolling_file_xml`] with more `attributes`, as [`rolling_xml_with`] takes them.
+pub fn rolling_file_xml_with(
+    dir: &TempDir,
+    file_pattern: &str,
+    attributes: &str,
+    children: &str,
+) -> String {
+    rolling_xml_with(
         "RollingFile",
         &dir.join("app.log"),
         &dir.join(file_pattern),
+        attributes,
         children,
     )
 }
@@ -141,9 +193,15 @@ pub fn rolling_file_in(
 /// Builds the appender `appender_xml` describes (no diagnostics allowed) with [`Lines`], on
 /// the system clock.
 pub fn build(appender_xml: &str) -> Arc<dyn Appender> {
+    build_with_layout(appender_xml, Arc::new(Lines))
+}
+
+/// Builds the appender `appender_xml` describes (no diagnostics allowed) with `layout`, on the
+/// system clock.
+pub fn build_with_layout(appender_xml: &str, layout: Arc<dyn Layout>) -> Arc<dyn Appender> {
     let (spec, diagnostics) = bind(appender_xml);
     assert!(diagnostics.is_empty(), "{diagnostics:#?}");
-    l4rs_appenders::build_appender(&spec, Arc::new(Lines)).unwrap()
+    l4rs_appenders::build_appender(&spec, layout).unwrap()
 }
 
 /// Appends an event with `text` at `millis` (epoch ms).
@@ -155,7 +213,47 @@ pub fn log_at(appender: &dyn Appender, text: &str, millis: i64) {
 
 /// Appends an event with `text`, timed now.
 pub fn log_now(appender: &dyn Appender, text: &str) {
-    log_at(appender, text, Timestamp::now().epoch_millis);
+    log_at(appender, text, now_millis());
+}
+
+/// Appends an event for each `(text, at)` of `events`, in order, `at` an RFC 3339 timestamp
+/// (see [`millis`]).
+pub fn log_at_times(appender: &dyn Appender, events: &[(&str, &str)]) {
+    for (text, at) in events {
+        log_at(appender, text, millis(at));
+    }
+}
+
+/// Appends an event with `text`, timed now; returns whether it was written. A failure must be
+/// an I/O error with `errno` (a full disk's `ENOSPC`, say): any other fails the test.
+pub fn try_log(appender: &dyn Appender, text: &str, errno: i32) -> bool {
+    match appender.append(&LogEvent::new("test", Level::INFO, Message::Text(text))) {
+        Ok(()) => true,
+        Err(AppendError::Io { source, .. }) => {
+            assert_eq!(source.raw_os_error(), Some(errno), "{source}");
+            false
+        }
+        Err(other) => panic!("{other}"),
+    }
+}
+
+/// The time now, in epoch ms.
+pub fn now_millis() -> i64 {
+    Timestamp::now().epoch_millis
+}
+
+/// The messages of the `level` records among `records` that mention `needle`.
+pub fn messages_about(records: &[StatusRecord], level: Level, needle: &str) -> Vec<String> {
+    records
+        .iter()
+        .filter(|r| r.level == level && r.message.contains(needle))
+        .map(|r| r.message.clone())
+        .collect()
+}
+
+/// The messages of the ERROR records among `records` that mention `needle`.
+pub fn errors_about(records: &[StatusRecord], needle: &str) -> Vec<String> {
+    messages_about(records, Level::ERROR, needle)
 }
 
 /// Parses `text`, an RFC 3339 timestamp such as `2030-01-01T10:00:00Z`, into epoch ms.
@@ -244,4 +342,12 @@ pub fn all_lines(dir: &Path) -> Vec<String> {
 /// Whether `path`'s name is a staging or partial file of an interrupted rollover.
 pub fn is_leftover(path: &Path) -> bool {
     path.to_string_lossy().ends_with(".l4rs-rolling")
+}
+
+/// The files below `dir` that [`is_leftover`] recognises, sorted.
+pub fn leftovers(dir: &Path) -> Vec<PathBuf> {
+    walk(dir)
+        .into_iter()
+        .filter(|path| is_leftover(path))
+        .collect()
 }

@@ -194,6 +194,10 @@ fn run(options: &Options) -> Result<(), String> {
         }
     }
     if !rounds_of_ratios.is_empty() {
+        let ratios_each_round: Vec<Vec<report::Ratio>> = rounds
+            .iter()
+            .map(|round| report::ratios(round, "log4j2"))
+            .collect();
         println!();
         for rounds_of_ratio in &rounds_of_ratios {
             let ratio = &rounds_of_ratio.median;
@@ -208,7 +212,7 @@ fn run(options: &Options) -> Result<(), String> {
                 report::VS_OTHER_TARGET,
                 report::LIMIT_SHARE_TARGET * 100.0,
                 if ratio.target_met() { "met" } else { "missed" },
-                ceiling_verdict(ratio)
+                ceiling_verdict(&same_ratio_each_round(&ratios_each_round, ratio))
             );
         }
     }
@@ -517,20 +521,45 @@ fn probe_folder(files: &[PathBuf]) -> Option<PathBuf> {
 
 /// Lines saying whether the asynchronous rows lost anything: the figures of a row that dropped
 /// events would flatter it, so this is printed under every table that has such rows.
-/// What the kernel ceiling says of a ratio: `; the ceiling is 7.3x log4j2: 10x is out of any
-/// library's reach here`, or nothing without a ceiling.
-fn ceiling_verdict(ratio: &report::Ratio) -> String {
-    match (ratio.ceiling_ratio, ratio.target_reachable()) {
-        (Some(ceiling), Some(reachable)) => format!(
-            "; the ceiling is {ceiling:.1}x log4j2{}",
-            if reachable {
-                ""
-            } else {
-                ": the target is out of any library's reach here"
-            }
-        ),
-        _ => String::new(),
-    }
+/// `ratio`'s counterpart in each round that has one, in round order.
+fn same_ratio_each_round<'a>(
+    rounds: &'a [Vec<report::Ratio>],
+    ratio: &report::Ratio,
+) -> Vec<&'a report::Ratio> {
+    rounds
+        .iter()
+        .filter_map(|round| {
+            round
+                .iter()
+                .find(|r| r.label == ratio.label && r.threads == ratio.threads)
+        })
+        .collect()
+}
+
+/// What the kernel ceiling says of a ratio measured in `rounds` (each round's counterpart):
+/// `; the ceiling is 7.3x log4j2: the target is out of any library's reach here`, with the
+/// largest ceiling and each round's after several rounds (out of reach only if it was in
+/// every round); nothing without a ceiling.
+fn ceiling_verdict(rounds: &[&report::Ratio]) -> String {
+    let ceilings: Vec<f64> = rounds.iter().filter_map(|r| r.ceiling_ratio).collect();
+    let Some(highest) = ceilings.iter().copied().max_by(f64::total_cmp) else {
+        return String::new();
+    };
+    let reachable = rounds.iter().any(|r| r.target_reachable() == Some(true));
+    let each = if ceilings.len() > 1 {
+        let shown: Vec<String> = ceilings.iter().map(|c| format!("{c:.1}x")).collect();
+        format!(" at most (rounds: {})", shown.join(" "))
+    } else {
+        String::new()
+    };
+    format!(
+        "; the ceiling is {highest:.1}x log4j2{each}{}",
+        if reachable {
+            ""
+        } else {
+            ": the target is out of any library's reach here"
+        }
+    )
 }
 
 /// One footnote line per row with a kernel ceiling (`--ceiling`): the ceiling, how it was
@@ -847,15 +876,34 @@ mod tests {
             ceiling_ratio,
             ceiling_limit_share,
         };
-        assert_eq!(ceiling_verdict(&ratio(None, None)), "");
+        assert_eq!(ceiling_verdict(&[&ratio(None, None)]), "");
+        assert_eq!(ceiling_verdict(&[]), "");
         assert_eq!(
-            ceiling_verdict(&ratio(Some(7.34), Some(0.2))),
+            ceiling_verdict(&[&ratio(Some(7.34), Some(0.2))]),
             "; the ceiling is 7.3x log4j2: the target is out of any library's reach here"
         );
         assert_eq!(
-            ceiling_verdict(&ratio(Some(12.0), Some(0.2))),
+            ceiling_verdict(&[&ratio(Some(12.0), Some(0.2))]),
             "; the ceiling is 12.0x log4j2"
         );
+        // Several rounds: the largest ceiling, each round's, and out of reach only when it
+        // was in every round.
+        let (low, lower, high) = (
+            ratio(Some(8.5), Some(0.2)),
+            ratio(Some(9.6), Some(0.2)),
+            ratio(Some(10.4), Some(0.2)),
+        );
+        assert_eq!(
+            ceiling_verdict(&[&low, &lower]),
+            "; the ceiling is 9.6x log4j2 at most (rounds: 8.5x 9.6x): the target is out of any library's reach here"
+        );
+        assert_eq!(
+            ceiling_verdict(&[&low, &high, &lower]),
+            "; the ceiling is 10.4x log4j2 at most (rounds: 8.5x 10.4x 9.6x)"
+        );
+        let rounds = vec![vec![low.clone()], vec![], vec![high.clone()]];
+        let found = same_ratio_each_round(&rounds, &low);
+        assert_eq!(found, [&low, &high]);
     }
 
     #[test]

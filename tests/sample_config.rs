@@ -142,6 +142,12 @@ fn parse_date_time(date: &str, time: &str) -> i64 {
     assert_eq!((date.len(), time.len()), (10, 12), "{date:?} {time:?}");
     let civil = jiff::civil::DateTime::strptime("%Y-%m-%d %H:%M:%S%.f", format!("{date} {time}"))
         .unwrap_or_else(|e| panic!("{date} {time}: {e}"));
+    // strptime accepts unpadded fields; printing it back must give the same text.
+    assert_eq!(
+        civil.strftime("%Y-%m-%d %H:%M:%S%.3f").to_string(),
+        format!("{date} {time}"),
+        "not zero-padded"
+    );
     jiff::tz::TimeZone::system()
         .to_timestamp(civil)
         .unwrap_or_else(|e| panic!("{date} {time}: {e}"))

@@ -372,6 +372,8 @@ impl AsyncQueue {
         shared.wake_producers();
         if shared.is_current_dispatcher() {
             // An appender stopping its own context: the thread ends after this event by itself.
+            // The queue is closed, so its loss counts are final.
+            shared.report_totals();
             return StopOutcome {
                 drained: false,
                 abandoned: 0,

@@ -527,3 +527,46 @@ fn batches_end_when_the_queue_runs_dry() {
     assert_eq!(flags, [true, false, false, false, true]);
     queue.stop(None);
 }
+
+#[test]
+fn a_stop_from_the_background_thread_still_reports_what_was_lost() {
+    type Slot = Arc<Mutex<Option<Arc<AsyncQueue>>>>;
+    let slot: Slot = Arc::default();
+    let reported: Arc<Mutex<Option<Vec<String>>>> = Arc::default();
+    let handler = {
+        let (slot, reported) = (slot.clone(), reported.clone());
+        move |event: &LogEvent<'_>, _tag: u64| {
+            if event.message.as_str() == Some("stop") {
+                let queue = slot.lock().unwrap().clone().unwrap();
+                // An appender stopping its own context, on the queue's own thread.
+                let (outcome, records) =
+                    l4rs_core::status::capture(|| queue.stop(Some(Duration::from_secs(1))));
+                assert!(!outcome.drained);
+                *reported.lock().unwrap() = Some(records.into_iter().map(|r| r.message).collect());
+            }
+        }
+    };
+    let queue = Arc::new(
+        AsyncQueue::start(options(4, false, QueueFullPolicy::Block), Arc::new(handler)).unwrap(),
+    );
+    *slot.lock().unwrap() = Some(queue.clone());
+    for _ in 0..3 {
+        queue.record_rejected_lost();
+    }
+    assert_eq!(send(&queue, Level::INFO, "stop"), Enqueued::Queued);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while reported.lock().unwrap().is_none() {
+        assert!(
+            Instant::now() < deadline,
+            "the handler never stopped the queue"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let messages = reported.lock().unwrap().take().unwrap();
+    assert_eq!(
+        messages,
+        ["test: 3 event(s) were dropped because the queue was full"],
+        "{messages:?}"
+    );
+    slot.lock().unwrap().take();
+}

@@ -190,7 +190,8 @@ OPTIONS:
                            event handed to the OS event by event as its appender does (one
                            write(2) each, or a copy into a mapping), by as many threads as
                            write in the row (one for an async row), nothing else on the
-                           path, same warm-up and window: no library can beat it here
+                           path, same warm-up and window: no per-event writer can beat
+                           it here (study rows only)
   --vs-log4j2              also run log4j2 (Java harness in benches/log4j2-java) with the
                            same configuration file, right after each l4rs row, and print
                            the ratios; its AsyncLogger rows need disruptor.jar

@@ -86,6 +86,9 @@ fn run(options: &Options) -> Result<(), String> {
     l4rs::config::set_system_property(DIR_PROPERTY, dir.display().to_string());
 
     let targets = targets(options, &base)?;
+    if options.ceiling && options.config.is_some() {
+        eprintln!("l4rs-bench: --ceiling measures the study's rows only (their appenders are known); ignored with --config");
+    }
     let mut java_rows_reason = None;
     let mut harness = None;
     if options.vs_log4j2 {
@@ -107,7 +110,11 @@ fn run(options: &Options) -> Result<(), String> {
         } else {
             0.0
         }
-        + if options.ceiling { window } else { 0.0 };
+        + if options.ceiling && options.config.is_none() {
+            window
+        } else {
+            0.0
+        };
     let peer_count = if options.peers { peers::PEERS.len() } else { 0 };
     let total = (options.rounds * options.threads.len()) as f64
         * (targets.len() as f64 * per_target + peer_count as f64 * (raw + window + 0.5));
@@ -519,8 +526,6 @@ fn probe_folder(files: &[PathBuf]) -> Option<PathBuf> {
     folder.is_dir().then_some(folder)
 }
 
-/// Lines saying whether the asynchronous rows lost anything: the figures of a row that dropped
-/// events would flatter it, so this is printed under every table that has such rows.
 /// `ratio`'s counterpart in each round that has one, in round order.
 fn same_ratio_each_round<'a>(
     rounds: &'a [Vec<report::Ratio>],
@@ -537,29 +542,29 @@ fn same_ratio_each_round<'a>(
 }
 
 /// What the kernel ceiling says of a ratio measured in `rounds` (each round's counterpart):
-/// `; the ceiling is 7.3x log4j2: the target is out of any library's reach here`, with the
-/// largest ceiling and each round's after several rounds (out of reach only if it was in
-/// every round); nothing without a ceiling.
+/// `; the ceiling is 7.3x log4j2: out of reach of per-event writes here`, with the largest
+/// ceiling and each round's (`-` for a round without one) after several rounds. Out of reach
+/// only when every round had a ceiling and none left the target within reach; nothing
+/// without any ceiling.
 fn ceiling_verdict(rounds: &[&report::Ratio]) -> String {
-    let ceilings: Vec<f64> = rounds.iter().filter_map(|r| r.ceiling_ratio).collect();
-    let Some(highest) = ceilings.iter().copied().max_by(f64::total_cmp) else {
+    let ceilings: Vec<Option<f64>> = rounds.iter().map(|r| r.ceiling_ratio).collect();
+    let Some(highest) = ceilings.iter().flatten().copied().max_by(f64::total_cmp) else {
         return String::new();
     };
-    let reachable = rounds.iter().any(|r| r.target_reachable() == Some(true));
+    let verdicts: Vec<Option<bool>> = rounds.iter().map(|r| r.target_reachable()).collect();
+    let verdict = if verdicts.contains(&Some(true)) {
+        ""
+    } else if verdicts.contains(&None) {
+        " (not every round has a ceiling, so no verdict)"
+    } else {
+        ": the target is out of reach of per-event writes here"
+    };
     let each = if ceilings.len() > 1 {
-        let shown: Vec<String> = ceilings.iter().map(|c| format!("{c:.1}x")).collect();
-        format!(" at most (rounds: {})", shown.join(" "))
+        format!(" at most (rounds: {})", each_round(&ceilings, 1, "x", " "))
     } else {
         String::new()
     };
-    format!(
-        "; the ceiling is {highest:.1}x log4j2{each}{}",
-        if reachable {
-            ""
-        } else {
-            ": the target is out of any library's reach here"
-        }
-    )
+    format!("; the ceiling is {highest:.1}x log4j2{each}{verdict}")
 }
 
 /// One footnote line per row with a kernel ceiling (`--ceiling`): the ceiling, how it was
@@ -570,8 +575,9 @@ fn ceiling_summary(rows: &[Row]) -> String {
         let Some(m) = row.measurement() else {
             continue;
         };
-        if let (Some(ceiling), Some(share)) = (m.ceiling_ops_per_ms, m.ceiling_share()) {
-            let writers = m.ceiling_writers.unwrap_or(row.threads);
+        if let (Some(ceiling), Some(share), Some(writers)) =
+            (m.ceiling_ops_per_ms, m.ceiling_share(), m.ceiling_writers)
+        {
             let _ = writeln!(
                 out,
                 "(ceiling of {} at {} threads: {ceiling:.1} ops/ms, its {:.0} B events handed to the OS one by one by {writers} writer thread{} with nothing else on the path; l4rs reached {:.0}% of it)",
@@ -583,9 +589,18 @@ fn ceiling_summary(rows: &[Row]) -> String {
             );
         }
     }
+    if rows
+        .iter()
+        .filter_map(Row::measurement)
+        .any(|m| m.ceiling_share().is_some_and(|s| s > 1.0))
+    {
+        out.push_str("(a share above 100%: one ceiling run is a sample of a noisy machine, not a hard bound; a row beyond it counts as within reach)\n");
+    }
     out
 }
 
+/// Lines saying whether the asynchronous rows lost anything: the figures of a row that dropped
+/// events would flatter it, so this is printed under every table that has such rows.
 fn drop_summary(rows: &[Row]) -> String {
     let checked: Vec<(&Row, &Measurement)> = rows
         .iter()
@@ -880,7 +895,13 @@ mod tests {
         assert_eq!(ceiling_verdict(&[]), "");
         assert_eq!(
             ceiling_verdict(&[&ratio(Some(7.34), Some(0.2))]),
-            "; the ceiling is 7.3x log4j2: the target is out of any library's reach here"
+            "; the ceiling is 7.3x log4j2: the target is out of reach of per-event writes here"
+        );
+        // Below 10x, but the ceiling reaches 80% of the raw bandwidth, which the target
+        // also accepts.
+        assert_eq!(
+            ceiling_verdict(&[&ratio(Some(7.34), Some(0.85))]),
+            "; the ceiling is 7.3x log4j2"
         );
         assert_eq!(
             ceiling_verdict(&[&ratio(Some(12.0), Some(0.2))]),
@@ -895,13 +916,30 @@ mod tests {
         );
         assert_eq!(
             ceiling_verdict(&[&low, &lower]),
-            "; the ceiling is 9.6x log4j2 at most (rounds: 8.5x 9.6x): the target is out of any library's reach here"
+            "; the ceiling is 9.6x log4j2 at most (rounds: 8.5x 9.6x): the target is out of reach of per-event writes here"
+        );
+        let without = ratio(None, None);
+        assert_eq!(
+            ceiling_verdict(&[&low, &without]),
+            "; the ceiling is 8.5x log4j2 at most (rounds: 8.5x -) (not every round has a ceiling, so no verdict)"
         );
         assert_eq!(
             ceiling_verdict(&[&low, &high, &lower]),
             "; the ceiling is 10.4x log4j2 at most (rounds: 8.5x 10.4x 9.6x)"
         );
-        let rounds = vec![vec![low.clone()], vec![], vec![high.clone()]];
+        let other_label = report::Ratio {
+            label: "RandomAccessFile".into(),
+            ..lower.clone()
+        };
+        let other_threads = report::Ratio {
+            threads: 64,
+            ..lower.clone()
+        };
+        let rounds = vec![
+            vec![other_label, low.clone()],
+            vec![other_threads],
+            vec![high.clone()],
+        ];
         let found = same_ratio_each_round(&rounds, &low);
         assert_eq!(found, [&low, &high]);
     }

@@ -475,13 +475,14 @@ impl Ratio {
     }
 
     /// Whether the kernel ceiling measured beside the row leaves the target within reach of
-    /// any library (`None` without a ceiling): false when even the ceiling is below
+    /// per-event writes (`None` without a ceiling): false when even the ceiling is below
     /// [`VS_OTHER_TARGET`] times the other library and below [`LIMIT_SHARE_TARGET`] of the raw
-    /// bandwidth.
+    /// bandwidth, and the row itself did not meet the target (a ceiling is one sample).
     pub fn target_reachable(&self) -> Option<bool> {
         let ceiling = self.ceiling_ratio?;
         Some(
-            ceiling >= VS_OTHER_TARGET
+            self.target_met()
+                || ceiling >= VS_OTHER_TARGET
                 || self
                     .ceiling_limit_share
                     .is_some_and(|share| share >= LIMIT_SHARE_TARGET),
@@ -852,6 +853,10 @@ mod tests {
         // 900 ops/ms: only 9x, but 858 MB/s is 86% of raw, which the target also accepts.
         assert_eq!(with_ceiling(Some(900.0)).target_reachable(), Some(true));
         assert_eq!(with_ceiling(Some(1200.0)).target_reachable(), Some(true));
+        // A row that met the target is within reach whatever its ceiling sample said.
+        let mut met = with_ceiling(Some(700.0));
+        met.ops_ratio = 10.5;
+        assert_eq!(met.target_reachable(), Some(true));
     }
 
     #[test]

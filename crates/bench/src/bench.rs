@@ -201,10 +201,6 @@ fn run(options: &Options) -> Result<(), String> {
         }
     }
     if !rounds_of_ratios.is_empty() {
-        let ratios_each_round: Vec<Vec<report::Ratio>> = rounds
-            .iter()
-            .map(|round| report::ratios(round, "log4j2"))
-            .collect();
         println!();
         for rounds_of_ratio in &rounds_of_ratios {
             let ratio = &rounds_of_ratio.median;
@@ -219,7 +215,7 @@ fn run(options: &Options) -> Result<(), String> {
                 report::VS_OTHER_TARGET,
                 report::LIMIT_SHARE_TARGET * 100.0,
                 if ratio.target_met() { "met" } else { "missed" },
-                ceiling_verdict(&same_ratio_each_round(&ratios_each_round, ratio))
+                ceiling_verdict(&rounds_of_ratio.each)
             );
         }
     }
@@ -526,27 +522,12 @@ fn probe_folder(files: &[PathBuf]) -> Option<PathBuf> {
     folder.is_dir().then_some(folder)
 }
 
-/// `ratio`'s counterpart in each round that has one, in round order.
-fn same_ratio_each_round<'a>(
-    rounds: &'a [Vec<report::Ratio>],
-    ratio: &report::Ratio,
-) -> Vec<&'a report::Ratio> {
-    rounds
-        .iter()
-        .filter_map(|round| {
-            round
-                .iter()
-                .find(|r| r.label == ratio.label && r.threads == ratio.threads)
-        })
-        .collect()
-}
-
 /// What the kernel ceiling says of a ratio measured in `rounds` (each round's counterpart):
 /// `; the ceiling is 7.3x log4j2: out of reach of per-event writes here`, with the largest
 /// ceiling and each round's (`-` for a round without one) after several rounds. Out of reach
 /// only when every round had a ceiling and none left the target within reach; nothing
 /// without any ceiling.
-fn ceiling_verdict(rounds: &[&report::Ratio]) -> String {
+fn ceiling_verdict(rounds: &[report::Ratio]) -> String {
     let ceilings: Vec<Option<f64>> = rounds.iter().map(|r| r.ceiling_ratio).collect();
     let Some(highest) = ceilings.iter().flatten().copied().max_by(f64::total_cmp) else {
         return String::new();
@@ -891,20 +872,20 @@ mod tests {
             ceiling_ratio,
             ceiling_limit_share,
         };
-        assert_eq!(ceiling_verdict(&[&ratio(None, None)]), "");
+        assert_eq!(ceiling_verdict(&[ratio(None, None)]), "");
         assert_eq!(ceiling_verdict(&[]), "");
         assert_eq!(
-            ceiling_verdict(&[&ratio(Some(7.34), Some(0.2))]),
+            ceiling_verdict(&[ratio(Some(7.34), Some(0.2))]),
             "; the ceiling is 7.3x log4j2: the target is out of reach of per-event writes here"
         );
         // Below 10x, but the ceiling reaches 80% of the raw bandwidth, which the target
         // also accepts.
         assert_eq!(
-            ceiling_verdict(&[&ratio(Some(7.34), Some(0.85))]),
+            ceiling_verdict(&[ratio(Some(7.34), Some(0.85))]),
             "; the ceiling is 7.3x log4j2"
         );
         assert_eq!(
-            ceiling_verdict(&[&ratio(Some(12.0), Some(0.2))]),
+            ceiling_verdict(&[ratio(Some(12.0), Some(0.2))]),
             "; the ceiling is 12.0x log4j2"
         );
         // Several rounds: the largest ceiling, each round's, and out of reach only when it
@@ -915,33 +896,18 @@ mod tests {
             ratio(Some(10.4), Some(0.2)),
         );
         assert_eq!(
-            ceiling_verdict(&[&low, &lower]),
+            ceiling_verdict(&[low.clone(), lower.clone()]),
             "; the ceiling is 9.6x log4j2 at most (rounds: 8.5x 9.6x): the target is out of reach of per-event writes here"
         );
         let without = ratio(None, None);
         assert_eq!(
-            ceiling_verdict(&[&low, &without]),
+            ceiling_verdict(&[low.clone(), without]),
             "; the ceiling is 8.5x log4j2 at most (rounds: 8.5x -) (not every round has a ceiling, so no verdict)"
         );
         assert_eq!(
-            ceiling_verdict(&[&low, &high, &lower]),
+            ceiling_verdict(&[low, high, lower]),
             "; the ceiling is 10.4x log4j2 at most (rounds: 8.5x 10.4x 9.6x)"
         );
-        let other_label = report::Ratio {
-            label: "RandomAccessFile".into(),
-            ..lower.clone()
-        };
-        let other_threads = report::Ratio {
-            threads: 64,
-            ..lower.clone()
-        };
-        let rounds = vec![
-            vec![other_label, low.clone()],
-            vec![other_threads],
-            vec![high.clone()],
-        ];
-        let found = same_ratio_each_round(&rounds, &low);
-        assert_eq!(found, [&low, &high]);
     }
 
     #[test]

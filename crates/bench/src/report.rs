@@ -523,6 +523,9 @@ pub struct AcrossRounds<T> {
     pub median: T,
     /// The value of each round.
     pub per_round: Vec<Option<f64>>,
+    /// The item's counterpart in each round that has one, in round order (for figures other
+    /// than the folded one).
+    pub each: Vec<T>,
 }
 
 /// Folds items measured in several rounds (each round the same items in the same order) into
@@ -544,6 +547,7 @@ fn across_rounds<T: Clone>(
                 .filter_map(|round| round.iter().find(|other| same(item, other)))
                 .collect();
             let per_round = counterparts.iter().map(|c| value(c)).collect();
+            let each = counterparts.iter().map(|c| (*c).clone()).collect();
             let valued: Vec<&T> = counterparts
                 .into_iter()
                 .filter(|c| value(c).is_some())
@@ -552,6 +556,7 @@ fn across_rounds<T: Clone>(
             AcrossRounds {
                 median: median.clone(),
                 per_round,
+                each,
             }
         })
         .collect()
@@ -794,7 +799,44 @@ mod tests {
         assert_eq!(ratios.len(), 1);
         assert_eq!(ratios[0].per_round, [Some(8.0), Some(6.0), Some(12.5)]);
         assert_eq!(ratios[0].median.ops_ratio, 8.0);
+        // Each round's own ratio comes along, for figures other than the folded one.
+        let each: Vec<f64> = ratios[0].each.iter().map(|r| r.ops_ratio).collect();
+        assert_eq!(each, [8.0, 6.0, 12.5]);
         assert!(!ratios[0].median.target_met());
+    }
+
+    #[test]
+    fn each_round_keeps_only_the_same_label_and_thread_count() {
+        // Round 1 also has RandomAccessFile and a 64-thread File pair; round 2 lacks File.
+        let rounds = [
+            vec![
+                at(4, "RandomAccessFile", "l4rs", 900_000),
+                at(4, "RandomAccessFile", "log4j2", 100_000),
+                at(64, "File", "l4rs", 700_000),
+                at(64, "File", "log4j2", 100_000),
+                at(4, "File", "l4rs", 800_000),
+                at(4, "File", "log4j2", 100_000),
+            ],
+            vec![
+                at(64, "File", "l4rs", 500_000),
+                at(64, "File", "log4j2", 100_000),
+            ],
+            vec![
+                at(4, "File", "l4rs", 600_000),
+                at(4, "File", "log4j2", 100_000),
+            ],
+        ];
+        let folded = median_ratios(&rounds, "log4j2");
+        let file = folded
+            .iter()
+            .find(|r| r.median.label == "File" && r.median.threads == 4)
+            .unwrap();
+        let each: Vec<(&str, usize, f64)> = file
+            .each
+            .iter()
+            .map(|r| (r.label.as_str(), r.threads, r.ops_ratio))
+            .collect();
+        assert_eq!(each, [("File", 4, 8.0), ("File", 4, 6.0)]);
     }
 
     #[test]

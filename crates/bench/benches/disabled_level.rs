@@ -20,14 +20,14 @@ fn main() {
 
 /// `Logger::is_enabled` alone: the atomic load every macro starts with.
 #[divan::bench]
-fn is_enabled(bencher: divan::Bencher) {
+fn is_enabled(bencher: divan::Bencher<'_, '_>) {
     let logger = l4rs::get_logger("bench.disabled");
     bencher.bench_local(|| black_box(&logger).is_enabled(black_box(l4rs::Level::DEBUG)));
 }
 
 /// A disabled `debug!` with format arguments, as the study's workload writes it.
 #[divan::bench]
-fn debug_macro_with_arguments(bencher: divan::Bencher) {
+fn debug_macro_with_arguments(bencher: divan::Bencher<'_, '_>) {
     let logger = l4rs::get_logger("bench.disabled");
     let (host, elapsed) = ("db-1.internal", 17u64);
     bencher.bench_local(|| {
@@ -43,7 +43,7 @@ fn debug_macro_with_arguments(bencher: divan::Bencher) {
 
 /// A disabled `debug!` carrying an error: the error is never converted or rendered.
 #[divan::bench]
-fn debug_macro_with_error(bencher: divan::Bencher) {
+fn debug_macro_with_error(bencher: divan::Bencher<'_, '_>) {
     let logger = l4rs::get_logger("bench.disabled");
     let error = std::io::Error::other("disk full");
     bencher.bench_local(|| {
@@ -59,6 +59,6 @@ fn debug_macro_with_error(bencher: divan::Bencher) {
 
 /// A disabled `log::debug!` through the `log` bridge (the `log` crate's own max-level check).
 #[divan::bench]
-fn log_crate_debug(bencher: divan::Bencher) {
+fn log_crate_debug(bencher: divan::Bencher<'_, '_>) {
     bencher.bench_local(|| log::debug!(target: "bench.disabled", "value {}", black_box(42)));
 }

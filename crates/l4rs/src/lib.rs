@@ -18,7 +18,7 @@
 //! per-thread buffer and allocates nothing in steady state; the caller's module, function, file
 //! and line are captured at compile time by the macros, never by walking the stack.
 //!
-//! The [`log`] crate's macros are routed too: `log::info!(target: "FileLogger", …)` goes to the
+//! The [`log`](mod@log) crate's macros are routed too: `log::info!(target: "FileLogger", …)` goes to the
 //! logger `FileLogger`, and a plain `log::info!(…)` to the logger named after its module path.
 
 mod appender_control;

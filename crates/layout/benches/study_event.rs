@@ -42,7 +42,7 @@ fn study_throwable() -> Throwable {
         .with_frames(frames)
 }
 
-fn format_bench(bencher: divan::Bencher, throwable: Option<&Throwable>) {
+fn format_bench(bencher: divan::Bencher<'_, '_>, throwable: Option<&Throwable>) {
     let layout = PatternLayout::from_pattern(STUDY_PATTERN);
     let mut event = LogEvent::new("FileLogger", Level::DEBUG, Message::Text(MESSAGE));
     event.location = Some(l4rs_core::Location {
@@ -62,13 +62,13 @@ fn format_bench(bencher: divan::Bencher, throwable: Option<&Throwable>) {
 
 /// An event of four in five: the message alone.
 #[divan::bench]
-fn plain(bencher: divan::Bencher) {
+fn plain(bencher: divan::Bencher<'_, '_>) {
     format_bench(bencher, None);
 }
 
 /// An event of one in five: the message and the 101-frame error.
 #[divan::bench]
-fn with_error(bencher: divan::Bencher) {
+fn with_error(bencher: divan::Bencher<'_, '_>) {
     let throwable = study_throwable();
     format_bench(bencher, Some(&throwable));
 }

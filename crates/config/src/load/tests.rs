@@ -909,7 +909,7 @@ fn appenders_of_different_kinds_cannot_share_a_file() {
     let names: Vec<&str> = config.appenders.iter().map(|a| a.name.as_str()).collect();
     assert_eq!(names, ["R1", "F2", "RR", "D1", "F3"]);
     type Lines<'a> = Vec<(&'a str, u32)>;
-    let (nulls, errors): (Lines, Lines) = config
+    let (nulls, errors): (Lines<'_>, Lines<'_>) = config
         .diagnostics
         .iter()
         .map(|d| (d.message.as_str(), d.position.map_or(0, |p| p.line)))

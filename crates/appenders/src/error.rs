@@ -59,6 +59,30 @@ pub enum AppenderBuildError {
         #[source]
         source: io::Error,
     },
+    /// A RollingFile's missing file could not be created (log4j2's `RollingFileManager` creates
+    /// it before opening it, and words the failure so).
+    #[error(
+        "Unable to create file {file_name} java.io.IOException: {}",
+        crate::os_reason(source)
+    )]
+    CreateFile {
+        /// The `fileName` as configured.
+        file_name: String,
+        /// The OS error.
+        #[source]
+        source: io::Error,
+    },
+    /// The file is a FIFO that no process has open for reading. log4j2 would wait for a reader
+    /// for ever; l4rs opens without waiting and reports this instead.
+    #[error(
+        "{manager} ({file_name}) java.io.FileNotFoundException: {file_name} (No such device or address): it is a FIFO that no process has open for reading; l4rs does not wait for a reader (log4j2 would wait for ever): start the reader before the configuration, or name a regular file"
+    )]
+    FifoWithoutReader {
+        /// The kind of manager that failed.
+        manager: &'static str,
+        /// The `fileName` as configured.
+        file_name: String,
+    },
     /// The file opened, but preparing it failed (reading its length, finding the end of the data
     /// left by an earlier run, truncating it).
     #[error(

@@ -32,6 +32,7 @@ use std::sync::Arc;
 use l4rs_config::model::{AppenderKind, AppenderSpec};
 use l4rs_core::{Appender, Layout};
 
+mod check;
 mod console;
 mod encode;
 mod error;
@@ -47,7 +48,9 @@ mod rolling;
 mod rolling_file;
 mod rolling_memory_mapped_file;
 mod rolling_random_access_file;
+mod target;
 
+pub use check::check_appender;
 pub use console::ConsoleAppender;
 pub use error::AppenderBuildError;
 pub use file::FileAppender;

@@ -78,6 +78,15 @@ impl Target {
     /// What `l4rs check` says about a target that opens but is not a plain file, as a WARN: the
     /// appender works, but maybe not as the configuration's author expects.
     pub(crate) fn warning(&self, manager: &str, file_name: &str) -> Option<String> {
+        // `/dev/stdout` and the like are the checking process's own streams, not the ones the
+        // service will have: what they are now says nothing.
+        const OWN_STREAMS: [&str; 3] = ["/dev/std", "/dev/fd/", "/proc/self/fd/"];
+        if OWN_STREAMS
+            .iter()
+            .any(|prefix| file_name.starts_with(prefix))
+        {
+            return None;
+        }
         match self {
             Target::Fifo => Some(format!(
                 "{manager} ({file_name}) {file_name} is a FIFO: it is written only while a reader has it open. l4rs opens it without waiting, so when no reader has it open as the configuration starts, the appender is not created (log4j2 would wait for a reader); start the reader first, or name a regular file"

@@ -565,3 +565,60 @@ fn an_impossible_async_buffer_size_is_reported_by_both() {
         );
     }
 }
+
+/// A file this process may not write, and a directory it may not create, are errors worded as
+/// opening them fails. Checked as an unprivileged user: root may write anything.
+#[test]
+fn unwritable_files_and_directories_are_errors() {
+    use std::os::unix::fs::PermissionsExt as _;
+    use std::os::unix::process::CommandExt as _;
+
+    let dir = fresh_dir("unwritable");
+    let locked = dir.join("locked");
+    std::fs::create_dir(&locked).unwrap();
+    let read_only = locked.join("read-only.log");
+    std::fs::write(&read_only, "kept\n").unwrap();
+    std::fs::set_permissions(&read_only, std::fs::Permissions::from_mode(0o444)).unwrap();
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o555)).unwrap();
+    let config = dir.join("log4j2.xml");
+    std::fs::write(
+        &config,
+        format!(
+            r#"<Configuration>
+  <Appenders><File name="F" fileName="{}"/><File name="G" fileName="{}/sub/new.log"/></Appenders>
+  <Loggers><Root level="info"><AppenderRef ref="F"/><AppenderRef ref="G"/></Root></Loggers>
+</Configuration>
+"#,
+            read_only.display(),
+            locked.display()
+        ),
+    )
+    .unwrap();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_l4rs"));
+    command.arg("check").arg(&config);
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } == 0 {
+        // `nobody`: root's writes are never refused.
+        command.uid(65534).gid(65534);
+    }
+    let output = command.output().expect("run l4rs check");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let errors = lines_starting(&stdout, "error: ");
+    let file = read_only.display();
+    assert!(!output.status.success(), "{stdout}");
+    assert!(
+        errors[0].ends_with(&format!(
+            "appender \"F\": FileManager ({file}) java.io.FileNotFoundException: {file} (Permission denied)"
+        )),
+        "{stdout}"
+    );
+    assert!(
+        errors[1].ends_with(&format!(
+            "java.io.IOException: Could not create directory {}/sub (Permission denied)",
+            locked.display()
+        )),
+        "{stdout}"
+    );
+    assert_eq!(errors.len(), 4, "{stdout}");
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o755)).unwrap();
+}

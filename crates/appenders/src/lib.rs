@@ -138,6 +138,12 @@ pub fn open_replaced_file(spec: &AppenderSpec) -> Result<(), AppenderBuildError>
     replaced::open_replaced_file(spec)
 }
 
+/// [`open_replaced_file`] without side effects, for `l4rs check`: the error opening the file
+/// would fail with (judged as opening judges it first), and nothing is opened or created.
+pub fn check_replaced_file(spec: &AppenderSpec) -> Result<(), AppenderBuildError> {
+    replaced::check_replaced_file(spec)
+}
+
 /// Writes out the buffer of every file in use (and syncs memory-mapped files to the disk). Safe
 /// from any thread at any time, including a panic hook; failures are reported through the status
 /// logger.

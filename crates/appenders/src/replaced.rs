@@ -29,7 +29,7 @@ use crate::rolling::RollingManager;
 use crate::rolling_file::ROLLING_FILE_MANAGERS;
 use crate::rolling_memory_mapped_file::ROLLING_MEMORY_MAPPED_FILE_MANAGERS;
 use crate::rolling_random_access_file::ROLLING_RANDOM_ACCESS_FILE_MANAGERS;
-use crate::target::{open_error, OpenWhen};
+use crate::target::{classify, open_error, OpenWhen};
 use crate::AppenderBuildError;
 
 /// How log4j2 would open a replaced appender's file.
@@ -57,6 +57,19 @@ pub(crate) fn open_replaced_file(spec: &AppenderSpec) -> Result<(), AppenderBuil
         .managers
         .unless_live(&opening.key, &mut || result = open(&opening).map(drop));
     result
+}
+
+/// [`open_replaced_file`] without side effects, for `l4rs check`: judges the file it would open
+/// with the classification opening it runs first, and returns the error it would fail with.
+pub(crate) fn check_replaced_file(spec: &AppenderSpec) -> Result<(), AppenderBuildError> {
+    let Some(opening) = opening(spec) else {
+        return Ok(());
+    };
+    let target = classify(opening.manager, opening.file_name, OpenWhen::Now)?;
+    if let Some(warning) = target.warning(opening.manager, opening.file_name) {
+        l4rs_core::status::warn(warning);
+    }
+    Ok(())
 }
 
 fn opening(spec: &AppenderSpec) -> Option<Opening<'_>> {

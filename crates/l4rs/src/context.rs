@@ -210,7 +210,7 @@ impl Context {
                 || {
                     if !mode.checking() {
                         crate::replaced_appenders::open_file(spec);
-                    } else if let Err(error) = l4rs_appenders::check_appender(spec) {
+                    } else if let Err(error) = l4rs_appenders::check_replaced_file(spec) {
                         status::error(&error);
                     }
                 },

@@ -348,6 +348,15 @@ const ROWS: &[Row] = &[
         warning: None,
     },
     Row {
+        // log4j2 builds the first F (opening its file) before the second replaces it.
+        name: "replaced-appender",
+        prepare: |dir| std::fs::create_dir(dir.join("a-directory")).unwrap(),
+        appenders: r#"<File name="F" fileName="{dir}/a-directory"/><File name="F" fileName="{dir}/ok.log"/>"#,
+        refs: r#"<AppenderRef ref="F"/>"#,
+        errors: &["a-directory (Is a directory)"],
+        warning: None,
+    },
+    Row {
         name: "parent-is-a-file",
         prepare: |dir| std::fs::write(dir.join("plain"), "").unwrap(),
         appenders: r#"<File name="F" fileName="{dir}/plain/app.log"/>"#,

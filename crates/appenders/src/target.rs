@@ -177,12 +177,19 @@ impl Classifier<'_> {
             // Java opens "" as the kernel does: there is no such file.
             return Err(self.open_failure(libc::ENOENT));
         }
+        if opening == OpenWhen::AfterDeleting {
+            // Whatever can be deleted (a file, a FIFO, a link, even a dangling or looping one)
+            // is gone before the file is opened; a directory cannot be and is judged as it is.
+            let deleted = std::fs::symlink_metadata(path).is_ok_and(|metadata| !metadata.is_dir());
+            if deleted {
+                return self.new_file(path, make_parents, opening);
+            }
+        }
         match std::fs::metadata(path) {
             Ok(metadata) => match opening {
                 OpenWhen::Deferred if !metadata.is_dir() => Ok(Target::Deferred {
                     missing_parent: None,
                 }),
-                OpenWhen::AfterDeleting if !metadata.is_dir() => self.new_file(path, true, opening),
                 _ => self.existing(path, &metadata),
             },
             Err(error) if error.kind() == io::ErrorKind::NotFound => {
@@ -529,6 +536,30 @@ mod tests {
                 missing_parent: None
             })
         );
+    }
+
+    #[test]
+    fn what_is_deleted_first_is_judged_as_a_new_file() {
+        let dir = TempDir::new("target-deleted-first");
+        let loop_a = dir.path().join("loop-a");
+        std::os::unix::fs::symlink("loop-b", &loop_a).unwrap();
+        std::os::unix::fs::symlink("loop-a", dir.path().join("loop-b")).unwrap();
+        let loop_a = loop_a.to_string_lossy().into_owned();
+        assert!(judge(&loop_a).is_err());
+        assert_eq!(
+            classify("RandomAccessFileManager", &loop_a, OpenWhen::AfterDeleting)
+                .map_err(|e| e.to_string()),
+            Ok(Target::NewFile {
+                missing_parent: None
+            })
+        );
+        let directory = dir.path().to_string_lossy().into_owned();
+        assert!(classify(
+            "RandomAccessFileManager",
+            &directory,
+            OpenWhen::AfterDeleting
+        )
+        .is_err());
     }
 
     #[test]

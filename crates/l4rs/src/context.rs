@@ -245,7 +245,12 @@ impl Context {
                 .chain(&configuration.loggers.loggers)
                 .any(|logger| logger.asynchronous);
         let settings = if uses_async {
-            l4rs_async::AsyncSettings::from_environment()
+            // What the properties report is the configuration's too.
+            mode.element(
+                None,
+                || "asynchronous settings".to_string(),
+                l4rs_async::AsyncSettings::from_environment,
+            )
         } else {
             l4rs_async::AsyncSettings::default()
         };

@@ -59,18 +59,24 @@ pub enum AppenderBuildError {
         #[source]
         source: io::Error,
     },
-    /// A RollingFile's missing file could not be created (log4j2's `RollingFileManager` creates
-    /// it before opening it, and words the failure so).
-    #[error(
-        "Unable to create file {file_name} java.io.IOException: {}",
-        crate::os_reason(source)
-    )]
+    /// A RollingFile's missing file could not be created: log4j2's `RollingFileManager` makes
+    /// the parent directories and creates the file before opening it, and reports a failure of
+    /// either in its own words.
+    #[error("Unable to create file {file_name} java.io.IOException: {}", cause.io_detail())]
     CreateFile {
         /// The `fileName` as configured.
         file_name: String,
-        /// The OS error.
+        /// The failure, as the plain File manager would report it.
         #[source]
-        source: io::Error,
+        cause: Box<AppenderBuildError>,
+    },
+    /// A RollingRandomAccessFile's file could not be opened or its parent made: log4j2's
+    /// `RollingRandomAccessFileManager` reports every such failure in these words.
+    #[error("Cannot access RandomAccessFile {}", cause.java_exception())]
+    AccessRandomAccessFile {
+        /// The failure, as the plain RandomAccessFile manager would report it.
+        #[source]
+        cause: Box<AppenderBuildError>,
     },
     /// The file is a FIFO that no process has open for reading. log4j2 would wait for a reader
     /// for ever; l4rs opens without waiting and reports this instead.
@@ -108,4 +114,43 @@ pub enum AppenderBuildError {
         /// The element name, e.g. `Async`.
         kind: &'static str,
     },
+}
+
+impl AppenderBuildError {
+    /// The Java exception log4j2 reports for this failure, e.g.
+    /// `java.io.FileNotFoundException: app.log (Is a directory)`.
+    fn java_exception(&self) -> String {
+        let text = self.to_string();
+        match self {
+            AppenderBuildError::CreateDirectory {
+                manager, file_name, ..
+            }
+            | AppenderBuildError::ParentNotDirectory {
+                manager, file_name, ..
+            }
+            | AppenderBuildError::Open {
+                manager, file_name, ..
+            }
+            | AppenderBuildError::Prepare {
+                manager, file_name, ..
+            } => text
+                .strip_prefix(&format!("{manager} ({file_name}) "))
+                .map_or_else(|| text.clone(), str::to_string),
+            _ => text,
+        }
+    }
+
+    /// The message of the `IOException` log4j2's RollingFile reports: the OS's reason when
+    /// creating the file failed, the directory failure's own message otherwise.
+    fn io_detail(&self) -> String {
+        match self {
+            AppenderBuildError::Open { source, .. } => crate::os_reason(source),
+            _ => {
+                let exception = self.java_exception();
+                exception
+                    .strip_prefix("java.io.IOException: ")
+                    .map_or_else(|| exception.clone(), str::to_string)
+            }
+        }
+    }
 }

@@ -107,7 +107,32 @@ pub(crate) fn classify(
     file_name: &str,
     opening: OpenWhen,
 ) -> Result<Target, AppenderBuildError> {
-    Classifier { manager, file_name }.classify(Path::new(file_name), opening, true, 0)
+    let path = Path::new(file_name);
+    let new_file = std::fs::symlink_metadata(path).is_err();
+    Classifier { manager, file_name }
+        .classify(path, opening, true, 0)
+        .map_err(|error| in_managers_words(manager, file_name, new_file, error))
+}
+
+/// `error`, as the `manager` reports it: the rolling managers word their failures their own way
+/// (checked with log4j2 2.19). `new_file`: the file was not there, so RollingFile was creating
+/// it.
+fn in_managers_words(
+    manager: &'static str,
+    file_name: &str,
+    new_file: bool,
+    error: AppenderBuildError,
+) -> AppenderBuildError {
+    match manager {
+        "RollingRandomAccessFileManager" => AppenderBuildError::AccessRandomAccessFile {
+            cause: Box::new(error),
+        },
+        "RollingFileManager" if new_file => AppenderBuildError::CreateFile {
+            file_name: file_name.to_string(),
+            cause: Box::new(error),
+        },
+        _ => error,
+    }
 }
 
 /// Makes the directory `target` says is missing, as building the appender does.
@@ -119,11 +144,14 @@ pub(crate) fn make_missing_parent(
     let Some(directory) = target.missing_parent() else {
         return Ok(());
     };
-    std::fs::create_dir_all(directory).map_err(|source| AppenderBuildError::CreateDirectory {
-        manager,
-        file_name: file_name.to_string(),
-        directory: directory.to_path_buf(),
-        source,
+    std::fs::create_dir_all(directory).map_err(|source| {
+        let error = AppenderBuildError::CreateDirectory {
+            manager,
+            file_name: file_name.to_string(),
+            directory: directory.to_path_buf(),
+            source,
+        };
+        in_managers_words(manager, file_name, true, error)
     })
 }
 
@@ -141,11 +169,12 @@ pub(crate) fn open_error(
             file_name: file_name.to_string(),
         };
     }
-    AppenderBuildError::Open {
+    let error = AppenderBuildError::Open {
         manager,
         file_name: file_name.to_string(),
         source,
-    }
+    };
+    in_managers_words(manager, file_name, false, error)
 }
 
 struct Classifier<'a> {
@@ -317,35 +346,22 @@ impl Classifier<'_> {
             prefix.push(component.as_os_str());
             match std::fs::metadata(&prefix) {
                 Ok(metadata) if metadata.is_dir() => {}
-                Ok(_) => return Err(self.not_created(libc::ENOTDIR)),
+                Ok(_) => return Err(self.open_failure(libc::ENOTDIR)),
                 Err(error) if error.kind() == io::ErrorKind::NotFound => {
                     let will_exist =
                         made.is_some_and(|made| made.starts_with(java_canonical(&prefix)));
                     if !will_exist {
-                        return Err(self.not_created(libc::ENOENT));
+                        return Err(self.open_failure(libc::ENOENT));
                     }
                 }
-                Err(error) => return Err(self.not_created(errno(&error))),
+                Err(error) => return Err(self.open_failure(errno(&error))),
             }
         }
         if made.is_none() {
             access(parent, libc::W_OK | libc::X_OK)
-                .map_err(|error| self.not_created(errno(&error)))?;
+                .map_err(|error| self.open_failure(errno(&error)))?;
         }
         Ok(())
-    }
-
-    /// A new file that cannot be created, as the manager reports it: log4j2's RollingFile
-    /// creates a missing file with `createNewFile` and reports that failure in its own words.
-    fn not_created(&self, errno: i32) -> AppenderBuildError {
-        if self.manager == "RollingFileManager" {
-            AppenderBuildError::CreateFile {
-                file_name: self.file_name.to_string(),
-                source: io::Error::from_raw_os_error(errno),
-            }
-        } else {
-            self.open_failure(errno)
-        }
     }
 }
 
@@ -476,6 +492,26 @@ mod tests {
         assert_eq!(
             judge(&under_file),
             Err(format!("FileManager ({under_file}) java.io.IOException: File {file} exists and is not a directory. Unable to create directory."))
+        );
+        // The rolling managers' own words (log4j2 2.19, checked with the oracle).
+        let rolling = |manager, file_name: &str| {
+            classify(manager, file_name, OpenWhen::Now).map_err(|e| e.to_string())
+        };
+        assert_eq!(
+            rolling("RollingFileManager", &under_file),
+            Err(format!("Unable to create file {under_file} java.io.IOException: File {file} exists and is not a directory. Unable to create directory."))
+        );
+        assert_eq!(
+            rolling("RollingFileManager", &directory),
+            Err(format!(
+                "RollingFileManager ({directory}) java.io.FileNotFoundException: {directory} (Is a directory)"
+            ))
+        );
+        assert_eq!(
+            rolling("RollingRandomAccessFileManager", &directory),
+            Err(format!(
+                "Cannot access RandomAccessFile java.io.FileNotFoundException: {directory} (Is a directory)"
+            ))
         );
     }
 

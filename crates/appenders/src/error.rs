@@ -89,6 +89,21 @@ pub enum AppenderBuildError {
         /// The `fileName` as configured.
         file_name: String,
     },
+    /// The file cannot be memory-mapped (a character device, a FIFO): log4j2's
+    /// `MemoryMappedFileManager` fails to map it and the appender is not created.
+    #[error(
+        "{manager} ({file_name}) java.io.IOException: {}",
+        crate::os_reason(source)
+    )]
+    Map {
+        /// The kind of manager that failed.
+        manager: &'static str,
+        /// The `fileName` as configured.
+        file_name: String,
+        /// The OS error mapping would fail with.
+        #[source]
+        source: io::Error,
+    },
     /// The file opened, but preparing it failed (reading its length, finding the end of the data
     /// left by an earlier run, truncating it).
     #[error(

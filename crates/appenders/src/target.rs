@@ -266,6 +266,16 @@ impl Classifier<'_> {
             return Err(self.open_failure(libc::ENXIO));
         }
         access(path, libc::W_OK).map_err(|error| self.open_failure(errno(&error)))?;
+        if self.manager == crate::mmf_manager::MANAGER
+            && (file_type.is_fifo() || file_type.is_char_device())
+        {
+            // mmap(2) refuses them; log4j2 then does not create the appender.
+            return Err(AppenderBuildError::Map {
+                manager: self.manager,
+                file_name: self.file_name.to_string(),
+                source: io::Error::from_raw_os_error(libc::ENODEV),
+            });
+        }
         Ok(if file_type.is_fifo() {
             Target::Fifo
         } else if file_type.is_char_device() {
@@ -555,6 +565,12 @@ mod tests {
         assert_eq!(unsafe { libc::mkfifo(c_fifo.as_ptr(), 0o600) }, 0);
         assert_eq!(judge(&fifo), Ok(Target::Fifo));
         assert_eq!(judge("/dev/null"), Ok(Target::CharacterDevice));
+        // A memory-mapped file must be mappable.
+        assert_eq!(
+            classify(crate::mmf_manager::MANAGER, "/dev/null", OpenWhen::Now)
+                .map_err(|e| e.to_string()),
+            Err("MemoryMappedFileManager (/dev/null) java.io.IOException: No such device".into())
+        );
         let dangling = dir.path().join("dangling");
         std::os::unix::fs::symlink("sub/target.log", &dangling).unwrap();
         let dangling = dangling.to_string_lossy().into_owned();

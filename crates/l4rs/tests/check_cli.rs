@@ -357,6 +357,18 @@ const ROWS: &[Row] = &[
         warning: None,
     },
     Row {
+        // Memory-mapping a character device fails; log4j2 does not create the appender.
+        name: "memory-mapped-device",
+        prepare: |_| {},
+        appenders: r#"<MemoryMappedFile name="F" fileName="/dev/null"/>"#,
+        refs: r#"<AppenderRef ref="F"/>"#,
+        errors: &[
+            "MemoryMappedFileManager (/dev/null) java.io.IOException: No such device",
+            "Unable to locate appender \"F\" for logger config \"root\"",
+        ],
+        warning: None,
+    },
+    Row {
         name: "parent-is-a-file",
         prepare: |dir| std::fs::write(dir.join("plain"), "").unwrap(),
         appenders: r#"<File name="F" fileName="{dir}/plain/app.log"/>"#,

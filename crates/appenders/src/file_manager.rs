@@ -381,7 +381,7 @@ pub(crate) fn open_file(path: &Path, append: bool) -> io::Result<File> {
 /// process reads fails at once with `ENXIO` instead of blocking the thread for ever, as a
 /// plain open for writing would (and log4j2's does). Once open, the descriptor is made
 /// blocking again, so writes behave as they always do.
-pub(crate) fn open_without_waiting(
+pub fn open_without_waiting(
     options: &mut OpenOptions,
     path: &Path,
     flags: libc::c_int,

@@ -526,6 +526,18 @@ fn a_fifo_hangs_neither_check_nor_init() {
         "{errors:#?}"
     );
 
+    // The status logger's `dest` is opened the same way: no reader, no wait.
+    let dest_config = dir.join("dest.xml");
+    std::fs::write(
+        &dest_config,
+        format!(
+            r#"<Configuration dest="{}"><Loggers><Root level="info"/></Loggers></Configuration>"#,
+            fifo.display()
+        ),
+    )
+    .unwrap();
+    assert_eq!(init_within(&dest_config, limit), Some(Vec::new()));
+
     use std::io::Read as _;
     use std::os::unix::fs::OpenOptionsExt as _;
     let mut reader = std::fs::OpenOptions::new()

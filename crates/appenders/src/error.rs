@@ -155,6 +155,58 @@ impl AppenderBuildError {
         }
     }
 
+    /// What to change in the configuration (or on the disk) to fix this, for the ` (help: …)`
+    /// l4rs adds after log4j2's words; `None` when there is nothing specific to say.
+    pub fn help(&self) -> Option<String> {
+        let unresolved = |file_name: &str| file_name.contains("${");
+        match self {
+            AppenderBuildError::Open {
+                file_name, source, ..
+            } => match source.raw_os_error()? {
+                libc::EISDIR => Some(format!(
+                    "fileName names a directory; name a file in it, e.g. {}/app.log",
+                    file_name.trim_end_matches('/')
+                )),
+                libc::ELOOP => Some(
+                    "the symbolic links on the way to fileName form a loop; fix the links or name another file".into(),
+                ),
+                libc::ENOENT if file_name.is_empty() => Some("give fileName a value".into()),
+                libc::ENOENT if unresolved(file_name) => Some(
+                    "fileName still holds an unresolved ${…}, a directory that does not exist, so the path cannot lead through it; define the property, give the lookup a default (${sys:name:-default}), or write the path out".into(),
+                ),
+                libc::ENOENT | libc::ENOTDIR => Some(
+                    "a directory on the way to fileName does not exist and is not made (only the parent left once `..` is removed is made); create it, or write the path without `..`".into(),
+                ),
+                libc::ENXIO => Some("fileName names a socket, which cannot be written as a file; name a regular file".into()),
+                libc::EACCES | libc::EPERM | libc::EROFS => Some(
+                    "this process may not write there: change the file's permissions or owner, or name a file in a writable directory".into(),
+                ),
+                _ => None,
+            },
+            AppenderBuildError::CreateDirectory { .. } => Some(
+                "create the directory, or let this process write into its parent".into(),
+            ),
+            AppenderBuildError::ParentNotDirectory { .. } => Some(
+                "a file stands where fileName needs a directory: move the file, or change fileName".into(),
+            ),
+            AppenderBuildError::Map { .. } => Some(
+                "a memory-mapped file must be a regular file; use <File> to write to a device or a pipe".into(),
+            ),
+            AppenderBuildError::CreateFile { cause, .. }
+            | AppenderBuildError::AccessRandomAccessFile { cause } => cause.help(),
+            _ => None,
+        }
+    }
+
+    /// The error as the status logger reports it: log4j2's words, then l4rs's ` (help: …)`
+    /// when there is something to say.
+    pub fn with_help(&self) -> String {
+        match self.help() {
+            Some(help) => format!("{self} (help: {help})"),
+            None => self.to_string(),
+        }
+    }
+
     /// The message of the `IOException` log4j2's RollingFile reports: the OS's reason when
     /// creating the file failed, the directory failure's own message otherwise.
     fn io_detail(&self) -> String {

@@ -541,6 +541,15 @@ mod tests {
                 "Unable to create file {file_name} java.io.IOException: No such file or directory"
             ))
         );
+        // l4rs's help names the likely cause.
+        let help = match classify("FileManager", &file_name, OpenWhen::Now) {
+            Ok(target) => panic!("judged {target:?}"),
+            Err(error) => error.with_help(),
+        };
+        assert!(
+            help.ends_with("(help: fileName still holds an unresolved ${…}, a directory that does not exist, so the path cannot lead through it; define the property, give the lookup a default (${sys:name:-default}), or write the path out)"),
+            "{help}"
+        );
         // log4j2 makes `logs` (the canonical parent) but not `made`, so the kernel cannot go up
         // from `made` either; through a directory that is there, `..` is fine.
         let through_missing = dir.file("made/../logs/app.log");

@@ -211,7 +211,7 @@ impl Context {
                     if !mode.checking() {
                         crate::replaced_appenders::open_file(spec);
                     } else if let Err(error) = l4rs_appenders::check_replaced_file(spec) {
-                        status::error(&error);
+                        status::error(error.with_help());
                     }
                 },
             )
@@ -516,7 +516,7 @@ fn build_appender(
             spec.ignore_exceptions,
         )),
         Err(error) => {
-            status::error(&error);
+            status::error(error.with_help());
             None
         }
     }

@@ -148,7 +148,7 @@ fn a_directory_as_file_name_fails() {
     let file = dir.display();
     assert!(
         errors[0].ends_with(&format!(
-            ":2:14: appender \"F\": FileManager ({file}) java.io.FileNotFoundException: {file} (Is a directory)"
+            ":2:14: appender \"F\": FileManager ({file}) java.io.FileNotFoundException: {file} (Is a directory) (help: fileName names a directory; name a file in it, e.g. {file}/app.log)"
         )),
         "{}",
         errors[0]
@@ -641,13 +641,13 @@ fn unwritable_files_and_directories_are_errors() {
     assert!(!output.status.success(), "{stdout}");
     assert!(
         errors[0].ends_with(&format!(
-            "appender \"F\": FileManager ({file}) java.io.FileNotFoundException: {file} (Permission denied)"
+            "appender \"F\": FileManager ({file}) java.io.FileNotFoundException: {file} (Permission denied) (help: this process may not write there: change the file's permissions or owner, or name a file in a writable directory)"
         )),
         "{stdout}"
     );
     assert!(
         errors[1].ends_with(&format!(
-            "java.io.IOException: Could not create directory {}/sub (Permission denied)",
+            "java.io.IOException: Could not create directory {}/sub (Permission denied) (help: create the directory, or let this process write into its parent)",
             locked.display()
         )),
         "{stdout}"

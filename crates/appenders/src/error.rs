@@ -59,6 +59,51 @@ pub enum AppenderBuildError {
         #[source]
         source: io::Error,
     },
+    /// A RollingFile's missing file could not be created: log4j2's `RollingFileManager` makes
+    /// the parent directories and creates the file before opening it, and reports a failure of
+    /// either in its own words.
+    #[error("Unable to create file {file_name} java.io.IOException: {}", cause.io_detail())]
+    CreateFile {
+        /// The `fileName` as configured.
+        file_name: String,
+        /// The failure, as the plain File manager would report it.
+        #[source]
+        cause: Box<AppenderBuildError>,
+    },
+    /// A RollingRandomAccessFile's file could not be opened or its parent made: log4j2's
+    /// `RollingRandomAccessFileManager` reports every such failure in these words.
+    #[error("Cannot access RandomAccessFile {}", cause.java_exception())]
+    AccessRandomAccessFile {
+        /// The failure, as the plain RandomAccessFile manager would report it.
+        #[source]
+        cause: Box<AppenderBuildError>,
+    },
+    /// The file is a FIFO that no process has open for reading. log4j2 would wait for a reader
+    /// for ever; l4rs opens without waiting and reports this instead.
+    #[error(
+        "{manager} ({file_name}) java.io.FileNotFoundException: {file_name} (No such device or address): it is a FIFO that no process has open for reading; l4rs does not wait for a reader (log4j2 would wait for ever): start the reader before the configuration, or name a regular file"
+    )]
+    FifoWithoutReader {
+        /// The kind of manager that failed.
+        manager: &'static str,
+        /// The `fileName` as configured.
+        file_name: String,
+    },
+    /// The file cannot be memory-mapped (a character device, a FIFO): log4j2's
+    /// `MemoryMappedFileManager` fails to map it and the appender is not created.
+    #[error(
+        "{manager} ({file_name}) java.io.IOException: {}",
+        crate::os_reason(source)
+    )]
+    Map {
+        /// The kind of manager that failed.
+        manager: &'static str,
+        /// The `fileName` as configured.
+        file_name: String,
+        /// The OS error mapping would fail with.
+        #[source]
+        source: io::Error,
+    },
     /// The file opened, but preparing it failed (reading its length, finding the end of the data
     /// left by an earlier run, truncating it).
     #[error(
@@ -84,4 +129,95 @@ pub enum AppenderBuildError {
         /// The element name, e.g. `Async`.
         kind: &'static str,
     },
+}
+
+impl AppenderBuildError {
+    /// The Java exception log4j2 reports for this failure, e.g.
+    /// `java.io.FileNotFoundException: app.log (Is a directory)`.
+    fn java_exception(&self) -> String {
+        let text = self.to_string();
+        match self {
+            AppenderBuildError::CreateDirectory {
+                manager, file_name, ..
+            }
+            | AppenderBuildError::ParentNotDirectory {
+                manager, file_name, ..
+            }
+            | AppenderBuildError::Open {
+                manager, file_name, ..
+            }
+            | AppenderBuildError::Prepare {
+                manager, file_name, ..
+            } => text
+                .strip_prefix(&format!("{manager} ({file_name}) "))
+                .map_or_else(|| text.clone(), str::to_string),
+            _ => text,
+        }
+    }
+
+    /// What to change in the configuration (or on the disk) to fix this, for the ` (help: …)`
+    /// l4rs adds after log4j2's words; `None` when there is nothing specific to say.
+    pub fn help(&self) -> Option<String> {
+        let unresolved = |file_name: &str| file_name.contains("${");
+        match self {
+            AppenderBuildError::Open {
+                file_name, source, ..
+            } => match source.raw_os_error()? {
+                libc::EISDIR => Some(format!(
+                    "fileName names a directory; name a file in it, e.g. {}/app.log",
+                    file_name.trim_end_matches('/')
+                )),
+                libc::ELOOP => Some(
+                    "the symbolic links on the way to fileName form a loop; fix the links or name another file".into(),
+                ),
+                libc::ENOENT if file_name.is_empty() => Some("give fileName a value".into()),
+                libc::ENOENT if unresolved(file_name) => Some(
+                    "fileName still holds an unresolved ${…}, a directory that does not exist, so the path cannot lead through it; define the property, give the lookup a default (${sys:name:-default}), or write the path out".into(),
+                ),
+                libc::ENOENT | libc::ENOTDIR => Some(
+                    "a directory on the way to fileName does not exist and is not made (only the parent left once `..` is removed is made); create it, or write the path without `..`".into(),
+                ),
+                libc::ENXIO => Some("fileName names a socket, which cannot be written as a file; name a regular file".into()),
+                libc::EACCES | libc::EPERM | libc::EROFS => Some(
+                    "this process may not write there: change the file's permissions or owner, or name a file in a writable directory".into(),
+                ),
+                _ => None,
+            },
+            AppenderBuildError::CreateDirectory { .. } => Some(
+                "create the directory, or let this process write into its parent".into(),
+            ),
+            AppenderBuildError::ParentNotDirectory { .. } => Some(
+                "a file stands where fileName needs a directory: move the file, or change fileName".into(),
+            ),
+            AppenderBuildError::Map { .. } => Some(
+                "a memory-mapped file must be a regular file; use <File> to write to a device or a pipe".into(),
+            ),
+            AppenderBuildError::CreateFile { cause, .. }
+            | AppenderBuildError::AccessRandomAccessFile { cause } => cause.help(),
+            _ => None,
+        }
+    }
+
+    /// The error as the status logger reports it: log4j2's words, then l4rs's ` (help: …)`
+    /// when there is something to say.
+    pub fn with_help(&self) -> String {
+        match self.help() {
+            Some(help) => format!("{self} (help: {help})"),
+            None => self.to_string(),
+        }
+    }
+
+    /// The message of the `IOException` log4j2's RollingFile reports: the OS's reason when
+    /// creating the file failed, the directory failure's own message otherwise.
+    fn io_detail(&self) -> String {
+        match self {
+            AppenderBuildError::Open { source, .. } => crate::os_reason(source),
+            _ => {
+                let exception = self.java_exception();
+                exception
+                    .strip_prefix("java.io.IOException: ")
+                    .map_or_else(|| exception.clone(), str::to_string)
+            }
+        }
+    }
 }

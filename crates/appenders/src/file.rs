@@ -45,36 +45,8 @@ impl FileAppender {
         layout: Arc<dyn Layout>,
     ) -> Result<FileAppender, AppenderBuildError> {
         let name = name.into();
-        // A spec from the configuration loader has been through this already, so this warns
-        // only for specs built in code. The loader alone also reports a bufferSize that
-        // buffering off makes useless, so that is said once.
-        let mut settled = spec.clone();
-        if let Some(warning) = settled.give_locking_precedence() {
-            status::warn(format_args!("{warning}"));
-        }
-        let buffered = settled.buffered_io;
-        let permissions = spec.file_permissions.as_deref().and_then(|text| {
-            let parsed = parse_permissions(text);
-            if parsed.is_none() {
-                status::warn(format_args!(
-                    "Invalid filePermissions \"{text}\" for appender {name}: expected nine characters \
-                     such as rw-r-----; the file's permissions are left as they are"
-                ));
-            }
-            parsed
-        });
-        let options = FileOptions {
-            manager: "FileManager",
-            header: true,
-            append: spec.append,
-            buffered,
-            buffer_size: spec.buffer_size,
-            locking: spec.locking,
-            create_on_demand: spec.create_on_demand,
-            permissions,
-            owner: spec.file_owner.clone(),
-            group: spec.file_group.clone(),
-        };
+        let options = file_options(&name, spec);
+        let buffered = options.buffered;
         let manager = FILE_MANAGERS.acquire(&spec.file_name, || {
             FileManager::create(&spec.file_name, options, Arc::clone(&layout))
         })?;
@@ -98,6 +70,40 @@ impl FileAppender {
 }
 
 crate::managed::managed_appender!(FileAppender);
+
+/// The options the File appender `name` opens its manager with, after log4j2's adjustments;
+/// what they warn about is reported (building and `l4rs check` both come through here).
+pub(crate) fn file_options(name: &str, spec: &FileSpec) -> FileOptions {
+    // A spec from the configuration loader has been through this already, so this warns
+    // only for specs built in code. The loader alone also reports a bufferSize that
+    // buffering off makes useless, so that is said once.
+    let mut settled = spec.clone();
+    if let Some(warning) = settled.give_locking_precedence() {
+        status::warn(format_args!("{warning}"));
+    }
+    let permissions = spec.file_permissions.as_deref().and_then(|text| {
+        let parsed = parse_permissions(text);
+        if parsed.is_none() {
+            status::warn(format_args!(
+                "Invalid filePermissions \"{text}\" for appender {name}: expected nine characters \
+                 such as rw-r-----; the file's permissions are left as they are"
+            ));
+        }
+        parsed
+    });
+    FileOptions {
+        manager: "FileManager",
+        header: true,
+        append: spec.append,
+        buffered: settled.buffered_io,
+        buffer_size: spec.buffer_size,
+        locking: spec.locking,
+        create_on_demand: spec.create_on_demand,
+        permissions,
+        owner: spec.file_owner.clone(),
+        group: spec.file_group.clone(),
+    }
+}
 
 /// A File or RandomAccessFile appender's manager.
 impl AppenderManager for FileManager {

@@ -29,6 +29,7 @@ use std::sync::{Arc, Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuar
 use l4rs_core::{status, Layout};
 
 use crate::registry::{Managed, Registry};
+use crate::target::{classify, make_missing_parent, open_error, OpenWhen, Target};
 use crate::AppenderBuildError;
 
 /// Every file manager of the process, by `fileName` as configured (log4j2 keys them the same
@@ -124,7 +125,12 @@ impl FileManager {
         layout: Arc<dyn Layout>,
     ) -> Result<FileManager, AppenderBuildError> {
         let path = PathBuf::from(file_name);
-        make_parent_dirs(options.manager, file_name, &path)?;
+        let opening = if options.create_on_demand {
+            OpenWhen::Deferred
+        } else {
+            OpenWhen::Now
+        };
+        let target = prepare(options.manager, file_name, opening)?;
         let initial_size = if options.append {
             std::fs::metadata(&path).map_or(0, |metadata| metadata.len())
         } else {
@@ -135,12 +141,8 @@ impl FileManager {
         } else {
             // Decided before opening, which creates the file (log4j2 does the same).
             let write_header = options.header && (!options.append || !path.exists());
-            let file =
-                open_file(&path, options.append).map_err(|source| AppenderBuildError::Open {
-                    manager: options.manager,
-                    file_name: file_name.to_string(),
-                    source,
-                })?;
+            let file = open_file(&path, options.append)
+                .map_err(|source| open_error(options.manager, file_name, &target, source))?;
             define_attributes(&file, &path, &options);
             if write_header {
                 write_header_to(&file, file_name, layout.as_ref());
@@ -366,45 +368,47 @@ impl FileManager {
 
 /// Opens for appending; `O_APPEND` makes every write land at the end, whoever else writes.
 /// Without `append` the file is truncated first (Java's `FileOutputStream(file, false)`).
+/// Opening never waits: see [`open_without_waiting`].
 pub(crate) fn open_file(path: &Path, append: bool) -> io::Result<File> {
     let mut options = OpenOptions::new();
     options.append(true).create(true);
-    if !append {
-        // std refuses `truncate` together with `append`, though the OS allows it.
-        options.custom_flags(libc::O_TRUNC);
-    }
-    options.open(path)
+    // std refuses `truncate` together with `append`, though the OS allows it.
+    let truncate = if append { 0 } else { libc::O_TRUNC };
+    open_without_waiting(&mut options, path, truncate)
 }
 
-/// log4j2's `FileUtils.makeParentDirs`: creates the missing parents of the file, and fails with
-/// log4j2's messages (prefixed with the `manager`'s name) when that is impossible.
-pub(crate) fn make_parent_dirs(
+/// Opens `path` with `options` (and the extra open(2) `flags`) without waiting: a FIFO that no
+/// process reads fails at once with `ENXIO` instead of blocking the thread for ever, as a
+/// plain open for writing would (and log4j2's does). Once open, the descriptor is made
+/// blocking again, so writes behave as they always do.
+pub fn open_without_waiting(
+    options: &mut OpenOptions,
+    path: &Path,
+    flags: libc::c_int,
+) -> io::Result<File> {
+    let file = options.custom_flags(flags | libc::O_NONBLOCK).open(path)?;
+    let fd = file.as_raw_fd();
+    // SAFETY: `fd` is open and owned by `file` for the duration of both calls.
+    let status = unsafe { libc::fcntl(fd, libc::F_GETFL) };
+    // SAFETY: as above.
+    if status == -1 || unsafe { libc::fcntl(fd, libc::F_SETFL, status & !libc::O_NONBLOCK) } == -1 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(file)
+}
+
+/// Judges `file_name` as opening it for `opening` will find it ([`classify`], the judgement
+/// `l4rs check` makes too), then makes its missing parent directories as log4j2's
+/// `FileUtils.makeParentDirs` does. Failures are worded as log4j2 words them, prefixed with the
+/// `manager`'s name.
+pub(crate) fn prepare(
     manager: &'static str,
     file_name: &str,
-    path: &Path,
-) -> Result<(), AppenderBuildError> {
-    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-    let Some(parent) = absolute.parent() else {
-        return Ok(());
-    };
-    if !parent.exists() {
-        if let Err(source) = std::fs::create_dir_all(parent) {
-            return Err(AppenderBuildError::CreateDirectory {
-                manager,
-                file_name: file_name.to_string(),
-                directory: parent.to_path_buf(),
-                source,
-            });
-        }
-    }
-    if !parent.is_dir() {
-        return Err(AppenderBuildError::ParentNotDirectory {
-            manager,
-            file_name: file_name.to_string(),
-            directory: parent.to_path_buf(),
-        });
-    }
-    Ok(())
+    opening: OpenWhen,
+) -> Result<Target, AppenderBuildError> {
+    let target = classify(manager, file_name, opening)?;
+    make_missing_parent(manager, file_name, &target)?;
+    Ok(target)
 }
 
 /// Writes the layout's header straight to the file, bypassing any buffer, as log4j2 does. A

@@ -32,6 +32,7 @@ use std::sync::Arc;
 use l4rs_config::model::{AppenderKind, AppenderSpec};
 use l4rs_core::{Appender, Layout};
 
+mod check;
 mod console;
 mod encode;
 mod error;
@@ -47,10 +48,13 @@ mod rolling;
 mod rolling_file;
 mod rolling_memory_mapped_file;
 mod rolling_random_access_file;
+mod target;
 
+pub use check::check_appender;
 pub use console::ConsoleAppender;
 pub use error::AppenderBuildError;
 pub use file::FileAppender;
+pub use file_manager::open_without_waiting;
 pub use memory_mapped_file::{MemoryMappedFileAppender, MAX_REGION_LENGTH, MIN_REGION_LENGTH};
 pub use random_access_file::RandomAccessFileAppender;
 pub use rolling::clock::{ManualClock, RolloverClock, SystemClock};
@@ -133,6 +137,12 @@ pub fn build_appender_with(
 /// defers, are left alone.
 pub fn open_replaced_file(spec: &AppenderSpec) -> Result<(), AppenderBuildError> {
     replaced::open_replaced_file(spec)
+}
+
+/// [`open_replaced_file`] without side effects, for `l4rs check`: the error opening the file
+/// would fail with (judged as opening judges it first), and nothing is opened or created.
+pub fn check_replaced_file(spec: &AppenderSpec) -> Result<(), AppenderBuildError> {
+    replaced::check_replaced_file(spec)
 }
 
 /// Writes out the buffer of every file in use (and syncs memory-mapped files to the disk). Safe

@@ -58,8 +58,9 @@ use std::time::{Duration, Instant};
 use l4rs_core::{status, Layout};
 use memmap2::{MmapOptions, MmapRaw};
 
-use crate::file_manager::{make_parent_dirs, WriteError};
+use crate::file_manager::{open_without_waiting, prepare, WriteError};
 use crate::registry::{Managed, Registry};
+use crate::target::{open_error, OpenWhen};
 use crate::AppenderBuildError;
 
 /// Every memory-mapped file manager of the process, by `fileName` as configured.
@@ -279,23 +280,22 @@ impl MemoryMappedFileManager {
     ) -> Result<MemoryMappedFileManager, AppenderBuildError> {
         debug_assert!(region_length.is_power_of_two());
         let path = Path::new(file_name);
-        make_parent_dirs(MANAGER, file_name, path)?;
         if !append {
             // A missing file is the expected failure; any other resurfaces when opening.
             let _ = std::fs::remove_file(path);
         }
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            // The data already there is kept; how much of it is data is found below.
-            .truncate(false)
-            .open(path)
-            .map_err(|source| AppenderBuildError::Open {
-                manager: MANAGER,
-                file_name: file_name.to_string(),
-                source,
-            })?;
+        let target = prepare(MANAGER, file_name, OpenWhen::Now)?;
+        let file = open_without_waiting(
+            OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create(true)
+                // The data already there is kept; how much of it is data is found below.
+                .truncate(false),
+            path,
+            0,
+        )
+        .map_err(|source| open_error(MANAGER, file_name, &target, source))?;
         let prepare_error = |action: &'static str| {
             move |source| AppenderBuildError::Prepare {
                 manager: MANAGER,

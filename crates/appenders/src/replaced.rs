@@ -18,7 +18,7 @@ use std::path::Path;
 
 use l4rs_config::model::{AppenderKind, AppenderSpec};
 
-use crate::file_manager::{make_parent_dirs, open_file, FileManager, FILE_MANAGERS};
+use crate::file_manager::{open_file, prepare, FileManager, FILE_MANAGERS};
 use crate::memory_mapped_file::valid_region_length;
 use crate::mmf_manager::{MANAGER as MEMORY_MAPPED_FILE_MANAGER, MEMORY_MAPPED_FILE_MANAGERS};
 use crate::random_access_file::{
@@ -29,6 +29,7 @@ use crate::rolling::RollingManager;
 use crate::rolling_file::ROLLING_FILE_MANAGERS;
 use crate::rolling_memory_mapped_file::ROLLING_MEMORY_MAPPED_FILE_MANAGERS;
 use crate::rolling_random_access_file::ROLLING_RANDOM_ACCESS_FILE_MANAGERS;
+use crate::target::{classify, open_error, OpenWhen};
 use crate::AppenderBuildError;
 
 /// How log4j2 would open a replaced appender's file.
@@ -56,6 +57,19 @@ pub(crate) fn open_replaced_file(spec: &AppenderSpec) -> Result<(), AppenderBuil
         .managers
         .unless_live(&opening.key, &mut || result = open(&opening).map(drop));
     result
+}
+
+/// [`open_replaced_file`] without side effects, for `l4rs check`: judges the file it would open
+/// with the classification opening it runs first, and returns the error it would fail with.
+pub(crate) fn check_replaced_file(spec: &AppenderSpec) -> Result<(), AppenderBuildError> {
+    let Some(opening) = opening(spec) else {
+        return Ok(());
+    };
+    let target = classify(opening.manager, opening.file_name, OpenWhen::Now)?;
+    if let Some(warning) = target.warning(opening.manager, opening.file_name) {
+        l4rs_core::status::warn(warning);
+    }
+    Ok(())
 }
 
 fn opening(spec: &AppenderSpec) -> Option<Opening<'_>> {
@@ -117,12 +131,9 @@ fn opening(spec: &AppenderSpec) -> Option<Opening<'_>> {
 
 fn open(opening: &Opening<'_>) -> Result<File, AppenderBuildError> {
     let path = Path::new(opening.file_name);
-    make_parent_dirs(opening.manager, opening.file_name, path)?;
-    let file = open_file(path, opening.append).map_err(|source| AppenderBuildError::Open {
-        manager: opening.manager,
-        file_name: opening.file_name.to_string(),
-        source,
-    })?;
+    let target = prepare(opening.manager, opening.file_name, OpenWhen::Now)?;
+    let file = open_file(path, opening.append)
+        .map_err(|source| open_error(opening.manager, opening.file_name, &target, source))?;
     if let Some(region) = opening.region_length {
         // The first region is mapped from the end of the data (the start, when truncated), which
         // grows the file to there plus the region; it is never truncated back.

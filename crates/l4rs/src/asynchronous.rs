@@ -14,6 +14,8 @@ use l4rs_config::model::{AppenderSpec, AsyncAppenderSpec};
 use l4rs_core::{status, LogEvent};
 
 use crate::appender_control::AppenderControl;
+use crate::check::{BuildMode, CheckedAppender};
+use crate::context::appender_subject;
 use crate::context::{AppenderRef, LoggerConfig, Predicate, Walk};
 
 /// The tag bit telling the AsyncLogger thread that the location was already visible when the
@@ -187,6 +189,7 @@ pub(crate) fn build_async_appenders(
     settings: &AsyncSettings,
     by_name: &mut HashMap<String, Arc<AppenderControl>>,
     appenders: &mut Vec<Arc<AppenderControl>>,
+    mode: &BuildMode,
 ) -> Vec<Arc<AsyncAppender>> {
     let mut pending: Vec<(&AppenderSpec, &AsyncAppenderSpec)> = specs.to_vec();
     let mut built = Vec::new();
@@ -207,21 +210,26 @@ pub(crate) fn build_async_appenders(
             break;
         }
         for (spec, async_spec) in ready {
-            if let Some((control, appender)) =
-                build_async_appender(spec, async_spec, settings, by_name)
-            {
+            let built_one = mode.element(
+                spec.position,
+                || appender_subject(spec),
+                || build_async_appender(spec, async_spec, settings, by_name, mode),
+            );
+            if let Some((control, appender)) = built_one {
                 by_name.insert(spec.name.clone(), Arc::clone(&control));
                 appenders.push(control);
-                built.push(appender);
+                built.extend(appender);
             }
         }
         pending = waiting;
     }
     for (spec, _) in pending {
-        status::error(format_args!(
-            "AsyncAppender {} refers to itself through Async appenders; the appender is not created",
-            spec.name
-        ));
+        mode.element(spec.position, || appender_subject(spec), || {
+            status::error(format_args!(
+                "AsyncAppender {} refers to itself through Async appenders; the appender is not created",
+                spec.name
+            ))
+        });
     }
     built
 }
@@ -231,7 +239,8 @@ fn build_async_appender(
     async_spec: &AsyncAppenderSpec,
     settings: &AsyncSettings,
     by_name: &HashMap<String, Arc<AppenderControl>>,
-) -> Option<(Arc<AppenderControl>, Arc<AsyncAppender>)> {
+    mode: &BuildMode,
+) -> Option<(Arc<AppenderControl>, Option<Arc<AsyncAppender>>)> {
     let mut refs = Vec::new();
     for reference in &async_spec.appender_refs {
         match by_name.get(&reference.appender) {
@@ -283,15 +292,28 @@ fn build_async_appender(
         .clone()
         .map(|control| Arc::new(ErrorAppender(control)) as Arc<dyn EventHandler>);
     let dispatch = Arc::new(AsyncAppenderDispatch { refs, error });
+    let filter = spec.filter.as_ref().map(l4rs_filter::build_filter);
+    if mode.checking() {
+        // Everything above is what starting does; the queue itself is not allocated and its
+        // thread not started. INTEGRATION: a refusal of impossible options must come before
+        // this point (in the loader, or in a check of `options` called here and by
+        // `AsyncAppender::start`) for `l4rs check` to report it.
+        let checked = Arc::new(CheckedAppender {
+            name: options.name,
+            requires_location: options.requires_location,
+        });
+        let control = AppenderControl::new(checked, filter, spec.ignore_exceptions);
+        return Some((Arc::new(control), None));
+    }
     match AsyncAppender::start(options, dispatch, error_handler) {
         Ok(appender) => {
             let appender = Arc::new(appender);
             let control = Arc::new(AppenderControl::new(
                 appender.clone(),
-                spec.filter.as_ref().map(l4rs_filter::build_filter),
+                filter,
                 spec.ignore_exceptions,
             ));
-            Some((control, appender))
+            Some((control, Some(appender)))
         }
         Err(error) => {
             status::error(&error);

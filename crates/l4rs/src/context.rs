@@ -13,6 +13,7 @@ use l4rs_layout::{LayoutContext, PatternLayout};
 
 use crate::appender_control::AppenderControl;
 use crate::asynchronous::{self, AsyncLoggerStage};
+use crate::check::{BuildMode, CheckedAppender};
 
 /// One `<AppenderRef>` (of a logger config or an Async appender), resolved to its appender.
 pub(crate) struct AppenderRef {
@@ -182,14 +183,16 @@ impl Context {
         // only, so a caller's own capture around `init` would lose what building reported.
         // Layouts and filters return no error of their own, so their reports are the only way
         // to learn of them.
-        let (context, reported) =
-            status::observe(Level::ERROR, || Context::assemble(configuration));
+        let (context, reported) = status::observe(Level::ERROR, || {
+            Context::build_with(configuration, &BuildMode::Start)
+        });
         let errors = reported.into_iter().map(|record| record.message).collect();
         (context, errors)
     }
 
-    /// [`Context::build`] without the bookkeeping of what it reported.
-    fn assemble(configuration: Configuration) -> Context {
+    /// [`Context::build`] without the bookkeeping of what it reported; with
+    /// [`BuildMode::Check`], the same building without side effects (`l4rs check`).
+    pub(crate) fn build_with(configuration: Configuration, mode: &BuildMode) -> Context {
         let mut by_name: HashMap<String, Arc<AppenderControl>> = HashMap::new();
         let mut appenders = Vec::new();
         let mut async_specs = Vec::new();
@@ -200,31 +203,54 @@ impl Context {
         let mut replaced: Vec<&AppenderSpec> = configuration.replaced_appenders.iter().collect();
         replaced.sort_by_key(|spec| spec.position);
         let mut replaced = replaced.into_iter().peekable();
+        let replaced_file = |spec: &AppenderSpec| {
+            mode.element(
+                spec.position,
+                || appender_subject(spec),
+                || {
+                    if !mode.checking() {
+                        crate::replaced_appenders::open_file(spec);
+                    } else if let Err(error) = l4rs_appenders::check_replaced_file(spec) {
+                        status::error(error.with_help());
+                    }
+                },
+            )
+        };
         for spec in &configuration.appenders {
             while let Some(earlier) =
                 replaced.next_if(|r| crate::replaced_appenders::precedes(r, spec))
             {
-                crate::replaced_appenders::open_file(earlier);
+                replaced_file(earlier);
             }
             if let AppenderKind::Async(async_spec) = &spec.kind {
                 // Built below, once the appenders it names exist.
                 async_specs.push((spec, async_spec));
                 continue;
             }
-            if let Some(control) = build_appender(spec, &configuration, &mut uses_nano_clock) {
+            let control = mode.element(
+                spec.position,
+                || appender_subject(spec),
+                || build_appender(spec, &configuration, &mut uses_nano_clock, mode),
+            );
+            if let Some(control) = control {
                 let control = Arc::new(control);
                 by_name.insert(spec.name.clone(), Arc::clone(&control));
                 appenders.push(control);
             }
         }
-        replaced.for_each(crate::replaced_appenders::open_file);
+        replaced.for_each(replaced_file);
 
         let uses_async = !async_specs.is_empty()
             || std::iter::once(&configuration.loggers.root)
                 .chain(&configuration.loggers.loggers)
                 .any(|logger| logger.asynchronous);
         let settings = if uses_async {
-            l4rs_async::AsyncSettings::from_environment()
+            // What the properties report is the configuration's too.
+            mode.element(
+                None,
+                || "asynchronous settings".to_string(),
+                l4rs_async::AsyncSettings::from_environment,
+            )
         } else {
             l4rs_async::AsyncSettings::default()
         };
@@ -233,6 +259,7 @@ impl Context {
             &settings,
             &mut by_name,
             &mut appenders,
+            mode,
         );
 
         let tree = LoggerTree::new(&configuration.loggers);
@@ -248,28 +275,38 @@ impl Context {
             let refs = spec
                 .appender_refs
                 .iter()
-                .filter_map(|reference| match by_name.get(&reference.appender) {
-                    Some(control) => Some(AppenderRef {
-                        level: reference.level,
-                        filter: reference.filter.as_ref().map(l4rs_filter::build_filter),
-                        control: Arc::clone(control),
-                    }),
-                    None => {
-                        status::error(format_args!(
-                            "Unable to locate appender \"{}\" for logger config \"{}\"",
-                            reference.appender, display_name
-                        ));
-                        None
-                    }
+                .filter_map(|reference| {
+                    // The message names the reference and its logger.
+                    mode.element(reference.position, String::new, || {
+                        match by_name.get(&reference.appender) {
+                            Some(control) => Some(AppenderRef {
+                                level: reference.level,
+                                filter: reference.filter.as_ref().map(l4rs_filter::build_filter),
+                                control: Arc::clone(control),
+                            }),
+                            None => {
+                                status::error(format_args!(
+                                    "Unable to locate appender \"{}\" for logger config \"{}\"",
+                                    reference.appender, display_name
+                                ));
+                                None
+                            }
+                        }
+                    })
                 })
                 .collect();
+            let filter = mode.element(
+                spec.position,
+                || format!("logger \"{display_name}\""),
+                || spec.filter.as_ref().map(l4rs_filter::build_filter),
+            );
             configs.push(LoggerConfig {
                 name: spec.name.clone(),
                 level: node.effective_level,
                 additive: spec.additivity,
                 include_location: spec.include_location.unwrap_or(!spec.asynchronous),
                 parent: tree.parent(index),
-                filter: spec.filter.as_ref().map(l4rs_filter::build_filter),
+                filter,
                 refs,
                 asynchronous: spec.asynchronous,
                 location_up_front: false,
@@ -281,10 +318,18 @@ impl Context {
             configs[index].path_prints_location = prints;
             configs[index].location_up_front = configs[index].include_location && prints;
         }
-        let (configs, async_logger) =
-            asynchronous::start_async_logger(configs, &settings, configuration.shutdown_timeout_ms);
+        // Checking starts no thread: the queue's only failure is the OS refusing one.
+        let (configs, async_logger) = if mode.checking() {
+            (configs.into(), None)
+        } else {
+            asynchronous::start_async_logger(configs, &settings, configuration.shutdown_timeout_ms)
+        };
 
-        let filter = configuration.filter.as_ref().map(l4rs_filter::build_filter);
+        let filter = mode.element(
+            None,
+            || "configuration filter".to_string(),
+            || configuration.filter.as_ref().map(l4rs_filter::build_filter),
+        );
         Context {
             configuration,
             tree,
@@ -423,13 +468,19 @@ fn path_prints_location(configs: &[LoggerConfig], start: usize) -> bool {
     false
 }
 
-/// Builds one appender; an error is reported through the status logger (and so becomes one of
+/// How `l4rs check` names an appender in what it reports.
+pub(crate) fn appender_subject(spec: &AppenderSpec) -> String {
+    format!("appender \"{}\"", spec.name)
+}
+
+/// Builds one appender (with [`BuildMode::Check`], judges it: see `l4rs_appenders::check_appender`); an error is reported through the status logger (and so becomes one of
 /// the context's build errors). Sets `uses_nano_clock` when the layout has `%N` (log4j2 switches
 /// the clock while parsing the pattern, so even when the appender itself then fails to build).
 fn build_appender(
     spec: &AppenderSpec,
     configuration: &Configuration,
     uses_nano_clock: &mut bool,
+    mode: &BuildMode,
 ) -> Option<AppenderControl> {
     // log4j2 asks `System.console()`, whatever the appender writes to.
     let context = LayoutContext {
@@ -448,14 +499,24 @@ fn build_appender(
         clock: Arc::new(l4rs_appenders::SystemClock::default()),
         substitutor: Arc::clone(&configuration.substitutor),
     };
-    match l4rs_appenders::build_appender_with(spec, layout, &rolling) {
+    let built = if mode.checking() {
+        l4rs_appenders::check_appender(spec).map(|()| {
+            Arc::new(CheckedAppender {
+                name: spec.name.clone(),
+                requires_location: layout.requires_location(),
+            }) as Arc<dyn l4rs_core::Appender>
+        })
+    } else {
+        l4rs_appenders::build_appender_with(spec, layout, &rolling)
+    };
+    match built {
         Ok(appender) => Some(AppenderControl::new(
             appender,
             spec.filter.as_ref().map(l4rs_filter::build_filter),
             spec.ignore_exceptions,
         )),
         Err(error) => {
-            status::error(&error);
+            status::error(error.with_help());
             None
         }
     }

@@ -24,6 +24,7 @@
 mod appender_control;
 mod asynchronous;
 mod bridge;
+mod check;
 mod context;
 mod error;
 mod lifecycle;
@@ -35,6 +36,7 @@ mod system_console;
 mod thread;
 
 pub use asynchronous::async_queue_stats;
+pub use check::{check_configuration, Finding};
 pub use error::Error;
 pub use l4rs_async::{dropped_events, QueueStats};
 pub use l4rs_core::{

@@ -224,11 +224,13 @@ fn apply_status_settings(configuration: &Configuration) {
         Some(dest) if dest.eq_ignore_ascii_case("out") => {
             status::set_destination(status::Destination::Stdout)
         }
-        Some(path) => match std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path.trim_start_matches("file:"))
-        {
+        // Opened as appenders open their files: a FIFO without a reader is refused at once
+        // rather than blocking the start.
+        Some(path) => match l4rs_appenders::open_without_waiting(
+            std::fs::OpenOptions::new().create(true).append(true),
+            std::path::Path::new(path.trim_start_matches("file:")),
+            0,
+        ) {
             Ok(file) => status::set_destination(status::Destination::File(file)),
             Err(error) => status::error(format_args!(
                 "Unable to open status destination {path}: {error}"

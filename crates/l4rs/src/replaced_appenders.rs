@@ -10,7 +10,7 @@ use l4rs_core::status;
 /// Opens the file of `replaced` as building it would, reporting a failure as building would.
 pub(crate) fn open_file(replaced: &AppenderSpec) {
     if let Err(error) = l4rs_appenders::open_replaced_file(replaced) {
-        status::error(&error);
+        status::error(error.with_help());
     }
 }
 

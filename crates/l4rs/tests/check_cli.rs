@@ -1,7 +1,8 @@
 //! `l4rs check FILE`: diagnostics with their positions, the routing tree, and the exit status.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 /// A fresh, empty directory for one test's files.
 fn fresh_dir(name: &str) -> PathBuf {
@@ -142,11 +143,20 @@ fn a_directory_as_file_name_fails() {
     );
     assert!(!checked.success, "{}", checked.stdout);
     let errors = lines_starting(&checked.stdout, "error: ");
-    assert_eq!(errors.len(), 1, "{}", checked.stdout);
+    // log4j2's two reports: the file cannot be opened, so the appender is not there for root.
+    assert_eq!(errors.len(), 2, "{}", checked.stdout);
+    let file = dir.display();
     assert!(
-        errors[0].contains(":2:14: appender \"F\" cannot write") && errors[0].contains("directory"),
+        errors[0].ends_with(&format!(
+            ":2:14: appender \"F\": FileManager ({file}) java.io.FileNotFoundException: {file} (Is a directory) (help: fileName names a directory; name a file in it, e.g. {file}/app.log)"
+        )),
         "{}",
         errors[0]
+    );
+    assert!(
+        errors[1].ends_with(":3:31: Unable to locate appender \"F\" for logger config \"root\""),
+        "{}",
+        errors[1]
     );
 }
 
@@ -191,4 +201,457 @@ fn layout_and_filter_errors_found_when_starting_are_reported() {
         "{}",
         checked.stdout
     );
+}
+
+/// Every path under `dir` (links not followed), to show what a step created.
+fn tree(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(next) = pending.pop() {
+        for entry in std::fs::read_dir(&next).expect("read the test directory") {
+            let path = entry.expect("a directory entry").path();
+            let is_dir = std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir());
+            if is_dir {
+                pending.push(path.clone());
+            }
+            found.push(path);
+        }
+    }
+    found.sort();
+    found
+}
+
+/// Runs `l4rs check` on `config`, killed after `limit`: `None` when it had to be killed.
+fn check_within(config: &Path, limit: Duration) -> Option<Checked> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_l4rs"))
+        .arg("check")
+        .arg(config)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("run l4rs check");
+    let started = Instant::now();
+    while child.try_wait().expect("wait for l4rs check").is_none() {
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let output = child.wait_with_output().expect("collect l4rs check");
+    Some(Checked {
+        success: output.status.success(),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+    })
+}
+
+/// Held by the tests that call `init`: the configuration in force is the process's, so they
+/// take turns.
+static INIT: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Runs `l4rs::init_with_file(config)` on a thread, given up after `limit`: `None` when it did
+/// not return in time; otherwise the errors it returned (empty for `Ok`).
+fn init_within(config: &Path, limit: Duration) -> Option<Vec<String>> {
+    let (sender, receiver) = std::sync::mpsc::channel();
+    let config = config.to_path_buf();
+    std::thread::spawn(move || {
+        let messages = match l4rs::init_with_file(&config) {
+            Ok(()) => Vec::new(),
+            Err(l4rs::Error::Invalid { messages, .. }) => messages,
+            Err(other) => vec![other.to_string()],
+        };
+        let _ = sender.send(messages);
+    });
+    receiver.recv_timeout(limit).ok()
+}
+
+/// One row of the table: a configuration (written with `{dir}` standing for the row's
+/// directory), what to put in the directory first, and what both paths must say.
+struct Row {
+    name: &'static str,
+    prepare: fn(&Path),
+    appenders: &'static str,
+    refs: &'static str,
+    /// Texts every error (of check and of init) is made of: each error contains one, and each
+    /// text is in some error of both.
+    errors: &'static [&'static str],
+    /// A text check must print as a WARN.
+    warning: Option<&'static str>,
+}
+
+fn make_fifo(path: &Path) {
+    let c_path = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0, "mkfifo");
+}
+
+const ROWS: &[Row] = &[
+    Row {
+        name: "good",
+        prepare: |_| {},
+        appenders: r#"<File name="F" fileName="{dir}/logs/app.log"/><Console name="C"/>"#,
+        refs: r#"<AppenderRef ref="F"/><AppenderRef ref="C"/>"#,
+        errors: &[],
+        warning: None,
+    },
+    Row {
+        name: "symlink-loop",
+        prepare: |dir| {
+            std::os::unix::fs::symlink("loop-b", dir.join("loop-a")).unwrap();
+            std::os::unix::fs::symlink("loop-a", dir.join("loop-b")).unwrap();
+        },
+        appenders: r#"<File name="F" fileName="{dir}/loop-a"/>"#,
+        refs: r#"<AppenderRef ref="F"/>"#,
+        errors: &[
+            "loop-a (Too many levels of symbolic links)",
+            "Unable to locate appender \"F\" for logger config \"root\"",
+        ],
+        warning: None,
+    },
+    Row {
+        name: "empty-name",
+        prepare: |_| {},
+        appenders: r#"<File name="F" fileName=""/>"#,
+        refs: r#"<AppenderRef ref="F"/>"#,
+        errors: &[
+            "The parameter is null: fileName",
+            "field 'fileName' has invalid value ''",
+            "Null object returned for File in Appenders.",
+            "Unable to locate appender \"F\" for logger config \"root\"",
+        ],
+        warning: None,
+    },
+    Row {
+        name: "unresolved-lookup-then-dot-dot",
+        prepare: |_| {},
+        appenders: r#"<File name="F" fileName="{dir}/${sys:catalina.home}/../logs/app.log"/>
+    <RollingFile name="R" fileName="{dir}/${sys:catalina.home}/../logs/r.log" filePattern="{dir}/r-%i.log"><SizeBasedTriggeringPolicy size="1MB"/></RollingFile>"#,
+        refs: r#"<AppenderRef ref="F"/><AppenderRef ref="R"/>"#,
+        errors: &[
+            "/../logs/app.log (No such file or directory)",
+            "Unable to create file ",
+            "Unable to locate appender \"F\" for logger config \"root\"",
+            "Unable to locate appender \"R\" for logger config \"root\"",
+        ],
+        warning: None,
+    },
+    Row {
+        name: "directory",
+        prepare: |dir| std::fs::create_dir(dir.join("a-directory")).unwrap(),
+        appenders: r#"<RandomAccessFile name="F" fileName="{dir}/a-directory"/>"#,
+        refs: r#"<AppenderRef ref="F"/>"#,
+        errors: &[
+            "a-directory (Is a directory)",
+            "Unable to locate appender \"F\" for logger config \"root\"",
+        ],
+        warning: None,
+    },
+    Row {
+        // log4j2 builds the first F (opening its file) before the second replaces it.
+        name: "replaced-appender",
+        prepare: |dir| std::fs::create_dir(dir.join("a-directory")).unwrap(),
+        appenders: r#"<File name="F" fileName="{dir}/a-directory"/><File name="F" fileName="{dir}/ok.log"/>"#,
+        refs: r#"<AppenderRef ref="F"/>"#,
+        errors: &["a-directory (Is a directory)"],
+        warning: None,
+    },
+    Row {
+        // Memory-mapping a character device fails; log4j2 does not create the appender.
+        name: "memory-mapped-device",
+        prepare: |_| {},
+        appenders: r#"<MemoryMappedFile name="F" fileName="/dev/null"/>"#,
+        refs: r#"<AppenderRef ref="F"/>"#,
+        errors: &[
+            "MemoryMappedFileManager (/dev/null) java.io.IOException: No such device",
+            "Unable to locate appender \"F\" for logger config \"root\"",
+        ],
+        warning: None,
+    },
+    Row {
+        name: "parent-is-a-file",
+        prepare: |dir| std::fs::write(dir.join("plain"), "").unwrap(),
+        appenders: r#"<File name="F" fileName="{dir}/plain/app.log"/>"#,
+        refs: r#"<AppenderRef ref="F"/>"#,
+        errors: &[
+            "plain exists and is not a directory. Unable to create directory.",
+            "Unable to locate appender \"F\" for logger config \"root\"",
+        ],
+        warning: None,
+    },
+    Row {
+        name: "socket",
+        prepare: |dir| {
+            // Leaked so the socket file stays (closing the listener keeps it too, but this is
+            // explicit about what the row needs).
+            std::mem::forget(std::os::unix::net::UnixListener::bind(dir.join("socket")).unwrap());
+        },
+        appenders: r#"<File name="F" fileName="{dir}/socket"/>"#,
+        refs: r#"<AppenderRef ref="F"/>"#,
+        errors: &[
+            "socket (No such device or address)",
+            "Unable to locate appender \"F\" for logger config \"root\"",
+        ],
+        warning: None,
+    },
+];
+
+/// `l4rs check` and `init_with_file` on the same files report the same errors, neither hangs,
+/// and check leaves the folder as it found it.
+#[test]
+fn check_reports_what_init_reports() {
+    let _turn = INIT.lock().unwrap_or_else(|e| e.into_inner());
+    let limit = Duration::from_secs(20);
+    for row in ROWS {
+        let dir = fresh_dir(&format!("same-{}", row.name));
+        (row.prepare)(&dir);
+        let xml = format!(
+            "<Configuration>\n  <Appenders>\n    {}\n  </Appenders>\n  <Loggers><Root level=\"info\">{}</Root></Loggers>\n</Configuration>\n",
+            row.appenders.replace("{dir}", &dir.display().to_string()),
+            row.refs
+        );
+        let config = dir.join("log4j2.xml");
+        std::fs::write(&config, xml).expect("write the configuration");
+        let before = tree(&dir);
+        let checked = check_within(&config, limit)
+            .unwrap_or_else(|| panic!("{}: l4rs check did not finish", row.name));
+        assert_eq!(tree(&dir), before, "{}: check changed the folder", row.name);
+        let init_errors = init_within(&config, limit)
+            .unwrap_or_else(|| panic!("{}: init did not finish", row.name));
+        let check_errors = lines_starting(&checked.stdout, "error: ");
+        assert_eq!(
+            checked.success,
+            row.errors.is_empty(),
+            "{}: {}",
+            row.name,
+            checked.stdout
+        );
+        assert_eq!(
+            check_errors.len(),
+            init_errors.len(),
+            "{}: check:\n{}\ninit: {init_errors:#?}",
+            row.name,
+            checked.stdout
+        );
+        // Each init error is one of check's (check adds the position and the element).
+        for error in &init_errors {
+            assert!(
+                check_errors
+                    .iter()
+                    .any(|line| line.contains(error.as_str())),
+                "{}: init's {error:?} is not among check's:\n{}",
+                row.name,
+                checked.stdout
+            );
+        }
+        for expected in row.errors {
+            assert!(
+                init_errors.iter().any(|e| e.contains(expected)),
+                "{}: {expected:?} not in {init_errors:#?}",
+                row.name
+            );
+        }
+        for error in init_errors.iter().map(String::as_str).chain(check_errors) {
+            assert!(
+                row.errors.iter().any(|expected| error.contains(expected)),
+                "{}: unexpected error {error:?}",
+                row.name
+            );
+        }
+        if let Some(warning) = row.warning {
+            assert!(
+                lines_starting(&checked.stdout, "warning: ")
+                    .iter()
+                    .any(|l| l.contains(warning)),
+                "{}: {}",
+                row.name,
+                checked.stdout
+            );
+        }
+        if row.errors.is_empty() {
+            assert_eq!(checked.stdout.lines().last(), Some("ok"), "{}", row.name);
+            assert!(
+                checked.stdout.contains("root -> INFO -> [F, C]"),
+                "{}",
+                checked.stdout
+            );
+        }
+    }
+}
+
+/// A FIFO as `fileName` hangs neither path: check reports it as a WARN (whether a reader has
+/// it open when the service starts cannot be known in advance) and init, with no reader,
+/// refuses the appender at once; with a reader, init writes into it.
+#[test]
+fn a_fifo_hangs_neither_check_nor_init() {
+    let _turn = INIT.lock().unwrap_or_else(|e| e.into_inner());
+    let limit = Duration::from_secs(20);
+    let dir = fresh_dir("fifo");
+    let fifo = dir.join("pipe");
+    make_fifo(&fifo);
+    let config = dir.join("log4j2.xml");
+    std::fs::write(
+        &config,
+        format!(
+            r#"<Configuration>
+  <Appenders><File name="F" fileName="{}"><PatternLayout pattern="%m%n"/></File></Appenders>
+  <Loggers><Root level="info"><AppenderRef ref="F"/></Root></Loggers>
+</Configuration>
+"#,
+            fifo.display()
+        ),
+    )
+    .unwrap();
+    let before = tree(&dir);
+    let checked = check_within(&config, limit).expect("l4rs check did not finish on a FIFO");
+    assert_eq!(tree(&dir), before);
+    assert!(checked.success, "{}", checked.stdout);
+    let warnings = lines_starting(&checked.stdout, "warning: ");
+    assert!(
+        warnings.len() == 1 && warnings[0].contains("is a FIFO"),
+        "{}",
+        checked.stdout
+    );
+
+    let errors = init_within(&config, limit).expect("init did not finish on a FIFO");
+    assert_eq!(errors.len(), 2, "{errors:#?}");
+    assert!(
+        errors[0].contains(
+            "(No such device or address): it is a FIFO that no process has open for reading"
+        ),
+        "{errors:#?}"
+    );
+    assert!(
+        errors[1].contains("Unable to locate appender \"F\""),
+        "{errors:#?}"
+    );
+
+    // The status logger's `dest` is opened the same way: no reader, no wait.
+    let dest_config = dir.join("dest.xml");
+    std::fs::write(
+        &dest_config,
+        format!(
+            r#"<Configuration dest="{}"><Loggers><Root level="info"/></Loggers></Configuration>"#,
+            fifo.display()
+        ),
+    )
+    .unwrap();
+    assert_eq!(init_within(&dest_config, limit), Some(Vec::new()));
+
+    use std::io::Read as _;
+    use std::os::unix::fs::OpenOptionsExt as _;
+    let mut reader = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(&fifo)
+        .unwrap();
+    assert_eq!(init_within(&config, limit), Some(Vec::new()));
+    let logger = l4rs::get_logger("any");
+    l4rs::info!(logger, "through the pipe");
+    let mut received = [0u8; 64];
+    let length = reader.read(&mut received).unwrap();
+    assert_eq!(&received[..length], b"through the pipe\n");
+    l4rs::shutdown();
+}
+
+/// An `<Async>` queue of 2^31-1 slots cannot be allocated: init must refuse it with an ERROR
+/// (the hardening branch makes the Async builder do so) and check must report the same error,
+/// since it goes through the same builder. Ignored until that refusal is merged: today init
+/// tries to allocate the queue and the test process aborts.
+#[test]
+#[ignore = "INTEGRATION: passes once the Async builder refuses impossible bufferSize values (hardening branch)"]
+fn an_impossible_async_buffer_size_is_reported_by_both() {
+    let _turn = INIT.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = fresh_dir("async-buffer");
+    let config = dir.join("log4j2.xml");
+    std::fs::write(
+        &config,
+        r#"<Configuration>
+  <Appenders><Console name="C"/><Async name="A" bufferSize="2147483647"><AppenderRef ref="C"/></Async></Appenders>
+  <Loggers><Root level="info"><AppenderRef ref="A"/></Root></Loggers>
+</Configuration>
+"#,
+    )
+    .unwrap();
+    let checked = check_within(&config, Duration::from_secs(20)).expect("check finishes");
+    assert!(!checked.success, "{}", checked.stdout);
+    let check_errors = lines_starting(&checked.stdout, "error: ");
+    assert!(
+        check_errors
+            .iter()
+            .any(|l| l.contains("bufferSize") || l.contains("2147483647")),
+        "{}",
+        checked.stdout
+    );
+    let errors = init_within(&config, Duration::from_secs(20)).expect("init finishes");
+    assert_eq!(
+        errors.len(),
+        check_errors.len(),
+        "{errors:#?}\n{}",
+        checked.stdout
+    );
+    for error in &errors {
+        assert!(
+            check_errors.iter().any(|l| l.contains(error.as_str())),
+            "{error}\n{}",
+            checked.stdout
+        );
+    }
+}
+
+/// A file this process may not write, and a directory it may not create, are errors worded as
+/// opening them fails. Checked as an unprivileged user: root may write anything.
+#[test]
+fn unwritable_files_and_directories_are_errors() {
+    use std::os::unix::fs::PermissionsExt as _;
+    use std::os::unix::process::CommandExt as _;
+
+    let dir = fresh_dir("unwritable");
+    let locked = dir.join("locked");
+    std::fs::create_dir(&locked).unwrap();
+    let read_only = locked.join("read-only.log");
+    std::fs::write(&read_only, "kept\n").unwrap();
+    std::fs::set_permissions(&read_only, std::fs::Permissions::from_mode(0o444)).unwrap();
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o555)).unwrap();
+    let config = dir.join("log4j2.xml");
+    std::fs::write(
+        &config,
+        format!(
+            r#"<Configuration>
+  <Appenders><File name="F" fileName="{}"/><File name="G" fileName="{}/sub/new.log"/></Appenders>
+  <Loggers><Root level="info"><AppenderRef ref="F"/><AppenderRef ref="G"/></Root></Loggers>
+</Configuration>
+"#,
+            read_only.display(),
+            locked.display()
+        ),
+    )
+    .unwrap();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_l4rs"));
+    command.arg("check").arg(&config);
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } == 0 {
+        // `nobody`: root's writes are never refused.
+        command.uid(65534).gid(65534);
+    }
+    let output = command.output().expect("run l4rs check");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let errors = lines_starting(&stdout, "error: ");
+    let file = read_only.display();
+    assert!(!output.status.success(), "{stdout}");
+    assert!(
+        errors[0].ends_with(&format!(
+            "appender \"F\": FileManager ({file}) java.io.FileNotFoundException: {file} (Permission denied) (help: this process may not write there: change the file's permissions or owner, or name a file in a writable directory)"
+        )),
+        "{stdout}"
+    );
+    assert!(
+        errors[1].ends_with(&format!(
+            "java.io.IOException: Could not create directory {}/sub (Permission denied) (help: create the directory, or let this process write into its parent)",
+            locked.display()
+        )),
+        "{stdout}"
+    );
+    assert_eq!(errors.len(), 4, "{stdout}");
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o755)).unwrap();
 }

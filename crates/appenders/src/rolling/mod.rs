@@ -222,6 +222,28 @@ enum Cause {
     Cron(i64),
 }
 
+/// The `<Delete>` actions of `strategy`, built; one that cannot be built is reported (with the
+/// manager's `key`) and left out, never run with fewer conditions than configured, which would
+/// delete more. `l4rs check` builds them too, so it reports what starting the appender does.
+pub(crate) fn delete_actions(key: &str, strategy: &RolloverStrategySpec) -> Vec<DeleteAction> {
+    match strategy {
+        RolloverStrategySpec::Default { actions, .. }
+        | RolloverStrategySpec::DirectWrite { actions, .. } => actions
+            .iter()
+            .filter_map(|ActionSpec::Delete(delete)| {
+                DeleteAction::new(delete)
+                    .inspect_err(|reason| {
+                        status::error(format_args!(
+                            "RollingFileManager ({key}) the Delete action on {} is not run: {reason}",
+                            delete.base_path
+                        ));
+                    })
+                    .ok()
+            })
+            .collect(),
+    }
+}
+
 impl<B: Backend + Send + Sync> RollingManager<B> {
     /// The registry key of `spec`: its `fileName`, or its `filePattern` for direct write.
     pub(crate) fn key(spec: &RollingSpec) -> String {
@@ -273,24 +295,7 @@ impl<B: Backend + Send + Sync> RollingManager<B> {
                 } => cron = Some((schedule.clone(), *evaluate_on_startup)),
             }
         }
-        let actions = match &spec.strategy {
-            RolloverStrategySpec::Default { actions, .. }
-            | RolloverStrategySpec::DirectWrite { actions, .. } => actions
-                .iter()
-                .filter_map(|ActionSpec::Delete(delete)| {
-                    DeleteAction::new(delete)
-                        .inspect_err(|reason| {
-                            // Never run with fewer conditions than configured: that would
-                            // delete more.
-                            status::error(format_args!(
-                                "RollingFileManager ({key}) the Delete action on {} is not run: {reason}",
-                                delete.base_path
-                            ));
-                        })
-                        .ok()
-                })
-                .collect(),
-        };
+        let actions = delete_actions(&key, &spec.strategy);
         let archiver = Arc::new(Archiver {
             name: key.clone(),
             pattern,

@@ -130,11 +130,11 @@ fn build_appender(
     let _ = binder.string(&mut node, &["advertiseUri", "advertiseURI"]);
 
     let mut missing = match &pending {
-        Pending::RequiredFileName => {
-            vec![MissingField::attribute(
-                "fileName",
-                "The parameter is null: fileName",
-            )]
+        Pending::RequiredFileName { empty } => {
+            let field = MissingField::attribute("fileName", "The parameter is null: fileName");
+            // log4j2's validator refuses an empty value as it refuses a missing one, and
+            // prints it as it is.
+            vec![if *empty { field.shown_as("") } else { field }]
         }
         Pending::Rolling(parts) => parts.missing(),
         _ => Vec::new(),
@@ -165,7 +165,9 @@ fn build_appender(
             );
             return None;
         }
-        Pending::RequiredFileName => unreachable!("reported as a missing required attribute"),
+        Pending::RequiredFileName { .. } => {
+            unreachable!("reported as a missing required attribute")
+        }
     };
     if let AppenderKind::Console(ConsoleSpec {
         follow: true,
@@ -364,8 +366,9 @@ enum Pending {
     Ready(AppenderKind),
     /// A File, whose buffer options are checked when it is built.
     File(FileSpec),
-    /// A File without `fileName`, a required attribute of its builder.
-    RequiredFileName,
+    /// A File without `fileName` (or with an empty one: `empty`), a required attribute of its
+    /// builder.
+    RequiredFileName { empty: bool },
     /// A RandomAccessFile or MemoryMappedFile without `fileName`, which their `build()` refuses.
     NoFileName,
     /// A rolling appender, checked in two steps.
@@ -402,8 +405,9 @@ fn file(binder: &mut Binder, node: &mut PNode) -> Pending {
     let file_owner = binder.string(node, &["fileOwner"]);
     let file_group = binder.string(node, &["fileGroup"]);
     let buffers = buffering(binder, node);
-    let Some(file_name) = file_name else {
-        return Pending::RequiredFileName;
+    let empty = file_name.as_deref() == Some("");
+    let Some(file_name) = file_name.filter(|name| !name.is_empty()) else {
+        return Pending::RequiredFileName { empty };
     };
     Pending::File(FileSpec {
         file_name,

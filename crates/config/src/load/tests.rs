@@ -206,6 +206,27 @@ fn each_refused_builder_says_what_to_add() {
 }
 
 #[test]
+fn an_empty_file_name_is_refused_as_log4j2_refuses_it() {
+    // log4j2 2.19 (checked with the oracle): the required-value validator refuses "" as it
+    // refuses a missing value, and the appender is not created.
+    let config = load(
+        r#"<Configuration>
+  <Appenders><File name="Empty" fileName=""/></Appenders>
+  <Loggers><Root level="info"/></Loggers>
+</Configuration>"#,
+    );
+    assert_eq!(
+        messages(&config),
+        [
+            "The parameter is null: fileName",
+            "Could not create plugin of type class org.apache.logging.log4j.core.appender.FileAppender for element File org.apache.logging.log4j.core.config.ConfigurationException: Arguments given for element File are invalid: field 'fileName' has invalid value ''",
+            "Null object returned for File in Appenders.",
+        ]
+    );
+    assert!(config.appenders.is_empty());
+}
+
+#[test]
 fn tolerated_errors_use_log4j2_wording() {
     let config = load(
         r#"<Configuration status="warn">

@@ -4,18 +4,18 @@
 //! diagnostic with its file:line:column, then the resolved routing tree (logger → effective
 //! level → appenders), and exits with status 1 when the configuration has errors.
 //!
-//! Besides the file's own diagnostics it builds every layout and filter (what the library
-//! reports only when it starts them: an unknown converter, a `RegexFilter` whose expression
-//! does not compile) and judges every file appender's `fileName`, without creating or opening
-//! anything for writing.
+//! Besides the file's own diagnostics it builds the configuration as `init` does
+//! ([`l4rs::check_configuration`]: every layout, filter, appender and reference, through the same
+//! builders), reporting what starting it would report (an unknown converter, a `RegexFilter`
+//! whose expression does not compile, a `fileName` that cannot be opened, a reference to an
+//! appender that is not built), without opening, creating or deleting any file and without
+//! starting any thread.
 
 use std::path::Path;
 use std::process::ExitCode;
-use std::sync::Arc;
 
-use l4rs::config::model::{AppenderKind, AppenderRefSpec, Configuration, FilterSpec, LayoutSpec};
+use l4rs::config::model::Configuration;
 use l4rs::config::routing::LoggerTree;
-use l4rs::config::Position;
 use l4rs::config::{LoadOptions, Severity};
 use l4rs::Level;
 
@@ -64,19 +64,26 @@ fn check(file: &Path) -> ExitCode {
         };
         println!("{label}: {diagnostic}");
     }
-    for unresolved in configuration.unresolved_appender_refs() {
-        errors += 1;
-        let position = unresolved
+    // Built as `init` builds it, without opening or creating anything (see
+    // `l4rs::check_configuration`): the same errors, at the elements they are about.
+    for finding in l4rs::check_configuration(&configuration) {
+        let label = if finding.level.is_at_least_as_severe_as(Level::ERROR) {
+            errors += 1;
+            "error"
+        } else {
+            "warning"
+        };
+        let position = finding
             .position
             .map(|p| format!("{}:{}: ", file_display(&configuration), p))
             .unwrap_or_default();
-        println!(
-            "error: {position}Unable to locate appender \"{}\" for logger config \"{}\"",
-            unresolved.appender, unresolved.logger
-        );
+        let subject = if finding.subject.is_empty() {
+            String::new()
+        } else {
+            format!("{}: ", finding.subject)
+        };
+        println!("{label}: {position}{subject}{}", finding.message);
     }
-    errors += check_appender_paths(&configuration);
-    errors += check_layouts_and_filters(&configuration);
     if !configuration.diagnostics.is_empty() {
         println!();
     }
@@ -90,146 +97,12 @@ fn check(file: &Path) -> ExitCode {
     }
 }
 
-/// Reports file appenders whose file could not be created, without creating anything.
-fn check_appender_paths(configuration: &Configuration) -> usize {
-    let mut errors = 0;
-    for appender in &configuration.appenders {
-        let Some(file_name) = appender.kind.file_name() else {
-            continue;
-        };
-        if let Err(problem) = writable(Path::new(file_name)) {
-            errors += 1;
-            let position = appender
-                .position
-                .map(|p| format!("{}:{}: ", file_display(configuration), p))
-                .unwrap_or_default();
-            println!(
-                "error: {position}appender \"{}\" cannot write {file_name}: {problem}",
-                appender.name
-            );
-        }
-    }
-    errors
-}
-
-/// Builds every layout and filter as the library would when it starts the configuration, and
-/// prints what they report (the status logger's ERRORs and WARNs), at the element they belong
-/// to. Returns the number of errors.
-fn check_layouts_and_filters(configuration: &Configuration) -> usize {
-    let mut errors = 0;
-    let mut report = |position: Option<Position>, subject: &str, build: &dyn Fn()| {
-        let ((), records) = l4rs::core::status::capture(build);
-        for record in records {
-            let label = if record.level.is_at_least_as_severe_as(Level::ERROR) {
-                errors += 1;
-                "error"
-            } else if record.level.is_at_least_as_severe_as(Level::WARN) {
-                "warning"
-            } else {
-                continue;
-            };
-            let position = position
-                .map(|p| format!("{}:{}: ", file_display(configuration), p))
-                .unwrap_or_default();
-            println!("{label}: {position}{subject}: {}", record.message);
-        }
-    };
-    let build_filter = |filter: &Option<FilterSpec>| {
-        if let Some(filter) = filter {
-            l4rs_filter::build_filter(filter);
-        }
-    };
-    let build_refs = |refs: &[AppenderRefSpec]| {
-        for reference in refs {
-            build_filter(&reference.filter);
-        }
-    };
-    if configuration.filter.is_some() {
-        report(None, "configuration filter", &|| {
-            build_filter(&configuration.filter)
-        });
-    }
-    for appender in &configuration.appenders {
-        let subject = format!("appender \"{}\"", appender.name);
-        report(appender.position, &subject, &|| {
-            if let Some(LayoutSpec::Pattern(pattern)) = &appender.layout {
-                let context = l4rs_layout::LayoutContext {
-                    interpolator: Some(Arc::clone(&configuration.substitutor)),
-                    console: false,
-                };
-                l4rs_layout::PatternLayout::new(pattern, context);
-            }
-            build_filter(&appender.filter);
-            if let AppenderKind::Async(async_spec) = &appender.kind {
-                build_refs(&async_spec.appender_refs);
-            }
-        });
-    }
-    let loggers = &configuration.loggers;
-    for logger in std::iter::once(&loggers.root).chain(&loggers.loggers) {
-        let name = if logger.name.is_empty() {
-            "root"
-        } else {
-            &logger.name
-        };
-        let subject = format!("logger \"{name}\"");
-        report(logger.position, &subject, &|| {
-            build_filter(&logger.filter);
-            build_refs(&logger.appender_refs);
-        });
-    }
-    errors
-}
-
 fn file_display(configuration: &Configuration) -> String {
     configuration
         .source
         .as_ref()
         .map(|p| p.display().to_string())
         .unwrap_or_default()
-}
-
-/// Whether `path` could be opened for appending, judged from the path and the nearest existing
-/// ancestor directory.
-fn writable(path: &Path) -> Result<(), String> {
-    if path.is_dir() {
-        return Err("it is a directory".into());
-    }
-    if path.exists() {
-        return std::fs::OpenOptions::new()
-            .append(true)
-            .open(path)
-            .map(|_| ())
-            .map_err(|e| e.to_string());
-    }
-    let mut ancestor = path.parent();
-    while let Some(dir) = ancestor {
-        let dir = if dir.as_os_str().is_empty() {
-            Path::new(".")
-        } else {
-            dir
-        };
-        if dir.exists() {
-            if !dir.is_dir() {
-                return Err(format!("{} is not a directory", dir.display()));
-            }
-            let probe = std::ffi::CString::new(dir.as_os_str().as_encoded_bytes())
-                .map_err(|e| e.to_string())?;
-            // SAFETY: `probe` is a valid NUL-terminated path.
-            let allowed = unsafe { libc::access(probe.as_ptr(), libc::W_OK | libc::X_OK) } == 0;
-            return if allowed {
-                Ok(())
-            } else {
-                Err(format!(
-                    "{}: {}",
-                    dir.display(),
-                    std::io::Error::last_os_error()
-                ))
-            };
-        }
-        ancestor = dir.parent();
-    }
-    Ok(())
 }
 
 fn print_routing(configuration: &Configuration) {

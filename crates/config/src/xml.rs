@@ -5,6 +5,7 @@
 //! references other than the predefined ones and character references are not expanded, and
 //! `xi:include` elements are replaced by the root element of the included file.
 
+use std::cell::Cell;
 use std::path::{Path, PathBuf};
 
 use quick_xml::events::{BytesStart, Event};
@@ -224,6 +225,24 @@ struct Parser<'a> {
     text: &'a str,
     source: Option<&'a Path>,
     depth: usize,
+    /// The last position computed, so the next one is counted from there rather than from the
+    /// start of the file: elements and attributes come in document order, which keeps loading
+    /// linear in the file's size.
+    cursor: Cell<Cursor>,
+}
+
+/// A byte offset in the text and its line and column.
+#[derive(Clone, Copy)]
+struct Cursor {
+    offset: usize,
+    position: Position,
+}
+
+impl Cursor {
+    const START: Cursor = Cursor {
+        offset: 0,
+        position: Position { line: 1, column: 1 },
+    };
 }
 
 impl<'a> Parser<'a> {
@@ -232,13 +251,40 @@ impl<'a> Parser<'a> {
             text,
             source,
             depth,
+            cursor: Cell::new(Cursor::START),
         }
+    }
+
+    /// Line and column of a byte offset, counted from the previous one when it lies before.
+    fn position(&self, offset: usize) -> Position {
+        let mut offset = offset.min(self.text.len());
+        while !self.text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        let cursor = self.cursor.get();
+        if offset < cursor.offset {
+            // Only error positions go backwards; they are computed once.
+            return position_at(self.text, offset);
+        }
+        let mut line = cursor.position.line;
+        let mut column = cursor.position.column;
+        for c in self.text[cursor.offset..offset].chars() {
+            if c == '\n' {
+                line = line.saturating_add(1);
+                column = 1;
+            } else {
+                column = column.saturating_add(1);
+            }
+        }
+        let position = Position { line, column };
+        self.cursor.set(Cursor { offset, position });
+        position
     }
 
     fn malformed(&self, offset: usize, message: impl Into<String>) -> XmlError {
         XmlError::Malformed {
             path: self.source.map(Path::to_path_buf),
-            position: position_at(self.text, offset),
+            position: self.position(offset),
             message: message.into(),
         }
     }
@@ -353,6 +399,7 @@ impl<'a> Parser<'a> {
             .split_once(':')
             .map(|(prefix, _)| prefix.to_string());
         let local = element.local_name().as_ref().to_string();
+        let element_position = self.position(start);
         let mut attributes = Vec::new();
         let mut xinclude_prefixes = Vec::new();
         let mut xinclude_default = false;
@@ -380,10 +427,7 @@ impl<'a> Parser<'a> {
                     xinclude_default = true;
                 }
             }
-            let position = self.offset_of(name).map_or_else(
-                || position_at(self.text, start),
-                |at| position_at(self.text, at),
-            );
+            let position = self.position(self.offset_of(name).unwrap_or(start));
             attributes.push(Attribute {
                 name: name.to_string(),
                 value,
@@ -396,7 +440,7 @@ impl<'a> Parser<'a> {
                 attributes,
                 children: Vec::new(),
                 value: None,
-                position: position_at(self.text, start),
+                position: element_position,
                 file: None,
             },
             text: String::new(),
@@ -546,6 +590,31 @@ mod tests {
                 column: 15
             }
         );
+    }
+
+    #[test]
+    fn positions_counted_incrementally_match_counting_from_the_start() {
+        let text = "<a x='é'>\n  <b\n     y='1' z=\"ü\"/><c>ß\n</c>\r\n<d w='2'/></a>";
+        let root = parse(text);
+        let mut seen = Vec::new();
+        let mut stack = vec![&root];
+        while let Some(node) = stack.pop() {
+            seen.push(node.position);
+            seen.extend(node.attributes.iter().map(|a| a.position));
+            stack.extend(node.children.iter());
+        }
+        let expected = |needle: &str| position_at(text, text.find(needle).unwrap());
+        for needle in ["<a", "x=", "<b", "y=", "z=", "<c", "<d", "w="] {
+            assert!(seen.contains(&expected(needle)), "{needle}: {seen:?}");
+        }
+        assert_eq!(
+            expected("z="),
+            Position {
+                line: 3,
+                column: 12
+            }
+        );
+        assert_eq!(seen.len(), 8);
     }
 
     #[test]

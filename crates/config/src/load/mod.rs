@@ -385,6 +385,38 @@ fn bind(root: &xml::Node, source: Option<&Path>, options: LoadOptions) -> Config
     }
 }
 
+/// A list where an item replaces the earlier one of the same name, which leaves its place:
+/// the later one goes to the end, as a `retain` then `push` would do, but without scanning the
+/// list for every item (a configuration may hold hundreds of thousands of loggers).
+pub(crate) struct LastByName<T> {
+    items: Vec<Option<T>>,
+    index: std::collections::HashMap<String, usize>,
+}
+
+impl<T> LastByName<T> {
+    pub(crate) fn new() -> LastByName<T> {
+        LastByName {
+            items: Vec::new(),
+            index: std::collections::HashMap::new(),
+        }
+    }
+
+    /// Adds `item` under `name`; returns the earlier item of that name, if any.
+    pub(crate) fn push(&mut self, name: &str, item: T) -> Option<T> {
+        let earlier = self
+            .index
+            .insert(name.to_string(), self.items.len())
+            .and_then(|at| self.items[at].take());
+        self.items.push(Some(item));
+        earlier
+    }
+
+    /// The items in order.
+    pub(crate) fn into_vec(self) -> Vec<T> {
+        self.items.into_iter().flatten().collect()
+    }
+}
+
 /// Calls `f` on the pattern layout of each of `appenders` that has one.
 fn for_each_pattern_layout(
     appenders: &mut [AppenderSpec],

@@ -19,6 +19,12 @@ const XINCLUDE_NAMESPACE: &str = "http://www.w3.org/2001/XInclude";
 /// Nested includes deeper than this are taken for a cycle.
 const MAX_INCLUDE_DEPTH: usize = 16;
 
+/// How deeply elements may nest, counting the root as 1 and an included file's elements from
+/// the depth of its `xi:include`. Real configurations nest fewer than 10 deep; the limit keeps
+/// every step after parsing (which walks the tree recursively) well within a 2 MiB thread
+/// stack. log4j2 has no limit of its own.
+pub const MAX_ELEMENT_DEPTH: usize = 512;
+
 /// One attribute as written.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Attribute {
@@ -118,16 +124,20 @@ fn display_path(path: &Option<PathBuf>) -> String {
 
 /// Reads and parses a file.
 pub fn parse_file(path: &Path) -> Result<Node, XmlError> {
-    parse_file_at_depth(path, 0)
+    parse_file_at_depth(path, 0, 0)
 }
 
-fn parse_file_at_depth(path: &Path, depth: usize) -> Result<Node, XmlError> {
+/// `depth` counts the includes around this file, `outer_elements` the elements around the
+/// `xi:include` that brought it in.
+fn parse_file_at_depth(path: &Path, depth: usize, outer_elements: usize) -> Result<Node, XmlError> {
     let bytes = std::fs::read(path).map_err(|source| XmlError::Read {
         path: path.to_path_buf(),
         source,
     })?;
     let text = decode(&bytes, Some(path))?;
-    Parser::new(&text, Some(path), depth).parse()
+    let mut parser = Parser::new(&text, Some(path), depth);
+    parser.outer_elements = outer_elements;
+    parser.parse()
 }
 
 /// Parses text; `source` names the file in errors and anchors relative XInclude paths.
@@ -225,6 +235,8 @@ struct Parser<'a> {
     text: &'a str,
     source: Option<&'a Path>,
     depth: usize,
+    /// The elements around this document (those around the `xi:include` that read it).
+    outer_elements: usize,
     /// The last position computed, so the next one is counted from there rather than from the
     /// start of the file: elements and attributes come in document order, which keeps loading
     /// linear in the file's size.
@@ -251,6 +263,7 @@ impl<'a> Parser<'a> {
             text,
             source,
             depth,
+            outer_elements: 0,
             cursor: Cell::new(Cursor::START),
         }
     }
@@ -309,6 +322,16 @@ impl<'a> Parser<'a> {
                     return Err(self.malformed(
                         start,
                         "content is not allowed after the root element (expected end of file)",
+                    ));
+                }
+                Event::Start(_) | Event::Empty(_)
+                    if self.outer_elements + stack.len() >= MAX_ELEMENT_DEPTH =>
+                {
+                    return Err(self.malformed(
+                        start,
+                        format!(
+                            "elements nest deeper than {MAX_ELEMENT_DEPTH} levels, the limit l4rs sets against hostile input"
+                        ),
                     ));
                 }
                 Event::Start(element) => {
@@ -469,9 +492,10 @@ impl<'a> Parser<'a> {
             open.node.value = Some(text);
         }
         let include = self.is_xinclude(&open, stack);
+        let ancestors = stack.len();
         match stack.last_mut() {
             Some(parent) if include => {
-                let mut included = self.include(&open.node)?;
+                let mut included = self.include(&open.node, ancestors)?;
                 parent.node.children.append(&mut included);
             }
             Some(parent) => parent.node.children.push(open.node),
@@ -498,7 +522,7 @@ impl<'a> Parser<'a> {
     /// Replaces an `xi:include` by the root element of the included file, or by the children of
     /// its `xi:fallback` when that file cannot be used (the JDK parser's behaviour: without a
     /// fallback, the failed include is fatal).
-    fn include(&self, node: &Node) -> Result<Vec<Node>, XmlError> {
+    fn include(&self, node: &Node, stack_depth: usize) -> Result<Vec<Node>, XmlError> {
         let at = node.position;
         let failure = |message: String| XmlError::Malformed {
             path: self.source.map(Path::to_path_buf),
@@ -532,7 +556,7 @@ impl<'a> Parser<'a> {
                 "xi:include of '{href}' with parse=\"text\" has no place in a configuration"
             )))
         } else {
-            parse_file_at_depth(&target, self.depth + 1)
+            parse_file_at_depth(&target, self.depth + 1, self.outer_elements + stack_depth)
         };
         match result {
             Ok(mut included) => {

@@ -37,3 +37,98 @@ fn two_hundred_thousand_loggers_load_in_linear_time() {
     assert_eq!(at(0), Some((5, 3)));
     assert_eq!(at(999), Some((1004, 3)));
 }
+
+/// Runs `f` on a thread with a 2 MiB stack, the default for spawned threads.
+fn on_small_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    std::thread::Builder::new()
+        .stack_size(2 * 1024 * 1024)
+        .spawn(f)
+        .expect("thread")
+        .join()
+        .expect("no panic")
+}
+
+/// A configuration `depth` elements deep: the root holds `open` repeated to fill the depth
+/// (`levels` elements per repetition), then the loggers.
+fn nested(depth: usize, levels: usize, open: &str, close: &str) -> String {
+    let repeat = (depth - 1) / levels;
+    format!(
+        "<Configuration status=\"off\">{}{}<Loggers><Root level=\"info\"/></Loggers></Configuration>",
+        open.repeat(repeat),
+        close.repeat(repeat)
+    )
+}
+
+#[test]
+fn twenty_thousand_nested_elements_are_refused_naming_the_limit() {
+    let error = on_small_stack(|| {
+        let xml = "<Configuration>".to_string()
+            + &"<a>".repeat(20_000)
+            + &"</a>".repeat(20_000)
+            + "</Configuration>";
+        load_str(&xml, Some(std::path::Path::new("deep.xml"))).unwrap_err()
+    });
+    let text = error.to_string();
+    assert!(text.contains("deep.xml:1:"), "{text}");
+    assert!(text.contains("512"), "{text}");
+    // The 512th element is accepted, the 513th refused: 15 + 511 * 3 bytes in, column 1549.
+    assert_eq!(error.position().map(|p| p.column), Some(1 + 15 + 511 * 3));
+}
+
+#[test]
+fn nesting_up_to_the_limit_loads_on_a_small_stack() {
+    let configs = [
+        // Unknown elements, dropped with their subtree.
+        nested(512, 1, "<a>", "</a>"),
+        // Nested composite filters and arbiters: the binder recurses on both (and a filter at
+        // the deepest level is built).
+        nested(
+            511,
+            1,
+            "<Filters>",
+            "<ThresholdFilter level=\"warn\"/></Filters>",
+        ),
+        nested(
+            512,
+            2,
+            "<Select><DefaultArbiter>",
+            "</DefaultArbiter></Select>",
+        ),
+    ];
+    for xml in configs {
+        let config = on_small_stack(move || load_str(&xml, None).map_err(|e| e.to_string()));
+        assert!(config.is_ok(), "{:?}", config.err());
+    }
+}
+
+/// A fresh folder for one test's files.
+fn scratch(test: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("l4rs-hostile-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    dir
+}
+
+#[test]
+fn nesting_counts_across_xinclude() {
+    let dir = scratch("include-depth");
+    std::fs::write(
+        dir.join("inner.xml"),
+        "<a>".repeat(300) + &"</a>".repeat(300),
+    )
+    .unwrap();
+    let main = dir.join("main.xml");
+    std::fs::write(
+        &main,
+        format!(
+            "<Configuration xmlns:xi=\"http://www.w3.org/2001/XInclude\">{}<xi:include href=\"inner.xml\"/>{}</Configuration>",
+            "<b>".repeat(300),
+            "</b>".repeat(300)
+        ),
+    )
+    .unwrap();
+    let error = l4rs_config::load_file(&main).unwrap_err().to_string();
+    assert!(error.contains("inner.xml"), "{error}");
+    assert!(error.contains("deeper than 512"), "{error}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -182,14 +182,16 @@ struct RootAttributes {
 }
 
 fn root_attributes(binder: &mut Binder, root: &xml::Node) -> RootAttributes {
-    let mut node = PNode::build_collecting(
-        &xml::Node {
-            children: Vec::new(),
-            ..root.clone()
-        },
-        false,
-        &mut Vec::new(),
-    );
+    // Only the root element itself: cloning the whole tree would copy it for nothing.
+    let root_alone = xml::Node {
+        name: root.name.clone(),
+        attributes: root.attributes.clone(),
+        children: Vec::new(),
+        value: root.value.clone(),
+        position: root.position,
+        file: root.file.clone(),
+    };
+    let mut node = PNode::build_collecting(&root_alone, false, &mut Vec::new());
     let mut attributes = RootAttributes {
         name: binder.string(&mut node, &["name"]),
         status: None,

@@ -410,6 +410,14 @@ impl<'a> Parser<'a> {
                         )
                     });
                 }
+                // An XML declaration is only allowed as the very first thing in the file; the
+                // JDK parser log4j2 uses rejects one after a comment, blank or anything else.
+                Event::Decl(_) if start > 0 => {
+                    return Err(self.malformed(
+                        start,
+                        "The processing instruction target matching \"[xX][mM][lL]\" is not allowed (an XML declaration must be at the very start of the file)",
+                    ));
+                }
                 Event::Comment(_) | Event::Decl(_) | Event::PI(_) | Event::DocType(_) => {}
             }
         }
@@ -694,6 +702,11 @@ mod tests {
         let error = parse_str("<a>", None).unwrap_err();
         assert!(error.to_string().contains("</a>"), "{error}");
         assert!(parse_str("", None).is_err());
+        let error = parse_str("<!-- c -->\n<?xml version=\"1.0\"?><a/>", None).unwrap_err();
+        assert_eq!(error.position(), Some(Position { line: 2, column: 1 }));
+        assert!(error.to_string().contains("[xX][mM][lL]"), "{error}");
+        assert!(parse_str(" <?xml version=\"1.0\"?><a/>", None).is_err());
+        assert!(parse_str("\u{feff}<?xml version=\"1.0\"?><a/>", None).is_ok());
         assert!(parse_str("<a/><b/>", None).is_err());
     }
 

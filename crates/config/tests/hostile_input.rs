@@ -132,3 +132,18 @@ fn nesting_counts_across_xinclude() {
     assert!(error.contains("deeper than 512"), "{error}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn an_xml_declaration_after_a_comment_is_malformed_as_in_log4j2() {
+    let error = load_str(
+        "<!-- generated -->\n<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Configuration><Loggers><Root level=\"info\"/></Loggers></Configuration>",
+        Some(std::path::Path::new("late-decl.xml")),
+    )
+    .unwrap_err();
+    let text = error.to_string();
+    assert!(
+        text.starts_with("Error parsing late-decl.xml:2:1: "),
+        "{text}"
+    );
+    assert!(text.contains("[xX][mM][lL]"), "{text}");
+}

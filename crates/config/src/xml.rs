@@ -19,6 +19,24 @@ const XINCLUDE_NAMESPACE: &str = "http://www.w3.org/2001/XInclude";
 /// Nested includes deeper than this are taken for a cycle.
 const MAX_INCLUDE_DEPTH: usize = 16;
 
+/// How many documents `xi:include` may read for one configuration, counting each time a file
+/// is included. A chain of files each including the next several times grows exponentially
+/// (4 includes a level, 10 levels: a million documents); real configurations include a few.
+pub const MAX_INCLUDED_DOCUMENTS: usize = 256;
+
+/// How many bytes `xi:include` may read in all for one configuration.
+pub const MAX_INCLUDED_BYTES: u64 = 16 * 1024 * 1024;
+
+/// What the includes of one configuration have used of their budget.
+#[derive(Default)]
+struct IncludeBudget {
+    documents: Cell<usize>,
+    bytes: Cell<u64>,
+    /// Set once a limit is crossed: the error then passes every `xi:fallback` so that it is
+    /// seen (a fallback would hide it and let the fan-out go on).
+    exceeded: Cell<bool>,
+}
+
 /// How deeply elements may nest, counting the root as 1 and an included file's elements from
 /// the depth of its `xi:include`. Real configurations nest fewer than 10 deep; the limit keeps
 /// every step after parsing (which walks the tree recursively) well within a 2 MiB thread
@@ -124,26 +142,31 @@ fn display_path(path: &Option<PathBuf>) -> String {
 
 /// Reads and parses a file.
 pub fn parse_file(path: &Path) -> Result<Node, XmlError> {
-    parse_file_at_depth(path, 0, 0)
+    let bytes = read(path, u64::MAX)?;
+    let text = decode(&bytes, Some(path))?;
+    Parser::new(&text, Some(path), 0, &IncludeBudget::default()).parse()
 }
 
-/// `depth` counts the includes around this file, `outer_elements` the elements around the
-/// `xi:include` that brought it in.
-fn parse_file_at_depth(path: &Path, depth: usize, outer_elements: usize) -> Result<Node, XmlError> {
-    let bytes = std::fs::read(path).map_err(|source| XmlError::Read {
+/// Reads a file, stopping after `limit + 1` bytes: the caller sees it holds more than `limit`
+/// without reading a huge file whole.
+fn read(path: &Path, limit: u64) -> Result<Vec<u8>, XmlError> {
+    use std::io::Read as _;
+    let read_error = |source| XmlError::Read {
         path: path.to_path_buf(),
         source,
-    })?;
-    let text = decode(&bytes, Some(path))?;
-    let mut parser = Parser::new(&text, Some(path), depth);
-    parser.outer_elements = outer_elements;
-    parser.parse()
+    };
+    let file = std::fs::File::open(path).map_err(read_error)?;
+    let mut bytes = Vec::new();
+    file.take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(read_error)?;
+    Ok(bytes)
 }
 
 /// Parses text; `source` names the file in errors and anchors relative XInclude paths.
 pub fn parse_str(text: &str, source: Option<&Path>) -> Result<Node, XmlError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    Parser::new(text, source, 0).parse()
+    Parser::new(text, source, 0, &IncludeBudget::default()).parse()
 }
 
 /// Turns file bytes into text: a byte-order mark picks UTF-8 or UTF-16, a declared ISO-8859-1
@@ -241,6 +264,8 @@ struct Parser<'a> {
     /// start of the file: elements and attributes come in document order, which keeps loading
     /// linear in the file's size.
     cursor: Cell<Cursor>,
+    /// Shared by the main document and every document it includes.
+    budget: &'a IncludeBudget,
 }
 
 /// A byte offset in the text and its line and column.
@@ -258,13 +283,19 @@ impl Cursor {
 }
 
 impl<'a> Parser<'a> {
-    fn new(text: &'a str, source: Option<&'a Path>, depth: usize) -> Parser<'a> {
+    fn new(
+        text: &'a str,
+        source: Option<&'a Path>,
+        depth: usize,
+        budget: &'a IncludeBudget,
+    ) -> Parser<'a> {
         Parser {
             text,
             source,
             depth,
             outer_elements: 0,
             cursor: Cell::new(Cursor::START),
+            budget,
         }
     }
 
@@ -564,8 +595,11 @@ impl<'a> Parser<'a> {
                 "xi:include of '{href}' with parse=\"text\" has no place in a configuration"
             )))
         } else {
-            parse_file_at_depth(&target, self.depth + 1, self.outer_elements + stack_depth)
+            self.parse_included(&target, &href, at, stack_depth)
         };
+        if self.budget.exceeded.get() {
+            return result.map(|included| vec![included]);
+        }
         match result {
             Ok(mut included) => {
                 mark_file(&mut included, &target);
@@ -578,6 +612,48 @@ impl<'a> Parser<'a> {
                 ))),
             },
         }
+    }
+}
+
+impl Parser<'_> {
+    /// Reads and parses an included file within the budget left; `at` is the `xi:include`.
+    fn parse_included(
+        &self,
+        target: &Path,
+        href: &str,
+        at: Position,
+        stack_depth: usize,
+    ) -> Result<Node, XmlError> {
+        let over_budget = |what: String| {
+            self.budget.exceeded.set(true);
+            XmlError::Malformed {
+                path: self.source.map(Path::to_path_buf),
+                position: at,
+                message: format!(
+                    "xi:include of '{href}' goes over the limit of {what} l4rs sets against hostile input"
+                ),
+            }
+        };
+        let documents = self.budget.documents.get() + 1;
+        if documents > MAX_INCLUDED_DOCUMENTS {
+            return Err(over_budget(format!(
+                "{MAX_INCLUDED_DOCUMENTS} included documents"
+            )));
+        }
+        self.budget.documents.set(documents);
+        let left = MAX_INCLUDED_BYTES - self.budget.bytes.get();
+        let bytes = read(target, left)?;
+        let read = bytes.len() as u64;
+        if read > left {
+            return Err(over_budget(format!(
+                "{MAX_INCLUDED_BYTES} bytes read by all includes together"
+            )));
+        }
+        self.budget.bytes.set(self.budget.bytes.get() + read);
+        let text = decode(&bytes, Some(target))?;
+        let mut parser = Parser::new(&text, Some(target), self.depth + 1, self.budget);
+        parser.outer_elements = self.outer_elements + stack_depth;
+        parser.parse()
     }
 }
 

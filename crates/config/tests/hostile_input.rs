@@ -147,3 +147,66 @@ fn an_xml_declaration_after_a_comment_is_malformed_as_in_log4j2() {
     );
     assert!(text.contains("[xX][mM][lL]"), "{text}");
 }
+
+/// Writes a chain `f0.xml` … `f{levels}.xml` where each file includes the next one `fan_out`
+/// times (with a fallback, which must not hide the limit); returns the first.
+fn include_chain(
+    dir: &std::path::Path,
+    levels: usize,
+    fan_out: usize,
+    padding: usize,
+) -> std::path::PathBuf {
+    let include = |next: usize| {
+        format!("<xi:include href=\"f{next}.xml\"><xi:fallback/></xi:include>").repeat(fan_out)
+    };
+    std::fs::write(
+        dir.join("f0.xml"),
+        format!(
+            "<Configuration status=\"off\" xmlns:xi=\"http://www.w3.org/2001/XInclude\"><Properties>{}</Properties><Loggers><Root level=\"info\"/></Loggers></Configuration>",
+            include(1)
+        ),
+    )
+    .unwrap();
+    for level in 1..levels {
+        std::fs::write(
+            dir.join(format!("f{level}.xml")),
+            format!(
+                "<Properties xmlns:xi=\"http://www.w3.org/2001/XInclude\"><Property name=\"p\">{}</Property>{}</Properties>",
+                "x".repeat(padding),
+                include(level + 1)
+            ),
+        )
+        .unwrap();
+    }
+    std::fs::write(
+        dir.join(format!("f{levels}.xml")),
+        "<Property name=\"leaf\">y</Property>",
+    )
+    .unwrap();
+    dir.join("f0.xml")
+}
+
+#[test]
+fn xinclude_fan_out_stops_at_the_document_budget() {
+    let dir = scratch("include-fan-out");
+    let main = include_chain(&dir, 10, 4, 10);
+    let error = l4rs_config::load_file(&main).unwrap_err().to_string();
+    assert!(error.contains("256 included documents"), "{error}");
+    assert!(error.contains("xi:include of 'f"), "{error}");
+    assert!(error.contains(".xml:1:"), "{error}");
+    // A modest tree of includes is fine: 4 + 16 + 64 = 84 documents.
+    let dir = scratch("include-fan-out-ok");
+    let main = include_chain(&dir, 3, 4, 10);
+    assert!(l4rs_config::load_file(&main).is_ok());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn xinclude_stops_at_the_byte_budget() {
+    let dir = scratch("include-bytes");
+    // 4 + 16 + 64 documents of 1 MiB each: well under the document limit, over 16 MiB.
+    let main = include_chain(&dir, 3, 4, 1024 * 1024);
+    let error = l4rs_config::load_file(&main).unwrap_err().to_string();
+    assert!(error.contains("16777216 bytes"), "{error}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -210,3 +210,33 @@ fn xinclude_stops_at_the_byte_budget() {
     assert!(error.contains("16777216 bytes"), "{error}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_billion_laughs_of_properties_is_an_error_naming_the_property_and_the_rest_loads() {
+    let mut xml = String::from(
+        "<Configuration status=\"off\"><Properties>\n<Property name=\"l0\">lol</Property>\n",
+    );
+    for level in 1..30 {
+        writeln!(
+            xml,
+            "<Property name=\"l{level}\">{}</Property>",
+            format!("${{l{}}}", level - 1).repeat(10)
+        )
+        .unwrap();
+    }
+    xml.push_str("</Properties><Appenders><Console name=\"${l29}\"/><Console name=\"Ok\"/></Appenders><Loggers><Root level=\"info\"><AppenderRef ref=\"Ok\"/></Root></Loggers></Configuration>");
+    let config = load_str(&xml, Some(std::path::Path::new("laughs.xml"))).expect("well-formed");
+    let errors: Vec<String> = config
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == l4rs_config::Severity::Error)
+        .map(ToString::to_string)
+        .collect();
+    assert!(
+        errors.iter().any(|e| e.starts_with("laughs.xml:32:")
+            && e.contains("${l29}")
+            && e.contains("10000")),
+        "{errors:?}"
+    );
+    assert!(config.appender("Ok").is_some());
+}

@@ -190,12 +190,14 @@ impl Binder {
 
     /// Substitutes a configuration-time value, recording cycles as warnings.
     pub fn substitute(&mut self, value: &str, node: &PNode, position: Position) -> String {
-        let mut warnings = Vec::new();
+        let mut problems = Vec::new();
         let result = self
             .substitutor
-            .replace_reporting(value, None, &mut |warning| warnings.push(warning));
-        for warning in warnings {
-            self.report(Severity::Warning, warning, Some(node), Some(position), None);
+            .replace_reporting(value, None, &mut |severity, problem| {
+                problems.push((severity, problem))
+            });
+        for (severity, problem) in problems {
+            self.report(severity, problem, Some(node), Some(position), None);
         }
         result
     }

@@ -88,7 +88,7 @@ pub(super) fn lookup(
     prefix: &str,
     key: &str,
     event: Option<&LogEvent<'_>>,
-    report: &mut dyn FnMut(String),
+    report: &mut super::Report<'_>,
 ) -> Option<String> {
     match prefix {
         "sys" => system_property(key),
@@ -117,15 +117,16 @@ pub(super) fn lookup(
 fn date_lookup(
     pattern: &str,
     event: Option<&LogEvent<'_>>,
-    report: &mut dyn FnMut(String),
+    report: &mut super::Report<'_>,
 ) -> String {
     let at = event.map_or_else(Timestamp::now, |event| event.timestamp);
     match date::format(pattern, at) {
         Ok(text) => text,
         Err(error) => {
-            report(format!(
-                "Invalid date format: [{pattern}], using default ({error})"
-            ));
+            report(
+                crate::Severity::Warning,
+                format!("Invalid date format: [{pattern}], using default ({error})"),
+            );
             date::format_default(at)
         }
     }

@@ -13,7 +13,7 @@ fn props(pairs: &[(&str, &str)]) -> Substitutor {
 
 fn run(substitutor: &Substitutor, text: &str) -> (String, Vec<String>) {
     let mut warnings = Vec::new();
-    let out = substitutor.replace_reporting(text, None, &mut |w| warnings.push(w));
+    let out = substitutor.replace_reporting(text, None, &mut |_, w| warnings.push(w));
     (out, warnings)
 }
 
@@ -148,7 +148,7 @@ fn date_lookup_uses_the_event_time_and_reports_bad_patterns() {
     let mut event = LogEvent::new("a.b", Level::INFO, Message::Text("m"));
     event.timestamp = Timestamp::from_millis(1_700_000_000_001);
     let mut warnings = Vec::new();
-    let year = s.replace_reporting("${date:yyyy}", Some(&event), &mut |w| warnings.push(w));
+    let year = s.replace_reporting("${date:yyyy}", Some(&event), &mut |_, w| warnings.push(w));
     assert!(year == "2023" || year == "2024", "{year}");
     let now = run(&s, "${date:yyyy}").0;
     assert!(now.parse::<i32>().unwrap() >= 2024);
@@ -199,4 +199,80 @@ fn unterminated_and_odd_inputs_never_panic() {
     assert_eq!(run(&s, "${}").0, "${}");
     assert_eq!(run(&s, "${a}}").0, "1}");
     assert_eq!(run(&s, "${ü:-ö}€").0, "ö€");
+}
+
+fn run_reporting(substitutor: &Substitutor, text: &str) -> (String, Vec<(Severity, String)>) {
+    let mut problems = Vec::new();
+    let out = substitutor.replace_reporting(text, None, &mut |severity, problem| {
+        problems.push((severity, problem))
+    });
+    (out, problems)
+}
+
+#[test]
+fn a_billion_laughs_stops_at_the_expansion_budget() {
+    let mut pairs = vec![("l0".to_string(), "lol".to_string())];
+    for level in 1..30 {
+        pairs.push((
+            format!("l{level}"),
+            format!("${{l{}}}", level - 1).repeat(10),
+        ));
+    }
+    let s = Substitutor::with_properties(None, pairs);
+    let (out, problems) = run_reporting(&s, "${l29}");
+    assert!(out.chars().count() <= MAX_EXPANDED_CHARS, "{}", out.len());
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert_eq!(problems[0].0, Severity::Error);
+    assert!(
+        problems[0].1.contains("10000 variable expansions"),
+        "{problems:?}"
+    );
+    assert!(problems[0].1.contains("${l"), "{problems:?}");
+}
+
+#[test]
+fn one_long_value_stops_at_the_length_budget() {
+    let big = "x".repeat(MAX_EXPANDED_CHARS / 2 + 1);
+    let s = props(&[("big", &big), ("twice", "${big}${big}")]);
+    let (out, problems) = run_reporting(&s, "${twice}");
+    assert!(out.chars().count() <= MAX_EXPANDED_CHARS);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(problems[0].1.contains("${big}"), "{problems:?}");
+    assert!(problems[0].1.contains("1048576 characters"), "{problems:?}");
+    // Half of it is fine.
+    assert_eq!(run_reporting(&s, "${big}").0.len(), big.len());
+}
+
+#[test]
+fn defaults_nested_ten_thousand_deep_stop_at_the_depth_limit_on_a_small_stack() {
+    let text = "${x:-".repeat(10_000) + "v" + &"}".repeat(10_000);
+    let written = text.clone();
+    let (out, problems) = std::thread::Builder::new()
+        .stack_size(2 * 1024 * 1024)
+        .spawn(move || run_reporting(&Substitutor::new(None), &text))
+        .unwrap()
+        .join()
+        .unwrap();
+    assert_eq!(out, written);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(problems[0].1.contains("deeper than 64"), "{problems:?}");
+    // 63 levels are fine.
+    let text = "${x:-".repeat(63) + "v" + &"}".repeat(63);
+    assert_eq!(
+        run_reporting(&Substitutor::new(None), &text),
+        ("v".to_string(), vec![])
+    );
+}
+
+#[test]
+fn a_long_chain_of_properties_stops_at_the_depth_limit() {
+    let mut pairs: Vec<(String, String)> = (0..1000)
+        .map(|i| (format!("p{i}"), format!("${{p{}}}", i + 1)))
+        .collect();
+    pairs.push(("p1000".to_string(), "end".to_string()));
+    let s = Substitutor::with_properties(None, pairs);
+    let (_, problems) = run_reporting(&s, "${p0}");
+    assert!(problems[0].1.contains("deeper than 64"), "{problems:?}");
+    let (out, problems) = run_reporting(&s, "${p990}");
+    assert_eq!((out.as_str(), problems.len()), ("end", 0));
 }

@@ -240,3 +240,42 @@ fn a_billion_laughs_of_properties_is_an_error_naming_the_property_and_the_rest_l
     );
     assert!(config.appender("Ok").is_some());
 }
+
+#[test]
+fn impossible_buffer_sizes_drop_the_appender_with_an_error_naming_the_attribute() {
+    let cases = [
+        r#"<Async name="X" bufferSize="2147483647"><AppenderRef ref="Ok"/></Async>"#,
+        r#"<Async name="X" bufferSize="100000000"><AppenderRef ref="Ok"/></Async>"#,
+        r#"<File name="X" fileName="/tmp/l4rs-x.log" bufferSize="2147483647"/>"#,
+        r#"<RandomAccessFile name="X" fileName="/tmp/l4rs-x.log" bufferSize="2147483647"/>"#,
+        r#"<RollingFile name="X" fileName="/tmp/l4rs-x.log" filePattern="/tmp/l4rs-x-%i.log" bufferSize="2147483647"><SizeBasedTriggeringPolicy size="1 MB"/></RollingFile>"#,
+        r#"<RollingRandomAccessFile name="X" fileName="/tmp/l4rs-x.log" filePattern="/tmp/l4rs-x-%i.log" bufferSize="2147483647"><SizeBasedTriggeringPolicy size="1 MB"/></RollingRandomAccessFile>"#,
+    ];
+    for appender in cases {
+        let xml = format!(
+            "<Configuration status=\"off\"><Appenders><Console name=\"Ok\"/>\n  {appender}\n</Appenders><Loggers><Root level=\"info\"><AppenderRef ref=\"Ok\"/></Root></Loggers></Configuration>"
+        );
+        let config = load_str(&xml, Some(std::path::Path::new("sizes.xml"))).expect("well-formed");
+        assert!(config.appender("X").is_none(), "{appender}");
+        assert!(config.appender("Ok").is_some(), "{appender}");
+        let errors: Vec<String> = config
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == l4rs_config::Severity::Error)
+            .map(ToString::to_string)
+            .collect();
+        let column = appender.find("bufferSize").unwrap() + 3;
+        assert!(
+            errors
+                .iter()
+                .any(|e| e.starts_with(&format!("sizes.xml:2:{column}: "))
+                    && e.contains("bufferSize=")
+                    && e.contains("maximum")),
+            "{appender}: {errors:?}"
+        );
+    }
+    // The largest sizes allowed are accepted.
+    let xml = "<Configuration status=\"off\"><Appenders><Console name=\"Ok\"/><Async name=\"X\" bufferSize=\"1048576\"><AppenderRef ref=\"Ok\"/></Async><File name=\"F\" fileName=\"/tmp/l4rs-x.log\" bufferSize=\"67108864\"/></Appenders><Loggers><Root level=\"info\"><AppenderRef ref=\"Ok\"/></Root></Loggers></Configuration>";
+    let config = load_str(xml, None).expect("well-formed");
+    assert!(config.appender("X").is_some() && config.appender("F").is_some());
+}

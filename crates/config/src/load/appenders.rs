@@ -71,6 +71,43 @@ fn replace_by_name(
     into.push(appender);
 }
 
+/// The largest `bufferSize` a file appender may ask for (64 MiB; log4j2's defaults are 8 KiB
+/// and 256 KiB). The buffer grows to it in memory, so a size near `i32::MAX` could exhaust
+/// memory, where log4j2's `new byte[bufferSize]` fails and the appender is not created.
+pub(crate) const MAX_FILE_BUFFER_SIZE: usize = 64 * 1024 * 1024;
+
+/// The `bufferSize` of a file appender.
+fn file_buffer_size(kind: &AppenderKind) -> Option<usize> {
+    match kind {
+        AppenderKind::File(spec) => Some(spec.buffer_size),
+        AppenderKind::RandomAccessFile(spec) => Some(spec.buffer_size),
+        AppenderKind::RollingFile(spec) => Some(spec.buffer_size),
+        AppenderKind::RollingRandomAccessFile(spec) => Some(spec.buffer_size),
+        _ => None,
+    }
+}
+
+/// Reports a size attribute above what l4rs allocates; the appender is not created.
+pub(crate) fn too_large(
+    binder: &mut Binder,
+    node: &PNode,
+    position: Option<crate::Position>,
+    attribute: &str,
+    size: usize,
+    max: usize,
+) {
+    binder.report(
+        crate::Severity::Error,
+        format!(
+            "{} {attribute}=\"{size}\" is above the maximum of {max} l4rs allocates; the appender is not created",
+            node.name
+        ),
+        Some(node),
+        position,
+        Some(format!("use a {attribute} of at most {max}")),
+    );
+}
+
 /// The parts every appender has.
 struct Common {
     name: Option<String>,
@@ -109,6 +146,11 @@ fn build_appender(
             binder.unusable_child(&node, &child);
         }
     }
+    let buffer_size_position = node
+        .attrs
+        .iter()
+        .find(|attr| attr.name.eq_ignore_ascii_case("bufferSize"))
+        .map(|attr| attr.position);
     // log4j2's builder: the fields are injected (values converted, children built), the
     // required ones validated, the leftover attributes reported, and only then is `build()` run.
     let pending = match canonical {
@@ -167,6 +209,17 @@ fn build_appender(
         }
         Pending::RequiredFileName => unreachable!("reported as a missing required attribute"),
     };
+    if let Some(size) = file_buffer_size(&kind).filter(|size| *size > MAX_FILE_BUFFER_SIZE) {
+        too_large(
+            binder,
+            &node,
+            buffer_size_position,
+            "bufferSize",
+            size,
+            MAX_FILE_BUFFER_SIZE,
+        );
+        return None;
+    }
     if let AppenderKind::Console(ConsoleSpec {
         follow: true,
         direct: true,

@@ -16,6 +16,13 @@
 //!   variable as written, as does any variable that cannot be resolved.
 //!
 //! `jndi` is deliberately unknown: it only ever falls back to a property of the same key.
+//! A lookup l4rs does not implement (`spring`, `web`, `jndi`, an unknown prefix) that leaves a
+//! variable unresolved gets one WARN per prefix, where log4j2 would have found a value or
+//! said why not.
+//!
+//! `${bundle:Name:key}` reads `key` from the Java properties file `Name.properties` (dots in
+//! `Name` are folders, as in a Java resource path), looked for next to the configuration file,
+//! then in the working directory: where a Java application's classpath would hold it.
 //!
 //! Against hostile input (a "billion laughs" of properties, defaults nested thousands deep) one
 //! substitution is bounded: [`MAX_EXPANDED_CHARS`], [`MAX_EXPANSIONS`] and
@@ -27,6 +34,7 @@ mod lookups;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use l4rs_core::{Interpolator, LogEvent};
 
@@ -61,6 +69,10 @@ pub struct Substitutor {
     /// their values are not substituted again.
     context_properties: HashMap<String, String>,
     config_location: Option<PathBuf>,
+    /// What the lookups remember across substitutions: the warnings already given and the
+    /// resource bundles read. Shared by the clones of this substitutor (the one used at load
+    /// and the one that resolves `$${…}` per event), so each warning is given once.
+    memory: Arc<lookups::LookupMemory>,
 }
 
 /// What a resolution produced and whether the result may hold more variables to expand.
@@ -79,6 +91,7 @@ impl Substitutor {
             properties: HashMap::new(),
             context_properties,
             config_location: config_location.map(absolute),
+            memory: Arc::default(),
         }
     }
 
@@ -138,6 +151,7 @@ impl Substitutor {
         report: &mut Report<'_>,
     ) -> Option<Resolved> {
         let mut name = name;
+        let mut unavailable_prefix = None;
         if let Some((prefix, key)) = name.split_once(':') {
             let prefix = prefix.to_ascii_lowercase();
             if let Some(value) = lookups::lookup(self, &prefix, key, pass_event, report) {
@@ -145,6 +159,9 @@ impl Substitutor {
                     value,
                     recursive: false,
                 });
+            }
+            if !lookups::is_implemented(&prefix) {
+                unavailable_prefix = Some(prefix);
             }
             name = key;
         }
@@ -154,10 +171,18 @@ impl Substitutor {
                 recursive: true,
             });
         }
-        self.context_properties.get(name).map(|value| Resolved {
+        let resolved = self.context_properties.get(name).map(|value| Resolved {
             value: value.clone(),
             recursive: false,
-        })
+        });
+        // log4j2 falls back to a property silently; when that finds nothing either, the
+        // variable stays unresolved, and a lookup l4rs lacks deserves a word (once).
+        if let (None, Some(prefix)) = (&resolved, unavailable_prefix) {
+            if self.memory.first_warning(&prefix) {
+                report(Severity::Warning, lookups::unavailable_message(&prefix));
+            }
+        }
+        resolved
     }
 }
 

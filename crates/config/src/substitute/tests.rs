@@ -276,3 +276,92 @@ fn a_long_chain_of_properties_stops_at_the_depth_limit() {
     let (out, problems) = run_reporting(&s, "${p990}");
     assert_eq!((out.as_str(), problems.len()), ("end", 0));
 }
+
+#[test]
+fn unavailable_and_unknown_lookups_warn_once_each() {
+    let s = props(&[("app", "orders")]);
+    let mut problems = Vec::new();
+    let mut out = Vec::new();
+    for text in [
+        "${spring:app.name}",
+        "${spring:other}",
+        "${web:rootDir}",
+        "${nosuch:key}",
+        "${nosuch:key}",
+        "${foo:app}",
+        "${sys:l4rs.absent}",
+    ] {
+        out.push(s.replace_reporting(text, None, &mut |severity, problem| {
+            problems.push((severity, problem))
+        }));
+    }
+    // An unknown prefix still falls back to a property, silently when that resolves.
+    assert_eq!(out[5], "orders");
+    assert_eq!(out[0], "${spring:app.name}");
+    let messages: Vec<&str> = problems.iter().map(|(_, m)| m.as_str()).collect();
+    assert_eq!(messages.len(), 3, "{messages:#?}");
+    assert!(problems
+        .iter()
+        .all(|(severity, _)| *severity == Severity::Warning));
+    assert!(
+        messages[0].starts_with("Lookup 'spring' is not available in l4rs"),
+        "{messages:?}"
+    );
+    assert!(
+        messages[1].starts_with("Lookup 'web' is not available"),
+        "{messages:?}"
+    );
+    assert!(
+        messages[2].starts_with("Unknown lookup 'nosuch'"),
+        "{messages:?}"
+    );
+    // A clone (the substitutor used per event) remembers what was said.
+    let clone = s.clone();
+    assert!(run(&clone, "${spring:again}").1.is_empty());
+}
+
+#[test]
+fn bundle_reads_name_properties_next_to_the_configuration() {
+    let dir = std::env::temp_dir().join(format!("l4rs-bundle-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("com/example")).unwrap();
+    std::fs::write(
+        dir.join("com/example/messages.properties"),
+        "# comment\n! other comment\ngreeting = Hello \\\n    world\nname: l4rs\nescaped\\ key=tab\\there \\u00e9\nempty\n",
+    )
+    .unwrap();
+    let s = Substitutor::new(Some(&dir.join("log4j2.xml")));
+    assert_eq!(
+        run(&s, "${bundle:com.example.messages:greeting}").0,
+        "Hello world"
+    );
+    assert_eq!(run(&s, "${bundle:com.example.messages:name}").0, "l4rs");
+    assert_eq!(
+        run(&s, "${bundle:com.example.messages:escaped key}").0,
+        "tab\there é"
+    );
+    assert_eq!(run(&s, "${bundle:com.example.messages:empty}").0, "");
+    // log4j2's warnings: a missing key, a missing bundle, a bad key, each once.
+    let (out, warnings) = run(&s, "${bundle:com.example.messages:nope:-d}");
+    assert_eq!(out, "d");
+    assert_eq!(
+        warnings,
+        ["Error looking up ResourceBundle [com.example.messages]. (it has no key 'nope')"]
+    );
+    let (out, warnings) = run(&s, "${bundle:Missing:key}");
+    assert_eq!(out, "${bundle:Missing:key}");
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(warnings[0].starts_with("Error looking up ResourceBundle [Missing]. (l4rs looked for "));
+    assert!(warnings[0].contains("Missing.properties"), "{warnings:?}");
+    assert!(run(&s, "${bundle:Missing:other}").1.is_empty());
+    let (_, warnings) = run(&s, "${bundle:nokey}");
+    assert_eq!(
+        warnings,
+        ["Bad ResourceBundle key format [nokey]. Expected format is BundleName:KeyName."]
+    );
+    // No way out of the class-path-like folders.
+    assert_eq!(
+        run(&s, "${bundle:../etc/passwd:x}").0,
+        "${bundle:../etc/passwd:x}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

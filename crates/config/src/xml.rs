@@ -465,9 +465,19 @@ impl<'a> Parser<'a> {
         let mut attributes = Vec::new();
         let mut xinclude_prefixes = Vec::new();
         let mut xinclude_default = false;
-        for attribute in element.attributes().with_checks(true) {
+        // Duplicates are found here with a set: quick-xml's own check compares each attribute
+        // with every one before it, quadratic for an element with very many attributes.
+        let mut seen = std::collections::HashSet::new();
+        for attribute in element.attributes().with_checks(false) {
             let attribute = attribute.map_err(|error| self.malformed(start, error.to_string()))?;
             let name = attribute.key.0;
+            if !seen.insert(name) {
+                // The JDK parser's wording.
+                return Err(self.malformed(
+                    start,
+                    format!("Attribute \"{name}\" was already specified for element \"{local}\"."),
+                ));
+            }
             // quick-xml accepts a raw '<' in an attribute value; the JDK parser log4j2 uses
             // rejects the document, which then falls back to the default configuration.
             if attribute.value.contains('<') {
@@ -784,6 +794,13 @@ mod tests {
         assert!(parse_str(" <?xml version=\"1.0\"?><a/>", None).is_err());
         assert!(parse_str("\u{feff}<?xml version=\"1.0\"?><a/>", None).is_ok());
         assert!(parse_str("<a/><b/>", None).is_err());
+        let error = parse_str("<a x='1' y='2' x='3'/>", None).unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .contains("Attribute \"x\" was already specified"),
+            "{error}"
+        );
     }
 
     #[test]

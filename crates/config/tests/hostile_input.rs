@@ -279,3 +279,29 @@ fn impossible_buffer_sizes_drop_the_appender_with_an_error_naming_the_attribute(
     let config = load_str(xml, None).expect("well-formed");
     assert!(config.appender("X").is_some() && config.appender("F").is_some());
 }
+
+#[test]
+fn many_appenders_and_many_attributes_load_in_linear_time() {
+    let mut xml = String::from("<Configuration status=\"off\"><Appenders>\n");
+    for i in 0..20_000 {
+        writeln!(xml, "<Console name=\"C{i}\"/>").unwrap();
+    }
+    // A duplicate name replaces the earlier appender, as in log4j2.
+    xml.push_str("<Console name=\"C0\" target=\"SYSTEM_ERR\"/>\n");
+    let attributes: Vec<String> = (0..50_000).map(|i| format!("a{i}=\"x\"")).collect();
+    writeln!(xml, "<Console name=\"Wide\" {}/>", attributes.join(" ")).unwrap();
+    xml.push_str("</Appenders><Loggers><Root level=\"info\"/></Loggers></Configuration>");
+    let started = std::time::Instant::now();
+    let config = load_str(&xml, None).expect("well-formed");
+    let elapsed = started.elapsed();
+    assert_eq!(config.appenders.len(), 20_001);
+    assert_eq!(config.replaced_appenders.len(), 1);
+    assert_eq!(config.appenders[19_999].name, "C0");
+    // One ERROR lists the 50 000 unknown attributes of "Wide".
+    assert!(config
+        .diagnostics
+        .iter()
+        .any(|d| d.message.starts_with("Console contains invalid attributes")));
+    // Quadratic duplicate checks took minutes here.
+    assert!(elapsed.as_secs() < 60, "took {elapsed:?}");
+}

@@ -28,6 +28,9 @@ pub(crate) fn build_appenders(
     let inserted = node.attrs.len();
     let mut managers = FileManagers::default();
     let mut failed = Vec::new();
+    // The names in `into`, so that a new name is not compared with every appender before it.
+    let mut names: std::collections::HashSet<String> =
+        into.iter().map(|appender| appender.name.clone()).collect();
     for child in std::mem::take(&mut node.children) {
         let stub = child.stub();
         let built = match child.canonical {
@@ -47,7 +50,7 @@ pub(crate) fn build_appenders(
             }
         };
         match built {
-            Some(appender) => replace_by_name(into, replaced, appender),
+            Some(appender) => replace_by_name(into, replaced, &mut names, appender),
             None => failed.push(stub),
         }
     }
@@ -57,16 +60,20 @@ pub(crate) fn build_appenders(
 }
 
 /// Adds `appender` to `into`, moving an earlier one of the same name to `replaced`.
+/// `names` holds the names in `into`.
 fn replace_by_name(
     into: &mut Vec<AppenderSpec>,
     replaced: &mut Vec<AppenderSpec>,
+    names: &mut std::collections::HashSet<String>,
     appender: AppenderSpec,
 ) {
-    if let Some(index) = into
-        .iter()
-        .position(|existing| existing.name == appender.name)
-    {
-        replaced.push(into.remove(index));
+    if !names.insert(appender.name.clone()) {
+        if let Some(index) = into
+            .iter()
+            .position(|existing| existing.name == appender.name)
+        {
+            replaced.push(into.remove(index));
+        }
     }
     into.push(appender);
 }
@@ -343,9 +350,8 @@ impl ManagerKind {
     }
 }
 
-/// Who registered a resource first.
+/// Who registered a resource first (the map's key).
 struct ManagerHolder {
-    resource: String,
     appender: String,
     kind: ManagerKind,
 }
@@ -361,7 +367,7 @@ struct Refusal {
 
 /// The managers the appenders built so far registered, as log4j2's manager map holds them.
 #[derive(Default)]
-struct FileManagers(Vec<ManagerHolder>);
+struct FileManagers(std::collections::HashMap<String, ManagerHolder>);
 
 impl FileManagers {
     /// Registers (or shares) the manager `kind` needs. Appenders of one kind share a manager;
@@ -370,7 +376,7 @@ impl FileManagers {
         let Some((wanted, resource)) = ManagerKind::of(kind) else {
             return Ok(());
         };
-        match self.0.iter().find(|holder| holder.resource == resource) {
+        match self.0.get(resource) {
             Some(holder) if holder.kind != wanted => Err(Refusal {
                 resource: resource.to_string(),
                 holder: holder.appender.clone(),
@@ -379,11 +385,13 @@ impl FileManagers {
             }),
             Some(_) => Ok(()),
             None => {
-                self.0.push(ManagerHolder {
-                    resource: resource.to_string(),
-                    appender: appender.to_string(),
-                    kind: wanted,
-                });
+                self.0.insert(
+                    resource.to_string(),
+                    ManagerHolder {
+                        appender: appender.to_string(),
+                        kind: wanted,
+                    },
+                );
                 Ok(())
             }
         }

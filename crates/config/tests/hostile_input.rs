@@ -99,6 +99,15 @@ fn nesting_up_to_the_limit_loads_on_a_small_stack() {
         let config = on_small_stack(move || load_str(&xml, None).map_err(|e| e.to_string()));
         assert!(config.is_ok(), "{:?}", config.err());
     }
+    // Delete conditions nest too: 5 levels down to <Delete>, 506 <IfAny>, one <IfFileName>.
+    let xml = format!(
+        "<Configuration status=\"off\"><Appenders><RollingFile name=\"R\" fileName=\"/tmp/l4rs-deep.log\" filePattern=\"/tmp/l4rs-deep-%i.log\"><SizeBasedTriggeringPolicy size=\"1 MB\"/><DefaultRolloverStrategy><Delete basePath=\"/tmp/l4rs-deep\">{}<IfFileName glob=\"*.log\"/>{}</Delete></DefaultRolloverStrategy></RollingFile></Appenders><Loggers><Root level=\"info\"/></Loggers></Configuration>",
+        "<IfAny>".repeat(506),
+        "</IfAny>".repeat(506)
+    );
+    let config = on_small_stack(move || load_str(&xml, None).map_err(|e| e.to_string()));
+    let config = config.expect("512 levels load");
+    assert!(config.appender("R").is_some(), "{:?}", config.diagnostics);
 }
 
 /// A fresh folder for one test's files.

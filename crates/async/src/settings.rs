@@ -26,7 +26,7 @@ pub const DISCARD_THRESHOLD_PROPERTY: &str = "log4j2.discardThreshold";
 pub const DEFAULT_RING_BUFFER_SIZE: usize = 4 * 1024;
 /// The smallest ring log4j2 accepts.
 pub const MIN_RING_BUFFER_SIZE: usize = 128;
-/// The largest ring l4rs allocates (1 Mi slots, about 400 MiB with their event buffers): every
+/// The largest ring l4rs allocates (1 Mi slots, about 600 MiB with their event buffers): every
 /// slot is allocated up front, so a larger request (log4j2 accepts up to 2^30) would exhaust
 /// memory and abort the process.
 pub const MAX_RING_BUFFER_SIZE: usize = 1024 * 1024;

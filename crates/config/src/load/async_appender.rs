@@ -8,7 +8,7 @@ use crate::model::{AppenderKind, AppenderSpec, AsyncAppenderSpec};
 /// `AsyncAppender`'s default `bufferSize` (queue slots).
 const DEFAULT_BUFFER_SIZE: i32 = 1024;
 
-/// The largest `bufferSize` l4rs allocates (1 Mi slots, about 400 MiB with their event
+/// The largest `bufferSize` l4rs allocates (1 Mi slots, about 600 MiB with their event
 /// buffers): every slot is allocated when the appender starts, so a larger queue could exhaust
 /// memory, where log4j2's `ArrayBlockingQueue` fails and the appender is not created.
 pub(crate) const MAX_ASYNC_BUFFER_SIZE: usize = 1024 * 1024;

@@ -13,4 +13,15 @@ pub enum AsyncError {
         #[source]
         source: std::io::Error,
     },
+    /// The queue's slots could not be allocated (an impossible `bufferSize` or ring size).
+    #[error("Unable to allocate the {capacity} slots of {name}: {source}")]
+    Allocation {
+        /// The stage's name.
+        name: String,
+        /// The slots asked for.
+        capacity: usize,
+        /// Why the allocation failed.
+        #[source]
+        source: std::collections::TryReserveError,
+    },
 }

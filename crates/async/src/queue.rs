@@ -226,8 +226,13 @@ impl AsyncQueue {
         options: QueueOptions,
         handler: Arc<dyn EventHandler>,
     ) -> Result<AsyncQueue, AsyncError> {
+        let ring = Ring::new(options.capacity).map_err(|source| AsyncError::Allocation {
+            name: options.name.clone(),
+            capacity: options.capacity,
+            source,
+        })?;
         let shared = Arc::new(Shared {
-            ring: Ring::new(options.capacity),
+            ring,
             options,
             handler,
             consumer: OnceLock::new(),

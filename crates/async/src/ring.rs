@@ -12,6 +12,7 @@
 //! `queue.rs`.
 
 use std::cell::UnsafeCell;
+use std::collections::TryReserveError;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::snapshot::EventSnapshot;
@@ -96,21 +97,24 @@ impl Ring {
     /// A ring of `capacity` empty slots, all allocated now. At least two: with one slot, the
     /// sequence that marks position `p` published equals the one that frees it for `p + 1`, so
     /// a producer could overwrite the event the consumer is reading.
-    pub(crate) fn new(capacity: usize) -> Ring {
+    ///
+    /// The slot array is reserved fallibly, so an impossible capacity is an error for the
+    /// caller to report rather than an abort of the process.
+    pub(crate) fn new(capacity: usize) -> Result<Ring, TryReserveError> {
         let capacity = capacity.max(2);
-        let slots = (0..capacity)
-            .map(|index| Slot {
-                sequence: AtomicUsize::new(index),
-                data: UnsafeCell::new(SlotData::default()),
-            })
-            .collect();
-        Ring {
-            slots,
+        let mut slots = Vec::new();
+        slots.try_reserve_exact(capacity)?;
+        slots.extend((0..capacity).map(|index| Slot {
+            sequence: AtomicUsize::new(index),
+            data: UnsafeCell::new(SlotData::default()),
+        }));
+        Ok(Ring {
+            slots: slots.into_boxed_slice(),
             capacity,
             mask: capacity.is_power_of_two().then(|| capacity - 1),
             tail: Padded(AtomicUsize::new(0)),
             head: Padded(AtomicUsize::new(0)),
-        }
+        })
     }
 
     #[inline]
@@ -222,7 +226,7 @@ mod tests {
 
     #[test]
     fn fills_then_reports_full_then_frees_a_slot() {
-        let ring = Ring::new(3);
+        let ring = Ring::new(3).unwrap();
         for tag in 0..3 {
             let mut claim = ring.try_claim().expect("room");
             claim.data().tag = tag;
@@ -254,7 +258,7 @@ mod tests {
 
     #[test]
     fn claimed_but_unpublished_slots_are_not_visible() {
-        let ring = Ring::new(4);
+        let ring = Ring::new(4).unwrap();
         let claim = ring.try_claim().expect("room");
         assert!(!ring.is_published(0));
         claim.publish();

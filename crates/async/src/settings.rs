@@ -26,6 +26,10 @@ pub const DISCARD_THRESHOLD_PROPERTY: &str = "log4j2.discardThreshold";
 pub const DEFAULT_RING_BUFFER_SIZE: usize = 4 * 1024;
 /// The smallest ring log4j2 accepts.
 pub const MIN_RING_BUFFER_SIZE: usize = 128;
+/// The largest ring l4rs allocates (1 Mi slots, about 600 MiB with their event buffers): every
+/// slot is allocated up front, so a larger request (log4j2 accepts up to 2^30) would exhaust
+/// memory and abort the process.
+pub const MAX_RING_BUFFER_SIZE: usize = 1024 * 1024;
 
 /// The package of log4j2's queue-full policy classes, for their full names.
 const POLICY_PACKAGE: &str = "org.apache.logging.log4j.core.async.";
@@ -104,12 +108,8 @@ impl AsyncSettings {
             })
         };
         let mut problems = Vec::new();
-        let mut warn = |message: String| {
-            problems.push(SettingsProblem {
-                level: Level::WARN,
-                message,
-            })
-        };
+        let mut report =
+            |level: Level, message: String| problems.push(SettingsProblem { level, message });
         let mut settings = AsyncSettings::default();
         let size = lookup(RING_BUFFER_SIZE_PROPERTY)
             .map(|value| (RING_BUFFER_SIZE_PROPERTY, value))
@@ -120,27 +120,41 @@ impl AsyncSettings {
         if let Some((name, value)) = size {
             match value.trim().parse::<usize>() {
                 Ok(requested) if requested < MIN_RING_BUFFER_SIZE => {
-                    warn(format!(
-                        "{name}={requested} is below the minimum; using {MIN_RING_BUFFER_SIZE}"
-                    ));
+                    report(
+                        Level::WARN,
+                        format!(
+                            "{name}={requested} is below the minimum; using {MIN_RING_BUFFER_SIZE}"
+                        ),
+                    );
                     settings.ring_buffer_size = MIN_RING_BUFFER_SIZE;
+                }
+                Ok(requested) if requested > MAX_RING_BUFFER_SIZE => {
+                    report(
+                        Level::ERROR,
+                        format!(
+                            "{name}={requested} is above the maximum of {MAX_RING_BUFFER_SIZE} slots l4rs allocates; using {MAX_RING_BUFFER_SIZE}"
+                        ),
+                    );
+                    settings.ring_buffer_size = MAX_RING_BUFFER_SIZE;
                 }
                 Ok(requested) => {
                     settings.ring_buffer_size = requested
                         .checked_next_power_of_two()
                         .unwrap_or(DEFAULT_RING_BUFFER_SIZE);
                 }
-                Err(_) => warn(format!(
-                    "{name}={value} is not a number; using {DEFAULT_RING_BUFFER_SIZE}"
-                )),
+                Err(_) => report(
+                    Level::WARN,
+                    format!("{name}={value} is not a number; using {DEFAULT_RING_BUFFER_SIZE}"),
+                ),
             }
         }
         let threshold = match lookup(DISCARD_THRESHOLD_PROPERTY) {
             None => Level::INFO,
             Some(value) => Level::from_name(value.trim()).unwrap_or_else(|_| {
-                warn(format!(
-                    "{DISCARD_THRESHOLD_PROPERTY}={value} is not a level; using INFO"
-                ));
+                report(
+                    Level::WARN,
+                    format!("{DISCARD_THRESHOLD_PROPERTY}={value} is not a level; using INFO"),
+                );
                 Level::INFO
             }),
         };
@@ -150,12 +164,12 @@ impl AsyncSettings {
                 settings.queue_full_policy = QueueFullPolicy::Discard { threshold };
             } else if !selects_policy(value, "Default", "DefaultAsyncQueueFullPolicy") {
                 // log4j2 tries to load the class and, failing, says so at DEBUG.
-                problems.push(SettingsProblem {
-                    level: Level::DEBUG,
-                    message: format!(
+                report(
+                    Level::DEBUG,
+                    format!(
                         "Using DefaultAsyncQueueFullPolicy. Could not create custom AsyncQueueFullPolicy '{value}': l4rs cannot load policy classes"
                     ),
-                });
+                );
             }
         }
         (settings, problems)
@@ -316,6 +330,23 @@ mod tests {
                 "{problems:?}"
             );
         }
+    }
+
+    #[test]
+    fn an_impossible_ring_size_is_an_error_and_the_maximum_is_used() {
+        for value in ["2147483647", "100000000", "18446744073709551615"] {
+            let (settings, problems) = read(&[(RING_BUFFER_SIZE_PROPERTY, value)]);
+            assert_eq!(settings.ring_buffer_size, MAX_RING_BUFFER_SIZE, "{value}");
+            assert_eq!(problems.len(), 1, "{problems:?}");
+            assert_eq!(problems[0].level, Level::ERROR);
+            assert!(problems[0].message.contains(value), "{problems:?}");
+            assert!(problems[0].message.contains("1048576"), "{problems:?}");
+        }
+        let (settings, problems) = read(&[(RING_BUFFER_SIZE_PROPERTY, "1048576")]);
+        assert_eq!(
+            (settings.ring_buffer_size, problems.len()),
+            (MAX_RING_BUFFER_SIZE, 0)
+        );
     }
 
     #[test]

@@ -570,3 +570,16 @@ fn a_stop_from_the_background_thread_still_reports_what_was_lost() {
     );
     slot.lock().unwrap().take();
 }
+
+#[test]
+fn an_impossible_capacity_is_an_error_not_an_abort() {
+    let (_gate, recorder) = gated_recorder();
+    let error = AsyncQueue::start(
+        options(usize::MAX / 2, true, QueueFullPolicy::Block),
+        recorder,
+    )
+    .unwrap_err();
+    let text = error.to_string();
+    assert!(text.contains("Unable to allocate"), "{text}");
+    assert!(text.contains("test"), "{text}");
+}

@@ -277,6 +277,49 @@ pub fn l4rs_plugin_list() -> String {
     L4RS_PLUGINS.join(", ")
 }
 
+/// The plugin l4rs implements that `name` most likely misspells: the only one within an edit
+/// distance of 2 (case-insensitive; 1 for names of up to 4 letters), or `None` when none or
+/// several are that close, or when `name` is itself a plugin.
+pub fn nearest_l4rs_plugin(name: &str) -> Option<&'static str> {
+    if l4rs_plugin(name).is_some() {
+        return None;
+    }
+    let name = name.to_ascii_lowercase();
+    let allowed = if name.chars().count() <= 4 { 1 } else { 2 };
+    let mut best: Option<(usize, &'static str)> = None;
+    let mut tie = false;
+    for plugin in L4RS_PLUGINS {
+        let distance = edit_distance(&name, &plugin.to_ascii_lowercase());
+        if distance > allowed {
+            continue;
+        }
+        match best {
+            Some((closest, _)) if distance > closest => {}
+            Some((closest, _)) if distance == closest => tie = true,
+            _ => {
+                best = Some((distance, plugin));
+                tie = false;
+            }
+        }
+    }
+    best.filter(|_| !tie).map(|(_, plugin)| plugin)
+}
+
+/// Levenshtein distance in characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut current = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous[j] + usize::from(ca != *cb);
+            current.push(substitution.min(previous[j + 1] + 1).min(current[j] + 1));
+        }
+        previous = current;
+    }
+    previous[b.len()]
+}
+
 /// The element type log4j2 prints before a plugin's name in `… has no parameter that matches
 /// element …` (its `@Plugin` element type, or its name when it has none).
 pub fn element_type(canonical: &str) -> &'static str {
@@ -312,6 +355,19 @@ pub fn element_type(canonical: &str) -> &'static str {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_nearest_plugin_is_named_only_when_it_is_obvious() {
+        assert_eq!(nearest_l4rs_plugin("Apenders"), Some("Appenders"));
+        assert_eq!(nearest_l4rs_plugin("rollingfile"), None);
+        assert_eq!(nearest_l4rs_plugin("RolingFile"), Some("RollingFile"));
+        assert_eq!(nearest_l4rs_plugin("Consol"), Some("Console"));
+        assert_eq!(nearest_l4rs_plugin("Wrapper"), None);
+        assert_eq!(nearest_l4rs_plugin("colour"), None);
+        // Short names need a closer match.
+        assert_eq!(nearest_l4rs_plugin("Fil"), Some("File"));
+        assert_eq!(nearest_l4rs_plugin("Fi"), None);
+    }
+
     use super::*;
 
     #[test]

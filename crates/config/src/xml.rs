@@ -5,6 +5,7 @@
 //! references other than the predefined ones and character references are not expanded, and
 //! `xi:include` elements are replaced by the root element of the included file.
 
+use std::cell::Cell;
 use std::path::{Path, PathBuf};
 
 use quick_xml::events::{BytesStart, Event};
@@ -17,6 +18,30 @@ const XINCLUDE_NAMESPACE: &str = "http://www.w3.org/2001/XInclude";
 
 /// Nested includes deeper than this are taken for a cycle.
 const MAX_INCLUDE_DEPTH: usize = 16;
+
+/// How many documents `xi:include` may read for one configuration, counting each time a file
+/// is included. A chain of files each including the next several times grows exponentially
+/// (4 includes a level, 10 levels: a million documents); real configurations include a few.
+pub const MAX_INCLUDED_DOCUMENTS: usize = 256;
+
+/// How many bytes `xi:include` may read in all for one configuration.
+pub const MAX_INCLUDED_BYTES: u64 = 16 * 1024 * 1024;
+
+/// What the includes of one configuration have used of their budget.
+#[derive(Default)]
+struct IncludeBudget {
+    documents: Cell<usize>,
+    bytes: Cell<u64>,
+    /// Set once a limit is crossed: the error then passes every `xi:fallback` so that it is
+    /// seen (a fallback would hide it and let the fan-out go on).
+    exceeded: Cell<bool>,
+}
+
+/// How deeply elements may nest, counting the root as 1 and an included file's elements from
+/// the depth of its `xi:include`. Real configurations nest fewer than 10 deep; the limit keeps
+/// every step after parsing (which walks the tree recursively) well within a 2 MiB thread
+/// stack. log4j2 has no limit of its own.
+pub const MAX_ELEMENT_DEPTH: usize = 512;
 
 /// One attribute as written.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -117,22 +142,31 @@ fn display_path(path: &Option<PathBuf>) -> String {
 
 /// Reads and parses a file.
 pub fn parse_file(path: &Path) -> Result<Node, XmlError> {
-    parse_file_at_depth(path, 0)
+    let bytes = read(path, u64::MAX)?;
+    let text = decode(&bytes, Some(path))?;
+    Parser::new(&text, Some(path), 0, &IncludeBudget::default()).parse()
 }
 
-fn parse_file_at_depth(path: &Path, depth: usize) -> Result<Node, XmlError> {
-    let bytes = std::fs::read(path).map_err(|source| XmlError::Read {
+/// Reads a file, stopping after `limit + 1` bytes: the caller sees it holds more than `limit`
+/// without reading a huge file whole.
+fn read(path: &Path, limit: u64) -> Result<Vec<u8>, XmlError> {
+    use std::io::Read as _;
+    let read_error = |source| XmlError::Read {
         path: path.to_path_buf(),
         source,
-    })?;
-    let text = decode(&bytes, Some(path))?;
-    Parser::new(&text, Some(path), depth).parse()
+    };
+    let file = std::fs::File::open(path).map_err(read_error)?;
+    let mut bytes = Vec::new();
+    file.take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(read_error)?;
+    Ok(bytes)
 }
 
 /// Parses text; `source` names the file in errors and anchors relative XInclude paths.
 pub fn parse_str(text: &str, source: Option<&Path>) -> Result<Node, XmlError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    Parser::new(text, source, 0).parse()
+    Parser::new(text, source, 0, &IncludeBudget::default()).parse()
 }
 
 /// Turns file bytes into text: a byte-order mark picks UTF-8 or UTF-16, a declared ISO-8859-1
@@ -224,21 +258,77 @@ struct Parser<'a> {
     text: &'a str,
     source: Option<&'a Path>,
     depth: usize,
+    /// The elements around this document (those around the `xi:include` that read it).
+    outer_elements: usize,
+    /// The last position computed, so the next one is counted from there rather than from the
+    /// start of the file: elements and attributes come in document order, which keeps loading
+    /// linear in the file's size.
+    cursor: Cell<Cursor>,
+    /// Shared by the main document and every document it includes.
+    budget: &'a IncludeBudget,
+}
+
+/// A byte offset in the text and its line and column.
+#[derive(Clone, Copy)]
+struct Cursor {
+    offset: usize,
+    position: Position,
+}
+
+impl Cursor {
+    const START: Cursor = Cursor {
+        offset: 0,
+        position: Position { line: 1, column: 1 },
+    };
 }
 
 impl<'a> Parser<'a> {
-    fn new(text: &'a str, source: Option<&'a Path>, depth: usize) -> Parser<'a> {
+    fn new(
+        text: &'a str,
+        source: Option<&'a Path>,
+        depth: usize,
+        budget: &'a IncludeBudget,
+    ) -> Parser<'a> {
         Parser {
             text,
             source,
             depth,
+            outer_elements: 0,
+            cursor: Cell::new(Cursor::START),
+            budget,
         }
+    }
+
+    /// Line and column of a byte offset, counted from the previous one when it lies before.
+    fn position(&self, offset: usize) -> Position {
+        let mut offset = offset.min(self.text.len());
+        while !self.text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        let cursor = self.cursor.get();
+        if offset < cursor.offset {
+            // Only error positions go backwards; they are computed once.
+            return position_at(self.text, offset);
+        }
+        let mut line = cursor.position.line;
+        let mut column = cursor.position.column;
+        for c in self.text[cursor.offset..offset].chars() {
+            if c == '\n' {
+                line = line.saturating_add(1);
+                column = 1;
+            } else {
+                column = column.saturating_add(1);
+            }
+        }
+        let position = Position { line, column };
+        self.cursor.set(Cursor { offset, position });
+        position
     }
 
     fn malformed(&self, offset: usize, message: impl Into<String>) -> XmlError {
         XmlError::Malformed {
             path: self.source.map(Path::to_path_buf),
-            position: position_at(self.text, offset),
+            position: self.position(offset),
             message: message.into(),
         }
     }
@@ -263,6 +353,16 @@ impl<'a> Parser<'a> {
                     return Err(self.malformed(
                         start,
                         "content is not allowed after the root element (expected end of file)",
+                    ));
+                }
+                Event::Start(_) | Event::Empty(_)
+                    if self.outer_elements + stack.len() >= MAX_ELEMENT_DEPTH =>
+                {
+                    return Err(self.malformed(
+                        start,
+                        format!(
+                            "elements nest deeper than {MAX_ELEMENT_DEPTH} levels, the limit l4rs sets against hostile input"
+                        ),
                     ));
                 }
                 Event::Start(element) => {
@@ -341,6 +441,14 @@ impl<'a> Parser<'a> {
                         )
                     });
                 }
+                // An XML declaration is only allowed as the very first thing in the file; the
+                // JDK parser log4j2 uses rejects one after a comment, blank or anything else.
+                Event::Decl(_) if start > 0 => {
+                    return Err(self.malformed(
+                        start,
+                        "The processing instruction target matching \"[xX][mM][lL]\" is not allowed (an XML declaration must be at the very start of the file)",
+                    ));
+                }
                 Event::Comment(_) | Event::Decl(_) | Event::PI(_) | Event::DocType(_) => {}
             }
         }
@@ -353,12 +461,23 @@ impl<'a> Parser<'a> {
             .split_once(':')
             .map(|(prefix, _)| prefix.to_string());
         let local = element.local_name().as_ref().to_string();
+        let element_position = self.position(start);
         let mut attributes = Vec::new();
         let mut xinclude_prefixes = Vec::new();
         let mut xinclude_default = false;
-        for attribute in element.attributes().with_checks(true) {
+        // Duplicates are found here with a set: quick-xml's own check compares each attribute
+        // with every one before it, quadratic for an element with very many attributes.
+        let mut seen = std::collections::HashSet::new();
+        for attribute in element.attributes().with_checks(false) {
             let attribute = attribute.map_err(|error| self.malformed(start, error.to_string()))?;
             let name = attribute.key.0;
+            if !seen.insert(name) {
+                // The JDK parser's wording.
+                return Err(self.malformed(
+                    start,
+                    format!("Attribute \"{name}\" was already specified for element \"{local}\"."),
+                ));
+            }
             // quick-xml accepts a raw '<' in an attribute value; the JDK parser log4j2 uses
             // rejects the document, which then falls back to the default configuration.
             if attribute.value.contains('<') {
@@ -380,10 +499,7 @@ impl<'a> Parser<'a> {
                     xinclude_default = true;
                 }
             }
-            let position = self.offset_of(name).map_or_else(
-                || position_at(self.text, start),
-                |at| position_at(self.text, at),
-            );
+            let position = self.position(self.offset_of(name).unwrap_or(start));
             attributes.push(Attribute {
                 name: name.to_string(),
                 value,
@@ -396,7 +512,7 @@ impl<'a> Parser<'a> {
                 attributes,
                 children: Vec::new(),
                 value: None,
-                position: position_at(self.text, start),
+                position: element_position,
                 file: None,
             },
             text: String::new(),
@@ -425,9 +541,10 @@ impl<'a> Parser<'a> {
             open.node.value = Some(text);
         }
         let include = self.is_xinclude(&open, stack);
+        let ancestors = stack.len();
         match stack.last_mut() {
             Some(parent) if include => {
-                let mut included = self.include(&open.node)?;
+                let mut included = self.include(&open.node, ancestors)?;
                 parent.node.children.append(&mut included);
             }
             Some(parent) => parent.node.children.push(open.node),
@@ -454,7 +571,7 @@ impl<'a> Parser<'a> {
     /// Replaces an `xi:include` by the root element of the included file, or by the children of
     /// its `xi:fallback` when that file cannot be used (the JDK parser's behaviour: without a
     /// fallback, the failed include is fatal).
-    fn include(&self, node: &Node) -> Result<Vec<Node>, XmlError> {
+    fn include(&self, node: &Node, stack_depth: usize) -> Result<Vec<Node>, XmlError> {
         let at = node.position;
         let failure = |message: String| XmlError::Malformed {
             path: self.source.map(Path::to_path_buf),
@@ -488,8 +605,11 @@ impl<'a> Parser<'a> {
                 "xi:include of '{href}' with parse=\"text\" has no place in a configuration"
             )))
         } else {
-            parse_file_at_depth(&target, self.depth + 1)
+            self.parse_included(&target, &href, at, stack_depth)
         };
+        if self.budget.exceeded.get() {
+            return result.map(|included| vec![included]);
+        }
         match result {
             Ok(mut included) => {
                 mark_file(&mut included, &target);
@@ -502,6 +622,48 @@ impl<'a> Parser<'a> {
                 ))),
             },
         }
+    }
+}
+
+impl Parser<'_> {
+    /// Reads and parses an included file within the budget left; `at` is the `xi:include`.
+    fn parse_included(
+        &self,
+        target: &Path,
+        href: &str,
+        at: Position,
+        stack_depth: usize,
+    ) -> Result<Node, XmlError> {
+        let over_budget = |what: String| {
+            self.budget.exceeded.set(true);
+            XmlError::Malformed {
+                path: self.source.map(Path::to_path_buf),
+                position: at,
+                message: format!(
+                    "xi:include of '{href}' goes over the limit of {what} l4rs sets against hostile input"
+                ),
+            }
+        };
+        let documents = self.budget.documents.get() + 1;
+        if documents > MAX_INCLUDED_DOCUMENTS {
+            return Err(over_budget(format!(
+                "{MAX_INCLUDED_DOCUMENTS} included documents"
+            )));
+        }
+        self.budget.documents.set(documents);
+        let left = MAX_INCLUDED_BYTES - self.budget.bytes.get();
+        let bytes = read(target, left)?;
+        let read = bytes.len() as u64;
+        if read > left {
+            return Err(over_budget(format!(
+                "{MAX_INCLUDED_BYTES} bytes read by all includes together"
+            )));
+        }
+        self.budget.bytes.set(self.budget.bytes.get() + read);
+        let text = decode(&bytes, Some(target))?;
+        let mut parser = Parser::new(&text, Some(target), self.depth + 1, self.budget);
+        parser.outer_elements = self.outer_elements + stack_depth;
+        parser.parse()
     }
 }
 
@@ -546,6 +708,31 @@ mod tests {
                 column: 15
             }
         );
+    }
+
+    #[test]
+    fn positions_counted_incrementally_match_counting_from_the_start() {
+        let text = "<a x='é'>\n  <b\n     y='1' z=\"ü\"/><c>ß\n</c>\r\n<d w='2'/></a>";
+        let root = parse(text);
+        let mut seen = Vec::new();
+        let mut stack = vec![&root];
+        while let Some(node) = stack.pop() {
+            seen.push(node.position);
+            seen.extend(node.attributes.iter().map(|a| a.position));
+            stack.extend(node.children.iter());
+        }
+        let expected = |needle: &str| position_at(text, text.find(needle).unwrap());
+        for needle in ["<a", "x=", "<b", "y=", "z=", "<c", "<d", "w="] {
+            assert!(seen.contains(&expected(needle)), "{needle}: {seen:?}");
+        }
+        assert_eq!(
+            expected("z="),
+            Position {
+                line: 3,
+                column: 12
+            }
+        );
+        assert_eq!(seen.len(), 8);
     }
 
     #[test]
@@ -601,7 +788,19 @@ mod tests {
         let error = parse_str("<a>", None).unwrap_err();
         assert!(error.to_string().contains("</a>"), "{error}");
         assert!(parse_str("", None).is_err());
+        let error = parse_str("<!-- c -->\n<?xml version=\"1.0\"?><a/>", None).unwrap_err();
+        assert_eq!(error.position(), Some(Position { line: 2, column: 1 }));
+        assert!(error.to_string().contains("[xX][mM][lL]"), "{error}");
+        assert!(parse_str(" <?xml version=\"1.0\"?><a/>", None).is_err());
+        assert!(parse_str("\u{feff}<?xml version=\"1.0\"?><a/>", None).is_ok());
         assert!(parse_str("<a/><b/>", None).is_err());
+        let error = parse_str("<a x='1' y='2' x='3'/>", None).unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .contains("Attribute \"x\" was already specified"),
+            "{error}"
+        );
     }
 
     #[test]

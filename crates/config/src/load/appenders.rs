@@ -28,6 +28,9 @@ pub(crate) fn build_appenders(
     let inserted = node.attrs.len();
     let mut managers = FileManagers::default();
     let mut failed = Vec::new();
+    // The names in `into`, so that a new name is not compared with every appender before it.
+    let mut names: std::collections::HashSet<String> =
+        into.iter().map(|appender| appender.name.clone()).collect();
     for child in std::mem::take(&mut node.children) {
         let stub = child.stub();
         let built = match child.canonical {
@@ -47,7 +50,7 @@ pub(crate) fn build_appenders(
             }
         };
         match built {
-            Some(appender) => replace_by_name(into, replaced, appender),
+            Some(appender) => replace_by_name(into, replaced, &mut names, appender),
             None => failed.push(stub),
         }
     }
@@ -57,18 +60,59 @@ pub(crate) fn build_appenders(
 }
 
 /// Adds `appender` to `into`, moving an earlier one of the same name to `replaced`.
+/// `names` holds the names in `into`.
 fn replace_by_name(
     into: &mut Vec<AppenderSpec>,
     replaced: &mut Vec<AppenderSpec>,
+    names: &mut std::collections::HashSet<String>,
     appender: AppenderSpec,
 ) {
-    if let Some(index) = into
-        .iter()
-        .position(|existing| existing.name == appender.name)
-    {
-        replaced.push(into.remove(index));
+    if !names.insert(appender.name.clone()) {
+        if let Some(index) = into
+            .iter()
+            .position(|existing| existing.name == appender.name)
+        {
+            replaced.push(into.remove(index));
+        }
     }
     into.push(appender);
+}
+
+/// The largest `bufferSize` a file appender may ask for (64 MiB; log4j2's defaults are 8 KiB
+/// and 256 KiB). The buffer grows to it in memory, so a size near `i32::MAX` could exhaust
+/// memory, where log4j2's `new byte[bufferSize]` fails and the appender is not created.
+pub(crate) const MAX_FILE_BUFFER_SIZE: usize = 64 * 1024 * 1024;
+
+/// The `bufferSize` of a file appender.
+fn file_buffer_size(kind: &AppenderKind) -> Option<usize> {
+    match kind {
+        AppenderKind::File(spec) => Some(spec.buffer_size),
+        AppenderKind::RandomAccessFile(spec) => Some(spec.buffer_size),
+        AppenderKind::RollingFile(spec) => Some(spec.buffer_size),
+        AppenderKind::RollingRandomAccessFile(spec) => Some(spec.buffer_size),
+        _ => None,
+    }
+}
+
+/// Reports a size attribute above what l4rs allocates; the appender is not created.
+pub(crate) fn too_large(
+    binder: &mut Binder,
+    node: &PNode,
+    position: Option<crate::Position>,
+    attribute: &str,
+    size: usize,
+    max: usize,
+) {
+    binder.report(
+        crate::Severity::Error,
+        format!(
+            "{} {attribute}=\"{size}\" is above the maximum of {max} l4rs allocates; the appender is not created",
+            node.name
+        ),
+        Some(node),
+        position,
+        Some(format!("use a {attribute} of at most {max}")),
+    );
 }
 
 /// The parts every appender has.
@@ -109,6 +153,11 @@ fn build_appender(
             binder.unusable_child(&node, &child);
         }
     }
+    let buffer_size_position = node
+        .attrs
+        .iter()
+        .find(|attr| attr.name.eq_ignore_ascii_case("bufferSize"))
+        .map(|attr| attr.position);
     // log4j2's builder: the fields are injected (values converted, children built), the
     // required ones validated, the leftover attributes reported, and only then is `build()` run.
     let pending = match canonical {
@@ -169,6 +218,17 @@ fn build_appender(
             unreachable!("reported as a missing required attribute")
         }
     };
+    if let Some(size) = file_buffer_size(&kind).filter(|size| *size > MAX_FILE_BUFFER_SIZE) {
+        too_large(
+            binder,
+            &node,
+            buffer_size_position,
+            "bufferSize",
+            size,
+            MAX_FILE_BUFFER_SIZE,
+        );
+        return None;
+    }
     if let AppenderKind::Console(ConsoleSpec {
         follow: true,
         direct: true,
@@ -292,9 +352,8 @@ impl ManagerKind {
     }
 }
 
-/// Who registered a resource first.
+/// Who registered a resource first (the map's key).
 struct ManagerHolder {
-    resource: String,
     appender: String,
     kind: ManagerKind,
 }
@@ -310,7 +369,7 @@ struct Refusal {
 
 /// The managers the appenders built so far registered, as log4j2's manager map holds them.
 #[derive(Default)]
-struct FileManagers(Vec<ManagerHolder>);
+struct FileManagers(std::collections::HashMap<String, ManagerHolder>);
 
 impl FileManagers {
     /// Registers (or shares) the manager `kind` needs. Appenders of one kind share a manager;
@@ -319,7 +378,7 @@ impl FileManagers {
         let Some((wanted, resource)) = ManagerKind::of(kind) else {
             return Ok(());
         };
-        match self.0.iter().find(|holder| holder.resource == resource) {
+        match self.0.get(resource) {
             Some(holder) if holder.kind != wanted => Err(Refusal {
                 resource: resource.to_string(),
                 holder: holder.appender.clone(),
@@ -328,11 +387,13 @@ impl FileManagers {
             }),
             Some(_) => Ok(()),
             None => {
-                self.0.push(ManagerHolder {
-                    resource: resource.to_string(),
-                    appender: appender.to_string(),
-                    kind: wanted,
-                });
+                self.0.insert(
+                    resource.to_string(),
+                    ManagerHolder {
+                        appender: appender.to_string(),
+                        kind: wanted,
+                    },
+                );
                 Ok(())
             }
         }

@@ -8,6 +8,11 @@ use crate::model::{AppenderKind, AppenderSpec, AsyncAppenderSpec};
 /// `AsyncAppender`'s default `bufferSize` (queue slots).
 const DEFAULT_BUFFER_SIZE: i32 = 1024;
 
+/// The largest `bufferSize` l4rs allocates (1 Mi slots, about 600 MiB with their event
+/// buffers): every slot is allocated when the appender starts, so a larger queue could exhaust
+/// memory, where log4j2's `ArrayBlockingQueue` fails and the appender is not created.
+pub(crate) const MAX_ASYNC_BUFFER_SIZE: usize = 1024 * 1024;
+
 /// The queue implementations log4j2 lets `<Async>` choose; l4rs always uses its own ring, which
 /// behaves as the default bounded `ArrayBlockingQueue`.
 const QUEUE_FACTORIES: &[&str] = &[
@@ -32,6 +37,11 @@ pub(crate) fn build_async_appender(binder: &mut Binder, mut node: PNode) -> Opti
     let name = binder.string(&mut node, &["name"]);
     let ignore_exceptions = binder.boolean(&mut node, &["ignoreExceptions"], true);
     let blocking = binder.boolean(&mut node, &["blocking"], true);
+    let buffer_size_position = node
+        .attrs
+        .iter()
+        .find(|attr| attr.name.eq_ignore_ascii_case("bufferSize"))
+        .map(|attr| attr.position);
     let buffer_size = binder
         .int(&mut node, &["bufferSize"])
         .unwrap_or(DEFAULT_BUFFER_SIZE);
@@ -79,6 +89,17 @@ pub(crate) fn build_async_appender(binder: &mut Binder, mut node: PNode) -> Opti
         );
         return None;
     };
+    if buffer_size > MAX_ASYNC_BUFFER_SIZE {
+        super::appenders::too_large(
+            binder,
+            &node,
+            buffer_size_position,
+            "bufferSize",
+            buffer_size,
+            MAX_ASYNC_BUFFER_SIZE,
+        );
+        return None;
+    }
     Some(AppenderSpec {
         name,
         ignore_exceptions,

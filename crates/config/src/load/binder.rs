@@ -61,6 +61,9 @@ pub(crate) struct Binder {
     pub file: Option<PathBuf>,
     pub diagnostics: Vec<Diagnostic>,
     pub substitutor: Substitutor,
+    /// Whether a message of this load already listed the plugins l4rs implements: the list
+    /// (about 1 KB) is given once, later messages point back to it.
+    plugin_list_given: bool,
 }
 
 impl Binder {
@@ -69,6 +72,21 @@ impl Binder {
             file,
             diagnostics: Vec::new(),
             substitutor,
+            plugin_list_given: false,
+        }
+    }
+
+    /// The end of a help about an unknown name: the nearest plugin l4rs implements when one is
+    /// an obvious misspelling of `name`, then the list of l4rs's plugins the first time only.
+    fn plugins_help(&mut self, name: &str) -> String {
+        let hint = plugins::nearest_l4rs_plugin(name)
+            .map(|nearest| format!("did you mean {nearest}? "))
+            .unwrap_or_default();
+        if self.plugin_list_given {
+            format!("{hint}(l4rs's plugins are listed in the first such message)")
+        } else {
+            self.plugin_list_given = true;
+            format!("{hint}l4rs implements: {}", plugins::l4rs_plugin_list())
         }
     }
 
@@ -190,12 +208,14 @@ impl Binder {
 
     /// Substitutes a configuration-time value, recording cycles as warnings.
     pub fn substitute(&mut self, value: &str, node: &PNode, position: Position) -> String {
-        let mut warnings = Vec::new();
+        let mut problems = Vec::new();
         let result = self
             .substitutor
-            .replace_reporting(value, None, &mut |warning| warnings.push(warning));
-        for warning in warnings {
-            self.report(Severity::Warning, warning, Some(node), Some(position), None);
+            .replace_reporting(value, None, &mut |severity, problem| {
+                problems.push((severity, problem))
+            });
+        for (severity, problem) in problems {
+            self.report(severity, problem, Some(node), Some(position), None);
         }
         result
     }
@@ -447,19 +467,18 @@ impl Binder {
                     names.join(", ")
                 )
             };
+            let first = leftover[0].name.clone();
+            let namespaced = leftover.iter().any(|attr| attr.name.contains(':'));
+            let position = leftover.first().map(|attr| attr.position);
             let help = format!(
                 "not an attribute of {}{}",
                 node.canonical.unwrap_or(&node.name),
-                if leftover.iter().any(|attr| attr.name.contains(':')) {
+                if namespaced {
                     String::new()
                 } else {
-                    format!(
-                        "; check the spelling (l4rs plugins: {})",
-                        plugins::l4rs_plugin_list()
-                    )
+                    format!("; check the spelling; {}", self.plugins_help(&first))
                 }
             );
-            let position = leftover.first().map(|attr| attr.position);
             self.report(Severity::Error, message, Some(node), position, Some(help));
         }
     }
@@ -487,6 +506,7 @@ impl Binder {
     /// Reports an element that is no log4j2 plugin and that log4j2 would drop without a word
     /// (a top-level leaf becomes an attribute of `<Configuration>`, which ignores it).
     pub fn unknown_element(&mut self, node: &PNode) {
+        let plugins_help = self.plugins_help(&node.name);
         self.report(
             Severity::Error,
             format!(
@@ -495,7 +515,7 @@ impl Binder {
             ),
             Some(node),
             None,
-            Some(known_plugins_help()),
+            Some(plugins_help),
         );
     }
 
@@ -503,6 +523,7 @@ impl Binder {
     /// everything inside it.
     pub fn class_not_found(&mut self, unknown: &UnknownElement) {
         let node = PNode::bare(unknown.name.clone(), unknown.position, unknown.file.clone());
+        let plugins_help = self.plugins_help(&unknown.name);
         self.report(
             Severity::Error,
             format!(
@@ -513,14 +534,14 @@ impl Binder {
             None,
             Some(format!(
                 "{} is not a log4j2 plugin, so it is ignored with everything inside it; {}",
-                unknown.name,
-                known_plugins_help()
+                unknown.name, plugins_help
             )),
         );
     }
 
     /// Reports a real log4j2 plugin that l4rs does not implement.
     pub fn unsupported(&mut self, node: &PNode) {
+        let plugins_help = self.plugins_help(&node.name);
         self.report(
             Severity::Error,
             format!(
@@ -529,7 +550,7 @@ impl Binder {
             ),
             Some(node),
             None,
-            Some(known_plugins_help()),
+            Some(plugins_help),
         );
     }
 
@@ -541,11 +562,6 @@ impl Binder {
             self.unexpected_child(parent, child);
         }
     }
-}
-
-/// The help that names every plugin l4rs implements.
-fn known_plugins_help() -> String {
-    format!("l4rs implements: {}", plugins::l4rs_plugin_list())
 }
 
 /// Java's `Long.valueOf` rules: an optional sign then ASCII digits, no spaces, no suffix.

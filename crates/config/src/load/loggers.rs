@@ -3,6 +3,7 @@
 use super::binder::{Binder, MissingField};
 use super::filters::{is_filter, FilterSlot};
 use super::node::PNode;
+use super::LastByName;
 use crate::model::{AppenderRefSpec, LoggerSpec};
 
 /// What `<Loggers>` produced.
@@ -20,7 +21,7 @@ pub(crate) fn build_loggers(binder: &mut Binder, mut node: PNode) -> LoggersOutc
     let inserted = node.attrs.len();
     let mut root = None;
     let mut roots = 0;
-    let mut loggers: Vec<LoggerSpec> = Vec::new();
+    let mut loggers = LastByName::new();
     let mut failed = Vec::new();
     for child in std::mem::take(&mut node.children) {
         match child.canonical {
@@ -32,8 +33,7 @@ pub(crate) fn build_loggers(binder: &mut Binder, mut node: PNode) -> LoggersOutc
                 let stub = child.stub();
                 match build_logger(binder, child, false, kind == "AsyncLogger") {
                     Some(logger) => {
-                        loggers.retain(|existing| existing.name != logger.name);
-                        loggers.push(logger);
+                        loggers.push(&logger.name.clone(), logger);
                     }
                     None => failed.push(stub),
                 }
@@ -52,7 +52,10 @@ pub(crate) fn build_loggers(binder: &mut Binder, mut node: PNode) -> LoggersOutc
         );
         return LoggersOutcome::MultipleRoots;
     }
-    LoggersOutcome::Built { root, loggers }
+    LoggersOutcome::Built {
+        root,
+        loggers: loggers.into_vec(),
+    }
 }
 
 fn build_logger(

@@ -182,14 +182,16 @@ struct RootAttributes {
 }
 
 fn root_attributes(binder: &mut Binder, root: &xml::Node) -> RootAttributes {
-    let mut node = PNode::build_collecting(
-        &xml::Node {
-            children: Vec::new(),
-            ..root.clone()
-        },
-        false,
-        &mut Vec::new(),
-    );
+    // Only the root element itself: cloning the whole tree would copy it for nothing.
+    let root_alone = xml::Node {
+        name: root.name.clone(),
+        attributes: root.attributes.clone(),
+        children: Vec::new(),
+        value: root.value.clone(),
+        position: root.position,
+        file: root.file.clone(),
+    };
+    let mut node = PNode::build_collecting(&root_alone, false, &mut Vec::new());
     let mut attributes = RootAttributes {
         name: binder.string(&mut node, &["name"]),
         status: None,
@@ -382,6 +384,38 @@ fn bind(root: &xml::Node, source: Option<&Path>, options: LoadOptions) -> Config
         substitutor: Arc::new(binder.substitutor.clone()),
         diagnostics: std::mem::take(&mut binder.diagnostics),
         is_default: false,
+    }
+}
+
+/// A list where an item replaces the earlier one of the same name, which leaves its place:
+/// the later one goes to the end, as a `retain` then `push` would do, but without scanning the
+/// list for every item (a configuration may hold hundreds of thousands of loggers).
+pub(crate) struct LastByName<T> {
+    items: Vec<Option<T>>,
+    index: std::collections::HashMap<String, usize>,
+}
+
+impl<T> LastByName<T> {
+    pub(crate) fn new() -> LastByName<T> {
+        LastByName {
+            items: Vec::new(),
+            index: std::collections::HashMap::new(),
+        }
+    }
+
+    /// Adds `item` under `name`; returns the earlier item of that name, if any.
+    pub(crate) fn push(&mut self, name: &str, item: T) -> Option<T> {
+        let earlier = self
+            .index
+            .insert(name.to_string(), self.items.len())
+            .and_then(|at| self.items[at].take());
+        self.items.push(Some(item));
+        earlier
+    }
+
+    /// The items in order.
+    pub(crate) fn into_vec(self) -> Vec<T> {
+        self.items.into_iter().flatten().collect()
     }
 }
 

@@ -6,6 +6,7 @@
 //! Attributes keep the insertion order of log4j2's `HashMap` so that leftover attributes can be
 //! listed in the order log4j2 lists them.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 
 use crate::plugins;
@@ -109,8 +110,16 @@ impl PNode {
             position: element.position,
             file: element.file.clone(),
         };
+        // Where each name is in `attrs`, so that an element with very many attributes is not
+        // quadratic to build.
+        let mut index = HashMap::new();
         for attribute in attributes {
-            node.put(attribute.name, attribute.value, attribute.position);
+            node.put(
+                &mut index,
+                attribute.name,
+                attribute.value,
+                attribute.position,
+            );
         }
         for child_element in &element.children {
             let child = PNode::build_collecting(child_element, strict, unknown);
@@ -118,7 +127,7 @@ impl PNode {
                 node.children.push(child);
             } else if let (Some(value), true) = (&child.value, child.children.is_empty()) {
                 let value = value.clone();
-                node.put(child.name, value, child.position);
+                node.put(&mut index, child.name, value, child.position);
             } else {
                 unknown.push(UnknownElement {
                     name: child.name,
@@ -137,15 +146,25 @@ impl PNode {
         node
     }
 
-    /// A map put: a repeated key keeps its place and takes the new value.
-    fn put(&mut self, name: String, value: String, position: Position) {
-        match self.attrs.iter_mut().find(|attr| attr.name == name) {
-            Some(existing) => existing.value = value,
-            None => self.attrs.push(PAttr {
-                name,
-                value,
-                position,
-            }),
+    /// A map put: a repeated key keeps its place and takes the new value. `index` maps the
+    /// names in `attrs` to their place.
+    fn put(
+        &mut self,
+        index: &mut HashMap<String, usize>,
+        name: String,
+        value: String,
+        position: Position,
+    ) {
+        match index.get(&name) {
+            Some(&at) => self.attrs[at].value = value,
+            None => {
+                index.insert(name.clone(), self.attrs.len());
+                self.attrs.push(PAttr {
+                    name,
+                    value,
+                    position,
+                });
+            }
         }
     }
 

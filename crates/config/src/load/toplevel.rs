@@ -5,13 +5,14 @@ use l4rs_core::Level;
 
 use super::binder::Binder;
 use super::node::PNode;
+use super::LastByName;
 
 /// Builds `<Properties>`: each `<Property name>` with its text (or `value` attribute; the text
 /// wins when both are given). Values are substituted with lookups only, as log4j2 builds them
 /// before the properties exist; references between properties resolve when they are used.
 pub(crate) fn build_properties(binder: &mut Binder, mut node: PNode) -> Vec<(String, String)> {
     let inserted = node.attrs.len();
-    let mut properties: Vec<(String, String)> = Vec::new();
+    let mut properties = LastByName::new();
     let mut failed = Vec::new();
     for mut child in std::mem::take(&mut node.children) {
         if child.canonical != Some("Property") {
@@ -46,8 +47,7 @@ pub(crate) fn build_properties(binder: &mut Binder, mut node: PNode) -> Vec<(Str
         binder.finish(&child, child_inserted);
         match name {
             Some(name) => {
-                properties.retain(|(existing, _)| *existing != name);
-                properties.push((name, value));
+                properties.push(&name.clone(), (name, value));
             }
             None => {
                 binder.factory_failure(
@@ -62,7 +62,7 @@ pub(crate) fn build_properties(binder: &mut Binder, mut node: PNode) -> Vec<(Str
     }
     binder.null_children(&node, &failed);
     binder.finish(&node, inserted);
-    properties
+    properties.into_vec()
 }
 
 /// Builds `<CustomLevels>`, registering each level at once so later elements can use it.

@@ -1,7 +1,8 @@
 //! The lookups behind `${prefix:key}`.
 
-use std::collections::HashMap;
-use std::sync::{OnceLock, RwLock};
+use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, OnceLock, RwLock};
 
 use l4rs_core::{LogEvent, Timestamp};
 
@@ -88,7 +89,7 @@ pub(super) fn lookup(
     prefix: &str,
     key: &str,
     event: Option<&LogEvent<'_>>,
-    report: &mut dyn FnMut(String),
+    report: &mut super::Report<'_>,
 ) -> Option<String> {
     match prefix {
         "sys" => system_property(key),
@@ -109,23 +110,273 @@ pub(super) fn lookup(
                 _ => None,
             }
         }
+        "bundle" => bundle_lookup(substitutor, key, report),
         // `jndi` is intentionally not here: it must never reach anything outside the process.
         _ => None,
     }
 }
 
+/// The lookup prefixes l4rs implements (lower case).
+const IMPLEMENTED: &[&str] = &[
+    "sys", "env", "main", "lower", "upper", "date", "ctx", "marker", "event", "java", "log4j",
+    "bundle",
+];
+
+/// log4j2 lookups l4rs does not implement, with why.
+const UNAVAILABLE: &[(&str, &str)] = &[
+    (
+        "jndi",
+        "l4rs never performs JNDI lookups (they reach outside the process)",
+    ),
+    ("spring", "there is no Spring environment in a Rust program"),
+    ("web", "there is no servlet context in a Rust program"),
+    ("docker", "l4rs does not implement the Docker lookup"),
+    ("k8s", "l4rs does not implement the Kubernetes lookup"),
+    (
+        "kubernetes",
+        "l4rs does not implement the Kubernetes lookup",
+    ),
+    ("jvmrunargs", "a Rust program has no JVM arguments"),
+    ("map", "l4rs events carry no MapMessage"),
+    ("sd", "l4rs events carry no StructuredDataMessage"),
+    ("base64", "l4rs does not implement the base64 lookup"),
+];
+
+/// True for a lookup prefix (lower case) l4rs implements.
+pub(super) fn is_implemented(prefix: &str) -> bool {
+    IMPLEMENTED.contains(&prefix)
+}
+
+/// The warning for a variable left unresolved because l4rs lacks its lookup.
+pub(super) fn unavailable_message(prefix: &str) -> String {
+    match UNAVAILABLE.iter().find(|(name, _)| *name == prefix) {
+        Some((_, why)) => format!(
+            "Lookup '{prefix}' is not available in l4rs ({why}); ${{{prefix}:…}} variables take their default, if any, or stay as written"
+        ),
+        None => format!(
+            "Unknown lookup '{prefix}': ${{{prefix}:…}} variables take their default, if any, or stay as written (l4rs implements {})",
+            IMPLEMENTED.join(", ")
+        ),
+    }
+}
+
+/// How many distinct warnings one substitutor remembers; past that, it stays silent rather
+/// than grow without end.
+const MAX_REMEMBERED_WARNINGS: usize = 1000;
+
+/// How many resource bundles one substitutor keeps read.
+const MAX_BUNDLES: usize = 100;
+
+/// A bundle's keys and values, or `None` when no file was found for it.
+type Bundle = Option<Arc<HashMap<String, String>>>;
+
+/// What the lookups of one configuration remember.
+#[derive(Debug, Default)]
+pub(super) struct LookupMemory {
+    warned: Mutex<HashSet<String>>,
+    bundles: Mutex<HashMap<String, Bundle>>,
+}
+
+impl LookupMemory {
+    /// True the first time `what` is warned about.
+    pub(super) fn first_warning(&self, what: &str) -> bool {
+        let mut warned = self.warned.lock().unwrap_or_else(|e| e.into_inner());
+        if warned.contains(what) || warned.len() >= MAX_REMEMBERED_WARNINGS {
+            return false;
+        }
+        warned.insert(what.to_string())
+    }
+}
+
+/// `${bundle:Name:key}`: `key` in `Name.properties`, as Java's `ResourceBundle` would find it
+/// on the classpath (see the module docs for where l4rs looks).
+fn bundle_lookup(
+    substitutor: &Substitutor,
+    key: &str,
+    report: &mut super::Report<'_>,
+) -> Option<String> {
+    let parts: Vec<&str> = key.split(':').collect();
+    let [name, bundle_key] = parts[..] else {
+        if substitutor.memory.first_warning(&format!("bundle:{key}")) {
+            report(
+                crate::Severity::Warning,
+                format!(
+                    "Bad ResourceBundle key format [{key}]. Expected format is BundleName:KeyName."
+                ),
+            );
+        }
+        return None;
+    };
+    let bundle = {
+        let mut bundles = substitutor
+            .memory
+            .bundles
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        match bundles.get(name) {
+            Some(bundle) => bundle.clone(),
+            None => {
+                let bundle = read_bundle(substitutor, name);
+                if bundles.len() < MAX_BUNDLES {
+                    bundles.insert(name.to_string(), bundle.clone());
+                }
+                bundle
+            }
+        }
+    };
+    match bundle {
+        Some(bundle) => {
+            let value = bundle.get(bundle_key).cloned();
+            if value.is_none() && substitutor.memory.first_warning(&format!("bundle:{key}")) {
+                report(
+                    crate::Severity::Warning,
+                    format!(
+                        "Error looking up ResourceBundle [{name}]. (it has no key '{bundle_key}')"
+                    ),
+                );
+            }
+            value
+        }
+        None => {
+            if substitutor.memory.first_warning(&format!("bundle:{name}")) {
+                let places = bundle_candidates(substitutor, name)
+                    .iter()
+                    .map(|path| path.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                report(
+                    crate::Severity::Warning,
+                    format!("Error looking up ResourceBundle [{name}]. (l4rs looked for {places})"),
+                );
+            }
+            None
+        }
+    }
+}
+
+/// Where `Name.properties` may be: next to the configuration file, then in the working
+/// directory.
+fn bundle_candidates(substitutor: &Substitutor, name: &str) -> Vec<PathBuf> {
+    let relative = format!("{}.properties", name.replace('.', "/"));
+    let mut candidates = Vec::new();
+    if let Some(folder) = substitutor.config_location().and_then(|p| p.parent()) {
+        candidates.push(folder.join(&relative));
+    }
+    candidates.push(PathBuf::from(&relative));
+    candidates
+}
+
+/// Reads the first `Name.properties` found; `None` when there is none (or it cannot be read).
+fn read_bundle(substitutor: &Substitutor, name: &str) -> Bundle {
+    // A bundle name is a class-path name: no parent folders, no absolute paths.
+    if name.is_empty() || name.contains(['/', '\\']) || name.split('.').any(str::is_empty) {
+        return None;
+    }
+    bundle_candidates(substitutor, name)
+        .into_iter()
+        .find_map(|path| std::fs::read(path).ok())
+        .map(|bytes| Arc::new(parse_properties(&String::from_utf8_lossy(&bytes))))
+}
+
+/// Parses Java `.properties` text: `key=value`, `key: value` or `key value`; `#` and `!`
+/// comments; a trailing backslash continues the line; `\t`, `\n`, `\r`, `\f`, `\uXXXX` and
+/// `\<char>` escapes. Later keys win, as in `java.util.Properties`.
+pub(super) fn parse_properties(text: &str) -> HashMap<String, String> {
+    let mut properties = HashMap::new();
+    let mut lines = text.lines();
+    while let Some(line) = lines.next() {
+        let mut logical = line.trim_start().to_string();
+        if logical.is_empty() || logical.starts_with('#') || logical.starts_with('!') {
+            continue;
+        }
+        while ends_with_odd_backslashes(&logical) {
+            logical.pop();
+            match lines.next() {
+                Some(next) => logical.push_str(next.trim_start()),
+                None => break,
+            }
+        }
+        let chars: Vec<char> = logical.chars().collect();
+        let mut at = 0;
+        let mut key_end = chars.len();
+        while at < chars.len() {
+            match chars[at] {
+                '\\' => at += 2,
+                '=' | ':' | ' ' | '\t' | '\u{c}' => {
+                    key_end = at;
+                    break;
+                }
+                _ => at += 1,
+            }
+        }
+        let key_end = key_end.min(chars.len());
+        let mut value_start = key_end;
+        while value_start < chars.len() && matches!(chars[value_start], ' ' | '\t' | '\u{c}') {
+            value_start += 1;
+        }
+        if value_start < chars.len() && matches!(chars[value_start], '=' | ':') {
+            value_start += 1;
+            while value_start < chars.len() && matches!(chars[value_start], ' ' | '\t' | '\u{c}') {
+                value_start += 1;
+            }
+        }
+        let key = unescape(&chars[..key_end]);
+        let value = unescape(&chars[value_start.min(chars.len())..]);
+        properties.insert(key, value);
+    }
+    properties
+}
+
+fn ends_with_odd_backslashes(line: &str) -> bool {
+    line.chars().rev().take_while(|c| *c == '\\').count() % 2 == 1
+}
+
+fn unescape(chars: &[char]) -> String {
+    let mut out = String::with_capacity(chars.len());
+    let mut at = 0;
+    while at < chars.len() {
+        let c = chars[at];
+        at += 1;
+        if c != '\\' || at >= chars.len() {
+            out.push(c);
+            continue;
+        }
+        let escaped = chars[at];
+        at += 1;
+        match escaped {
+            't' => out.push('\t'),
+            'n' => out.push('\n'),
+            'r' => out.push('\r'),
+            'f' => out.push('\u{c}'),
+            'u' => {
+                let hex: String = chars[at..(at + 4).min(chars.len())].iter().collect();
+                match u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32) {
+                    Some(decoded) if hex.len() == 4 => {
+                        out.push(decoded);
+                        at += 4;
+                    }
+                    _ => out.push('u'),
+                }
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
 fn date_lookup(
     pattern: &str,
     event: Option<&LogEvent<'_>>,
-    report: &mut dyn FnMut(String),
+    report: &mut super::Report<'_>,
 ) -> String {
     let at = event.map_or_else(Timestamp::now, |event| event.timestamp);
     match date::format(pattern, at) {
         Ok(text) => text,
         Err(error) => {
-            report(format!(
-                "Invalid date format: [{pattern}], using default ({error})"
-            ));
+            report(
+                crate::Severity::Warning,
+                format!("Invalid date format: [{pattern}], using default ({error})"),
+            );
             date::format_default(at)
         }
     }

@@ -16,14 +16,45 @@
 //!   variable as written, as does any variable that cannot be resolved.
 //!
 //! `jndi` is deliberately unknown: it only ever falls back to a property of the same key.
+//! A lookup l4rs does not implement (`spring`, `web`, `jndi`, an unknown prefix) that leaves a
+//! variable unresolved gets one WARN per prefix, where log4j2 would have found a value or
+//! said why not.
+//!
+//! `${bundle:Name:key}` reads `key` from the Java properties file `Name.properties` (dots in
+//! `Name` are folders, as in a Java resource path), looked for next to the configuration file,
+//! then in the working directory: where a Java application's classpath would hold it.
+//!
+//! Against hostile input (a "billion laughs" of properties, defaults nested thousands deep) one
+//! substitution is bounded: [`MAX_EXPANDED_CHARS`], [`MAX_EXPANSIONS`] and
+//! [`MAX_NESTING_DEPTH`]. Past a limit, an ERROR names the variable and the rest of the text
+//! is left as written.
 
 mod date;
 mod lookups;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use l4rs_core::{Interpolator, LogEvent};
+
+use crate::Severity;
+
+/// The longest text one substitution may produce, in characters.
+pub const MAX_EXPANDED_CHARS: usize = 1024 * 1024;
+
+/// How many variables one substitution may expand, counting every expansion of a property
+/// inside another property's value.
+pub const MAX_EXPANSIONS: usize = 10_000;
+
+/// How deeply variables may nest in one substitution: a variable inside a variable's name or
+/// default, or a property whose value holds variables, each count one level. Each level is a
+/// recursive call, so this also keeps the stack small.
+pub const MAX_NESTING_DEPTH: usize = 64;
+
+/// Receives what a substitution has to say: a cycle or a bad date pattern (warnings), a limit
+/// crossed (an error).
+pub type Report<'r> = dyn FnMut(Severity, String) + 'r;
 
 pub use date::DatePatternError;
 pub use lookups::{
@@ -38,6 +69,10 @@ pub struct Substitutor {
     /// their values are not substituted again.
     context_properties: HashMap<String, String>,
     config_location: Option<PathBuf>,
+    /// What the lookups remember across substitutions: the warnings already given and the
+    /// resource bundles read. Shared by the clones of this substitutor (the one used at load
+    /// and the one that resolves `$${…}` per event), so each warning is given once.
+    memory: Arc<lookups::LookupMemory>,
 }
 
 /// What a resolution produced and whether the result may hold more variables to expand.
@@ -56,6 +91,7 @@ impl Substitutor {
             properties: HashMap::new(),
             context_properties,
             config_location: config_location.map(absolute),
+            memory: Arc::default(),
         }
     }
 
@@ -82,16 +118,16 @@ impl Substitutor {
     /// Substitutes `text` at configuration time (no event); cycles are reported to the status
     /// logger.
     pub fn replace(&self, text: &str) -> String {
-        self.replace_reporting(text, None, &mut |warning| l4rs_core::status::warn(warning))
+        self.replace_reporting(text, None, &mut to_status_logger)
     }
 
-    /// Substitutes `text`, handing every warning (cycles, bad date patterns) to `report`
-    /// instead of the status logger.
+    /// Substitutes `text`, handing every problem (cycles, bad date patterns, limits crossed)
+    /// to `report` instead of the status logger.
     pub fn replace_reporting(
         &self,
         text: &str,
         event: Option<&LogEvent<'_>>,
-        report: &mut dyn FnMut(String),
+        report: &mut Report<'_>,
     ) -> String {
         if !text.contains("${") {
             return text.to_string();
@@ -100,6 +136,10 @@ impl Substitutor {
             substitutor: self,
             event,
             report,
+            depth: 0,
+            expansions: 0,
+            stopped: false,
+            outermost: String::new(),
         };
         pass.replace(text)
     }
@@ -108,9 +148,10 @@ impl Substitutor {
         &self,
         name: &str,
         pass_event: Option<&LogEvent<'_>>,
-        report: &mut dyn FnMut(String),
+        report: &mut Report<'_>,
     ) -> Option<Resolved> {
         let mut name = name;
+        let mut unavailable_prefix = None;
         if let Some((prefix, key)) = name.split_once(':') {
             let prefix = prefix.to_ascii_lowercase();
             if let Some(value) = lookups::lookup(self, &prefix, key, pass_event, report) {
@@ -118,6 +159,9 @@ impl Substitutor {
                     value,
                     recursive: false,
                 });
+            }
+            if !lookups::is_implemented(&prefix) {
+                unavailable_prefix = Some(prefix);
             }
             name = key;
         }
@@ -127,16 +171,41 @@ impl Substitutor {
                 recursive: true,
             });
         }
-        self.context_properties.get(name).map(|value| Resolved {
+        let resolved = self.context_properties.get(name).map(|value| Resolved {
             value: value.clone(),
             recursive: false,
-        })
+        });
+        // log4j2 falls back to a property silently; when that finds nothing either, the
+        // variable stays unresolved, and a lookup l4rs lacks deserves a word (once).
+        if let (None, Some(prefix)) = (&resolved, unavailable_prefix) {
+            if self.memory.first_warning(&prefix) {
+                report(Severity::Warning, lookups::unavailable_message(&prefix));
+            }
+        }
+        resolved
     }
 }
 
 impl Interpolator for Substitutor {
     fn interpolate(&self, text: &str, event: Option<&LogEvent<'_>>) -> String {
-        self.replace_reporting(text, event, &mut |warning| l4rs_core::status::warn(warning))
+        self.replace_reporting(text, event, &mut to_status_logger)
+    }
+}
+
+fn to_status_logger(severity: Severity, message: String) {
+    match severity {
+        Severity::Error => l4rs_core::status::error(message),
+        Severity::Warning => l4rs_core::status::warn(message),
+        Severity::Info => l4rs_core::status::info(message),
+    }
+}
+
+/// At most 60 characters of `text`, to name a variable in a message without repeating a
+/// hostile megabyte.
+fn excerpt(text: &str) -> String {
+    match text.char_indices().nth(60) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_string(),
     }
 }
 
@@ -148,7 +217,16 @@ fn absolute(path: &Path) -> PathBuf {
 struct Pass<'p, 'e> {
     substitutor: &'p Substitutor,
     event: Option<&'p LogEvent<'e>>,
-    report: &'p mut dyn FnMut(String),
+    report: &'p mut Report<'p>,
+    /// How many substitutions are under way around the current one.
+    depth: usize,
+    /// Variables expanded so far.
+    expansions: usize,
+    /// Set when a limit was crossed: nothing more is expanded.
+    stopped: bool,
+    /// The variable written in the text being substituted, to name in a message about a
+    /// limit crossed deep inside its expansion.
+    outermost: String,
 }
 
 const ESCAPE: char = '$';
@@ -158,6 +236,30 @@ fn matches(buf: &[char], pos: usize, end: usize, what: &[char]) -> bool {
 }
 
 impl Pass<'_, '_> {
+    /// Reports a limit crossed and stops the pass.
+    fn stop(&mut self, message: String) {
+        if !self.stopped {
+            self.stopped = true;
+            (self.report)(
+                Severity::Error,
+                format!("{message}; the rest is left as written (a limit l4rs sets against hostile input)"),
+            );
+        }
+    }
+
+    /// Enters one more level of nesting, or stops the pass when that is one too many.
+    fn enter(&mut self, variable: &str) -> bool {
+        if self.depth >= MAX_NESTING_DEPTH {
+            self.stop(format!(
+                "Variables nest deeper than {MAX_NESTING_DEPTH} levels in ${{{}}}",
+                excerpt(variable)
+            ));
+            return false;
+        }
+        self.depth += 1;
+        true
+    }
+
     fn replace(&mut self, text: &str) -> String {
         let mut buf: Vec<char> = text.chars().collect();
         let length = buf.len();
@@ -182,6 +284,9 @@ impl Pass<'_, '_> {
         let mut end = offset + length;
         let mut length_change: isize = 0;
         while pos < end {
+            if self.stopped {
+                break;
+            }
             if !matches(buf, pos, end, &PREFIX) {
                 pos += 1;
                 continue;
@@ -215,6 +320,9 @@ impl Pass<'_, '_> {
                 // Variables inside the name (and default) are expanded first, in a pass of
                 // their own.
                 let expression = self.nested_replace(&expression);
+                if self.stopped {
+                    break;
+                }
                 pos += 1;
                 let var_end = pos;
                 let (name, default) = split_default(&expression);
@@ -233,25 +341,50 @@ impl Pass<'_, '_> {
                         .map(String::as_str)
                         .collect::<Vec<_>>()
                         .join("->");
-                    (self.report)(format!(
-                        "Infinite loop in property interpolation of {chain}"
-                    ));
+                    (self.report)(
+                        Severity::Warning,
+                        format!("Infinite loop in property interpolation of {chain}"),
+                    );
                 } else {
                     prior.push(name.clone());
                 }
-                let resolved = if cyclic {
+                if self.depth == 0 {
+                    self.outermost = name.clone();
+                }
+                self.expansions += 1;
+                if self.expansions > MAX_EXPANSIONS {
+                    self.stop(format!(
+                        "Substituting ${{{}}} takes more than {MAX_EXPANSIONS} variable expansions (stopped at ${{{}}})",
+                        excerpt(&self.outermost),
+                        excerpt(&name)
+                    ));
+                }
+                let resolved = if cyclic || self.stopped {
                     None
                 } else {
                     self.substitutor.resolve(&name, self.event, self.report)
                 };
                 let recursive = resolved.as_ref().is_some_and(|r| r.recursive);
                 let value = resolved.map(|r| r.value).or(default);
+                let value = value.filter(|_| !self.stopped).filter(|value| {
+                    let grown = buf.len() - (var_end - start) + value.chars().count();
+                    if grown > MAX_EXPANDED_CHARS {
+                        self.stop(format!(
+                            "Substituting ${{{}}} makes the text longer than {MAX_EXPANDED_CHARS} characters (stopped at ${{{}}})",
+                            excerpt(&self.outermost),
+                            excerpt(&name)
+                        ));
+                    }
+                    grown <= MAX_EXPANDED_CHARS
+                });
                 if let Some(value) = value {
                     let value: Vec<char> = value.chars().collect();
                     let value_length = value.len();
                     buf.splice(start..var_end, value);
-                    let mut change = if recursive {
-                        self.substitute(buf, start, value_length, prior, false)
+                    let mut change = if recursive && self.enter(&name) {
+                        let change = self.substitute(buf, start, value_length, prior, false);
+                        self.depth -= 1;
+                        change
                     } else {
                         0
                     };
@@ -270,10 +403,12 @@ impl Pass<'_, '_> {
     }
 
     fn nested_replace(&mut self, text: &str) -> String {
-        if !text.contains("${") {
+        if !text.contains("${") || !self.enter(text) {
             return text.to_string();
         }
-        self.replace(text)
+        let replaced = self.replace(text);
+        self.depth -= 1;
+        replaced
     }
 }
 

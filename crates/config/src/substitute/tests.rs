@@ -13,7 +13,7 @@ fn props(pairs: &[(&str, &str)]) -> Substitutor {
 
 fn run(substitutor: &Substitutor, text: &str) -> (String, Vec<String>) {
     let mut warnings = Vec::new();
-    let out = substitutor.replace_reporting(text, None, &mut |w| warnings.push(w));
+    let out = substitutor.replace_reporting(text, None, &mut |_, w| warnings.push(w));
     (out, warnings)
 }
 
@@ -148,7 +148,7 @@ fn date_lookup_uses_the_event_time_and_reports_bad_patterns() {
     let mut event = LogEvent::new("a.b", Level::INFO, Message::Text("m"));
     event.timestamp = Timestamp::from_millis(1_700_000_000_001);
     let mut warnings = Vec::new();
-    let year = s.replace_reporting("${date:yyyy}", Some(&event), &mut |w| warnings.push(w));
+    let year = s.replace_reporting("${date:yyyy}", Some(&event), &mut |_, w| warnings.push(w));
     assert!(year == "2023" || year == "2024", "{year}");
     let now = run(&s, "${date:yyyy}").0;
     assert!(now.parse::<i32>().unwrap() >= 2024);
@@ -199,4 +199,169 @@ fn unterminated_and_odd_inputs_never_panic() {
     assert_eq!(run(&s, "${}").0, "${}");
     assert_eq!(run(&s, "${a}}").0, "1}");
     assert_eq!(run(&s, "${ü:-ö}€").0, "ö€");
+}
+
+fn run_reporting(substitutor: &Substitutor, text: &str) -> (String, Vec<(Severity, String)>) {
+    let mut problems = Vec::new();
+    let out = substitutor.replace_reporting(text, None, &mut |severity, problem| {
+        problems.push((severity, problem))
+    });
+    (out, problems)
+}
+
+#[test]
+fn a_billion_laughs_stops_at_the_expansion_budget() {
+    let mut pairs = vec![("l0".to_string(), "lol".to_string())];
+    for level in 1..30 {
+        pairs.push((
+            format!("l{level}"),
+            format!("${{l{}}}", level - 1).repeat(10),
+        ));
+    }
+    let s = Substitutor::with_properties(None, pairs);
+    let (out, problems) = run_reporting(&s, "${l29}");
+    assert!(out.chars().count() <= MAX_EXPANDED_CHARS, "{}", out.len());
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert_eq!(problems[0].0, Severity::Error);
+    assert!(
+        problems[0].1.contains("10000 variable expansions"),
+        "{problems:?}"
+    );
+    assert!(problems[0].1.contains("${l"), "{problems:?}");
+}
+
+#[test]
+fn one_long_value_stops_at_the_length_budget() {
+    let big = "x".repeat(MAX_EXPANDED_CHARS / 2 + 1);
+    let s = props(&[("big", &big), ("twice", "${big}${big}")]);
+    let (out, problems) = run_reporting(&s, "${twice}");
+    assert!(out.chars().count() <= MAX_EXPANDED_CHARS);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(problems[0].1.contains("${big}"), "{problems:?}");
+    assert!(problems[0].1.contains("1048576 characters"), "{problems:?}");
+    // Half of it is fine.
+    assert_eq!(run_reporting(&s, "${big}").0.len(), big.len());
+}
+
+#[test]
+fn defaults_nested_ten_thousand_deep_stop_at_the_depth_limit_on_a_small_stack() {
+    let text = "${x:-".repeat(10_000) + "v" + &"}".repeat(10_000);
+    let written = text.clone();
+    let (out, problems) = std::thread::Builder::new()
+        .stack_size(2 * 1024 * 1024)
+        .spawn(move || run_reporting(&Substitutor::new(None), &text))
+        .unwrap()
+        .join()
+        .unwrap();
+    assert_eq!(out, written);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(problems[0].1.contains("deeper than 64"), "{problems:?}");
+    // 63 levels are fine.
+    let text = "${x:-".repeat(63) + "v" + &"}".repeat(63);
+    assert_eq!(
+        run_reporting(&Substitutor::new(None), &text),
+        ("v".to_string(), vec![])
+    );
+}
+
+#[test]
+fn a_long_chain_of_properties_stops_at_the_depth_limit() {
+    let mut pairs: Vec<(String, String)> = (0..1000)
+        .map(|i| (format!("p{i}"), format!("${{p{}}}", i + 1)))
+        .collect();
+    pairs.push(("p1000".to_string(), "end".to_string()));
+    let s = Substitutor::with_properties(None, pairs);
+    let (_, problems) = run_reporting(&s, "${p0}");
+    assert!(problems[0].1.contains("deeper than 64"), "{problems:?}");
+    let (out, problems) = run_reporting(&s, "${p990}");
+    assert_eq!((out.as_str(), problems.len()), ("end", 0));
+}
+
+#[test]
+fn unavailable_and_unknown_lookups_warn_once_each() {
+    let s = props(&[("app", "orders")]);
+    let mut problems = Vec::new();
+    let mut out = Vec::new();
+    for text in [
+        "${spring:app.name}",
+        "${spring:other}",
+        "${web:rootDir}",
+        "${nosuch:key}",
+        "${nosuch:key}",
+        "${foo:app}",
+        "${sys:l4rs.absent}",
+    ] {
+        out.push(s.replace_reporting(text, None, &mut |severity, problem| {
+            problems.push((severity, problem))
+        }));
+    }
+    // An unknown prefix still falls back to a property, silently when that resolves.
+    assert_eq!(out[5], "orders");
+    assert_eq!(out[0], "${spring:app.name}");
+    let messages: Vec<&str> = problems.iter().map(|(_, m)| m.as_str()).collect();
+    assert_eq!(messages.len(), 3, "{messages:#?}");
+    assert!(problems
+        .iter()
+        .all(|(severity, _)| *severity == Severity::Warning));
+    assert!(
+        messages[0].starts_with("Lookup 'spring' is not available in l4rs"),
+        "{messages:?}"
+    );
+    assert!(
+        messages[1].starts_with("Lookup 'web' is not available"),
+        "{messages:?}"
+    );
+    assert!(
+        messages[2].starts_with("Unknown lookup 'nosuch'"),
+        "{messages:?}"
+    );
+    // A clone (the substitutor used per event) remembers what was said.
+    let clone = s.clone();
+    assert!(run(&clone, "${spring:again}").1.is_empty());
+}
+
+#[test]
+fn bundle_reads_name_properties_next_to_the_configuration() {
+    let dir = std::env::temp_dir().join(format!("l4rs-bundle-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("com/example")).unwrap();
+    std::fs::write(
+        dir.join("com/example/messages.properties"),
+        "# comment\n! other comment\ngreeting = Hello \\\n    world\nname: l4rs\nescaped\\ key=tab\\there \\u00e9\nempty\n",
+    )
+    .unwrap();
+    let s = Substitutor::new(Some(&dir.join("log4j2.xml")));
+    assert_eq!(
+        run(&s, "${bundle:com.example.messages:greeting}").0,
+        "Hello world"
+    );
+    assert_eq!(run(&s, "${bundle:com.example.messages:name}").0, "l4rs");
+    assert_eq!(
+        run(&s, "${bundle:com.example.messages:escaped key}").0,
+        "tab\there é"
+    );
+    assert_eq!(run(&s, "${bundle:com.example.messages:empty}").0, "");
+    // log4j2's warnings: a missing key, a missing bundle, a bad key, each once.
+    let (out, warnings) = run(&s, "${bundle:com.example.messages:nope:-d}");
+    assert_eq!(out, "d");
+    assert_eq!(
+        warnings,
+        ["Error looking up ResourceBundle [com.example.messages]. (it has no key 'nope')"]
+    );
+    let (out, warnings) = run(&s, "${bundle:Missing:key}");
+    assert_eq!(out, "${bundle:Missing:key}");
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(warnings[0].starts_with("Error looking up ResourceBundle [Missing]. (l4rs looked for "));
+    assert!(warnings[0].contains("Missing.properties"), "{warnings:?}");
+    assert!(run(&s, "${bundle:Missing:other}").1.is_empty());
+    let (_, warnings) = run(&s, "${bundle:nokey}");
+    assert_eq!(
+        warnings,
+        ["Bad ResourceBundle key format [nokey]. Expected format is BundleName:KeyName."]
+    );
+    // No way out of the class-path-like folders.
+    assert_eq!(
+        run(&s, "${bundle:../etc/passwd:x}").0,
+        "${bundle:../etc/passwd:x}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

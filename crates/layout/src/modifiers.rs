@@ -58,7 +58,7 @@ impl FormattingInfo {
     /// Applies the modifiers to `out[start..]`. Truncation never pads afterwards (log4j2
     /// checks the two in an if/else-if).
     pub fn apply(&self, out: &mut String, start: usize) {
-        let start = start.min(out.len());
+        let start = field_start(out, start);
         let units = utf16_len(&out[start..]);
         if units > self.max {
             if self.left_truncate {
@@ -77,6 +77,18 @@ impl FormattingInfo {
             }
         }
     }
+}
+
+/// Where a converter's output begins in `out` when the converter started writing at `start`.
+/// That is `start`, except after a negative `%maxLen` inside it cut into the text before it
+/// (as log4j2 does): then the nearest character boundary at or before `start` within `out`,
+/// so that what the converter left is still a valid slice.
+pub(crate) fn field_start(out: &str, start: usize) -> usize {
+    let mut at = start.min(out.len());
+    while !out.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
 }
 
 /// The length of `text` in UTF-16 code units.

@@ -3,9 +3,24 @@
 //! Widths count UTF-16 code units, as Java's `StringBuilder` does, so a character outside the
 //! Basic Multilingual Plane counts as two. Truncating through such a pair leaves half a
 //! surrogate in Java, which the UTF-8 encoder writes as `?`; we write the `?` directly.
+//!
+//! Padding costs time and memory linear in the width: the buffer grows once and the field is
+//! moved once, however wide the padding (log4j2 inserts eight characters at a time, which is
+//! quadratic). The parser refuses widths above [`MAX_PADDING_WIDTH`].
+
+use crate::scratch::with_scratch;
 
 const SPACES: &str = "                                                                ";
 const ZEROS: &str = "0000000000000000000000000000000000000000000000000000000000000000";
+
+/// The largest minimum width the parser accepts, in UTF-16 units. log4j2 has no limit short of
+/// a Java `int`, where `%2000000000c` runs out of memory or pads for hours; a megabyte of
+/// padding is far beyond any real layout and keeps one event's text bounded.
+pub(crate) const MAX_PADDING_WIDTH: usize = 1 << 20;
+
+/// The largest width log4j2 can hold (`Integer.MAX_VALUE`): its parser accumulates the digits
+/// in an `int` with no overflow check, so a longer width wraps around.
+pub(crate) const JAVA_INT_MAX: usize = i32::MAX as usize;
 
 /// The modifiers of one converter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,7 +58,7 @@ impl FormattingInfo {
     /// Applies the modifiers to `out[start..]`. Truncation never pads afterwards (log4j2
     /// checks the two in an if/else-if).
     pub fn apply(&self, out: &mut String, start: usize) {
-        let start = start.min(out.len());
+        let start = field_start(out, start);
         let units = utf16_len(&out[start..]);
         if units > self.max {
             if self.left_truncate {
@@ -54,6 +69,7 @@ impl FormattingInfo {
         } else if units < self.min {
             let pad = self.min - units;
             if self.left_align {
+                out.reserve(pad);
                 push_repeated(out, SPACES, pad);
             } else {
                 let fill = if self.zero_pad { ZEROS } else { SPACES };
@@ -61,6 +77,18 @@ impl FormattingInfo {
             }
         }
     }
+}
+
+/// Where a converter's output begins in `out` when the converter started writing at `start`.
+/// That is `start`, except after a negative `%maxLen` inside it cut into the text before it
+/// (as log4j2 does): then the nearest character boundary at or before `start` within `out`,
+/// so that what the converter left is still a valid slice.
+pub(crate) fn field_start(out: &str, start: usize) -> usize {
+    let mut at = start.min(out.len());
+    while !out.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
 }
 
 /// The length of `text` in UTF-16 code units.
@@ -117,12 +145,23 @@ fn push_repeated(out: &mut String, fill: &str, mut count: usize) {
     }
 }
 
-fn insert_repeated(out: &mut String, at: usize, fill: &str, mut count: usize) {
-    while count > 0 {
-        let chunk = count.min(fill.len());
-        out.insert_str(at, &fill[..chunk]);
-        count -= chunk;
+/// Inserts `count` characters of the ASCII `fill` at `at`, in time linear in `count` and the
+/// text after `at`.
+fn insert_repeated(out: &mut String, at: usize, fill: &str, count: usize) {
+    if count <= fill.len() {
+        out.insert_str(at, &fill[..count]);
+        return;
     }
+    // Wider than the fill constant: inserting chunk after chunk would move the field once per
+    // chunk. Move it aside instead (the scratch buffer keeps its capacity, so this allocates
+    // nothing in steady state), pad, and put it back, growing `out` once.
+    with_scratch(|field| {
+        field.push_str(&out[at..]);
+        out.truncate(at);
+        out.reserve(count + field.len());
+        push_repeated(out, fill, count);
+        out.push_str(field);
+    });
 }
 
 #[cfg(test)]
@@ -183,5 +222,61 @@ mod tests {
         assert_eq!(run(info(false, false, 0, 3, false), "a😀😀"), "a😀");
         assert_eq!(run(info(false, false, 0, 2, false), "a😀😀"), "a?");
         assert_eq!(run(info(false, false, 0, 2, true), "😀😀"), "😀");
+    }
+
+    /// What padding must produce: the field with `min - len` fill characters on one side.
+    fn naive_padding(info: FormattingInfo, text: &str) -> String {
+        let units = utf16_len(text);
+        if units >= info.min {
+            return text.to_string();
+        }
+        let fill = if info.zero_pad && !info.left_align {
+            "0"
+        } else {
+            " "
+        };
+        let padding = fill.repeat(info.min - units);
+        if info.left_align {
+            format!("{text}{padding}")
+        } else {
+            format!("{padding}{text}")
+        }
+    }
+
+    #[test]
+    fn padding_of_every_width_around_the_fill_chunk_matches_the_plain_definition() {
+        for text in ["", "ab", "é😀x", "0123456789012345678901234567890123456789"] {
+            for min in 0..=200 {
+                for (left_align, zero_pad) in
+                    [(false, false), (false, true), (true, false), (true, true)]
+                {
+                    let info = info(left_align, zero_pad, min, usize::MAX, true);
+                    assert_eq!(
+                        run(info, text),
+                        naive_padding(info, text),
+                        "min {min}, left_align {left_align}, zero_pad {zero_pad}, {text:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn wide_padding_keeps_the_text_before_the_field_and_grows_the_buffer_once() {
+        for left_align in [false, true] {
+            let info = info(left_align, false, MAX_PADDING_WIDTH, usize::MAX, true);
+            let mut out = String::from("before|field");
+            info.apply(&mut out, 7);
+            assert!(out.starts_with("before|"));
+            assert_eq!(out.len(), 7 + MAX_PADDING_WIDTH);
+            let expected_field = if left_align {
+                format!("field{}", " ".repeat(MAX_PADDING_WIDTH - 5))
+            } else {
+                format!("{}field", " ".repeat(MAX_PADDING_WIDTH - 5))
+            };
+            assert!(out[7..] == expected_field, "left_align {left_align}");
+            // One reservation of the final size, not a doubling per chunk.
+            assert!(out.capacity() < out.len() + 64, "{}", out.capacity());
+        }
     }
 }

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use l4rs_core::{status, Interpolator};
 
 use crate::converters::{self, Kind};
-use crate::modifiers::FormattingInfo;
+use crate::modifiers::{FormattingInfo, JAVA_INT_MAX, MAX_PADDING_WIDTH};
 use crate::pattern::{Converter, Formatter, Literal, Pattern};
 
 /// What the parser needs beyond the pattern text.
@@ -87,7 +87,7 @@ fn parse_formatters(pattern: &str, options: &ParseOptions) -> Result<Vec<Formatt
     let fail = |_: ()| ParseError(format!("Cannot parse pattern '{pattern}'"));
     // Ends a conversion specifier at `c`; returns the index after the converter's options.
     let finish = |c, i, literal: &mut String, info, formatters: &mut Vec<Formatter>| {
-        finalize(c, &chars, i, literal, info, formatters, options).map_err(fail)
+        finalize(c, pattern, &chars, i, literal, info, formatters, options).map_err(fail)
     };
 
     while i < len {
@@ -174,17 +174,22 @@ fn parse_formatters(pattern: &str, options: &ParseOptions) -> Result<Vec<Formatt
     Ok(formatters)
 }
 
-/// `value` with the decimal digit `digit` appended, saturating.
+/// `value` with the decimal digit `digit` appended. Anything past a Java `int` stays at
+/// `Integer.MAX_VALUE + 1`, which [`checked_widths`] refuses, so however many digits a width
+/// has it never reaches `usize::MAX`, the "no maximum" of [`FormattingInfo`].
 fn append_digit(value: usize, digit: char) -> usize {
     value
         .saturating_mul(10)
         .saturating_add(digit as usize - '0' as usize)
+        .min(JAVA_INT_MAX + 1)
 }
 
 /// Reads the converter name starting with `c` and its options, creates the converter and
 /// pushes it (or, when that fails, its text as a literal). Returns the index after the options.
+#[allow(clippy::too_many_arguments)]
 fn finalize(
     c: char,
+    pattern: &str,
     chars: &[char],
     start: usize,
     literal: &mut String,
@@ -227,6 +232,8 @@ fn finalize(
     };
     match created {
         Some((converter, tail)) => {
+            let specifier = &literal[..literal.len() - tail.len()];
+            let info = checked_widths(info, specifier, pattern);
             formatters.push(Formatter {
                 converter,
                 info: if info.is_default() { None } else { Some(info) },
@@ -251,6 +258,31 @@ fn finalize(
     }
     literal.clear();
     Ok(i)
+}
+
+/// `info` without the widths l4rs refuses, each reported with an ERROR naming the converter
+/// and the pattern.
+///
+/// log4j2 reads widths into a Java `int` with no overflow check: a longer width silently wraps
+/// around (`%4294967301c` pads to 5, `%.2147483648c` becomes negative and makes every event
+/// fail with `StringIndexOutOfBoundsException`), and a width that fits but is huge exhausts
+/// memory or pads for hours. l4rs drops a minimum width above [`MAX_PADDING_WIDTH`] (the
+/// converter prints unpadded) and a maximum width above `Integer.MAX_VALUE` (it prints
+/// untruncated): the event keeps its text and the host keeps running.
+fn checked_widths(mut info: FormattingInfo, specifier: &str, pattern: &str) -> FormattingInfo {
+    if info.min > MAX_PADDING_WIDTH {
+        status::error(format_args!(
+            "The minimum width of {specifier} in pattern '{pattern}' is larger than {MAX_PADDING_WIDTH}; the converter is printed without padding. Use a width of at most {MAX_PADDING_WIDTH}."
+        ));
+        info.min = 0;
+    }
+    if info.max > JAVA_INT_MAX && info.max != usize::MAX {
+        status::error(format_args!(
+            "The maximum width of {specifier} in pattern '{pattern}' is larger than {JAVA_INT_MAX} (log4j2 would wrap it around); the converter is printed without truncation. Use a width of at most {JAVA_INT_MAX}."
+        ));
+        info.max = usize::MAX;
+    }
+    info
 }
 
 fn create(

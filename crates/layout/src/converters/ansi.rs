@@ -276,7 +276,7 @@ fn wrap(style: &str, pattern: &Pattern, event: &LogEvent<'_>, out: &mut String, 
     let content = out.len();
     pattern.format_from(event, out, base);
     if out.len() == content {
-        out.truncate(start);
+        out.truncate(crate::modifiers::field_start(out, start));
     } else {
         out.push_str(RESET);
     }

@@ -4,7 +4,7 @@
 use l4rs_core::{status, LogEvent};
 
 use super::CreateError;
-use crate::modifiers::truncate_back;
+use crate::modifiers::{field_start, truncate_back, utf16_len};
 use crate::parser::{self, ParseOptions};
 use crate::pattern::Pattern;
 
@@ -69,6 +69,7 @@ impl EqualsConverter {
     pub fn format(&self, event: &LogEvent<'_>, out: &mut String, base: usize) {
         let start = out.len();
         self.pattern.format_from(event, out, base);
+        let start = field_start(out, start);
         let produced = &out[start..];
         let equal = if self.ignore_case {
             java_equals_ignore_case(produced, &self.test)
@@ -135,18 +136,21 @@ pub(crate) fn format_not_empty(
         }
     }
     if !any_variable_written {
-        out.truncate(start);
+        out.truncate(field_start(out, start));
     }
 }
 
 /// `%maxLen{pattern}{n}` / `%maxLength`.
 pub(crate) struct MaxLengthConverter {
     pub pattern: Pattern,
-    max: usize,
+    /// A Java `int`, as in log4j2; a negative length cuts into the text before the converter.
+    max: i32,
 }
 
 impl MaxLengthConverter {
-    /// Requires two options; a length that is not a number means 100.
+    /// Requires two options. The length is read as log4j2's `Integers.parseInt` reads it:
+    /// an empty option means 100; otherwise the option, trimmed, must be a Java `int`, or an
+    /// ERROR is reported and 100 used. A negative length is reported too (log4j2 says nothing).
     pub fn new(
         options: &[String],
         parse: &ParseOptions,
@@ -159,16 +163,20 @@ impl MaxLengthConverter {
             ));
             return Err(CreateError::Failed);
         }
-        let max = match options[1].trim().parse::<i64>() {
-            Ok(n) => n.max(0) as usize,
-            Err(_) => {
-                status::error(format_args!(
-                    "Could not parse \"{}\" as an integer,  using default value 100: java.lang.NumberFormatException: For input string: \"{}\"",
-                    options[1], options[1]
-                ));
-                100
-            }
-        };
+        let max = parse_java_int(&options[1]).unwrap_or_else(|trimmed| {
+            status::error(format_args!(
+                "Could not parse \"{}\" as an integer,  using default value 100: java.lang.NumberFormatException: For input string: \"{trimmed}\"",
+                options[1]
+            ));
+            100
+        });
+        if max < 0 {
+            let cut = max.unsigned_abs();
+            status::error(format_args!(
+                "The length {max} of maxLength{{{}}}{{{}}} is negative: as in log4j2, the converter prints nothing and removes the {cut} characters before it (log4j2 fails the whole event when fewer precede it; l4rs then removes those there are). Use a length of 0 or more.",
+                options[0], options[1]
+            ));
+        }
         Ok(MaxLengthConverter {
             pattern: parser::parse_nested(&options[0], parse)?,
             max,
@@ -176,16 +184,58 @@ impl MaxLengthConverter {
     }
 
     /// Truncates the sub-pattern's output to `n` UTF-16 units, adding `...` when `n > 20`.
+    /// As in log4j2, the converters after the one that crosses the limit are not run (a `%sn`
+    /// there does not count), and a negative `n` sets the text back to `n` units before the
+    /// converter's start, counted from `base` (where log4j2's buffer starts).
     pub fn format(&self, event: &LogEvent<'_>, out: &mut String, base: usize) {
         let start = out.len();
-        self.pattern.format_from(event, out, base);
-        if out.len() - start > self.max && crate::modifiers::utf16_len(&out[start..]) > self.max {
-            truncate_back(out, start, self.max);
-            if self.max > 20 {
+        let Ok(max) = usize::try_from(self.max) else {
+            if let Some(first) = self.pattern.formatters.first() {
+                first.format(event, out, base);
+            }
+            let start = field_start(out, start);
+            out.truncate(start);
+            let base = base.min(start);
+            let before = utf16_len(&out[base..]);
+            let cut = self.max.unsigned_abs() as usize;
+            truncate_back(out, base, before.saturating_sub(cut));
+            return;
+        };
+        // Counts the UTF-16 units written so far incrementally: each converter only changes
+        // the text from where it started. Should a nested negative `%maxLen` have cut further
+        // back, the count starts over.
+        let mut counted = start;
+        let mut units = 0;
+        for formatter in &self.pattern.formatters {
+            formatter.format(event, out, base);
+            match out.get(counted..) {
+                Some(new_text) => units += utf16_len(new_text),
+                None => units = out.get(start..).map_or(0, utf16_len),
+            }
+            counted = out.len();
+            if units > max {
+                break;
+            }
+        }
+        let start = field_start(out, start);
+        if out.len() - start > max && utf16_len(&out[start..]) > max {
+            truncate_back(out, start, max);
+            if max > 20 {
                 out.push_str("...");
             }
         }
     }
+}
+
+/// log4j2's `Integers.parseInt(s, 100)`: an empty option means 100, anything else is trimmed
+/// as Java's `String.trim` does (every character up to U+0020) and must be an optionally
+/// signed decimal `int`. `Err` carries the trimmed text for the `NumberFormatException`.
+fn parse_java_int(option: &str) -> Result<i32, &str> {
+    if option.is_empty() {
+        return Ok(100);
+    }
+    let trimmed = option.trim_matches(|c| c <= ' ');
+    trimmed.parse::<i32>().map_err(|_| trimmed)
 }
 
 /// `%repeat{text}{count}`: the text repeated, computed once.

@@ -3,6 +3,7 @@
 use l4rs_core::{status, LogEvent};
 
 use super::CreateError;
+use crate::modifiers::field_start;
 use crate::parser::{self, ParseOptions};
 use crate::pattern::Pattern;
 use crate::scratch::with_scratch;
@@ -58,6 +59,7 @@ impl EncodeConverter {
     pub fn format(&self, event: &LogEvent<'_>, out: &mut String, base: usize) {
         let start = out.len();
         self.pattern.format_from(event, out, base);
+        let start = field_start(out, start);
         if !out[start..].bytes().any(|b| needs_escape(self.escape, b)) {
             return;
         }

@@ -193,6 +193,111 @@ fn padding_left_by_a_killed_run_is_cut_off() {
     assert_eq!(text(&path), "first\n");
 }
 
+/// Writes `data` followed by NUL padding up to a multiple of `region_length`, plus one more
+/// region: what a killed run leaves.
+fn killed_run_file(path: &str, data: &[u8], region_length: usize) {
+    let mut bytes = data.to_vec();
+    bytes.resize((data.len() / region_length + 2) * region_length, 0);
+    fs::write(path, bytes).unwrap();
+}
+
+/// Writers killed between their reservation and their copy (or during it) leave runs of NUL
+/// bytes inside the data; the next open overwrites each with spaces ending in a newline, keeps
+/// every offset, and says where they were.
+#[test]
+fn holes_left_by_killed_writers_are_filled_with_spaces_and_a_newline() {
+    let dir = TempDir::new("mmf-holes");
+    let path = dir.file("mmf.log");
+    let mut data = b"line one\n".to_vec();
+    data.extend_from_slice(&[0; 10]); // a record never copied
+    data.extend_from_slice(b"line three\ntorn");
+    data.extend_from_slice(&[0; 5]); // a record cut short
+    data.extend_from_slice(b"line five\n");
+    data.push(0); // a one-byte record never copied
+    data.extend_from_slice(b"line seven\n");
+    killed_run_file(&path, &data, 4096);
+    let (a, records) = status::capture(|| appender(&spec(&path, 4096), TestLayout::default()));
+    a.append(&event("next run")).unwrap();
+    a.stop();
+    assert_eq!(
+        text(&path),
+        format!(
+            "line one\n{}\nline three\ntorn    \nline five\n\nline seven\nnext run\n",
+            " ".repeat(9)
+        )
+    );
+    let reports: Vec<_> = records
+        .iter()
+        .filter(|r| r.level == Level::WARN)
+        .map(|r| r.message.as_str())
+        .collect();
+    assert_eq!(
+        reports,
+        [format!(
+            "MemoryMappedFileManager ({path}) An earlier run was killed while copying records: \
+             3 run(s) of NUL bytes (16 bytes: 10 at offset 9, 5 at offset 34, 1 at offset 49) \
+             were overwritten with spaces ending in a newline"
+        )]
+    );
+}
+
+/// NUL bytes are only taken for holes where a killed run can have left them: a file that was
+/// closed (no padding at its end) keeps the NUL bytes of its messages.
+#[test]
+fn nul_bytes_of_a_closed_file_stay() {
+    let dir = TempDir::new("mmf-user-nul");
+    let path = dir.file("mmf.log");
+    fs::write(&path, b"binary \0\0 message\n").unwrap();
+    let (a, records) = status::capture(|| appender(&spec(&path, 4096), TestLayout::default()));
+    a.append(&event("next")).unwrap();
+    a.stop();
+    assert_eq!(read(&path), b"binary \0\0 message\nnext\n");
+    assert!(records.is_empty(), "{records:?}");
+}
+
+/// Holes are looked for in the regions a killed run can still have been copying into: the
+/// last `8 × regionLength` bytes of the file, at least 16 MiB. NUL bytes before that window
+/// stay; a run of them that reaches into it is filled whole.
+#[test]
+fn holes_are_looked_for_only_in_the_last_regions_of_a_killed_run() {
+    const WINDOW: usize = 16 << 20;
+    const LENGTH: usize = 20 << 20;
+    const PADDING: usize = 5000;
+    let dir = TempDir::new("mmf-window");
+    let path = dir.file("mmf.log");
+    let mut data = b"old \0 message\n".to_vec();
+    // A run of NULs across the window's start, and one across a read chunk (64 KiB).
+    let straddling = LENGTH - WINDOW - 100;
+    data.resize(straddling, b'x');
+    data.extend_from_slice(&[0; 300]);
+    data.resize(straddling + 300 + 70_000, b'y');
+    let across_chunks = data.len();
+    data.extend_from_slice(&[0; 100_000]);
+    data.resize(LENGTH - PADDING - 5, b'z');
+    data.extend_from_slice(b"last\n");
+    let mut file = data.clone();
+    file.resize(LENGTH, 0);
+    fs::write(&path, file).unwrap();
+    let a = appender(&spec(&path, 256), TestLayout::default());
+    a.stop();
+    let after = read(&path);
+    assert_eq!(after.len(), data.len(), "the padding is cut off");
+    assert_eq!(&after[..14], b"old \0 message\n", "before the window");
+    let filled = |from: usize, length: usize| {
+        let mut expected = vec![b' '; length - 1];
+        expected.push(b'\n');
+        assert!(after[from..from + length] == expected[..], "hole at {from}");
+    };
+    filled(straddling, 300);
+    filled(across_chunks, 100_000);
+    assert_eq!(
+        after.iter().filter(|&&b| b == 0).count(),
+        1,
+        "only the NUL before the window stays"
+    );
+    assert!(after.ends_with(b"zzlast\n"));
+}
+
 /// What a write returns is in the file at once, before stop, and the region is unmapped and the
 /// next mapped as writing moves on.
 #[test]

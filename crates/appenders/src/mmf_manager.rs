@@ -1138,3 +1138,15 @@ fn fill_hole(file: &File, from: u64, to: u64, spaces: &mut Vec<u8>) -> io::Resul
     }
     file.write_all_at(b"\n", to - 1)
 }
+
+/// Opens `path`, a memory-mapped file left by a killed run under another name (a rollover's
+/// staging file), and recovers it as opening it would: holes filled, padding cut off.
+pub(crate) fn recover_leftover(path: &Path, region_length: u64) -> io::Result<Recovered> {
+    let file = OpenOptions::new().read(true).write(true).open(path)?;
+    let length = file.metadata()?.len();
+    let recovered = recover_killed_run(&file, length, region_length)?;
+    if recovered.data_end != length {
+        file.set_len(recovered.data_end)?;
+    }
+    Ok(recovered)
+}

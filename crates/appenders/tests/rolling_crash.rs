@@ -10,6 +10,9 @@
 //! * every archive decompresses (none was left truncated under its final name).
 //!
 //! The child is this test binary itself, started with `L4RS_ROLLING_CRASH_CHILD` set.
+//!
+//! A RollingMemoryMappedFile killed between a rollover's rename and the close leaves a staging
+//! file padded with NULs: the next start archives it without them.
 
 mod rolling_support;
 
@@ -21,8 +24,12 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use l4rs_appenders::{RollingContext, RollingFileAppender};
+use l4rs_core::status;
 use l4rs_core::Appender as _;
-use rolling_support::{contents, leftovers, log_now, rolling_file_in, rolling_xml, walk, TempDir};
+use rolling_support::{
+    contents, leftovers, log_now, rolling_file_in, rolling_memory_mapped_in, rolling_xml, walk,
+    TempDir,
+};
 
 const CHILD_ENV: &str = "L4RS_ROLLING_CRASH_CHILD";
 const THREADS: usize = 4;
@@ -204,4 +211,49 @@ fn a_killed_rollover_is_recovered_at_the_next_start() {
         );
     }
     eprintln!("{stranded} stranded rollover files recovered over {KILLED_RUNS} kills");
+}
+
+/// A process killed after a rollover renamed its memory-mapped file and before it closed it
+/// leaves a staging file with the rest of its regions as NUL padding (and, had writers been
+/// copying, with holes in its data). The next start archives it recovered: holes filled with
+/// spaces ending in a newline, padding cut off, not one NUL byte.
+#[test]
+fn a_killed_memory_mapped_rollover_is_archived_without_nul_bytes() {
+    if std::env::var(CHILD_ENV).is_ok() {
+        return;
+    }
+    let dir = TempDir::new("crash-mapped");
+    let mut gone = Command::new("true").spawn().unwrap();
+    let dead = gone.id();
+    gone.wait().unwrap();
+    let staging = dir.0.join(format!(".app.log.{dead}-0.l4rs-rolling"));
+    let mut bytes = b"0 0 0 payload\n".to_vec();
+    bytes.extend_from_slice(&[0; 8]);
+    bytes.extend_from_slice(b"0 1 0 payload\n");
+    bytes.resize(8192, 0);
+    std::fs::write(&staging, &bytes).unwrap();
+    let display = dir.0.display();
+    let xml = rolling_xml(
+        "RollingMemoryMappedFile",
+        &format!("{display}/app.log"),
+        &format!("{display}/app-%i.log"),
+        r#"<SizeBasedTriggeringPolicy size="1 MB"/>"#,
+    );
+    let (appender, records) =
+        status::capture(|| rolling_memory_mapped_in(&xml, &RollingContext::default()));
+    appender.wait_for_actions();
+    appender.stop();
+    assert_eq!(leftovers(&dir.0), Vec::<PathBuf>::new());
+    assert_eq!(
+        contents(&dir.0.join("app-1.log")),
+        "0 0 0 payload\n       \n0 1 0 payload\n"
+    );
+    assert!(
+        records
+            .iter()
+            .any(|r| r.message.contains(&staging.display().to_string())
+                && r.message
+                    .contains("1 run(s) of NUL bytes (8 bytes: 8 at offset 14)")),
+        "{records:#?}"
+    );
 }

@@ -190,6 +190,24 @@ pub fn rolling_file_in(
     l4rs_appenders::RollingFileAppender::with_context("R", &spec, Arc::new(Lines), context).unwrap()
 }
 
+/// The RollingMemoryMappedFile `appender_xml` describes (no diagnostics allowed), with
+/// [`Lines`], in `context`: for tests that wait for its worker.
+pub fn rolling_memory_mapped_in(
+    appender_xml: &str,
+    context: &RollingContext,
+) -> l4rs_appenders::RollingMemoryMappedFileAppender {
+    let AppenderKind::RollingMemoryMappedFile(spec) = kind(appender_xml) else {
+        panic!("not a RollingMemoryMappedFile: {appender_xml}");
+    };
+    l4rs_appenders::RollingMemoryMappedFileAppender::with_context(
+        "R",
+        &spec,
+        Arc::new(Lines),
+        context,
+    )
+    .unwrap()
+}
+
 /// Builds the appender `appender_xml` describes (no diagnostics allowed) with [`Lines`], on
 /// the system clock.
 pub fn build(appender_xml: &str) -> Arc<dyn Appender> {

@@ -89,6 +89,14 @@ impl MemoryMappedFileAppender {
     }
 }
 
+#[cfg(test)]
+impl MemoryMappedFileAppender {
+    /// The manager, for tests that stall or fail its writers.
+    pub(crate) fn manager(&self) -> Arc<MemoryMappedFileManager> {
+        Arc::clone(&self.core.manager)
+    }
+}
+
 crate::managed::managed_appender!(MemoryMappedFileAppender);
 
 /// log4j2's region length rules: clamped to [256, 1 GiB], then rounded up to a power of two,

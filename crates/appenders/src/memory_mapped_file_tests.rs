@@ -298,6 +298,166 @@ fn holes_are_looked_for_only_in_the_last_regions_of_a_killed_run() {
     assert!(after.ends_with(b"zzlast\n"));
 }
 
+/// Set in the child of [`a_writer_killed_between_reservation_and_copy_leaves_no_nul_byte`]:
+/// the directory it writes into.
+const KILL_CHILD: &str = "L4RS_MMF_KILL_CHILD";
+/// Set (to anything) when the child is to write through a RollingMemoryMappedFile.
+const KILL_ROLLING: &str = "L4RS_MMF_KILL_ROLLING";
+
+/// The appender of the kill test.
+enum KillTarget {
+    Plain(MemoryMappedFileAppender),
+    Rolling(crate::RollingMemoryMappedFileAppender),
+}
+
+impl KillTarget {
+    /// `dir/app.log`, written by a RollingMemoryMappedFile when `rolling`, else by a
+    /// MemoryMappedFile, both with 4 KiB regions.
+    fn open(dir: &str, rolling: bool) -> KillTarget {
+        let path = format!("{dir}/app.log");
+        if !rolling {
+            return KillTarget::Plain(appender(&spec(&path, 4096), TestLayout::default()));
+        }
+        let xml = format!(
+            r#"<Configuration><Appenders>
+                 <RollingMemoryMappedFile name="R" fileName="{path}"
+                     filePattern="{dir}/app-%i.log" regionLength="4096">
+                   <SizeBasedTriggeringPolicy size="1 MB"/>
+                 </RollingMemoryMappedFile>
+               </Appenders><Loggers><Root level="info"/></Loggers></Configuration>"#
+        );
+        let config = l4rs_config::load_str(&xml, None).unwrap();
+        let l4rs_config::model::AppenderKind::RollingMemoryMappedFile(spec) =
+            &config.appenders[0].kind
+        else {
+            panic!("not a RollingMemoryMappedFile: {:#?}", config.diagnostics);
+        };
+        KillTarget::Rolling(
+            crate::RollingMemoryMappedFileAppender::with_context(
+                "R",
+                spec,
+                Arc::new(TestLayout::default()),
+                &crate::RollingContext::default(),
+            )
+            .unwrap(),
+        )
+    }
+
+    fn appender(&self) -> &dyn Appender {
+        match self {
+            KillTarget::Plain(appender) => appender,
+            KillTarget::Rolling(appender) => appender,
+        }
+    }
+
+    /// Runs `f` on the manager of the file written now.
+    fn with_manager<R>(&self, f: impl FnOnce(&MemoryMappedFileManager) -> R) -> R {
+        match self {
+            KillTarget::Plain(appender) => f(&appender.manager()),
+            KillTarget::Rolling(appender) => f(&appender.current_backend().manager),
+        }
+    }
+}
+
+/// The child: writes `before`, then a record whose writer stops for good after reserving its
+/// bytes and before copying them, then three records after it; says `ready` on stdout and
+/// waits to be killed.
+#[test]
+fn killed_writer_child() {
+    let Ok(dir) = std::env::var(KILL_CHILD) else {
+        return;
+    };
+    let target = Arc::new(KillTarget::open(&dir, std::env::var(KILL_ROLLING).is_ok()));
+    target.appender().append(&event("before")).unwrap();
+    // The sender is kept (and never used), so the stalled writer waits for ever.
+    let (_never, stall) = std::sync::mpsc::channel();
+    target.with_manager(|m| m.inject.stall_next_copy(b'S', stall));
+    let stalled = Arc::clone(&target);
+    std::thread::spawn(move || stalled.appender().append(&event("Stalled record")));
+    while !target.with_manager(|m| m.inject.stalled.load(Ordering::SeqCst)) {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    for text in ["after 0", "after 1", "after 2"] {
+        target.appender().append(&event(text)).unwrap();
+    }
+    // On a line of its own: the test harness has started one with the test's name.
+    println!("\nready");
+    loop {
+        std::thread::sleep(Duration::from_secs(1));
+    }
+}
+
+/// A writer killed between its reservation and its copy, for real: a child process (this test
+/// binary) stops one writer there with the stall hook, lets another write three records after
+/// it, and is killed with SIGKILL. The file then holds a NUL run where the stopped record was
+/// to go, and padding after the data; the next open turns the run into spaces ending in a
+/// newline and cuts the padding off, for MemoryMappedFile and RollingMemoryMappedFile.
+#[test]
+fn a_writer_killed_between_reservation_and_copy_leaves_no_nul_byte() {
+    if std::env::var(KILL_CHILD).is_ok() {
+        return;
+    }
+    for rolling in [false, true] {
+        let dir = TempDir::new(if rolling {
+            "mmf-kill-rolling"
+        } else {
+            "mmf-kill"
+        });
+        let path = dir.file("app.log");
+        let mut command = std::process::Command::new(std::env::current_exe().unwrap());
+        command
+            .args(["--exact", "memory_mapped_file_tests::killed_writer_child"])
+            .args(["--nocapture", "--test-threads=1"])
+            .env(KILL_CHILD, dir.path())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null());
+        if rolling {
+            command.env(KILL_ROLLING, "1");
+        }
+        let mut child = command.spawn().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (ready_tx, ready_rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            use std::io::BufRead as _;
+            let ready = std::io::BufReader::new(stdout)
+                .lines()
+                .map_while(Result::ok)
+                .any(|line| line == "ready");
+            let _ = ready_tx.send(ready);
+        });
+        let ready = ready_rx.recv_timeout(Duration::from_secs(60));
+        // `Child::kill` sends SIGKILL.
+        child.kill().unwrap();
+        child.wait().unwrap();
+        assert_eq!(ready, Ok(true), "the child never got its writer stalled");
+
+        let hole = "Stalled record\n".len();
+        let killed = read(&path);
+        let mut expected = b"before\n".to_vec();
+        expected.extend(std::iter::repeat_n(0, hole));
+        expected.extend_from_slice(b"after 0\nafter 1\nafter 2\n");
+        assert_eq!(
+            &killed[..expected.len()],
+            &expected[..],
+            "rolling: {rolling}"
+        );
+        assert!(killed[expected.len()..].iter().all(|&b| b == 0));
+        assert_eq!(killed.len(), 4096, "padded to the end of the region");
+
+        let target = KillTarget::open(dir.path().to_str().unwrap(), rolling);
+        target.appender().append(&event("next run")).unwrap();
+        target.appender().stop();
+        assert_eq!(
+            text(&path),
+            format!(
+                "before\n{}\nafter 0\nafter 1\nafter 2\nnext run\n",
+                " ".repeat(hole - 1)
+            ),
+            "rolling: {rolling}"
+        );
+    }
+}
+
 /// What a write returns is in the file at once, before stop, and the region is unmapped and the
 /// next mapped as writing moves on.
 #[test]

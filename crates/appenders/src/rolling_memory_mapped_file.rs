@@ -79,6 +79,17 @@ impl RollingMemoryMappedFileAppender {
     }
 }
 
+#[cfg(test)]
+impl RollingMemoryMappedFileAppender {
+    /// The manager of the file written now, for tests that stall its writers.
+    pub(crate) fn current_backend(&self) -> Arc<MappedBackend> {
+        self.core
+            .manager
+            .current_backend()
+            .expect("the appender has a file open")
+    }
+}
+
 crate::rolling::rolling_appender_common!(
     RollingMemoryMappedFileAppender,
     RollingMemoryMappedFileSpec

@@ -701,6 +701,14 @@ impl<B: Backend + Send + Sync> RollingManager<B> {
     }
 }
 
+#[cfg(test)]
+impl<B: Backend + Send + Sync> RollingManager<B> {
+    /// The backend written now (`None` once closed).
+    pub(crate) fn current_backend(&self) -> Option<Arc<B>> {
+        read(&self.state).backend.clone()
+    }
+}
+
 /// Whether `spec` lists a `CronTriggeringPolicy` before its `OnStartupTriggeringPolicy`.
 fn cron_precedes_on_startup(spec: &RollingSpec) -> bool {
     let position =

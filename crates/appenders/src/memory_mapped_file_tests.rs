@@ -298,6 +298,73 @@ fn holes_are_looked_for_only_in_the_last_regions_of_a_killed_run() {
     assert!(after.ends_with(b"zzlast\n"));
 }
 
+/// How long opening takes to recover a 1 GiB file a killed run left (three holes in its last
+/// region, 32 MiB of padding): with the default 32 MiB regions (the 256 MiB hole window) and
+/// with 1 GiB regions (the window covers the whole file). A measurement, not a check of speed:
+/// `cargo test -p l4rs-appenders --release --lib -- --ignored --nocapture recovery_time`.
+#[test]
+#[ignore = "writes a 1 GiB file; run in release to measure"]
+fn recovery_time_of_a_gigabyte_file() {
+    use std::io::Write as _;
+    use std::os::unix::fs::FileExt as _;
+    const DATA: u64 = 1 << 30;
+    const PADDING: u64 = 32 << 20;
+    let dir = TempDir::new("mmf-gigabyte");
+    let path = dir.file("big.log");
+    let file = fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .open(&path)
+        .unwrap();
+    let mut out = std::io::BufWriter::with_capacity(1 << 20, &file);
+    let mut written = 0u64;
+    let mut index = 0u64;
+    while written < DATA {
+        let line = format!(
+            "2026-12-01 17:00:00,000 INFO  [worker-{}] com.example.Service - request {index} handled in 12 ms\n",
+            index % 8
+        );
+        let line = &line.as_bytes()[..line.len().min((DATA - written) as usize)];
+        out.write_all(line).unwrap();
+        written += line.len() as u64;
+        index += 1;
+    }
+    out.flush().unwrap();
+    drop(out);
+    file.set_len(DATA + PADDING).unwrap();
+    let holes = [DATA - 10_000, DATA - 5_000, DATA - 300];
+    for region_length in [32 << 20, 1 << 30] {
+        for &hole in &holes {
+            file.write_all_at(&[0; 97], hole).unwrap();
+        }
+        let (started, cpu_before) = (Instant::now(), thread_cpu_seconds());
+        let recovered =
+            crate::mmf_manager::recover_killed_run(&file, DATA + PADDING, region_length).unwrap();
+        let (elapsed, cpu) = (started.elapsed(), thread_cpu_seconds() - cpu_before);
+        assert_eq!((recovered.data_end, recovered.holes), (DATA, 3));
+        eprintln!(
+            "recovery of a 1 GiB file, regionLength {region_length}: {:.1} ms ({:.1} ms of CPU)",
+            elapsed.as_secs_f64() * 1000.0,
+            cpu * 1000.0
+        );
+    }
+}
+
+/// The CPU time (user and system) this thread has used: unlike the wall clock, it does not
+/// count the time other processes on a shared machine take.
+fn thread_cpu_seconds() -> f64 {
+    // SAFETY: getrusage fills the struct it is given.
+    let usage = unsafe {
+        let mut usage = std::mem::zeroed::<libc::rusage>();
+        libc::getrusage(libc::RUSAGE_THREAD, &mut usage);
+        usage
+    };
+    let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    seconds(usage.ru_utime) + seconds(usage.ru_stime)
+}
+
 /// Set in the child of [`a_writer_killed_between_reservation_and_copy_leaves_no_nul_byte`]:
 /// the directory it writes into.
 const KILL_CHILD: &str = "L4RS_MMF_KILL_CHILD";

@@ -990,12 +990,41 @@ fn find_data_end(file: &File, length: u64) -> io::Result<u64> {
         let size = (end.min(SCAN_CHUNK as u64)) as usize;
         let from = end - size as u64;
         file.read_exact_at(&mut buffer[..size], from)?;
-        if let Some(last) = buffer[..size].iter().rposition(|&byte| byte != 0) {
+        if let Some(last) = last_non_nul(&buffer[..size]) {
             return Ok(from + last as u64 + 1);
         }
         end = from;
     }
     Ok(0)
+}
+
+/// The bytes [`has_nul`] and [`last_non_nul`] test at once: a block the compiler turns into a
+/// few vector instructions.
+const BLOCK: usize = 64;
+
+/// Whether `bytes` holds a NUL byte. The minimum of each block is taken without branches, so
+/// the loop is vectorised; a byte-wise search (`contains`) is several times slower.
+fn has_nul(bytes: &[u8]) -> bool {
+    let mut blocks = bytes.chunks_exact(BLOCK);
+    let in_blocks = blocks
+        .by_ref()
+        .any(|block| block.iter().fold(u8::MAX, |min, &byte| min.min(byte)) == 0);
+    in_blocks || blocks.remainder().contains(&0)
+}
+
+/// The index of the last byte of `bytes` that is not NUL. Blocks of padding are passed over
+/// whole (their bytes OR-ed without branches, so the loop is vectorised).
+fn last_non_nul(bytes: &[u8]) -> Option<usize> {
+    let mut end = bytes.len();
+    while end >= BLOCK
+        && bytes[end - BLOCK..end]
+            .iter()
+            .fold(0, |any, &byte| any | byte)
+            == 0
+    {
+        end -= BLOCK;
+    }
+    bytes[..end].iter().rposition(|&byte| byte != 0)
 }
 
 /// How far back from the end of a killed run's file holes are looked for, at least: a record
@@ -1093,8 +1122,8 @@ pub(crate) fn recover_killed_run(
         let size = (data_end - at).min(SCAN_CHUNK as u64) as usize;
         file.read_exact_at(&mut buffer[..size], at)?;
         let chunk = &buffer[..size];
-        // Most chunks hold no NUL at all: `contains` finds that at memchr speed.
-        if hole_start.is_some() || chunk.contains(&0) {
+        // Most chunks hold no NUL at all, which `has_nul` finds at the speed of memory.
+        if hole_start.is_some() || has_nul(chunk) {
             for (index, &byte) in chunk.iter().enumerate() {
                 match (byte, hole_start) {
                     (0, None) => hole_start = Some(at + index as u64),
@@ -1149,4 +1178,27 @@ pub(crate) fn recover_leftover(path: &Path, region_length: u64) -> io::Result<Re
         file.set_len(recovered.data_end)?;
     }
     Ok(recovered)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The block-wise searches agree with byte-wise ones wherever the byte lies: in a block,
+    /// on a block's edge, in the remainder after the last whole block.
+    #[test]
+    fn block_searches_agree_with_byte_searches() {
+        for length in [0, 1, 63, 64, 65, 127, 128, 200] {
+            for at in 0..length {
+                let mut text = vec![b'x'; length];
+                text[at] = 0;
+                assert!(has_nul(&text), "NUL at {at} of {length}");
+                let mut padding = vec![0u8; length];
+                padding[at] = b'x';
+                assert_eq!(last_non_nul(&padding), Some(at), "byte at {at} of {length}");
+            }
+            assert!(!has_nul(&vec![b'x'; length]));
+            assert_eq!(last_non_nul(&vec![0; length]), None);
+        }
+    }
 }

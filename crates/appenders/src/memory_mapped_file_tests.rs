@@ -256,7 +256,7 @@ fn nul_bytes_of_a_closed_file_stay() {
 }
 
 /// Holes are looked for in the regions a killed run can still have been copying into: the
-/// last `8 × regionLength` bytes of the file, at least 16 MiB. NUL bytes before that window
+/// last `9 × regionLength` bytes of the file, at least 16 MiB. NUL bytes before that window
 /// stay; a run of them that reaches into it is filled whole.
 #[test]
 fn holes_are_looked_for_only_in_the_last_regions_of_a_killed_run() {
@@ -299,7 +299,7 @@ fn holes_are_looked_for_only_in_the_last_regions_of_a_killed_run() {
 }
 
 /// How long opening takes to recover a 1 GiB file a killed run left (three holes in its last
-/// region, 32 MiB of padding): with the default 32 MiB regions (the 256 MiB hole window) and
+/// region, 32 MiB of padding): with the default 32 MiB regions (a 288 MiB hole window) and
 /// with 1 GiB regions (the window covers the whole file). A measurement, not a check of speed:
 /// `cargo test -p l4rs-appenders --release --lib -- --ignored --nocapture recovery_time`.
 #[test]

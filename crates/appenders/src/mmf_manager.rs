@@ -1086,11 +1086,13 @@ impl Recovered {
 ///
 /// * the file ends in NUL padding. A run that closed cut its file to its data (and footer), so
 ///   without padding no run was killed and nothing is touched;
-/// * the run lies in the last `max(SLOTS × region_length, MIN_HOLE_WINDOW)` bytes of the file,
-///   padding included. A killed run's file ends with the regions it had prepared, and every
-///   writer still copying was copying into one of the [`SLOTS`] regions it had mapped; the
-///   minimum window covers records larger than the regions, which are written around them.
-///   A run of NULs that starts before the window and reaches into it is filled whole.
+/// * the run lies in the last `max((SLOTS + 1) × region_length, MIN_HOLE_WINDOW)` bytes of the
+///   file, padding included. A killed run's file ends with the regions it had prepared: every
+///   writer still copying was copying into one of the [`SLOTS`] regions it had mapped, and a
+///   boundary owner may have extended the file by one more region before waiting for the
+///   oldest of them to be complete. The minimum window covers records larger than the regions,
+///   which are written around them. A run of NULs that starts before the window and reaches
+///   into it is filled whole.
 ///
 /// Each hole is overwritten with spaces ending in a newline, so a record cut short ends its line
 /// and the next record starts on a new one, and no byte the layout did not produce (a marker
@@ -1109,7 +1111,7 @@ pub(crate) fn recover_killed_run(
     if data_end == length {
         return Ok(recovered);
     }
-    let window = (SLOTS as u64)
+    let window = (SLOTS as u64 + 1)
         .saturating_mul(region_length)
         .max(MIN_HOLE_WINDOW);
     // Back to the start of a run of NULs that reaches into the window.

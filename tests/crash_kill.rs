@@ -7,9 +7,11 @@
 //!   the call returns) is in each file, complete, exactly once, and each thread's events are in
 //!   order;
 //! * at most the events in flight at each kill are torn or missing;
-//! * the memory-mapped file holds no NUL padding between runs: each run continues right after
-//!   the data of the killed one, not after the rest of its region (which log4j2 does), and the
-//!   last run, which ends normally, leaves the file truncated to its data.
+//! * the memory-mapped file holds no NUL byte at all: each run continues right after the data
+//!   of the killed one, not after the rest of its region (which log4j2 does); the holes that
+//!   writers killed between their reservation and their copy left inside the data are filled
+//!   with spaces ending in a newline when the next run opens the file; and the last run, which
+//!   ends normally, leaves the file truncated to its data.
 //!
 //! The kill points are random; the seed is printed so a failure can be replayed with
 //! `L4RS_CRASH_SEED`.
@@ -25,8 +27,6 @@ use l4rs_tests::CRASH_PAYLOAD;
 const KILLED_RUNS: u32 = 5;
 const THREADS: usize = 4;
 const FILES: [&str; 3] = ["file.log", "raf.log", "mmf.log"];
-/// The largest record the child writes (run, thread and sequence numbers included).
-const MAX_RECORD: usize = 100;
 
 fn config(dir: &std::path::Path) -> String {
     format!(
@@ -107,6 +107,8 @@ struct Parsed {
     sequences: HashMap<(u32, usize), Vec<u64>>,
     /// Pieces of records that the kills cut short.
     torn: usize,
+    /// Lines of nothing but spaces: the memory-mapped file's holes, filled at the next open.
+    filled_holes: usize,
     /// Longest run of NUL bytes inside the file.
     longest_nul_run: usize,
     /// NUL bytes at the very end.
@@ -129,17 +131,18 @@ fn parse(bytes: &[u8]) -> Parsed {
         if segment.is_empty() {
             continue;
         }
-        // A record that was being copied when the process died is cut short and followed by
-        // NULs where its rest should be; the next record starts after them.
-        let cut = segment.iter().rposition(|&b| b == 0).map_or(0, |i| i + 1);
-        if cut > 0 && segment[..cut].iter().any(|&b| b != 0) {
-            parsed.torn += 1;
-        }
-        let record = &segment[cut..];
-        if record.is_empty() {
+        // In the memory-mapped file, the bytes of records whose copy a kill stopped (all of
+        // them, or the rest of a record cut short) are spaces ending in a newline once the
+        // next run has opened it. No record ends with a space.
+        if segment.ends_with(b" ") {
+            if segment.iter().all(|&b| b == b' ') {
+                parsed.filled_holes += 1;
+            } else {
+                parsed.torn += 1;
+            }
             continue;
         }
-        let text = String::from_utf8_lossy(record);
+        let text = String::from_utf8_lossy(segment);
         if !parsed.record(&text) {
             // The next run started right after a record cut short by the kill (nothing of its
             // rest was written): the whole record that follows the piece is still counted.
@@ -245,9 +248,10 @@ fn killed_processes_lose_no_returned_event() {
             }
         }
         assert!(
-            parsed.torn <= THREADS * KILLED_RUNS as usize,
-            "{file}: {} torn records (seed {seed})",
-            parsed.torn
+            parsed.torn + parsed.filled_holes <= THREADS * KILLED_RUNS as usize,
+            "{file}: {} torn records and {} filled holes (seed {seed})",
+            parsed.torn,
+            parsed.filled_holes
         );
         assert_eq!(
             parsed.final_events,
@@ -258,16 +262,16 @@ fn killed_processes_lose_no_returned_event() {
             parsed.trailing_nuls, 0,
             "{file}: truncated at the normal end"
         );
+        // Neither the rest of a killed run's 16 KiB region nor the bytes of the records it was
+        // copying stay in the memory-mapped file as NULs.
+        assert_eq!(parsed.longest_nul_run, 0, "{file}: NUL bytes (seed {seed})");
         if file == "mmf.log" {
-            // NULs may only stand where records were being copied at a kill; the rest of a
-            // killed run's 16 KiB region must not stay in the file.
-            assert!(
-                parsed.longest_nul_run <= THREADS * MAX_RECORD,
-                "{file}: a run of {} NUL bytes (seed {seed})",
-                parsed.longest_nul_run
+            eprintln!(
+                "{file}: {} torn records, {} holes filled over {KILLED_RUNS} kills",
+                parsed.torn, parsed.filled_holes
             );
         } else {
-            assert_eq!(parsed.longest_nul_run, 0, "{file}: NUL bytes");
+            assert_eq!(parsed.filled_holes, 0, "{file}: blank lines");
         }
     }
 }

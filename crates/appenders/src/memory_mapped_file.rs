@@ -20,7 +20,10 @@ pub const MAX_REGION_LENGTH: u64 = 1 << 30;
 ///
 /// * `append` (default true): false deletes the file when the appender is built. With true,
 ///   writing continues where the data ends, **after cutting off the NUL padding** that a killed
-///   process leaves behind (log4j2 continues after the padding).
+///   process leaves behind (log4j2 continues after the padding), and the runs of NUL bytes its
+///   writers left inside the data (records reserved and never copied) are overwritten with
+///   spaces ending in a newline; `docs/appenders.md` ("MemoryMappedFile after a crash") gives
+///   the rule that tells them from NUL bytes of messages, and its limits.
 /// * `regionLength` (default 33554432): the size of each mapping, clamped to [256 B, 1 GiB] and
 ///   rounded up to a power of two, each adjustment reported at INFO as log4j2 words it.
 /// * `immediateFlush` is accepted and, as in log4j2, changes nothing: every event is in the page
@@ -86,6 +89,14 @@ impl MemoryMappedFileAppender {
     /// (see the type's documentation).
     pub fn is_immediate_flush(&self) -> bool {
         self.immediate_flush
+    }
+}
+
+#[cfg(test)]
+impl MemoryMappedFileAppender {
+    /// The manager, for tests that stall or fail its writers.
+    pub(crate) fn manager(&self) -> Arc<MemoryMappedFileManager> {
+        Arc::clone(&self.core.manager)
     }
 }
 

@@ -193,6 +193,338 @@ fn padding_left_by_a_killed_run_is_cut_off() {
     assert_eq!(text(&path), "first\n");
 }
 
+/// Writes `data` followed by NUL padding up to a multiple of `region_length`, plus one more
+/// region: what a killed run leaves.
+fn killed_run_file(path: &str, data: &[u8], region_length: usize) {
+    let mut bytes = data.to_vec();
+    bytes.resize((data.len() / region_length + 2) * region_length, 0);
+    fs::write(path, bytes).unwrap();
+}
+
+/// Writers killed between their reservation and their copy (or during it) leave runs of NUL
+/// bytes inside the data; the next open overwrites each with spaces ending in a newline, keeps
+/// every offset, and says where they were.
+#[test]
+fn holes_left_by_killed_writers_are_filled_with_spaces_and_a_newline() {
+    let dir = TempDir::new("mmf-holes");
+    let path = dir.file("mmf.log");
+    let mut data = b"line one\n".to_vec();
+    data.extend_from_slice(&[0; 10]); // a record never copied
+    data.extend_from_slice(b"line three\ntorn");
+    data.extend_from_slice(&[0; 5]); // a record cut short
+    data.extend_from_slice(b"line five\n");
+    data.push(0); // a one-byte record never copied
+    data.extend_from_slice(b"line seven\n");
+    killed_run_file(&path, &data, 4096);
+    let (a, records) = status::capture(|| appender(&spec(&path, 4096), TestLayout::default()));
+    a.append(&event("next run")).unwrap();
+    a.stop();
+    assert_eq!(
+        text(&path),
+        format!(
+            "line one\n{}\nline three\ntorn    \nline five\n\nline seven\nnext run\n",
+            " ".repeat(9)
+        )
+    );
+    let reports: Vec<_> = records
+        .iter()
+        .filter(|r| r.level == Level::WARN)
+        .map(|r| r.message.as_str())
+        .collect();
+    assert_eq!(
+        reports,
+        [format!(
+            "MemoryMappedFileManager ({path}) An earlier run was killed while copying records: \
+             3 run(s) of NUL bytes (16 bytes: 10 at offset 9, 5 at offset 34, 1 at offset 49) \
+             were overwritten with spaces ending in a newline"
+        )]
+    );
+}
+
+/// NUL bytes are only taken for holes where a killed run can have left them: a file that was
+/// closed (no padding at its end) keeps the NUL bytes of its messages.
+#[test]
+fn nul_bytes_of_a_closed_file_stay() {
+    let dir = TempDir::new("mmf-user-nul");
+    let path = dir.file("mmf.log");
+    fs::write(&path, b"binary \0\0 message\n").unwrap();
+    let (a, records) = status::capture(|| appender(&spec(&path, 4096), TestLayout::default()));
+    a.append(&event("next")).unwrap();
+    a.stop();
+    assert_eq!(read(&path), b"binary \0\0 message\nnext\n");
+    assert!(records.is_empty(), "{records:?}");
+}
+
+/// Holes are looked for in the regions a killed run can still have been copying into: the
+/// last `9 × regionLength` bytes of the file, at least 16 MiB. NUL bytes before that window
+/// stay; a run of them that reaches into it is filled whole.
+#[test]
+fn holes_are_looked_for_only_in_the_last_regions_of_a_killed_run() {
+    const WINDOW: usize = 16 << 20;
+    const LENGTH: usize = 20 << 20;
+    const PADDING: usize = 5000;
+    let dir = TempDir::new("mmf-window");
+    let path = dir.file("mmf.log");
+    let mut data = b"old \0 message\n".to_vec();
+    // A run of NULs across the window's start, and one across a read chunk (64 KiB).
+    let straddling = LENGTH - WINDOW - 100;
+    data.resize(straddling, b'x');
+    data.extend_from_slice(&[0; 300]);
+    data.resize(straddling + 300 + 70_000, b'y');
+    let across_chunks = data.len();
+    data.extend_from_slice(&[0; 100_000]);
+    data.resize(LENGTH - PADDING - 5, b'z');
+    data.extend_from_slice(b"last\n");
+    let mut file = data.clone();
+    file.resize(LENGTH, 0);
+    fs::write(&path, file).unwrap();
+    let a = appender(&spec(&path, 256), TestLayout::default());
+    a.stop();
+    let after = read(&path);
+    assert_eq!(after.len(), data.len(), "the padding is cut off");
+    assert_eq!(&after[..14], b"old \0 message\n", "before the window");
+    let filled = |from: usize, length: usize| {
+        let mut expected = vec![b' '; length - 1];
+        expected.push(b'\n');
+        assert!(after[from..from + length] == expected[..], "hole at {from}");
+    };
+    filled(straddling, 300);
+    filled(across_chunks, 100_000);
+    assert_eq!(
+        after.iter().filter(|&&b| b == 0).count(),
+        1,
+        "only the NUL before the window stays"
+    );
+    assert!(after.ends_with(b"zzlast\n"));
+}
+
+/// How long opening takes to recover a 1 GiB file a killed run left (three holes in its last
+/// region, 32 MiB of padding): with the default 32 MiB regions (a 288 MiB hole window) and
+/// with 1 GiB regions (the window covers the whole file). A measurement, not a check of speed:
+/// `cargo test -p l4rs-appenders --release --lib -- --ignored --nocapture recovery_time`.
+#[test]
+#[ignore = "writes a 1 GiB file; run in release to measure"]
+fn recovery_time_of_a_gigabyte_file() {
+    use std::io::Write as _;
+    use std::os::unix::fs::FileExt as _;
+    const DATA: u64 = 1 << 30;
+    const PADDING: u64 = 32 << 20;
+    let dir = TempDir::new("mmf-gigabyte");
+    let path = dir.file("big.log");
+    let file = fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .open(&path)
+        .unwrap();
+    let mut out = std::io::BufWriter::with_capacity(1 << 20, &file);
+    let mut written = 0u64;
+    let mut index = 0u64;
+    while written < DATA {
+        let line = format!(
+            "2026-12-01 17:00:00,000 INFO  [worker-{}] com.example.Service - request {index} handled in 12 ms\n",
+            index % 8
+        );
+        let line = &line.as_bytes()[..line.len().min((DATA - written) as usize)];
+        out.write_all(line).unwrap();
+        written += line.len() as u64;
+        index += 1;
+    }
+    out.flush().unwrap();
+    drop(out);
+    file.set_len(DATA + PADDING).unwrap();
+    let holes = [DATA - 10_000, DATA - 5_000, DATA - 300];
+    for region_length in [32 << 20, 1 << 30] {
+        for &hole in &holes {
+            file.write_all_at(&[0; 97], hole).unwrap();
+        }
+        let (started, cpu_before) = (Instant::now(), thread_cpu_seconds());
+        let recovered =
+            crate::mmf_manager::recover_killed_run(&file, DATA + PADDING, region_length).unwrap();
+        let (elapsed, cpu) = (started.elapsed(), thread_cpu_seconds() - cpu_before);
+        assert_eq!((recovered.data_end, recovered.holes), (DATA, 3));
+        eprintln!(
+            "recovery of a 1 GiB file, regionLength {region_length}: {:.1} ms ({:.1} ms of CPU)",
+            elapsed.as_secs_f64() * 1000.0,
+            cpu * 1000.0
+        );
+    }
+}
+
+/// The CPU time (user and system) this thread has used: unlike the wall clock, it does not
+/// count the time other processes on a shared machine take.
+fn thread_cpu_seconds() -> f64 {
+    // SAFETY: getrusage fills the struct it is given.
+    let usage = unsafe {
+        let mut usage = std::mem::zeroed::<libc::rusage>();
+        libc::getrusage(libc::RUSAGE_THREAD, &mut usage);
+        usage
+    };
+    let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    seconds(usage.ru_utime) + seconds(usage.ru_stime)
+}
+
+/// Set in the child of [`a_writer_killed_between_reservation_and_copy_leaves_no_nul_byte`]:
+/// the directory it writes into.
+const KILL_CHILD: &str = "L4RS_MMF_KILL_CHILD";
+/// Set (to anything) when the child is to write through a RollingMemoryMappedFile.
+const KILL_ROLLING: &str = "L4RS_MMF_KILL_ROLLING";
+
+/// The appender of the kill test.
+enum KillTarget {
+    Plain(MemoryMappedFileAppender),
+    Rolling(crate::RollingMemoryMappedFileAppender),
+}
+
+impl KillTarget {
+    /// `dir/app.log`, written by a RollingMemoryMappedFile when `rolling`, else by a
+    /// MemoryMappedFile, both with 4 KiB regions.
+    fn open(dir: &str, rolling: bool) -> KillTarget {
+        let path = format!("{dir}/app.log");
+        if !rolling {
+            return KillTarget::Plain(appender(&spec(&path, 4096), TestLayout::default()));
+        }
+        let xml = format!(
+            r#"<Configuration><Appenders>
+                 <RollingMemoryMappedFile name="R" fileName="{path}"
+                     filePattern="{dir}/app-%i.log" regionLength="4096">
+                   <SizeBasedTriggeringPolicy size="1 MB"/>
+                 </RollingMemoryMappedFile>
+               </Appenders><Loggers><Root level="info"/></Loggers></Configuration>"#
+        );
+        let config = l4rs_config::load_str(&xml, None).unwrap();
+        let l4rs_config::model::AppenderKind::RollingMemoryMappedFile(spec) =
+            &config.appenders[0].kind
+        else {
+            panic!("not a RollingMemoryMappedFile: {:#?}", config.diagnostics);
+        };
+        KillTarget::Rolling(
+            crate::RollingMemoryMappedFileAppender::with_context(
+                "R",
+                spec,
+                Arc::new(TestLayout::default()),
+                &crate::RollingContext::default(),
+            )
+            .unwrap(),
+        )
+    }
+
+    fn appender(&self) -> &dyn Appender {
+        match self {
+            KillTarget::Plain(appender) => appender,
+            KillTarget::Rolling(appender) => appender,
+        }
+    }
+
+    /// Runs `f` on the manager of the file written now.
+    fn with_manager<R>(&self, f: impl FnOnce(&MemoryMappedFileManager) -> R) -> R {
+        match self {
+            KillTarget::Plain(appender) => f(&appender.manager()),
+            KillTarget::Rolling(appender) => f(&appender.current_backend().manager),
+        }
+    }
+}
+
+/// The child: writes `before`, then a record whose writer stops for good after reserving its
+/// bytes and before copying them, then three records after it; says `ready` on stdout and
+/// waits to be killed.
+#[test]
+fn killed_writer_child() {
+    let Ok(dir) = std::env::var(KILL_CHILD) else {
+        return;
+    };
+    let target = Arc::new(KillTarget::open(&dir, std::env::var(KILL_ROLLING).is_ok()));
+    target.appender().append(&event("before")).unwrap();
+    // The sender is kept (and never used), so the stalled writer waits for ever.
+    let (_never, stall) = std::sync::mpsc::channel();
+    target.with_manager(|m| m.inject.stall_next_copy(b'S', stall));
+    let stalled = Arc::clone(&target);
+    std::thread::spawn(move || stalled.appender().append(&event("Stalled record")));
+    while !target.with_manager(|m| m.inject.stalled.load(Ordering::SeqCst)) {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    for text in ["after 0", "after 1", "after 2"] {
+        target.appender().append(&event(text)).unwrap();
+    }
+    // On a line of its own: the test harness has started one with the test's name.
+    println!("\nready");
+    loop {
+        std::thread::sleep(Duration::from_secs(1));
+    }
+}
+
+/// A writer killed between its reservation and its copy, for real: a child process (this test
+/// binary) stops one writer there with the stall hook, lets another write three records after
+/// it, and is killed with SIGKILL. The file then holds a NUL run where the stopped record was
+/// to go, and padding after the data; the next open turns the run into spaces ending in a
+/// newline and cuts the padding off, for MemoryMappedFile and RollingMemoryMappedFile.
+#[test]
+fn a_writer_killed_between_reservation_and_copy_leaves_no_nul_byte() {
+    if std::env::var(KILL_CHILD).is_ok() {
+        return;
+    }
+    for rolling in [false, true] {
+        let dir = TempDir::new(if rolling {
+            "mmf-kill-rolling"
+        } else {
+            "mmf-kill"
+        });
+        let path = dir.file("app.log");
+        let mut command = std::process::Command::new(std::env::current_exe().unwrap());
+        command
+            .args(["--exact", "memory_mapped_file_tests::killed_writer_child"])
+            .args(["--nocapture", "--test-threads=1"])
+            .env(KILL_CHILD, dir.path())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null());
+        if rolling {
+            command.env(KILL_ROLLING, "1");
+        }
+        let mut child = command.spawn().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (ready_tx, ready_rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            use std::io::BufRead as _;
+            let ready = std::io::BufReader::new(stdout)
+                .lines()
+                .map_while(Result::ok)
+                .any(|line| line == "ready");
+            let _ = ready_tx.send(ready);
+        });
+        let ready = ready_rx.recv_timeout(Duration::from_secs(60));
+        // `Child::kill` sends SIGKILL.
+        child.kill().unwrap();
+        child.wait().unwrap();
+        assert_eq!(ready, Ok(true), "the child never got its writer stalled");
+
+        let hole = "Stalled record\n".len();
+        let killed = read(&path);
+        let mut expected = b"before\n".to_vec();
+        expected.extend(std::iter::repeat_n(0, hole));
+        expected.extend_from_slice(b"after 0\nafter 1\nafter 2\n");
+        assert_eq!(
+            &killed[..expected.len()],
+            &expected[..],
+            "rolling: {rolling}"
+        );
+        assert!(killed[expected.len()..].iter().all(|&b| b == 0));
+        assert_eq!(killed.len(), 4096, "padded to the end of the region");
+
+        let target = KillTarget::open(dir.path().to_str().unwrap(), rolling);
+        target.appender().append(&event("next run")).unwrap();
+        target.appender().stop();
+        assert_eq!(
+            text(&path),
+            format!(
+                "before\n{}\nafter 0\nafter 1\nafter 2\nnext run\n",
+                " ".repeat(hole - 1)
+            ),
+            "rolling: {rolling}"
+        );
+    }
+}
+
 /// What a write returns is in the file at once, before stop, and the region is unmapped and the
 /// next mapped as writing moves on.
 #[test]

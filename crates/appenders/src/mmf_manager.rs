@@ -269,7 +269,8 @@ impl MemoryMappedFileManager {
     /// Opens `file_name` and maps its first region.
     ///
     /// With `append`, writing continues at the end of the data already there: trailing NUL
-    /// bytes, the unwritten rest of the last region of a run that was killed, are cut off first.
+    /// bytes, the unwritten rest of the last region of a run that was killed, are cut off first,
+    /// and the holes its writers left are filled (see [`recover_killed_run`]).
     /// Without it, the file is deleted and started anew, as log4j2 does. `region_length` must be
     /// a power of two (the appender rounds it).
     pub(crate) fn create(
@@ -309,8 +310,11 @@ impl MemoryMappedFileManager {
             .map_err(prepare_error("Unable to read the file's length"))?
             .len();
         let start = if append {
-            find_data_end(&file, length)
-                .map_err(prepare_error("Unable to find the end of the data"))?
+            let recovered = recover_killed_run(&file, length, region_length).map_err(
+                prepare_error("Unable to recover the data of an earlier run"),
+            )?;
+            recovered.report(file_name);
+            recovered.data_end
         } else {
             0
         };
@@ -976,8 +980,9 @@ unsafe fn copy_to(base: *mut u8, offset: u64, bytes: &[u8]) {
     }
 }
 
-/// The length of the file without its trailing NUL bytes: a run that was killed leaves the rest
-/// of its last region (and any region prepared ahead) as zeros after its data.
+/// The length of the file's first `length` bytes without their trailing NUL bytes: a run that
+/// was killed leaves the rest of its last region (and any region prepared ahead) as zeros after
+/// its data.
 fn find_data_end(file: &File, length: u64) -> io::Result<u64> {
     let mut buffer = vec![0u8; SCAN_CHUNK];
     let mut end = length;
@@ -985,10 +990,217 @@ fn find_data_end(file: &File, length: u64) -> io::Result<u64> {
         let size = (end.min(SCAN_CHUNK as u64)) as usize;
         let from = end - size as u64;
         file.read_exact_at(&mut buffer[..size], from)?;
-        if let Some(last) = buffer[..size].iter().rposition(|&byte| byte != 0) {
+        if let Some(last) = last_non_nul(&buffer[..size]) {
             return Ok(from + last as u64 + 1);
         }
         end = from;
     }
     Ok(0)
+}
+
+/// The bytes [`has_nul`] and [`last_non_nul`] test at once: a block the compiler turns into a
+/// few vector instructions.
+const BLOCK: usize = 64;
+
+/// Whether `bytes` holds a NUL byte. The minimum of each block is taken without branches, so
+/// the loop is vectorised; a byte-wise search (`contains`) is several times slower.
+fn has_nul(bytes: &[u8]) -> bool {
+    let mut blocks = bytes.chunks_exact(BLOCK);
+    let in_blocks = blocks
+        .by_ref()
+        .any(|block| block.iter().fold(u8::MAX, |min, &byte| min.min(byte)) == 0);
+    in_blocks || blocks.remainder().contains(&0)
+}
+
+/// The index of the last byte of `bytes` that is not NUL. Blocks of padding are passed over
+/// whole (their bytes OR-ed without branches, so the loop is vectorised).
+fn last_non_nul(bytes: &[u8]) -> Option<usize> {
+    let mut end = bytes.len();
+    while end >= BLOCK
+        && bytes[end - BLOCK..end]
+            .iter()
+            .fold(0, |any, &byte| any | byte)
+            == 0
+    {
+        end -= BLOCK;
+    }
+    bytes[..end].iter().rposition(|&byte| byte != 0)
+}
+
+/// How far back from the end of a killed run's file holes are looked for, at least: a record
+/// larger than the mapped regions is written around them (see the module documentation), so
+/// the regions a killed run still had mapped may lie further back than [`SLOTS`] regions.
+const MIN_HOLE_WINDOW: u64 = 16 << 20;
+/// How many listed holes a report names; the rest are counted.
+const REPORTED_HOLES: usize = 4;
+
+/// What opening found of an earlier run: where its data ends, and the holes its killed writers
+/// left, now filled.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct Recovered {
+    /// The length of the data: what is left once the trailing padding is cut off.
+    pub(crate) data_end: u64,
+    /// How many runs of NUL bytes were filled.
+    pub(crate) holes: u64,
+    /// Their bytes, in all.
+    pub(crate) hole_bytes: u64,
+    /// The first [`REPORTED_HOLES`] of them, as (file offset, length).
+    pub(crate) first_holes: Vec<(u64, u64)>,
+}
+
+impl Recovered {
+    /// Tells the status logger about filled holes, naming where they are (nothing when none
+    /// was found: cutting the padding off is routine after a kill).
+    pub(crate) fn report(&self, file_name: &str) {
+        if self.holes == 0 {
+            return;
+        }
+        let listed: Vec<String> = self
+            .first_holes
+            .iter()
+            .map(|(offset, length)| format!("{length} at offset {offset}"))
+            .collect();
+        let more = self.holes - self.first_holes.len() as u64;
+        status::warn(format_args!(
+            "{MANAGER} ({file_name}) An earlier run was killed while copying records: {} run(s) \
+             of NUL bytes ({} bytes: {}{}) were overwritten with spaces ending in a newline",
+            self.holes,
+            self.hole_bytes,
+            listed.join(", "),
+            if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            }
+        ));
+    }
+}
+
+/// Finds where the data of the file's `length` bytes ends and fills the holes a killed run
+/// left, reading the file a chunk at a time (once backwards over the padding, once forwards
+/// over the hole window), never the whole of it at once.
+///
+/// A *hole* is a run of bytes a writer reserved and never copied: it was killed between its
+/// reservation and its copy, or during the copy. Message text may itself hold NUL bytes, which
+/// must stay, so a run of NULs counts as a hole only where a killed run can have left one:
+///
+/// * the file ends in NUL padding. A run that closed cut its file to its data (and footer), so
+///   without padding no run was killed and nothing is touched;
+/// * the run lies in the last `max((SLOTS + 1) × region_length, MIN_HOLE_WINDOW)` bytes of the
+///   file, padding included. A killed run's file ends with the regions it had prepared: every
+///   writer still copying was copying into one of the [`SLOTS`] regions it had mapped, and a
+///   boundary owner may have extended the file by one more region before waiting for the
+///   oldest of them to be complete. The minimum window covers records larger than the regions,
+///   which are written around them. A run of NULs that starts before the window and reaches
+///   into it is filled whole.
+///
+/// Each hole is overwritten with spaces ending in a newline, so a record cut short ends its line
+/// and the next record starts on a new one, and no byte the layout did not produce (a marker
+/// line, say) is put into a file whose format is the layout's. The file keeps its length, so
+/// every record keeps its offset.
+pub(crate) fn recover_killed_run(
+    file: &File,
+    length: u64,
+    region_length: u64,
+) -> io::Result<Recovered> {
+    let data_end = find_data_end(file, length)?;
+    let mut recovered = Recovered {
+        data_end,
+        ..Recovered::default()
+    };
+    if data_end == length {
+        return Ok(recovered);
+    }
+    let window = (SLOTS as u64 + 1)
+        .saturating_mul(region_length)
+        .max(MIN_HOLE_WINDOW);
+    // Back to the start of a run of NULs that reaches into the window.
+    let from = find_data_end(file, length.saturating_sub(window).min(data_end))?;
+    let mut buffer = vec![0u8; SCAN_CHUNK];
+    let mut spaces = Vec::new();
+    let mut hole_start = None;
+    let mut at = from;
+    while at < data_end {
+        let size = (data_end - at).min(SCAN_CHUNK as u64) as usize;
+        file.read_exact_at(&mut buffer[..size], at)?;
+        let chunk = &buffer[..size];
+        // Most chunks hold no NUL at all, which `has_nul` finds at the speed of memory.
+        if hole_start.is_some() || has_nul(chunk) {
+            for (index, &byte) in chunk.iter().enumerate() {
+                match (byte, hole_start) {
+                    (0, None) => hole_start = Some(at + index as u64),
+                    (0, Some(_)) => {}
+                    (_, Some(start)) => {
+                        fill_hole(file, start, at + index as u64, &mut spaces)?;
+                        recovered.note_hole(start, at + index as u64 - start);
+                        hole_start = None;
+                    }
+                    (_, None) => {}
+                }
+            }
+        }
+        at += size as u64;
+    }
+    // `data_end` follows a byte that is not NUL, so every hole has ended before it.
+    debug_assert!(hole_start.is_none());
+    Ok(recovered)
+}
+
+impl Recovered {
+    fn note_hole(&mut self, offset: u64, length: u64) {
+        self.holes += 1;
+        self.hole_bytes += length;
+        if self.first_holes.len() < REPORTED_HOLES {
+            self.first_holes.push((offset, length));
+        }
+    }
+}
+
+/// Overwrites `[from, to)` with spaces ending in a newline, a chunk at a time.
+fn fill_hole(file: &File, from: u64, to: u64, spaces: &mut Vec<u8>) -> io::Result<()> {
+    if spaces.is_empty() {
+        spaces.resize(SCAN_CHUNK, b' ');
+    }
+    let mut at = from;
+    while at < to - 1 {
+        let size = (to - 1 - at).min(SCAN_CHUNK as u64) as usize;
+        file.write_all_at(&spaces[..size], at)?;
+        at += size as u64;
+    }
+    file.write_all_at(b"\n", to - 1)
+}
+
+/// Opens `path`, a memory-mapped file left by a killed run under another name (a rollover's
+/// staging file), and recovers it as opening it would: holes filled, padding cut off.
+pub(crate) fn recover_leftover(path: &Path, region_length: u64) -> io::Result<Recovered> {
+    let file = OpenOptions::new().read(true).write(true).open(path)?;
+    let length = file.metadata()?.len();
+    let recovered = recover_killed_run(&file, length, region_length)?;
+    if recovered.data_end != length {
+        file.set_len(recovered.data_end)?;
+    }
+    Ok(recovered)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The block-wise searches agree with byte-wise ones wherever the byte lies: in a block,
+    /// on a block's edge, in the remainder after the last whole block.
+    #[test]
+    fn block_searches_agree_with_byte_searches() {
+        for length in [0, 1, 63, 64, 65, 127, 128, 200] {
+            for at in 0..length {
+                let mut text = vec![b'x'; length];
+                text[at] = 0;
+                assert!(has_nul(&text), "NUL at {at} of {length}");
+                let mut padding = vec![0u8; length];
+                padding[at] = b'x';
+                assert_eq!(last_non_nul(&padding), Some(at), "byte at {at} of {length}");
+            }
+            assert!(!has_nul(&vec![b'x'; length]));
+            assert_eq!(last_non_nul(&vec![0; length]), None);
+        }
+    }
 }

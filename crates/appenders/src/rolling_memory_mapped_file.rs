@@ -28,7 +28,8 @@ pub(crate) static ROLLING_MEMORY_MAPPED_FILE_MANAGERS: Registry<
 /// lock on the rolling state that only a rollover takes exclusively (it is what lets the
 /// rollover wait for the copies in flight; its cost is measured in `docs/appenders.md`). A rollover waits for the
 /// copies in flight, writes the footer, truncates the file to its data (no NUL padding is ever
-/// archived), then starts a new mapped file. As for MemoryMappedFile, the header is never
+/// archived, not even from a rollover a kill interrupted: the next start recovers its file as
+/// MemoryMappedFile recovers one at open), then starts a new mapped file. As for MemoryMappedFile, the header is never
 /// written. The size policy counts the bytes written, which are all in the page cache.
 pub struct RollingMemoryMappedFileAppender {
     core: ManagedAppender<RollingManager<MappedBackend>>,
@@ -76,6 +77,17 @@ impl RollingMemoryMappedFileAppender {
                 false,
             ),
         })
+    }
+}
+
+#[cfg(test)]
+impl RollingMemoryMappedFileAppender {
+    /// The manager of the file written now, for tests that stall its writers.
+    pub(crate) fn current_backend(&self) -> Arc<MappedBackend> {
+        self.core
+            .manager
+            .current_backend()
+            .expect("the appender has a file open")
     }
 }
 

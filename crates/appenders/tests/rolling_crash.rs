@@ -10,19 +10,25 @@
 //! * every archive decompresses (none was left truncated under its final name).
 //!
 //! The child is this test binary itself, started with `L4RS_ROLLING_CRASH_CHILD` set.
+//!
+//! A RollingMemoryMappedFile killed between a rollover's rename and the close leaves a staging
+//! file padded with NULs: the next start archives it without them.
 
 mod rolling_support;
 
 use std::collections::HashMap;
-use std::io::{BufRead as _, BufReader, Write as _};
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use l4rs_appenders::{RollingContext, RollingFileAppender};
+use l4rs_core::status;
 use l4rs_core::Appender as _;
-use rolling_support::{contents, leftovers, log_now, rolling_file_in, rolling_xml, walk, TempDir};
+use rolling_support::{
+    archives_then_current, contents, kill_after_acks, leftovers, log_now, rolling_file_in,
+    rolling_memory_mapped_in, rolling_xml, TempDir,
+};
 
 const CHILD_ENV: &str = "L4RS_ROLLING_CRASH_CHILD";
 const THREADS: usize = 4;
@@ -73,74 +79,6 @@ fn child_entry() {
     }
 }
 
-/// Runs the child until it has acknowledged `acks` events, kills it with SIGKILL and returns
-/// the last sequence number acknowledged per thread.
-fn run_and_kill(dir: &Path, run: u32, acks: usize) -> [Option<u64>; THREADS] {
-    let mut child = Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "child_entry", "--nocapture", "--test-threads=1"])
-        .env(CHILD_ENV, dir)
-        .env("L4RS_ROLLING_CRASH_RUN", run.to_string())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let mut last = [None; THREADS];
-    let mut seen = 0;
-    let deadline = Instant::now() + Duration::from_secs(60);
-    let mut lines = BufReader::new(stdout).lines();
-    while seen < acks && Instant::now() < deadline {
-        let Some(Ok(line)) = lines.next() else { break };
-        let mut fields = line.split(' ');
-        let (Some(Ok(thread)), Some(Ok(sequence))) = (
-            fields.next().map(str::parse::<usize>),
-            fields.next().map(str::parse::<u64>),
-        ) else {
-            continue;
-        };
-        last[thread] = Some(sequence);
-        seen += 1;
-    }
-    // SAFETY: signalling our own child.
-    unsafe {
-        libc::kill(child.id() as libc::pid_t, libc::SIGKILL);
-    }
-    // Acknowledgements already in the pipe are events whose append returned too.
-    for line in lines.map_while(Result::ok) {
-        let mut fields = line.split(' ');
-        if let (Some(Ok(thread)), Some(Ok(sequence))) = (
-            fields.next().map(str::parse::<usize>),
-            fields.next().map(str::parse::<u64>),
-        ) {
-            last[thread] = Some(sequence);
-        }
-    }
-    child.wait().unwrap();
-    assert!(seen >= acks, "the child acknowledged only {seen} events");
-    last
-}
-
-/// The archives by index, then the current file.
-fn files_in_order(dir: &Path) -> Vec<PathBuf> {
-    let mut archives: Vec<(u64, PathBuf)> = walk(dir)
-        .into_iter()
-        .filter_map(|path| {
-            let name = path.file_name()?.to_str()?.to_string();
-            let index = name
-                .strip_prefix("app-")?
-                .trim_end_matches(".gz")
-                .strip_suffix(".log")?
-                .parse()
-                .ok()?;
-            Some((index, path))
-        })
-        .collect();
-    archives.sort();
-    let mut files: Vec<PathBuf> = archives.into_iter().map(|(_, path)| path).collect();
-    files.push(dir.join("app.log"));
-    files
-}
-
 #[test]
 fn a_killed_rollover_is_recovered_at_the_next_start() {
     if std::env::var(CHILD_ENV).is_ok() {
@@ -151,11 +89,14 @@ fn a_killed_rollover_is_recovered_at_the_next_start() {
     let mut stranded = 0;
     for run in 0..KILLED_RUNS {
         // Different amounts of logging, so the kills land at different points of a rollover.
-        let last = run_and_kill(&dir.0, run, 3000 + 1700 * run as usize);
-        for (thread, sequence) in last.iter().enumerate() {
-            if let Some(sequence) = sequence {
-                acknowledged.insert((run, thread), *sequence);
-            }
+        let mut child = Command::new(std::env::current_exe().unwrap());
+        child
+            .args(["--exact", "child_entry", "--nocapture", "--test-threads=1"])
+            .env(CHILD_ENV, &dir.0)
+            .env("L4RS_ROLLING_CRASH_RUN", run.to_string());
+        let last = kill_after_acks(child, 3000 + 1700 * run as usize);
+        for (thread, sequence) in last {
+            acknowledged.insert((run, thread), sequence);
         }
         stranded += leftovers(&dir.0).len();
     }
@@ -176,7 +117,7 @@ fn a_killed_rollover_is_recovered_at_the_next_start() {
     let leftovers = leftovers(&dir.0);
     assert!(leftovers.is_empty(), "{leftovers:?}");
     let mut next: HashMap<(u32, usize), u64> = HashMap::new();
-    for file in files_in_order(&dir.0) {
+    for file in archives_then_current(&dir.0, "app-", "app.log") {
         for line in contents(&file).lines() {
             let fields: Vec<&str> = line.split(' ').collect();
             assert_eq!(fields.len(), 4, "torn line {line:?} in {}", file.display());
@@ -204,4 +145,49 @@ fn a_killed_rollover_is_recovered_at_the_next_start() {
         );
     }
     eprintln!("{stranded} stranded rollover files recovered over {KILLED_RUNS} kills");
+}
+
+/// A process killed after a rollover renamed its memory-mapped file and before it closed it
+/// leaves a staging file with the rest of its regions as NUL padding (and, had writers been
+/// copying, with holes in its data). The next start archives it recovered: holes filled with
+/// spaces ending in a newline, padding cut off, not one NUL byte.
+#[test]
+fn a_killed_memory_mapped_rollover_is_archived_without_nul_bytes() {
+    if std::env::var(CHILD_ENV).is_ok() {
+        return;
+    }
+    let dir = TempDir::new("crash-mapped");
+    let mut gone = Command::new("true").spawn().unwrap();
+    let dead = gone.id();
+    gone.wait().unwrap();
+    let staging = dir.0.join(format!(".app.log.{dead}-0.l4rs-rolling"));
+    let mut bytes = b"0 0 0 payload\n".to_vec();
+    bytes.extend_from_slice(&[0; 8]);
+    bytes.extend_from_slice(b"0 1 0 payload\n");
+    bytes.resize(8192, 0);
+    std::fs::write(&staging, &bytes).unwrap();
+    let display = dir.0.display();
+    let xml = rolling_xml(
+        "RollingMemoryMappedFile",
+        &format!("{display}/app.log"),
+        &format!("{display}/app-%i.log"),
+        r#"<SizeBasedTriggeringPolicy size="1 MB"/>"#,
+    );
+    let (appender, records) =
+        status::capture(|| rolling_memory_mapped_in(&xml, &RollingContext::default()));
+    appender.wait_for_actions();
+    appender.stop();
+    assert_eq!(leftovers(&dir.0), Vec::<PathBuf>::new());
+    assert_eq!(
+        contents(&dir.0.join("app-1.log")),
+        "0 0 0 payload\n       \n0 1 0 payload\n"
+    );
+    assert!(
+        records
+            .iter()
+            .any(|r| r.message.contains(&staging.display().to_string())
+                && r.message
+                    .contains("1 run(s) of NUL bytes (8 bytes: 8 at offset 14)")),
+        "{records:#?}"
+    );
 }

@@ -4,7 +4,7 @@ use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use l4rs_core::{Layout, LogEvent};
+use l4rs_core::{status, Layout, LogEvent};
 
 use super::{Backend, RollingManager};
 use crate::file_manager::{FileManager, WriteError};
@@ -78,6 +78,21 @@ impl Backend for MappedBackend {
 
     fn close_with(&self, footer: bool) {
         self.manager.close_with(footer);
+    }
+
+    /// Cuts the padding off and fills the holes, as opening the file would have (see
+    /// [`crate::mmf_manager::recover_killed_run`]); archived as it is when that fails.
+    fn recover_leftover(&self, path: &std::path::Path) {
+        let display = path.display().to_string();
+        match crate::mmf_manager::recover_leftover(path, self.manager.region_length()) {
+            Ok(recovered) => recovered.report(&display),
+            Err(error) => status::error(format_args!(
+                "{} ({display}) Unable to recover the data of a killed run, archiving it as it \
+                 is: {}",
+                crate::mmf_manager::MANAGER,
+                crate::os_reason(&error)
+            )),
+        }
     }
 }
 

@@ -110,6 +110,10 @@ pub(crate) trait Backend: Managed + Sized + 'static {
     /// [`Managed::close`], with the layout's footer only with `footer` (it is left out for the
     /// rollover of `OnStartupTriggeringPolicy`).
     fn close_with(&self, footer: bool);
+    /// Makes `path`, a staging file a killed process left, fit to be archived as this backend's
+    /// files are after a rollover. Only a memory-mapped file needs it: a process killed between
+    /// the rename and the close leaves the rest of its regions as NUL padding.
+    fn recover_leftover(&self, _path: &Path) {}
 }
 
 /// Opens the manager of one file: `(path, append)`.
@@ -405,12 +409,16 @@ impl<B: Backend + Send + Sync> RollingManager<B> {
     /// [`recover`]), on the worker and before any rollover of this manager, so they take
     /// their place as older archives; deletes the partial archives of killed processes.
     fn recover(&self, current: &Path, now: i64) {
+        let backend = read(&self.state).backend.clone();
         for staging in recover::staging_leftovers(current) {
             status::warn(format_args!(
                 "RollingFileManager ({}) archiving {}, left by an interrupted rollover",
                 self.key,
                 staging.display()
             ));
+            if let Some(backend) = &backend {
+                backend.recover_leftover(&staging);
+            }
             // Dated by its last write: the period its events belong to.
             let archive_time =
                 period_start(&self.archiver.pattern, file_time(&staging).unwrap_or(now));
@@ -695,6 +703,14 @@ impl<B: Backend + Send + Sync> RollingManager<B> {
     /// The file name the manager was created with (`None`: direct write).
     pub(crate) fn file_name(&self) -> Option<&str> {
         self.file_name.as_deref()
+    }
+}
+
+#[cfg(test)]
+impl<B: Backend + Send + Sync> RollingManager<B> {
+    /// The backend written now (`None` once closed).
+    pub(crate) fn current_backend(&self) -> Option<Arc<B>> {
+        read(&self.state).backend.clone()
     }
 }
 

@@ -2,10 +2,13 @@
 //! its own crate and uses what it needs).
 #![allow(dead_code)]
 
-use std::io::Read as _;
+use std::collections::HashMap;
+use std::io::{BufRead as _, BufReader, Read as _};
 use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use l4rs_appenders::{ManualClock, RollingContext, RolloverClock};
 use l4rs_config::model::{AppenderKind, AppenderSpec};
@@ -190,6 +193,24 @@ pub fn rolling_file_in(
     l4rs_appenders::RollingFileAppender::with_context("R", &spec, Arc::new(Lines), context).unwrap()
 }
 
+/// The RollingMemoryMappedFile `appender_xml` describes (no diagnostics allowed), with
+/// [`Lines`], in `context`: for tests that wait for its worker.
+pub fn rolling_memory_mapped_in(
+    appender_xml: &str,
+    context: &RollingContext,
+) -> l4rs_appenders::RollingMemoryMappedFileAppender {
+    let AppenderKind::RollingMemoryMappedFile(spec) = kind(appender_xml) else {
+        panic!("not a RollingMemoryMappedFile: {appender_xml}");
+    };
+    l4rs_appenders::RollingMemoryMappedFileAppender::with_context(
+        "R",
+        &spec,
+        Arc::new(Lines),
+        context,
+    )
+    .unwrap()
+}
+
 /// Builds the appender `appender_xml` describes (no diagnostics allowed) with [`Lines`], on
 /// the system clock.
 pub fn build(appender_xml: &str) -> Arc<dyn Appender> {
@@ -350,4 +371,75 @@ pub fn leftovers(dir: &Path) -> Vec<PathBuf> {
         .into_iter()
         .filter(|path| is_leftover(path))
         .collect()
+}
+
+/// The archives `dir/{prefix}<index>.…` by index (any compression suffix), then
+/// `dir/{current}`: the order a `fileIndex="nomax"` rolling appender wrote them in.
+pub fn archives_then_current(dir: &Path, prefix: &str, current: &str) -> Vec<PathBuf> {
+    let mut archives: Vec<(u64, PathBuf)> = walk(dir)
+        .into_iter()
+        .filter_map(|path| {
+            let name = path.file_name()?.to_str()?.to_string();
+            let rest = name.strip_prefix(prefix)?;
+            let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+            if digits == 0 || !rest[digits..].starts_with('.') {
+                return None;
+            }
+            Some((rest[..digits].parse().ok()?, path))
+        })
+        .collect();
+    archives.sort();
+    let mut files: Vec<PathBuf> = archives.into_iter().map(|(_, path)| path).collect();
+    files.push(dir.join(current));
+    files
+}
+
+/// Reads `<thread> <sequence>` acknowledgements (a child prints one once a log call has
+/// returned) into `last`, the last sequence per thread; other lines are skipped.
+fn note_ack(line: &str, last: &mut HashMap<usize, u64>) -> bool {
+    let mut fields = line.split(' ');
+    match (
+        fields.next().map(str::parse::<usize>),
+        fields.next().map(str::parse::<u64>),
+    ) {
+        (Some(Ok(thread)), Some(Ok(sequence))) => {
+            last.insert(thread, sequence);
+            true
+        }
+        _ => false,
+    }
+}
+
+/// Starts `command`, a child that acknowledges each returned log call on stdout as
+/// `<thread> <sequence>`, lets it acknowledge `acks` calls (for at most a minute), kills it
+/// with SIGKILL and returns the last sequence acknowledged per thread, counting those still in
+/// the pipe. Fails when the child acknowledged fewer.
+pub fn kill_after_acks(mut command: Command, acks: usize) -> HashMap<usize, u64> {
+    let mut child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let mut last = HashMap::new();
+    let mut seen = 0;
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut lines = BufReader::new(stdout).lines();
+    while seen < acks && Instant::now() < deadline {
+        let Some(Ok(line)) = lines.next() else { break };
+        if note_ack(&line, &mut last) {
+            seen += 1;
+        }
+    }
+    // SAFETY: signalling our own child.
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, libc::SIGKILL);
+    }
+    // Acknowledgements already in the pipe are calls that returned too.
+    for line in lines.map_while(Result::ok) {
+        note_ack(&line, &mut last);
+    }
+    child.wait().unwrap();
+    assert!(seen >= acks, "the child acknowledged only {seen} calls");
+    last
 }

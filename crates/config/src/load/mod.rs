@@ -268,7 +268,12 @@ fn bind(root: &xml::Node, source: Option<&Path>, options: LoadOptions) -> Config
     let mut filters: Vec<FilterSpec> = Vec::new();
     let mut custom_levels = Vec::new();
     let mut loggers_outcome = None;
+    let mut monitor_resources = Vec::new();
     for child in std::mem::take(&mut top.children) {
+        if child.name.eq_ignore_ascii_case("MonitorResources") {
+            toplevel::build_monitor_resources(&mut binder, child, &mut monitor_resources);
+            continue;
+        }
         match child.canonical {
             Some("Appenders") => {
                 let first_new = appenders.len();
@@ -370,6 +375,7 @@ fn bind(root: &xml::Node, source: Option<&Path>, options: LoadOptions) -> Config
         status: attributes.status,
         dest: attributes.dest,
         monitor_interval_seconds: attributes.monitor_interval_seconds,
+        monitor_resources,
         strict: attributes.strict,
         shutdown_hook: attributes.shutdown_hook,
         shutdown_timeout_ms: attributes.shutdown_timeout_ms,

@@ -30,6 +30,7 @@ mod lifecycle;
 mod logger;
 #[doc(hidden)]
 pub mod macros;
+mod monitor;
 mod replaced_appenders;
 mod system_console;
 mod thread;

@@ -199,8 +199,42 @@ pub fn reconfigure_with_file(path: impl AsRef<Path>) -> Result<(), Error> {
     match l4rs_config::load_file(path) {
         Ok(configuration) => put_in_force(path, configuration),
         Err(error) => {
-            error.report();
+            error.report_on_reload();
             Err(Error::Config(error))
+        }
+    }
+}
+
+/// What the `monitorInterval` watcher does when a watched file changed: loads the
+/// configuration file again and puts it in force, or reports why it cannot and keeps the
+/// running configuration (log4j2's `LoggerContext.onChange`).
+pub(crate) fn reload_on_change(path: &Path) {
+    status::debug(format_args!(
+        "Reconfiguration started for {} after a change of a watched file",
+        path.display()
+    ));
+    let started = std::time::Instant::now();
+    let _guard = registry()
+        .configuring
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    match l4rs_config::load_file(path) {
+        Ok(configuration) => {
+            // The file's errors were reported while it loaded, and building reports its own.
+            let _ = put_in_force(path, configuration);
+            status::debug(format_args!(
+                "Reconfiguration completed for {} in {} milliseconds.",
+                path.display(),
+                started.elapsed().as_millis()
+            ));
+        }
+        Err(error) => {
+            error.report_on_reload();
+            status::debug(format_args!(
+                "Reconfiguration failed for {} in {} milliseconds; the running configuration stays.",
+                path.display(),
+                started.elapsed().as_millis()
+            ));
         }
     }
 }
@@ -312,6 +346,7 @@ fn activate(configuration: Configuration) -> (Arc<Context>, Vec<String>) {
     }
     crate::bridge::install();
     crate::bridge::follow(&context);
+    crate::monitor::follow(&context.configuration);
     install_exit_hooks();
     (context, build_errors)
 }
@@ -345,6 +380,7 @@ fn apply_status_settings(configuration: &Configuration) {
 /// buffers flushed and files closed. Logging afterwards reaches no appender. It also runs at
 /// normal process exit and after a panic, so nothing buffered is lost when a program forgets it.
 pub fn shutdown() {
+    crate::monitor::stop();
     if let Some(context) = installed_context() {
         context.stop();
     }

@@ -102,6 +102,28 @@ impl LoadError {
     }
 }
 
+impl LoadError {
+    /// Reports the error to the status logger, for a caller that keeps the running
+    /// configuration (a reload): only `Error parsing <file>`, since log4j2's reload does not
+    /// build a configuration from a file that did not parse, so it never says
+    /// `No logging configuration` there.
+    pub fn report_on_reload(&self) {
+        match self {
+            LoadError::Unreadable { .. } => status::error(self),
+            LoadError::Malformed {
+                path,
+                position,
+                message,
+            } => {
+                let path = display(path);
+                status::error(format_args!(
+                    "Error parsing {path} (help: {path}:{position}: {message})"
+                ));
+            }
+        }
+    }
+}
+
 fn display(path: &Option<PathBuf>) -> String {
     path.as_ref()
         .map_or_else(|| "<string>".to_string(), |path| path.display().to_string())

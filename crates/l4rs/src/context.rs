@@ -12,7 +12,7 @@ use l4rs_core::{status, AppendError, Filter, FilterResult, Layout, Level, Locati
 use l4rs_layout::{LayoutContext, PatternLayout};
 
 use crate::appender_control::AppenderControl;
-use crate::asynchronous::{self, AsyncLoggerStage};
+use crate::asynchronous::{self, AsyncLoggerStage, Gate};
 
 /// One `<AppenderRef>` (of a logger config or an Async appender), resolved to its appender.
 pub(crate) struct AppenderRef {
@@ -172,24 +172,36 @@ impl<'e> Walk<'e> {
 }
 
 impl Context {
+    /// [`Context::build_behind`] with queues free to write at once (a context of its own).
+    #[cfg(test)]
+    pub(crate) fn build(configuration: Configuration) -> (Context, Vec<String>) {
+        Context::build_behind(configuration, &Gate::opened())
+    }
+
     /// Builds appenders, filters and logger configs. Pieces that cannot be built are reported
     /// through the status logger and left out, as log4j2 does; the context is returned with
     /// every ERROR reported on this thread while building: appenders that could not be built,
     /// references to appenders that do not exist, and what layouts and filters report (an
     /// unknown converter, a regex that does not compile). An explicit `init` returns them.
-    pub(crate) fn build(configuration: Configuration) -> (Context, Vec<String>) {
+    ///
+    /// Its asynchronous queues accept events at once but write none until `gate` opens: a
+    /// configuration that replaces another waits until the old one has drained its queues.
+    pub(crate) fn build_behind(
+        configuration: Configuration,
+        gate: &Arc<Gate>,
+    ) -> (Context, Vec<String>) {
         // Observed rather than captured: `capture` hands each record to the innermost capture
         // only, so a caller's own capture around `init` would lose what building reported.
         // Layouts and filters return no error of their own, so their reports are the only way
         // to learn of them.
         let (context, reported) =
-            status::observe(Level::ERROR, || Context::assemble(configuration));
+            status::observe(Level::ERROR, || Context::assemble(configuration, gate));
         let errors = reported.into_iter().map(|record| record.message).collect();
         (context, errors)
     }
 
-    /// [`Context::build`] without the bookkeeping of what it reported.
-    fn assemble(configuration: Configuration) -> Context {
+    /// [`Context::build_behind`] without the bookkeeping of what it reported.
+    fn assemble(configuration: Configuration, gate: &Arc<Gate>) -> Context {
         let mut by_name: HashMap<String, Arc<AppenderControl>> = HashMap::new();
         let mut appenders = Vec::new();
         let mut async_specs = Vec::new();
@@ -233,6 +245,7 @@ impl Context {
             &settings,
             &mut by_name,
             &mut appenders,
+            gate,
         );
 
         let tree = LoggerTree::new(&configuration.loggers);
@@ -281,8 +294,12 @@ impl Context {
             configs[index].path_prints_location = prints;
             configs[index].location_up_front = configs[index].include_location && prints;
         }
-        let (configs, async_logger) =
-            asynchronous::start_async_logger(configs, &settings, configuration.shutdown_timeout_ms);
+        let (configs, async_logger) = asynchronous::start_async_logger(
+            configs,
+            &settings,
+            configuration.shutdown_timeout_ms,
+            gate,
+        );
 
         let filter = configuration.filter.as_ref().map(l4rs_filter::build_filter);
         Context {

@@ -5,11 +5,13 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, RwLock};
+use std::time::{Duration, Instant};
 
 use l4rs_config::model::LoggerSpec;
 use l4rs_config::{Configuration, Severity};
 use l4rs_core::{status, Level};
 
+use crate::asynchronous::Gate;
 use crate::context::Context;
 use crate::logger::{Logger, LoggerState};
 use crate::Error;
@@ -322,11 +324,21 @@ fn load_or_default(path: &Path) -> Configuration {
     }
 }
 
-/// Puts a configuration in force: builds it, moves every logger to it, then stops the old one.
-/// Returns the context with the errors building it reported (see [`Context::build`]).
+/// Puts a configuration in force, as log4j2's `LoggerContext.setConfiguration` does: builds
+/// and starts it (appenders on files the old one writes share its managers), moves every
+/// logger to it (each call routes wholly through the old or wholly through the new one), waits
+/// for the calls still routing through the old one, stops the old one (its queues drain into
+/// its appenders first), and only then lets the new queues write, so each thread's events stay
+/// in order. Returns the context with the errors building it reported (see [`Context::build_behind`]).
 fn activate(configuration: Configuration) -> (Arc<Context>, Vec<String>) {
     apply_status_settings(&configuration);
-    let (context, build_errors) = Context::build(configuration);
+    let replacing = installed_context().is_some();
+    let gate = if replacing {
+        Gate::closed()
+    } else {
+        Gate::opened()
+    };
+    let (context, build_errors) = Context::build_behind(configuration, &gate);
     let context = Arc::new(context);
     let previous = registry()
         .context
@@ -341,14 +353,40 @@ fn activate(configuration: Configuration) -> (Arc<Context>, Vec<String>) {
     {
         logger.state.rebind(&context);
     }
-    if let Some(previous) = previous {
-        previous.stop();
-    }
     crate::bridge::install();
     crate::bridge::follow(&context);
+    if let Some(previous) = previous {
+        await_callers(&previous);
+        previous.stop();
+    }
+    gate.open();
     crate::monitor::follow(&context.configuration);
     install_exit_hooks();
     (context, build_errors)
+}
+
+/// How long a reconfiguration waits for the calls still routing through the old configuration
+/// before it stops it anyway (a call stuck in a blocked write).
+const CALLERS_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Waits until `previous` is referenced only by the caller: every logger was rebound, so what
+/// else holds it is a call that loaded its binding before the switch (the binding's guard keeps
+/// the context alive until the call returns) or a short-lived handle (`flush`). Nothing is
+/// counted on the logging path: the references are the ones the call already takes.
+fn await_callers(previous: &Arc<Context>) {
+    let deadline = Instant::now() + CALLERS_TIMEOUT;
+    let mut pause = Duration::from_micros(20);
+    while Arc::strong_count(previous) > 1 {
+        if Instant::now() >= deadline {
+            status::warn(format_args!(
+                "Reconfiguration: calls still logging through the previous configuration after {} s; stopping it anyway (their events may be lost)",
+                CALLERS_TIMEOUT.as_secs()
+            ));
+            return;
+        }
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(Duration::from_millis(5));
+    }
 }
 
 fn apply_status_settings(configuration: &Configuration) {

@@ -55,6 +55,18 @@ public final class ReconfigureReplay {
             steps = asList(new Json(Files.readString(stepsFile, StandardCharsets.UTF_8)).value());
         }
 
+        // log4j 2.19 sends status messages to StatusConfiguration's default stream, System.out as
+        // captured when that class is initialised (a reconfiguration uses it even without a
+        // "status" attribute). Initialise it while System.out points at stderr, so stdout
+        // carries only what Console appenders print, as the shared oracle does.
+        java.io.PrintStream realOut = System.out;
+        System.setOut(System.err);
+        try {
+            Class.forName("org.apache.logging.log4j.core.config.status.StatusConfiguration", true,
+                    ReconfigureReplay.class.getClassLoader());
+        } finally {
+            System.setOut(realOut);
+        }
         LoggerContext context = Configurator.initialize(null, scenario.resolve("log4j2.xml").toString());
         for (int index = 0; index <= events.size(); index++) {
             for (Object step : steps) {
@@ -70,6 +82,7 @@ public final class ReconfigureReplay {
             }
         }
         LogManager.shutdown();
+        System.out.flush();
         String meta = "{\"pid\": " + ProcessHandle.current().pid() + ", \"events\": " + events.size() + "}\n";
         Files.writeString(out.resolve("replay-meta.json"), meta, StandardCharsets.UTF_8);
     }

@@ -39,8 +39,11 @@ fn set_level_changes_an_existing_logger_config_only() {
     let (dir, _) = start("reconfigure-api-existing");
     let app = l4rs::get_logger("app.module");
     l4rs::debug!(app, "hidden");
+    assert_eq!(log::max_level(), log::LevelFilter::Info);
     l4rs::set_level("app", Level::DEBUG).expect("level set");
     assert_eq!(app.level(), Level::DEBUG);
+    // The `log` crate's own check follows the most verbose logger.
+    assert_eq!(log::max_level(), log::LevelFilter::Debug);
     assert_eq!(app.config_name(), "app");
     l4rs::debug!(app, "shown");
     // The root keeps its level; the logger keeps its appender and additivity.

@@ -3,6 +3,7 @@
 //! appender comes and goes, levels of other loggers change). Every event must appear exactly
 //! once, in each thread's order, under the old or the new layout, with no NUL byte and nothing
 //! truncated, for each kind of file appender and behind an AsyncLogger and an Async appender.
+//! Halfway through, a file that does not parse is refused and logging goes on unchanged.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -19,7 +20,7 @@ fn turn() -> MutexGuard<'static, ()> {
 const THREADS: usize = 4;
 const REWRITES: usize = 50;
 /// A bound on each thread's events, so a fast machine does not write megabytes.
-const MAX_EVENTS: usize = 20_000;
+const MAX_EVENTS: usize = 10_000;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {
@@ -166,8 +167,16 @@ fn reload_under_load(kind: Kind, name: &str) {
             std::thread::spawn(move || log_until(thread, stop))
         })
         .collect();
-    for file in &files[1..] {
+    let broken = dir.join("broken.xml");
+    std::fs::write(&broken, "<Configuration><Appenders><File name=").expect("write");
+    for (version, file) in files.iter().enumerate().skip(1) {
         std::thread::sleep(Duration::from_millis(10));
+        if version == REWRITES / 2 {
+            // A broken rewrite in the middle: refused, and the running configuration goes on.
+            let error = l4rs::reconfigure_with_file(&broken).expect_err("does not parse");
+            assert!(matches!(error, l4rs::Error::Config(_)), "{error:?}");
+            std::thread::sleep(Duration::from_millis(10));
+        }
         l4rs::reconfigure_with_file(file).expect("loads cleanly");
     }
     stop.store(true, Ordering::Relaxed);

@@ -290,7 +290,11 @@ fn change_configuration(change: impl FnOnce(&mut Configuration)) -> Result<(), E
     let mut configuration = current.configuration.clone();
     drop(current);
     change(&mut configuration);
-    let file = configuration.source.clone().unwrap_or_default();
+    // Named in the error; log4j2's default configuration has no file.
+    let file = configuration
+        .source
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("(default configuration)"));
     let (_, build_errors) = activate(configuration);
     if build_errors.is_empty() {
         Ok(())

@@ -84,6 +84,7 @@ pub fn default_configuration() -> Configuration {
         status: None,
         dest: None,
         monitor_interval_seconds: 0,
+        monitor_resources: Vec::new(),
         strict: false,
         shutdown_hook: true,
         shutdown_timeout_ms: 0,

@@ -23,8 +23,12 @@ pub struct Configuration {
     pub status: Option<Level>,
     /// The `dest` attribute: `err` (default), `out`, or a file path.
     pub dest: Option<String>,
-    /// The `monitorInterval` attribute in seconds (0: off). Parsed; reloading is not done yet.
+    /// The `monitorInterval` attribute in seconds (0: off): how often the facade checks the
+    /// file (and [`Configuration::monitor_resources`]) for a change to reload.
     pub monitor_interval_seconds: u32,
+    /// The files named by `<MonitorResources><MonitorResource uri="…"/>`: a change to any of
+    /// them reloads the configuration file too, as log4j2's watcher does.
+    pub monitor_resources: Vec<PathBuf>,
     /// The `strict` attribute.
     pub strict: bool,
     /// False only when `shutdownHook="disable"`.

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
 use l4rs_async::{
@@ -25,6 +25,51 @@ const VISIBLE_BIT: u64 = 1 << 63;
 /// before applying the configuration's `shutdownTimeout`.
 const ASYNC_LOGGER_DRAIN: Duration = Duration::from_secs(10);
 
+/// Holds a new configuration's queues back until the configuration it replaces has drained its
+/// own, so that an event a thread logged before a reload is written before one it logged after
+/// it, whichever queue each went through. Open from the start for a first configuration.
+pub(crate) struct Gate {
+    open: AtomicBool,
+    lock: Mutex<()>,
+    opened: Condvar,
+}
+
+impl Gate {
+    /// A gate that lets events through.
+    pub(crate) fn opened() -> Arc<Gate> {
+        let gate = Gate::closed();
+        gate.open();
+        gate
+    }
+
+    /// A gate that holds every queue's thread at its first event until [`Gate::open`].
+    pub(crate) fn closed() -> Arc<Gate> {
+        Arc::new(Gate {
+            open: AtomicBool::new(false),
+            lock: Mutex::new(()),
+            opened: Condvar::new(),
+        })
+    }
+
+    /// Lets the queues' threads go on.
+    pub(crate) fn open(&self) {
+        let _guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+        self.open.store(true, Ordering::Release);
+        self.opened.notify_all();
+    }
+
+    /// Returns once the gate is open: one atomic load on a queue's thread once it is.
+    fn pass(&self) {
+        if self.open.load(Ordering::Acquire) {
+            return;
+        }
+        let mut guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+        while !self.open.load(Ordering::Acquire) {
+            guard = self.opened.wait(guard).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+}
+
 /// The queue shared by the asynchronous logger configs of one configuration.
 pub(crate) struct AsyncLoggerStage {
     queue: AsyncQueue,
@@ -38,10 +83,12 @@ pub(crate) struct AsyncLoggerStage {
 /// `logToAsyncLoggerConfigsOnCurrentThread`).
 struct AsyncLoggerDispatch {
     configs: Arc<[LoggerConfig]>,
+    gate: Arc<Gate>,
 }
 
 impl EventHandler for AsyncLoggerDispatch {
     fn handle(&self, event: &LogEvent<'_>, tag: u64) {
+        self.gate.pass();
         let split = (tag & !VISIBLE_BIT) as usize;
         if split >= self.configs.len() {
             return;
@@ -107,6 +154,7 @@ pub(crate) fn start_async_logger(
     configs: Vec<LoggerConfig>,
     settings: &AsyncSettings,
     shutdown_timeout_ms: u64,
+    gate: &Arc<Gate>,
 ) -> (Arc<[LoggerConfig]>, Option<AsyncLoggerStage>) {
     let needed = configs.iter().any(LoggerConfig::splits_to_async);
     if !needed {
@@ -125,6 +173,7 @@ pub(crate) fn start_async_logger(
     let shared: Arc<[LoggerConfig]> = configs.into();
     let handler = Arc::new(AsyncLoggerDispatch {
         configs: Arc::clone(&shared),
+        gate: Arc::clone(gate),
     });
     match AsyncQueue::start(options, handler.clone()) {
         Ok(queue) => (
@@ -153,10 +202,12 @@ pub(crate) fn start_async_logger(
 struct AsyncAppenderDispatch {
     refs: Vec<AppenderRef>,
     error: Option<Arc<AppenderControl>>,
+    gate: Arc<Gate>,
 }
 
 impl EventHandler for AsyncAppenderDispatch {
     fn handle(&self, event: &LogEvent<'_>, _tag: u64) {
+        self.gate.pass();
         let mut succeeded = false;
         for reference in &self.refs {
             // A reference that filters the event out has not failed.
@@ -190,6 +241,7 @@ pub(crate) fn build_async_appenders(
     by_name: &mut HashMap<String, Arc<AppenderControl>>,
     appenders: &mut Vec<Arc<AppenderControl>>,
     mode: &BuildMode,
+    gate: &Arc<Gate>,
 ) -> Vec<Arc<AsyncAppender>> {
     let mut pending: Vec<(&AppenderSpec, &AsyncAppenderSpec)> = specs.to_vec();
     let mut built = Vec::new();
@@ -213,7 +265,7 @@ pub(crate) fn build_async_appenders(
             let built_one = mode.element(
                 spec.position,
                 || appender_subject(spec),
-                || build_async_appender(spec, async_spec, settings, by_name, mode),
+                || build_async_appender(spec, async_spec, settings, by_name, mode, gate),
             );
             if let Some((control, appender)) = built_one {
                 by_name.insert(spec.name.clone(), Arc::clone(&control));
@@ -240,6 +292,7 @@ fn build_async_appender(
     settings: &AsyncSettings,
     by_name: &HashMap<String, Arc<AppenderControl>>,
     mode: &BuildMode,
+    gate: &Arc<Gate>,
 ) -> Option<(Arc<AppenderControl>, Option<Arc<AsyncAppender>>)> {
     let mut refs = Vec::new();
     for reference in &async_spec.appender_refs {
@@ -291,7 +344,11 @@ fn build_async_appender(
     let error_handler = error
         .clone()
         .map(|control| Arc::new(ErrorAppender(control)) as Arc<dyn EventHandler>);
-    let dispatch = Arc::new(AsyncAppenderDispatch { refs, error });
+    let dispatch = Arc::new(AsyncAppenderDispatch {
+        refs,
+        error,
+        gate: Arc::clone(gate),
+    });
     let filter = spec.filter.as_ref().map(l4rs_filter::build_filter);
     if mode.checking() {
         // Everything above is what starting does; the queue itself is not allocated and its

@@ -12,6 +12,7 @@ use std::cell::RefCell;
 use l4rs_config::{Configuration, Position};
 use l4rs_core::{status, AppendError, Appender, Level, LogEvent};
 
+use crate::asynchronous::Gate;
 use crate::context::Context;
 
 /// One thing building a configuration reported, and where.
@@ -33,7 +34,7 @@ pub struct Finding {
 /// The file's own diagnostics (`configuration.diagnostics`) are not repeated here.
 pub fn check_configuration(configuration: &Configuration) -> Vec<Finding> {
     let mode = BuildMode::Check(RefCell::default());
-    let context = Context::build_with(configuration.clone(), &mode);
+    let context = Context::build_with(configuration.clone(), &mode, &Gate::opened());
     drop(context);
     match mode {
         BuildMode::Check(findings) => findings.into_inner(),

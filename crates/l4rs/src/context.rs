@@ -12,7 +12,7 @@ use l4rs_core::{status, AppendError, Filter, FilterResult, Layout, Level, Locati
 use l4rs_layout::{LayoutContext, PatternLayout};
 
 use crate::appender_control::AppenderControl;
-use crate::asynchronous::{self, AsyncLoggerStage};
+use crate::asynchronous::{self, AsyncLoggerStage, Gate};
 use crate::check::{BuildMode, CheckedAppender};
 
 /// One `<AppenderRef>` (of a logger config or an Async appender), resolved to its appender.
@@ -173,26 +173,42 @@ impl<'e> Walk<'e> {
 }
 
 impl Context {
+    /// [`Context::build_behind`] with queues free to write at once (a context of its own).
+    #[cfg(test)]
+    pub(crate) fn build(configuration: Configuration) -> (Context, Vec<String>) {
+        Context::build_behind(configuration, &Gate::opened())
+    }
+
     /// Builds appenders, filters and logger configs. Pieces that cannot be built are reported
     /// through the status logger and left out, as log4j2 does; the context is returned with
     /// every ERROR reported on this thread while building: appenders that could not be built,
     /// references to appenders that do not exist, and what layouts and filters report (an
     /// unknown converter, a regex that does not compile). An explicit `init` returns them.
-    pub(crate) fn build(configuration: Configuration) -> (Context, Vec<String>) {
+    ///
+    /// Its asynchronous queues accept events at once but write none until `gate` opens: a
+    /// configuration that replaces another waits until the old one has drained its queues.
+    pub(crate) fn build_behind(
+        configuration: Configuration,
+        gate: &Arc<Gate>,
+    ) -> (Context, Vec<String>) {
         // Observed rather than captured: `capture` hands each record to the innermost capture
         // only, so a caller's own capture around `init` would lose what building reported.
         // Layouts and filters return no error of their own, so their reports are the only way
         // to learn of them.
         let (context, reported) = status::observe(Level::ERROR, || {
-            Context::build_with(configuration, &BuildMode::Start)
+            Context::build_with(configuration, &BuildMode::Start, gate)
         });
         let errors = reported.into_iter().map(|record| record.message).collect();
         (context, errors)
     }
 
-    /// [`Context::build`] without the bookkeeping of what it reported; with
+    /// [`Context::build_behind`] without the bookkeeping of what it reported; with
     /// [`BuildMode::Check`], the same building without side effects (`l4rs check`).
-    pub(crate) fn build_with(configuration: Configuration, mode: &BuildMode) -> Context {
+    pub(crate) fn build_with(
+        configuration: Configuration,
+        mode: &BuildMode,
+        gate: &Arc<Gate>,
+    ) -> Context {
         let mut by_name: HashMap<String, Arc<AppenderControl>> = HashMap::new();
         let mut appenders = Vec::new();
         let mut async_specs = Vec::new();
@@ -260,6 +276,7 @@ impl Context {
             &mut by_name,
             &mut appenders,
             mode,
+            gate,
         );
 
         let tree = LoggerTree::new(&configuration.loggers);
@@ -322,7 +339,12 @@ impl Context {
         let (configs, async_logger) = if mode.checking() {
             (configs.into(), None)
         } else {
-            asynchronous::start_async_logger(configs, &settings, configuration.shutdown_timeout_ms)
+            asynchronous::start_async_logger(
+                configs,
+                &settings,
+                configuration.shutdown_timeout_ms,
+                gate,
+            )
         };
 
         let filter = mode.element(

@@ -1,4 +1,4 @@
-//! Errors returned by explicit initialisation.
+//! Errors returned by explicit initialisation and reconfiguration.
 
 use std::path::PathBuf;
 
@@ -22,4 +22,8 @@ pub enum Error {
         /// does not exist, an unknown converter, a regex that does not compile).
         messages: Vec<String>,
     },
+    /// [`reconfigure`](crate::reconfigure) found no file to load again: the configuration in
+    /// force is log4j2's default one, or none was loaded yet.
+    #[error("the configuration in force was not loaded from a file; nothing to reload (use reconfigure_with_file)")]
+    NoFile,
 }

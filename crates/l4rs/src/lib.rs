@@ -31,6 +31,7 @@ mod lifecycle;
 mod logger;
 #[doc(hidden)]
 pub mod macros;
+mod monitor;
 mod replaced_appenders;
 mod system_console;
 mod thread;
@@ -44,7 +45,8 @@ pub use l4rs_core::{
 };
 pub(crate) use lifecycle::flush as lifecycle_flush;
 pub use lifecycle::{
-    active_appenders, flush, get_logger, init, init_with_file, shutdown, with_configuration,
+    active_appenders, flush, get_logger, init, init_with_file, reconfigure, reconfigure_with_file,
+    set_level, set_root_level, shutdown, with_configuration,
 };
 pub use logger::Logger;
 pub use thread::ThreadContext;

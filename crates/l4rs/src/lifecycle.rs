@@ -5,10 +5,13 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, RwLock};
+use std::time::{Duration, Instant};
 
+use l4rs_config::model::LoggerSpec;
 use l4rs_config::{Configuration, Severity};
-use l4rs_core::status;
+use l4rs_core::{status, Level};
 
+use crate::asynchronous::Gate;
 use crate::context::Context;
 use crate::logger::{Logger, LoggerState};
 use crate::Error;
@@ -135,30 +138,171 @@ pub fn init_with_file(path: impl AsRef<Path>) -> Result<(), Error> {
         .lock()
         .unwrap_or_else(|e| e.into_inner());
     match l4rs_config::load_file(path) {
-        Ok(configuration) => {
-            let mut messages: Vec<String> = configuration
-                .diagnostics
-                .iter()
-                .filter(|d| d.severity == Severity::Error)
-                .map(ToString::to_string)
-                .collect();
-            // Activated first, so the parts that work log while the caller sees the errors.
-            let (_, build_errors) = activate(configuration);
-            messages.extend(build_errors);
-            if messages.is_empty() {
-                Ok(())
-            } else {
-                Err(Error::Invalid {
-                    file: path.to_path_buf(),
-                    messages,
-                })
-            }
-        }
+        Ok(configuration) => put_in_force(path, configuration),
         Err(error) => {
             error.report();
             activate(l4rs_config::default_configuration());
             Err(Error::Config(error))
         }
+    }
+}
+
+/// Activates a configuration loaded from `path`, returning its errors (the file's diagnostics
+/// and what building it reported) once the parts that work are in force.
+fn put_in_force(path: &Path, configuration: Configuration) -> Result<(), Error> {
+    let mut messages: Vec<String> = configuration
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(ToString::to_string)
+        .collect();
+    // Activated first, so the parts that work log while the caller sees the errors.
+    let (_, build_errors) = activate(configuration);
+    messages.extend(build_errors);
+    if messages.is_empty() {
+        Ok(())
+    } else {
+        Err(Error::Invalid {
+            file: path.to_path_buf(),
+            messages,
+        })
+    }
+}
+
+/// Loads the configuration file in force again and replaces the running configuration with it
+/// (log4j2's `Configurator.reconfigure()`; what a `monitorInterval` watcher does on a change).
+///
+/// Appenders of the new configuration that write where an old one wrote share its manager:
+/// the file is neither reopened nor truncated, buffers and rollover state carry over. Every
+/// logger moves to the new configuration at once; the old one stops after the calls that were
+/// using it have returned and its queues have drained.
+///
+/// A file that cannot be read or parsed changes nothing: the error is reported through the
+/// status logger and returned, and the running configuration stays. A file that loads with
+/// errors is put in force (the parts that work) and its errors are returned, as [`init`] does.
+/// [`Error::NoFile`] when the configuration in force was not loaded from a file.
+pub fn reconfigure() -> Result<(), Error> {
+    let source = installed_context().and_then(|context| context.configuration.source.clone());
+    match source {
+        Some(path) => reconfigure_with_file(path),
+        None => Err(Error::NoFile),
+    }
+}
+
+/// Replaces the running configuration with the one in `path` (log4j2's
+/// `Configurator.reconfigure(URI)`), as [`reconfigure`] does; a missing, unreadable or
+/// malformed file returns the error and leaves the running configuration in force.
+pub fn reconfigure_with_file(path: impl AsRef<Path>) -> Result<(), Error> {
+    let path = path.as_ref();
+    let _guard = registry()
+        .configuring
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    match l4rs_config::load_file(path) {
+        Ok(configuration) => put_in_force(path, configuration),
+        Err(error) => {
+            error.report_on_reload();
+            Err(Error::Config(error))
+        }
+    }
+}
+
+/// What the `monitorInterval` watcher does when a watched file changed: loads the
+/// configuration file again and puts it in force, or reports why it cannot and keeps the
+/// running configuration (log4j2's `LoggerContext.onChange`).
+pub(crate) fn reload_on_change(path: &Path) {
+    status::debug(format_args!(
+        "Reconfiguration started for {} after a change of a watched file",
+        path.display()
+    ));
+    let started = std::time::Instant::now();
+    let _guard = registry()
+        .configuring
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    match l4rs_config::load_file(path) {
+        Ok(configuration) => {
+            // The file's errors were reported while it loaded, and building reports its own.
+            let _ = put_in_force(path, configuration);
+            status::debug(format_args!(
+                "Reconfiguration completed for {} in {} milliseconds.",
+                path.display(),
+                started.elapsed().as_millis()
+            ));
+        }
+        Err(error) => {
+            error.report_on_reload();
+            status::debug(format_args!(
+                "Reconfiguration failed for {} in {} milliseconds; the running configuration stays.",
+                path.display(),
+                started.elapsed().as_millis()
+            ));
+        }
+    }
+}
+
+/// Sets the level of the logger config named `logger_name` (log4j2's
+/// `Configurator.setLevel(String, Level)`): an existing `<Logger>` keeps its appenders,
+/// additivity and filter; a name without one gets a new additive logger config with no
+/// appenders of its own, so it inherits everything else from its parent, and loggers below it
+/// that had no level of their own now inherit this one. `""` names the root logger. The
+/// change lasts until the next reload of the file. Loads the configuration first if none is
+/// in force.
+///
+/// The errors returned are those the status logger reported while the configuration was put
+/// in force again (appenders that could not be built), as [`init`] returns them.
+pub fn set_level(logger_name: &str, level: Level) -> Result<(), Error> {
+    change_configuration(|configuration| {
+        let loggers = &mut configuration.loggers;
+        if logger_name.is_empty() {
+            loggers.root.level = Some(level);
+        } else if let Some(existing) = loggers.loggers.iter_mut().find(|l| l.name == logger_name) {
+            existing.level = Some(level);
+        } else {
+            loggers.loggers.push(LoggerSpec {
+                name: logger_name.to_string(),
+                level: Some(level),
+                additivity: true,
+                include_location: None,
+                asynchronous: false,
+                appender_refs: Vec::new(),
+                filter: None,
+                position: None,
+            });
+        }
+    })
+}
+
+/// Sets the root logger's level (log4j2's `Configurator.setRootLevel`); see [`set_level`].
+pub fn set_root_level(level: Level) -> Result<(), Error> {
+    set_level("", level)
+}
+
+/// Puts in force a copy of the running configuration changed by `change`.
+fn change_configuration(change: impl FnOnce(&mut Configuration)) -> Result<(), Error> {
+    let current = current_context();
+    let _guard = registry()
+        .configuring
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    // The context in force now: another thread may have replaced the one read above.
+    let current = installed_context().unwrap_or(current);
+    let mut configuration = current.configuration.clone();
+    drop(current);
+    change(&mut configuration);
+    // Named in the error; log4j2's default configuration has no file.
+    let file = configuration
+        .source
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("(default configuration)"));
+    let (_, build_errors) = activate(configuration);
+    if build_errors.is_empty() {
+        Ok(())
+    } else {
+        Err(Error::Invalid {
+            file,
+            messages: build_errors,
+        })
     }
 }
 
@@ -184,11 +328,21 @@ fn load_or_default(path: &Path) -> Configuration {
     }
 }
 
-/// Puts a configuration in force: builds it, moves every logger to it, then stops the old one.
-/// Returns the context with the errors building it reported (see [`Context::build`]).
+/// Puts a configuration in force, as log4j2's `LoggerContext.setConfiguration` does: builds
+/// and starts it (appenders on files the old one writes share its managers), moves every
+/// logger to it (each call routes wholly through the old or wholly through the new one), waits
+/// for the calls still routing through the old one, stops the old one (its queues drain into
+/// its appenders first), and only then lets the new queues write, so each thread's events stay
+/// in order. Returns the context with the errors building it reported (see [`Context::build_behind`]).
 fn activate(configuration: Configuration) -> (Arc<Context>, Vec<String>) {
     apply_status_settings(&configuration);
-    let (context, build_errors) = Context::build(configuration);
+    let replacing = installed_context().is_some();
+    let gate = if replacing {
+        Gate::closed()
+    } else {
+        Gate::opened()
+    };
+    let (context, build_errors) = Context::build_behind(configuration, &gate);
     let context = Arc::new(context);
     let previous = registry()
         .context
@@ -203,13 +357,40 @@ fn activate(configuration: Configuration) -> (Arc<Context>, Vec<String>) {
     {
         logger.state.rebind(&context);
     }
-    if let Some(previous) = previous {
-        previous.stop();
-    }
     crate::bridge::install();
     crate::bridge::follow(&context);
+    if let Some(previous) = previous {
+        await_callers(&previous);
+        previous.stop();
+    }
+    gate.open();
+    crate::monitor::follow(&context.configuration);
     install_exit_hooks();
     (context, build_errors)
+}
+
+/// How long a reconfiguration waits for the calls still routing through the old configuration
+/// before it stops it anyway (a call stuck in a blocked write).
+const CALLERS_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Waits until `previous` is referenced only by the caller: every logger was rebound, so what
+/// else holds it is a call that loaded its binding before the switch (the binding's guard keeps
+/// the context alive until the call returns) or a short-lived handle (`flush`). Nothing is
+/// counted on the logging path: the references are the ones the call already takes.
+fn await_callers(previous: &Arc<Context>) {
+    let deadline = Instant::now() + CALLERS_TIMEOUT;
+    let mut pause = Duration::from_micros(20);
+    while Arc::strong_count(previous) > 1 {
+        if Instant::now() >= deadline {
+            status::warn(format_args!(
+                "Reconfiguration: calls still logging through the previous configuration after {} s; stopping it anyway (their events may be lost)",
+                CALLERS_TIMEOUT.as_secs()
+            ));
+            return;
+        }
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(Duration::from_millis(5));
+    }
 }
 
 fn apply_status_settings(configuration: &Configuration) {
@@ -243,6 +424,7 @@ fn apply_status_settings(configuration: &Configuration) {
 /// buffers flushed and files closed. Logging afterwards reaches no appender. It also runs at
 /// normal process exit and after a panic, so nothing buffered is lost when a program forgets it.
 pub fn shutdown() {
+    crate::monitor::stop();
     if let Some(context) = installed_context() {
         context.stop();
     }

@@ -655,3 +655,44 @@ fn unwritable_files_and_directories_are_errors() {
     assert_eq!(errors.len(), 4, "{stdout}");
     std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o755)).unwrap();
 }
+
+#[test]
+fn the_monitor_interval_and_the_watched_files_are_shown() {
+    let dir = fresh_dir("monitor");
+    let extra = dir.join("extra.properties");
+    let (config, checked) = check(
+        &dir,
+        &format!(
+            r#"<Configuration monitorInterval="30">
+  <MonitorResources><MonitorResource uri="file://{}"/></MonitorResources>
+  <Appenders><Console name="Out"/></Appenders>
+  <Loggers><Root level="info"><AppenderRef ref="Out"/></Root></Loggers>
+</Configuration>
+"#,
+            extra.display()
+        ),
+    );
+    assert!(checked.success, "{}", checked.stdout);
+    let shown: Vec<&str> = checked
+        .stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("monitor interval:"))
+        .take(3)
+        .collect();
+    let expected = [
+        "monitor interval: 30 s; a change of any of these files reloads the configuration:"
+            .to_string(),
+        format!("  {}", config.display()),
+        format!("  {}", extra.display()),
+    ];
+    assert_eq!(shown, expected, "{}", checked.stdout);
+
+    let (_, unwatched) = check(
+        &dir,
+        r#"<Configuration><Loggers><Root level="info"/></Loggers></Configuration>"#,
+    );
+    assert_eq!(
+        lines_starting(&unwatched.stdout, "monitor interval:"),
+        ["monitor interval: 0 (not watched; set monitorInterval to reload on changes)"]
+    );
+}

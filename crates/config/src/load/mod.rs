@@ -102,6 +102,28 @@ impl LoadError {
     }
 }
 
+impl LoadError {
+    /// Reports the error to the status logger, for a caller that keeps the running
+    /// configuration (a reload): only `Error parsing <file>`, since log4j2's reload does not
+    /// build a configuration from a file that did not parse, so it never says
+    /// `No logging configuration` there.
+    pub fn report_on_reload(&self) {
+        match self {
+            LoadError::Unreadable { .. } => status::error(self),
+            LoadError::Malformed {
+                path,
+                position,
+                message,
+            } => {
+                let path = display(path);
+                status::error(format_args!(
+                    "Error parsing {path} (help: {path}:{position}: {message})"
+                ));
+            }
+        }
+    }
+}
+
 fn display(path: &Option<PathBuf>) -> String {
     path.as_ref()
         .map_or_else(|| "<string>".to_string(), |path| path.display().to_string())
@@ -270,7 +292,12 @@ fn bind(root: &xml::Node, source: Option<&Path>, options: LoadOptions) -> Config
     let mut filters: Vec<FilterSpec> = Vec::new();
     let mut custom_levels = Vec::new();
     let mut loggers_outcome = None;
+    let mut monitor_resources = Vec::new();
     for child in std::mem::take(&mut top.children) {
+        if child.name.eq_ignore_ascii_case("MonitorResources") {
+            toplevel::build_monitor_resources(&mut binder, child, &mut monitor_resources);
+            continue;
+        }
         match child.canonical {
             Some("Appenders") => {
                 let first_new = appenders.len();
@@ -372,6 +399,7 @@ fn bind(root: &xml::Node, source: Option<&Path>, options: LoadOptions) -> Config
         status: attributes.status,
         dest: attributes.dest,
         monitor_interval_seconds: attributes.monitor_interval_seconds,
+        monitor_resources,
         strict: attributes.strict,
         shutdown_hook: attributes.shutdown_hook,
         shutdown_timeout_ms: attributes.shutdown_timeout_ms,

@@ -1082,3 +1082,29 @@ fn conversion_warnings_end_with_javas_exception_text() {
         matches!(&config.appender("C").unwrap().kind, AppenderKind::Console(c) if c.target == ConsoleTarget::SystemOut)
     );
 }
+
+#[test]
+fn monitor_resources_name_the_files_to_watch() {
+    let config = load(&format!(
+        r#"<Configuration monitorInterval="5"><MonitorResources>
+    <MonitorResource uri="file:///etc/app/extra.xml"/>
+    <MonitorResource uri="file:relative.properties"/>
+    <MonitorResource uri="/plain/path"/>
+    <MonitorResource/>
+  </MonitorResources><Appenders><Console name="C"/></Appenders>{MINIMAL_LOGGERS}</Configuration>"#
+    ));
+    assert_eq!(config.monitor_interval_seconds, 5);
+    assert_eq!(
+        config.monitor_resources,
+        [
+            PathBuf::from("/etc/app/extra.xml"),
+            PathBuf::from("relative.properties"),
+            PathBuf::from("/plain/path"),
+        ]
+    );
+    // The one without a uri is refused as log4j2's factory refuses it; nothing else is said.
+    assert_eq!(
+        messages(&config),
+        ["Unable to invoke factory method in class org.apache.logging.log4j.core.config.MonitorResource for element MonitorResource: java.lang.NullPointerException: uri java.lang.reflect.InvocationTargetException"]
+    );
+}

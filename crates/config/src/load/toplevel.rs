@@ -65,6 +65,45 @@ pub(crate) fn build_properties(binder: &mut Binder, mut node: PNode) -> Vec<(Str
     properties.into_vec()
 }
 
+/// Builds `<MonitorResources>`: the file of each `<MonitorResource uri="…">` (a `file:` URI or
+/// a plain path), watched for changes along with the configuration file.
+pub(crate) fn build_monitor_resources(
+    binder: &mut Binder,
+    mut node: PNode,
+    into: &mut Vec<std::path::PathBuf>,
+) {
+    let inserted = node.attrs.len();
+    for mut child in std::mem::take(&mut node.children) {
+        if !child.name.eq_ignore_ascii_case("MonitorResource") {
+            binder.unexpected_child(&node, &child);
+            continue;
+        }
+        let child_inserted = child.attrs.len();
+        match binder.string(&mut child, &["uri"]) {
+            Some(uri) => into.push(file_of_uri(&uri)),
+            None => binder.factory_failure(
+                &child,
+                "org.apache.logging.log4j.core.config.MonitorResource",
+                "java.lang.NullPointerException: uri",
+                Some("add uri=\"file:…\" naming the file to watch".to_string()),
+            ),
+        }
+        binder.finish(&child, child_inserted);
+    }
+    binder.finish(&node, inserted);
+}
+
+/// The path a `file:` URI (`file:/a`, `file:///a`, or a plain path) names.
+fn file_of_uri(uri: &str) -> std::path::PathBuf {
+    let path = match uri.strip_prefix("file:") {
+        Some(rest) if rest.starts_with("///") => &rest[2..],
+        Some(rest) if rest.starts_with("//") => &rest[1..],
+        Some(rest) => rest,
+        None => uri,
+    };
+    std::path::PathBuf::from(path)
+}
+
 /// Builds `<CustomLevels>`, registering each level at once so later elements can use it.
 pub(crate) fn build_custom_levels(binder: &mut Binder, mut node: PNode, into: &mut Vec<Level>) {
     let inserted = node.attrs.len();

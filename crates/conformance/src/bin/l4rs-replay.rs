@@ -1,6 +1,12 @@
 //! `l4rs-replay SCENARIO_DIR OUT_DIR`: replays an oracle scenario through l4rs, with the
 //! contract of `shared/oracle/SCENARIO.md` §2 (the same as the Java oracle's `run.sh`).
 //!
+//! A scenario may also hold `steps.json`, the reconfiguration steps only the project's own
+//! Java counterpart (`crates/conformance/java/ReconfigureReplay.java`) knows: a JSON array of
+//! objects, each with `after` (how many events are logged before it) and one of `reconfigure`
+//! (a file of the scenario folder, put in force with `l4rs::reconfigure_with_file`),
+//! `set_level` (`{"logger", "level"}`, `l4rs::set_level`) or `set_root_level` (a level).
+//!
 //! Exit status, as the oracle's: 0 after a replay, 2 for a malformed scenario (bad arguments,
 //! files or events), 3 for a failure of the replay itself.
 
@@ -57,6 +63,7 @@ fn replay(scenario: &Path, out: &Path) -> Result<(), ReplayError> {
     // The layouts' default zone is the process's local zone, which follows TZ.
     std::env::set_var("TZ", &settings.timezone);
     let events = read_events(scenario)?;
+    let steps = read_steps(scenario)?;
 
     std::fs::create_dir_all(out)
         .map_err(|e| internal(format!("cannot create {}: {e}", out.display())))?;
@@ -84,7 +91,8 @@ fn replay(scenario: &Path, out: &Path) -> Result<(), ReplayError> {
     // shut down before the failure is reported.
     let events_file = scenario.join("events.jsonl").display().to_string();
     let mut outcome = Ok(());
-    for event in &events {
+    for (index, event) in events.iter().enumerate() {
+        apply_steps(&steps, index, scenario);
         match resolve_level(event, &events_file) {
             Ok(level) => replay_event(event, level),
             Err(error) => {
@@ -92,6 +100,9 @@ fn replay(scenario: &Path, out: &Path) -> Result<(), ReplayError> {
                 break;
             }
         }
+    }
+    if outcome.is_ok() {
+        apply_steps(&steps, events.len(), scenario);
     }
     l4rs::shutdown();
     outcome?;
@@ -103,6 +114,67 @@ fn replay(scenario: &Path, out: &Path) -> Result<(), ReplayError> {
     );
     std::fs::write(out.join("replay-meta.json"), meta)
         .map_err(|e| internal(format!("cannot write replay-meta.json: {e}")))
+}
+
+/// One step of `steps.json`.
+enum Step {
+    Reconfigure(PathBuf),
+    SetLevel(String, String),
+}
+
+/// Reads `steps.json` (absent: no steps) as `(after, step)` pairs.
+fn read_steps(scenario: &Path) -> Result<Vec<(usize, Step)>, ReplayError> {
+    let path = scenario.join("steps.json");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return Ok(Vec::new());
+    };
+    let malformed = |why: &str| ReplayError::Internal(format!("{}: {why}", path.display()));
+    let value: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| malformed(&e.to_string()))?;
+    let items = value.as_array().ok_or_else(|| malformed("not an array"))?;
+    let mut steps = Vec::new();
+    for item in items {
+        let after = item["after"]
+            .as_u64()
+            .ok_or_else(|| malformed("a step without \"after\""))? as usize;
+        let step = if let Some(file) = item["reconfigure"].as_str() {
+            Step::Reconfigure(scenario.join(file))
+        } else if let (Some(logger), Some(level)) = (
+            item["set_level"]["logger"].as_str(),
+            item["set_level"]["level"].as_str(),
+        ) {
+            Step::SetLevel(logger.to_string(), level.to_string())
+        } else if let Some(level) = item["set_root_level"].as_str() {
+            Step::SetLevel(String::new(), level.to_string())
+        } else {
+            return Err(malformed(
+                "a step that is none of reconfigure, set_level, set_root_level",
+            ));
+        };
+        steps.push((after, step));
+    }
+    Ok(steps)
+}
+
+/// Applies the steps due after `logged` events. Their errors were reported by the status
+/// logger, as log4j2 reports them; the replay goes on.
+fn apply_steps(steps: &[(usize, Step)], logged: usize, scenario: &Path) {
+    for (_, step) in steps.iter().filter(|(after, _)| *after == logged) {
+        match step {
+            Step::Reconfigure(file) => {
+                let _ = l4rs::reconfigure_with_file(file);
+            }
+            Step::SetLevel(logger, level) => match Level::from_name(level) {
+                Ok(level) => {
+                    let _ = l4rs::set_level(logger, level);
+                }
+                Err(_) => eprintln!(
+                    "l4rs-replay: {}: unknown level {level}",
+                    scenario.join("steps.json").display()
+                ),
+            },
+        }
+    }
 }
 
 fn replay_event(recorded: &RecordedEvent, level: Level) {

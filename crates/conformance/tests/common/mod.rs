@@ -126,3 +126,52 @@ pub fn scenario_timezone(dir: &Path) -> String {
         .map(|settings| settings.timezone)
         .unwrap_or_else(|_| "UTC".to_string())
 }
+
+/// The status logger's levels, as its lines spell them.
+pub const LEVELS: &[&str] = &["FATAL", "ERROR", "WARN", "INFO", "DEBUG", "TRACE"];
+
+/// True for `yyyy-MM-dd` (`date`) and `HH:mm:ss,SSS` (`time`), the status logger's timestamp.
+fn is_timestamp(date: &str, time: &str) -> bool {
+    let shaped = |text: &str, shape: &str| {
+        text.len() == shape.len()
+            && text.bytes().zip(shape.bytes()).all(|(c, s)| match s {
+                b'9' => c.is_ascii_digit(),
+                _ => c == s,
+            })
+    };
+    shaped(date, "9999-99-99") && shaped(time, "99:99:99,999")
+}
+
+/// The status lines in `stderr`, as `LEVEL message`: lines of the status logger
+/// (`<date> <time> <thread> LEVEL message`), and of log4j2's fallback logger used before a
+/// configuration exists (`LEVEL StatusLogger message`). Everything else (stack traces, the XML
+/// parser's own output, l4rs-replay's diagnostics) is not a status message. With `strip_help`
+/// an l4rs ` (help: …)` ending is cut off.
+pub fn status_lines(stderr: &str, scenario: &Path, out: &Path, strip_help: bool) -> Vec<String> {
+    let scenario = scenario.display().to_string();
+    let out = out.display().to_string();
+    stderr
+        .lines()
+        .filter_map(|line| {
+            let parts: Vec<&str> = line.splitn(5, ' ').collect();
+            let (level, message) = match parts.as_slice() {
+                [date, time, _thread, level, message] if is_timestamp(date, time) => {
+                    (*level, *message)
+                }
+                [level, "StatusLogger", ..] => (*level, line.splitn(3, ' ').nth(2)?),
+                _ => return None,
+            };
+            if !LEVELS.contains(&level) {
+                return None;
+            }
+            let message = match message.find(" (help: ") {
+                Some(index) if strip_help => &message[..index],
+                _ => message,
+            };
+            let message = message
+                .replace(&out, "<OUT>")
+                .replace(&scenario, "<SCENARIO>");
+            Some(format!("{level} {message}"))
+        })
+        .collect()
+}

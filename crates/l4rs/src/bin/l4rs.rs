@@ -108,4 +108,25 @@ fn file_display(configuration: &Configuration) -> String {
 fn print_routing(configuration: &Configuration) {
     println!("routing (logger -> level -> appenders):");
     print!("{}", LoggerTree::new(&configuration.loggers));
+    print_monitoring(configuration);
+}
+
+/// What `monitorInterval` watches: the file itself and each `<MonitorResource>`, checked every
+/// N seconds; a change of any of them loads the file again.
+fn print_monitoring(configuration: &Configuration) {
+    let seconds = configuration.monitor_interval_seconds;
+    if seconds == 0 {
+        println!("monitor interval: 0 (not watched; set monitorInterval to reload on changes)");
+        return;
+    }
+    println!(
+        "monitor interval: {seconds} s; a change of any of these files reloads the configuration:"
+    );
+    for file in configuration
+        .source
+        .iter()
+        .chain(&configuration.monitor_resources)
+    {
+        println!("  {}", file.display());
+    }
 }

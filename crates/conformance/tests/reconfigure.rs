@@ -1,0 +1,105 @@
+//! Conformance across a reconfiguration: the scenarios of `tests/conformance/reconfigure/`
+//! (events, then a step from their `steps.json`: reconfigure from another file, set a level,
+//! set the root level, then more events) replayed by real log4j2 through the project's own
+//! `crates/conformance/java/run-reconfigure.sh` and by `l4rs-replay`, compared byte for byte
+//! by the oracle's `compare.py`: shared files, appenders added and removed (footers written),
+//! additivity and levels changed. The status lines both print across the reconfiguration are
+//! compared too (compare.py never looks at stderr).
+//!
+//! Skipped with a notice without Java or Debian's log4j2 jars, except under CI.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use common::{
+    oracle_dir, oracle_java_opts, replay_binary, require_oracle, scenario_name, scenarios_under,
+    status_lines, workspace_root,
+};
+
+#[test]
+fn reconfiguration_scenarios_match_log4j2() {
+    let scenarios = scenarios_under(&[workspace_root().join("tests/conformance/reconfigure")]);
+    assert!(
+        scenarios.len() >= 3,
+        "the reconfiguration scenarios are missing"
+    );
+    if !require_oracle("the reconfiguration scenarios") {
+        return;
+    }
+    let output = Command::new("python3")
+        .env("ORACLE_JAVA_OPTS", oracle_java_opts())
+        .arg(oracle_dir().join("compare.py"))
+        .arg("--oracle")
+        .arg(workspace_root().join("crates/conformance/java/run-reconfigure.sh"))
+        .arg("--candidate")
+        .arg(replay_binary())
+        .arg("-j")
+        .arg("2")
+        .args(&scenarios)
+        .output()
+        .expect("run compare.py");
+    let report = String::from_utf8_lossy(&output.stdout);
+    println!("{report}");
+    eprintln!("{}", String::from_utf8_lossy(&output.stderr));
+    let passed = report
+        .lines()
+        .filter(|line| line.starts_with("PASS "))
+        .count();
+    assert_eq!(
+        passed,
+        scenarios.len(),
+        "scenarios differ from log4j2:\n{report}"
+    );
+}
+
+/// The status lines `command` prints on `scenario` (l4rs's ` (help: …)` endings cut off).
+fn status_of(command: &Path, scenario: &Path, oracle: bool) -> Vec<String> {
+    let out = std::env::temp_dir().join(format!(
+        "l4rs-reconfigure-status-{}-{}-{}",
+        if oracle { "oracle" } else { "l4rs" },
+        std::process::id(),
+        scenario_name(scenario)
+    ));
+    let _ = std::fs::remove_dir_all(&out);
+    let mut process = Command::new(command);
+    process.arg(scenario).arg(&out);
+    if oracle {
+        process.env("ORACLE_JAVA_OPTS", oracle_java_opts());
+    }
+    let output = process.output().expect("run a replay");
+    assert!(output.status.success(), "{} failed", command.display());
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    let out = out.canonicalize().unwrap_or(out);
+    let lines = status_lines(&stderr, scenario, &out, true);
+    let _ = std::fs::remove_dir_all(&out);
+    lines
+}
+
+#[test]
+fn status_lines_across_a_reconfiguration_are_log4j2s() {
+    if !require_oracle("the reconfiguration status lines") {
+        return;
+    }
+    let oracle = workspace_root().join("crates/conformance/java/run-reconfigure.sh");
+    let mut differences = Vec::new();
+    let mut reported = 0;
+    for scenario in scenarios_under(&[workspace_root().join("tests/conformance/reconfigure")]) {
+        let scenario = scenario.canonicalize().expect("scenario folder");
+        let theirs = status_of(&oracle, &scenario, true);
+        let ours = status_of(&replay_binary(), &scenario, false);
+        reported += theirs.len();
+        if ours != theirs {
+            differences.push(format!(
+                "{}: log4j2 reports {theirs:?}, l4rs {ours:?}",
+                scenario_name(&scenario)
+            ));
+        }
+    }
+    assert!(differences.is_empty(), "{}", differences.join("\n"));
+    assert!(
+        reported > 0,
+        "no scenario reports anything across a reconfiguration"
+    );
+}

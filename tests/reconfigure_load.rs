@@ -1,0 +1,257 @@
+//! Reload under load: four threads log without pause while the configuration is replaced 50
+//! times (the layout of the same file changes, the appender writing it is renamed, another
+//! appender comes and goes, levels of other loggers change). Every event must appear exactly
+//! once, in each thread's order, under the old or the new layout, with no NUL byte and nothing
+//! truncated, for each kind of file appender and behind an AsyncLogger and an Async appender.
+//! Halfway through, a file that does not parse is refused and logging goes on unchanged.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+/// Serialises the tests of this file: they replace the one process-wide configuration.
+fn turn() -> MutexGuard<'static, ()> {
+    static TURN: Mutex<()> = Mutex::new(());
+    TURN.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+const THREADS: usize = 4;
+const REWRITES: usize = 50;
+/// A bound on each thread's events, so a fast machine does not write megabytes.
+const MAX_EVENTS: usize = 10_000;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    File,
+    RandomAccessFile,
+    MemoryMappedFile,
+    Rolling,
+    AsyncLogger,
+    AsyncAppender,
+}
+
+/// The appender writing `main.log`, named `name`, with `pattern`.
+fn main_appender(kind: Kind, dir: &Path, name: &str, pattern: &str) -> String {
+    let dir = dir.display();
+    let layout = format!(r#"<PatternLayout pattern="{pattern}"/>"#);
+    match kind {
+        Kind::File | Kind::AsyncLogger | Kind::AsyncAppender => {
+            format!(
+                r#"<File name="{name}" fileName="{dir}/main.log" bufferedIO="true" immediateFlush="false">{layout}</File>"#
+            )
+        }
+        Kind::RandomAccessFile => format!(
+            r#"<RandomAccessFile name="{name}" fileName="{dir}/main.log" immediateFlush="false">{layout}</RandomAccessFile>"#
+        ),
+        Kind::MemoryMappedFile => format!(
+            r#"<MemoryMappedFile name="{name}" fileName="{dir}/main.log" regionLength="65536">{layout}</MemoryMappedFile>"#
+        ),
+        Kind::Rolling => format!(
+            r#"<RollingFile name="{name}" fileName="{dir}/main.log" filePattern="{dir}/rolled-%i.log" immediateFlush="false">{layout}<SizeBasedTriggeringPolicy size="64 KB"/><DefaultRolloverStrategy max="100000"/></RollingFile>"#
+        ),
+    }
+}
+
+/// Version `version` of the configuration: the main file's appender is renamed every other
+/// version and its pattern changes every third, an Extra appender exists in odd versions, and
+/// the `noise` logger's level flips.
+fn configuration(kind: Kind, dir: &Path, version: usize) -> String {
+    let main = if version.is_multiple_of(2) {
+        "MainA"
+    } else {
+        "MainB"
+    };
+    let pattern = if version.is_multiple_of(3) {
+        "A|%m%n"
+    } else {
+        "B|%m%n"
+    };
+    let mut appenders = main_appender(kind, dir, main, pattern);
+    let mut loggers = format!(
+        r#"<Logger name="noise" level="{}"/>"#,
+        if version.is_multiple_of(2) {
+            "warn"
+        } else {
+            "debug"
+        }
+    );
+    if !version.is_multiple_of(2) {
+        appenders.push_str(&format!(
+            r#"<File name="Extra" fileName="{}/extra.log"><PatternLayout pattern="%m%n"/></File>"#,
+            dir.display()
+        ));
+        loggers
+            .push_str(r#"<Logger name="extra" level="info"><AppenderRef ref="Extra"/></Logger>"#);
+    }
+    let mut target = main.to_string();
+    if kind == Kind::AsyncAppender {
+        appenders.push_str(&format!(
+            r#"<Async name="Queue" bufferSize="256"><AppenderRef ref="{main}"/></Async>"#
+        ));
+        target = "Queue".to_string();
+    }
+    let root = if kind == Kind::AsyncLogger {
+        "AsyncRoot"
+    } else {
+        "Root"
+    };
+    format!(
+        r#"<Configuration><Appenders>{appenders}</Appenders><Loggers>{loggers}<{root} level="info"><AppenderRef ref="{target}"/></{root}></Loggers></Configuration>"#
+    )
+}
+
+/// Logs `T<thread> <sequence>` until `stop`, and returns how many it logged.
+fn log_until(thread: usize, stop: Arc<AtomicBool>) -> usize {
+    let logger = l4rs::get_logger(&format!("load.t{thread}"));
+    let noise = l4rs::get_logger("noise");
+    let extra = l4rs::get_logger("extra");
+    let mut sequence = 0;
+    while !stop.load(Ordering::Relaxed) && sequence < MAX_EVENTS {
+        l4rs::info!(logger, "T{thread} {sequence}");
+        l4rs::debug!(noise, "noise");
+        l4rs::info!(extra, "extra");
+        sequence += 1;
+    }
+    sequence
+}
+
+/// The main file's lines, the rolled files first (oldest first) for the rolling appender.
+fn main_lines(dir: &Path) -> Vec<String> {
+    let mut rolled: Vec<(u64, PathBuf)> = std::fs::read_dir(dir)
+        .expect("dir")
+        .filter_map(|entry| {
+            let path = entry.ok()?.path();
+            let name = path.file_name()?.to_str()?.to_string();
+            let index = name
+                .strip_prefix("rolled-")?
+                .strip_suffix(".log")?
+                .parse()
+                .ok()?;
+            Some((index, path))
+        })
+        .collect();
+    rolled.sort();
+    let mut text = Vec::new();
+    for path in rolled
+        .into_iter()
+        .map(|(_, path)| path)
+        .chain([dir.join("main.log")])
+    {
+        text.extend(std::fs::read(&path).expect("read"));
+    }
+    assert!(!text.contains(&0), "a NUL byte in the output");
+    String::from_utf8(text)
+        .expect("UTF-8")
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+fn reload_under_load(kind: Kind, name: &str) {
+    let _turn = turn();
+    let dir = l4rs_tests::fresh_output_dir(name);
+    let files: Vec<PathBuf> = (0..=REWRITES)
+        .map(|version| {
+            let path = dir.join(format!("v{version}.xml"));
+            std::fs::write(&path, configuration(kind, &dir, version)).expect("write");
+            path
+        })
+        .collect();
+    l4rs::init_with_file(&files[0]).expect("loads cleanly");
+    let stop = Arc::new(AtomicBool::new(false));
+    let threads: Vec<_> = (0..THREADS)
+        .map(|thread| {
+            let stop = Arc::clone(&stop);
+            std::thread::spawn(move || log_until(thread, stop))
+        })
+        .collect();
+    let broken = dir.join("broken.xml");
+    std::fs::write(&broken, "<Configuration><Appenders><File name=").expect("write");
+    for (version, file) in files.iter().enumerate().skip(1) {
+        std::thread::sleep(Duration::from_millis(10));
+        if version == REWRITES / 2 {
+            // A broken rewrite in the middle: refused, and the running configuration goes on.
+            let error = l4rs::reconfigure_with_file(&broken).expect_err("does not parse");
+            assert!(matches!(error, l4rs::Error::Config(_)), "{error:?}");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        l4rs::reconfigure_with_file(file).expect("loads cleanly");
+    }
+    stop.store(true, Ordering::Relaxed);
+    let logged: Vec<usize> = threads
+        .into_iter()
+        .map(|thread| thread.join().expect("logging thread"))
+        .collect();
+    // A configuration without the main file closes its manager (the memory-mapped file is cut
+    // to what was written), after every queued event reached it.
+    let park = dir.join("park.xml");
+    std::fs::write(
+        &park,
+        r#"<Configuration><Loggers><Root level="off"/></Loggers></Configuration>"#,
+    )
+    .expect("write");
+    l4rs::reconfigure_with_file(&park).expect("loads cleanly");
+
+    let mut next: HashMap<usize, usize> = HashMap::new();
+    for line in main_lines(&dir) {
+        let body = line
+            .strip_prefix("A|")
+            .or_else(|| line.strip_prefix("B|"))
+            .unwrap_or_else(|| panic!("a line under no layout: {line:?}"));
+        // `extra` and `noise` reach the root's file while no logger config of theirs takes them.
+        if body == "extra" || body == "noise" {
+            continue;
+        }
+        let (thread, sequence) = body
+            .strip_prefix('T')
+            .and_then(|rest| rest.split_once(' '))
+            .and_then(|(t, s)| Some((t.parse::<usize>().ok()?, s.parse::<usize>().ok()?)))
+            .unwrap_or_else(|| panic!("a damaged line: {line:?}"));
+        let expected = next.entry(thread).or_default();
+        assert_eq!(
+            sequence, *expected,
+            "thread {thread}: event {sequence} where {expected} was due"
+        );
+        *expected += 1;
+    }
+    for (thread, count) in logged.iter().enumerate() {
+        assert_eq!(
+            next.get(&thread).copied().unwrap_or(0),
+            *count,
+            "thread {thread} logged {count} events"
+        );
+    }
+    assert!(logged.iter().all(|&count| count > 0));
+}
+
+#[test]
+fn file() {
+    reload_under_load(Kind::File, "reconfigure-load-file");
+}
+
+#[test]
+fn random_access_file() {
+    reload_under_load(Kind::RandomAccessFile, "reconfigure-load-raf");
+}
+
+#[test]
+fn memory_mapped_file() {
+    reload_under_load(Kind::MemoryMappedFile, "reconfigure-load-mmf");
+}
+
+#[test]
+fn rolling_file() {
+    reload_under_load(Kind::Rolling, "reconfigure-load-rolling");
+}
+
+#[test]
+fn behind_an_async_logger() {
+    reload_under_load(Kind::AsyncLogger, "reconfigure-load-async-logger");
+}
+
+#[test]
+fn behind_an_async_appender() {
+    reload_under_load(Kind::AsyncAppender, "reconfigure-load-async-appender");
+}

@@ -33,6 +33,8 @@ pub mod macros;
 mod replaced_appenders;
 mod system_console;
 mod thread;
+#[cfg(feature = "tracing")]
+pub mod tracing;
 
 pub use asynchronous::async_queue_stats;
 pub use error::Error;

@@ -208,6 +208,8 @@ fn activate(configuration: Configuration) -> (Arc<Context>, Vec<String>) {
     }
     crate::bridge::install();
     crate::bridge::follow(&context);
+    #[cfg(feature = "tracing")]
+    crate::tracing::follow();
     install_exit_hooks();
     (context, build_errors)
 }

@@ -1,6 +1,7 @@
-//! A `tracing` event without fields, through `l4rs::tracing::layer()`, allocates nothing in
-//! steady state: the study's pattern into an immediate-flush File appender, as
-//! `zero_allocation.rs` checks for l4rs's own macros; a disabled `tracing::trace!` neither.
+//! `tracing` events through `l4rs::tracing::layer()` allocate nothing in steady state: the
+//! study's pattern into an immediate-flush File appender, as `zero_allocation.rs` checks for
+//! l4rs's own macros; events without fields, a disabled `tracing::trace!`, and events with
+//! fields inside an entered span (whose context map and stack reuse per-thread strings).
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
@@ -20,12 +21,12 @@ fn count() {
 static ALLOCATOR: CountingAllocator = CountingAllocator::new(count);
 
 #[test]
-fn steady_state_plain_tracing_events_do_not_allocate() {
+fn steady_state_tracing_events_do_not_allocate() {
     let dir = l4rs_tests::init_in_fresh_dir("tracing-zero-allocation", |dir| {
         format!(
             r#"<Configuration><Appenders>
   <File name="F" fileName="{dir}/out.log">
-    <PatternLayout pattern="%d{{yyyy-MM-dd HH:mm:ss.SSS}} %-5level %pid %t %C.%M:%L - %msg %ex{{full}} %n"/>
+    <PatternLayout pattern="%d{{yyyy-MM-dd HH:mm:ss.SSS}} %-5level %pid %t %C.%M:%L - %msg %ex{{full}} %X %x%n"/>
   </File>
 </Appenders><Loggers><Logger name="FileLogger" level="debug" additivity="false"><AppenderRef ref="F"/></Logger><Root level="off"/></Loggers></Configuration>"#
         )
@@ -33,8 +34,16 @@ fn steady_state_plain_tracing_events_do_not_allocate() {
     tracing_subscriber::registry()
         .with(l4rs::tracing::layer())
         .init();
+    let error = std::io::Error::other("disk full");
+    // Creating a span allocates (its fields are rendered once, into its extensions); entering
+    // it and logging inside it does not.
+    let span = tracing::info_span!(target: "FileLogger", "request", id = 7, user = "ann");
     let run = |count: usize| {
         for index in 0..count {
+            {
+                let _entered = span.enter();
+                tracing::debug!(target: "FileLogger", error = %error, attempt = index % 10, "with fields");
+            }
             tracing::debug!(target: "FileLogger", "l4rs benchmark event: a fixed one-hundred-character message, logged at DEBUG level by every thread..");
             tracing::debug!(target: "FileLogger", "formatted {} of {}", index, count);
             tracing::trace!(target: "FileLogger", "disabled {}", index);
@@ -48,11 +57,17 @@ fn steady_state_plain_tracing_events_do_not_allocate() {
     l4rs::shutdown();
     assert_eq!(allocations, 0, "allocations in 10,000 steady-state rounds");
     let lines = l4rs_tests::read_lines(&dir.join("out.log"));
-    assert_eq!(lines.len(), 24_000);
+    assert_eq!(lines.len(), 36_000);
     assert!(
-        lines[1].contains(" tracing_zero_allocation.?:")
-            && lines[1].ends_with(" - formatted 0 of 2000  "),
+        lines[0]
+            .ends_with(" - with fields  {attempt=0, error=disk full, id=7, user=ann} [request]"),
         "{}",
-        lines[1]
+        lines[0]
+    );
+    assert!(
+        lines[2].contains(" tracing_zero_allocation.?:")
+            && lines[2].ends_with(" - formatted 0 of 2000  {} []"),
+        "{}",
+        lines[2]
     );
 }

@@ -180,7 +180,7 @@ where
     fn on_new_span(&self, attrs: &Attributes<'_>, id: &Id, ctx: Context<'_, S>) {
         let Some(span) = ctx.span(id) else { return };
         let mut fields = SpanFields { fields: Vec::new() };
-        attrs.record(&mut RenderInto(&mut fields));
+        attrs.record(&mut Render(&mut fields));
         span.extensions_mut().insert(fields);
     }
 
@@ -188,7 +188,7 @@ where
         let Some(span) = ctx.span(id) else { return };
         let mut extensions = span.extensions_mut();
         if let Some(fields) = extensions.get_mut::<SpanFields>() {
-            values.record(&mut RenderInto(fields));
+            values.record(&mut Render(fields));
         }
     }
 
@@ -218,14 +218,15 @@ where
                 );
                 return;
             }
-            let (map, stack) = context_of(event, &ctx, false);
-            let _ = logger.log_in_context(
-                level,
-                location.as_ref(),
-                format_args!("{message}"),
-                &map,
-                &stack,
-            );
+            with_event_context(event, &ctx, false, |map, stack| {
+                let _ = logger.log_in_context(
+                    level,
+                    location.as_ref(),
+                    format_args!("{message}"),
+                    map,
+                    stack,
+                );
+            });
         });
     }
 }
@@ -275,71 +276,171 @@ fn location_of(metadata: &'static Metadata<'static>) -> Option<Location<'static>
 /// What log4j2 prints for a method it does not know.
 const UNKNOWN_METHOD: &str = "?";
 
-/// The event's context: the thread's context map and stack, then the fields of the spans the
-/// event is in (inner spans over outer ones) and the event's own fields over both; the span
-/// names, outermost first, on top of the thread's stack.
-fn context_of<S>(
+/// Per-thread map and stack that events with fields or spans are given as their context,
+/// refilled for each such event: their strings are reused, so once they have grown to the
+/// sizes the events need, building an event's context allocates nothing.
+struct Scratch {
+    map: ContextMap,
+    stack: ContextStack,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = const {
+        RefCell::new(Scratch {
+            map: ContextMap::new(),
+            stack: ContextStack::new(),
+        })
+    };
+}
+
+/// Runs `f` with the event's context: its own fields, over the fields of the spans it is in
+/// (inner spans over outer ones), over the thread's context map; the thread's context stack
+/// with the span names on top, outermost first. `skip_log_fields` leaves out `tracing-log`'s
+/// `log.*` fields.
+fn with_event_context<S>(
     event: &Event<'_>,
     ctx: &Context<'_, S>,
     skip_log_fields: bool,
-) -> (ContextMap, ContextStack)
-where
+    f: impl FnOnce(&ContextMap, &ContextStack),
+) where
     S: Subscriber + for<'lookup> LookupSpan<'lookup>,
 {
-    let mut own = SpanFields { fields: Vec::new() };
-    event.record(&mut RenderInto(&mut own));
-    let (mut map, mut stack) = with_thread_data(|_, map, stack| (map.clone(), stack.clone()));
-    let mut names = Vec::new();
+    let mut f = Some(f);
+    let _ = SCRATCH.try_with(|scratch| {
+        // Busy when this event is logged while another one's context is in use (from a
+        // value's `Display`): that one gets maps of its own below.
+        if let Ok(mut scratch) = scratch.try_borrow_mut() {
+            let Scratch { map, stack } = &mut *scratch;
+            fill_context(event, ctx, skip_log_fields, map, stack);
+            (f.take().expect("called once"))(map, stack);
+        }
+    });
+    if let Some(f) = f {
+        let (mut map, mut stack) = (ContextMap::new(), ContextStack::new());
+        fill_context(event, ctx, skip_log_fields, &mut map, &mut stack);
+        f(&map, &stack);
+    }
+}
+
+/// How many span names [`fill_context`] keeps on the stack of the thread before it needs a
+/// vector for deeper nesting.
+const SPAN_NAMES_ON_STACK: usize = 32;
+
+fn fill_context<S>(
+    event: &Event<'_>,
+    ctx: &Context<'_, S>,
+    skip_log_fields: bool,
+    map: &mut ContextMap,
+    stack: &mut ContextStack,
+) where
+    S: Subscriber + for<'lookup> LookupSpan<'lookup>,
+{
+    map.recycle();
+    stack.recycle();
+    // The event's own fields first: nothing overrides them.
+    event.record(&mut Render(EventFields {
+        map: &mut *map,
+        skip_log_fields,
+    }));
+    // Then the spans, innermost first, each field kept only when not set yet.
+    let mut names = [""; SPAN_NAMES_ON_STACK];
+    let mut deeper = Vec::new();
+    let mut depth = 0;
     if let Some(scope) = ctx.event_scope(event) {
-        // Leaf first: an inner span's field is kept over an outer one's of the same name.
-        let mut from_spans = ContextMap::new();
         for span in scope {
-            names.push(span.name());
+            match names.get_mut(depth) {
+                Some(slot) => *slot = span.name(),
+                None => deeper.push(span.name()),
+            }
+            depth += 1;
             if let Some(fields) = span.extensions().get::<SpanFields>() {
                 for (name, value) in &fields.fields {
-                    if from_spans.get(name).is_none() {
-                        from_spans.insert(*name, value.as_str());
+                    if !map.contains_key(name) {
+                        map.insert_with(name, |out| out.push_str(value));
                     }
                 }
             }
         }
-        for (name, value) in from_spans.iter() {
-            map.insert(name, value);
+    }
+    with_thread_data(|_, thread_map, thread_stack| {
+        for (key, value) in thread_map.iter() {
+            if !map.contains_key(key) {
+                map.insert_with(key, |out| out.push_str(value));
+            }
+        }
+        for entry in thread_stack.iter() {
+            stack.push_str(entry);
+        }
+    });
+    // Outermost first: the deepest ones met last come first.
+    for name in deeper.iter().rev() {
+        stack.push_str(name);
+    }
+    for name in names[..depth.min(SPAN_NAMES_ON_STACK)].iter().rev() {
+        stack.push_str(name);
+    }
+}
+
+/// Where [`Render`] puts each rendered field.
+trait FieldSink {
+    /// Stores the field `name`, whose text `render` appends to the string it is given.
+    fn put(&mut self, name: &'static str, render: impl FnOnce(&mut String));
+}
+
+impl<T: FieldSink> FieldSink for &mut T {
+    fn put(&mut self, name: &'static str, render: impl FnOnce(&mut String)) {
+        (**self).put(name, render);
+    }
+}
+
+/// A span's fields, in the order first recorded; a value recorded again replaces its text.
+impl FieldSink for SpanFields {
+    fn put(&mut self, name: &'static str, render: impl FnOnce(&mut String)) {
+        let mut value = String::new();
+        render(&mut value);
+        match self
+            .fields
+            .iter_mut()
+            .find(|(existing, _)| *existing == name)
+        {
+            Some((_, existing)) => *existing = value,
+            None => self.fields.push((name, value)),
         }
     }
-    for (name, value) in own.fields {
-        if !(skip_log_fields && name.starts_with("log.")) {
-            map.insert(name, value);
+}
+
+/// An event's fields, straight into its context map.
+struct EventFields<'a> {
+    map: &'a mut ContextMap,
+    skip_log_fields: bool,
+}
+
+impl FieldSink for EventFields<'_> {
+    fn put(&mut self, name: &'static str, render: impl FnOnce(&mut String)) {
+        if !(self.skip_log_fields && name.starts_with("log.")) {
+            self.map.insert_with(name, render);
         }
     }
-    for name in names.into_iter().rev() {
-        stack.push(name);
-    }
-    (map, stack)
 }
 
 /// Renders recorded values as `tracing` renders them: strings as they are, `%` values with
 /// `Display`, `?` values and numbers with `Debug`, errors with `Display`. The `message` field is
 /// the event's message, not a context entry. A value whose formatting panics is rendered as a
 /// placeholder, so the panic does not escape into logging.
-struct RenderInto<'a>(&'a mut SpanFields);
+struct Render<T>(T);
 
-impl RenderInto<'_> {
+impl<T: FieldSink> Render<T> {
     fn put(&mut self, field: &Field, render: impl FnOnce(&mut String) -> fmt::Result) {
         let name = field.name();
         if name == "message" {
             return;
         }
-        let mut value = String::new();
-        if catch_unwind(AssertUnwindSafe(|| render(&mut value))).is_err() {
-            value.clear();
-            value.push_str(PANICKED_VALUE);
-        }
-        let fields = &mut self.0.fields;
-        match fields.iter_mut().find(|(existing, _)| *existing == name) {
-            Some((_, existing)) => *existing = value,
-            None => fields.push((name, value)),
-        }
+        self.0.put(name, |out| {
+            if catch_unwind(AssertUnwindSafe(|| render(out))).is_err() {
+                out.clear();
+                out.push_str(PANICKED_VALUE);
+            }
+        });
     }
 }
 
@@ -347,7 +448,7 @@ impl RenderInto<'_> {
 /// parameter whose `toString` throws between `[!!!` and `!!!]` too).
 const PANICKED_VALUE: &str = "[!!!panicked while formatting!!!]";
 
-impl Visit for RenderInto<'_> {
+impl<T: FieldSink> Visit for Render<T> {
     fn record_str(&mut self, field: &Field, value: &str) {
         self.put(field, |out| {
             out.push_str(value);
@@ -450,14 +551,15 @@ where
             .map_or("", |file| file.rsplit(['/', '\\']).next().unwrap_or(file)),
         line: record.line.map_or(-1, |line| line as i32),
     });
-    let (map, stack) = context_of(event, ctx, true);
-    let _ = logger.log_in_context(
-        level,
-        location.as_ref(),
-        format_args!("{}", MessageOf(event)),
-        &map,
-        &stack,
-    );
+    with_event_context(event, ctx, true, |map, stack| {
+        let _ = logger.log_in_context(
+            level,
+            location.as_ref(),
+            format_args!("{}", MessageOf(event)),
+            map,
+            stack,
+        );
+    });
 }
 
 #[cfg(test)]

@@ -109,8 +109,13 @@ pub struct Options {
     /// After each study row, measure its kernel ceiling ([`crate::ceiling`]): the row's bytes
     /// written event by event the way its appender writes them, with nothing else on the path.
     pub ceiling: bool,
+    /// Also run the `--tracing` rows (needs the `tracing` feature): the workload through
+    /// `tracing::debug!` into l4rs's layer and into tracing-subscriber's fmt layer.
+    pub tracing: bool,
     /// Hidden: run one peer in this (child) process and print its RESULT line.
     pub peer_child: Option<String>,
+    /// Hidden: run one `--tracing` row in this (child) process and print its RESULT line.
+    pub tracing_child: Option<String>,
 }
 
 impl Default for Options {
@@ -132,7 +137,9 @@ impl Default for Options {
             vs_log4j2: false,
             keep_logs: false,
             ceiling: false,
+            tracing: false,
             peer_child: None,
+            tracing_child: None,
         }
     }
 }
@@ -152,7 +159,7 @@ pub enum Command {
 pub const USAGE: &str = "\
 l4rs-bench: the study's log4j2 appender benchmark on l4rs
 
-USAGE: cargo run --release -p l4rs-bench [--features peers] -- [OPTIONS]
+USAGE: cargo run --release -p l4rs-bench [--features peers|tracing] -- [OPTIONS]
 
 With no options: File, RandomAccessFile and MemoryMappedFile, each synchronous, behind
 AsyncLoggers and behind an Async appender (9 rows), on 4 threads, 1 s warm-up and 2 s
@@ -197,6 +204,11 @@ OPTIONS:
                            the ratios; its AsyncLogger rows need disruptor.jar
   --peers                  also run log4rs, spdlog-rs, tracing, fast_log and ftlog
                            (build with --features peers)
+  --tracing                also send the workload through tracing::debug!, once into
+                           l4rs's appenders by l4rs::tracing::layer() (the study's File
+                           row) and once into tracing-subscriber's fmt layer writing a
+                           file; prints l4rs's ops/ms ratio and both B/op (target >= 1.5x,
+                           0 B/op)   (build with --features tracing; peers includes it)
   --json                   print one JSON document instead of the table
   -h, --help               this text
 ";
@@ -271,7 +283,9 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, String>
             "--vs-log4j2" => options.vs_log4j2 = true,
             "--keep-logs" => options.keep_logs = true,
             "--ceiling" => options.ceiling = true,
+            "--tracing" => options.tracing = true,
             "--peer-child" => options.peer_child = Some(value("--peer-child")?),
+            "--tracing-child" => options.tracing_child = Some(value("--tracing-child")?),
             other => return Err(format!("unknown option '{other}' (see --help)")),
         }
     }
@@ -476,12 +490,21 @@ mod tests {
             "--vs-log4j2",
             "--keep-logs",
             "--ceiling",
+            "--tracing",
             "--dir",
             "/tmp/x",
         ])
         .unwrap();
         assert!(options.peers && options.json && options.vs_log4j2 && options.keep_logs);
-        assert!(options.ceiling);
+        assert!(options.ceiling && options.tracing);
+        assert!(!run(&[]).unwrap().tracing);
+        assert_eq!(
+            run(&["--tracing-child", "fmt"])
+                .unwrap()
+                .tracing_child
+                .as_deref(),
+            Some("fmt")
+        );
         assert_eq!(options.dir, Some(PathBuf::from("/tmp/x")));
         assert_eq!(parse(["--help".to_string()]), Ok(Command::Help));
     }

@@ -12,7 +12,7 @@ use crate::java::{self, Harness, JavaRun};
 use crate::ours::{self, L4rsWorkload, DIR_PROPERTY};
 use crate::progress::Progress;
 use crate::report::{self, Measurement, Outcome, Row};
-use crate::{alloc, ceiling, disk, peers, runner};
+use crate::{alloc, ceiling, disk, peers, runner, tracing_row};
 
 /// At most this many bytes per raw probe round (a fast tmpfs would otherwise fill memory);
 /// the probe itself is [`disk::Probe::for_row`].
@@ -42,9 +42,10 @@ pub fn main_with_args<I: IntoIterator<Item = String>>(args: I) -> i32 {
             print!("{}", args::USAGE);
             0
         }
-        Ok(Command::Run(options)) => match &options.peer_child {
-            Some(name) => peers::child(name, &options),
-            None => match run(&options) {
+        Ok(Command::Run(options)) => match (&options.peer_child, &options.tracing_child) {
+            (Some(name), _) => peers::child(name, &options),
+            (None, Some(name)) => tracing_row::child(name, &options),
+            (None, None) => match run(&options) {
                 Ok(()) => 0,
                 Err(message) => {
                     eprintln!("l4rs-bench: {message}");
@@ -75,6 +76,9 @@ pub fn log_dir(options: &Options) -> Result<PathBuf, String> {
 fn run(options: &Options) -> Result<(), String> {
     if options.peers && !peers::AVAILABLE {
         return Err("--peers needs the peers feature: cargo run --release -p l4rs-bench --features peers -- --peers".into());
+    }
+    if options.tracing && !tracing_row::AVAILABLE {
+        return Err("--tracing needs the tracing feature: cargo run --release -p l4rs-bench --features tracing -- --tracing".into());
     }
     let counting = alloc::is_counting();
     if !counting {
@@ -115,7 +119,12 @@ fn run(options: &Options) -> Result<(), String> {
         } else {
             0.0
         };
-    let peer_count = if options.peers { peers::PEERS.len() } else { 0 };
+    let peer_count = if options.peers { peers::PEERS.len() } else { 0 }
+        + if options.tracing {
+            tracing_row::ROWS.len()
+        } else {
+            0
+        };
     let total = (options.rounds * options.threads.len()) as f64
         * (targets.len() as f64 * per_target + peer_count as f64 * (raw + window + 0.5));
     let progress = if options.json {
@@ -238,6 +247,14 @@ fn run(options: &Options) -> Result<(), String> {
                     "missed"
                 }
             );
+        }
+    }
+    let rounds_of_tracing = report::median_ratios(&rounds, tracing_row::FMT_LIBRARY);
+    if !rounds_of_tracing.is_empty() {
+        println!();
+        for rounds_of_ratio in &rounds_of_tracing {
+            let each = median_of_rounds(&rounds_of_ratio.per_round, 1);
+            println!("{}", tracing_row::verdict(&rounds_of_ratio.median, &each));
         }
     }
     if let Some(reason) = &java_rows_reason {
@@ -367,6 +384,28 @@ fn run_round(plan: &RoundPlan<'_>, harness: &mut Option<Harness>) -> Vec<Row> {
                 rows.push(row);
                 if !options.keep_logs {
                     let _ = std::fs::remove_file(peers::log_file(dir, peer));
+                }
+            }
+        }
+        if options.tracing {
+            // l4rs's layer, then the fmt layer right after it, each beside the raw bandwidth.
+            for tracing in &tracing_row::ROWS {
+                let file = tracing_row::log_file(dir, tracing.child);
+                let _ = std::fs::remove_file(&file);
+                progress.step(&format!("{} · raw write bandwidth", tracing.label), raw);
+                let raw_mb_per_s = disk::probe_bandwidth(dir, &probe, RAW_PROBE_CAP).ok();
+                progress.step(
+                    &format!(
+                        "{} · {} · {threads} threads",
+                        tracing.label, tracing.library
+                    ),
+                    window + 0.5,
+                );
+                let mut row = tracing_row::run_in_child(tracing, threads, options, dir, progress);
+                attach_raw(&mut row, raw_mb_per_s);
+                rows.push(row);
+                if !options.keep_logs {
+                    let _ = std::fs::remove_file(&file);
                 }
             }
         }

@@ -1,7 +1,7 @@
 //! The study's log4j2 appender benchmark, run on l4rs: the workload of
 //! `config-samples/log4j2-appender.xml` through its three file appenders on N threads, beside
-//! this folder's raw write bandwidth, log4j2 itself (`--vs-log4j2`) and the Rust peers
-//! (`--peers`). The binary `l4rs-bench` is the entry point; this library holds its parts so
+//! this folder's raw write bandwidth, log4j2 itself (`--vs-log4j2`), the Rust peers
+//! (`--peers`) and `tracing`'s fmt layer (`--tracing`). The binary `l4rs-bench` is the entry point; this library holds its parts so
 //! they can be tested.
 
 pub mod alloc;
@@ -15,6 +15,7 @@ pub mod peers;
 pub mod progress;
 pub mod report;
 pub mod runner;
+pub mod tracing_row;
 pub mod workload;
 
 pub use bench::main_with_args;

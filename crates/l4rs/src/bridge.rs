@@ -53,22 +53,60 @@ impl log::Log for Bridge {
 
 /// True once the bridge is `log`'s logger.
 static OURS: AtomicBool = AtomicBool::new(false);
+/// True once the bridge tried to become `log`'s logger.
+static TRIED: AtomicBool = AtomicBool::new(false);
+/// True once a `tracing` layer was created: the bridge then waits for the layer's first event,
+/// so that `tracing-subscriber`'s `init()` may install `tracing-log`'s `LogTracer` first.
+static DEFERRED: AtomicBool = AtomicBool::new(false);
 
 /// Installs the bridge as `log`'s logger, once. If another logger was installed first, the
-/// status logger says so and l4rs leaves it in place.
+/// status logger says so and l4rs leaves it in place. With a `tracing` layer, waits for
+/// [`install_behind_tracing`].
 pub(crate) fn install() {
-    static TRIED: AtomicBool = AtomicBool::new(false);
+    if !DEFERRED.load(Ordering::SeqCst) {
+        try_install(true);
+    }
+}
+
+/// Has the bridge wait for the `tracing` layer's first event ([`install_behind_tracing`]).
+#[cfg(feature = "tracing")]
+pub(crate) fn defer_to_tracing() {
+    DEFERRED.store(true, Ordering::SeqCst);
+}
+
+/// Installs the bridge unless `log` has a logger already; quietly, since that logger is then
+/// `tracing-log`'s `LogTracer` (or another bridge to `tracing`), whose records reach l4rs
+/// through the `tracing` layer. One atomic load once tried.
+#[cfg(feature = "tracing")]
+pub(crate) fn install_behind_tracing() {
+    if !TRIED.load(Ordering::Relaxed) {
+        try_install(false);
+    }
+}
+
+/// True when the bridge is `log`'s logger.
+#[cfg(feature = "tracing")]
+pub(crate) fn is_installed() -> bool {
+    OURS.load(Ordering::SeqCst)
+}
+
+fn try_install(warn_if_taken: bool) {
     if TRIED.swap(true, Ordering::SeqCst) {
         return;
     }
     match log::set_logger(&BRIDGE) {
         Ok(()) => {
-            log::set_max_level(log::LevelFilter::Trace);
             OURS.store(true, Ordering::SeqCst);
+            if let Some(context) = crate::lifecycle::installed_context() {
+                follow(&context);
+            } else {
+                log::set_max_level(log::LevelFilter::Trace);
+            }
         }
-        Err(_) => l4rs_core::status::warn(
+        Err(_) if warn_if_taken => l4rs_core::status::warn(
             "Another logger is already installed for the log crate; log:: macros will not reach l4rs",
         ),
+        Err(_) => {}
     }
 }
 

@@ -20,6 +20,10 @@
 //!
 //! The [`log`](mod@log) crate's macros are routed too: `log::info!(target: "FileLogger", …)` goes to the
 //! logger `FileLogger`, and a plain `log::info!(…)` to the logger named after its module path.
+//!
+//! With the `tracing` feature, `l4rs::tracing::layer()` is a `tracing-subscriber` layer that
+//! routes `tracing` events the same way: the target is the logger, the fields and spans are the
+//! event's context map and stack (see `docs/tracing.md`).
 
 mod appender_control;
 mod asynchronous;
@@ -35,6 +39,8 @@ mod monitor;
 mod replaced_appenders;
 mod system_console;
 mod thread;
+#[cfg(feature = "tracing")]
+pub mod tracing;
 
 pub use asynchronous::async_queue_stats;
 pub use check::{check_configuration, Finding};

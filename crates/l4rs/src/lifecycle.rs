@@ -359,6 +359,8 @@ fn activate(configuration: Configuration) -> (Arc<Context>, Vec<String>) {
     }
     crate::bridge::install();
     crate::bridge::follow(&context);
+    #[cfg(feature = "tracing")]
+    crate::tracing::follow();
     if let Some(previous) = previous {
         await_callers(&previous);
         previous.stop();

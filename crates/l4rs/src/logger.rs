@@ -119,6 +119,44 @@ impl Logger {
         })
     }
 
+    /// Logs like [`Logger::log`] without throwable or marker, with `context_map` and
+    /// `context_stack` in place of the thread's (the `tracing` layer's events carry their
+    /// fields and spans there).
+    #[cfg(feature = "tracing")]
+    pub(crate) fn log_in_context(
+        &self,
+        level: Level,
+        location: Option<&Location<'_>>,
+        message: fmt::Arguments<'_>,
+        context_map: &l4rs_core::ContextMap,
+        context_stack: &l4rs_core::ContextStack,
+    ) -> Result<(), AppendError> {
+        let binding = self.state.binding.load();
+        let timestamp = Timestamp::now();
+        let nano_time = if binding.context.uses_nano_clock {
+            monotonic_nanos()
+        } else {
+            0
+        };
+        with_thread_data(|thread, _, _| {
+            let event = LogEvent {
+                logger_name: &self.state.name,
+                level,
+                message: Message::Args(message),
+                timestamp,
+                thread,
+                location: location.copied(),
+                throwable: None,
+                context_map,
+                context_stack,
+                marker: None,
+                nano_time,
+                end_of_batch: false,
+            };
+            self.route(&binding, &event)
+        })
+    }
+
     /// Sends a fully built event through this logger's routing, exactly as a log call would:
     /// context-wide filter, level check, logger filters, appender references, additivity,
     /// appender filters and layouts. The event's logger name is replaced by this logger's.

@@ -193,16 +193,16 @@ fn spdlog_peer(path: &Path) -> Result<Box<dyn PeerRun>, String> {
     Ok(Box::new(Spdlog { logger }))
 }
 
+/// The `tracing` peer: the `--tracing` row's calls into tracing-subscriber's fmt layer.
 struct Tracing;
 
 impl Workload for Tracing {
     fn plain(&self) {
-        tracing::debug!(bench_message!());
+        crate::tracing_row::imp::TracingCalls { errors: true }.plain();
     }
 
     fn with_error(&self) {
-        let f = fixture();
-        tracing::debug!(error = %f.error, backtrace = %f.backtrace, bench_message!());
+        crate::tracing_row::imp::TracingCalls { errors: true }.with_error();
     }
 }
 
@@ -211,18 +211,6 @@ impl PeerRun for Tracing {
 }
 
 fn tracing_peer(path: &Path) -> Result<Box<dyn PeerRun>, String> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let name = path.file_name().unwrap_or_default();
-    // `rolling::never` is tracing-appender's plain file; it writes each event straight to the
-    // file (no buffer), as an immediate-flush appender.
-    let writer = tracing_appender::rolling::never(dir, name);
-    let subscriber = tracing_subscriber::fmt()
-        .with_writer(writer)
-        .with_max_level(tracing::Level::DEBUG)
-        .with_thread_names(true)
-        .with_file(true)
-        .with_line_number(true)
-        .finish();
-    tracing::subscriber::set_global_default(subscriber).map_err(|e| e.to_string())?;
+    crate::tracing_row::imp::install_fmt(path)?;
     Ok(Box::new(Tracing))
 }

@@ -77,11 +77,48 @@ pub fn run_in_child(
     dir: &Path,
     progress: &Progress,
 ) -> Row {
-    let row = |outcome| Row {
-        label: "peer".into(),
-        library: peer.name.into(),
+    run_child(
+        &ChildRow {
+            flag: "--peer-child",
+            name: peer.name,
+            label: "peer",
+            library: peer.name,
+            asynchronous: peer.asynchronous,
+        },
         threads,
-        asynchronous: peer.asynchronous,
+        options,
+        dir,
+        progress,
+    )
+}
+
+/// A row measured in a child process of this program (`l4rs-bench FLAG NAME …`).
+pub struct ChildRow<'a> {
+    /// The hidden option that makes the child run the row (`--peer-child`).
+    pub flag: &'a str,
+    /// The row's name, the option's value.
+    pub name: &'a str,
+    /// The row's label.
+    pub label: &'a str,
+    /// The row's library.
+    pub library: &'a str,
+    /// True when log calls only hand the event to a background thread.
+    pub asynchronous: bool,
+}
+
+/// Runs `child` in a child process and turns its output into a row.
+pub fn run_child(
+    child: &ChildRow<'_>,
+    threads: usize,
+    options: &Options,
+    dir: &Path,
+    progress: &Progress,
+) -> Row {
+    let row = |outcome| Row {
+        label: child.label.into(),
+        library: child.library.into(),
+        threads,
+        asynchronous: child.asynchronous,
         outcome,
     };
     let exe = match std::env::current_exe() {
@@ -89,7 +126,7 @@ pub fn run_in_child(
         Err(e) => return row(Outcome::Skipped(format!("cannot find this program: {e}"))),
     };
     let child = Command::new(exe)
-        .args(["--peer-child", peer.name, "--threads", &threads.to_string()])
+        .args([child.flag, child.name, "--threads", &threads.to_string()])
         .arg("--warmup")
         .arg(format!("{}ms", options.warmup.as_millis()))
         .arg("--measure")

@@ -1,0 +1,375 @@
+//! `--tracing`: the study's workload sent through `tracing::debug!`, once into l4rs's
+//! appenders by `l4rs::tracing::layer()` and once into `tracing-subscriber`'s fmt layer writing
+//! a file (the `tracing` peer's setup), in the same run, one child process each (a `tracing`
+//! subscriber is process-wide).
+//!
+//! Both rows are labelled [`LABEL`]; l4rs's is library `l4rs`, the other [`FMT_LIBRARY`], so
+//! the report pairs them like an l4rs row and its log4j2 row. The events are the same
+//! `tracing` calls (the error as the `error` and `backtrace` fields, `%` formatted, as the
+//! `tracing` peer logs it); l4rs's configuration is the study's File appender with the
+//! study's pattern, whose `%ex{full}` is replaced by the two fields (the events carry no
+//! throwable), so both files hold the same information.
+//!
+//! Compiled with the `tracing` feature (which `peers` includes); without it [`AVAILABLE`] is
+//! false and `--tracing` explains how to enable it.
+
+use std::path::Path;
+
+use crate::args::Options;
+use crate::peers::ChildRow;
+use crate::progress::Progress;
+use crate::report::Row;
+
+/// True when the rows are compiled in (the `tracing` feature).
+pub const AVAILABLE: bool = cfg!(feature = "tracing");
+
+/// The label of the rows of the study's workload.
+pub const LABEL: &str = "tracing-File";
+
+/// The label of the rows of plain events only (no event carries the error).
+pub const PLAIN_LABEL: &str = "tracing-File-plain";
+
+/// The library name of the fmt layer's rows.
+pub const FMT_LIBRARY: &str = "tracing-fmt";
+
+/// The target against the fmt layer: at least this many times its ops/ms ...
+pub const VS_FMT_TARGET: f64 = 1.5;
+
+/// One `--tracing` row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TracingRow {
+    /// The child's name (`--tracing-child NAME`) and its log file's.
+    pub child: &'static str,
+    /// `l4rs` or [`FMT_LIBRARY`].
+    pub library: &'static str,
+    /// [`LABEL`] or [`PLAIN_LABEL`].
+    pub label: &'static str,
+    /// False for the plain rows: every operation is the plain event.
+    pub errors: bool,
+}
+
+/// The rows, each l4rs row right before its fmt row: the study's workload (one event in five
+/// with the error and backtrace fields, whose `Display` both sides pay alike), then plain events
+/// only (what the layer itself costs).
+pub const ROWS: [TracingRow; 4] = [
+    TracingRow {
+        child: "l4rs",
+        library: "l4rs",
+        label: LABEL,
+        errors: true,
+    },
+    TracingRow {
+        child: "fmt",
+        library: FMT_LIBRARY,
+        label: LABEL,
+        errors: true,
+    },
+    TracingRow {
+        child: "l4rs-plain",
+        library: "l4rs",
+        label: PLAIN_LABEL,
+        errors: false,
+    },
+    TracingRow {
+        child: "fmt-plain",
+        library: FMT_LIBRARY,
+        label: PLAIN_LABEL,
+        errors: false,
+    },
+];
+
+/// The log file of the child `name` inside the log folder (both l4rs rows write the file of
+/// [`CONFIG`]).
+pub fn log_file(dir: &Path, name: &str) -> std::path::PathBuf {
+    if name.starts_with("l4rs") {
+        dir.join("tracing-l4rs.log")
+    } else {
+        dir.join(format!("tracing-{name}.log"))
+    }
+}
+
+/// The l4rs configuration of the `--tracing` row: the study's File logger and appender, whose
+/// pattern prints the `error` and `backtrace` fields where the study's prints `%ex{full}`, as
+/// the fmt layer prints them (`name=value`; the backtrace's own lines follow).
+pub const CONFIG: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
+<!-- The tracing row of l4rs-bench: the study's File row for events sent through tracing::debug!. The
+     study's pattern, with the error and backtrace fields where it has %ex{full}. -->
+<Configuration name="log4j2AppenderTracing" status="error">
+    <Properties>
+        <Property name="pattern">%d{yyyy-MM-dd HH:mm:ss.SSS} %-5level %pid %t %C.%M:%L - %msg%notEmpty{ error=%X{error}}%notEmpty{ backtrace=%X{backtrace}} %n</Property>
+    </Properties>
+    <Appenders>
+        <File name="File" fileName="${sys:bench.dir}/tracing-l4rs.log">
+            <PatternLayout pattern="${pattern}"/>
+        </File>
+    </Appenders>
+    <Loggers>
+        <Logger name="FileLogger" level="debug" additivity="false">
+            <AppenderRef ref="File"/>
+        </Logger>
+        <Root level="error"/>
+    </Loggers>
+</Configuration>
+"#;
+
+/// Runs `row` in a child process.
+pub fn run_in_child(
+    row: &TracingRow,
+    threads: usize,
+    options: &Options,
+    dir: &Path,
+    progress: &Progress,
+) -> Row {
+    crate::peers::run_child(
+        &ChildRow {
+            flag: "--tracing-child",
+            name: row.child,
+            label: row.label,
+            library: row.library,
+            asynchronous: false,
+        },
+        threads,
+        options,
+        dir,
+        progress,
+    )
+}
+
+/// The child side: runs the row `name` and prints its `RESULT` (or `SKIPPED`) line. Returns
+/// the exit status.
+pub fn child(name: &str, options: &Options) -> i32 {
+    let threads = options.threads.first().copied().unwrap_or(4);
+    let Some(row) = ROWS.iter().find(|row| row.child == name) else {
+        println!("SKIPPED appender={LABEL} lib={name} reason=\"unknown row\"");
+        return 2;
+    };
+    let dir = match crate::bench::log_dir(options) {
+        Ok(dir) => dir,
+        Err(reason) => {
+            println!(
+                "SKIPPED appender={} threads={threads} lib={} reason=\"{reason}\"",
+                row.label, row.library
+            );
+            return 1;
+        }
+    };
+    let row = run_here(row, threads, options, &dir);
+    println!("{}", row.result_line());
+    0
+}
+
+#[cfg(feature = "tracing")]
+fn run_here(row: &TracingRow, threads: usize, options: &Options, dir: &Path) -> Row {
+    imp::run(row, threads, options, dir)
+}
+
+#[cfg(not(feature = "tracing"))]
+fn run_here(row: &TracingRow, threads: usize, _: &Options, _: &Path) -> Row {
+    Row {
+        label: row.label.into(),
+        library: row.library.into(),
+        threads,
+        asynchronous: false,
+        outcome: crate::report::Outcome::Skipped("built without the tracing feature".into()),
+    }
+}
+
+/// The verdict line of one pairing: ops/ms ratio and bytes allocated per operation.
+pub fn verdict(ratio: &crate::report::Ratio, each_round: &str) -> String {
+    let met = ratio.ops_ratio >= VS_FMT_TARGET && ratio.ours_alloc_per_op == 0.0;
+    format!(
+        "{} at {} threads: l4rs's tracing layer is {:.1}x tracing-subscriber's fmt layer in ops/ms{each_round}; allocated {:.0} B/op vs {:.0} B/op (target >= {VS_FMT_TARGET}x and 0 B/op: {})",
+        ratio.label,
+        ratio.threads,
+        ratio.ops_ratio,
+        ratio.ours_alloc_per_op,
+        ratio.theirs_alloc_per_op,
+        if met { "met" } else { "missed" }
+    )
+}
+
+#[cfg(feature = "tracing")]
+pub(crate) mod imp {
+    use std::path::Path;
+
+    use crate::args::Options;
+    use crate::bench_message;
+    use crate::progress::Progress;
+    use crate::report::{Measurement, Outcome, Row};
+    use crate::runner;
+    use crate::workload::{fixture, Workload};
+
+    /// The workload as `tracing` calls: the error as two `%` fields, as the `tracing` peer
+    /// logs it, to the study's logger. With `errors` false every operation is the plain event.
+    pub struct TracingCalls {
+        pub errors: bool,
+    }
+
+    impl Workload for TracingCalls {
+        #[inline(never)]
+        fn plain(&self) {
+            tracing::debug!(target: "FileLogger", bench_message!());
+        }
+
+        #[inline(never)]
+        fn with_error(&self) {
+            if !self.errors {
+                return self.plain();
+            }
+            let f = fixture();
+            tracing::debug!(target: "FileLogger", error = %f.error, backtrace = %f.backtrace, bench_message!());
+        }
+    }
+
+    /// Installs tracing-subscriber's fmt layer writing `path`: the `tracing` peer's setup.
+    pub fn install_fmt(path: &Path) -> Result<(), String> {
+        let dir = path.parent().unwrap_or(Path::new("."));
+        let name = path.file_name().unwrap_or_default();
+        // `rolling::never` is tracing-appender's plain file; it writes each event straight to
+        // the file (no buffer), as an immediate-flush appender.
+        let writer = tracing_appender::rolling::never(dir, name);
+        let subscriber = tracing_subscriber::fmt()
+            .with_writer(writer)
+            .with_max_level(tracing::Level::DEBUG)
+            .with_thread_names(true)
+            .with_file(true)
+            .with_line_number(true)
+            .finish();
+        tracing::subscriber::set_global_default(subscriber).map_err(|e| e.to_string())
+    }
+
+    /// Puts the row's configuration in force and installs l4rs's layer.
+    fn install_l4rs(dir: &Path) -> Result<(), String> {
+        use tracing_subscriber::prelude::*;
+        let config = dir.join("log4j2-tracing.xml");
+        std::fs::write(&config, super::CONFIG).map_err(|e| format!("{}: {e}", config.display()))?;
+        l4rs::config::set_system_property(crate::ours::DIR_PROPERTY, dir.display().to_string());
+        l4rs::init_with_file(&config).map_err(|e| e.to_string())?;
+        tracing_subscriber::registry()
+            .with(l4rs::tracing::layer())
+            .try_init()
+            .map_err(|e| e.to_string())
+    }
+
+    /// Runs `row` in this (child) process.
+    pub fn run(row: &super::TracingRow, threads: usize, options: &Options, dir: &Path) -> Row {
+        let path = super::log_file(dir, row.child);
+        let _ = std::fs::remove_file(&path);
+        let _ = fixture();
+        let installed = if row.library == "l4rs" {
+            install_l4rs(dir)
+        } else {
+            install_fmt(&path)
+        };
+        let outcome = match installed {
+            Err(reason) => Outcome::Skipped(reason),
+            Ok(()) => {
+                let sample = runner::run(
+                    &TracingCalls { errors: row.errors },
+                    threads,
+                    options.warmup,
+                    options.measure,
+                    &Progress::hidden(),
+                    &|| {},
+                );
+                l4rs::shutdown();
+                Outcome::Measured(Measurement {
+                    ops: sample.ops,
+                    seconds: sample.seconds,
+                    window_seconds: Some(sample.window_seconds),
+                    alloc_bytes: sample.alloc.bytes,
+                    alloc_count: Some(sample.alloc.count),
+                    background_alloc_bytes: Some(sample.background_alloc.bytes),
+                    events: sample.events,
+                    bytes_written: std::fs::metadata(&path).map_or(0, |m| m.len()),
+                    bytes_unknown: false,
+                    raw_mb_per_s: None,
+                    dropped: None,
+                    queued: None,
+                    ceiling_ops_per_ms: None,
+                    ceiling_writers: None,
+                })
+            }
+        };
+        Row {
+            label: row.label.into(),
+            library: row.library.into(),
+            threads,
+            asynchronous: false,
+            outcome,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::Ratio;
+
+    fn ratio(ops_ratio: f64, ours_alloc_per_op: f64) -> Ratio {
+        Ratio {
+            label: LABEL.into(),
+            threads: 4,
+            other: FMT_LIBRARY.into(),
+            ops_ratio,
+            ours_alloc_per_op,
+            theirs_alloc_per_op: 120.0,
+            ours_limit_share: None,
+            ceiling_ratio: None,
+            ceiling_limit_share: None,
+        }
+    }
+
+    #[test]
+    fn each_l4rs_row_is_followed_by_its_fmt_row() {
+        for pair in ROWS.chunks(2) {
+            assert_eq!(pair[0].library, "l4rs");
+            assert_eq!(pair[1].library, FMT_LIBRARY);
+            assert_eq!(
+                (pair[0].label, pair[0].errors),
+                (pair[1].label, pair[1].errors)
+            );
+        }
+        assert_eq!(
+            log_file(Path::new("/x"), "l4rs-plain"),
+            Path::new("/x/tracing-l4rs.log")
+        );
+        assert_eq!(
+            log_file(Path::new("/x"), "fmt-plain"),
+            Path::new("/x/tracing-fmt-plain.log")
+        );
+    }
+
+    #[test]
+    fn the_verdict_needs_the_ratio_and_no_allocation() {
+        assert_eq!(
+            verdict(&ratio(2.04, 0.0), ""),
+            "tracing-File at 4 threads: l4rs's tracing layer is 2.0x tracing-subscriber's fmt layer in ops/ms; allocated 0 B/op vs 120 B/op (target >= 1.5x and 0 B/op: met)"
+        );
+        assert!(verdict(&ratio(1.4, 0.0), "").ends_with("missed)"));
+        assert!(verdict(&ratio(3.0, 8.0), "").ends_with("missed)"));
+    }
+
+    #[test]
+    fn the_configuration_is_the_study_file_row_with_the_fields_for_the_throwable() {
+        let configuration = l4rs::config::load_str(CONFIG, None).expect("parses");
+        assert!(
+            configuration.diagnostics.is_empty(),
+            "{:?}",
+            configuration.diagnostics
+        );
+        let study = include_str!("../../../config-samples/log4j2-appender.xml");
+        let pattern = |xml: &str| {
+            let start = xml.find(r#"name="pattern">"#).expect("a pattern property") + 15;
+            xml[start..start + xml[start..].find("</Property>").unwrap()].to_string()
+        };
+        assert_eq!(
+            pattern(CONFIG).replace(
+                "%notEmpty{ error=%X{error}}%notEmpty{ backtrace=%X{backtrace}}",
+                " %ex{full}"
+            ),
+            pattern(study)
+        );
+        assert!(CONFIG.contains(r#"<Logger name="FileLogger" level="debug" additivity="false">"#));
+    }
+}

@@ -1,0 +1,586 @@
+//! `tracing` events through l4rs's routing (feature `tracing`).
+//!
+//! ```no_run
+//! use tracing_subscriber::prelude::*;
+//! tracing_subscriber::registry().with(l4rs::tracing::layer()).init();
+//! tracing::info!(target: "my_app::db", user = "ann", "connected in {} ms", 12);
+//! ```
+//!
+//! Each event goes to the l4rs logger named by its target (`my_app::db`, owned by
+//! `<Logger name="my_app">` or `name="my_app.db"`), at the same level, and from there through
+//! that logger's level, filters, additivity and appenders exactly as an `l4rs::info!` would.
+//! The `message` field is the event's message (`%m`); every other field of the event, and the
+//! fields of the spans it is in, are entries of its context map (`%X`), and the names of those
+//! spans, outermost first, are its context stack (`%x`). `%C`, `%F` and `%L` come from the
+//! event's metadata; `%M` prints `?` (tracing does not record the function). The full mapping
+//! is in `docs/tracing.md`.
+//!
+//! Interest is decided per call site: a `tracing::debug!` whose logger is not enabled for DEBUG
+//! is disabled by `tracing` itself at its call site (an atomic load), and every call site is
+//! judged again when l4rs's configuration changes.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::fmt::{self, Write as _};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use l4rs_core::{ContextMap, ContextStack, Level, Location};
+use tracing_core::field::{Field, Visit};
+use tracing_core::span::{Attributes, Id, Record};
+use tracing_core::subscriber::Interest;
+use tracing_core::{Event, LevelFilter, Metadata, Subscriber};
+use tracing_subscriber::layer::{Context, Filter, Layer};
+use tracing_subscriber::registry::LookupSpan;
+
+use crate::logger::Logger;
+use crate::thread::with_thread_data;
+
+/// The layer that hands `tracing` events to l4rs, with its per-call-site filter. Install it as
+/// any other layer:
+///
+/// ```no_run
+/// use tracing_subscriber::prelude::*;
+/// tracing_subscriber::registry().with(l4rs::tracing::layer()).init();
+/// ```
+///
+/// The filter is a per-layer filter: what l4rs does not want is still seen by the other layers
+/// of the same subscriber (an OpenTelemetry layer, say), and a call site no layer wants is
+/// disabled at the call site.
+///
+/// Creating the layer loads l4rs's configuration if nothing did yet (as the first
+/// [`get_logger`](crate::get_logger) does: `LOG4RS_CONFIGURATION_FILE`, discovery, or the
+/// default), so the layer is ready when the subscriber registers its call sites. It also lets
+/// `tracing-subscriber`'s `init()` install `tracing-log`'s `LogTracer` (its `tracing-log`
+/// feature, on by default): l4rs's own `log` bridge then stands aside and `log` records reach
+/// l4rs through this layer, once (see `docs/tracing.md`).
+pub fn layer<S>() -> impl Layer<S> + Send + Sync + 'static
+where
+    S: Subscriber + for<'lookup> LookupSpan<'lookup>,
+{
+    crate::bridge::defer_to_tracing();
+    LAYER_CREATED.store(true, Ordering::SeqCst);
+    // Loads the configuration now rather than from inside `tracing`'s call-site registration.
+    let _ = crate::get_logger("");
+    EventsToLoggers.with_filter(LoggerInterest)
+}
+
+/// Has `tracing` judge every call site again: called whenever a configuration is put in force.
+pub(crate) fn follow() {
+    tracing_core::callsite::rebuild_interest_cache();
+    if LAYER_CREATED.load(Ordering::SeqCst) && !crate::bridge::is_installed() {
+        // `log` records reach l4rs through `tracing-log`, which set `log`'s maximum level from
+        // `tracing`'s when it was installed; keep it in step with the new configuration.
+        log::set_max_level(log_level_filter(LevelFilter::current()));
+    }
+}
+
+/// True once [`layer`] was called.
+static LAYER_CREATED: AtomicBool = AtomicBool::new(false);
+
+fn log_level_filter(filter: LevelFilter) -> log::LevelFilter {
+    match filter.into_level() {
+        None => log::LevelFilter::Off,
+        Some(tracing_core::Level::ERROR) => log::LevelFilter::Error,
+        Some(tracing_core::Level::WARN) => log::LevelFilter::Warn,
+        Some(tracing_core::Level::INFO) => log::LevelFilter::Info,
+        Some(tracing_core::Level::DEBUG) => log::LevelFilter::Debug,
+        Some(_) => log::LevelFilter::Trace,
+    }
+}
+
+/// Maps `tracing`'s levels onto log4j2's (one to one).
+fn level_of(level: &tracing_core::Level) -> Level {
+    match *level {
+        tracing_core::Level::ERROR => Level::ERROR,
+        tracing_core::Level::WARN => Level::WARN,
+        tracing_core::Level::INFO => Level::INFO,
+        tracing_core::Level::DEBUG => Level::DEBUG,
+        _ => Level::TRACE,
+    }
+}
+
+/// The most verbose `tracing` level whose log4j2 level `threshold` lets through.
+fn level_filter_for(threshold: Level) -> LevelFilter {
+    [
+        tracing_core::Level::TRACE,
+        tracing_core::Level::DEBUG,
+        tracing_core::Level::INFO,
+        tracing_core::Level::WARN,
+        tracing_core::Level::ERROR,
+    ]
+    .into_iter()
+    .find(|level| level_of(level).is_at_least_as_severe_as(threshold))
+    .map_or(LevelFilter::OFF, LevelFilter::from_level)
+}
+
+/// The target of the call sites of `tracing-log`'s `LogTracer`: their events carry the `log`
+/// record's own target, module, file and line as `log.*` fields.
+const LOG_TRACER_TARGET: &str = "log";
+
+fn is_log_tracer_event(metadata: &Metadata<'_>) -> bool {
+    metadata.target() == LOG_TRACER_TARGET && metadata.fields().field("log.target").is_some()
+}
+
+/// The most verbose level the configuration in force may enable, `None` before one is loaded.
+fn most_verbose() -> Option<Level> {
+    crate::lifecycle::installed_context().map(|context| context.most_verbose_threshold())
+}
+
+/// Whether l4rs wants what `metadata` describes: an event when its target's logger is enabled
+/// for its level; a span (whose fields and name become context of the events inside it) or an
+/// event of `tracing-log` (whose real target is a field) when some logger may log at its level.
+fn wanted(metadata: &Metadata<'_>) -> bool {
+    let Some(loosest) = most_verbose() else {
+        return true;
+    };
+    let level = level_of(metadata.level());
+    if metadata.is_span() || is_log_tracer_event(metadata) {
+        return level.is_at_least_as_severe_as(loosest);
+    }
+    crate::get_logger(metadata.target()).is_enabled(level)
+}
+
+/// The per-layer filter: l4rs's routing decides, once per call site.
+struct LoggerInterest;
+
+impl<S> Filter<S> for LoggerInterest {
+    fn enabled(&self, metadata: &Metadata<'_>, _: &Context<'_, S>) -> bool {
+        wanted(metadata)
+    }
+
+    fn callsite_enabled(&self, metadata: &'static Metadata<'static>) -> Interest {
+        if most_verbose().is_none() {
+            // No configuration yet: ask again per event.
+            Interest::sometimes()
+        } else if wanted(metadata) {
+            Interest::always()
+        } else {
+            Interest::never()
+        }
+    }
+
+    fn max_level_hint(&self) -> Option<LevelFilter> {
+        Some(most_verbose().map_or(LevelFilter::TRACE, level_filter_for))
+    }
+}
+
+/// The fields of one span, rendered once when the span is created or records values.
+struct SpanFields {
+    fields: Vec<(&'static str, String)>,
+}
+
+/// The layer proper: spans' fields are kept in their extensions, events are routed.
+struct EventsToLoggers;
+
+impl<S> Layer<S> for EventsToLoggers
+where
+    S: Subscriber + for<'lookup> LookupSpan<'lookup>,
+{
+    fn on_new_span(&self, attrs: &Attributes<'_>, id: &Id, ctx: Context<'_, S>) {
+        let Some(span) = ctx.span(id) else { return };
+        let mut fields = SpanFields { fields: Vec::new() };
+        attrs.record(&mut Render(&mut fields));
+        span.extensions_mut().insert(fields);
+    }
+
+    fn on_record(&self, id: &Id, values: &Record<'_>, ctx: Context<'_, S>) {
+        let Some(span) = ctx.span(id) else { return };
+        let mut extensions = span.extensions_mut();
+        if let Some(fields) = extensions.get_mut::<SpanFields>() {
+            values.record(&mut Render(fields));
+        }
+    }
+
+    fn on_event(&self, event: &Event<'_>, ctx: Context<'_, S>) {
+        crate::bridge::install_behind_tracing();
+        let metadata = event.metadata();
+        let level = level_of(metadata.level());
+        if is_log_tracer_event(metadata) {
+            return log_tracer_event(event, level, &ctx);
+        }
+        let location = location_of(metadata);
+        let message = MessageOf(event);
+        with_logger(metadata, |logger| {
+            if !logger.is_enabled(level) {
+                return;
+            }
+            let in_span = ctx.event_scope(event).is_some();
+            let has_fields = event.fields().any(|field| field.name() != "message");
+            if !in_span && !has_fields {
+                // The plain event: the thread's own context, nothing built.
+                let _ = logger.log(
+                    level,
+                    location.as_ref(),
+                    None,
+                    None,
+                    format_args!("{message}"),
+                );
+                return;
+            }
+            with_event_context(event, &ctx, false, |map, stack| {
+                let _ = logger.log_in_context(
+                    level,
+                    location.as_ref(),
+                    format_args!("{message}"),
+                    map,
+                    stack,
+                );
+            });
+        });
+    }
+}
+
+/// Runs `f` with the logger of the call site `metadata`, looked up once per thread and call
+/// site (a logger follows reconfiguration by itself, so it is never looked up again).
+fn with_logger(metadata: &'static Metadata<'static>, f: impl FnOnce(&Logger)) {
+    thread_local! {
+        static LOGGERS: RefCell<HashMap<usize, Logger>> = RefCell::new(HashMap::new());
+    }
+    let key = metadata as *const Metadata<'static> as usize;
+    let mut f = Some(f);
+    let _ = LOGGERS.try_with(|loggers| {
+        if let Ok(loggers) = loggers.try_borrow() {
+            if let Some(logger) = loggers.get(&key) {
+                (f.take().expect("called once"))(logger);
+                return;
+            }
+        }
+        let logger = crate::get_logger(metadata.target());
+        // Not cached when the map is in use (an event logged while formatting another).
+        if let Ok(mut loggers) = loggers.try_borrow_mut() {
+            loggers.insert(key, logger.clone());
+        }
+        (f.take().expect("called once"))(&logger);
+    });
+    if let Some(f) = f.take() {
+        // The thread is exiting: no cache.
+        f(&crate::get_logger(metadata.target()));
+    }
+}
+
+fn location_of(metadata: &'static Metadata<'static>) -> Option<Location<'static>> {
+    if metadata.module_path().is_none() && metadata.file().is_none() {
+        return None;
+    }
+    Some(Location {
+        class: metadata.module_path().unwrap_or(""),
+        method: UNKNOWN_METHOD,
+        file: metadata
+            .file()
+            .map_or("", crate::macros::file_name_from_path),
+        line: metadata.line().map_or(-1, |line| line as i32),
+    })
+}
+
+/// What log4j2 prints for a method it does not know.
+const UNKNOWN_METHOD: &str = "?";
+
+/// Per-thread map and stack that events with fields or spans are given as their context,
+/// refilled for each such event: their strings are reused, so once they have grown to the
+/// sizes the events need, building an event's context allocates nothing.
+struct Scratch {
+    map: ContextMap,
+    stack: ContextStack,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = const {
+        RefCell::new(Scratch {
+            map: ContextMap::new(),
+            stack: ContextStack::new(),
+        })
+    };
+}
+
+/// Runs `f` with the event's context: its own fields, over the fields of the spans it is in
+/// (inner spans over outer ones), over the thread's context map; the thread's context stack
+/// with the span names on top, outermost first. `skip_log_fields` leaves out `tracing-log`'s
+/// `log.*` fields.
+fn with_event_context<S>(
+    event: &Event<'_>,
+    ctx: &Context<'_, S>,
+    skip_log_fields: bool,
+    f: impl FnOnce(&ContextMap, &ContextStack),
+) where
+    S: Subscriber + for<'lookup> LookupSpan<'lookup>,
+{
+    let mut f = Some(f);
+    let _ = SCRATCH.try_with(|scratch| {
+        // Busy when this event is logged while another one's context is in use (from a
+        // value's `Display`): that one gets maps of its own below.
+        if let Ok(mut scratch) = scratch.try_borrow_mut() {
+            let Scratch { map, stack } = &mut *scratch;
+            fill_context(event, ctx, skip_log_fields, map, stack);
+            (f.take().expect("called once"))(map, stack);
+        }
+    });
+    if let Some(f) = f {
+        let (mut map, mut stack) = (ContextMap::new(), ContextStack::new());
+        fill_context(event, ctx, skip_log_fields, &mut map, &mut stack);
+        f(&map, &stack);
+    }
+}
+
+/// How many span names [`fill_context`] keeps on the stack of the thread before it needs a
+/// vector for deeper nesting.
+const SPAN_NAMES_ON_STACK: usize = 32;
+
+fn fill_context<S>(
+    event: &Event<'_>,
+    ctx: &Context<'_, S>,
+    skip_log_fields: bool,
+    map: &mut ContextMap,
+    stack: &mut ContextStack,
+) where
+    S: Subscriber + for<'lookup> LookupSpan<'lookup>,
+{
+    map.recycle();
+    stack.recycle();
+    // The event's own fields first: nothing overrides them.
+    event.record(&mut Render(EventFields {
+        map: &mut *map,
+        skip_log_fields,
+    }));
+    // Then the spans, innermost first, each field kept only when not set yet.
+    let mut names = [""; SPAN_NAMES_ON_STACK];
+    let mut deeper = Vec::new();
+    let mut depth = 0;
+    if let Some(scope) = ctx.event_scope(event) {
+        for span in scope {
+            match names.get_mut(depth) {
+                Some(slot) => *slot = span.name(),
+                None => deeper.push(span.name()),
+            }
+            depth += 1;
+            if let Some(fields) = span.extensions().get::<SpanFields>() {
+                for (name, value) in &fields.fields {
+                    if !map.contains_key(name) {
+                        map.insert_with(name, |out| out.push_str(value));
+                    }
+                }
+            }
+        }
+    }
+    with_thread_data(|_, thread_map, thread_stack| {
+        for (key, value) in thread_map.iter() {
+            if !map.contains_key(key) {
+                map.insert_with(key, |out| out.push_str(value));
+            }
+        }
+        for entry in thread_stack.iter() {
+            stack.push_str(entry);
+        }
+    });
+    // Outermost first: the deepest ones met last come first.
+    for name in deeper.iter().rev() {
+        stack.push_str(name);
+    }
+    for name in names[..depth.min(SPAN_NAMES_ON_STACK)].iter().rev() {
+        stack.push_str(name);
+    }
+}
+
+/// Where [`Render`] puts each rendered field.
+trait FieldSink {
+    /// Stores the field `name`, whose text `render` appends to the string it is given.
+    fn put(&mut self, name: &'static str, render: impl FnOnce(&mut String));
+}
+
+impl<T: FieldSink> FieldSink for &mut T {
+    fn put(&mut self, name: &'static str, render: impl FnOnce(&mut String)) {
+        (**self).put(name, render);
+    }
+}
+
+/// A span's fields, in the order first recorded; a value recorded again replaces its text.
+impl FieldSink for SpanFields {
+    fn put(&mut self, name: &'static str, render: impl FnOnce(&mut String)) {
+        let mut value = String::new();
+        render(&mut value);
+        match self
+            .fields
+            .iter_mut()
+            .find(|(existing, _)| *existing == name)
+        {
+            Some((_, existing)) => *existing = value,
+            None => self.fields.push((name, value)),
+        }
+    }
+}
+
+/// An event's fields, straight into its context map.
+struct EventFields<'a> {
+    map: &'a mut ContextMap,
+    skip_log_fields: bool,
+}
+
+impl FieldSink for EventFields<'_> {
+    fn put(&mut self, name: &'static str, render: impl FnOnce(&mut String)) {
+        if !(self.skip_log_fields && name.starts_with("log.")) {
+            self.map.insert_with(name, render);
+        }
+    }
+}
+
+/// Renders recorded values as `tracing` renders them: strings as they are, `%` values with
+/// `Display`, `?` values and numbers with `Debug`, errors with `Display`. The `message` field is
+/// the event's message, not a context entry. A value whose formatting panics is rendered as a
+/// placeholder, so the panic does not escape into logging.
+struct Render<T>(T);
+
+impl<T: FieldSink> Render<T> {
+    fn put(&mut self, field: &Field, render: impl FnOnce(&mut String) -> fmt::Result) {
+        let name = field.name();
+        if name == "message" {
+            return;
+        }
+        self.0.put(name, |out| {
+            if catch_unwind(AssertUnwindSafe(|| render(out))).is_err() {
+                out.clear();
+                out.push_str(PANICKED_VALUE);
+            }
+        });
+    }
+}
+
+/// What a value whose `Display` or `Debug` panicked is rendered as (log4j2 prints a message
+/// parameter whose `toString` throws between `[!!!` and `!!!]` too).
+const PANICKED_VALUE: &str = "[!!!panicked while formatting!!!]";
+
+impl<T: FieldSink> Visit for Render<T> {
+    fn record_str(&mut self, field: &Field, value: &str) {
+        self.put(field, |out| {
+            out.push_str(value);
+            Ok(())
+        });
+    }
+
+    fn record_error(&mut self, field: &Field, value: &(dyn std::error::Error + 'static)) {
+        self.put(field, |out| write!(out, "{value}"));
+    }
+
+    fn record_debug(&mut self, field: &Field, value: &dyn fmt::Debug) {
+        self.put(field, |out| write!(out, "{value:?}"));
+    }
+}
+
+/// The event's `message` field, formatted only when a layout prints `%m`, straight into the
+/// layout's buffer.
+struct MessageOf<'a, 'e>(&'a Event<'e>);
+
+impl fmt::Display for MessageOf<'_, '_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut writer = MessageWriter {
+            out: f,
+            result: Ok(()),
+        };
+        if catch_unwind(AssertUnwindSafe(|| self.0.record(&mut writer))).is_err() {
+            return f.write_str(PANICKED_VALUE);
+        }
+        writer.result
+    }
+}
+
+struct MessageWriter<'a, 'f> {
+    out: &'a mut fmt::Formatter<'f>,
+    result: fmt::Result,
+}
+
+impl Visit for MessageWriter<'_, '_> {
+    fn record_str(&mut self, field: &Field, value: &str) {
+        if field.name() == "message" {
+            self.result = self.out.write_str(value);
+        }
+    }
+
+    fn record_debug(&mut self, field: &Field, value: &dyn fmt::Debug) {
+        if field.name() == "message" {
+            // The message is `format_args!(…)`, whose `Debug` is its text.
+            self.result = write!(self.out, "{value:?}");
+        }
+    }
+}
+
+/// The `log.*` fields of a `tracing-log` event: the `log` record's own target and location.
+#[derive(Default)]
+struct LogRecordFields {
+    target: String,
+    module_path: Option<String>,
+    file: Option<String>,
+    line: Option<u64>,
+}
+
+impl Visit for LogRecordFields {
+    fn record_str(&mut self, field: &Field, value: &str) {
+        match field.name() {
+            "log.target" => self.target = value.to_string(),
+            "log.module_path" => self.module_path = Some(value.to_string()),
+            "log.file" => self.file = Some(value.to_string()),
+            _ => {}
+        }
+    }
+
+    fn record_u64(&mut self, field: &Field, value: u64) {
+        if field.name() == "log.line" {
+            self.line = Some(value);
+        }
+    }
+
+    fn record_debug(&mut self, _: &Field, _: &dyn fmt::Debug) {}
+}
+
+/// A `log` record that `tracing-log` turned into an event: routed as the `log` bridge routes
+/// it, to the logger of the record's own target with the record's location.
+fn log_tracer_event<S>(event: &Event<'_>, level: Level, ctx: &Context<'_, S>)
+where
+    S: Subscriber + for<'lookup> LookupSpan<'lookup>,
+{
+    let mut record = LogRecordFields::default();
+    event.record(&mut record);
+    let logger = crate::get_logger(&record.target);
+    if !logger.is_enabled(level) {
+        return;
+    }
+    let location = record.module_path.as_deref().map(|module| Location {
+        class: module,
+        method: UNKNOWN_METHOD,
+        file: record
+            .file
+            .as_deref()
+            .map_or("", |file| file.rsplit(['/', '\\']).next().unwrap_or(file)),
+        line: record.line.map_or(-1, |line| line as i32),
+    });
+    with_event_context(event, ctx, true, |map, stack| {
+        let _ = logger.log_in_context(
+            level,
+            location.as_ref(),
+            format_args!("{}", MessageOf(event)),
+            map,
+            stack,
+        );
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tracing_levels_map_one_to_one() {
+        assert_eq!(level_of(&tracing_core::Level::TRACE), Level::TRACE);
+        assert_eq!(level_of(&tracing_core::Level::DEBUG), Level::DEBUG);
+        assert_eq!(level_of(&tracing_core::Level::INFO), Level::INFO);
+        assert_eq!(level_of(&tracing_core::Level::WARN), Level::WARN);
+        assert_eq!(level_of(&tracing_core::Level::ERROR), Level::ERROR);
+    }
+
+    #[test]
+    fn the_level_hint_is_the_most_verbose_level_a_threshold_passes() {
+        assert_eq!(level_filter_for(Level::ALL), LevelFilter::TRACE);
+        assert_eq!(level_filter_for(Level::DEBUG), LevelFilter::DEBUG);
+        assert_eq!(level_filter_for(Level::ERROR), LevelFilter::ERROR);
+        assert_eq!(level_filter_for(Level::FATAL), LevelFilter::OFF);
+        assert_eq!(level_filter_for(Level::OFF), LevelFilter::OFF);
+    }
+}

@@ -1,0 +1,305 @@
+//! `tracing` events through `l4rs::tracing::layer()`: routed by target like l4rs's own calls
+//! (hierarchy, levels, filters, additivity), fields and spans in `%X`/`%x`, location, many
+//! threads, a panicking `Display`, reconfiguration, and the `log` bridge beside the layer.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, Once};
+
+use tracing_subscriber::prelude::*;
+
+/// Tests in this file replace the global configuration; they take turns.
+static SERIAL: Mutex<()> = Mutex::new(());
+
+/// Installs the layer as the process's subscriber, once.
+fn install_layer() {
+    static INSTALLED: Once = Once::new();
+    INSTALLED.call_once(|| {
+        tracing_subscriber::registry()
+            .with(l4rs::tracing::layer())
+            .init()
+    });
+}
+
+/// Takes this file's turn, writes `xml(dir)` into the fresh output folder `name`, puts it in
+/// force and installs the layer; returns the folder.
+fn configure(
+    name: &str,
+    xml: impl FnOnce(&str) -> String,
+) -> (std::sync::MutexGuard<'static, ()>, PathBuf) {
+    let guard = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = l4rs_tests::init_in_fresh_dir(name, xml);
+    install_layer();
+    (guard, dir)
+}
+
+fn lines(dir: &Path, file: &str) -> Vec<String> {
+    l4rs_tests::read_lines(&dir.join(file))
+}
+
+#[test]
+fn events_are_routed_by_target_with_levels_filters_and_additivity() {
+    let (_turn, dir) = configure("tracing-routing", |dir| {
+        format!(
+            r#"<Configuration status="warn">
+  <Appenders>
+    <File name="App" fileName="{dir}/app.log"><PatternLayout pattern="%c|%p|%m%n"/></File>
+    <File name="Db" fileName="{dir}/db.log"><PatternLayout pattern="%c|%p|%m%n"/></File>
+    <File name="Root" fileName="{dir}/root.log"><PatternLayout pattern="%c|%p|%m%n"/></File>
+    <File name="Warnings" fileName="{dir}/warnings.log">
+      <PatternLayout pattern="%c|%p|%m%n"/>
+      <RegexFilter regex=".*secret.*" onMatch="DENY" onMismatch="NEUTRAL"/>
+    </File>
+  </Appenders>
+  <Loggers>
+    <Logger name="my_app" level="debug">
+      <AppenderRef ref="App"/>
+      <AppenderRef ref="Warnings" level="warn"/>
+    </Logger>
+    <Logger name="my_app.db" additivity="false"><AppenderRef ref="Db"/></Logger>
+    <Logger name="my_app::quiet" level="error"/>
+    <Root level="error"><AppenderRef ref="Root"/></Root>
+  </Loggers>
+</Configuration>"#
+        )
+    });
+    tracing::debug!(target: "my_app::web", "inherits debug from {}", "my_app");
+    tracing::trace!(target: "my_app::web", "trace is below debug");
+    tracing::warn!(target: "my_app::web", "a warning");
+    tracing::warn!(target: "my_app::web", "a secret warning");
+    tracing::debug!(target: "my_app::db::pool", "pool opened");
+    tracing::warn!(target: "my_app.quiet.inner", "dropped by the ERROR level");
+    tracing::error!(target: "my_app::quiet::inner", "kept");
+    tracing::info!(target: "elsewhere", "below root's error");
+    tracing::error!(target: "elsewhere", "root's");
+    l4rs::shutdown();
+    assert_eq!(
+        lines(&dir, "app.log"),
+        [
+            "my_app::web|DEBUG|inherits debug from my_app",
+            "my_app::web|WARN|a warning",
+            "my_app::web|WARN|a secret warning",
+            "my_app::quiet::inner|ERROR|kept",
+        ]
+    );
+    assert_eq!(
+        lines(&dir, "warnings.log"),
+        [
+            "my_app::web|WARN|a warning",
+            "my_app::quiet::inner|ERROR|kept"
+        ]
+    );
+    assert_eq!(
+        lines(&dir, "db.log"),
+        ["my_app::db::pool|DEBUG|pool opened"]
+    );
+    assert_eq!(
+        lines(&dir, "root.log"),
+        [
+            // `my_app` is additive: its events reach Root's appender whatever Root's level.
+            "my_app::web|DEBUG|inherits debug from my_app",
+            "my_app::web|WARN|a warning",
+            "my_app::web|WARN|a secret warning",
+            "my_app::quiet::inner|ERROR|kept",
+            "elsewhere|ERROR|root's",
+        ]
+    );
+}
+
+/// A value whose `Display` panics.
+struct Exploding;
+
+impl std::fmt::Display for Exploding {
+    fn fmt(&self, _: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        panic!("Display of Exploding")
+    }
+}
+
+#[test]
+fn fields_and_spans_are_the_context_map_and_stack_and_the_location_is_the_call_site() {
+    let (_turn, dir) = configure("tracing-context", |dir| {
+        let files = [
+            (
+                "Fields",
+                "%m|%X{user}|%X{attempt}|%X{ready}|%X{addr}|%X{peer}|%X{elapsed}%n",
+            ),
+            ("Map", "%m %X%n"),
+            ("Stack", "%m %x|%notEmpty{[%X{request_id}]}%n"),
+            ("Location", "%C|%F|%L|%M|%m%n"),
+        ];
+        let appenders = l4rs_tests::file_appenders(dir, &files);
+        format!(
+            r#"<Configuration><Appenders>{appenders}</Appenders><Loggers>
+  <Logger name="tracing_layer" level="trace" additivity="false">
+    <AppenderRef ref="Fields"/><AppenderRef ref="Map"/><AppenderRef ref="Stack"/>
+    <AppenderRef ref="Location"/>
+  </Logger>
+  <Root level="off"/>
+</Loggers></Configuration>"#
+        )
+    });
+    let addr = std::net::SocketAddr::from(([127, 0, 0, 1], 8080));
+    tracing::info!(user = "ann", attempt = 3, ready = true, addr = %addr, peer = ?"bob", elapsed = 1.5, "login {}", "ok");
+    let line = line!() - 1;
+    l4rs::ThreadContext::put("tenant", "acme");
+    {
+        let outer = tracing::info_span!("request", request_id = 7, user = "outer");
+        let _outer = outer.enter();
+        let inner = tracing::debug_span!("query", table = "users", user = "inner");
+        let _inner = inner.enter();
+        tracing::info!("in both spans");
+        tracing::info!(user = "event", "the event's field wins");
+        inner.record("table", "orders");
+        tracing::info!("after record");
+    }
+    l4rs::ThreadContext::clear_all();
+    tracing::info!("no span, no field");
+    tracing::info!(value = %Exploding, "a field whose Display panics");
+    tracing::info!("message {}", Exploding);
+    tracing::info!("logging goes on");
+    l4rs::shutdown();
+    assert_eq!(
+        lines(&dir, "fields.log"),
+        [
+            "login ok|ann|3|true|127.0.0.1:8080|\"bob\"|1.5",
+            "in both spans|inner|||||",
+            "the event's field wins|event|||||",
+            "after record|inner|||||",
+            "no span, no field||||||",
+            "a field whose Display panics||||||",
+            "message [!!!panicked while formatting!!!]||||||",
+            "logging goes on||||||",
+        ]
+    );
+    assert_eq!(
+        lines(&dir, "map.log"),
+        [
+            "login ok {addr=127.0.0.1:8080, attempt=3, elapsed=1.5, peer=\"bob\", ready=true, user=ann}",
+            "in both spans {request_id=7, table=users, tenant=acme, user=inner}",
+            "the event's field wins {request_id=7, table=users, tenant=acme, user=event}",
+            "after record {request_id=7, table=orders, tenant=acme, user=inner}",
+            "no span, no field {}",
+            "a field whose Display panics {value=[!!!panicked while formatting!!!]}",
+            "message [!!!panicked while formatting!!!] {}",
+            "logging goes on {}",
+        ]
+    );
+    assert_eq!(
+        lines(&dir, "stack.log"),
+        [
+            "login ok []|",
+            "in both spans [request, query]|[7]",
+            "the event's field wins [request, query]|[7]",
+            "after record [request, query]|[7]",
+            "no span, no field []|",
+            "a field whose Display panics []|",
+            "message [!!!panicked while formatting!!!] []|",
+            "logging goes on []|",
+        ]
+    );
+    let location = lines(&dir, "location.log");
+    assert_eq!(
+        location[0],
+        format!("tracing_layer|tracing_layer.rs|{line}|?|login ok")
+    );
+}
+
+#[test]
+fn four_threads_of_50_000_events_are_all_written_in_order() {
+    let (_turn, dir) = configure("tracing-threads", |dir| {
+        l4rs_tests::files_config(
+            dir,
+            &[("Out", "%t %m%n")],
+            &[("load", "debug", "Out")],
+            r#"<Root level="off"/>"#,
+        )
+    });
+    const THREADS: usize = 4;
+    const EVENTS: usize = 50_000;
+    let workers: Vec<_> = (0..THREADS)
+        .map(|thread| {
+            std::thread::Builder::new()
+                .name(format!("worker-{thread}"))
+                .spawn(move || {
+                    for index in 0..EVENTS {
+                        tracing::debug!(target: "load", "{index}");
+                    }
+                })
+                .expect("spawn")
+        })
+        .collect();
+    for worker in workers {
+        worker.join().expect("worker");
+    }
+    l4rs::shutdown();
+    let lines = lines(&dir, "out.log");
+    assert_eq!(lines.len(), THREADS * EVENTS);
+    let mut next = [0usize; THREADS];
+    for line in &lines {
+        let (thread, index) = line.split_once(' ').expect("two words");
+        let thread: usize = thread["worker-".len()..].parse().expect("thread number");
+        assert_eq!(
+            index.parse::<usize>().expect("index"),
+            next[thread],
+            "{line}"
+        );
+        next[thread] += 1;
+    }
+    assert_eq!(next, [EVENTS; THREADS]);
+}
+
+#[test]
+fn call_sites_are_judged_again_when_the_configuration_changes() {
+    let config = |dir: &str, level: &str| {
+        l4rs_tests::files_config(
+            dir,
+            &[("Out", "%p %m%n")],
+            &[("switch", level, "Out")],
+            r#"<Root level="off"/>"#,
+        )
+    };
+    let (_turn, dir) = configure("tracing-reconfigure", |dir| config(dir, "info"));
+    let emit = |text: &str| {
+        // One call site for every round, so its cached interest is what is tested.
+        tracing::debug!(target: "switch", "debug {text}");
+        tracing::info!(target: "switch", "info {text}");
+    };
+    emit("under info");
+    assert_eq!(
+        tracing::level_filters::LevelFilter::current(),
+        tracing::level_filters::LevelFilter::INFO
+    );
+    let path = l4rs_tests::write_config(&dir, &config(&dir.display().to_string(), "debug"));
+    l4rs::init_with_file(&path).unwrap();
+    emit("under debug");
+    let path = l4rs_tests::write_config(&dir, &config(&dir.display().to_string(), "warn"));
+    l4rs::init_with_file(&path).unwrap();
+    emit("under warn");
+    l4rs::shutdown();
+    assert_eq!(
+        lines(&dir, "out.log"),
+        [
+            "INFO info under info",
+            "DEBUG debug under debug",
+            "INFO info under debug"
+        ]
+    );
+}
+
+#[test]
+fn a_log_record_beside_the_layer_is_written_once() {
+    let (_turn, dir) = configure("tracing-log-bridge", |dir| {
+        l4rs_tests::files_config(
+            dir,
+            &[("Out", "%c %p %m%n")],
+            &[("both", "info", "Out")],
+            r#"<Root level="off"/>"#,
+        )
+    });
+    tracing::info!(target: "both", "from tracing");
+    log::info!(target: "both", "from log");
+    l4rs::shutdown();
+    assert_eq!(
+        lines(&dir, "out.log"),
+        ["both INFO from tracing", "both INFO from log"]
+    );
+}

@@ -1,0 +1,73 @@
+//! `tracing` events through `l4rs::tracing::layer()` allocate nothing in steady state: the
+//! study's pattern into an immediate-flush File appender, as `zero_allocation.rs` checks for
+//! l4rs's own macros; events without fields, a disabled `tracing::trace!`, and events with
+//! fields inside an entered span (whose context map and stack reuse per-thread strings).
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+use l4rs::core::testing::CountingAllocator;
+use tracing_subscriber::prelude::*;
+
+static COUNTING: AtomicBool = AtomicBool::new(false);
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+fn count() {
+    if COUNTING.load(Ordering::Relaxed) {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: CountingAllocator = CountingAllocator::new(count);
+
+#[test]
+fn steady_state_tracing_events_do_not_allocate() {
+    let dir = l4rs_tests::init_in_fresh_dir("tracing-zero-allocation", |dir| {
+        format!(
+            r#"<Configuration><Appenders>
+  <File name="F" fileName="{dir}/out.log">
+    <PatternLayout pattern="%d{{yyyy-MM-dd HH:mm:ss.SSS}} %-5level %pid %t %C.%M:%L - %msg %ex{{full}} %X %x%n"/>
+  </File>
+</Appenders><Loggers><Logger name="FileLogger" level="debug" additivity="false"><AppenderRef ref="F"/></Logger><Root level="off"/></Loggers></Configuration>"#
+        )
+    });
+    tracing_subscriber::registry()
+        .with(l4rs::tracing::layer())
+        .init();
+    let error = std::io::Error::other("disk full");
+    // Creating a span allocates (its fields are rendered once, into its extensions); entering
+    // it and logging inside it does not.
+    let span = tracing::info_span!(target: "FileLogger", "request", id = 7, user = "ann");
+    let run = |count: usize| {
+        for index in 0..count {
+            {
+                let _entered = span.enter();
+                tracing::debug!(target: "FileLogger", error = %error, attempt = index % 10, "with fields");
+            }
+            tracing::debug!(target: "FileLogger", "l4rs benchmark event: a fixed one-hundred-character message, logged at DEBUG level by every thread..");
+            tracing::debug!(target: "FileLogger", "formatted {} of {}", index, count);
+            tracing::trace!(target: "FileLogger", "disabled {}", index);
+        }
+    };
+    run(2_000);
+    COUNTING.store(true, Ordering::SeqCst);
+    run(10_000);
+    COUNTING.store(false, Ordering::SeqCst);
+    let allocations = ALLOCATIONS.load(Ordering::SeqCst);
+    l4rs::shutdown();
+    assert_eq!(allocations, 0, "allocations in 10,000 steady-state rounds");
+    let lines = l4rs_tests::read_lines(&dir.join("out.log"));
+    assert_eq!(lines.len(), 36_000);
+    assert!(
+        lines[0]
+            .ends_with(" - with fields  {attempt=0, error=disk full, id=7, user=ann} [request]"),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[2].contains(" tracing_zero_allocation.?:")
+            && lines[2].ends_with(" - formatted 0 of 2000  {} []"),
+        "{}",
+        lines[2]
+    );
+}

@@ -58,12 +58,12 @@ fn main_appender(kind: Kind, dir: &Path, name: &str, pattern: &str) -> String {
 /// version and its pattern changes every third, an Extra appender exists in odd versions, and
 /// the `noise` logger's level flips.
 fn configuration(kind: Kind, dir: &Path, version: usize) -> String {
-    let main = if version.is_multiple_of(2) {
+    let main = if version % 2 == 0 {
         "MainA"
     } else {
         "MainB"
     };
-    let pattern = if version.is_multiple_of(3) {
+    let pattern = if version % 3 == 0 {
         "A|%m%n"
     } else {
         "B|%m%n"
@@ -71,13 +71,13 @@ fn configuration(kind: Kind, dir: &Path, version: usize) -> String {
     let mut appenders = main_appender(kind, dir, main, pattern);
     let mut loggers = format!(
         r#"<Logger name="noise" level="{}"/>"#,
-        if version.is_multiple_of(2) {
+        if version % 2 == 0 {
             "warn"
         } else {
             "debug"
         }
     );
-    if !version.is_multiple_of(2) {
+    if version % 2 != 0 {
         appenders.push_str(&format!(
             r#"<File name="Extra" fileName="{}/extra.log"><PatternLayout pattern="%m%n"/></File>"#,
             dir.display()

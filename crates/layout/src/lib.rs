@@ -17,7 +17,8 @@
 //! Converter families live in private modules, one per family: `date`,
 //! `level`, `names` (logger/class precision), `location`, `message`, `thread`, `context`
 //! (MDC, NDC, markers), `runtime` (pid, sequence numbers, UUIDs), `exception`, `ansi`,
-//! `encode`, `replace`/`java_regex`, `conditional` (`%equals`, `%notEmpty`, `%maxLen`).
+//! `encode`, `replace` (Java regexes, translated by `l4rs-java-syntax`), `conditional`
+//! (`%equals`, `%notEmpty`, `%maxLen`).
 
 mod charset;
 mod converters;
@@ -39,7 +40,7 @@ pub use converters::date::DateFormatter;
 pub use converters::runtime::reset_sequence_number;
 pub use pattern::{Pattern, PatternOptions};
 
-use converters::java_regex::Replacement;
+use l4rs_java_syntax::regex::Replacement;
 use selector::Selector;
 
 /// What a layout needs from its surroundings.

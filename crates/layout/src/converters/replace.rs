@@ -1,8 +1,8 @@
 //! `%replace{pattern}{regex}{replacement}`: Java's `replaceAll` on the sub-pattern's output.
 
 use l4rs_core::{status, LogEvent};
+use l4rs_java_syntax::regex::Replacement;
 
-use super::java_regex::Replacement;
 use super::CreateError;
 use crate::parser::{self, ParseOptions};
 use crate::pattern::Pattern;
@@ -57,5 +57,7 @@ mod tests {
             render("%replace{%c}{\\.}{/}|%replace{%m}{o}{0}", &e),
             "org/apache/commons/test/Foo|Hell0, w0rld"
         );
+        // Java's dialect: `(?i)` folds ASCII letters only, `\d` is ASCII digits.
+        assert_eq!(render("%replace{%m}{(?i)HELLO|\\d}{x}", &e), "x, world");
     }
 }

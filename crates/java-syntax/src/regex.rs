@@ -96,7 +96,8 @@ impl JavaRegexError {
 /// searched for anywhere in the text (Java's `Matcher.find()`).
 ///
 /// The result still has to be compiled; some syntax errors Java would report only show up
-/// then. [`compile`] and [`compile_whole`] do both steps.
+/// then. [`compile`] and [`compile_whole`] do both steps; [`translate_whole`] is the
+/// `matches()` counterpart.
 pub fn translate(java: &str) -> Result<String, JavaRegexError> {
     let mut translator = Translator {
         chars: java.chars().collect(),
@@ -111,6 +112,12 @@ pub fn translate(java: &str) -> Result<String, JavaRegexError> {
     Ok(translator.out)
 }
 
+/// Translates a Java regular expression like [`translate`], anchored at both ends so that it
+/// matches only when the **whole** text matches (Java's `Matcher.matches()`).
+pub fn translate_whole(java: &str) -> Result<String, JavaRegexError> {
+    Ok(format!(r"\A(?:{})\z", translate(java)?))
+}
+
 /// Compiles a Java regular expression to be searched for anywhere in the text, as
 /// `Matcher.find()` and `replaceAll` do.
 pub fn compile(java: &str) -> Result<::regex::Regex, JavaRegexError> {
@@ -121,9 +128,8 @@ pub fn compile(java: &str) -> Result<::regex::Regex, JavaRegexError> {
 /// Compiles a Java regular expression that matches only when the **whole** text matches, as
 /// `Matcher.matches()` tests.
 pub fn compile_whole(java: &str) -> Result<::regex::Regex, JavaRegexError> {
-    let translated = translate(java)?;
-    ::regex::Regex::new(&format!(r"\A(?:{translated})\z"))
-        .map_err(JavaRegexError::from_compile_error)
+    let translated = translate_whole(java)?;
+    ::regex::Regex::new(&translated).map_err(JavaRegexError::from_compile_error)
 }
 
 /// The Java flags in force, as far as the translation depends on them.

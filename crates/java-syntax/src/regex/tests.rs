@@ -24,6 +24,7 @@ fn whole_match_anchors_every_alternative() {
     assert!(re.is_match("ab") && re.is_match("cd"));
     assert!(!re.is_match("abcd") && !re.is_match("xab"));
     assert!(found("ab|cd", "xabx"));
+    assert_eq!(translate_whole("ab|cd").unwrap(), r"\A(?:ab|cd)\z");
 }
 
 #[test]

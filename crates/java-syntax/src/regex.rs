@@ -29,10 +29,11 @@
 //! Patterns Java rejects are rejected with [`JavaRegexError::Invalid`] (worded as Java words
 //! them) or, when only the compiler notices, [`JavaRegexError::Syntax`].
 //!
-//! Two differences remain and are documented rather than refused, since refusing them would
-//! refuse most real patterns: `$` and `\Z` (without `(?m)`) match only at the very end of the
-//! text, where Java also matches before a final line terminator; and `\R` may give back the
-//! `\n` of a `\r\n` when the rest of the pattern needs it, where Java's never does.
+//! Java's `$` (without `(?m)`) and `\Z` also match before a line terminator that ends the
+//! text. At the end of a top-level alternative of a `find()` pattern (no group after it) the
+//! terminator is matched into a group that [`Replacement`] leaves out of the replaced span;
+//! elsewhere they match at the very end only. Other small differences (the `(?m)` line ends,
+//! `\R` giving back the `\n` of a `\r\n`) are listed in docs/compatibility.md.
 
 use std::fmt::Write as _;
 
@@ -99,7 +100,13 @@ impl JavaRegexError {
 /// then. [`compile`] and [`compile_whole`] do both steps; [`translate_whole`] is the
 /// `matches()` counterpart.
 pub fn translate(java: &str) -> Result<String, JavaRegexError> {
+    translate_for(java, true)
+}
+
+fn translate_for(java: &str, find: bool) -> Result<String, JavaRegexError> {
     let mut translator = Translator {
+        find,
+        end_groups: 0,
         chars: java.chars().collect(),
         pos: 0,
         out: String::with_capacity(java.len() + 16),
@@ -115,7 +122,7 @@ pub fn translate(java: &str) -> Result<String, JavaRegexError> {
 /// Translates a Java regular expression like [`translate`], anchored at both ends so that it
 /// matches only when the **whole** text matches (Java's `Matcher.matches()`).
 pub fn translate_whole(java: &str) -> Result<String, JavaRegexError> {
-    Ok(format!(r"\A(?:{})\z", translate(java)?))
+    Ok(format!(r"\A(?:{})\z", translate_for(java, false)?))
 }
 
 /// Compiles a Java regular expression to be searched for anywhere in the text, as
@@ -213,6 +220,10 @@ enum Escaped {
 }
 
 struct Translator {
+    /// Translating for `find()` (else for `matches()`, which anchors the end itself).
+    find: bool,
+    /// How many end-of-input groups were written (see `push_end_of_input`).
+    end_groups: usize,
     chars: Vec<char>,
     pos: usize,
     out: String,
@@ -224,6 +235,11 @@ struct Translator {
     /// what follows shows it cannot give a different result than a greedy one.
     pending_possessive: Option<(String, usize)>,
 }
+
+/// The start of the names of the groups a `find()` translation's final `$` or `\Z` (one per
+/// top-level alternative) puts the line terminator it matched in (names no Java group can
+/// have), so that a replacement leaves it in place.
+pub(crate) const END_OF_LINE_GROUP: &str = "__l4rs_eol";
 
 const DOT: &str = r"[^\n\r\x{85}\x{2028}\x{2029}]";
 const LINE_BREAK: &str = r"(?:\r\n|[\n\x0B\x0C\r\x{85}\x{2028}\x{2029}])";
@@ -356,6 +372,33 @@ impl Translator {
         Err(self.unsupported(POSSESSIVE, index))
     }
 
+    /// True at the end of a top-level alternative after which no group opens (a group that
+    /// captures would otherwise be numbered after the one `end_of_input` adds).
+    fn at_end_of_pattern(&mut self) -> bool {
+        self.skip_comments();
+        self.groups.is_empty()
+            && matches!(self.peek(), None | Some('|'))
+            && !self.chars[self.pos..].contains(&'(')
+    }
+
+    /// Java's `$` (without `(?m)`) and `\Z`: the end of the text, or before a line terminator
+    /// that ends it. The `regex` crate has no lookahead, so at the end of a `find()` pattern
+    /// the terminator is matched into a group named [`END_OF_LINE_GROUP`] and a number, which
+    /// [`Replacement`] leaves out of the replaced span.
+    fn push_end_of_input(&mut self) {
+        let terminator = if self.flags.unix_lines {
+            r"\n"
+        } else {
+            r"\r\n|[\n\r\x{85}\x{2028}\x{2029}]"
+        };
+        let _ = write!(
+            self.out,
+            r"(?:(?P<{END_OF_LINE_GROUP}{}>{terminator})?\z)",
+            self.end_groups
+        );
+        self.end_groups += 1;
+    }
+
     /// One element outside classes: an atom, an anchor, a group bracket or `|`.
     fn element(&mut self, c: char) -> Result<(), JavaRegexError> {
         match c {
@@ -403,6 +446,10 @@ impl Translator {
             '|' => {
                 self.out.push('|');
                 self.last = Last::Start;
+            }
+            '$' if !self.flags.multiline && self.find && self.at_end_of_pattern() => {
+                self.push_end_of_input();
+                self.last = Last::Atom(None);
             }
             '^' | '$' => {
                 self.out.push(c);
@@ -751,6 +798,10 @@ impl Translator {
             'B' => Escaped::Other(r"\B"),
             'A' => Escaped::Other(r"\A"),
             'z' => Escaped::Other(r"\z"),
+            'Z' if !in_class && self.find && self.at_end_of_pattern() => {
+                self.push_end_of_input();
+                Escaped::Nothing
+            }
             // `\Z` also matches before a final line terminator in Java; see the module docs.
             'Z' => Escaped::Other(r"\z"),
             'R' => Escaped::Other(LINE_BREAK),

@@ -5,6 +5,7 @@
 //! `IfFileName regex`: the whole text). A small Java program, tests/java/RegexOracle.java, is
 //! compiled into a temporary folder and answers every case; l4rs must give the same answer:
 //! the same match or no match, or a refusal where Java throws `PatternSyntaxException`.
+//! [`REPLACE_CASES`] run `Matcher.replaceAll` on both sides and compare the text.
 //!
 //! Where Java accepts a pattern the `regex` crate cannot evaluate with Java's meaning, l4rs
 //! refuses it with [`JavaRegexError::Unsupported`]; those cases are listed, with the reason, in
@@ -17,7 +18,7 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use l4rs_java_syntax::regex::{compile, compile_whole, JavaRegexError};
+use l4rs_java_syntax::regex::{compile, compile_whole, JavaRegexError, Replacement};
 
 /// How log4j2 applies a pattern.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -276,6 +277,49 @@ const CASES: &[(Mode, &str, &str)] = &[
         "$a1",
     ),
     (Whole, r"\p{javaMirrored}", "a"),
+    // `$` and `\Z` also match before a final line terminator.
+    (Find, "x$", "ax\n"),
+    (Find, "x$", "ax\r\n"),
+    (Find, "x$", "ax\n\n"),
+    (Find, "x$", "ax\u{85}"),
+    (Find, "(?d)x$", "ax\r"),
+    (Find, "(?d)x$", "ax\n"),
+    (Find, r"x\Z", "ax\u{2028}"),
+    (Find, "x$|y$", "y\n"),
+    (Whole, "x$", "x\n"),
+    (Whole, "x$", "x"),
+];
+
+/// `replaceAll` cases: (Java pattern, replacement, input). Java's result must be l4rs's.
+const REPLACE_CASES: &[(&str, &str, &str)] = &[
+    (r"\.", "/", "org.apache.Foo"),
+    (r"(\w+)@(\w+)", "$2 at $1", "bob@example x"),
+    (r"(?<user>\w+)@", "${user}:", "bob@x"),
+    (r"\d+", "#", "a1\u{663}2b"),
+    ("(?i)hello", "x", "HeLLo héllo"),
+    ("a*", "-", "baa"),
+    ("x*", "-", "ab"),
+    ("a|", "-", "ab"),
+    ("", "-", "éb"),
+    (r"\.$", "!", "end.\n"),
+    (r"\.$", "!", "end.\r\n"),
+    (r"\.$", "!", "end.\n\n"),
+    ("$", "X", "ab\n"),
+    ("a*$", "-", "baa\n"),
+    (r"\s+$", "", "abc  \n"),
+    ("x$|y$", "Z", "yx\n"),
+    (r"(x)|(\d)$", "<$1$2>", "x1\n"),
+    (r"x\Z", "y", "x\u{2028}"),
+    (
+        r"password=\S+",
+        "password=***",
+        "user=a password=hunter2 ok\n",
+    ),
+    (r"\n", "\\n", "a\nb"),
+    ("x", "\\$", "x"),
+    (r"[\r\n]+", " ", "a\r\nb\n"),
+    ("(?m)^", "> ", "a\nb"),
+    (r"\b", "|", "ab cd"),
 ];
 
 /// The cases Java accepts and l4rs refuses, each with why the `regex` crate cannot give it
@@ -421,6 +465,38 @@ fn run_java(dir: &Path, class: &str, input: &str) -> Vec<String> {
         .collect()
 }
 
+fn java_replacements(dir: &Path) -> Vec<String> {
+    let input: String = REPLACE_CASES
+        .iter()
+        .map(|(regex, replacement, text)| {
+            format!(
+                "replace {} {} {}\n",
+                hex(regex),
+                hex(text),
+                hex(replacement)
+            )
+        })
+        .collect();
+    let lines = run_java(dir, "RegexOracle", &input);
+    assert_eq!(
+        lines.len(),
+        REPLACE_CASES.len(),
+        "one answer per case: {lines:?}"
+    );
+    lines
+        .iter()
+        .map(|line| {
+            let hex = line
+                .strip_prefix("R ")
+                .unwrap_or_else(|| panic!("java refused a replacement case: {line}"));
+            let bytes = (0..hex.len() / 2)
+                .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).expect("hex"))
+                .collect();
+            String::from_utf8(bytes).expect("java writes UTF-8")
+        })
+        .collect()
+}
+
 fn java_answers(dir: &Path) -> Vec<Answer> {
     let input: String = CASES
         .iter()
@@ -439,6 +515,35 @@ fn java_answers(dir: &Path) -> Vec<Answer> {
             other => Answer::Invalid(other.trim_start_matches("E ").to_string()),
         })
         .collect()
+}
+
+#[test]
+fn replace_all_gives_what_java_gives() {
+    if !require_jdk() {
+        return;
+    }
+    let dir = TempDir::new("regex-oracle-replace");
+    let java = java_replacements(&dir.0);
+    let mut disagreements = Vec::new();
+    for ((regex, replacement, input), java) in REPLACE_CASES.iter().zip(&java) {
+        let mut ours = String::new();
+        match Replacement::new(regex, replacement) {
+            Ok(compiled) => compiled.apply(input, &mut ours),
+            Err(error) => ours = format!("refused: {error}"),
+        }
+        if &ours != java {
+            disagreements.push(format!(
+                "{regex:?} -> {replacement:?} on {input:?}: java {java:?}, l4rs {ours:?}"
+            ));
+        }
+    }
+    assert!(
+        disagreements.is_empty(),
+        "{} of {} replacements differ:\n{}",
+        disagreements.len(),
+        REPLACE_CASES.len(),
+        disagreements.join("\n")
+    );
 }
 
 #[test]

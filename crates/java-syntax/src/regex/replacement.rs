@@ -1,7 +1,7 @@
 //! Java's `Matcher.replaceAll`: a Java regular expression and a replacement that may refer to
 //! its groups (`$1`, `${name}`, `\$` for a dollar sign), as `%replace` and `<Replace>` use it.
 
-use super::{compile, JavaRegexError};
+use super::{compile, JavaRegexError, END_OF_LINE_GROUP};
 use ::regex::Regex;
 
 /// Why a `replaceAll` could not be prepared.
@@ -99,54 +99,89 @@ pub struct Replacement {
     regex: Regex,
     pieces: Vec<Piece>,
     uses_groups: bool,
+    /// The groups into which a final `$` or `\Z` matched a line terminator (named
+    /// `END_OF_LINE_GROUP…`), which is not part of the replaced span.
+    line_end_groups: Vec<usize>,
 }
 
 impl Replacement {
     /// Compiles the Java regular expression and the replacement.
     pub fn new(regex: &str, replacement: &str) -> Result<Replacement, ReplacementError> {
         let regex = compile(regex)?;
-        let pieces = parse_replacement(replacement, regex.captures_len() - 1)
-            .map_err(ReplacementError::Replacement)?;
+        let line_end_groups = regex
+            .capture_names()
+            .enumerate()
+            .filter(|(_, name)| name.is_some_and(|name| name.starts_with(END_OF_LINE_GROUP)))
+            .map(|(index, _)| index)
+            .collect::<Vec<_>>();
+        // Those groups come after every group of the pattern's own, which keep their numbers.
+        let groups = regex.captures_len() - 1 - line_end_groups.len();
+        let pieces =
+            parse_replacement(replacement, groups).map_err(ReplacementError::Replacement)?;
         let uses_groups = pieces.iter().any(|p| !matches!(p, Piece::Text(_)));
         Ok(Replacement {
             regex,
             pieces,
             uses_groups,
+            line_end_groups,
         })
     }
 
-    /// Appends `input` to `out` with every match replaced.
-    pub fn apply(&self, input: &str, out: &mut String) {
-        let mut last = 0;
-        if !self.uses_groups {
-            for found in self.regex.find_iter(input) {
-                out.push_str(&input[last..found.start()]);
-                for piece in &self.pieces {
-                    if let Piece::Text(text) = piece {
-                        out.push_str(text);
-                    }
+    /// Appends the replacement for one match.
+    fn push_pieces(&self, captures: Option<&::regex::Captures<'_>>, out: &mut String) {
+        for piece in &self.pieces {
+            let group = match (piece, captures) {
+                (Piece::Text(text), _) => {
+                    out.push_str(text);
+                    continue;
                 }
-                last = found.end();
-            }
-        } else {
-            for captures in self.regex.captures_iter(input) {
-                let whole = captures.get(0).expect("group 0 always matches");
-                out.push_str(&input[last..whole.start()]);
-                for piece in &self.pieces {
-                    match piece {
-                        Piece::Text(text) => out.push_str(text),
-                        Piece::Group(n) => {
-                            out.push_str(captures.get(*n).map_or("", |m| m.as_str()))
-                        }
-                        Piece::Named(name) => {
-                            out.push_str(captures.name(name).map_or("", |m| m.as_str()))
-                        }
-                    }
-                }
-                last = whole.end();
-            }
+                (_, None) => None,
+                (Piece::Group(n), Some(captures)) => captures.get(*n),
+                (Piece::Named(name), Some(captures)) => captures.name(name),
+            };
+            out.push_str(group.map_or("", |m| m.as_str()));
         }
-        out.push_str(&input[last..]);
+    }
+
+    /// Appends `input` to `out` with every match replaced.
+    ///
+    /// The matches are found as Java's `Matcher.find()` finds them one after the other: the
+    /// next search starts where the previous match ended, one character further when it was
+    /// empty, so an empty match right after a non-empty one counts (`a*` in `baa` matches at
+    /// 0, 1..3 and 3, giving `-b--`), where the `regex` crate's iterators skip it.
+    pub fn apply(&self, input: &str, out: &mut String) {
+        let needs_captures = self.uses_groups || !self.line_end_groups.is_empty();
+        let mut copied = 0;
+        let mut from = 0;
+        while from <= input.len() {
+            let (start, end, captures) = if needs_captures {
+                let Some(captures) = self.regex.captures_at(input, from) else {
+                    break;
+                };
+                let Some(whole) = captures.get(0) else { break };
+                // A line terminator matched by a final `$` is not part of Java's match.
+                let end = self
+                    .line_end_groups
+                    .iter()
+                    .find_map(|&group| captures.get(group))
+                    .map_or(whole.end(), |line_end| line_end.start());
+                (whole.start(), end, Some(captures))
+            } else {
+                let Some(found) = self.regex.find_at(input, from) else {
+                    break;
+                };
+                (found.start(), found.end(), None)
+            };
+            out.push_str(&input[copied..start]);
+            self.push_pieces(captures.as_ref(), out);
+            copied = end;
+            from = if end == start {
+                end + input[end..].chars().next().map_or(1, char::len_utf8)
+            } else {
+                end
+            };
+        }
+        out.push_str(&input[copied..]);
     }
 }
 
@@ -174,6 +209,32 @@ mod tests {
         assert!(Replacement::new(r"(a)\1", "").is_err());
     }
 
+    /// What Java's `replaceAll` gives (checked with JDK 17).
+    #[test]
+    fn dollar_matches_before_a_final_line_terminator_and_leaves_it() {
+        assert_eq!(replace_all(r"\.$", "!", "end.\n"), "end!\n");
+        assert_eq!(replace_all(r"\.$", "!", "end.\r\n"), "end!\r\n");
+        assert_eq!(replace_all(r"\.$", "!", "end.\n\n"), "end.\n\n");
+        assert_eq!(replace_all(r"(\w+)$", "<$1>", "a bc\n"), "a <bc>\n");
+        assert_eq!(replace_all(r"x\Z", "y", "x\u{2028}"), "y\u{2028}");
+        assert_eq!(replace_all("$", "X", "ab\n"), "abX\nX");
+        assert_eq!(replace_all(r"\s+$", "", "abc  \n"), "abc");
+        assert_eq!(replace_all("(?d)x$", "y", "x\r"), "x\r");
+        assert_eq!(replace_all("x$|y", "Z", "yx\n"), "ZZ\n");
+        assert_eq!(replace_all("a*$", "-", "baa\n"), "b--\n-");
+        assert_eq!(replace_all("x$|y$", "Z", "yx\n"), "yZ\n");
+        assert_eq!(replace_all(r"(x)|(\d)$", "<$1$2>", "x1\n"), "<x><1>\n");
+    }
+
+    /// Java's `replaceAll` counts an empty match right after a non-empty one.
+    #[test]
+    fn matches_follow_one_another_as_in_java() {
+        assert_eq!(replace_all("a*", "-", "baa"), "-b--");
+        assert_eq!(replace_all("x*", "-", "ab"), "-a-b-");
+        assert_eq!(replace_all("a|", "-", "ab"), "--b-");
+        assert_eq!(replace_all("", "-", "éb"), "-é-b-");
+    }
+
     #[test]
     fn replacements() {
         assert_eq!(
@@ -185,6 +246,7 @@ mod tests {
         assert_eq!(replace_all(r"\n", "\\\\n", "a\nb"), "a\\nb");
         assert_eq!(replace_all(r"x", "\\$", "x"), "$");
         assert!(Replacement::new("x", "$").is_err());
+        assert!(Replacement::new("(x)$", "$2").is_err());
         assert!(Replacement::new("x", "$2").is_err());
     }
 }

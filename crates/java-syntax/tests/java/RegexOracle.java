@@ -7,8 +7,10 @@ import java.util.regex.PatternSyntaxException;
 /**
  * Answers what java.util.regex says about (mode, regex, input) triples, for l4rs's
  * differential test. Each input line is "mode hex(regex) hex(input)" with mode "find" or
- * "matches" and UTF-8 text in hexadecimal (so any character survives the trip). Each output
- * line is "1" (a match), "0" (no match) or "E <description>" (PatternSyntaxException).
+ * "matches", or "replace hex(regex) hex(input) hex(replacement)", with UTF-8 text in
+ * hexadecimal (so any character survives the trip). Each output line is "1" (a match), "0"
+ * (no match), "R hex(result)" (replaceAll's result) or "E <description>"
+ * (PatternSyntaxException).
  */
 public final class RegexOracle {
     public static void main(String[] args) throws Exception {
@@ -21,10 +23,15 @@ public final class RegexOracle {
             String input = unhex(fields[2]);
             try {
                 Pattern pattern = Pattern.compile(regex);
-                boolean found = fields[0].equals("matches")
-                    ? pattern.matcher(input).matches()
-                    : pattern.matcher(input).find();
-                out.append(found ? "1" : "0");
+                if (fields[0].equals("replace")) {
+                    String replaced = pattern.matcher(input).replaceAll(unhex(fields[3]));
+                    out.append("R ").append(hex(replaced));
+                } else {
+                    boolean found = fields[0].equals("matches")
+                        ? pattern.matcher(input).matches()
+                        : pattern.matcher(input).find();
+                    out.append(found ? "1" : "0");
+                }
             } catch (PatternSyntaxException e) {
                 out.append("E ").append(e.getDescription().replace('\n', ' '));
             }
@@ -32,6 +39,14 @@ public final class RegexOracle {
         }
         System.out.print(out);
         System.out.flush();
+    }
+
+    private static String hex(String text) {
+        StringBuilder hex = new StringBuilder();
+        for (byte b : text.getBytes(StandardCharsets.UTF_8)) {
+            hex.append(String.format("%02x", b & 0xff));
+        }
+        return hex.toString();
     }
 
     private static String unhex(String hex) {

@@ -143,4 +143,35 @@ mod tests {
             DatePatternError::UnterminatedQuote { index: 0 }
         );
     }
+
+    /// Any text splits or fails without panicking, and what splits is all of the text.
+    #[test]
+    fn arbitrary_patterns_never_panic() {
+        const PIECES: &[&str] = &["y", "yy", "M", "'", "''", "é", " ", "x", "'T'", ":", "S"];
+        let mut state: u64 = 0x2545_F491_4F6C_DD1D;
+        for _ in 0..2000 {
+            let mut pattern = String::new();
+            for _ in 0..(state % 9) {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                pattern.push_str(PIECES[(state % PIECES.len() as u64) as usize]);
+            }
+            if let Ok(tokens) = parse(&pattern) {
+                let letters: usize = tokens
+                    .iter()
+                    .map(|token| match token {
+                        Token::Field { count, .. } => *count,
+                        Token::Literal(_) => 0,
+                    })
+                    .sum();
+                let outside_quotes = pattern.split('\'').step_by(2).collect::<String>();
+                let expected = outside_quotes
+                    .chars()
+                    .filter(char::is_ascii_alphabetic)
+                    .count();
+                assert_eq!(letters, expected, "{pattern}");
+            }
+        }
+    }
 }

@@ -14,10 +14,11 @@
 //! Without a JDK the test is skipped with a notice, except under CI (`CI` set), where a
 //! missing JDK fails it.
 
-use std::io::Write as _;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+mod java_support;
 
+use std::path::Path;
+
+use java_support::{hex, require_jdk, run_java, unhex, TempDir};
 use l4rs_java_syntax::regex::{compile, compile_whole, JavaRegexError, Replacement};
 
 /// How log4j2 applies a pattern.
@@ -380,91 +381,6 @@ fn l4rs(mode: Mode, regex: &str, input: &str) -> Answer {
     }
 }
 
-/// Whether the JDK is there; without it the test is skipped, except under CI.
-fn require_jdk() -> bool {
-    let missing = ["javac", "java"]
-        .into_iter()
-        .find(|tool| Command::new(tool).arg("-version").output().is_err());
-    match missing {
-        None => true,
-        Some(tool) => {
-            assert!(
-                std::env::var("CI").unwrap_or_default().is_empty(),
-                "the JDK is required under CI but {tool} is missing (apt-get install -y default-jdk-headless)"
-            );
-            eprintln!("skipping the Java differential test: {tool} is missing");
-            false
-        }
-    }
-}
-
-/// A fresh folder under the system's temporary folder, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let path = std::env::temp_dir().join(format!("l4rs-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&path);
-        std::fs::create_dir_all(&path).expect("create a temporary folder");
-        TempDir(path)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn hex(text: &str) -> String {
-    text.bytes().map(|b| format!("{b:02x}")).collect()
-}
-
-/// Compiles `tests/java/<class>.java` into `dir` and runs it with `input` on stdin; returns
-/// its output lines.
-fn run_java(dir: &Path, class: &str, input: &str) -> Vec<String> {
-    let source = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/java")
-        .join(format!("{class}.java"));
-    let javac = Command::new("javac")
-        .arg("-d")
-        .arg(dir)
-        .arg(&source)
-        .output()
-        .expect("run javac");
-    assert!(
-        javac.status.success(),
-        "javac {}: {}",
-        source.display(),
-        String::from_utf8_lossy(&javac.stderr)
-    );
-    let mut java = Command::new("java")
-        .arg("-cp")
-        .arg(dir)
-        .arg(class)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run java");
-    java.stdin
-        .take()
-        .expect("stdin is piped")
-        .write_all(input.as_bytes())
-        .expect("write the cases to java");
-    let output = java.wait_with_output().expect("wait for java");
-    assert!(
-        output.status.success(),
-        "java {class}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout)
-        .expect("java writes UTF-8")
-        .lines()
-        .map(str::to_string)
-        .collect()
-}
-
 fn java_replacements(dir: &Path) -> Vec<String> {
     let input: String = REPLACE_CASES
         .iter()
@@ -477,7 +393,7 @@ fn java_replacements(dir: &Path) -> Vec<String> {
             )
         })
         .collect();
-    let lines = run_java(dir, "RegexOracle", &input);
+    let lines = run_java(dir, "RegexOracle", &[], &input);
     assert_eq!(
         lines.len(),
         REPLACE_CASES.len(),
@@ -489,10 +405,7 @@ fn java_replacements(dir: &Path) -> Vec<String> {
             let hex = line
                 .strip_prefix("R ")
                 .unwrap_or_else(|| panic!("java refused a replacement case: {line}"));
-            let bytes = (0..hex.len() / 2)
-                .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).expect("hex"))
-                .collect();
-            String::from_utf8(bytes).expect("java writes UTF-8")
+            unhex(hex)
         })
         .collect()
 }
@@ -505,7 +418,7 @@ fn java_answers(dir: &Path) -> Vec<Answer> {
             format!("{mode} {} {}\n", hex(regex), hex(text))
         })
         .collect();
-    let lines = run_java(dir, "RegexOracle", &input);
+    let lines = run_java(dir, "RegexOracle", &[], &input);
     assert_eq!(lines.len(), CASES.len(), "one answer per case: {lines:?}");
     lines
         .iter()
@@ -519,11 +432,11 @@ fn java_answers(dir: &Path) -> Vec<Answer> {
 
 #[test]
 fn replace_all_gives_what_java_gives() {
-    if !require_jdk() {
+    if !require_jdk(&[]) {
         return;
     }
     let dir = TempDir::new("regex-oracle-replace");
-    let java = java_replacements(&dir.0);
+    let java = java_replacements(dir.path());
     let mut disagreements = Vec::new();
     for ((regex, replacement, input), java) in REPLACE_CASES.iter().zip(&java) {
         let mut ours = String::new();
@@ -565,11 +478,11 @@ fn enough_cases_and_every_java_only_case_is_listed_once() {
 
 #[test]
 fn l4rs_agrees_with_java_util_regex() {
-    if !require_jdk() {
+    if !require_jdk(&[]) {
         return;
     }
     let dir = TempDir::new("regex-oracle");
-    let java = java_answers(&dir.0);
+    let java = java_answers(dir.path());
     let mut disagreements = Vec::new();
     for ((mode, regex, input), java) in CASES.iter().zip(&java) {
         let ours = l4rs(*mode, regex, input);

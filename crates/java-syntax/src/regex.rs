@@ -11,9 +11,9 @@
 //! |---|---|
 //! | `.` (stops at `\n`, `\r`, `\u0085`, `\u2028`, `\u2029`) | a class excluding exactly those; `[^\n]` under `(?d)`; any character under `(?s)` |
 //! | `\d \w \s` and their negations, POSIX `\p{Alpha}`… (ASCII unless `(?U)`) | ASCII classes, Unicode ones under `(?U)` |
-//! | `(?i)` (ASCII letters only unless `(?u)` or `(?U)`) | both cases of each ASCII letter spelled out; the `regex` crate's `(?i)` under `(?iu)` |
+//! | `(?i)` (ASCII letters only unless `(?u)` or `(?U)`) | every case of each letter spelled out by Java's rules (the lower case of the upper case decides); the `regex` crate's `(?i)` is never used |
 //! | `(?i)` with `\p{Lu}`, `\p{Ll}`, `\p{Lt}`, `\p{Upper}`… | any cased letter (Java widens these classes) |
-//! | `(?d)`, `(?u)`, `(?U)`, `(?x)` flags | applied by the translator (no `regex` counterpart or a different one) |
+//! | `(?d)`, `(?i)`, `(?u)`, `(?U)`, `(?x)` flags | applied by the translator (no `regex` counterpart or a different one) |
 //! | `(?m)` | `(?mR)`: `^`/`$` also at `\r` |
 //! | `\h \v \R \e \a \cX \0ooo \uhhhh \x{h…}` | their explicit equivalents |
 //! | `\Q…\E` | escaped literal text |
@@ -107,6 +107,8 @@ fn translate_for(java: &str, find: bool) -> Result<String, JavaRegexError> {
     let mut translator = Translator {
         find,
         end_groups: 0,
+        literal_run: false,
+        after_literal: false,
         chars: java.chars().collect(),
         pos: 0,
         out: String::with_capacity(java.len() + 16),
@@ -164,18 +166,18 @@ impl Flags {
         self.case_insensitive && !self.unicode_case
     }
 
-    /// Case-insensitive for every letter: left to the `regex` crate's `i` flag.
+    /// Case-insensitive for every letter: also spelled out, with Java's case rules (the
+    /// `regex` crate's `i` flag folds differently, so it is never used).
     fn unicode_case_insensitive(&self) -> bool {
         self.case_insensitive && self.unicode_case
     }
 
     /// The `regex` flags that carry these flags' meaning, all spelled out so that the group
-    /// that sets them fully defines them (`(?im-R)`, `(?-imR)`).
+    /// that sets them fully defines them (`(?mR)`, `(?-mR)`).
     fn regex_flags(&self) -> String {
         let mut on = String::new();
         let mut off = String::new();
         for (letter, set) in [
-            ('i', self.unicode_case_insensitive()),
             ('m', self.multiline),
             ('R', self.multiline && !self.unix_lines),
         ] {
@@ -224,6 +226,10 @@ struct Translator {
     find: bool,
     /// How many end-of-input groups were written (see `push_end_of_input`).
     end_groups: usize,
+    /// The element just written was a literal character (not quantified).
+    literal_run: bool,
+    /// The element before the one being read was such a literal character.
+    after_literal: bool,
     chars: Vec<char>,
     pos: usize,
     out: String,
@@ -310,6 +316,7 @@ impl Translator {
         loop {
             self.skip_comments();
             let Some(c) = self.next() else { break };
+            self.after_literal = std::mem::take(&mut self.literal_run);
             match c {
                 '*' | '+' | '?' | '{' => self.quantifier(c)?,
                 _ => {
@@ -347,19 +354,7 @@ impl Translator {
             && !(self.flags.comments && (next.is_ascii_whitespace() || next == '#'))
             && !matches!(self.peek(), Some('*' | '+' | '?' | '{'));
         if literal {
-            // The characters the literal matches: under `(?iu)` the `regex` crate folds it,
-            // so every character of its case class counts.
-            let mut candidates = vec![next, next.to_ascii_lowercase(), next.to_ascii_uppercase()];
-            if self.flags.unicode_case_insensitive() {
-                let variants = [next, simple_upper(next), simple_lower(next)];
-                candidates.extend(variants);
-                candidates.extend(
-                    case_pairs()
-                        .iter()
-                        .filter(|(_, mapped)| variants.contains(mapped))
-                        .map(|(c, _)| *c),
-                );
-            }
+            let candidates = self.literal_members(next, true);
             if let Ok(atom) = ::regex::Regex::new(&format!(r"\A(?:{set})\z")) {
                 if !candidates
                     .iter()
@@ -412,8 +407,11 @@ impl Translator {
                         self.last = Last::Atom(None);
                     }
                     Escaped::Quoted(chars) => {
-                        for c in chars {
+                        let count = chars.len();
+                        for (index, c) in chars.into_iter().enumerate() {
                             self.push_char(c);
+                            // Quoted characters form one run.
+                            self.after_literal = index + 1 < count;
                         }
                     }
                     Escaped::Nothing => {}
@@ -460,29 +458,68 @@ impl Translator {
         Ok(())
     }
 
-    /// Writes one literal character outside classes.
-    fn push_char(&mut self, c: char) {
-        if self.flags.ascii_case_insensitive() && c.is_ascii_alphabetic() {
-            let set = format!("[{}{}]", c.to_ascii_lowercase(), c.to_ascii_uppercase());
-            self.out.push_str(&set);
-            self.last = Last::Atom(Some(set));
+    /// The characters a literal `c` matches under the flags in force: itself; with `(?i)` also
+    /// the other case of an ASCII letter; with `(?iu)` every character whose lower case of
+    /// its upper case is the same as `c`'s (Java's rule, which makes `İ`, `ı`, `I` and `i`
+    /// one class). A character whose upper case has no other lower case (`ß`) matches only
+    /// itself, unless it is part of a run of literal characters (`in_run`), which Java
+    /// compares by that key too (`(?iu)ß` does not match `ẞ`, `(?iu)aß` matches `aẞ`).
+    fn literal_members(&self, c: char, in_run: bool) -> Vec<char> {
+        if self.flags.unicode_case_insensitive() {
+            let upper = simple_upper(c);
+            let key = simple_lower(upper);
+            if upper == key && !in_run {
+                return vec![c];
+            }
+            let mut members = Vec::new();
+            if simple_lower(simple_upper(key)) == key {
+                members.push(key);
+            }
+            members.extend(
+                case_table()
+                    .iter()
+                    .filter(|entry| entry.key == key && entry.c != key)
+                    .map(|entry| entry.c),
+            );
+            if members.is_empty() {
+                members.push(c);
+            }
+            members
+        } else if self.flags.ascii_case_insensitive() && c.is_ascii_alphabetic() {
+            vec![c.to_ascii_lowercase(), c.to_ascii_uppercase()]
         } else {
-            let start = self.out.len();
-            push_literal(&mut self.out, c);
-            self.last = Last::Atom(Some(self.out[start..].to_string()));
+            vec![c]
         }
     }
 
-    /// Writes a set of single characters outside classes. Under `(?iu)` the `regex` crate
-    /// would fold every member; Java folds the characters and ranges written in a class (the
-    /// translator has added their other cases already) but not `\w`, `\p{…}` and the other
-    /// escapes, so the set is shielded from the `regex` crate's folding.
-    fn push_set(&mut self, set: String) {
-        if self.flags.unicode_case_insensitive() {
-            let _ = write!(self.out, "(?-i:{set})");
+    /// Writes one literal character outside classes.
+    fn push_char(&mut self, c: char) {
+        // Java gathers literal characters into runs ("slices"); a character followed by a
+        // quantifier is left out of its run.
+        let quantified = matches!(self.peek(), Some('*' | '+' | '?' | '{'));
+        let next_literal = self
+            .peek()
+            .is_some_and(|next| !"\\[]().^$|*+?{".contains(next))
+            && !matches!(self.peek_at(1), Some('*' | '+' | '?' | '{'));
+        let in_run = !quantified && (self.after_literal || next_literal);
+        self.literal_run = !quantified;
+        let members = self.literal_members(c, in_run);
+        let start = self.out.len();
+        if let [single] = members[..] {
+            push_literal(&mut self.out, single);
         } else {
-            self.out.push_str(&set);
+            self.out.push('[');
+            for member in members {
+                push_literal(&mut self.out, member);
+            }
+            self.out.push(']');
         }
+        self.last = Last::Atom(Some(self.out[start..].to_string()));
+    }
+
+    /// Writes a set of single characters outside classes.
+    fn push_set(&mut self, set: String) {
+        self.out.push_str(&set);
         self.last = Last::Atom(Some(set));
     }
 
@@ -702,7 +739,9 @@ impl Translator {
                     }
                     Escaped::Quoted(chars) => {
                         for c in chars {
-                            self.push_class_range(&mut out, c, c);
+                            for member in self.literal_members(c, false) {
+                                push_literal(&mut out, member);
+                            }
                         }
                         first = false;
                         continue;
@@ -732,21 +771,23 @@ impl Translator {
                 }
                 self.push_class_range(&mut out, member, end);
             } else {
-                self.push_class_range(&mut out, member, member);
+                for member in self.literal_members(member, false) {
+                    push_literal(&mut out, member);
+                }
             }
         }
     }
 
     /// Adds `from-to` to a class, and under `(?i)` every character Java's case-insensitive
-    /// range also matches: one whose upper case, lower case or lower case of its upper case is
-    /// in the range (ASCII letters only without `(?u)`).
+    /// range also matches: under `(?iu)` one whose upper case or lower case of its upper case
+    /// is in the range; under `(?i)` an ASCII letter whose other case is.
     fn push_class_range(&self, out: &mut String, from: char, to: char) {
         push_range(out, from, to);
         if self.flags.unicode_case_insensitive() {
             let inside = |c: char| from <= c && c <= to;
-            for &(c, mapped) in case_pairs() {
-                if inside(mapped) && !inside(c) {
-                    push_literal(out, c);
+            for entry in case_table() {
+                if (inside(entry.upper) || inside(entry.key)) && !inside(entry.c) {
+                    push_literal(out, entry.c);
                 }
             }
         }
@@ -1091,41 +1132,61 @@ fn property_members(name: &str, flags: Flags) -> Result<String, Refusal> {
     Ok(members.to_string())
 }
 
-/// `Character.toUpperCase(char)`: the simple mapping, so a character whose upper case is
-/// several characters (`ß`) stays as it is.
+/// `Character.toUpperCase(int)`: Unicode's simple mapping. Rust gives the full mapping; where
+/// that is several characters, the simple one is the character itself (`ß`), except for the
+/// Greek letters with a subscript iota, whose simple upper case is their title-case form.
 fn simple_upper(c: char) -> char {
     let mut upper = c.to_uppercase();
     match (upper.next(), upper.next()) {
         (Some(single), None) => single,
-        _ => c,
+        _ => match u32::from(c) {
+            0x1F80..=0x1F87 | 0x1F90..=0x1F97 | 0x1FA0..=0x1FA7 => {
+                char::from_u32(u32::from(c) + 8).unwrap_or(c)
+            }
+            0x1FB3 => '\u{1FBC}',
+            0x1FC3 => '\u{1FCC}',
+            0x1FF3 => '\u{1FFC}',
+            _ => c,
+        },
     }
 }
 
-/// `Character.toLowerCase(char)`, likewise.
+/// `Character.toLowerCase(int)`, likewise: only `İ` has a full lower case of several
+/// characters (`i` and a combining dot) and a simple one (`i`).
 fn simple_lower(c: char) -> char {
     let mut lower = c.to_lowercase();
     match (lower.next(), lower.next()) {
         (Some(single), None) => single,
+        _ if c == '\u{130}' => 'i',
         _ => c,
     }
 }
 
-/// Every (character, its simple upper case, lower case or lower case of its upper case) pair
-/// where the two differ, computed once: what a case-insensitive class needs to find the characters that map into a range.
-fn case_pairs() -> &'static [(char, char)] {
-    static PAIRS: std::sync::OnceLock<Vec<(char, char)>> = std::sync::OnceLock::new();
-    PAIRS.get_or_init(|| {
-        let mut pairs = Vec::new();
-        for c in (0..=0x10FFFF).filter_map(char::from_u32) {
-            let upper = simple_upper(c);
-            // Java also tries the lower case of the upper case (`ſ` → `S` → `s`).
-            for mapped in [upper, simple_lower(c), simple_lower(upper)] {
-                if mapped != c && !pairs.contains(&(c, mapped)) {
-                    pairs.push((c, mapped));
-                }
-            }
-        }
-        pairs
+/// A character with its case mappings, as Java's case-insensitive matching uses them.
+struct CaseEntry {
+    /// The character.
+    c: char,
+    /// `Character.toUpperCase(c)`.
+    upper: char,
+    /// `Character.toLowerCase(Character.toUpperCase(c))`: two characters with the same key
+    /// are equal to Java's Unicode case-insensitive match.
+    key: char,
+}
+
+/// Every character whose upper case or key differs from itself, computed once (a few
+/// thousand): what a case-insensitive literal or range needs to find the characters it also
+/// matches.
+fn case_table() -> &'static [CaseEntry] {
+    static TABLE: std::sync::OnceLock<Vec<CaseEntry>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        (0..=0x10FFFF)
+            .filter_map(char::from_u32)
+            .filter_map(|c| {
+                let upper = simple_upper(c);
+                let key = simple_lower(upper);
+                (upper != c || key != c).then_some(CaseEntry { c, upper, key })
+            })
+            .collect()
     })
 }
 

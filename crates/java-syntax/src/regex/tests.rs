@@ -72,6 +72,11 @@ fn case_insensitivity_is_ascii_unless_unicode_case() {
     assert!(!whole("(?i)[^a]").is_match("A"));
     assert!(!whole("(?i)k").is_match("\u{212A}"));
     assert!(whole("(?iu)k").is_match("\u{212A}"));
+    // Java's Unicode rule: the lower case of the upper case decides.
+    assert!(whole("(?iu)i").is_match("\u{130}"));
+    assert!(whole("(?iu)[a-z]").is_match("\u{131}"));
+    assert!(!whole("(?iu)ß").is_match("ẞ"));
+    assert!(whole("(?iu)aß").is_match("aẞ"));
     // Java widens the cased classes, and only those.
     assert!(whole(r"(?i)\p{Lu}").is_match("é"));
     assert!(whole(r"(?i)\p{Lower}").is_match("A"));

@@ -16,6 +16,17 @@ pub enum ReplacementError {
     Replacement(String),
 }
 
+impl ReplacementError {
+    /// True when the regular expression is valid Java that l4rs cannot evaluate (Java would
+    /// have accepted it), as opposed to an error Java reports too.
+    pub fn is_unsupported(&self) -> bool {
+        matches!(
+            self,
+            ReplacementError::Regex(JavaRegexError::Unsupported { .. })
+        )
+    }
+}
+
 /// One piece of a compiled `replaceAll` replacement.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Piece {
@@ -205,7 +216,8 @@ mod tests {
         assert_eq!(replace_all(r"\Q.*\E", "!", "a.*b"), "a!b");
         assert_eq!(replace_all(r"a++b", "X", "aaab"), "X");
         assert_eq!(replace_all(r"\u0041", "a", "ABA"), "aBa");
-        assert!(Replacement::new("(?=x)", "").is_err());
+        assert!(Replacement::new("(?=x)", "").is_err_and(|e| e.is_unsupported()));
+        assert!(Replacement::new("(x", "").is_err_and(|e| !e.is_unsupported()));
         assert!(Replacement::new(r"(a)\1", "").is_err());
     }
 

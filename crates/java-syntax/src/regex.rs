@@ -25,7 +25,8 @@
 //! `\N{…}`, `\b{g}`, Unicode blocks (`\p{InGreek}`), a quantifier on a quantifier (`x{2}{3}`,
 //! which Java accepts with a meaning of its own), lone surrogates, a few `\p{java…}` classes,
 //! and possessive quantifiers except where they cannot give a different result than greedy ones
-//! (a single-character atom at the end of the pattern or before a character it cannot match).
+//! (a single-character atom at the end of a top-level alternative, or before a literal character
+//! it cannot match).
 //! Patterns Java rejects are rejected with [`JavaRegexError::Invalid`] (worded as Java words
 //! them) or, when only the compiler notices, [`JavaRegexError::Syntax`].
 //!
@@ -221,6 +222,7 @@ enum Escaped {
     Nothing,
 }
 
+/// One pass over a Java pattern, writing its `regex` translation to `out` as it reads.
 struct Translator {
     /// Translating for `find()` (else for `matches()`, which anchors the end itself).
     find: bool,

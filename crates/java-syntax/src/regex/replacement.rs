@@ -113,6 +113,11 @@ pub struct Replacement {
     /// The groups into which a final `$` or `\Z` matched a line terminator (named
     /// `END_OF_LINE_GROUP…`), which is not part of the replaced span.
     line_end_groups: Vec<usize>,
+    /// The pattern has `(?m)` and a `^` anchor, which the `regex` crate also matches at the
+    /// very end of a text that ends with a line terminator, where Java's does not. An empty
+    /// match there is dropped (wrongly only if another part of such a pattern, a `$` say,
+    /// matched there).
+    has_caret: bool,
 }
 
 impl Replacement {
@@ -130,11 +135,19 @@ impl Replacement {
         let pieces =
             parse_replacement(replacement, groups).map_err(ReplacementError::Replacement)?;
         let uses_groups = pieces.iter().any(|p| !matches!(p, Piece::Text(_)));
+        // The translation writes every literal `^` escaped, so a bare one is an anchor or a
+        // class's negation, and turns `(?m)` on only as `(?m…`.
+        let translated = regex.as_str();
+        let has_caret = translated.contains("(?m")
+            && translated
+                .char_indices()
+                .any(|(at, c)| c == '^' && !translated[..at].ends_with('['));
         Ok(Replacement {
             regex,
             pieces,
             uses_groups,
             line_end_groups,
+            has_caret,
         })
     }
 
@@ -183,6 +196,14 @@ impl Replacement {
                 };
                 (found.start(), found.end(), None)
             };
+            if start == end
+                && start == input.len()
+                && self.has_caret
+                && (input.ends_with('\n') || input.ends_with('\r'))
+            {
+                // Taken to be `(?m)^` after the final line terminator: not a match in Java.
+                break;
+            }
             out.push_str(&input[copied..start]);
             self.push_pieces(captures.as_ref(), out);
             copied = end;

@@ -756,9 +756,12 @@ impl Translator {
                 c => c,
             };
             first = false;
-            // `a-z`: a range, unless the `-` ends the class or starts a nested one.
+            // `a-z`: a range, unless the `-` ends the class or starts a nested one. In comments
+            // mode Java skips whitespace and comments around the `-` too.
+            self.skip_comments();
             if self.peek() == Some('-') && !matches!(self.peek_at(1), Some(']' | '[') | None) {
                 self.pos += 1;
+                self.skip_comments();
                 let end_start = self.pos;
                 let end = match self.next() {
                     Some('\\') => match self.escape(true, end_start)? {

@@ -484,9 +484,10 @@ pub struct DeleteSpec {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PathConditionSpec {
     /// `IfFileName glob|regex`: the path relative to `basePath` matches. `regex` is the
-    /// anchored regular expression (globs are translated).
+    /// anchored expression in the `regex` crate's syntax (Java regexes and globs are
+    /// translated).
     FileName {
-        /// The regular expression.
+        /// The regular expression, in the `regex` crate's syntax.
         regex: String,
         /// Nested conditions, all of which must accept too.
         nested: Vec<PathConditionSpec>,

@@ -33,7 +33,6 @@ use l4rs_core::{Filter, FilterResult, LogEvent};
 pub mod burst;
 pub mod composite;
 pub mod deny_all;
-pub mod java_regex;
 pub mod level_match;
 pub mod level_range;
 pub mod marker;
@@ -45,8 +44,9 @@ pub mod threshold;
 pub use burst::BurstFilter;
 pub use composite::CompositeFilter;
 pub use deny_all::DenyAllFilter;
-pub use java_regex::{translate_java_regex, JavaRegexError};
 pub use l4rs_config::model::FilterVerdicts;
+/// Why a `RegexFilter`'s expression was refused (from `l4rs-java-syntax`, which translates it).
+pub use l4rs_java_syntax::regex::JavaRegexError;
 pub use level_match::LevelMatchFilter;
 pub use level_range::LevelRangeFilter;
 pub use marker::MarkerFilter;

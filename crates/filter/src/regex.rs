@@ -3,15 +3,16 @@
 use l4rs_config::model::FilterVerdicts;
 use l4rs_core::{Filter, FilterResult, LogEvent};
 
-use crate::java_regex::{translate_java_regex, JavaRegexError};
+use l4rs_java_syntax::regex::{compile_whole, JavaRegexError};
 
 /// log4j2's `RegexFilter`: matches when the regular expression matches the **whole** message,
 /// as Java's `Matcher.matches()` does (`order` matches the message `order` but not
 /// `the order`).
 ///
 /// The expression is written in Java's syntax and translated once, at construction, into the
-/// `regex` crate's ([`translate_java_regex`]): `.` does not cross line terminators, `\d`, `\w`
-/// and `\s` are ASCII-only, `\Q…\E` quotes, and so on.
+/// `regex` crate's by `l4rs-java-syntax` ([`compile_whole`]): `.` does not cross line
+/// terminators, `\d`, `\w` and `\s` are ASCII-only, `(?i)` folds ASCII letters only unless
+/// `(?u)`, `\Q…\E` quotes, and so on.
 ///
 /// `useRawMsg` selects log4j2's unformatted message. An l4rs message has no separate format
 /// string (`{}` in its text is printed as it is), so both settings test the same text.
@@ -30,8 +31,7 @@ impl RegexFilter {
         use_raw_msg: bool,
         verdicts: FilterVerdicts,
     ) -> Result<RegexFilter, JavaRegexError> {
-        let translated = translate_java_regex(java_regex)?;
-        let regex = ::regex::Regex::new(&translated).map_err(JavaRegexError::from_compile_error)?;
+        let regex = compile_whole(java_regex)?;
         Ok(RegexFilter {
             java_regex: java_regex.to_string(),
             regex,
@@ -173,9 +173,20 @@ mod tests {
     }
 
     #[test]
+    fn case_insensitivity_is_ascii_only_unless_unicode_case() {
+        assert!(filter("(?i)error .*").matches("ERROR in é"));
+        assert!(!filter("(?i)é").matches("É"));
+        assert!(filter("(?iu)é").matches("É"));
+    }
+
+    #[test]
     fn errors_are_typed() {
         assert!(matches!(
             RegexFilter::new("(a", false, FilterVerdicts::default()),
+            Err(JavaRegexError::Invalid { .. })
+        ));
+        assert!(matches!(
+            RegexFilter::new(r"\p{IsNoSuchScript}", false, FilterVerdicts::default()),
             Err(JavaRegexError::Syntax { .. })
         ));
         assert!(matches!(

@@ -17,7 +17,8 @@
 //! Converter families live in private modules, one per family: `date`,
 //! `level`, `names` (logger/class precision), `location`, `message`, `thread`, `context`
 //! (MDC, NDC, markers), `runtime` (pid, sequence numbers, UUIDs), `exception`, `ansi`,
-//! `encode`, `replace`/`java_regex`, `conditional` (`%equals`, `%notEmpty`, `%maxLen`).
+//! `encode`, `replace` (Java regexes, translated by `l4rs-java-syntax`), `conditional`
+//! (`%equals`, `%notEmpty`, `%maxLen`).
 
 mod charset;
 mod converters;
@@ -39,7 +40,7 @@ pub use converters::date::DateFormatter;
 pub use converters::runtime::reset_sequence_number;
 pub use pattern::{Pattern, PatternOptions};
 
-use converters::java_regex::Replacement;
+use l4rs_java_syntax::regex::Replacement;
 use selector::Selector;
 
 /// What a layout needs from its surroundings.
@@ -113,6 +114,13 @@ impl PatternLayout {
         let selector = spec.selector.as_ref().map(|s| Selector::new(s, &options));
         let replace = spec.replace.as_ref().and_then(|r| match Replacement::new(&r.regex, &r.replacement) {
             Ok(replacement) => Some(replacement),
+            Err(reason) if reason.is_unsupported() => {
+                status::error(format_args!(
+                    "Replace with regex \"{}\" cannot be created: {reason}; rewrite the expression without it (events are written without the replacement)",
+                    r.regex
+                ));
+                None
+            }
             Err(reason) => {
                 status::error(format_args!(
                     "Could not create plugin of type class org.apache.logging.log4j.core.pattern.RegexReplacement for element Replace: java.util.regex.PatternSyntaxException: {reason}"
@@ -484,6 +492,29 @@ mod tests {
         assert!(uses("%m", "%N %m", "%m"));
         assert!(uses("%m", "%m", "%nano %m"));
         assert!(!uses("%N", "%m", "%m"));
+    }
+
+    #[test]
+    fn a_replace_regex_l4rs_cannot_evaluate_is_named_and_left_out() {
+        let spec = PatternLayoutSpec {
+            pattern: "%m".into(),
+            replace: Some(l4rs_config::model::ReplaceSpec {
+                regex: r"(a)\1".into(),
+                replacement: "b".into(),
+            }),
+            ..PatternLayoutSpec::default()
+        };
+        let (layout, records) =
+            status::capture(|| PatternLayout::new(&spec, LayoutContext::default()));
+        assert!(
+            records.iter().any(|r| r.message.starts_with(
+                r#"Replace with regex "(a)\1" cannot be created: a backreference (near index 3) is not supported by l4rs"#
+            )),
+            "{records:?}"
+        );
+        let mut out = String::new();
+        layout.format(&event(), &mut out);
+        assert_eq!(out, "Hello, world");
     }
 
     #[test]

@@ -5,6 +5,8 @@
 //! or schedule it cannot read) are checked here, so each mistake is reported with its
 //! position; where log4j2 goes on with a default (10 MB, daily at midnight), so does l4rs.
 
+use l4rs_java_syntax::regex::{translate_whole, JavaRegexError};
+
 use super::binder::{Binder, MissingField};
 use super::node::PNode;
 use crate::model::{
@@ -715,10 +717,14 @@ fn condition(
                     glob_to_regex(&glob).map_err(|reason| (reason, glob_position))
                 }
                 (None, Some(regex)) => {
+                    // PathMatcher's `regex:` is java.util.regex, tested with `matches()`.
                     let regex = regex.strip_prefix("regex:").unwrap_or(&regex).to_string();
-                    let anchored = format!("^(?:{regex})$");
-                    regex::Regex::new(&anchored)
-                        .map(|_| anchored)
+                    translate_whole(&regex)
+                        .and_then(|translated| {
+                            regex::Regex::new(&translated)
+                                .map(|_| translated)
+                                .map_err(JavaRegexError::from_compile_error)
+                        })
                         .map_err(|error| {
                             (
                                 format!("Invalid regex \"{regex}\": {error}"),
@@ -1141,6 +1147,10 @@ mod tests {
         let broken = [
             (r#"<IfFileName glob="app-[0-9.log.gz"/>"#, "Missing ']'"),
             (r#"<IfFileName regex="app-(.log"/>"#, "Invalid regex"),
+            (
+                r#"<IfFileName regex="(app)-\1.log"/>"#,
+                "a backreference (near index 6) is not supported by l4rs",
+            ),
             (r#"<IfFileName/>"#, "Specify either a path glob"),
             (r#"<IfLastModified age="ten days"/>"#, "cannot be parsed"),
             (
@@ -1203,6 +1213,21 @@ mod tests {
     }
 
     #[test]
+    fn file_name_regexes_are_read_as_java_reads_them() {
+        let (actions, config) =
+            deletes(r#"<Delete basePath="logs"><IfFileName regex="(?i)APP-\d+\.log"/></Delete>"#);
+        assert!(config.diagnostics.is_empty(), "{:#?}", config.diagnostics);
+        let PathConditionSpec::FileName { regex, .. } = &actions[0].conditions[0] else {
+            panic!("{:?}", actions[0].conditions)
+        };
+        let regex = regex::Regex::new(regex).unwrap();
+        assert!(regex.is_match("app-12.log"));
+        // Java's `\d` is ASCII and `matches()` tests the whole path.
+        assert!(!regex.is_match("app-١٢.log"));
+        assert!(!regex.is_match("old/app-12.log"));
+    }
+
+    #[test]
     fn file_name_conditions_take_globs_regexes_and_their_prefixes() {
         let (actions, config) = deletes(
             r#"<Delete basePath="logs" maxDepth="3" followLinks="true" testMode="true">
@@ -1233,8 +1258,8 @@ mod tests {
             regexes,
             [
                 r"^[^/]*/app\-[^/]*\.gz$",
-                r"^(?:.*\.gz)$",
-                r"^(?:app-\d+\.log)$"
+                r"\A(?:[^\n\r\x{85}\x{2028}\x{2029}]*\x{2E}gz)\z",
+                r"\A(?:app\x{2D}[0-9]+\x{2E}log)\z"
             ]
         );
     }

@@ -1,5 +1,7 @@
 //! `filePattern`: the names rolled files get, with `%d{…}` dates and `%i` indexes.
 
+use l4rs_java_syntax::date_pattern::{self, Token};
+
 /// How often a time-based rollover happens: the smallest calendar unit printed by the
 /// pattern's `%d` conversions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -256,21 +258,11 @@ fn date_segment(text: &str, options: &[String]) -> Result<FilePatternSegment, St
 /// Checks a SimpleDateFormat pattern and returns the smallest unit it prints.
 fn date_frequency(pattern: &str) -> Result<Option<RolloverFrequency>, String> {
     let mut smallest = None;
-    let mut quoted = false;
-    let mut chars = pattern.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c == '\'' {
-            if chars.peek() == Some(&'\'') {
-                chars.next();
-            } else {
-                quoted = !quoted;
-            }
+    for token in date_pattern::parse(pattern).map_err(|error| error.to_string())? {
+        let Token::Field { letter, count } = token else {
             continue;
-        }
-        if quoted || !c.is_ascii_alphabetic() {
-            continue;
-        }
-        let unit = match c {
+        };
+        let unit = match letter {
             'S' => Some(RolloverFrequency::EveryMillisecond),
             's' => Some(RolloverFrequency::EverySecond),
             'm' => Some(RolloverFrequency::EveryMinute),
@@ -280,14 +272,14 @@ fn date_frequency(pattern: &str) -> Result<Option<RolloverFrequency>, String> {
             'M' | 'L' => Some(RolloverFrequency::Monthly),
             'y' => Some(RolloverFrequency::Annually),
             'G' | 'Y' | 'u' | 'a' | 'z' | 'Z' | 'X' => None,
-            other => return Err(format!("Illegal pattern component: {other}")),
+            other => {
+                let component: String = std::iter::repeat_n(other, count).collect();
+                return Err(format!("Illegal pattern component: {component}"));
+            }
         };
         if let Some(unit) = unit {
             smallest = Some(smallest.map_or(unit, |s: RolloverFrequency| s.min(unit)));
         }
-    }
-    if quoted {
-        return Err("Unterminated quote".to_string());
     }
     Ok(smallest)
 }
@@ -353,7 +345,7 @@ mod tests {
             .contains("[x]"));
         assert!(FilePattern::parse("app-%d{yyyy-bb}.log")
             .unwrap_err()
-            .contains("Illegal pattern component: b"));
+            .contains("Illegal pattern component: bb"));
         assert!(FilePattern::parse("app-%d{yyyy.log").is_err());
         assert!(FilePattern::parse("app-%").is_err());
         assert!(FilePattern::parse("app-%d{'yyyy}.log").is_err());

@@ -6,6 +6,7 @@ use jiff::ZonedDateTime as Zoned;
 
 use l4rs_core::calendar::{self, DAY_NAMES, MONTH_NAMES};
 use l4rs_core::Timestamp;
+use l4rs_java_syntax::date_pattern::{self, Token};
 
 /// Why a pattern was rejected (SimpleDateFormat's `IllegalArgumentException`).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -33,27 +34,17 @@ pub fn format_default(at: Timestamp) -> String {
 }
 
 fn format_zoned(pattern: &str, zoned: &Zoned) -> Result<String, DatePatternError> {
-    let chars: Vec<char> = pattern.chars().collect();
+    let tokens = date_pattern::parse(pattern).map_err(|error| match error {
+        date_pattern::DatePatternError::UnterminatedQuote { .. } => {
+            DatePatternError::UnterminatedQuote
+        }
+    })?;
     let mut out = String::new();
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        if c == '\'' {
-            i = calendar::read_quoted(&chars, i, &mut out)
-                .ok_or(DatePatternError::UnterminatedQuote)?;
-            continue;
+    for token in tokens {
+        match token {
+            Token::Literal(text) => out.push_str(&text),
+            Token::Field { letter, count } => field(&mut out, letter, count, zoned)?,
         }
-        if !c.is_ascii_alphabetic() {
-            out.push(c);
-            i += 1;
-            continue;
-        }
-        let mut count = 1;
-        while chars.get(i + count) == Some(&c) {
-            count += 1;
-        }
-        field(&mut out, c, count, zoned)?;
-        i += count;
     }
     Ok(out)
 }

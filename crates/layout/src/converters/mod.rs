@@ -6,7 +6,6 @@ pub mod context;
 pub mod date;
 pub mod encode;
 pub mod exception;
-pub mod java_regex;
 pub mod level;
 pub mod location;
 pub mod message;

@@ -2,6 +2,7 @@
 //! log4j2 2.24's `FastDateFormat`, plus the `n` fraction digits of its `FixedDateFormat`.
 
 use l4rs_core::calendar::{self, DAY_NAMES, MONTH_NAMES};
+use l4rs_java_syntax::date_pattern::{self, Token};
 
 use crate::converters::thread::{push_integer, push_padded};
 
@@ -71,73 +72,57 @@ impl Item {
 /// Compiles a SimpleDateFormat pattern. `fixed` selects FixedDateFormat's offset style and
 /// allows `n`. The error text is what FastDateFormat's exception says.
 pub(crate) fn compile(pattern: &str, fixed: bool) -> Result<Vec<Item>, String> {
-    let chars: Vec<char> = pattern.chars().collect();
-    let mut items = Vec::new();
-    let mut literal = String::new();
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        if c.is_ascii_alphabetic() {
-            let mut count = 1;
-            while i + count < chars.len() && chars[i + count] == c {
-                count += 1;
+    let tokens = date_pattern::parse(pattern).map_err(|error| error.to_string())?;
+    let mut items = Vec::with_capacity(tokens.len());
+    for token in tokens {
+        let (c, count) = match token {
+            Token::Literal(text) => {
+                items.push(Item::Literal(text.into_boxed_str()));
+                continue;
             }
-            i += count;
-            let item = match c {
-                'G' => Item::Era,
-                'y' => Item::Year(count),
-                'Y' => Item::WeekYear(count),
-                'M' => Item::Month(count),
-                'd' => Item::Day(count),
-                'D' => Item::DayOfYear(count),
-                'F' => Item::DayOfWeekInMonth(count),
-                'w' => Item::WeekOfYear(count),
-                'W' => Item::WeekOfMonth(count),
-                'E' => Item::DayName { long: count >= 4 },
-                'u' => Item::DayNumber(count),
-                'a' => Item::AmPm,
-                'H' => Item::Hour0To23(count),
-                'k' => Item::Hour1To24(count),
-                'K' => Item::Hour0To11(count),
-                'h' => Item::Hour1To12(count),
-                'm' => Item::Minute(count),
-                's' => Item::Second(count),
-                'S' => Item::Millis(count),
-                'n' if fixed => Item::Fraction(count),
-                'z' => Item::ZoneName { long: count >= 4 },
-                'Z' => Item::Offset(match count {
-                    1 => OffsetStyle::Rfc822,
-                    2 => OffsetStyle::IsoColon,
-                    _ => OffsetStyle::Colon,
-                }),
-                'X' => Item::Offset(match (count, fixed) {
-                    (1, false) => OffsetStyle::IsoHours,
-                    (2, false) => OffsetStyle::IsoHoursMinutes,
-                    (3, false) => OffsetStyle::IsoColon,
-                    (1, true) => OffsetStyle::FixedHours,
-                    (2, true) => OffsetStyle::FixedHoursMinutes,
-                    (3, true) => OffsetStyle::FixedColon,
-                    _ => return Err("invalid number of X".to_string()),
-                }),
-                _ => {
-                    let token: String = std::iter::repeat_n(c, count).collect();
-                    return Err(format!("Illegal pattern component: {token}"));
-                }
-            };
-            if !literal.is_empty() {
-                items.push(Item::Literal(std::mem::take(&mut literal).into_boxed_str()));
+            Token::Field { letter, count } => (letter, count),
+        };
+        items.push(match c {
+            'G' => Item::Era,
+            'y' => Item::Year(count),
+            'Y' => Item::WeekYear(count),
+            'M' => Item::Month(count),
+            'd' => Item::Day(count),
+            'D' => Item::DayOfYear(count),
+            'F' => Item::DayOfWeekInMonth(count),
+            'w' => Item::WeekOfYear(count),
+            'W' => Item::WeekOfMonth(count),
+            'E' => Item::DayName { long: count >= 4 },
+            'u' => Item::DayNumber(count),
+            'a' => Item::AmPm,
+            'H' => Item::Hour0To23(count),
+            'k' => Item::Hour1To24(count),
+            'K' => Item::Hour0To11(count),
+            'h' => Item::Hour1To12(count),
+            'm' => Item::Minute(count),
+            's' => Item::Second(count),
+            'S' => Item::Millis(count),
+            'n' if fixed => Item::Fraction(count),
+            'z' => Item::ZoneName { long: count >= 4 },
+            'Z' => Item::Offset(match count {
+                1 => OffsetStyle::Rfc822,
+                2 => OffsetStyle::IsoColon,
+                _ => OffsetStyle::Colon,
+            }),
+            'X' => Item::Offset(match (count, fixed) {
+                (1, false) => OffsetStyle::IsoHours,
+                (2, false) => OffsetStyle::IsoHoursMinutes,
+                (3, false) => OffsetStyle::IsoColon,
+                (1, true) => OffsetStyle::FixedHours,
+                (2, true) => OffsetStyle::FixedHoursMinutes,
+                (3, true) => OffsetStyle::FixedColon,
+                _ => return Err("invalid number of X".to_string()),
+            }),
+            _ => {
+                let token: String = std::iter::repeat_n(c, count).collect();
+                return Err(format!("Illegal pattern component: {token}"));
             }
-            items.push(item);
-        } else if c == '\'' {
-            i = calendar::read_quoted(&chars, i, &mut literal)
-                .ok_or_else(|| "Unterminated quote".to_string())?;
-        } else {
-            literal.push(c);
-            i += 1;
-        }
-    }
-    if !literal.is_empty() {
-        items.push(Item::Literal(literal.into_boxed_str()));
+        });
     }
     Ok(items)
 }

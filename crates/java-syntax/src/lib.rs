@@ -10,7 +10,6 @@
 //! Both entry points take any text and never panic: a pattern either translates or comes
 //! back as an error that says what is wrong and where.
 
-#![warn(missing_docs)]
 
 pub mod date_pattern;
 pub mod regex;

@@ -58,24 +58,12 @@ fn main_appender(kind: Kind, dir: &Path, name: &str, pattern: &str) -> String {
 /// version and its pattern changes every third, an Extra appender exists in odd versions, and
 /// the `noise` logger's level flips.
 fn configuration(kind: Kind, dir: &Path, version: usize) -> String {
-    let main = if version % 2 == 0 {
-        "MainA"
-    } else {
-        "MainB"
-    };
-    let pattern = if version % 3 == 0 {
-        "A|%m%n"
-    } else {
-        "B|%m%n"
-    };
+    let main = if version % 2 == 0 { "MainA" } else { "MainB" };
+    let pattern = if version % 3 == 0 { "A|%m%n" } else { "B|%m%n" };
     let mut appenders = main_appender(kind, dir, main, pattern);
     let mut loggers = format!(
         r#"<Logger name="noise" level="{}"/>"#,
-        if version % 2 == 0 {
-            "warn"
-        } else {
-            "debug"
-        }
+        if version % 2 == 0 { "warn" } else { "debug" }
     );
     if version % 2 != 0 {
         appenders.push_str(&format!(

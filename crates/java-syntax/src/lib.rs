@@ -10,6 +10,5 @@
 //! Both entry points take any text and never panic: a pattern either translates or comes
 //! back as an error that says what is wrong and where.
 
-
 pub mod date_pattern;
 pub mod regex;

@@ -521,6 +521,63 @@ pub enum PathConditionSpec {
 pub enum LayoutSpec {
     /// `<PatternLayout>`.
     Pattern(PatternLayoutSpec),
+    /// `<JsonLayout>` (log4j-core's Jackson-based JSON layout).
+    Json(JsonLayoutSpec),
+}
+
+/// `<JsonLayout>` attributes and `<KeyValuePair>` children, with log4j2's defaults.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JsonLayoutSpec {
+    /// `locationInfo` (default false): adds `source` and makes loggers capture the location.
+    pub location_info: bool,
+    /// `properties` (default false): adds `contextMap`.
+    pub properties: bool,
+    /// `propertiesAsList` (default false): `contextMap` as a list of key/value objects.
+    pub properties_as_list: bool,
+    /// `complete` (default false): a JSON array, `[` as header and `]` as footer.
+    pub complete: bool,
+    /// `compact` (default false): one line per event instead of Jackson's pretty printer.
+    pub compact: bool,
+    /// `eventEol` (default false): end each compact event with the end of line.
+    pub event_eol: bool,
+    /// `endOfLine` (default none: `\r\n`, or nothing when compact without `eventEol`).
+    pub end_of_line: Option<String>,
+    /// `includeStacktrace` (default true): the throwable's frames.
+    pub include_stacktrace: bool,
+    /// `stacktraceAsString` (default false): frames as one string, as `%xEx` prints them.
+    pub stacktrace_as_string: bool,
+    /// `includeNullDelimiter` (default false): a NUL byte after each event.
+    pub include_null_delimiter: bool,
+    /// `includeTimeMillis` (default false): `timeMillis` instead of `instant`.
+    pub include_time_millis: bool,
+    /// `objectMessageAsJsonObject` (default false); l4rs messages are always text.
+    pub object_message_as_json_object: bool,
+    /// `charset` (default UTF-8).
+    pub charset: Option<String>,
+    /// `<KeyValuePair key value>` children: extra top-level fields; `${…}` left in a value
+    /// after configuration-time substitution is resolved per event.
+    pub additional_fields: Vec<(String, String)>,
+}
+
+impl Default for JsonLayoutSpec {
+    fn default() -> JsonLayoutSpec {
+        JsonLayoutSpec {
+            location_info: false,
+            properties: false,
+            properties_as_list: false,
+            complete: false,
+            compact: false,
+            event_eol: false,
+            end_of_line: None,
+            include_stacktrace: true,
+            stacktrace_as_string: false,
+            include_null_delimiter: false,
+            include_time_millis: false,
+            object_message_as_json_object: false,
+            charset: None,
+            additional_fields: Vec::new(),
+        }
+    }
 }
 
 /// `<PatternLayout>` attributes and children.

@@ -207,6 +207,8 @@ const L4RS_PLUGINS: &[&str] = &[
     "IfNot",
     "PathSortByModificationTime",
     "PatternLayout",
+    "JsonLayout",
+    "KeyValuePair",
     "MarkerPatternSelector",
     "LevelPatternSelector",
     "PatternMatch",
@@ -289,7 +291,8 @@ pub fn element_type(canonical: &str) -> &'static str {
         | "RollingFile"
         | "RollingRandomAccessFile"
         | "RollingMemoryMappedFile" => "appender",
-        "PatternLayout" => "layout",
+        "PatternLayout" | "JsonLayout" => "layout",
+        "KeyValuePair" => "KeyValuePair",
         "MarkerPatternSelector" | "LevelPatternSelector" => "patternSelector",
         "Logger" => "logger",
         "Root" => "root",

@@ -9,7 +9,7 @@ use l4rs_config::model::{AppenderKind, AppenderSpec, LayoutSpec, PatternLayoutSp
 use l4rs_config::routing::LoggerTree;
 use l4rs_config::Configuration;
 use l4rs_core::{status, AppendError, Filter, FilterResult, Layout, Level, Location, LogEvent};
-use l4rs_layout::{LayoutContext, PatternLayout};
+use l4rs_layout::{JsonLayout, LayoutContext, PatternLayout};
 
 use crate::appender_control::AppenderControl;
 use crate::asynchronous::{self, AsyncLoggerStage};
@@ -423,6 +423,24 @@ fn path_prints_location(configs: &[LoggerConfig], start: usize) -> bool {
     false
 }
 
+/// Builds an appender's layout as starting a configuration does (`l4rs check` builds them
+/// through here too, so it reports what starting would): its layout element, or the default
+/// `%m%n` PatternLayout without one. The flag is true when the layout reads the nano clock
+/// (`%N`), which log4j2 then switches on for the whole configuration.
+pub fn build_layout(spec: Option<&LayoutSpec>, context: LayoutContext) -> (Arc<dyn Layout>, bool) {
+    match spec {
+        Some(LayoutSpec::Json(json)) => (Arc::new(JsonLayout::new(json, context)), false),
+        Some(LayoutSpec::Pattern(pattern)) => pattern_layout(pattern, context),
+        None => pattern_layout(&PatternLayoutSpec::default(), context),
+    }
+}
+
+fn pattern_layout(spec: &PatternLayoutSpec, context: LayoutContext) -> (Arc<dyn Layout>, bool) {
+    let layout = PatternLayout::new(spec, context);
+    let uses_nano_time = layout.uses_nano_time();
+    (Arc::new(layout), uses_nano_time)
+}
+
 /// Builds one appender; an error is reported through the status logger (and so becomes one of
 /// the context's build errors). Sets `uses_nano_clock` when the layout has `%N` (log4j2 switches
 /// the clock while parsing the pattern, so even when the appender itself then fails to build).
@@ -436,12 +454,8 @@ fn build_appender(
         interpolator: Some(Arc::clone(&configuration.substitutor)),
         console: crate::system_console::process_has_console(),
     };
-    let layout = match &spec.layout {
-        Some(LayoutSpec::Pattern(pattern)) => PatternLayout::new(pattern, context),
-        None => PatternLayout::new(&PatternLayoutSpec::default(), context),
-    };
-    *uses_nano_clock |= layout.uses_nano_time();
-    let layout: Arc<dyn Layout> = Arc::new(layout);
+    let (layout, uses_nano_time) = build_layout(spec.layout.as_ref(), context);
+    *uses_nano_clock |= uses_nano_time;
     // `$${…}` in a rolling `filePattern` resolves at rollover with this configuration's
     // properties, as log4j2 resolves it with the configuration's substitutor.
     let rolling = l4rs_appenders::RollingContext {

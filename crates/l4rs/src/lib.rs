@@ -35,6 +35,7 @@ mod system_console;
 mod thread;
 
 pub use asynchronous::async_queue_stats;
+pub use context::build_layout;
 pub use error::Error;
 pub use l4rs_async::{dropped_events, QueueStats};
 pub use l4rs_core::{

@@ -1,9 +1,11 @@
-//! `<PatternLayout>` with its selectors and `<Replace>`.
+//! `<PatternLayout>` with its selectors and `<Replace>`, and `<JsonLayout>` with its
+//! `<KeyValuePair>` fields.
 
 use super::binder::Binder;
 use super::node::PNode;
 use crate::model::{
-    LayoutSpec, PatternLayoutSpec, PatternSelectorKind, PatternSelectorSpec, ReplaceSpec,
+    JsonLayoutSpec, LayoutSpec, PatternLayoutSpec, PatternSelectorKind, PatternSelectorSpec,
+    ReplaceSpec,
 };
 
 /// True when a child element occupies an appender's layout slot.
@@ -15,6 +17,7 @@ pub(crate) fn is_layout(node: &PNode) -> bool {
 pub(crate) fn build_layout(binder: &mut Binder, node: PNode) -> Option<LayoutSpec> {
     match node.canonical {
         Some("PatternLayout") => Some(LayoutSpec::Pattern(build_pattern_layout(binder, node))),
+        Some("JsonLayout") => Some(LayoutSpec::Json(build_json_layout(binder, node))),
         _ => {
             binder.unsupported(&node);
             None
@@ -58,6 +61,91 @@ fn build_pattern_layout(binder: &mut Binder, mut node: PNode) -> PatternLayoutSp
     };
     binder.finish(&node, inserted);
     spec
+}
+
+/// `<JsonLayout>`: log4j2 2.24's attributes and defaults. `header`/`footer` are attributes of
+/// every layout builder that JsonLayout ignores (its header is `[`), so they are accepted
+/// silently as log4j2 does.
+fn build_json_layout(binder: &mut Binder, mut node: PNode) -> JsonLayoutSpec {
+    let inserted = node.attrs.len();
+    let defaults = JsonLayoutSpec::default();
+    let mut additional_fields = Vec::new();
+    for child in std::mem::take(&mut node.children) {
+        if child.canonical == Some("KeyValuePair") {
+            if let Some(pair) = build_key_value_pair(binder, child) {
+                additional_fields.push(pair);
+            }
+        } else {
+            binder.unusable_child(&node, &child);
+        }
+    }
+    let spec = JsonLayoutSpec {
+        location_info: binder.boolean(&mut node, &["locationInfo"], defaults.location_info),
+        properties: binder.boolean(&mut node, &["properties"], defaults.properties),
+        properties_as_list: binder.boolean(
+            &mut node,
+            &["propertiesAsList"],
+            defaults.properties_as_list,
+        ),
+        complete: binder.boolean(&mut node, &["complete"], defaults.complete),
+        compact: binder.boolean(&mut node, &["compact"], defaults.compact),
+        event_eol: binder.boolean(&mut node, &["eventEol"], defaults.event_eol),
+        end_of_line: binder.string(&mut node, &["endOfLine"]),
+        include_stacktrace: binder.boolean(
+            &mut node,
+            &["includeStacktrace"],
+            defaults.include_stacktrace,
+        ),
+        stacktrace_as_string: binder.boolean(
+            &mut node,
+            &["stacktraceAsString"],
+            defaults.stacktrace_as_string,
+        ),
+        include_null_delimiter: binder.boolean(
+            &mut node,
+            &["includeNullDelimiter"],
+            defaults.include_null_delimiter,
+        ),
+        include_time_millis: binder.boolean(
+            &mut node,
+            &["includeTimeMillis"],
+            defaults.include_time_millis,
+        ),
+        object_message_as_json_object: binder.boolean(
+            &mut node,
+            &["objectMessageAsJsonObject"],
+            defaults.object_message_as_json_object,
+        ),
+        charset: binder.charset(&mut node, &["charset"]),
+        additional_fields,
+    };
+    // Accepted by every log4j2 layout builder; JsonLayout writes its own header and footer.
+    let _ = binder.string(&mut node, &["header"]);
+    let _ = binder.string(&mut node, &["footer"]);
+    binder.finish(&node, inserted);
+    spec
+}
+
+/// `<KeyValuePair key value>`; `None` (after an error) when either is missing.
+fn build_key_value_pair(binder: &mut Binder, mut node: PNode) -> Option<(String, String)> {
+    let inserted = node.attrs.len();
+    for child in std::mem::take(&mut node.children) {
+        binder.unusable_child(&node, &child);
+    }
+    let key = binder.string(&mut node, &["key"]);
+    let value = binder.string(&mut node, &["value"]);
+    binder.finish(&node, inserted);
+    match (key, value) {
+        (Some(key), Some(value)) => Some((key, value)),
+        (key, _) => {
+            let missing = if key.is_none() { "key" } else { "value" };
+            binder.error(
+                &node,
+                format!("KeyValuePair needs both key and value; '{missing}' is missing, so the field is left out"),
+            );
+            None
+        }
+    }
 }
 
 fn build_selector(binder: &mut Binder, mut node: PNode) -> Option<PatternSelectorSpec> {

@@ -122,6 +122,8 @@ fn java_class(canonical: &str) -> String {
         "RandomAccessFile" => "org.apache.logging.log4j.core.appender.RandomAccessFileAppender",
         "MemoryMappedFile" => "org.apache.logging.log4j.core.appender.MemoryMappedFileAppender",
         "PatternLayout" => "org.apache.logging.log4j.core.layout.PatternLayout",
+        "JsonLayout" => "org.apache.logging.log4j.core.layout.JsonLayout",
+        "KeyValuePair" => "org.apache.logging.log4j.core.util.KeyValuePair",
         "Logger" => "org.apache.logging.log4j.core.config.LoggerConfig",
         "Root" => "org.apache.logging.log4j.core.config.LoggerConfig$RootLogger",
         "AsyncLogger" => "org.apache.logging.log4j.core.async.AsyncLoggerConfig",

@@ -13,7 +13,7 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use l4rs::config::model::{AppenderKind, AppenderRefSpec, Configuration, FilterSpec, LayoutSpec};
+use l4rs::config::model::{AppenderKind, AppenderRefSpec, Configuration, FilterSpec};
 use l4rs::config::routing::LoggerTree;
 use l4rs::config::Position;
 use l4rs::config::{LoadOptions, Severity};
@@ -152,12 +152,12 @@ fn check_layouts_and_filters(configuration: &Configuration) -> usize {
     for appender in &configuration.appenders {
         let subject = format!("appender \"{}\"", appender.name);
         report(appender.position, &subject, &|| {
-            if let Some(LayoutSpec::Pattern(pattern)) = &appender.layout {
+            if appender.layout.is_some() {
                 let context = l4rs_layout::LayoutContext {
                     interpolator: Some(Arc::clone(&configuration.substitutor)),
                     console: false,
                 };
-                l4rs_layout::PatternLayout::new(pattern, context);
+                l4rs::build_layout(appender.layout.as_ref(), context);
             }
             build_filter(&appender.filter);
             if let AppenderKind::Async(async_spec) = &appender.kind {

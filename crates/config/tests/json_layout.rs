@@ -1,0 +1,111 @@
+//! `<JsonLayout>` binds log4j2's attributes with their defaults, keeps its `<KeyValuePair>`
+//! fields in order, and reports what it cannot use the way PatternLayout does.
+
+use l4rs_config::model::{JsonLayoutSpec, LayoutSpec};
+use l4rs_config::{load_str, Configuration};
+
+fn load(appenders: &str) -> Configuration {
+    let text = format!(
+        r#"<Configuration><Properties><Property name="app">orders</Property></Properties>
+<Appenders>{appenders}</Appenders><Loggers><Root level="info"/></Loggers></Configuration>"#
+    );
+    load_str(&text, None).expect("well-formed")
+}
+
+fn json_spec(config: &Configuration, appender: &str) -> JsonLayoutSpec {
+    match &config
+        .appender(appender)
+        .expect("the appender is kept")
+        .layout
+    {
+        Some(LayoutSpec::Json(spec)) => spec.clone(),
+        other => panic!("not a JsonLayout: {other:?}"),
+    }
+}
+
+fn messages(config: &Configuration) -> Vec<String> {
+    config
+        .diagnostics
+        .iter()
+        .map(|d| d.message.clone())
+        .collect()
+}
+
+#[test]
+fn defaults_are_log4j2s() {
+    let config = load(r#"<Console name="C"><JsonLayout/></Console>"#);
+    assert_eq!(json_spec(&config, "C"), JsonLayoutSpec::default());
+    let defaults = JsonLayoutSpec::default();
+    assert!(
+        defaults.include_stacktrace,
+        "includeStacktrace defaults to true"
+    );
+    assert!(!defaults.compact && !defaults.complete && !defaults.properties);
+    assert!(messages(&config).is_empty(), "{:?}", messages(&config));
+}
+
+#[test]
+fn every_attribute_binds_case_insensitively() {
+    let config = load(
+        r#"<Console name="C"><jsonlayout LOCATIONINFO="true" properties="TRUE" propertiesAsList="true"
+        complete="true" compact="true" eventEol="true" endOfLine="|" includeStacktrace="false"
+        stacktraceAsString="true" includeNullDelimiter="true" includeTimeMillis="true"
+        objectMessageAsJsonObject="true" charset="US-ASCII" header="ignored" footer="ignored">
+          <KeyValuePair key="app" value="${app}"/>
+          <keyvaluepair key="user" value="$${ctx:user}"/>
+        </jsonlayout></Console>"#,
+    );
+    let spec = json_spec(&config, "C");
+    assert_eq!(
+        spec,
+        JsonLayoutSpec {
+            location_info: true,
+            properties: true,
+            properties_as_list: true,
+            complete: true,
+            compact: true,
+            event_eol: true,
+            end_of_line: Some("|".to_string()),
+            include_stacktrace: false,
+            stacktrace_as_string: true,
+            include_null_delimiter: true,
+            include_time_millis: true,
+            object_message_as_json_object: true,
+            charset: Some("US-ASCII".to_string()),
+            additional_fields: vec![
+                ("app".to_string(), "orders".to_string()),
+                ("user".to_string(), "${ctx:user}".to_string()),
+            ],
+        }
+    );
+    assert!(messages(&config).is_empty(), "{:?}", messages(&config));
+}
+
+#[test]
+fn unknown_attributes_children_and_half_pairs_are_reported() {
+    let config = load(
+        r#"<Console name="C"><JsonLayout bogus="1" pattern="%m"><KeyValuePair key="k"/>
+        <KeyValuePair value="v"/><Replace regex="a" replacement="b"/>
+        <KeyValuePair key="kept" value="yes" extra="x"/></JsonLayout></Console>
+        <Console name="D"><JsonLayout charset="no-such-charset"/></Console>"#,
+    );
+    let messages = messages(&config);
+    let has = |text: &str| messages.iter().any(|m| m.contains(text));
+    assert!(
+        has(r#"JsonLayout contains invalid attributes "bogus", "pattern""#),
+        "{messages:?}"
+    );
+    assert!(has("'value' is missing"), "{messages:?}");
+    assert!(has("'key' is missing"), "{messages:?}");
+    assert!(
+        has(r#"KeyValuePair contains an invalid element or attribute "extra""#),
+        "{messages:?}"
+    );
+    assert!(has("Replace"), "the unusable child is named: {messages:?}");
+    assert!(has("no-such-charset"), "{messages:?}");
+    assert_eq!(
+        json_spec(&config, "C").additional_fields,
+        [("kept".to_string(), "yes".to_string())]
+    );
+    assert_eq!(json_spec(&config, "D").charset, None);
+}

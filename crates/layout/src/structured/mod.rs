@@ -1,0 +1,13 @@
+//! log4j2's structured (non-pattern) layouts.
+//!
+//! They live in this crate rather than a crate of their own because they share its machinery:
+//! the charsets, the `ThrowableProxy` trace renderer that `%xEx` uses (JsonLayout's
+//! `stacktraceAsString` prints exactly that text) and the per-thread scratch buffers that keep
+//! steady-state formatting free of allocations.
+//!
+//! * [`JsonLayout`]: log4j-core's Jackson-based `JsonLayout`, compact or pretty-printed.
+
+mod json;
+mod json_writer;
+
+pub use json::JsonLayout;

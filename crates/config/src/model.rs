@@ -523,6 +523,61 @@ pub enum LayoutSpec {
     Pattern(PatternLayoutSpec),
     /// `<JsonLayout>` (log4j-core's Jackson-based JSON layout).
     Json(JsonLayoutSpec),
+    /// `<SyslogLayout>` (BSD syslog, RFC 3164).
+    Syslog(SyslogLayoutSpec),
+}
+
+/// The syslog facility names, in the order of their codes (0 to 23), as log4j2's `Facility`
+/// enum spells them.
+pub const SYSLOG_FACILITIES: [&str; 24] = [
+    "KERN",
+    "USER",
+    "MAIL",
+    "DAEMON",
+    "AUTH",
+    "SYSLOG",
+    "LPR",
+    "NEWS",
+    "UUCP",
+    "CRON",
+    "AUTHPRIV",
+    "FTP",
+    "NTP",
+    "LOG_AUDIT",
+    "LOG_ALERT",
+    "CLOCK",
+    "LOCAL0",
+    "LOCAL1",
+    "LOCAL2",
+    "LOCAL3",
+    "LOCAL4",
+    "LOCAL5",
+    "LOCAL6",
+    "LOCAL7",
+];
+
+/// `<SyslogLayout>` attributes, with log4j2's defaults.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SyslogLayoutSpec {
+    /// `facility` as its code, an index into [`SYSLOG_FACILITIES`] (default 16, `LOCAL0`).
+    pub facility: u8,
+    /// `newLine` (default false): end each event with `\n`.
+    pub new_line: bool,
+    /// `newLineEscape`: written instead of each `\n` or `\r\n` in the message.
+    pub new_line_escape: Option<String>,
+    /// `charset` (default UTF-8).
+    pub charset: Option<String>,
+}
+
+impl Default for SyslogLayoutSpec {
+    fn default() -> SyslogLayoutSpec {
+        SyslogLayoutSpec {
+            facility: 16,
+            new_line: false,
+            new_line_escape: None,
+            charset: None,
+        }
+    }
 }
 
 /// `<JsonLayout>` attributes and `<KeyValuePair>` children, with log4j2's defaults.

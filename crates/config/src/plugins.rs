@@ -209,6 +209,7 @@ const L4RS_PLUGINS: &[&str] = &[
     "PatternLayout",
     "JsonLayout",
     "KeyValuePair",
+    "SyslogLayout",
     "MarkerPatternSelector",
     "LevelPatternSelector",
     "PatternMatch",
@@ -291,7 +292,7 @@ pub fn element_type(canonical: &str) -> &'static str {
         | "RollingFile"
         | "RollingRandomAccessFile"
         | "RollingMemoryMappedFile" => "appender",
-        "PatternLayout" | "JsonLayout" => "layout",
+        "PatternLayout" | "JsonLayout" | "SyslogLayout" => "layout",
         "KeyValuePair" => "KeyValuePair",
         "MarkerPatternSelector" | "LevelPatternSelector" => "patternSelector",
         "Logger" => "logger",

@@ -9,7 +9,7 @@ use l4rs_config::model::{AppenderKind, AppenderSpec, LayoutSpec, PatternLayoutSp
 use l4rs_config::routing::LoggerTree;
 use l4rs_config::Configuration;
 use l4rs_core::{status, AppendError, Filter, FilterResult, Layout, Level, Location, LogEvent};
-use l4rs_layout::{JsonLayout, LayoutContext, PatternLayout};
+use l4rs_layout::{JsonLayout, LayoutContext, PatternLayout, SyslogLayout};
 
 use crate::appender_control::AppenderControl;
 use crate::asynchronous::{self, AsyncLoggerStage};
@@ -430,6 +430,7 @@ fn path_prints_location(configs: &[LoggerConfig], start: usize) -> bool {
 pub fn build_layout(spec: Option<&LayoutSpec>, context: LayoutContext) -> (Arc<dyn Layout>, bool) {
     match spec {
         Some(LayoutSpec::Json(json)) => (Arc::new(JsonLayout::new(json, context)), false),
+        Some(LayoutSpec::Syslog(syslog)) => (Arc::new(SyslogLayout::new(syslog)), false),
         Some(LayoutSpec::Pattern(pattern)) => pattern_layout(pattern, context),
         None => pattern_layout(&PatternLayoutSpec::default(), context),
     }

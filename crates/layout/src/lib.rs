@@ -14,7 +14,8 @@
 //! NDC/MDC as 2.19 does (2.21 and later drop them), because the conformance oracle's public
 //! scenarios pin 2.19 there (docs/compatibility.md lists such choices).
 //!
-//! The [`structured`] module holds log4j2's non-pattern layouts ([`JsonLayout`]), which share
+//! The [`structured`] module holds log4j2's non-pattern layouts ([`JsonLayout`],
+//! [`SyslogLayout`]), which share
 //! this crate's charsets, exception renderer and scratch buffers.
 //!
 //! Converter families live in private modules, one per family: `date`,
@@ -42,7 +43,7 @@ pub use charset::Charset;
 pub use converters::date::DateFormatter;
 pub use converters::runtime::reset_sequence_number;
 pub use pattern::{Pattern, PatternOptions};
-pub use structured::JsonLayout;
+pub use structured::{JsonLayout, SyslogLayout};
 
 use converters::java_regex::Replacement;
 use selector::Selector;

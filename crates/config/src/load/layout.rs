@@ -1,11 +1,11 @@
-//! `<PatternLayout>` with its selectors and `<Replace>`, and `<JsonLayout>` with its
-//! `<KeyValuePair>` fields.
+//! `<PatternLayout>` with its selectors and `<Replace>`, `<JsonLayout>` with its
+//! `<KeyValuePair>` fields, and `<SyslogLayout>`.
 
 use super::binder::Binder;
 use super::node::PNode;
 use crate::model::{
     JsonLayoutSpec, LayoutSpec, PatternLayoutSpec, PatternSelectorKind, PatternSelectorSpec,
-    ReplaceSpec,
+    ReplaceSpec, SyslogLayoutSpec, SYSLOG_FACILITIES,
 };
 
 /// True when a child element occupies an appender's layout slot.
@@ -18,6 +18,7 @@ pub(crate) fn build_layout(binder: &mut Binder, node: PNode) -> Option<LayoutSpe
     match node.canonical {
         Some("PatternLayout") => Some(LayoutSpec::Pattern(build_pattern_layout(binder, node))),
         Some("JsonLayout") => Some(LayoutSpec::Json(build_json_layout(binder, node))),
+        Some("SyslogLayout") => Some(LayoutSpec::Syslog(build_syslog_layout(binder, node))),
         _ => {
             binder.unsupported(&node);
             None
@@ -120,6 +121,36 @@ fn build_json_layout(binder: &mut Binder, mut node: PNode) -> JsonLayoutSpec {
         additional_fields,
     };
     // Accepted by every log4j2 layout builder; JsonLayout writes its own header and footer.
+    let _ = binder.string(&mut node, &["header"]);
+    let _ = binder.string(&mut node, &["footer"]);
+    binder.finish(&node, inserted);
+    spec
+}
+
+/// `<SyslogLayout>`: log4j2's attributes and defaults; an unknown facility warns and keeps
+/// `LOCAL0`, as log4j2's enum conversion does.
+fn build_syslog_layout(binder: &mut Binder, mut node: PNode) -> SyslogLayoutSpec {
+    let inserted = node.attrs.len();
+    let defaults = SyslogLayoutSpec::default();
+    for child in std::mem::take(&mut node.children) {
+        binder.unusable_child(&node, &child);
+    }
+    let facility = binder
+        .enumeration(
+            &mut node,
+            &["facility"],
+            "class org.apache.logging.log4j.core.net.Facility",
+            &SYSLOG_FACILITIES,
+        )
+        .and_then(|code| u8::try_from(code).ok())
+        .unwrap_or(defaults.facility);
+    let spec = SyslogLayoutSpec {
+        facility,
+        new_line: binder.boolean(&mut node, &["newLine"], defaults.new_line),
+        new_line_escape: binder.string(&mut node, &["newLineEscape"]),
+        charset: binder.charset(&mut node, &["charset"]),
+    };
+    // Accepted by every log4j2 layout builder; SyslogLayout has no header or footer.
     let _ = binder.string(&mut node, &["header"]);
     let _ = binder.string(&mut node, &["footer"]);
     binder.finish(&node, inserted);

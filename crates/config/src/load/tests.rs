@@ -19,6 +19,7 @@ fn pattern(config: &Configuration, appender: &str) -> String {
     match &config.appender(appender).expect("appender").layout {
         Some(LayoutSpec::Pattern(layout)) => layout.pattern.clone(),
         Some(LayoutSpec::Json(_)) => "<json>".to_string(),
+        Some(LayoutSpec::Syslog(_)) => "<syslog>".to_string(),
         None => "<default>".to_string(),
     }
 }

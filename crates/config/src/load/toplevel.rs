@@ -123,6 +123,7 @@ fn java_class(canonical: &str) -> String {
         "MemoryMappedFile" => "org.apache.logging.log4j.core.appender.MemoryMappedFileAppender",
         "PatternLayout" => "org.apache.logging.log4j.core.layout.PatternLayout",
         "JsonLayout" => "org.apache.logging.log4j.core.layout.JsonLayout",
+        "SyslogLayout" => "org.apache.logging.log4j.core.layout.SyslogLayout",
         "KeyValuePair" => "org.apache.logging.log4j.core.util.KeyValuePair",
         "Logger" => "org.apache.logging.log4j.core.config.LoggerConfig",
         "Root" => "org.apache.logging.log4j.core.config.LoggerConfig$RootLogger",

@@ -198,6 +198,7 @@ pub fn l4rs_dump(config: &Configuration) -> Vec<String> {
             (AppenderKind::Async(_), _) => "-",
             (_, None | Some(LayoutSpec::Pattern(_))) => "PatternLayout",
             (_, Some(LayoutSpec::Json(_))) => "JsonLayout",
+            (_, Some(LayoutSpec::Syslog(_))) => "SyslogLayout",
         };
         lines.push(format!(
             "appender {} {kind} layout={layout} filter={}",

@@ -6,8 +6,11 @@
 //! steady-state formatting free of allocations.
 //!
 //! * [`JsonLayout`]: log4j-core's Jackson-based `JsonLayout`, compact or pretty-printed.
+//! * [`SyslogLayout`]: BSD syslog (RFC 3164) lines.
 
 mod json;
 mod json_writer;
+mod syslog;
 
 pub use json::JsonLayout;
+pub use syslog::SyslogLayout;

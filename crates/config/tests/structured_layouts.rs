@@ -1,7 +1,8 @@
-//! `<JsonLayout>` binds log4j2's attributes with their defaults, keeps its `<KeyValuePair>`
-//! fields in order, and reports what it cannot use the way PatternLayout does.
+//! `<JsonLayout>` and `<SyslogLayout>` bind log4j2's attributes with their defaults (JsonLayout
+//! keeps its `<KeyValuePair>` fields in order) and report what they cannot use the way
+//! PatternLayout does.
 
-use l4rs_config::model::{JsonLayoutSpec, LayoutSpec};
+use l4rs_config::model::{JsonLayoutSpec, LayoutSpec, SyslogLayoutSpec};
 use l4rs_config::{load_str, Configuration};
 
 fn load(appenders: &str) -> Configuration {
@@ -108,4 +109,57 @@ fn unknown_attributes_children_and_half_pairs_are_reported() {
         [("kept".to_string(), "yes".to_string())]
     );
     assert_eq!(json_spec(&config, "D").charset, None);
+}
+
+fn syslog_spec(config: &Configuration, appender: &str) -> SyslogLayoutSpec {
+    match &config
+        .appender(appender)
+        .expect("the appender is kept")
+        .layout
+    {
+        Some(LayoutSpec::Syslog(spec)) => spec.clone(),
+        other => panic!("not a SyslogLayout: {other:?}"),
+    }
+}
+
+#[test]
+fn syslog_defaults_and_attributes_are_log4j2s() {
+    let config = load(
+        r#"<Console name="D"><SyslogLayout/></Console>
+        <Console name="C"><syslogLayout FACILITY="local3" newLine="true" newLineEscape="\n"
+          charset="US-ASCII" header="ignored"/></Console>"#,
+    );
+    let defaults = syslog_spec(&config, "D");
+    assert_eq!(defaults, SyslogLayoutSpec::default());
+    assert_eq!(defaults.facility, 16, "LOCAL0");
+    assert_eq!(
+        syslog_spec(&config, "C"),
+        SyslogLayoutSpec {
+            facility: 19,
+            new_line: true,
+            new_line_escape: Some("\\n".to_string()),
+            charset: Some("US-ASCII".to_string()),
+        }
+    );
+    assert!(messages(&config).is_empty(), "{:?}", messages(&config));
+}
+
+#[test]
+fn syslog_unknown_facility_warns_and_keeps_local0() {
+    let config = load(r#"<Console name="C"><SyslogLayout facility="nope" bogus="1"/></Console>"#);
+    assert_eq!(syslog_spec(&config, "C").facility, 16);
+    let messages = messages(&config);
+    assert!(
+        messages.iter().any(|m| m.starts_with(
+            "Error while converting string [nope] to type [class org.apache.logging.log4j.core.net.Facility]. Using default value [null]. java.lang.IllegalArgumentException: No enum constant org.apache.logging.log4j.core.net.Facility.NOPE"
+        )),
+        "{messages:?}"
+    );
+    assert!(
+        messages
+            .iter()
+            .any(|m| m
+                .starts_with(r#"SyslogLayout contains an invalid element or attribute "bogus""#)),
+        "{messages:?}"
+    );
 }

@@ -525,6 +525,70 @@ pub enum LayoutSpec {
     Json(JsonLayoutSpec),
     /// `<SyslogLayout>` (BSD syslog, RFC 3164).
     Syslog(SyslogLayoutSpec),
+    /// `<Rfc5424Layout>` (syslog, RFC 5424).
+    Rfc5424(Rfc5424LayoutSpec),
+}
+
+/// `<Rfc5424Layout>` attributes, with log4j2's defaults.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rfc5424LayoutSpec {
+    /// `facility` as its code, an index into [`SYSLOG_FACILITIES`] (default 16, `LOCAL0`).
+    pub facility: u8,
+    /// `id`: the structured data id of structured messages, which l4rs does not have.
+    pub id: Option<String>,
+    /// `enterpriseNumber` (default 32473), after the `@` of the MDC's structured data id.
+    pub enterprise_number: i32,
+    /// `includeMDC` (default true): the MDC as a structured data element.
+    pub include_mdc: bool,
+    /// `mdcId` (default `mdc`): the MDC element's id before the `@`.
+    pub mdc_id: String,
+    /// `mdcPrefix`: written before each MDC key.
+    pub mdc_prefix: Option<String>,
+    /// `eventPrefix`: for structured messages, which l4rs does not have.
+    pub event_prefix: Option<String>,
+    /// `newLine` (default false): end each event with `\n`.
+    pub new_line: bool,
+    /// `newLineEscape`: written instead of each `\n` or `\r\n` in the message and exception.
+    pub new_line_escape: Option<String>,
+    /// `appName` (default: the configuration's name).
+    pub app_name: Option<String>,
+    /// `messageId` (default `-`).
+    pub message_id: Option<String>,
+    /// `mdcExcludes`: MDC keys left out (comma-separated in the attribute).
+    pub mdc_excludes: Vec<String>,
+    /// `mdcIncludes`: the only MDC keys written; ignored when `mdcExcludes` is given too.
+    pub mdc_includes: Vec<String>,
+    /// `mdcRequired`: MDC keys every event must have (not enforced by l4rs).
+    pub mdc_required: Vec<String>,
+    /// `exceptionPattern`: a PatternLayout pattern for the event's throwable, written after the
+    /// message on a new line.
+    pub exception_pattern: Option<String>,
+    /// `useTlsMessageFormat` (default false): each event is preceded by its length and a space
+    /// (RFC 5425 octet counting).
+    pub use_tls_message_format: bool,
+}
+
+impl Default for Rfc5424LayoutSpec {
+    fn default() -> Rfc5424LayoutSpec {
+        Rfc5424LayoutSpec {
+            facility: 16,
+            id: None,
+            enterprise_number: 32473,
+            include_mdc: true,
+            mdc_id: "mdc".to_string(),
+            mdc_prefix: None,
+            event_prefix: None,
+            new_line: false,
+            new_line_escape: None,
+            app_name: None,
+            message_id: None,
+            mdc_excludes: Vec::new(),
+            mdc_includes: Vec::new(),
+            mdc_required: Vec::new(),
+            exception_pattern: None,
+            use_tls_message_format: false,
+        }
+    }
 }
 
 /// The syslog facility names, in the order of their codes (0 to 23), as log4j2's `Facility`

@@ -210,6 +210,7 @@ const L4RS_PLUGINS: &[&str] = &[
     "JsonLayout",
     "KeyValuePair",
     "SyslogLayout",
+    "Rfc5424Layout",
     "MarkerPatternSelector",
     "LevelPatternSelector",
     "PatternMatch",
@@ -292,7 +293,7 @@ pub fn element_type(canonical: &str) -> &'static str {
         | "RollingFile"
         | "RollingRandomAccessFile"
         | "RollingMemoryMappedFile" => "appender",
-        "PatternLayout" | "JsonLayout" | "SyslogLayout" => "layout",
+        "PatternLayout" | "JsonLayout" | "SyslogLayout" | "Rfc5424Layout" => "layout",
         "KeyValuePair" => "KeyValuePair",
         "MarkerPatternSelector" | "LevelPatternSelector" => "patternSelector",
         "Logger" => "logger",

@@ -1,8 +1,8 @@
-//! `<JsonLayout>` and `<SyslogLayout>` bind log4j2's attributes with their defaults (JsonLayout
-//! keeps its `<KeyValuePair>` fields in order) and report what they cannot use the way
-//! PatternLayout does.
+//! `<JsonLayout>`, `<SyslogLayout>` and `<Rfc5424Layout>` bind log4j2's attributes with their
+//! defaults (JsonLayout keeps its `<KeyValuePair>` fields in order) and report what they cannot
+//! use the way PatternLayout does.
 
-use l4rs_config::model::{JsonLayoutSpec, LayoutSpec, SyslogLayoutSpec};
+use l4rs_config::model::{JsonLayoutSpec, LayoutSpec, Rfc5424LayoutSpec, SyslogLayoutSpec};
 use l4rs_config::{load_str, Configuration};
 
 fn load(appenders: &str) -> Configuration {
@@ -162,4 +162,81 @@ fn syslog_unknown_facility_warns_and_keeps_local0() {
                 .starts_with(r#"SyslogLayout contains an invalid element or attribute "bogus""#)),
         "{messages:?}"
     );
+}
+
+fn rfc5424_spec(config: &Configuration, appender: &str) -> Rfc5424LayoutSpec {
+    match &config
+        .appender(appender)
+        .expect("the appender is kept")
+        .layout
+    {
+        Some(LayoutSpec::Rfc5424(spec)) => spec.clone(),
+        other => panic!("not an Rfc5424Layout: {other:?}"),
+    }
+}
+
+#[test]
+fn rfc5424_defaults_and_attributes_are_log4j2s() {
+    let config = load(
+        r#"<Console name="D"><Rfc5424Layout/></Console>
+        <Console name="C"><Rfc5424Layout facility="AUTH" id="App" enterpriseNumber="18060"
+          includeMDC="false" mdcId="ctx" mdcPrefix="p_" eventPrefix="e_" newLine="true"
+          newLineEscape="|" appName="${app}" messageId="Audit" mdcExcludes=" a, b ,,"
+          mdcRequired="r" exceptionPattern="%ex{short}" useTlsMessageFormat="true"/></Console>"#,
+    );
+    let defaults = rfc5424_spec(&config, "D");
+    assert_eq!(defaults, Rfc5424LayoutSpec::default());
+    assert!(
+        defaults.include_mdc && defaults.mdc_id == "mdc" && defaults.enterprise_number == 32473
+    );
+    assert_eq!(
+        rfc5424_spec(&config, "C"),
+        Rfc5424LayoutSpec {
+            facility: 4,
+            id: Some("App".into()),
+            enterprise_number: 18060,
+            include_mdc: false,
+            mdc_id: "ctx".into(),
+            mdc_prefix: Some("p_".into()),
+            event_prefix: Some("e_".into()),
+            new_line: true,
+            new_line_escape: Some("|".into()),
+            app_name: Some("orders".into()),
+            message_id: Some("Audit".into()),
+            mdc_excludes: vec!["a".into(), "b".into()],
+            mdc_includes: Vec::new(),
+            mdc_required: vec!["r".into()],
+            exception_pattern: Some("%ex{short}".into()),
+            use_tls_message_format: true,
+        }
+    );
+    assert!(messages(&config).is_empty(), "{:?}", messages(&config));
+}
+
+#[test]
+fn rfc5424_reports_what_log4j2_reports() {
+    let config = load(
+        r#"<Console name="C"><Rfc5424Layout charset="UTF-8" header="h" enterpriseNumber="1.2"
+          mdcIncludes="a" mdcExcludes="b"/></Console>"#,
+    );
+    let messages = messages(&config);
+    let has = |text: &str| messages.iter().any(|m| m.starts_with(text));
+    assert!(
+        has(r#"Rfc5424Layout contains invalid attributes "charset", "header""#),
+        "{messages:?}"
+    );
+    assert!(
+        has(
+            r#"Error while converting string [1.2] to type [int]. Using default value [32473]. java.lang.NumberFormatException: For input string: "1.2""#
+        ),
+        "{messages:?}"
+    );
+    assert!(
+        has("mdcIncludes and mdcExcludes are mutually exclusive. Includes wil be ignored"),
+        "{messages:?}"
+    );
+    let spec = rfc5424_spec(&config, "C");
+    assert_eq!(spec.enterprise_number, 32473);
+    assert!(spec.mdc_includes.is_empty());
+    assert_eq!(spec.mdc_excludes, ["b"]);
 }

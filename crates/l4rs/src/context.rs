@@ -9,7 +9,7 @@ use l4rs_config::model::{AppenderKind, AppenderSpec, LayoutSpec, PatternLayoutSp
 use l4rs_config::routing::LoggerTree;
 use l4rs_config::Configuration;
 use l4rs_core::{status, AppendError, Filter, FilterResult, Layout, Level, Location, LogEvent};
-use l4rs_layout::{JsonLayout, LayoutContext, PatternLayout, SyslogLayout};
+use l4rs_layout::{JsonLayout, LayoutContext, PatternLayout, Rfc5424Layout, SyslogLayout};
 
 use crate::appender_control::AppenderControl;
 use crate::asynchronous::{self, AsyncLoggerStage};
@@ -423,14 +423,27 @@ fn path_prints_location(configs: &[LoggerConfig], start: usize) -> bool {
     false
 }
 
-/// Builds an appender's layout as starting a configuration does (`l4rs check` builds them
+/// Builds an appender's layout as starting `configuration` does (`l4rs check` builds them
 /// through here too, so it reports what starting would): its layout element, or the default
-/// `%m%n` PatternLayout without one. The flag is true when the layout reads the nano clock
-/// (`%N`), which log4j2 then switches on for the whole configuration.
-pub fn build_layout(spec: Option<&LayoutSpec>, context: LayoutContext) -> (Arc<dyn Layout>, bool) {
+/// `%m%n` PatternLayout without one. `console` is Java's `System.console() != null`, which
+/// `noConsoleNoAnsi` reads. The flag is true when the layout reads the nano clock (`%N`), which
+/// log4j2 then switches on for the whole configuration.
+pub fn build_layout(
+    spec: Option<&LayoutSpec>,
+    configuration: &Configuration,
+    console: bool,
+) -> (Arc<dyn Layout>, bool) {
+    let context = LayoutContext {
+        interpolator: Some(Arc::clone(&configuration.substitutor)),
+        console,
+    };
     match spec {
         Some(LayoutSpec::Json(json)) => (Arc::new(JsonLayout::new(json, context)), false),
         Some(LayoutSpec::Syslog(syslog)) => (Arc::new(SyslogLayout::new(syslog)), false),
+        Some(LayoutSpec::Rfc5424(rfc5424)) => {
+            let layout = Rfc5424Layout::new(rfc5424, &configuration.name, context);
+            (Arc::new(layout), false)
+        }
         Some(LayoutSpec::Pattern(pattern)) => pattern_layout(pattern, context),
         None => pattern_layout(&PatternLayoutSpec::default(), context),
     }
@@ -451,11 +464,8 @@ fn build_appender(
     uses_nano_clock: &mut bool,
 ) -> Option<AppenderControl> {
     // log4j2 asks `System.console()`, whatever the appender writes to.
-    let context = LayoutContext {
-        interpolator: Some(Arc::clone(&configuration.substitutor)),
-        console: crate::system_console::process_has_console(),
-    };
-    let (layout, uses_nano_time) = build_layout(spec.layout.as_ref(), context);
+    let console = crate::system_console::process_has_console();
+    let (layout, uses_nano_time) = build_layout(spec.layout.as_ref(), configuration, console);
     *uses_nano_clock |= uses_nano_time;
     // `$${…}` in a rolling `filePattern` resolves at rollover with this configuration's
     // properties, as log4j2 resolves it with the configuration's substitutor.

@@ -15,7 +15,7 @@
 //! scenarios pin 2.19 there (docs/compatibility.md lists such choices).
 //!
 //! The [`structured`] module holds log4j2's non-pattern layouts ([`JsonLayout`],
-//! [`SyslogLayout`]), which share
+//! [`SyslogLayout`], [`Rfc5424Layout`]), which share
 //! this crate's charsets, exception renderer and scratch buffers.
 //!
 //! Converter families live in private modules, one per family: `date`,
@@ -43,7 +43,7 @@ pub use charset::Charset;
 pub use converters::date::DateFormatter;
 pub use converters::runtime::reset_sequence_number;
 pub use pattern::{Pattern, PatternOptions};
-pub use structured::{JsonLayout, SyslogLayout};
+pub use structured::{JsonLayout, Rfc5424Layout, SyslogLayout};
 
 use converters::java_regex::Replacement;
 use selector::Selector;

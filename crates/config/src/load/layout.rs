@@ -1,11 +1,12 @@
 //! `<PatternLayout>` with its selectors and `<Replace>`, `<JsonLayout>` with its
-//! `<KeyValuePair>` fields, and `<SyslogLayout>`.
+//! `<KeyValuePair>` fields, `<SyslogLayout>` and `<Rfc5424Layout>`.
 
 use super::binder::Binder;
 use super::node::PNode;
+use crate::diagnostic::Severity;
 use crate::model::{
     JsonLayoutSpec, LayoutSpec, PatternLayoutSpec, PatternSelectorKind, PatternSelectorSpec,
-    ReplaceSpec, SyslogLayoutSpec, SYSLOG_FACILITIES,
+    ReplaceSpec, Rfc5424LayoutSpec, SyslogLayoutSpec, SYSLOG_FACILITIES,
 };
 
 /// True when a child element occupies an appender's layout slot.
@@ -19,6 +20,7 @@ pub(crate) fn build_layout(binder: &mut Binder, node: PNode) -> Option<LayoutSpe
         Some("PatternLayout") => Some(LayoutSpec::Pattern(build_pattern_layout(binder, node))),
         Some("JsonLayout") => Some(LayoutSpec::Json(build_json_layout(binder, node))),
         Some("SyslogLayout") => Some(LayoutSpec::Syslog(build_syslog_layout(binder, node))),
+        Some("Rfc5424Layout") => Some(LayoutSpec::Rfc5424(build_rfc5424_layout(binder, node))),
         _ => {
             binder.unsupported(&node);
             None
@@ -135,15 +137,7 @@ fn build_syslog_layout(binder: &mut Binder, mut node: PNode) -> SyslogLayoutSpec
     for child in std::mem::take(&mut node.children) {
         binder.unusable_child(&node, &child);
     }
-    let facility = binder
-        .enumeration(
-            &mut node,
-            &["facility"],
-            "class org.apache.logging.log4j.core.net.Facility",
-            &SYSLOG_FACILITIES,
-        )
-        .and_then(|code| u8::try_from(code).ok())
-        .unwrap_or(defaults.facility);
+    let facility = syslog_facility(binder, &mut node, defaults.facility);
     let spec = SyslogLayoutSpec {
         facility,
         new_line: binder.boolean(&mut node, &["newLine"], defaults.new_line),
@@ -154,6 +148,98 @@ fn build_syslog_layout(binder: &mut Binder, mut node: PNode) -> SyslogLayoutSpec
     let _ = binder.string(&mut node, &["header"]);
     let _ = binder.string(&mut node, &["footer"]);
     binder.finish(&node, inserted);
+    spec
+}
+
+/// The facility attribute shared by the syslog layouts: an unknown name warns and keeps the
+/// default, as log4j2's enum conversion does.
+fn syslog_facility(binder: &mut Binder, node: &mut PNode, default: u8) -> u8 {
+    binder
+        .enumeration(
+            node,
+            &["facility"],
+            "class org.apache.logging.log4j.core.net.Facility",
+            &SYSLOG_FACILITIES,
+        )
+        .and_then(|code| u8::try_from(code).ok())
+        .unwrap_or(default)
+}
+
+/// A comma-separated list attribute, each entry trimmed, empty entries dropped.
+fn name_list(binder: &mut Binder, node: &mut PNode, names: &[&str]) -> Vec<String> {
+    binder
+        .string(node, names)
+        .map(|list| {
+            list.split(',')
+                .map(str::trim)
+                .filter(|entry| !entry.is_empty())
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// `<Rfc5424Layout>`: log4j2's factory attributes and defaults. Unlike the builder-based
+/// layouts it has no `charset`, `header` or `footer`, so log4j2 reports them as invalid.
+fn build_rfc5424_layout(binder: &mut Binder, mut node: PNode) -> Rfc5424LayoutSpec {
+    let inserted = node.attrs.len();
+    let defaults = Rfc5424LayoutSpec::default();
+    for child in std::mem::take(&mut node.children) {
+        binder.unusable_child(&node, &child);
+    }
+    let facility = syslog_facility(binder, &mut node, defaults.facility);
+    let enterprise_number = match node.take(&["enterpriseNumber"]) {
+        None => defaults.enterprise_number,
+        Some(attr) => {
+            let value = binder.substitute(&attr.value, &node, attr.position);
+            match value.parse::<i32>() {
+                Ok(number) => number,
+                Err(_) => {
+                    // log4j2's factory attribute has a default, which its warning names.
+                    binder.report(
+                        Severity::Warning,
+                        format!("Error while converting string [{value}] to type [int]. Using default value [{}]. java.lang.NumberFormatException: For input string: \"{value}\"", defaults.enterprise_number),
+                        Some(&node),
+                        Some(attr.position),
+                        Some("attribute enterpriseNumber of Rfc5424Layout: expected an integer".to_string()),
+                    );
+                    defaults.enterprise_number
+                }
+            }
+        }
+    };
+    let mut spec = Rfc5424LayoutSpec {
+        facility,
+        id: binder.string(&mut node, &["id"]),
+        enterprise_number,
+        include_mdc: binder.boolean(&mut node, &["includeMDC"], defaults.include_mdc),
+        mdc_id: binder
+            .string(&mut node, &["mdcId"])
+            .unwrap_or(defaults.mdc_id),
+        mdc_prefix: binder.string(&mut node, &["mdcPrefix"]),
+        event_prefix: binder.string(&mut node, &["eventPrefix"]),
+        new_line: binder.boolean(&mut node, &["newLine"], defaults.new_line),
+        new_line_escape: binder.string(&mut node, &["newLineEscape"]),
+        app_name: binder.string(&mut node, &["appName"]),
+        message_id: binder.string(&mut node, &["messageId"]),
+        mdc_excludes: name_list(binder, &mut node, &["mdcExcludes"]),
+        mdc_includes: name_list(binder, &mut node, &["mdcIncludes"]),
+        mdc_required: name_list(binder, &mut node, &["mdcRequired"]),
+        exception_pattern: binder.string(&mut node, &["exceptionPattern"]),
+        use_tls_message_format: binder.boolean(
+            &mut node,
+            &["useTlsMessageFormat"],
+            defaults.use_tls_message_format,
+        ),
+    };
+    binder.finish(&node, inserted);
+    if !spec.mdc_includes.is_empty() && !spec.mdc_excludes.is_empty() {
+        binder.error(
+            &node,
+            "mdcIncludes and mdcExcludes are mutually exclusive. Includes wil be ignored",
+        );
+        spec.mdc_includes.clear();
+    }
     spec
 }
 

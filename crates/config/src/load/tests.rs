@@ -20,6 +20,7 @@ fn pattern(config: &Configuration, appender: &str) -> String {
         Some(LayoutSpec::Pattern(layout)) => layout.pattern.clone(),
         Some(LayoutSpec::Json(_)) => "<json>".to_string(),
         Some(LayoutSpec::Syslog(_)) => "<syslog>".to_string(),
+        Some(LayoutSpec::Rfc5424(_)) => "<rfc5424>".to_string(),
         None => "<default>".to_string(),
     }
 }

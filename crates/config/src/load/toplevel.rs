@@ -124,6 +124,7 @@ fn java_class(canonical: &str) -> String {
         "PatternLayout" => "org.apache.logging.log4j.core.layout.PatternLayout",
         "JsonLayout" => "org.apache.logging.log4j.core.layout.JsonLayout",
         "SyslogLayout" => "org.apache.logging.log4j.core.layout.SyslogLayout",
+        "Rfc5424Layout" => "org.apache.logging.log4j.core.layout.Rfc5424Layout",
         "KeyValuePair" => "org.apache.logging.log4j.core.util.KeyValuePair",
         "Logger" => "org.apache.logging.log4j.core.config.LoggerConfig",
         "Root" => "org.apache.logging.log4j.core.config.LoggerConfig$RootLogger",

@@ -199,6 +199,7 @@ pub fn l4rs_dump(config: &Configuration) -> Vec<String> {
             (_, None | Some(LayoutSpec::Pattern(_))) => "PatternLayout",
             (_, Some(LayoutSpec::Json(_))) => "JsonLayout",
             (_, Some(LayoutSpec::Syslog(_))) => "SyslogLayout",
+            (_, Some(LayoutSpec::Rfc5424(_))) => "Rfc5424Layout",
         };
         lines.push(format!(
             "appender {} {kind} layout={layout} filter={}",

@@ -11,7 +11,6 @@
 
 use std::path::Path;
 use std::process::ExitCode;
-use std::sync::Arc;
 
 use l4rs::config::model::{AppenderKind, AppenderRefSpec, Configuration, FilterSpec};
 use l4rs::config::routing::LoggerTree;
@@ -153,11 +152,7 @@ fn check_layouts_and_filters(configuration: &Configuration) -> usize {
         let subject = format!("appender \"{}\"", appender.name);
         report(appender.position, &subject, &|| {
             if appender.layout.is_some() {
-                let context = l4rs_layout::LayoutContext {
-                    interpolator: Some(Arc::clone(&configuration.substitutor)),
-                    console: false,
-                };
-                l4rs::build_layout(appender.layout.as_ref(), context);
+                l4rs::build_layout(appender.layout.as_ref(), configuration, false);
             }
             build_filter(&appender.filter);
             if let AppenderKind::Async(async_spec) = &appender.kind {

@@ -7,10 +7,13 @@
 //!
 //! * [`JsonLayout`]: log4j-core's Jackson-based `JsonLayout`, compact or pretty-printed.
 //! * [`SyslogLayout`]: BSD syslog (RFC 3164) lines.
+//! * [`Rfc5424Layout`]: RFC 5424 syslog lines with the MDC as structured data.
 
 mod json;
 mod json_writer;
+mod rfc5424;
 mod syslog;
 
 pub use json::JsonLayout;
+pub use rfc5424::Rfc5424Layout;
 pub use syslog::SyslogLayout;

@@ -56,7 +56,7 @@ impl SyslogLayout {
 /// (`StandardLevel.getStandardLevel`) as FATAL to ALERT (1), ERROR to ERROR (3), WARN to
 /// WARNING (4), INFO to INFO (6), DEBUG, TRACE and ALL to DEBUG (7), and OFF (a custom level
 /// more severe than FATAL) to EMERG (0).
-fn severity(level: Level) -> u8 {
+pub(super) fn severity(level: Level) -> u8 {
     match level.int_level() {
         i32::MIN..=99 => 0,
         100..=199 => 1,
@@ -68,7 +68,7 @@ fn severity(level: Level) -> u8 {
 }
 
 /// Writes `text` with every `\r\n` and `\n` replaced by `escape`.
-fn escape_new_lines(text: &str, escape: &str, out: &mut String) {
+pub(super) fn escape_new_lines(text: &str, escape: &str, out: &mut String) {
     let mut rest = text;
     while let Some(index) = rest.find('\n') {
         let line = &rest[..index];
@@ -81,7 +81,7 @@ fn escape_new_lines(text: &str, escape: &str, out: &mut String) {
 
 /// The machine's host name as `InetAddress.getLocalHost().getHostName()` gives it: the name
 /// the kernel holds (`gethostname`), or `localhost` if that fails.
-fn local_host_name() -> String {
+pub(super) fn local_host_name() -> String {
     let mut buffer = [0u8; 256];
     // SAFETY: the buffer is valid for writes of its length; gethostname writes at most that.
     let result = unsafe { libc::gethostname(buffer.as_mut_ptr().cast(), buffer.len()) };

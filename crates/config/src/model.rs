@@ -526,6 +526,182 @@ pub enum PathConditionSpec {
 pub enum LayoutSpec {
     /// `<PatternLayout>`.
     Pattern(PatternLayoutSpec),
+    /// `<JsonLayout>` (log4j-core's Jackson-based JSON layout).
+    Json(JsonLayoutSpec),
+    /// `<SyslogLayout>` (BSD syslog, RFC 3164).
+    Syslog(SyslogLayoutSpec),
+    /// `<Rfc5424Layout>` (syslog, RFC 5424).
+    Rfc5424(Rfc5424LayoutSpec),
+}
+
+/// `<Rfc5424Layout>` attributes, with log4j2's defaults.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rfc5424LayoutSpec {
+    /// `facility` as its code, an index into [`SYSLOG_FACILITIES`] (default 16, `LOCAL0`).
+    pub facility: u8,
+    /// `id`: the structured data id of structured messages, which l4rs does not have.
+    pub id: Option<String>,
+    /// `enterpriseNumber` (default 32473), after the `@` of the MDC's structured data id.
+    pub enterprise_number: i32,
+    /// `includeMDC` (default true): the MDC as a structured data element.
+    pub include_mdc: bool,
+    /// `mdcId` (default `mdc`): the MDC element's id before the `@`.
+    pub mdc_id: String,
+    /// `mdcPrefix`: written before each MDC key.
+    pub mdc_prefix: Option<String>,
+    /// `eventPrefix`: for structured messages, which l4rs does not have.
+    pub event_prefix: Option<String>,
+    /// `newLine` (default false): end each event with `\n`.
+    pub new_line: bool,
+    /// `newLineEscape`: written instead of each `\n` or `\r\n` in the message and exception.
+    pub new_line_escape: Option<String>,
+    /// `appName` (default: the configuration's name).
+    pub app_name: Option<String>,
+    /// `messageId` (default `-`).
+    pub message_id: Option<String>,
+    /// `mdcExcludes`: MDC keys left out (comma-separated in the attribute).
+    pub mdc_excludes: Vec<String>,
+    /// `mdcIncludes`: the only MDC keys written; ignored when `mdcExcludes` is given too.
+    pub mdc_includes: Vec<String>,
+    /// `mdcRequired`: MDC keys every event must have (not enforced by l4rs).
+    pub mdc_required: Vec<String>,
+    /// `exceptionPattern`: a PatternLayout pattern for the event's throwable, written after the
+    /// message on a new line.
+    pub exception_pattern: Option<String>,
+    /// `useTlsMessageFormat` (default false): each event is preceded by its length and a space
+    /// (RFC 5425 octet counting).
+    pub use_tls_message_format: bool,
+}
+
+impl Default for Rfc5424LayoutSpec {
+    fn default() -> Rfc5424LayoutSpec {
+        Rfc5424LayoutSpec {
+            facility: 16,
+            id: None,
+            enterprise_number: 32473,
+            include_mdc: true,
+            mdc_id: "mdc".to_string(),
+            mdc_prefix: None,
+            event_prefix: None,
+            new_line: false,
+            new_line_escape: None,
+            app_name: None,
+            message_id: None,
+            mdc_excludes: Vec::new(),
+            mdc_includes: Vec::new(),
+            mdc_required: Vec::new(),
+            exception_pattern: None,
+            use_tls_message_format: false,
+        }
+    }
+}
+
+/// The syslog facility names, in the order of their codes (0 to 23), as log4j2's `Facility`
+/// enum spells them.
+pub const SYSLOG_FACILITIES: [&str; 24] = [
+    "KERN",
+    "USER",
+    "MAIL",
+    "DAEMON",
+    "AUTH",
+    "SYSLOG",
+    "LPR",
+    "NEWS",
+    "UUCP",
+    "CRON",
+    "AUTHPRIV",
+    "FTP",
+    "NTP",
+    "LOG_AUDIT",
+    "LOG_ALERT",
+    "CLOCK",
+    "LOCAL0",
+    "LOCAL1",
+    "LOCAL2",
+    "LOCAL3",
+    "LOCAL4",
+    "LOCAL5",
+    "LOCAL6",
+    "LOCAL7",
+];
+
+/// `<SyslogLayout>` attributes, with log4j2's defaults.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SyslogLayoutSpec {
+    /// `facility` as its code, an index into [`SYSLOG_FACILITIES`] (default 16, `LOCAL0`).
+    pub facility: u8,
+    /// `newLine` (default false): end each event with `\n`.
+    pub new_line: bool,
+    /// `newLineEscape`: written instead of each `\n` or `\r\n` in the message.
+    pub new_line_escape: Option<String>,
+    /// `charset` (default UTF-8).
+    pub charset: Option<String>,
+}
+
+impl Default for SyslogLayoutSpec {
+    fn default() -> SyslogLayoutSpec {
+        SyslogLayoutSpec {
+            facility: 16,
+            new_line: false,
+            new_line_escape: None,
+            charset: None,
+        }
+    }
+}
+
+/// `<JsonLayout>` attributes and `<KeyValuePair>` children, with log4j2's defaults.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JsonLayoutSpec {
+    /// `locationInfo` (default false): adds `source` and makes loggers capture the location.
+    pub location_info: bool,
+    /// `properties` (default false): adds `contextMap`.
+    pub properties: bool,
+    /// `propertiesAsList` (default false): `contextMap` as a list of key/value objects.
+    pub properties_as_list: bool,
+    /// `complete` (default false): a JSON array, `[` as header and `]` as footer.
+    pub complete: bool,
+    /// `compact` (default false): one line per event instead of Jackson's pretty printer.
+    pub compact: bool,
+    /// `eventEol` (default false): end each compact event with the end of line.
+    pub event_eol: bool,
+    /// `endOfLine` (default none: `\r\n`, or nothing when compact without `eventEol`).
+    pub end_of_line: Option<String>,
+    /// `includeStacktrace` (default true): the throwable's frames.
+    pub include_stacktrace: bool,
+    /// `stacktraceAsString` (default false): frames as one string, as `%xEx` prints them.
+    pub stacktrace_as_string: bool,
+    /// `includeNullDelimiter` (default false): a NUL byte after each event.
+    pub include_null_delimiter: bool,
+    /// `includeTimeMillis` (default false): `timeMillis` instead of `instant`.
+    pub include_time_millis: bool,
+    /// `objectMessageAsJsonObject` (default false); l4rs messages are always text.
+    pub object_message_as_json_object: bool,
+    /// `charset` (default UTF-8).
+    pub charset: Option<String>,
+    /// `<KeyValuePair key value>` children: extra top-level fields; `${…}` left in a value
+    /// after configuration-time substitution is resolved per event.
+    pub additional_fields: Vec<(String, String)>,
+}
+
+impl Default for JsonLayoutSpec {
+    fn default() -> JsonLayoutSpec {
+        JsonLayoutSpec {
+            location_info: false,
+            properties: false,
+            properties_as_list: false,
+            complete: false,
+            compact: false,
+            event_eol: false,
+            end_of_line: None,
+            include_stacktrace: true,
+            stacktrace_as_string: false,
+            include_null_delimiter: false,
+            include_time_millis: false,
+            object_message_as_json_object: false,
+            charset: None,
+            additional_fields: Vec::new(),
+        }
+    }
 }
 
 /// `<PatternLayout>` attributes and children.

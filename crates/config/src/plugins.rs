@@ -207,6 +207,10 @@ const L4RS_PLUGINS: &[&str] = &[
     "IfNot",
     "PathSortByModificationTime",
     "PatternLayout",
+    "JsonLayout",
+    "KeyValuePair",
+    "SyslogLayout",
+    "Rfc5424Layout",
     "MarkerPatternSelector",
     "LevelPatternSelector",
     "PatternMatch",
@@ -332,7 +336,8 @@ pub fn element_type(canonical: &str) -> &'static str {
         | "RollingFile"
         | "RollingRandomAccessFile"
         | "RollingMemoryMappedFile" => "appender",
-        "PatternLayout" => "layout",
+        "PatternLayout" | "JsonLayout" | "SyslogLayout" | "Rfc5424Layout" => "layout",
+        "KeyValuePair" => "KeyValuePair",
         "MarkerPatternSelector" | "LevelPatternSelector" => "patternSelector",
         "Logger" => "logger",
         "Root" => "root",

@@ -61,6 +61,12 @@ impl Marker {
             .clone()
     }
 
+    /// Runs `f` on this marker's direct parents without copying them (layouts walk the parent
+    /// tree per event; [`Marker::parents`] would allocate).
+    pub fn with_parents<R>(&self, f: impl FnOnce(&[Arc<Marker>]) -> R) -> R {
+        f(&self.parents.read().unwrap_or_else(|e| e.into_inner()))
+    }
+
     /// True when this marker is `name` or descends from it (log4j2's `isInstanceOf`).
     pub fn is_instance_of(&self, name: &str) -> bool {
         if self.name == name {
@@ -107,6 +113,23 @@ impl fmt::Debug for Marker {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn with_parents_sees_the_parents_in_order() {
+        let child = Marker::get("CORE_TEST_WITH_PARENTS");
+        assert_eq!(child.with_parents(<[_]>::len), 0);
+        child.set_parents(vec![
+            Marker::get("CORE_TEST_WP_A"),
+            Marker::get("CORE_TEST_WP_B"),
+        ]);
+        let names = child.with_parents(|parents| {
+            parents
+                .iter()
+                .map(|p| p.name().to_string())
+                .collect::<Vec<_>>()
+        });
+        assert_eq!(names, ["CORE_TEST_WP_A", "CORE_TEST_WP_B"]);
+    }
 
     #[test]
     fn markers_are_global_and_print_their_ancestry() {

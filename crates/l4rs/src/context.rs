@@ -9,7 +9,7 @@ use l4rs_config::model::{AppenderKind, AppenderSpec, LayoutSpec, PatternLayoutSp
 use l4rs_config::routing::LoggerTree;
 use l4rs_config::Configuration;
 use l4rs_core::{status, AppendError, Filter, FilterResult, Layout, Level, Location, LogEvent};
-use l4rs_layout::{LayoutContext, PatternLayout};
+use l4rs_layout::{JsonLayout, LayoutContext, PatternLayout, Rfc5424Layout, SyslogLayout};
 
 use crate::appender_control::AppenderControl;
 use crate::asynchronous::{self, AsyncLoggerStage, Gate};
@@ -495,6 +495,38 @@ pub(crate) fn appender_subject(spec: &AppenderSpec) -> String {
     format!("appender \"{}\"", spec.name)
 }
 
+/// Builds an appender's layout as starting `configuration` does (`l4rs check` builds them
+/// through here too, so it reports what starting would): its layout element, or the default
+/// `%m%n` PatternLayout without one. `console` is Java's `System.console() != null`, which
+/// `noConsoleNoAnsi` reads. The flag is true when the layout reads the nano clock (`%N`), which
+/// log4j2 then switches on for the whole configuration.
+pub fn build_layout(
+    spec: Option<&LayoutSpec>,
+    configuration: &Configuration,
+    console: bool,
+) -> (Arc<dyn Layout>, bool) {
+    let context = LayoutContext {
+        interpolator: Some(Arc::clone(&configuration.substitutor)),
+        console,
+    };
+    match spec {
+        Some(LayoutSpec::Json(json)) => (Arc::new(JsonLayout::new(json, context)), false),
+        Some(LayoutSpec::Syslog(syslog)) => (Arc::new(SyslogLayout::new(syslog)), false),
+        Some(LayoutSpec::Rfc5424(rfc5424)) => {
+            let layout = Rfc5424Layout::new(rfc5424, &configuration.name, context);
+            (Arc::new(layout), false)
+        }
+        Some(LayoutSpec::Pattern(pattern)) => pattern_layout(pattern, context),
+        None => pattern_layout(&PatternLayoutSpec::default(), context),
+    }
+}
+
+fn pattern_layout(spec: &PatternLayoutSpec, context: LayoutContext) -> (Arc<dyn Layout>, bool) {
+    let layout = PatternLayout::new(spec, context);
+    let uses_nano_time = layout.uses_nano_time();
+    (Arc::new(layout), uses_nano_time)
+}
+
 /// Builds one appender (with [`BuildMode::Check`], judges it: see `l4rs_appenders::check_appender`); an error is reported through the status logger (and so becomes one of
 /// the context's build errors). Sets `uses_nano_clock` when the layout has `%N` (log4j2 switches
 /// the clock while parsing the pattern, so even when the appender itself then fails to build).
@@ -505,16 +537,9 @@ fn build_appender(
     mode: &BuildMode,
 ) -> Option<AppenderControl> {
     // log4j2 asks `System.console()`, whatever the appender writes to.
-    let context = LayoutContext {
-        interpolator: Some(Arc::clone(&configuration.substitutor)),
-        console: crate::system_console::process_has_console(),
-    };
-    let layout = match &spec.layout {
-        Some(LayoutSpec::Pattern(pattern)) => PatternLayout::new(pattern, context),
-        None => PatternLayout::new(&PatternLayoutSpec::default(), context),
-    };
-    *uses_nano_clock |= layout.uses_nano_time();
-    let layout: Arc<dyn Layout> = Arc::new(layout);
+    let console = crate::system_console::process_has_console();
+    let (layout, uses_nano_time) = build_layout(spec.layout.as_ref(), configuration, console);
+    *uses_nano_clock |= uses_nano_time;
     // `$${…}` in a rolling `filePattern` resolves at rollover with this configuration's
     // properties, as log4j2 resolves it with the configuration's substitutor.
     let rolling = l4rs_appenders::RollingContext {

@@ -44,6 +44,7 @@ pub mod tracing;
 
 pub use asynchronous::async_queue_stats;
 pub use check::{check_configuration, Finding};
+pub use context::build_layout;
 pub use error::Error;
 pub use l4rs_async::{dropped_events, QueueStats};
 pub use l4rs_core::{

@@ -696,3 +696,38 @@ fn the_monitor_interval_and_the_watched_files_are_shown() {
         ["monitor interval: 0 (not watched; set monitorInterval to reload on changes)"]
     );
 }
+
+#[test]
+fn json_layouts_are_checked_and_keep_their_appender() {
+    let dir = fresh_dir("json-layout");
+    let clean = r#"<Configuration status="warn">
+  <Appenders>
+    <Console name="Json"><JsonLayout compact="true" eventEol="true" properties="true">
+      <KeyValuePair key="service" value="orders"/>
+    </JsonLayout></Console>
+  </Appenders>
+  <Loggers><Root level="info"><AppenderRef ref="Json"/></Root></Loggers>
+</Configuration>
+"#;
+    let (_, checked) = check(&dir, clean);
+    assert!(checked.success, "{}", checked.stdout);
+    assert!(
+        checked
+            .stdout
+            .lines()
+            .any(|l| l.contains("root") && l.contains("Json")),
+        "the appender is kept: {}",
+        checked.stdout
+    );
+    let (config, checked) = check(&dir, &clean.replace("compact=", "compcat="));
+    assert!(!checked.success, "{}", checked.stdout);
+    let errors = lines_starting(&checked.stdout, "error");
+    assert!(
+        errors.iter().any(
+            |l| l.starts_with(&format!("error: {}:3:", config.display()))
+                && l.contains(r#"JsonLayout contains an invalid element or attribute "compcat""#)
+        ),
+        "{}",
+        checked.stdout
+    );
+}

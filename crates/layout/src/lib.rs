@@ -14,6 +14,10 @@
 //! NDC/MDC as 2.19 does (2.21 and later drop them), because the conformance oracle's public
 //! scenarios pin 2.19 there (docs/compatibility.md lists such choices).
 //!
+//! The [`structured`] module holds log4j2's non-pattern layouts ([`JsonLayout`],
+//! [`SyslogLayout`], [`Rfc5424Layout`]), which share
+//! this crate's charsets, exception renderer and scratch buffers.
+//!
 //! Converter families live in private modules, one per family: `date`,
 //! `level`, `names` (logger/class precision), `location`, `message`, `thread`, `context`
 //! (MDC, NDC, markers), `runtime` (pid, sequence numbers, UUIDs), `exception`, `ansi`,
@@ -27,6 +31,7 @@ mod parser;
 mod pattern;
 mod scratch;
 mod selector;
+pub mod structured;
 #[cfg(test)]
 mod test_support;
 
@@ -39,6 +44,7 @@ pub use charset::Charset;
 pub use converters::date::DateFormatter;
 pub use converters::runtime::reset_sequence_number;
 pub use pattern::{Pattern, PatternOptions};
+pub use structured::{JsonLayout, Rfc5424Layout, SyslogLayout};
 
 use l4rs_java_syntax::regex::Replacement;
 use selector::Selector;

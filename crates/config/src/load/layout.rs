@@ -1,9 +1,12 @@
-//! `<PatternLayout>` with its selectors and `<Replace>`.
+//! `<PatternLayout>` with its selectors and `<Replace>`, `<JsonLayout>` with its
+//! `<KeyValuePair>` fields, `<SyslogLayout>` and `<Rfc5424Layout>`.
 
 use super::binder::Binder;
 use super::node::PNode;
+use crate::diagnostic::Severity;
 use crate::model::{
-    LayoutSpec, PatternLayoutSpec, PatternSelectorKind, PatternSelectorSpec, ReplaceSpec,
+    JsonLayoutSpec, LayoutSpec, PatternLayoutSpec, PatternSelectorKind, PatternSelectorSpec,
+    ReplaceSpec, Rfc5424LayoutSpec, SyslogLayoutSpec, SYSLOG_FACILITIES,
 };
 
 /// True when a child element occupies an appender's layout slot.
@@ -15,6 +18,9 @@ pub(crate) fn is_layout(node: &PNode) -> bool {
 pub(crate) fn build_layout(binder: &mut Binder, node: PNode) -> Option<LayoutSpec> {
     match node.canonical {
         Some("PatternLayout") => Some(LayoutSpec::Pattern(build_pattern_layout(binder, node))),
+        Some("JsonLayout") => Some(LayoutSpec::Json(build_json_layout(binder, node))),
+        Some("SyslogLayout") => Some(LayoutSpec::Syslog(build_syslog_layout(binder, node))),
+        Some("Rfc5424Layout") => Some(LayoutSpec::Rfc5424(build_rfc5424_layout(binder, node))),
         _ => {
             binder.unsupported(&node);
             None
@@ -58,6 +64,205 @@ fn build_pattern_layout(binder: &mut Binder, mut node: PNode) -> PatternLayoutSp
     };
     binder.finish(&node, inserted);
     spec
+}
+
+/// `<JsonLayout>`: log4j2 2.24's attributes and defaults. `header`/`footer` are attributes of
+/// every layout builder that JsonLayout ignores (its header is `[`), so they are accepted
+/// silently as log4j2 does.
+fn build_json_layout(binder: &mut Binder, mut node: PNode) -> JsonLayoutSpec {
+    let inserted = node.attrs.len();
+    let defaults = JsonLayoutSpec::default();
+    let mut additional_fields = Vec::new();
+    for child in std::mem::take(&mut node.children) {
+        if child.canonical == Some("KeyValuePair") {
+            if let Some(pair) = build_key_value_pair(binder, child) {
+                additional_fields.push(pair);
+            }
+        } else {
+            binder.unusable_child(&node, &child);
+        }
+    }
+    let spec = JsonLayoutSpec {
+        location_info: binder.boolean(&mut node, &["locationInfo"], defaults.location_info),
+        properties: binder.boolean(&mut node, &["properties"], defaults.properties),
+        properties_as_list: binder.boolean(
+            &mut node,
+            &["propertiesAsList"],
+            defaults.properties_as_list,
+        ),
+        complete: binder.boolean(&mut node, &["complete"], defaults.complete),
+        compact: binder.boolean(&mut node, &["compact"], defaults.compact),
+        event_eol: binder.boolean(&mut node, &["eventEol"], defaults.event_eol),
+        end_of_line: binder.string(&mut node, &["endOfLine"]),
+        include_stacktrace: binder.boolean(
+            &mut node,
+            &["includeStacktrace"],
+            defaults.include_stacktrace,
+        ),
+        stacktrace_as_string: binder.boolean(
+            &mut node,
+            &["stacktraceAsString"],
+            defaults.stacktrace_as_string,
+        ),
+        include_null_delimiter: binder.boolean(
+            &mut node,
+            &["includeNullDelimiter"],
+            defaults.include_null_delimiter,
+        ),
+        include_time_millis: binder.boolean(
+            &mut node,
+            &["includeTimeMillis"],
+            defaults.include_time_millis,
+        ),
+        object_message_as_json_object: binder.boolean(
+            &mut node,
+            &["objectMessageAsJsonObject"],
+            defaults.object_message_as_json_object,
+        ),
+        charset: binder.charset(&mut node, &["charset"]),
+        additional_fields,
+    };
+    // Accepted by every log4j2 layout builder; JsonLayout writes its own header and footer.
+    let _ = binder.string(&mut node, &["header"]);
+    let _ = binder.string(&mut node, &["footer"]);
+    binder.finish(&node, inserted);
+    spec
+}
+
+/// `<SyslogLayout>`: log4j2's attributes and defaults; an unknown facility warns and keeps
+/// `LOCAL0`, as log4j2's enum conversion does.
+fn build_syslog_layout(binder: &mut Binder, mut node: PNode) -> SyslogLayoutSpec {
+    let inserted = node.attrs.len();
+    let defaults = SyslogLayoutSpec::default();
+    for child in std::mem::take(&mut node.children) {
+        binder.unusable_child(&node, &child);
+    }
+    let facility = syslog_facility(binder, &mut node, defaults.facility);
+    let spec = SyslogLayoutSpec {
+        facility,
+        new_line: binder.boolean(&mut node, &["newLine"], defaults.new_line),
+        new_line_escape: binder.string(&mut node, &["newLineEscape"]),
+        charset: binder.charset(&mut node, &["charset"]),
+    };
+    // Accepted by every log4j2 layout builder; SyslogLayout has no header or footer.
+    let _ = binder.string(&mut node, &["header"]);
+    let _ = binder.string(&mut node, &["footer"]);
+    binder.finish(&node, inserted);
+    spec
+}
+
+/// The facility attribute shared by the syslog layouts: an unknown name warns and keeps the
+/// default, as log4j2's enum conversion does.
+fn syslog_facility(binder: &mut Binder, node: &mut PNode, default: u8) -> u8 {
+    binder
+        .enumeration(
+            node,
+            &["facility"],
+            "class org.apache.logging.log4j.core.net.Facility",
+            &SYSLOG_FACILITIES,
+        )
+        .and_then(|code| u8::try_from(code).ok())
+        .unwrap_or(default)
+}
+
+/// A comma-separated list attribute, each entry trimmed, empty entries dropped.
+fn name_list(binder: &mut Binder, node: &mut PNode, names: &[&str]) -> Vec<String> {
+    binder
+        .string(node, names)
+        .map(|list| {
+            list.split(',')
+                .map(str::trim)
+                .filter(|entry| !entry.is_empty())
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// `<Rfc5424Layout>`: log4j2's factory attributes and defaults. Unlike the builder-based
+/// layouts it has no `charset`, `header` or `footer`, so log4j2 reports them as invalid.
+fn build_rfc5424_layout(binder: &mut Binder, mut node: PNode) -> Rfc5424LayoutSpec {
+    let inserted = node.attrs.len();
+    let defaults = Rfc5424LayoutSpec::default();
+    for child in std::mem::take(&mut node.children) {
+        binder.unusable_child(&node, &child);
+    }
+    let facility = syslog_facility(binder, &mut node, defaults.facility);
+    let enterprise_number = match node.take(&["enterpriseNumber"]) {
+        None => defaults.enterprise_number,
+        Some(attr) => {
+            let value = binder.substitute(&attr.value, &node, attr.position);
+            match value.parse::<i32>() {
+                Ok(number) => number,
+                Err(_) => {
+                    // log4j2's factory attribute has a default, which its warning names.
+                    binder.report(
+                        Severity::Warning,
+                        format!("Error while converting string [{value}] to type [int]. Using default value [{}]. java.lang.NumberFormatException: For input string: \"{value}\"", defaults.enterprise_number),
+                        Some(&node),
+                        Some(attr.position),
+                        Some("attribute enterpriseNumber of Rfc5424Layout: expected an integer".to_string()),
+                    );
+                    defaults.enterprise_number
+                }
+            }
+        }
+    };
+    let mut spec = Rfc5424LayoutSpec {
+        facility,
+        id: binder.string(&mut node, &["id"]),
+        enterprise_number,
+        include_mdc: binder.boolean(&mut node, &["includeMDC"], defaults.include_mdc),
+        mdc_id: binder
+            .string(&mut node, &["mdcId"])
+            .unwrap_or(defaults.mdc_id),
+        mdc_prefix: binder.string(&mut node, &["mdcPrefix"]),
+        event_prefix: binder.string(&mut node, &["eventPrefix"]),
+        new_line: binder.boolean(&mut node, &["newLine"], defaults.new_line),
+        new_line_escape: binder.string(&mut node, &["newLineEscape"]),
+        app_name: binder.string(&mut node, &["appName"]),
+        message_id: binder.string(&mut node, &["messageId"]),
+        mdc_excludes: name_list(binder, &mut node, &["mdcExcludes"]),
+        mdc_includes: name_list(binder, &mut node, &["mdcIncludes"]),
+        mdc_required: name_list(binder, &mut node, &["mdcRequired"]),
+        exception_pattern: binder.string(&mut node, &["exceptionPattern"]),
+        use_tls_message_format: binder.boolean(
+            &mut node,
+            &["useTlsMessageFormat"],
+            defaults.use_tls_message_format,
+        ),
+    };
+    binder.finish(&node, inserted);
+    if !spec.mdc_includes.is_empty() && !spec.mdc_excludes.is_empty() {
+        binder.error(
+            &node,
+            "mdcIncludes and mdcExcludes are mutually exclusive. Includes wil be ignored",
+        );
+        spec.mdc_includes.clear();
+    }
+    spec
+}
+
+/// `<KeyValuePair key value>`; `None` (after an error) when either is missing.
+fn build_key_value_pair(binder: &mut Binder, mut node: PNode) -> Option<(String, String)> {
+    let inserted = node.attrs.len();
+    for child in std::mem::take(&mut node.children) {
+        binder.unusable_child(&node, &child);
+    }
+    let key = binder.string(&mut node, &["key"]);
+    let value = binder.string(&mut node, &["value"]);
+    binder.finish(&node, inserted);
+    match (key, value) {
+        (Some(key), Some(value)) => Some((key, value)),
+        (key, _) => {
+            let missing = if key.is_none() { "key" } else { "value" };
+            binder.error(
+                &node,
+                format!("KeyValuePair needs both key and value; '{missing}' is missing, so the field is left out"),
+            );
+            None
+        }
+    }
 }
 
 fn build_selector(binder: &mut Binder, mut node: PNode) -> Option<PatternSelectorSpec> {

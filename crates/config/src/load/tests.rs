@@ -18,6 +18,9 @@ fn messages(config: &Configuration) -> Vec<String> {
 fn pattern(config: &Configuration, appender: &str) -> String {
     match &config.appender(appender).expect("appender").layout {
         Some(LayoutSpec::Pattern(layout)) => layout.pattern.clone(),
+        Some(LayoutSpec::Json(_)) => "<json>".to_string(),
+        Some(LayoutSpec::Syslog(_)) => "<syslog>".to_string(),
+        Some(LayoutSpec::Rfc5424(_)) => "<rfc5424>".to_string(),
         None => "<default>".to_string(),
     }
 }
@@ -652,7 +655,7 @@ fn unknown_and_unsupported_plugins_are_named() {
   <Typo/>
   <Appenders>
     <Null name="R"/>
-    <Console name="J"><JsonLayout/></Console>
+    <Console name="J"><XmlLayout/></Console>
     <Wrapper><Console name="W"/></Wrapper>
     <Outer><Inner><Console name="I"/></Inner></Outer>
   </Appenders>
@@ -705,7 +708,7 @@ fn unknown_and_unsupported_plugins_are_named() {
     assert!(messages
         .contains(&"plugin Null is not available in l4rs yet; the element is ignored".to_string()));
     assert!(messages.contains(
-        &"plugin JsonLayout is not available in l4rs yet; the element is ignored".to_string()
+        &"plugin XmlLayout is not available in l4rs yet; the element is ignored".to_string()
     ));
     assert!(messages.iter().any(|m| m.starts_with("Unknown object \"Console\" of type org.apache.logging.log4j.core.appender.ConsoleAppender is ignored")));
     let names: Vec<&str> = config.appenders.iter().map(|a| a.name.as_str()).collect();

@@ -37,6 +37,15 @@ pub fn available() -> Result<(), String> {
             ));
         }
     }
+    // Without Jackson log4j2 cannot build JsonLayout and its appenders get a PatternLayout,
+    // which l4rs does not imitate.
+    let jackson = jar_dir().join("jackson-databind.jar");
+    if !jackson.exists() {
+        return Err(format!(
+            "{} is missing (apt-get install -y libjackson2-databind-java)",
+            jackson.display()
+        ));
+    }
     for tool in ["java", "javac"] {
         if Command::new(tool).arg("-version").output().is_err() {
             return Err(format!(
@@ -49,8 +58,17 @@ pub fn available() -> Result<(), String> {
 
 fn class_path(classes: &Path) -> String {
     let mut entries = vec![classes.to_path_buf()];
-    // The disruptor is only needed by asynchronous loggers; Debian ships it separately.
-    for jar in ["log4j-api.jar", "log4j-core.jar", "disruptor.jar"] {
+    // The disruptor is only needed by asynchronous loggers; Debian ships it separately. The
+    // Jackson jars let log4j2 build JsonLayout (without them it falls back to PatternLayout),
+    // as the scenario oracle's run.sh puts them on its class path.
+    for jar in [
+        "log4j-api.jar",
+        "log4j-core.jar",
+        "disruptor.jar",
+        "jackson-core.jar",
+        "jackson-databind.jar",
+        "jackson-annotations.jar",
+    ] {
         let path = jar_dir().join(jar);
         if path.exists() {
             entries.push(path);
@@ -179,6 +197,9 @@ pub fn l4rs_dump(config: &Configuration) -> Vec<String> {
         let layout = match (&appender.kind, &appender.layout) {
             (AppenderKind::Async(_), _) => "-",
             (_, None | Some(LayoutSpec::Pattern(_))) => "PatternLayout",
+            (_, Some(LayoutSpec::Json(_))) => "JsonLayout",
+            (_, Some(LayoutSpec::Syslog(_))) => "SyslogLayout",
+            (_, Some(LayoutSpec::Rfc5424(_))) => "Rfc5424Layout",
         };
         lines.push(format!(
             "appender {} {kind} layout={layout} filter={}",

@@ -1,7 +1,7 @@
 //! `%ex` / `%xEx` / `%rEx` and their aliases: exception traces as log4j2 2.19 prints them.
 
 mod options;
-mod render;
+pub(crate) mod render;
 
 use l4rs_core::LogEvent;
 

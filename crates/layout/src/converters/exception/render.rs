@@ -179,7 +179,7 @@ fn tabs(count: usize, sink: &mut Sink<'_>) {
 }
 
 /// The number of trailing frames `trace` shares with `enclosing`.
-fn frames_in_common(trace: &[StackFrame], enclosing: &[StackFrame]) -> usize {
+pub(crate) fn frames_in_common(trace: &[StackFrame], enclosing: &[StackFrame]) -> usize {
     trace
         .iter()
         .rev()
@@ -325,18 +325,34 @@ impl ProxyStyle<'_> {
 
 /// The extended trace (`%xEx`). The outermost header prints `: null` for a missing message.
 pub(crate) fn extended(throwable: &Throwable, style: &ProxyStyle<'_>, sink: &mut Sink<'_>) {
+    extended_proxy(throwable, None, style, sink);
+}
+
+/// The extended trace of one node of a `ThrowableProxy` tree, as its own
+/// `getExtendedStackTraceAsString()` prints it (JsonLayout's `stacktraceAsString`). `root` is
+/// the trace of the outermost throwable when this one is a cause: its shared frames are
+/// dropped without a `... N more` line, as the proxy stores them. `None` for the outermost
+/// throwable and for suppressed ones (each a new tree).
+pub(crate) fn extended_proxy(
+    throwable: &Throwable,
+    root: Option<&[StackFrame]>,
+    style: &ProxyStyle<'_>,
+    sink: &mut Sink<'_>,
+) {
     sink.text(throwable.class_name());
     sink.text(": ");
     sink.text(throwable.message().unwrap_or("null"));
     style.end_line(sink);
-    style.elements(throwable.frames(), 0, 0, sink);
+    let trace = throwable.frames();
+    let common = root.map_or(0, |root| frames_in_common(trace, root));
+    style.elements(&trace[..trace.len() - common], 0, 0, sink);
     for suppressed in throwable.suppressed() {
         extended_enclosed(suppressed, None, "Suppressed: ", 1, style, sink);
     }
     if let Some(cause) = throwable.cause() {
         extended_enclosed(
             cause,
-            Some(throwable.frames()),
+            Some(root.unwrap_or(trace)),
             "Caused by: ",
             0,
             style,

@@ -1,0 +1,261 @@
+//! log4j2's `Rfc5424Layout`: syslog lines in RFC 5424's format,
+//! `<PRI>1 TIMESTAMP HOST APP PROCID MSGID STRUCTURED-DATA MSG`.
+
+use l4rs_config::model::Rfc5424LayoutSpec;
+use l4rs_core::{Layout, LogEvent};
+
+use super::syslog::{escape_new_lines, local_host_name, severity};
+use crate::converters::date::DateFormatter;
+use crate::pattern::{Pattern, PatternOptions};
+use crate::scratch::with_scratch;
+use crate::LayoutContext;
+
+/// RFC 5424's "no value".
+const NIL: &str = "-";
+
+/// log4j2's `Rfc5424Layout`.
+pub struct Rfc5424Layout {
+    facility: u8,
+    host_name: String,
+    app_name: String,
+    proc_id: String,
+    message_id: String,
+    include_mdc: bool,
+    /// `mdcId@enterpriseNumber`.
+    mdc_sd_id: String,
+    mdc_prefix: String,
+    mdc_includes: Vec<String>,
+    mdc_excludes: Vec<String>,
+    new_line: bool,
+    new_line_escape: Option<String>,
+    exception: Option<Pattern>,
+    use_tls_message_format: bool,
+    /// `yyyy-MM-dd'T'HH:mm:ss.SSS` and the offset (`Z` for UTC) in the default time zone.
+    timestamp: DateFormatter,
+}
+
+impl Rfc5424Layout {
+    /// Builds the layout; `configuration_name` is the APP-NAME when `appName` is not given (as
+    /// log4j2 uses the configuration's name, which defaults to its file's location).
+    pub fn new(
+        spec: &Rfc5424LayoutSpec,
+        configuration_name: &str,
+        context: LayoutContext,
+    ) -> Rfc5424Layout {
+        let app_name = match &spec.app_name {
+            Some(name) => name.clone(),
+            None if !configuration_name.is_empty() => configuration_name.to_string(),
+            None => NIL.to_string(),
+        };
+        let options = PatternOptions {
+            interpolator: context.interpolator,
+            always_write_exceptions: false,
+            disable_ansi: false,
+            no_console_no_ansi: false,
+            console: context.console,
+        };
+        let exception = spec
+            .exception_pattern
+            .as_deref()
+            .map(|pattern| crate::compile_or_default(pattern, &options));
+        Rfc5424Layout {
+            facility: spec.facility,
+            host_name: local_host_name(),
+            app_name,
+            proc_id: std::process::id().to_string(),
+            message_id: spec.message_id.clone().unwrap_or_else(|| NIL.to_string()),
+            include_mdc: spec.include_mdc,
+            mdc_sd_id: format!("{}@{}", spec.mdc_id, spec.enterprise_number),
+            mdc_prefix: spec.mdc_prefix.clone().unwrap_or_default(),
+            mdc_includes: spec.mdc_includes.clone(),
+            mdc_excludes: spec.mdc_excludes.clone(),
+            new_line: spec.new_line,
+            new_line_escape: spec.new_line_escape.clone(),
+            exception,
+            use_tls_message_format: spec.use_tls_message_format,
+            timestamp: DateFormatter::new(Some("yyyy-MM-dd'T'HH:mm:ss.SSSXXX"), None),
+        }
+    }
+
+    /// The host name written in every line.
+    pub fn host_name(&self) -> &str {
+        &self.host_name
+    }
+
+    fn keeps_key(&self, key: &str) -> bool {
+        if !self.mdc_excludes.is_empty() {
+            !self.mdc_excludes.iter().any(|k| k == key)
+        } else if !self.mdc_includes.is_empty() {
+            self.mdc_includes.iter().any(|k| k == key)
+        } else {
+            true
+        }
+    }
+
+    /// The MDC as one structured data element (`-` without one). An MDC whose keys are all
+    /// filtered out still gives an empty element, as in log4j2.
+    fn write_structured_data(&self, event: &LogEvent<'_>, out: &mut String) {
+        if !self.include_mdc || event.context_map.is_empty() {
+            out.push_str(NIL);
+            return;
+        }
+        out.push('[');
+        out.push_str(&self.mdc_sd_id);
+        for (key, value) in event.context_map.iter() {
+            if !self.keeps_key(key) {
+                continue;
+            }
+            out.push(' ');
+            out.push_str(&self.mdc_prefix);
+            out.push_str(key);
+            out.push_str("=\"");
+            // PARAM-VALUE escapes: `"`, `\` and `]`.
+            for c in value.chars() {
+                if matches!(c, '"' | '\\' | ']') {
+                    out.push('\\');
+                }
+                out.push(c);
+            }
+            out.push('"');
+        }
+        out.push(']');
+    }
+
+    fn write_escaped(&self, text: &str, out: &mut String) {
+        match &self.new_line_escape {
+            Some(escape) => escape_new_lines(text, escape, out),
+            None => out.push_str(text),
+        }
+    }
+
+    fn write_message(&self, event: &LogEvent<'_>, out: &mut String) {
+        match event.message.as_str() {
+            Some("") => {}
+            Some(text) => {
+                out.push(' ');
+                self.write_escaped(text, out);
+            }
+            None => with_scratch(|text| {
+                event.message.write_to(text);
+                if !text.is_empty() {
+                    out.push(' ');
+                    self.write_escaped(text, out);
+                }
+            }),
+        }
+        if let (Some(pattern), Some(_)) = (&self.exception, &event.throwable) {
+            with_scratch(|text| {
+                text.push('\n');
+                pattern.format(event, text);
+                self.write_escaped(text, out);
+            });
+        }
+    }
+}
+
+impl Layout for Rfc5424Layout {
+    fn format(&self, event: &LogEvent<'_>, out: &mut String) {
+        let start = out.len();
+        out.push('<');
+        let priority = u32::from(self.facility) * 8 + u32::from(severity(event.level));
+        out.push_str(itoa::Buffer::new().format(priority));
+        out.push_str(">1 ");
+        self.timestamp.format(event.timestamp, out);
+        out.push(' ');
+        out.push_str(&self.host_name);
+        out.push(' ');
+        out.push_str(&self.app_name);
+        out.push(' ');
+        out.push_str(&self.proc_id);
+        out.push(' ');
+        out.push_str(&self.message_id);
+        out.push(' ');
+        self.write_structured_data(event, out);
+        self.write_message(event, out);
+        if self.new_line {
+            out.push('\n');
+        }
+        if self.use_tls_message_format {
+            // RFC 5425 octet counting: the frame's length in UTF-8 bytes, then a space.
+            let length = out.len() - start;
+            let mut digits = itoa::Buffer::new();
+            let prefix = digits.format(length);
+            out.insert(start, ' ');
+            out.insert_str(start, prefix);
+        }
+    }
+}
+
+impl std::fmt::Debug for Rfc5424Layout {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Rfc5424Layout")
+            .field("facility", &self.facility)
+            .field("app_name", &self.app_name)
+            .field("mdc_sd_id", &self.mdc_sd_id)
+            .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use l4rs_core::{ContextMap, Level, Message, Timestamp};
+
+    fn format(spec: &Rfc5424LayoutSpec, mdc: &ContextMap, message: &str) -> String {
+        let layout = Rfc5424Layout::new(spec, "cfg", LayoutContext::default());
+        let mut event = LogEvent::new("a", Level::WARN, Message::Text(message));
+        event.timestamp = Timestamp::from_millis(1_700_000_000_123);
+        event.context_map = mdc;
+        let mut out = String::from("before|");
+        layout.format(&event, &mut out);
+        out.replace(layout.host_name(), "HOST")
+            .replace(&std::process::id().to_string(), "PID")
+    }
+
+    fn mdc() -> ContextMap {
+        let mut mdc = ContextMap::new();
+        mdc.insert("k", "v]\"\\");
+        mdc.insert("a", "x");
+        mdc
+    }
+
+    #[test]
+    fn structured_data_escapes_and_filters_the_mdc() {
+        let line = format(&Rfc5424LayoutSpec::default(), &mdc(), "m");
+        assert!(line.starts_with("before|<132>1 "), "{line}");
+        assert!(
+            line.ends_with(r#" HOST cfg PID - [mdc@32473 a="x" k="v\]\"\\"] m"#),
+            "{line}"
+        );
+        let spec = Rfc5424LayoutSpec {
+            mdc_includes: vec!["zz".into()],
+            mdc_prefix: Some("p_".into()),
+            ..Rfc5424LayoutSpec::default()
+        };
+        assert!(format(&spec, &mdc(), "m").ends_with(" - [mdc@32473] m"));
+        let spec = Rfc5424LayoutSpec {
+            mdc_excludes: vec!["k".into()],
+            mdc_prefix: Some("p_".into()),
+            ..Rfc5424LayoutSpec::default()
+        };
+        assert!(format(&spec, &mdc(), "m").ends_with(r#" - [mdc@32473 p_a="x"] m"#));
+        let empty = ContextMap::new();
+        assert!(format(&Rfc5424LayoutSpec::default(), &empty, "").ends_with(" - -"));
+    }
+
+    #[test]
+    fn tls_frames_count_utf8_bytes() {
+        let spec = Rfc5424LayoutSpec {
+            use_tls_message_format: true,
+            new_line: true,
+            ..Rfc5424LayoutSpec::default()
+        };
+        let layout = Rfc5424Layout::new(&spec, "cfg", LayoutContext::default());
+        let event = LogEvent::new("a", Level::INFO, Message::Text("é"));
+        let mut out = String::from("x");
+        layout.format(&event, &mut out);
+        let (length, frame) = out[1..].split_once(' ').expect("a length");
+        assert_eq!(length.parse::<usize>().unwrap(), frame.len(), "{out:?}");
+        assert!(frame.ends_with(" é\n"), "{out:?}");
+    }
+}

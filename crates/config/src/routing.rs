@@ -330,15 +330,20 @@ impl LoggerTree {
         self.nodes.iter().enumerate()
     }
 
-    fn children_of(&self, index: usize) -> impl Iterator<Item = usize> + '_ {
-        self.nodes
-            .iter()
-            .enumerate()
-            .filter(move |(_, node)| node.parent == Some(index))
-            .map(|(child, _)| child)
+    /// Each config's children, in document order: one pass over the configs, so printing a
+    /// tree of many loggers stays linear.
+    fn children(&self) -> Vec<Vec<usize>> {
+        let mut children = vec![Vec::new(); self.nodes.len()];
+        for (index, node) in self.nodes.iter().enumerate() {
+            if let Some(parent) = node.parent {
+                children[parent].push(index);
+            }
+        }
+        children
     }
 
-    fn write_node(&self, f: &mut fmt::Formatter<'_>, index: usize, depth: usize) -> fmt::Result {
+    /// One config's line, indented by its depth.
+    fn write_line(&self, f: &mut fmt::Formatter<'_>, index: usize, depth: usize) -> fmt::Result {
         let node = &self.nodes[index];
         let name = if index == 0 {
             "root"
@@ -376,12 +381,7 @@ impl LoggerTree {
         if node.spec.filter.is_some() {
             f.write_str(" filtered")?;
         }
-        writeln!(f)?;
-        let children: Vec<usize> = self.children_of(index).collect();
-        for child in children {
-            self.write_node(f, child, depth + 1)?;
-        }
-        Ok(())
+        writeln!(f)
     }
 }
 
@@ -392,7 +392,20 @@ impl fmt::Display for LoggerTree {
         if self.nodes.is_empty() {
             return Ok(());
         }
-        self.write_node(f, 0, 0)
+        // Depth first with a stack of its own: a chain of nested logger names is as deep as the
+        // file is long, and must not overflow the thread's stack.
+        let children = self.children();
+        let mut pending = vec![(0, 0)];
+        while let Some((index, depth)) = pending.pop() {
+            self.write_line(f, index, depth)?;
+            pending.extend(
+                children[index]
+                    .iter()
+                    .rev()
+                    .map(|&child| (child, depth + 1)),
+            );
+        }
+        Ok(())
     }
 }
 

@@ -352,9 +352,8 @@ fn build_async_appender(
     let filter = spec.filter.as_ref().map(l4rs_filter::build_filter);
     if mode.checking() {
         // Everything above is what starting does; the queue itself is not allocated and its
-        // thread not started. INTEGRATION: a refusal of impossible options must come before
-        // this point (in the loader, or in a check of `options` called here and by
-        // `AsyncAppender::start`) for `l4rs check` to report it.
+        // thread not started. Impossible sizes are refused before this point, by the loader
+        // (`bufferSize` is bounded there), so `l4rs check` reports them too.
         let checked = Arc::new(CheckedAppender {
             name: options.name,
             requires_location: options.requires_location,

@@ -554,12 +554,10 @@ fn a_fifo_hangs_neither_check_nor_init() {
     l4rs::shutdown();
 }
 
-/// An `<Async>` queue of 2^31-1 slots cannot be allocated: init must refuse it with an ERROR
-/// (the hardening branch makes the Async builder do so) and check must report the same error,
-/// since it goes through the same builder. Ignored until that refusal is merged: today init
-/// tries to allocate the queue and the test process aborts.
+/// An `<Async>` queue of 2^31-1 slots cannot be allocated: init refuses it with an ERROR (the
+/// loader bounds `bufferSize`) and check reports the same error, since it goes through the same
+/// loader and builder.
 #[test]
-#[ignore = "INTEGRATION: passes once the Async builder refuses impossible bufferSize values (hardening branch)"]
 fn an_impossible_async_buffer_size_is_reported_by_both() {
     let _turn = INIT.lock().unwrap_or_else(|e| e.into_inner());
     let dir = fresh_dir("async-buffer");

@@ -277,6 +277,24 @@ impl RuntimePattern {
     }
 }
 
+/// Compiles `pattern` as a rolling appender would and runs everything it does with a name that
+/// touches no file: the name at `time` with `index`, without the compression suffix, and the
+/// period arithmetic. For the fuzz targets (see the crate's `fuzzing` module).
+#[cfg(fuzzing)]
+pub fn fuzz_file_pattern(
+    pattern: &FilePattern,
+    time: i64,
+    index: i64,
+    interval: u32,
+    modulate: bool,
+) -> (String, Option<(i64, i64)>) {
+    let lookups: Arc<dyn Interpolator> = Arc::new(l4rs_config::Substitutor::default());
+    let runtime = RuntimePattern::new(pattern, lookups);
+    let name = runtime.format(time, index);
+    let _ = runtime.format_uncompressed(time, index);
+    (name, runtime.next_period(time, interval, modulate))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -50,6 +50,14 @@ mod rolling_memory_mapped_file;
 mod rolling_random_access_file;
 mod target;
 
+/// Entry points for the fuzz targets under `fuzz/` (docs/robustness.md); compiled only with
+/// `--cfg fuzzing`, which cargo-fuzz sets, so they are no part of the API.
+#[cfg(fuzzing)]
+#[doc(hidden)]
+pub mod fuzzing {
+    pub use crate::rolling::fuzz_file_pattern;
+}
+
 pub use check::check_appender;
 pub use console::ConsoleAppender;
 pub use error::AppenderBuildError;

@@ -37,6 +37,8 @@ pub(crate) mod clock;
 mod compress;
 mod delete;
 mod pattern;
+#[cfg(fuzzing)]
+pub use pattern::fuzz_file_pattern;
 mod recover;
 mod worker;
 

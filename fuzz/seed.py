@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""Builds the seed corpora of the fuzz targets (docs/robustness.md) into fuzz/corpus/TARGET/.
+
+Sources: the shared log4j2 configuration corpus and pattern cases (../shared, or $L4RS_SHARED),
+the repository's config-samples/, the conformance scenarios and the XML files under crates/,
+and the attribute values found in all of those (schedules, filePatterns, sizes, ages, globs,
+regexes, date patterns). The corpora are generated, never committed (fuzz/.gitignore).
+
+Usage, from the repository root: python3 fuzz/seed.py
+"""
+
+import csv
+import hashlib
+import html
+import os
+import re
+import sys
+from pathlib import Path
+
+FUZZ = Path(__file__).resolve().parent
+ROOT = FUZZ.parent
+CORPUS = FUZZ / "corpus"
+
+
+def shared_dir():
+    candidates = [os.environ.get("L4RS_SHARED"), ROOT.parent / "shared", Path("/work/shared")]
+    for candidate in candidates:
+        if candidate and Path(candidate, "reference").is_dir():
+            return Path(candidate)
+    sys.exit("seed.py: no shared/ directory found; set L4RS_SHARED")
+
+
+def add(target, data):
+    """Writes one seed, named by its hash so that reruns do not duplicate it."""
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    directory = CORPUS / target
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / hashlib.sha1(data).hexdigest()).write_bytes(data)
+
+
+def attribute_values(xml, names):
+    """The unescaped values of the attributes `names` in `xml`."""
+    pattern = r'\b(?:%s)\s*=\s*"([^"]*)"' % "|".join(names)
+    return [html.unescape(value) for value in re.findall(pattern, xml)]
+
+
+def date_options(pattern):
+    """The `{…}{…}` options of each `%d` in a pattern, as `pattern NUL zone`."""
+    found = []
+    for match in re.finditer(r"%d(?:ate)?((?:\{[^}]*\})*)", pattern):
+        options = re.findall(r"\{([^}]*)\}", match.group(1))
+        if options:
+            found.append("\0".join(options[:2]))
+    return found
+
+
+def main():
+    shared = shared_dir()
+    xml_files = sorted((shared / "corpus" / "log4j2-configs").glob("*.xml"))
+    xml_files += sorted((ROOT / "config-samples").glob("*.xml"))
+    xml_files += sorted((ROOT / "tests" / "conformance").rglob("*.xml"))
+    xml_files += sorted((shared / "oracle" / "scenarios").rglob("*.xml"))
+    xml_files += sorted(p for p in (ROOT / "crates").rglob("*.xml") if "target" not in p.parts)
+
+    patterns = []
+    for path in xml_files:
+        xml = path.read_text(encoding="utf-8", errors="replace")
+        add("config_loader", xml)
+        patterns += attribute_values(xml, ["pattern"])
+        patterns += re.findall(r"<Pattern>([^<]*)</Pattern>", xml)
+        for schedule in attribute_values(xml, ["schedule"]):
+            add("cron", schedule)
+        for value in attribute_values(xml, ["filePattern", "size", "maxFileSize", "age", "glob"]):
+            add("rolling_values", value)
+        for regex in attribute_values(xml, ["regex"]):
+            add("java_regex", regex + "\0" + "Hello, world 123")
+
+    with open(shared / "reference" / "pattern-cases.tsv", encoding="utf-8") as tsv:
+        for row in csv.DictReader(tsv, delimiter="\t"):
+            patterns.append(row["pattern"])
+
+    for pattern in patterns:
+        add("pattern_layout", pattern + "\0Hello, world\0alice\0")
+        for options in date_options(pattern):
+            add("date_pattern", options)
+        for regex in re.findall(r"%replace\{.*?\}\{([^}]*)\}", pattern):
+            add("java_regex", regex + "\0org.apache.logging.Foo")
+
+    # The syntaxes the shared sources rarely show.
+    for cron in ["0 0 0 * * ?", "0 */5 * * * ?", "0 0 12 ? * MON-FRI", "0 15 10 L * ?",
+                 "0 0 0 ? * 6L", "0 0 0 ? * 2#3 2030", "*/10 1,2,3 0-23/2 1-31 JAN-DEC ?"]:
+        add("cron", cron)
+    for value in ["logs/app-%d{yyyy-MM-dd}-%i.log.gz", "app-%d{yyyy-MM-dd-HH}{UTC}.%03i.zip",
+                  "%d{ISO8601}%%-%index.log", "10 MB", "1,5g", "250kb", "30d", "P7DT12H",
+                  "PT1M", "*.log", "**/app-*.log.{gz,zip}", "[!a-c]?.txt\0\x01\x02\x03"]:
+        add("rolling_values", value)
+    for regex in [r"(?i)^.*password=(\S+).*$", r"\p{Alpha}+[\d&&[^5]]", r"(?<name>a)\k<name>",
+                  r"\Q.*\E|a{2,}+", r"(?x) a # comment"]:
+        add("java_regex", regex + "\0password=secret")
+    for date in ["yyyy-MM-dd HH:mm:ss.SSS", "HH:mm:ss,nnnnnn\0GMT+01:00", "ISO8601_OFFSET_DATE_TIME_HHCMM",
+                 "EEE, d MMM yyyy HH:mm:ss Z\0America/New_York", "'T'hh a K k w W D F u X XX XXX"]:
+        add("date_pattern", date)
+
+    for target in sorted(p.name for p in CORPUS.iterdir()):
+        print(f"{target}: {len(list((CORPUS / target).iterdir()))} seeds")
+
+
+if __name__ == "__main__":
+    main()

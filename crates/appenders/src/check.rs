@@ -105,6 +105,7 @@ pub fn check_appender(spec: &AppenderSpec) -> Result<(), AppenderBuildError> {
                 replaced_now(file.append),
             )
         }
+        AppenderKind::Null => return Ok(()),
         AppenderKind::Async(_) => return Err(AppenderBuildError::Unsupported { kind: "Async" }),
     };
     let target = classify(manager, file_name, when)?;

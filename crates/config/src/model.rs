@@ -209,6 +209,8 @@ pub enum AppenderKind {
     RollingRandomAccessFile(RollingRandomAccessFileSpec),
     /// `<RollingMemoryMappedFile>` (an l4rs extension: MemoryMappedFile with rollover).
     RollingMemoryMappedFile(RollingMemoryMappedFileSpec),
+    /// `<Null>`: accepts every event and writes nothing.
+    Null,
 }
 
 /// `<Async>` attributes and references, with log4j2's defaults.
@@ -715,7 +717,7 @@ impl AppenderKind {
             AppenderKind::RollingFile(spec) => spec.rolling.file_name.as_deref(),
             AppenderKind::RollingRandomAccessFile(spec) => spec.rolling.file_name.as_deref(),
             AppenderKind::RollingMemoryMappedFile(spec) => spec.rolling.file_name.as_deref(),
-            AppenderKind::Console(_) | AppenderKind::Async(_) => None,
+            AppenderKind::Console(_) | AppenderKind::Async(_) | AppenderKind::Null => None,
         }
     }
 }

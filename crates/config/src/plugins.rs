@@ -189,6 +189,7 @@ const L4RS_PLUGINS: &[&str] = &[
     "RollingFile",
     "RollingRandomAccessFile",
     "RollingMemoryMappedFile",
+    "Null",
     "Policies",
     "SizeBasedTriggeringPolicy",
     "TimeBasedTriggeringPolicy",
@@ -331,7 +332,8 @@ pub fn element_type(canonical: &str) -> &'static str {
         | "Async"
         | "RollingFile"
         | "RollingRandomAccessFile"
-        | "RollingMemoryMappedFile" => "appender",
+        | "RollingMemoryMappedFile"
+        | "Null" => "appender",
         "PatternLayout" => "layout",
         "MarkerPatternSelector" | "LevelPatternSelector" => "patternSelector",
         "Logger" => "logger",

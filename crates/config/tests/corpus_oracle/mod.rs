@@ -173,11 +173,12 @@ pub fn l4rs_dump(config: &Configuration) -> Vec<String> {
             AppenderKind::RollingFile(_) => "RollingFile",
             AppenderKind::RollingRandomAccessFile(_) => "RollingRandomAccessFile",
             AppenderKind::RollingMemoryMappedFile(_) => "RollingMemoryMappedFile",
+            AppenderKind::Null => "Null",
         };
         // log4j2's AsyncAppender has no layout (`getLayout()` is null); the others fall back
         // to a PatternLayout when none is configured.
         let layout = match (&appender.kind, &appender.layout) {
-            (AppenderKind::Async(_), _) => "-",
+            (AppenderKind::Async(_) | AppenderKind::Null, _) => "-",
             (_, None | Some(LayoutSpec::Pattern(_))) => "PatternLayout",
         };
         lines.push(format!(

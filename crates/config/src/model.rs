@@ -703,6 +703,19 @@ pub enum FilterSpec {
         /// onMatch / onMismatch.
         verdicts: FilterVerdicts,
     },
+    /// `DynamicThresholdFilter key defaultThreshold` with `<KeyValuePair key value>` children:
+    /// the threshold is picked by the event's context-map value of `key`.
+    DynamicThreshold {
+        /// The context-map key (required).
+        key: String,
+        /// Context value → threshold, from the `<KeyValuePair>` children (a later pair with the
+        /// same key wins, as in log4j2's `HashMap`); unknown level names became DEBUG.
+        levels: Vec<(String, Level)>,
+        /// The threshold for a value without a pair (default ERROR).
+        default_threshold: Level,
+        /// onMatch / onMismatch.
+        verdicts: FilterVerdicts,
+    },
     /// `<Filters>`: the first non-NEUTRAL result of the children, in order.
     Composite(Vec<FilterSpec>),
 }

@@ -221,6 +221,8 @@ const L4RS_PLUGINS: &[&str] = &[
     "NoMarkerFilter",
     "BurstFilter",
     "DenyAllFilter",
+    "DynamicThresholdFilter",
+    "KeyValuePair",
     "Filters",
 ];
 
@@ -347,6 +349,7 @@ pub fn element_type(canonical: &str) -> &'static str {
         "Property" => "property",
         "Replace" => "replace",
         "AppenderRef" => "AppenderRef",
+        "KeyValuePair" => "KeyValuePair",
         "PatternMatch" => "PatternMatch",
         "CustomLevels" => "CustomLevels",
         "CustomLevel" => "CustomLevel",

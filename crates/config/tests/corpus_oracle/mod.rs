@@ -284,5 +284,8 @@ fn filter(spec: Option<&FilterSpec>) -> String {
         FilterSpec::NoMarker { verdicts } => simple("NoMarkerFilter", String::new(), verdicts),
         FilterSpec::Burst { verdicts, .. } => simple("BurstFilter", String::new(), verdicts),
         FilterSpec::DenyAll { verdicts } => simple("DenyAllFilter", String::new(), verdicts),
+        FilterSpec::DynamicThreshold { verdicts, .. } => {
+            simple("DynamicThresholdFilter", String::new(), verdicts)
+        }
     }
 }

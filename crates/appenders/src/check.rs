@@ -107,6 +107,9 @@ pub fn check_appender(spec: &AppenderSpec) -> Result<(), AppenderBuildError> {
         }
         AppenderKind::Null => return Ok(()),
         AppenderKind::Async(_) => return Err(AppenderBuildError::Unsupported { kind: "Async" }),
+        AppenderKind::Failover(_) => {
+            return Err(AppenderBuildError::Unsupported { kind: "Failover" })
+        }
     };
     let target = classify(manager, file_name, when)?;
     if let Some(warning) = target.warning(manager, file_name) {

@@ -130,6 +130,7 @@ pub fn build_appender_with(
         AppenderKind::Null => Ok(Arc::new(NullAppender::new(spec.name.clone()))),
         // Built by the facade with l4rs-async: it refers to other appenders by name.
         AppenderKind::Async(_) => Err(AppenderBuildError::Unsupported { kind: "Async" }),
+        AppenderKind::Failover(_) => Err(AppenderBuildError::Unsupported { kind: "Failover" }),
     }
 }
 

@@ -211,6 +211,21 @@ pub enum AppenderKind {
     RollingMemoryMappedFile(RollingMemoryMappedFileSpec),
     /// `<Null>`: accepts every event and writes nothing.
     Null,
+    /// `<Failover>`: the primary appender, and others in turn when it fails.
+    Failover(FailoverSpec),
+}
+
+/// `<Failover>` attributes and references, with log4j2's defaults.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FailoverSpec {
+    /// `primary` (required): the appender tried first. It must have `ignoreExceptions="false"`
+    /// for its failures to be seen.
+    pub primary: String,
+    /// The `<Failovers><AppenderRef ref/></Failovers>` names, in order (at least one).
+    pub failovers: Vec<String>,
+    /// `retryIntervalSeconds` (alias `retryInterval`, default 60): after the primary failed,
+    /// events go straight to the failovers for this long before it is tried again.
+    pub retry_interval_seconds: u64,
 }
 
 /// `<Async>` attributes and references, with log4j2's defaults.
@@ -730,7 +745,10 @@ impl AppenderKind {
             AppenderKind::RollingFile(spec) => spec.rolling.file_name.as_deref(),
             AppenderKind::RollingRandomAccessFile(spec) => spec.rolling.file_name.as_deref(),
             AppenderKind::RollingMemoryMappedFile(spec) => spec.rolling.file_name.as_deref(),
-            AppenderKind::Console(_) | AppenderKind::Async(_) | AppenderKind::Null => None,
+            AppenderKind::Console(_)
+            | AppenderKind::Async(_)
+            | AppenderKind::Null
+            | AppenderKind::Failover(_) => None,
         }
     }
 }

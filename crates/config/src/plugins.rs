@@ -190,6 +190,8 @@ const L4RS_PLUGINS: &[&str] = &[
     "RollingRandomAccessFile",
     "RollingMemoryMappedFile",
     "Null",
+    "Failover",
+    "Failovers",
     "Policies",
     "SizeBasedTriggeringPolicy",
     "TimeBasedTriggeringPolicy",
@@ -335,7 +337,9 @@ pub fn element_type(canonical: &str) -> &'static str {
         | "RollingFile"
         | "RollingRandomAccessFile"
         | "RollingMemoryMappedFile"
-        | "Null" => "appender",
+        | "Null"
+        | "Failover" => "appender",
+        "Failovers" => "failovers",
         "PatternLayout" => "layout",
         "MarkerPatternSelector" | "LevelPatternSelector" => "patternSelector",
         "Logger" => "logger",

@@ -110,3 +110,63 @@ fn dynamic_threshold_filter_without_key_is_not_created() {
     );
     assert!(config.appender("C").expect("C").filter.is_none());
 }
+
+fn failover_spec(config: &Configuration, name: &str) -> l4rs_config::model::FailoverSpec {
+    match &config.appender(name).expect("appender bound").kind {
+        AppenderKind::Failover(spec) => spec.clone(),
+        other => panic!("{name}: {other:?}"),
+    }
+}
+
+#[test]
+fn failover_binds_primary_failovers_and_log4j2_defaults() {
+    let config = load(
+        r#"<Failover name="F" primary="P"><Failovers><AppenderRef ref="A"/><AppenderRef ref="B"/></Failovers></Failover>
+<Failover name="G" primary="P" retryInterval="5" ignoreExceptions="false">
+  <ThresholdFilter level="warn"/><Failovers><AppenderRef ref="A"/></Failovers>
+</Failover>
+<Failover name="H" primary="P" retryIntervalSeconds="-3" ignoreExceptions="maybe"><Failovers><AppenderRef ref="A"/></Failovers></Failover>"#,
+    );
+    let f = failover_spec(&config, "F");
+    assert_eq!(f.primary, "P");
+    assert_eq!(f.failovers, ["A", "B"]);
+    assert_eq!(f.retry_interval_seconds, 60);
+    let f_spec = config.appender("F").unwrap();
+    assert!(f_spec.ignore_exceptions && f_spec.filter.is_none());
+    let g = config.appender("G").unwrap();
+    assert_eq!(failover_spec(&config, "G").retry_interval_seconds, 5);
+    assert!(!g.ignore_exceptions && g.filter.is_some());
+    // A negative interval warns and uses the default; Booleans.parseBoolean keeps true.
+    assert_eq!(failover_spec(&config, "H").retry_interval_seconds, 60);
+    assert!(config.appender("H").unwrap().ignore_exceptions);
+    assert_eq!(
+        messages(&config),
+        ["Interval -3 is less than zero. Using default"]
+    );
+}
+
+#[test]
+fn failover_without_primary_or_failovers_is_not_created() {
+    let config = load(
+        r#"<Failover name="NoPrimary"><Failovers><AppenderRef ref="A"/></Failovers></Failover>
+<Failover name="NoFailovers" primary="P"/>
+<Failover name="EmptyFailovers" primary="P"><Failovers/></Failover>
+<Failover name="BadInterval" primary="P" retryIntervalSeconds="soon"><Failovers><AppenderRef ref="A"/></Failovers></Failover>"#,
+    );
+    let messages = messages(&config);
+    for expected in [
+        "A primary Appender must be specified",
+        "At least one failover Appender must be specified",
+        "failovers must contain an appender reference",
+        "Could not parse \"soon\" as an integer,  using default value 60: java.lang.NumberFormatException: For input string: \"soon\"",
+    ] {
+        assert!(messages.iter().any(|m| m == expected), "{expected}: {messages:#?}");
+    }
+    assert!(config.appender("NoPrimary").is_none());
+    assert!(config.appender("NoFailovers").is_none());
+    assert!(config.appender("EmptyFailovers").is_none());
+    assert_eq!(
+        failover_spec(&config, "BadInterval").retry_interval_seconds,
+        60
+    );
+}

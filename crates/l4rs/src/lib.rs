@@ -31,11 +31,13 @@ mod bridge;
 mod check;
 mod context;
 mod error;
+mod failover;
 mod lifecycle;
 mod logger;
 #[doc(hidden)]
 pub mod macros;
 mod monitor;
+mod referring;
 mod replaced_appenders;
 mod system_console;
 mod thread;

@@ -45,6 +45,7 @@ pub(crate) fn build_appenders(
             ) => build_appender(binder, child, &mut managers),
             Some("Async") => super::async_appender::build_async_appender(binder, child),
             Some("Null") => null_appender(binder, child),
+            Some("Failover") => super::failover::build_failover_appender(binder, child),
             _ => {
                 binder.unusable_child(&node, &child);
                 continue;
@@ -330,7 +331,10 @@ impl ManagerKind {
             AppenderKind::RollingMemoryMappedFile(spec) => {
                 (ManagerKind::RollingMemoryMappedFile, &spec.rolling)
             }
-            AppenderKind::Console(_) | AppenderKind::Async(_) | AppenderKind::Null => return None,
+            AppenderKind::Console(_)
+            | AppenderKind::Async(_)
+            | AppenderKind::Null
+            | AppenderKind::Failover(_) => return None,
         };
         let resource = rolling
             .file_name

@@ -174,11 +174,12 @@ pub fn l4rs_dump(config: &Configuration) -> Vec<String> {
             AppenderKind::RollingRandomAccessFile(_) => "RollingRandomAccessFile",
             AppenderKind::RollingMemoryMappedFile(_) => "RollingMemoryMappedFile",
             AppenderKind::Null => "Null",
+            AppenderKind::Failover(_) => "Failover",
         };
         // log4j2's AsyncAppender has no layout (`getLayout()` is null); the others fall back
         // to a PatternLayout when none is configured.
         let layout = match (&appender.kind, &appender.layout) {
-            (AppenderKind::Async(_) | AppenderKind::Null, _) => "-",
+            (AppenderKind::Async(_) | AppenderKind::Null | AppenderKind::Failover(_), _) => "-",
             (_, None | Some(LayoutSpec::Pattern(_))) => "PatternLayout",
         };
         lines.push(format!(

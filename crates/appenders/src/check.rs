@@ -110,6 +110,9 @@ pub fn check_appender(spec: &AppenderSpec) -> Result<(), AppenderBuildError> {
         AppenderKind::Failover(_) => {
             return Err(AppenderBuildError::Unsupported { kind: "Failover" })
         }
+        AppenderKind::Rewrite(_) => {
+            return Err(AppenderBuildError::Unsupported { kind: "Rewrite" })
+        }
     };
     let target = classify(manager, file_name, when)?;
     if let Some(warning) = target.warning(manager, file_name) {

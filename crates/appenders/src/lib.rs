@@ -131,6 +131,7 @@ pub fn build_appender_with(
         // Built by the facade with l4rs-async: it refers to other appenders by name.
         AppenderKind::Async(_) => Err(AppenderBuildError::Unsupported { kind: "Async" }),
         AppenderKind::Failover(_) => Err(AppenderBuildError::Unsupported { kind: "Failover" }),
+        AppenderKind::Rewrite(_) => Err(AppenderBuildError::Unsupported { kind: "Rewrite" }),
     }
 }
 

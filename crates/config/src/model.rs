@@ -213,6 +213,53 @@ pub enum AppenderKind {
     Null,
     /// `<Failover>`: the primary appender, and others in turn when it fails.
     Failover(FailoverSpec),
+    /// `<Rewrite>`: changes each event with a policy, then passes it to other appenders.
+    Rewrite(RewriteSpec),
+}
+
+/// `<Rewrite>`'s references and policy.
+#[derive(Clone, Debug)]
+pub struct RewriteSpec {
+    /// `<AppenderRef>` children: where the rewritten event goes, each with its own level and
+    /// filter. None is allowed (log4j2 builds the appender; it writes nothing).
+    pub appender_refs: Vec<AppenderRefSpec>,
+    /// The rewrite policy; `None` passes events unchanged.
+    pub policy: Option<RewritePolicySpec>,
+}
+
+/// A rewrite policy of `<Rewrite>`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RewritePolicySpec {
+    /// `MapRewritePolicy mode` with `<KeyValuePair>` children. log4j2 rewrites only events whose
+    /// message is a `MapMessage`, which l4rs messages never are: events pass unchanged.
+    Map {
+        /// `mode`: `Add` (default) or `Update`.
+        mode: MapRewriteMode,
+        /// The pairs, in document order.
+        pairs: Vec<(String, String)>,
+    },
+    /// `PropertiesRewritePolicy` with `<Property name>` children: each is set in the event's
+    /// context map; a value that still holds `${` after configuration-time substitution is
+    /// resolved again for every event.
+    Properties(Vec<(String, String)>),
+    /// `LoggerNameLevelRewritePolicy logger` with `<KeyValuePair key="LEVEL" value="LEVEL">`
+    /// children: events of loggers whose name starts with `logger` get their level mapped.
+    LoggerNameLevel {
+        /// The logger-name prefix.
+        logger: String,
+        /// Level → new level (pairs naming an unknown level were left out, as they never
+        /// match in log4j2).
+        levels: Vec<(Level, Level)>,
+    },
+}
+
+/// `MapRewritePolicy mode`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MapRewriteMode {
+    /// Keys are added or replaced.
+    Add,
+    /// Only keys already present are replaced.
+    Update,
 }
 
 /// `<Failover>` attributes and references, with log4j2's defaults.
@@ -748,7 +795,8 @@ impl AppenderKind {
             AppenderKind::Console(_)
             | AppenderKind::Async(_)
             | AppenderKind::Null
-            | AppenderKind::Failover(_) => None,
+            | AppenderKind::Failover(_)
+            | AppenderKind::Rewrite(_) => None,
         }
     }
 }

@@ -192,6 +192,10 @@ const L4RS_PLUGINS: &[&str] = &[
     "Null",
     "Failover",
     "Failovers",
+    "Rewrite",
+    "MapRewritePolicy",
+    "PropertiesRewritePolicy",
+    "LoggerNameLevelRewritePolicy",
     "Policies",
     "SizeBasedTriggeringPolicy",
     "TimeBasedTriggeringPolicy",
@@ -338,7 +342,11 @@ pub fn element_type(canonical: &str) -> &'static str {
         | "RollingRandomAccessFile"
         | "RollingMemoryMappedFile"
         | "Null"
-        | "Failover" => "appender",
+        | "Failover"
+        | "Rewrite" => "appender",
+        "MapRewritePolicy" | "PropertiesRewritePolicy" | "LoggerNameLevelRewritePolicy" => {
+            "rewritePolicy"
+        }
         "Failovers" => "failovers",
         "PatternLayout" => "layout",
         "MarkerPatternSelector" | "LevelPatternSelector" => "patternSelector",

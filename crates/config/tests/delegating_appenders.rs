@@ -170,3 +170,88 @@ fn failover_without_primary_or_failovers_is_not_created() {
         60
     );
 }
+
+fn rewrite_spec(config: &Configuration, name: &str) -> l4rs_config::model::RewriteSpec {
+    match &config.appender(name).expect("appender bound").kind {
+        AppenderKind::Rewrite(spec) => spec.clone(),
+        other => panic!("{name}: {other:?}"),
+    }
+}
+
+#[test]
+fn rewrite_binds_refs_and_each_policy() {
+    use l4rs_config::model::{MapRewriteMode, RewritePolicySpec};
+    use l4rs_core::Level;
+    let config = load(
+        r#"<Rewrite name="P"><AppenderRef ref="A" level="warn"/>
+  <PropertiesRewritePolicy><Property name="k" value="v"/><Property name="late">$${ctx:user}</Property><Property name="k" value="w"/></PropertiesRewritePolicy>
+</Rewrite>
+<Rewrite name="L"><LoggerNameLevelRewritePolicy logger="com.noisy"><KeyValuePair key="error" value="INFO"/><KeyValuePair key="nope" value="WARN"/></LoggerNameLevelRewritePolicy></Rewrite>
+<Rewrite name="M"><MapRewritePolicy mode="Update"><KeyValuePair key="a" value="b"/></MapRewritePolicy><AppenderRef ref="A"/></Rewrite>
+<Rewrite name="N"/>"#,
+    );
+    let p = rewrite_spec(&config, "P");
+    assert_eq!(p.appender_refs.len(), 1);
+    assert_eq!(p.appender_refs[0].level, Some(Level::WARN));
+    assert_eq!(
+        p.policy,
+        Some(RewritePolicySpec::Properties(vec![
+            ("late".to_string(), "${ctx:user}".to_string()),
+            ("k".to_string(), "w".to_string()),
+        ]))
+    );
+    assert_eq!(
+        rewrite_spec(&config, "L").policy,
+        Some(RewritePolicySpec::LoggerNameLevel {
+            logger: "com.noisy".to_string(),
+            levels: vec![(Level::ERROR, Level::INFO)],
+        })
+    );
+    assert_eq!(
+        rewrite_spec(&config, "M").policy,
+        Some(RewritePolicySpec::Map {
+            mode: MapRewriteMode::Update,
+            pairs: vec![("a".to_string(), "b".to_string())],
+        })
+    );
+    let n = rewrite_spec(&config, "N");
+    assert!(n.appender_refs.is_empty() && n.policy.is_none());
+    assert!(config.appender("N").unwrap().ignore_exceptions);
+    // The only report: l4rs says the map policy has nothing to rewrite.
+    let messages = messages(&config);
+    assert_eq!(messages.len(), 1, "{messages:?}");
+    assert!(messages[0].starts_with("MapRewritePolicy rewrites only MapMessages"));
+}
+
+#[test]
+fn rewrite_problems_are_reported_as_log4j2_reports_them() {
+    let config = load(
+        r#"<Rewrite><AppenderRef ref="A"/></Rewrite>
+<Rewrite name="BadMode"><MapRewritePolicy mode="add"><KeyValuePair key="a" value="b"/></MapRewritePolicy></Rewrite>
+<Rewrite name="NoPairs"><MapRewritePolicy/></Rewrite>
+<Rewrite name="NoProps"><PropertiesRewritePolicy/></Rewrite>
+<Rewrite name="NoLogger"><LoggerNameLevelRewritePolicy/></Rewrite>"#,
+    );
+    let messages = messages(&config);
+    for expected in [
+        "No name provided for RewriteAppender",
+        "keys and values must be specified for the MapRewritePolicy",
+        "Properties must be specified for the PropertiesRewritePolicy",
+        "LoggerNameLevelRewritePolicy has no logger attribute",
+    ] {
+        assert!(
+            messages.iter().any(|m| m == expected),
+            "{expected}: {messages:#?}"
+        );
+    }
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("No enum constant org.apache.logging.log4j.core.appender.rewrite.MapRewritePolicy.Mode.add")),
+        "{messages:#?}"
+    );
+    // The appenders stay, without a policy.
+    for name in ["BadMode", "NoPairs", "NoProps", "NoLogger"] {
+        assert!(rewrite_spec(&config, name).policy.is_none(), "{name}");
+    }
+}

@@ -279,6 +279,7 @@ impl Context {
             &mut appenders,
             mode,
             gate,
+            &configuration.substitutor,
         );
 
         let tree = LoggerTree::new(&configuration.loggers);

@@ -39,6 +39,7 @@ pub mod macros;
 mod monitor;
 mod referring;
 mod replaced_appenders;
+mod rewrite;
 mod system_console;
 mod thread;
 #[cfg(feature = "tracing")]

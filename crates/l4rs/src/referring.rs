@@ -1,4 +1,4 @@
-//! The appenders that write through other appenders (`<Async>`, `<Failover>`): built once the
+//! The appenders that write through other appenders (`<Async>`, `<Failover>`, `<Rewrite>`): built once the
 //! appenders they name exist, so that one may refer to another declared anywhere in the file.
 
 use std::collections::HashMap;
@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use l4rs_async::{AsyncAppender, AsyncSettings};
 use l4rs_config::model::{AppenderKind, AppenderSpec};
-use l4rs_core::status;
+use l4rs_core::{status, Interpolator};
 
 use crate::appender_control::AppenderControl;
 use crate::asynchronous::{build_async_appender, Gate};
@@ -15,7 +15,10 @@ use crate::context::appender_subject;
 
 /// True for the kinds [`build_referring_appenders`] builds.
 pub(crate) fn refers_to_appenders(kind: &AppenderKind) -> bool {
-    matches!(kind, AppenderKind::Async(_) | AppenderKind::Failover(_))
+    matches!(
+        kind,
+        AppenderKind::Async(_) | AppenderKind::Failover(_) | AppenderKind::Rewrite(_)
+    )
 }
 
 /// The appender names `kind` refers to.
@@ -28,6 +31,7 @@ fn references(kind: &AppenderKind) -> Vec<&str> {
             .chain(spec.error_ref.as_deref())
             .collect(),
         AppenderKind::Failover(spec) => crate::failover::referenced(spec).collect(),
+        AppenderKind::Rewrite(spec) => crate::rewrite::referenced(spec).collect(),
         _ => Vec::new(),
     }
 }
@@ -42,6 +46,7 @@ pub(crate) fn build_referring_appenders(
     appenders: &mut Vec<Arc<AppenderControl>>,
     mode: &BuildMode,
     gate: &Arc<Gate>,
+    interpolator: &Arc<dyn Interpolator>,
 ) -> Vec<Arc<AsyncAppender>> {
     let mut pending: Vec<&AppenderSpec> = specs.to_vec();
     let mut built = Vec::new();
@@ -62,7 +67,7 @@ pub(crate) fn build_referring_appenders(
             let built_one = mode.element(
                 spec.position,
                 || appender_subject(spec),
-                || build_one(spec, settings, by_name, mode, gate),
+                || build_one(spec, settings, by_name, mode, gate, interpolator),
             );
             if let Some((control, queue)) = built_one {
                 by_name.insert(spec.name.clone(), Arc::clone(&control));
@@ -76,6 +81,7 @@ pub(crate) fn build_referring_appenders(
         mode.element(spec.position, || appender_subject(spec), || {
             let kind = match spec.kind {
                 AppenderKind::Async(_) => "Async",
+                AppenderKind::Rewrite(_) => "Rewrite",
                 _ => "Failover",
             };
             status::error(format_args!(
@@ -93,16 +99,26 @@ fn build_one(
     by_name: &HashMap<String, Arc<AppenderControl>>,
     mode: &BuildMode,
     gate: &Arc<Gate>,
+    interpolator: &Arc<dyn Interpolator>,
 ) -> Option<(Arc<AppenderControl>, Option<Arc<AsyncAppender>>)> {
     match &spec.kind {
         AppenderKind::Async(async_spec) => {
             build_async_appender(spec, async_spec, settings, by_name, mode, gate)
         }
-        // Nothing outside is touched, so checking builds the real thing.
+        // Nothing outside is touched, so checking builds the real thing (Rewrite too).
         AppenderKind::Failover(failover) => {
             crate::failover::build_failover_appender(spec, failover, by_name)
                 .map(|control| (Arc::new(control), None))
         }
+        AppenderKind::Rewrite(rewrite) => Some((
+            Arc::new(crate::rewrite::build_rewrite_appender(
+                spec,
+                rewrite,
+                by_name,
+                interpolator,
+            )),
+            None,
+        )),
         _ => None,
     }
 }

@@ -1,4 +1,4 @@
-//! `<Null>`, `<Failover>` and `DynamicThresholdFilter` through the facade: started by `init`,
+//! `<Null>`, `<Failover>`, `<Rewrite>` and `DynamicThresholdFilter` through the facade: started by `init`,
 //! replaced by `reconfigure`, behind an AsyncLogger and an Async appender, and judged by
 //! `l4rs check` through the same building code. One test, since the logging system is global.
 
@@ -117,13 +117,62 @@ fn delegating_appenders_work_through_init_reconfigure_async_and_check() {
     // The first configuration's appenders were stopped: nothing more reaches sync.log.
     assert_eq!(read(&sync_log).lines().count(), 3);
 
+    // Reconfigured again: a Rewrite in front of the Async appender, which feeds the Failover;
+    // the rewritten level and context travel through the queue.
+    let rewrite_log = dir.join("rewrite.log");
+    let rewrite = write_config(
+        &dir,
+        "rewrite.xml",
+        &format!(
+            r#"<Appenders>
+  <Rewrite name="tag">
+    <PropertiesRewritePolicy><Property name="service" value="billing"/><Property name="who" value="$${{ctx:user:-nobody}}"/></PropertiesRewritePolicy>
+    <AppenderRef ref="queue"/>
+  </Rewrite>
+  <Rewrite name="demote"><LoggerNameLevelRewritePolicy logger="noisy"><KeyValuePair key="ERROR" value="DEBUG"/></LoggerNameLevelRewritePolicy><AppenderRef ref="queue"/></Rewrite>
+  <Async name="queue"><AppenderRef ref="fo"/></Async>
+  <File name="full" fileName="/dev/full" ignoreExceptions="false"/>
+  <File name="fallback" fileName="{}"><PatternLayout pattern="%p %c %X %m%n"/></File>
+  <Failover name="fo" primary="full"><Failovers><AppenderRef ref="fallback"/></Failovers></Failover>
+</Appenders><Loggers>
+  <AsyncLogger name="app" level="info" additivity="false"><AppenderRef ref="tag"/></AsyncLogger>
+  <Logger name="noisy" level="info" additivity="false"><AppenderRef ref="demote"/></Logger>
+  <Root level="error"/>
+</Loggers>"#,
+            rewrite_log.display()
+        ),
+    );
+    l4rs::reconfigure_with_file(&rewrite).expect("rewrite configuration loads");
+    ThreadContext::put("user", "carol");
+    l4rs::get_logger("app")
+        .log(Level::INFO, None, None, None, format_args!("tagged"))
+        .unwrap();
+    ThreadContext::remove("user");
+    l4rs::get_logger("noisy")
+        .log(Level::ERROR, None, None, None, format_args!("demoted"))
+        .unwrap();
+    l4rs::flush();
+    // Two queues (the AsyncLogger's, then the Async appender's) for one event, one for the
+    // other: their order in the file is not fixed.
+    let text = read(&rewrite_log);
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines.sort_unstable();
+    assert_eq!(
+        lines,
+        [
+            "DEBUG noisy {} demoted",
+            "INFO app {service=billing, user=carol, who=carol} tagged"
+        ]
+    );
+
     // `l4rs check` builds the same appenders, and reports a Failover whose primary is missing.
     let broken = l4rs::config::load_str(
         r#"<Configuration><Appenders>
   <File name="fallback" fileName="/nonexistent-l4rs-dir/never-created.log"/>
   <Failover name="fo" primary="missing"><Failovers><AppenderRef ref="fallback"/><AppenderRef ref="gone"/></Failovers></Failover>
   <Null name="n"/>
-</Appenders><Loggers><Root level="info"><AppenderRef ref="fo"/><AppenderRef ref="n"/></Root></Loggers></Configuration>"#,
+  <Rewrite name="rw"><AppenderRef ref="n"/><AppenderRef ref="absent"/></Rewrite>
+</Appenders><Loggers><Root level="info"><AppenderRef ref="fo"/><AppenderRef ref="rw"/></Root></Loggers></Configuration>"#,
         None,
     )
     .expect("well-formed");
@@ -141,6 +190,12 @@ fn delegating_appenders_work_through_init_reconfigure_async_and_check() {
         findings
             .iter()
             .any(|f| f == "appender \"fo\" Failover appender gone is not configured"),
+        "{findings:#?}"
+    );
+    assert!(
+        findings
+            .iter()
+            .any(|f| f == "appender \"rw\" Appender absent cannot be located. Reference ignored"),
         "{findings:#?}"
     );
     assert!(

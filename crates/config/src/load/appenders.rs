@@ -46,6 +46,7 @@ pub(crate) fn build_appenders(
             Some("Async") => super::async_appender::build_async_appender(binder, child),
             Some("Null") => null_appender(binder, child),
             Some("Failover") => super::failover::build_failover_appender(binder, child),
+            Some("Rewrite") => super::rewrite::build_rewrite_appender(binder, child),
             _ => {
                 binder.unusable_child(&node, &child);
                 continue;
@@ -334,7 +335,8 @@ impl ManagerKind {
             AppenderKind::Console(_)
             | AppenderKind::Async(_)
             | AppenderKind::Null
-            | AppenderKind::Failover(_) => return None,
+            | AppenderKind::Failover(_)
+            | AppenderKind::Rewrite(_) => return None,
         };
         let resource = rolling
             .file_name

@@ -20,6 +20,7 @@ mod filters;
 mod layout;
 mod loggers;
 mod node;
+mod rewrite;
 mod rolling;
 mod toplevel;
 

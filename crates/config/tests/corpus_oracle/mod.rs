@@ -175,11 +175,18 @@ pub fn l4rs_dump(config: &Configuration) -> Vec<String> {
             AppenderKind::RollingMemoryMappedFile(_) => "RollingMemoryMappedFile",
             AppenderKind::Null => "Null",
             AppenderKind::Failover(_) => "Failover",
+            AppenderKind::Rewrite(_) => "Rewrite",
         };
         // log4j2's AsyncAppender has no layout (`getLayout()` is null); the others fall back
         // to a PatternLayout when none is configured.
         let layout = match (&appender.kind, &appender.layout) {
-            (AppenderKind::Async(_) | AppenderKind::Null | AppenderKind::Failover(_), _) => "-",
+            (
+                AppenderKind::Async(_)
+                | AppenderKind::Null
+                | AppenderKind::Failover(_)
+                | AppenderKind::Rewrite(_),
+                _,
+            ) => "-",
             (_, None | Some(LayoutSpec::Pattern(_))) => "PatternLayout",
         };
         lines.push(format!(

@@ -112,8 +112,10 @@ fn build_policy(binder: &mut Binder, mut node: PNode) -> Option<RewritePolicySpe
                 );
                 return None;
             }
+            // INFO: log4j2 says nothing, so the status output stays log4j2's at the usual
+            // levels, while `l4rs check` and a verbose status still explain the no-op.
             binder.report(
-                crate::Severity::Warning,
+                crate::Severity::Info,
                 "MapRewritePolicy rewrites only MapMessages, which l4rs events never carry: events pass through it unchanged",
                 Some(&node),
                 None,

@@ -11,7 +11,6 @@ use l4rs_async::{
     QueueOptions, QueueStats,
 };
 use l4rs_config::model::{AppenderSpec, AsyncAppenderSpec};
-
 use l4rs_core::{status, LogEvent};
 
 use crate::appender_control::AppenderControl;

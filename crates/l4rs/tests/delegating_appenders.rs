@@ -207,6 +207,28 @@ fn delegating_appenders_work_through_init_reconfigure_async_and_check() {
         "checking created nothing"
     );
 
+    // An Async and a Failover feeding each other: neither can be built first.
+    let cycle = l4rs::config::load_str(
+        r#"<Configuration><Appenders>
+  <Async name="q"><AppenderRef ref="fo"/></Async>
+  <Failover name="fo" primary="q"><Failovers><AppenderRef ref="n"/></Failovers></Failover>
+  <Null name="n"/>
+</Appenders><Loggers><Root level="info"><AppenderRef ref="n"/></Root></Loggers></Configuration>"#,
+        None,
+    )
+    .expect("well-formed");
+    let findings: Vec<String> = l4rs::check_configuration(&cycle)
+        .into_iter()
+        .map(|finding| finding.message)
+        .collect();
+    assert_eq!(
+        findings,
+        [
+            "AsyncAppender q refers to itself through other appenders; the appender is not created",
+            "FailoverAppender fo refers to itself through other appenders; the appender is not created"
+        ]
+    );
+
     l4rs::shutdown();
     let _ = std::fs::remove_dir_all(&dir);
 }

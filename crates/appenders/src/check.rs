@@ -105,7 +105,14 @@ pub fn check_appender(spec: &AppenderSpec) -> Result<(), AppenderBuildError> {
                 replaced_now(file.append),
             )
         }
+        AppenderKind::Null => return Ok(()),
         AppenderKind::Async(_) => return Err(AppenderBuildError::Unsupported { kind: "Async" }),
+        AppenderKind::Failover(_) => {
+            return Err(AppenderBuildError::Unsupported { kind: "Failover" })
+        }
+        AppenderKind::Rewrite(_) => {
+            return Err(AppenderBuildError::Unsupported { kind: "Rewrite" })
+        }
     };
     let target = classify(manager, file_name, when)?;
     if let Some(warning) = target.warning(manager, file_name) {

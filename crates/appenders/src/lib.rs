@@ -4,7 +4,8 @@
 //! `<RandomAccessFile>` ([`RandomAccessFileAppender`]) and `<MemoryMappedFile>`
 //! ([`MemoryMappedFileAppender`]) appenders, their rolling variants `<RollingFile>`
 //! ([`RollingFileAppender`]), `<RollingRandomAccessFile>` ([`RollingRandomAccessFileAppender`])
-//! and l4rs's own `<RollingMemoryMappedFile>` ([`RollingMemoryMappedFileAppender`]), with log4j2's options, output and sharing rules,
+//! and l4rs's own `<RollingMemoryMappedFile>` ([`RollingMemoryMappedFileAppender`]), and
+//! `<Null>` ([`NullAppender`]), with log4j2's options, output and sharing rules,
 //! built for speed:
 //!
 //! * an event is formatted outside any lock, into the calling thread's reused buffers, so
@@ -41,6 +42,7 @@ mod file_manager;
 mod managed;
 mod memory_mapped_file;
 mod mmf_manager;
+mod null;
 mod random_access_file;
 mod registry;
 mod replaced;
@@ -64,6 +66,7 @@ pub use error::AppenderBuildError;
 pub use file::FileAppender;
 pub use file_manager::open_without_waiting;
 pub use memory_mapped_file::{MemoryMappedFileAppender, MAX_REGION_LENGTH, MIN_REGION_LENGTH};
+pub use null::NullAppender;
 pub use random_access_file::RandomAccessFileAppender;
 pub use rolling::clock::{ManualClock, RolloverClock, SystemClock};
 pub use rolling::RollingContext;
@@ -132,8 +135,11 @@ pub fn build_appender_with(
                 rolling,
             )?))
         }
+        AppenderKind::Null => Ok(Arc::new(NullAppender::new(spec.name.clone()))),
         // Built by the facade with l4rs-async: it refers to other appenders by name.
         AppenderKind::Async(_) => Err(AppenderBuildError::Unsupported { kind: "Async" }),
+        AppenderKind::Failover(_) => Err(AppenderBuildError::Unsupported { kind: "Failover" }),
+        AppenderKind::Rewrite(_) => Err(AppenderBuildError::Unsupported { kind: "Rewrite" }),
     }
 }
 

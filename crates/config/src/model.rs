@@ -209,6 +209,70 @@ pub enum AppenderKind {
     RollingRandomAccessFile(RollingRandomAccessFileSpec),
     /// `<RollingMemoryMappedFile>` (an l4rs extension: MemoryMappedFile with rollover).
     RollingMemoryMappedFile(RollingMemoryMappedFileSpec),
+    /// `<Null>`: accepts every event and writes nothing.
+    Null,
+    /// `<Failover>`: the primary appender, and others in turn when it fails.
+    Failover(FailoverSpec),
+    /// `<Rewrite>`: changes each event with a policy, then passes it to other appenders.
+    Rewrite(RewriteSpec),
+}
+
+/// `<Rewrite>`'s references and policy.
+#[derive(Clone, Debug)]
+pub struct RewriteSpec {
+    /// `<AppenderRef>` children: where the rewritten event goes, each with its own level and
+    /// filter. None is allowed (log4j2 builds the appender; it writes nothing).
+    pub appender_refs: Vec<AppenderRefSpec>,
+    /// The rewrite policy; `None` passes events unchanged.
+    pub policy: Option<RewritePolicySpec>,
+}
+
+/// A rewrite policy of `<Rewrite>`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RewritePolicySpec {
+    /// `MapRewritePolicy mode` with `<KeyValuePair>` children. log4j2 rewrites only events whose
+    /// message is a `MapMessage`, which l4rs messages never are: events pass unchanged.
+    Map {
+        /// `mode`: `Add` (default) or `Update`.
+        mode: MapRewriteMode,
+        /// The pairs, in document order.
+        pairs: Vec<(String, String)>,
+    },
+    /// `PropertiesRewritePolicy` with `<Property name>` children: each is set in the event's
+    /// context map; a value that still holds `${` after configuration-time substitution is
+    /// resolved again for every event.
+    Properties(Vec<(String, String)>),
+    /// `LoggerNameLevelRewritePolicy logger` with `<KeyValuePair key="LEVEL" value="LEVEL">`
+    /// children: events of loggers whose name starts with `logger` get their level mapped.
+    LoggerNameLevel {
+        /// The logger-name prefix.
+        logger: String,
+        /// Level → new level (pairs naming an unknown level were left out, as they never
+        /// match in log4j2).
+        levels: Vec<(Level, Level)>,
+    },
+}
+
+/// `MapRewritePolicy mode`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MapRewriteMode {
+    /// Keys are added or replaced.
+    Add,
+    /// Only keys already present are replaced.
+    Update,
+}
+
+/// `<Failover>` attributes and references, with log4j2's defaults.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FailoverSpec {
+    /// `primary` (required): the appender tried first. It must have `ignoreExceptions="false"`
+    /// for its failures to be seen.
+    pub primary: String,
+    /// The `<Failovers><AppenderRef ref/></Failovers>` names, in order (at least one).
+    pub failovers: Vec<String>,
+    /// `retryIntervalSeconds` (alias `retryInterval`, default 60): after the primary failed,
+    /// events go straight to the failovers for this long before it is tried again.
+    pub retry_interval_seconds: u64,
 }
 
 /// `<Async>` attributes and references, with log4j2's defaults.
@@ -877,6 +941,19 @@ pub enum FilterSpec {
         /// onMatch / onMismatch.
         verdicts: FilterVerdicts,
     },
+    /// `DynamicThresholdFilter key defaultThreshold` with `<KeyValuePair key value>` children:
+    /// the threshold is picked by the event's context-map value of `key`.
+    DynamicThreshold {
+        /// The context-map key (required).
+        key: String,
+        /// Context value → threshold, from the `<KeyValuePair>` children (a later pair with the
+        /// same key wins, as in log4j2's `HashMap`); unknown level names became DEBUG.
+        levels: Vec<(String, Level)>,
+        /// The threshold for a value without a pair (default ERROR).
+        default_threshold: Level,
+        /// onMatch / onMismatch.
+        verdicts: FilterVerdicts,
+    },
     /// `<Filters>`: the first non-NEUTRAL result of the children, in order.
     Composite(Vec<FilterSpec>),
 }
@@ -891,7 +968,11 @@ impl AppenderKind {
             AppenderKind::RollingFile(spec) => spec.rolling.file_name.as_deref(),
             AppenderKind::RollingRandomAccessFile(spec) => spec.rolling.file_name.as_deref(),
             AppenderKind::RollingMemoryMappedFile(spec) => spec.rolling.file_name.as_deref(),
-            AppenderKind::Console(_) | AppenderKind::Async(_) => None,
+            AppenderKind::Console(_)
+            | AppenderKind::Async(_)
+            | AppenderKind::Null
+            | AppenderKind::Failover(_)
+            | AppenderKind::Rewrite(_) => None,
         }
     }
 }

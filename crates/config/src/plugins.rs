@@ -189,6 +189,13 @@ const L4RS_PLUGINS: &[&str] = &[
     "RollingFile",
     "RollingRandomAccessFile",
     "RollingMemoryMappedFile",
+    "Null",
+    "Failover",
+    "Failovers",
+    "Rewrite",
+    "MapRewritePolicy",
+    "PropertiesRewritePolicy",
+    "LoggerNameLevelRewritePolicy",
     "Policies",
     "SizeBasedTriggeringPolicy",
     "TimeBasedTriggeringPolicy",
@@ -224,6 +231,7 @@ const L4RS_PLUGINS: &[&str] = &[
     "NoMarkerFilter",
     "BurstFilter",
     "DenyAllFilter",
+    "DynamicThresholdFilter",
     "Filters",
 ];
 
@@ -335,9 +343,15 @@ pub fn element_type(canonical: &str) -> &'static str {
         | "Async"
         | "RollingFile"
         | "RollingRandomAccessFile"
-        | "RollingMemoryMappedFile" => "appender",
+        | "RollingMemoryMappedFile"
+        | "Null"
+        | "Failover"
+        | "Rewrite" => "appender",
+        "MapRewritePolicy" | "PropertiesRewritePolicy" | "LoggerNameLevelRewritePolicy" => {
+            "rewritePolicy"
+        }
+        "Failovers" => "failovers",
         "PatternLayout" | "JsonLayout" | "SyslogLayout" | "Rfc5424Layout" => "layout",
-        "KeyValuePair" => "KeyValuePair",
         "MarkerPatternSelector" | "LevelPatternSelector" => "patternSelector",
         "Logger" => "logger",
         "Root" => "root",
@@ -350,6 +364,7 @@ pub fn element_type(canonical: &str) -> &'static str {
         "Property" => "property",
         "Replace" => "replace",
         "AppenderRef" => "AppenderRef",
+        "KeyValuePair" => "KeyValuePair",
         "PatternMatch" => "PatternMatch",
         "CustomLevels" => "CustomLevels",
         "CustomLevel" => "CustomLevel",

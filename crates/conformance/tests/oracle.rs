@@ -153,3 +153,38 @@ fn every_scenario_matches_log4j2() {
         "listed as known differences but now pass (remove them from known-differences.txt and docs/compatibility.md): {fixed:?}"
     );
 }
+
+/// The scenarios whose log4j2 behaviour depends on the calling thread's ThreadContext before the
+/// event exists (a context-wide `DynamicThresholdFilter`): the oracle's default replay builds
+/// events with their context data but calls `isEnabled` with an empty ThreadContext, so these are
+/// replayed with `ORACLE_REAL_CALLS=1` (real logger calls with the ThreadContext set).
+#[test]
+fn real_call_scenarios_match_log4j2() {
+    if !require_oracle("the real-call conformance scenarios") {
+        return;
+    }
+    let scenarios = scenarios_under(&[workspace_root().join("tests/conformance/real-calls")]);
+    assert!(!scenarios.is_empty(), "no real-call scenarios found");
+    let output = Command::new("python3")
+        .env("ORACLE_JAVA_OPTS", oracle_java_opts())
+        .env("ORACLE_REAL_CALLS", "1")
+        .arg(oracle_dir().join("compare.py"))
+        .arg("--oracle")
+        .arg(oracle_dir().join("log4j2-java/run.sh"))
+        .arg("--candidate")
+        .arg(replay_binary())
+        .args(&scenarios)
+        .output()
+        .expect("run compare.py");
+    let report = String::from_utf8_lossy(&output.stdout);
+    println!("{report}");
+    let passed = report
+        .lines()
+        .filter(|line| line.starts_with("PASS "))
+        .count();
+    assert_eq!(
+        passed,
+        scenarios.len(),
+        "real-call scenarios differ from log4j2"
+    );
+}

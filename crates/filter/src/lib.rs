@@ -18,6 +18,7 @@
 //! | [`NoMarkerFilter`] | the event has no marker |
 //! | [`BurstFilter`] | the event is more severe than `level`, or a burst token is free |
 //! | [`DenyAllFilter`] | never: it always answers DENY |
+//! | [`DynamicThresholdFilter`] | the context map holds `key` and the event is at least as severe as the level paired with its value (NEUTRAL without the key) |
 //! | [`CompositeFilter`] | (answers the first non-NEUTRAL verdict of its children) |
 //!
 //! Every filter except the composite answers `onMatch` when it matches and `onMismatch`
@@ -33,6 +34,7 @@ use l4rs_core::{Filter, FilterResult, LogEvent};
 pub mod burst;
 pub mod composite;
 pub mod deny_all;
+pub mod dynamic_threshold;
 pub mod level_match;
 pub mod level_range;
 pub mod marker;
@@ -44,6 +46,7 @@ pub mod threshold;
 pub use burst::BurstFilter;
 pub use composite::CompositeFilter;
 pub use deny_all::DenyAllFilter;
+pub use dynamic_threshold::DynamicThresholdFilter;
 pub use l4rs_config::model::FilterVerdicts;
 /// Why a `RegexFilter`'s expression was refused (from `l4rs-java-syntax`, which translates it).
 pub use l4rs_java_syntax::regex::JavaRegexError;
@@ -99,6 +102,17 @@ pub fn build_filter(spec: &FilterSpec) -> Arc<dyn Filter> {
             verdicts,
         } => Arc::new(BurstFilter::new(*level, *rate, *max_burst, *verdicts)),
         FilterSpec::DenyAll { .. } => Arc::new(DenyAllFilter::new()),
+        FilterSpec::DynamicThreshold {
+            key,
+            levels,
+            default_threshold,
+            verdicts,
+        } => Arc::new(DynamicThresholdFilter::new(
+            key.clone(),
+            levels.clone(),
+            *default_threshold,
+            *verdicts,
+        )),
         FilterSpec::Composite(children) => Arc::new(CompositeFilter::new(
             children.iter().map(build_filter).collect(),
         )),

@@ -46,7 +46,18 @@ fn steady_state_filtering_allocates_nothing() {
             max_burst: 64,
             verdicts: defaults,
         },
+        FilterSpec::DynamicThreshold {
+            key: "user".into(),
+            levels: vec![("alice".into(), Level::DEBUG)],
+            default_threshold: Level::ERROR,
+            verdicts: FilterVerdicts {
+                on_match: FilterResult::Neutral,
+                on_mismatch: FilterResult::Deny,
+            },
+        },
     ]));
+    let mut context = l4rs_core::ContextMap::new();
+    context.insert("user", "alice");
     let child = Marker::get("NO_ALLOC_CHILD");
     child.add_parent(Marker::get("NO_ALLOC_PARENT"));
     let run = |count: usize| {
@@ -54,6 +65,7 @@ fn steady_state_filtering_allocates_nothing() {
             let args = format_args!("request {i} took {} ms", i % 97);
             let mut event = LogEvent::new("alloc", Level::INFO, Message::Args(args));
             event.marker = Some(&child);
+            event.context_map = &context;
             assert_eq!(filter.filter(&event), FilterResult::Neutral);
         }
     };

@@ -86,17 +86,39 @@ impl AppenderControl {
         match result {
             Ok(()) => Ok(()),
             Err(error) => {
-                if self.errors.should_report() {
-                    if let AppendError::Io { destination, .. } = &error {
-                        status::error(format_args!(
-                            "Unable to write to stream {destination} for appender {}",
-                            self.name()
-                        ));
+                // log4j2 sends each of the two messages through the appender's error handler,
+                // so each one uses up one report of the rate limit (checked with 2.19).
+                match &error {
+                    AppendError::Io {
+                        destination,
+                        source,
+                    } => {
+                        // As log4j2 prints them (message, then the exception), with the OS
+                        // error, which Java keeps in the cause, as l4rs's help.
+                        let exception = format!(
+                            "org.apache.logging.log4j.core.appender.AppenderLoggingException: Error writing to stream {destination} (help: {source})"
+                        );
+                        if self.errors.should_report() {
+                            status::error(format_args!(
+                                "Unable to write to stream {destination} for appender {} {exception}",
+                                self.name()
+                            ));
+                        }
+                        if self.errors.should_report() {
+                            status::error(format_args!(
+                                "An exception occurred processing Appender {} {exception}",
+                                self.name()
+                            ));
+                        }
                     }
-                    status::error(format_args!(
-                        "An exception occurred processing Appender {}: {error}",
-                        self.name()
-                    ));
+                    _ => {
+                        if self.errors.should_report() {
+                            status::error(format_args!(
+                                "An exception occurred processing Appender {}: {error}",
+                                self.name()
+                            ));
+                        }
+                    }
                 }
                 if self.ignore_exceptions {
                     Ok(())

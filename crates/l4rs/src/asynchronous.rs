@@ -15,7 +15,6 @@ use l4rs_core::{status, LogEvent};
 
 use crate::appender_control::AppenderControl;
 use crate::check::{BuildMode, CheckedAppender};
-use crate::context::appender_subject;
 use crate::context::{AppenderRef, LoggerConfig, Predicate, Walk};
 
 /// The tag bit telling the AsyncLogger thread that the location was already visible when the
@@ -232,61 +231,10 @@ impl EventHandler for ErrorAppender {
     }
 }
 
-/// Builds the Async appenders once the appenders they name exist: repeatedly, those whose
-/// references are all built (or absent), so an Async appender may feed another one declared
-/// anywhere in the file. Those left form a cycle and are not created.
-pub(crate) fn build_async_appenders(
-    specs: &[(&AppenderSpec, &AsyncAppenderSpec)],
-    settings: &AsyncSettings,
-    by_name: &mut HashMap<String, Arc<AppenderControl>>,
-    appenders: &mut Vec<Arc<AppenderControl>>,
-    mode: &BuildMode,
-    gate: &Arc<Gate>,
-) -> Vec<Arc<AsyncAppender>> {
-    let mut pending: Vec<(&AppenderSpec, &AsyncAppenderSpec)> = specs.to_vec();
-    let mut built = Vec::new();
-    loop {
-        let waits_for_pending = |async_spec: &AsyncAppenderSpec| {
-            async_spec
-                .appender_refs
-                .iter()
-                .map(|reference| reference.appender.as_str())
-                .chain(async_spec.error_ref.as_deref())
-                .any(|name| pending.iter().any(|(spec, _)| spec.name == name))
-        };
-        let (ready, waiting): (Vec<_>, Vec<_>) = pending
-            .iter()
-            .copied()
-            .partition(|(_, async_spec)| !waits_for_pending(async_spec));
-        if ready.is_empty() {
-            break;
-        }
-        for (spec, async_spec) in ready {
-            let built_one = mode.element(
-                spec.position,
-                || appender_subject(spec),
-                || build_async_appender(spec, async_spec, settings, by_name, mode, gate),
-            );
-            if let Some((control, appender)) = built_one {
-                by_name.insert(spec.name.clone(), Arc::clone(&control));
-                appenders.push(control);
-                built.extend(appender);
-            }
-        }
-        pending = waiting;
-    }
-    for (spec, _) in pending {
-        mode.element(spec.position, || appender_subject(spec), || {
-            status::error(format_args!(
-                "AsyncAppender {} refers to itself through Async appenders; the appender is not created",
-                spec.name
-            ))
-        });
-    }
-    built
-}
-
-fn build_async_appender(
+/// Builds one Async appender from the appenders built so far (see
+/// [`crate::referring::build_referring_appenders`] for the order): the control, and the queue
+/// when one was started (none when checking).
+pub(crate) fn build_async_appender(
     spec: &AppenderSpec,
     async_spec: &AsyncAppenderSpec,
     settings: &AsyncSettings,

@@ -211,7 +211,7 @@ impl Context {
     ) -> Context {
         let mut by_name: HashMap<String, Arc<AppenderControl>> = HashMap::new();
         let mut appenders = Vec::new();
-        let mut async_specs = Vec::new();
+        let mut referring_specs = Vec::new();
         let mut uses_nano_clock = false;
         // log4j2 builds appenders in document order: a replaced one opens its file where it
         // stands, so after an earlier survivor on the same file has created the manager.
@@ -238,9 +238,9 @@ impl Context {
             {
                 replaced_file(earlier);
             }
-            if let AppenderKind::Async(async_spec) = &spec.kind {
+            if crate::referring::refers_to_appenders(&spec.kind) {
                 // Built below, once the appenders it names exist.
-                async_specs.push((spec, async_spec));
+                referring_specs.push(spec);
                 continue;
             }
             let control = mode.element(
@@ -256,7 +256,9 @@ impl Context {
         }
         replaced.for_each(replaced_file);
 
-        let uses_async = !async_specs.is_empty()
+        let uses_async = referring_specs
+            .iter()
+            .any(|spec| matches!(spec.kind, AppenderKind::Async(_)))
             || std::iter::once(&configuration.loggers.root)
                 .chain(&configuration.loggers.loggers)
                 .any(|logger| logger.asynchronous);
@@ -270,13 +272,14 @@ impl Context {
         } else {
             l4rs_async::AsyncSettings::default()
         };
-        let async_appenders = asynchronous::build_async_appenders(
-            &async_specs,
+        let async_appenders = crate::referring::build_referring_appenders(
+            &referring_specs,
             &settings,
             &mut by_name,
             &mut appenders,
             mode,
             gate,
+            &configuration.substitutor,
         );
 
         let tree = LoggerTree::new(&configuration.loggers);

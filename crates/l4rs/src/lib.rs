@@ -31,12 +31,15 @@ mod bridge;
 mod check;
 mod context;
 mod error;
+mod failover;
 mod lifecycle;
 mod logger;
 #[doc(hidden)]
 pub mod macros;
 mod monitor;
+mod referring;
 mod replaced_appenders;
+mod rewrite;
 mod system_console;
 mod thread;
 #[cfg(feature = "tracing")]

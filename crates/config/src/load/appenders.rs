@@ -44,6 +44,9 @@ pub(crate) fn build_appenders(
                 | "RollingMemoryMappedFile",
             ) => build_appender(binder, child, &mut managers),
             Some("Async") => super::async_appender::build_async_appender(binder, child),
+            Some("Null") => null_appender(binder, child),
+            Some("Failover") => super::failover::build_failover_appender(binder, child),
+            Some("Rewrite") => super::rewrite::build_rewrite_appender(binder, child),
             _ => {
                 binder.unusable_child(&node, &child);
                 continue;
@@ -76,6 +79,27 @@ fn replace_by_name(
         }
     }
     into.push(appender);
+}
+
+/// `<Null>`: log4j2's `NullAppender` takes only `name` (default `null`); it has no filter,
+/// layout or `ignoreExceptions`, so those are reported as log4j2 reports any unknown parameter.
+fn null_appender(binder: &mut Binder, mut node: PNode) -> Option<AppenderSpec> {
+    let inserted = node.attrs.len();
+    for child in std::mem::take(&mut node.children) {
+        binder.unusable_child(&node, &child);
+    }
+    let name = binder
+        .string(&mut node, &["name"])
+        .unwrap_or_else(|| "null".to_string());
+    binder.finish(&node, inserted);
+    Some(AppenderSpec {
+        name,
+        ignore_exceptions: true,
+        layout: None,
+        filter: None,
+        kind: AppenderKind::Null,
+        position: Some(node.position),
+    })
 }
 
 /// The largest `bufferSize` a file appender may ask for (64 MiB; log4j2's defaults are 8 KiB
@@ -308,7 +332,11 @@ impl ManagerKind {
             AppenderKind::RollingMemoryMappedFile(spec) => {
                 (ManagerKind::RollingMemoryMappedFile, &spec.rolling)
             }
-            AppenderKind::Console(_) | AppenderKind::Async(_) => return None,
+            AppenderKind::Console(_)
+            | AppenderKind::Async(_)
+            | AppenderKind::Null
+            | AppenderKind::Failover(_)
+            | AppenderKind::Rewrite(_) => return None,
         };
         let resource = rolling
             .file_name

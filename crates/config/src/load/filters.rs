@@ -65,6 +65,34 @@ fn required(
     value
 }
 
+/// The `<KeyValuePair key value>` children of a DynamicThresholdFilter as context value →
+/// level: log4j2's `Level.toLevel` makes an unknown or missing level name DEBUG, and a later
+/// pair replaces an earlier one with the same key. A pair without `key` can never match (a
+/// context value is never null), so it is dropped.
+fn key_value_levels(
+    binder: &mut Binder,
+    parent: &PNode,
+    children: Vec<PNode>,
+) -> Vec<(String, Level)> {
+    let mut levels: Vec<(String, Level)> = Vec::new();
+    for mut child in children {
+        if child.canonical != Some("KeyValuePair") {
+            binder.unusable_child(parent, &child);
+            continue;
+        }
+        let (key, value) = super::key_value_pair(binder, &mut child);
+        let level = value
+            .and_then(|name| Level::from_name(name.trim()).ok())
+            .unwrap_or(Level::DEBUG);
+        let Some(key) = key else { continue };
+        match levels.iter_mut().find(|(existing, _)| *existing == key) {
+            Some(entry) => entry.1 = level,
+            None => levels.push((key, level)),
+        }
+    }
+    levels
+}
+
 /// Builds one filter element; `None` (after a diagnostic) when it cannot be built.
 pub(crate) fn build_filter(binder: &mut Binder, mut node: PNode) -> Option<FilterSpec> {
     let Some(canonical) = node.canonical else {
@@ -166,6 +194,33 @@ pub(crate) fn build_filter(binder: &mut Binder, mut node: PNode) -> Option<Filte
                 max_burst,
                 verdicts: verdicts(binder, &mut node),
             })
+        }
+        "DynamicThresholdFilter" => {
+            let levels = key_value_levels(binder, &node, children);
+            let key = binder.string(&mut node, &["key"]);
+            let default_threshold = binder
+                .level(&mut node, &["defaultThreshold"])
+                .unwrap_or(Level::ERROR);
+            let verdicts = verdicts(binder, &mut node);
+            binder.finish(&node, inserted);
+            let Some(key) = key else {
+                binder.factory_failure(
+                    &node,
+                    "org.apache.logging.log4j.core.filter.DynamicThresholdFilter",
+                    "java.lang.NullPointerException: key cannot be null",
+                    Some(
+                        "add key=\"…\" naming the context-map entry; the filter is not created"
+                            .to_string(),
+                    ),
+                );
+                return None;
+            };
+            return Some(FilterSpec::DynamicThreshold {
+                key,
+                levels,
+                default_threshold,
+                verdicts,
+            });
         }
         _ => {
             binder.unexpected_child(&node, &node);

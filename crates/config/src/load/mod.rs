@@ -15,10 +15,12 @@ mod appenders;
 mod arbiters;
 mod async_appender;
 mod binder;
+mod failover;
 mod filters;
 mod layout;
 mod loggers;
 mod node;
+mod rewrite;
 mod rolling;
 mod toplevel;
 
@@ -122,6 +124,23 @@ impl LoadError {
             }
         }
     }
+}
+
+/// A `<KeyValuePair key value>` element (log4j2's `KeyValuePair` plugin, used by
+/// DynamicThresholdFilter and the rewrite policies): its key and value, either of which may be
+/// missing, as log4j2's builder leaves them null.
+pub(crate) fn key_value_pair(
+    binder: &mut binder::Binder,
+    node: &mut node::PNode,
+) -> (Option<String>, Option<String>) {
+    let inserted = node.attrs.len();
+    for child in std::mem::take(&mut node.children) {
+        binder.unusable_child(node, &child);
+    }
+    let key = binder.string(node, &["key"]);
+    let value = binder.string(node, &["value"]);
+    binder.finish(node, inserted);
+    (key, value)
 }
 
 fn display(path: &Option<PathBuf>) -> String {

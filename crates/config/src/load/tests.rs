@@ -654,7 +654,7 @@ fn unknown_and_unsupported_plugins_are_named() {
   <Console name="Top"/>
   <Typo/>
   <Appenders>
-    <Null name="R"/>
+    <JDBC name="R" tableName="t"/>
     <Console name="J"><XmlLayout/></Console>
     <Wrapper><Console name="W"/></Wrapper>
     <Outer><Inner><Console name="I"/></Inner></Outer>
@@ -706,7 +706,7 @@ fn unknown_and_unsupported_plugins_are_named() {
     assert!(messages
         .contains(&"Appenders contains an invalid element or attribute \"Outer\"".to_string()));
     assert!(messages
-        .contains(&"plugin Null is not available in l4rs yet; the element is ignored".to_string()));
+        .contains(&"plugin JDBC is not available in l4rs yet; the element is ignored".to_string()));
     assert!(messages.contains(
         &"plugin XmlLayout is not available in l4rs yet; the element is ignored".to_string()
     ));

@@ -191,11 +191,20 @@ pub fn l4rs_dump(config: &Configuration) -> Vec<String> {
             AppenderKind::RollingFile(_) => "RollingFile",
             AppenderKind::RollingRandomAccessFile(_) => "RollingRandomAccessFile",
             AppenderKind::RollingMemoryMappedFile(_) => "RollingMemoryMappedFile",
+            AppenderKind::Null => "Null",
+            AppenderKind::Failover(_) => "Failover",
+            AppenderKind::Rewrite(_) => "Rewrite",
         };
         // log4j2's AsyncAppender has no layout (`getLayout()` is null); the others fall back
         // to a PatternLayout when none is configured.
         let layout = match (&appender.kind, &appender.layout) {
-            (AppenderKind::Async(_), _) => "-",
+            (
+                AppenderKind::Async(_)
+                | AppenderKind::Null
+                | AppenderKind::Failover(_)
+                | AppenderKind::Rewrite(_),
+                _,
+            ) => "-",
             (_, None | Some(LayoutSpec::Pattern(_))) => "PatternLayout",
             (_, Some(LayoutSpec::Json(_))) => "JsonLayout",
             (_, Some(LayoutSpec::Syslog(_))) => "SyslogLayout",
@@ -304,5 +313,8 @@ fn filter(spec: Option<&FilterSpec>) -> String {
         FilterSpec::NoMarker { verdicts } => simple("NoMarkerFilter", String::new(), verdicts),
         FilterSpec::Burst { verdicts, .. } => simple("BurstFilter", String::new(), verdicts),
         FilterSpec::DenyAll { verdicts } => simple("DenyAllFilter", String::new(), verdicts),
+        FilterSpec::DynamicThreshold { verdicts, .. } => {
+            simple("DynamicThresholdFilter", String::new(), verdicts)
+        }
     }
 }

@@ -1,0 +1,133 @@
+//! `<Failover>`: log4j2's FailoverAppender, which hands an event the primary appender could not
+//! write to the next of its failovers.
+
+use super::binder::{parse_java_integer, Binder};
+use super::filters::{is_filter, FilterSlot};
+use super::loggers::build_appender_ref;
+use super::node::PNode;
+use crate::model::{AppenderKind, AppenderSpec, FailoverSpec};
+
+/// `FailoverAppender.DEFAULT_INTERVAL_SECONDS`.
+const DEFAULT_RETRY_INTERVAL_SECONDS: u64 = 60;
+
+/// Builds one `<Failover>` element; `None` (after log4j2's message) when it cannot be built.
+pub(crate) fn build_failover_appender(
+    binder: &mut Binder,
+    mut node: PNode,
+) -> Option<AppenderSpec> {
+    let inserted = node.attrs.len();
+    let mut filter = FilterSlot::new();
+    let mut failovers: Option<Vec<String>> = None;
+    for child in std::mem::take(&mut node.children) {
+        if child.canonical == Some("Failovers") && failovers.is_none() {
+            failovers = build_failovers(binder, child);
+        } else if is_filter(&child) {
+            filter.offer(binder, &node, child);
+        } else {
+            binder.unusable_child(&node, &child);
+        }
+    }
+    let name = binder.string(&mut node, &["name"]);
+    let primary = binder.string(&mut node, &["primary"]);
+    let retry_position = node
+        .attrs
+        .iter()
+        .find(|attr| {
+            attr.name.eq_ignore_ascii_case("retryIntervalSeconds")
+                || attr.name.eq_ignore_ascii_case("retryInterval")
+        })
+        .map(|attr| attr.position);
+    let retry = binder.string(&mut node, &["retryIntervalSeconds", "retryInterval"]);
+    // A String parameter read with `Booleans.parseBoolean`: anything but true/false is the
+    // default.
+    let ignore_exceptions = !binder
+        .string(&mut node, &["ignoreExceptions"])
+        .is_some_and(|value| value.eq_ignore_ascii_case("false"));
+    binder.finish(&node, inserted);
+    let Some(name) = name else {
+        binder.error(&node, "A name for the Appender must be specified");
+        return None;
+    };
+    let Some(primary) = primary else {
+        binder.error_help(
+            &node,
+            "A primary Appender must be specified",
+            format!("add primary=\"…\" naming the appender {name} writes to first; the appender is not created"),
+        );
+        return None;
+    };
+    let Some(failovers) = failovers.filter(|names| !names.is_empty()) else {
+        binder.error_help(
+            &node,
+            "At least one failover Appender must be specified",
+            "add <Failovers><AppenderRef ref=\"…\"/></Failovers>; the appender is not created",
+        );
+        return None;
+    };
+    let retry_interval_seconds = match retry {
+        None => DEFAULT_RETRY_INTERVAL_SECONDS,
+        Some(text) => match parse_java_integer(text.trim()).filter(|n| i32::try_from(*n).is_ok()) {
+            Some(seconds) if seconds >= 0 => seconds as u64,
+            Some(_) => {
+                binder.report(
+                    crate::Severity::Warning,
+                    format!("Interval {text} is less than zero. Using default"),
+                    Some(&node),
+                    retry_position,
+                    None,
+                );
+                DEFAULT_RETRY_INTERVAL_SECONDS
+            }
+            None => {
+                binder.report(
+                    crate::Severity::Error,
+                    format!(
+                        "Could not parse \"{text}\" as an integer,  using default value {DEFAULT_RETRY_INTERVAL_SECONDS}: java.lang.NumberFormatException: For input string: \"{text}\""
+                    ),
+                    Some(&node),
+                    retry_position,
+                    Some("retryIntervalSeconds is a whole number of seconds".to_string()),
+                );
+                DEFAULT_RETRY_INTERVAL_SECONDS
+            }
+        },
+    };
+    Some(AppenderSpec {
+        name,
+        ignore_exceptions,
+        layout: None,
+        filter: filter.filter,
+        kind: AppenderKind::Failover(FailoverSpec {
+            primary,
+            failovers,
+            retry_interval_seconds,
+        }),
+        position: Some(node.position),
+    })
+}
+
+/// `<Failovers>`: the names its `<AppenderRef>` children give (their levels and filters are
+/// not used, as in log4j2). `None` after log4j2's error when it has none.
+fn build_failovers(binder: &mut Binder, mut node: PNode) -> Option<Vec<String>> {
+    let inserted = node.attrs.len();
+    let mut names = Vec::new();
+    let mut failed = Vec::new();
+    for child in std::mem::take(&mut node.children) {
+        if child.canonical == Some("AppenderRef") {
+            let stub = child.stub();
+            match build_appender_ref(binder, child) {
+                Some(reference) => names.push(reference.appender),
+                None => failed.push(stub),
+            }
+        } else {
+            binder.unusable_child(&node, &child);
+        }
+    }
+    binder.null_children(&node, &failed);
+    binder.finish(&node, inserted);
+    if names.is_empty() && failed.is_empty() {
+        binder.error(&node, "failovers must contain an appender reference");
+        return None;
+    }
+    Some(names)
+}

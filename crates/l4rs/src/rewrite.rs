@@ -1,0 +1,204 @@
+//! `<Rewrite>`: log4j2's RewriteAppender. Each event is changed by the rewrite policy, then
+//! handed to the referenced appenders (each reference with its own level and filter).
+//!
+//! * `PropertiesRewritePolicy` sets context-map entries. A value that still holds `${` after
+//!   configuration-time substitution (written `$${ctx:user}` in the file) is resolved for every
+//!   event, with the event's own context map and time.
+//! * `LoggerNameLevelRewritePolicy` maps the level of events whose logger name starts with the
+//!   configured prefix.
+//! * `MapRewritePolicy` rewrites only `MapMessage`s in log4j2; l4rs messages never are one, so
+//!   it passes events unchanged, as log4j2 does for every other message.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use l4rs_config::model::{AppenderSpec, RewritePolicySpec, RewriteSpec};
+use l4rs_core::{status, AppendError, Appender, ContextMap, Interpolator, Level, LogEvent};
+
+use crate::appender_control::AppenderControl;
+use crate::context::AppenderRef;
+
+thread_local! {
+    /// Context maps kept for rewritten events, so that a steady stream of events reuses their
+    /// strings. A stack, since a rewritten event may reach another Rewrite appender.
+    static SPARE_MAPS: RefCell<Vec<ContextMap>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The names a Rewrite appender refers to.
+pub(crate) fn referenced(spec: &RewriteSpec) -> impl Iterator<Item = &str> {
+    spec.appender_refs
+        .iter()
+        .map(|reference| reference.appender.as_str())
+}
+
+/// One property of a `PropertiesRewritePolicy`.
+enum PropertyValue {
+    /// Set as it is.
+    Fixed(String),
+    /// Resolved for every event.
+    Lookup(String),
+}
+
+/// What a Rewrite appender does to an event.
+enum Policy {
+    /// Passes it unchanged (no policy, or `MapRewritePolicy`).
+    Unchanged,
+    /// `PropertiesRewritePolicy`.
+    Properties {
+        entries: Vec<(String, PropertyValue)>,
+        interpolator: Arc<dyn Interpolator>,
+    },
+    /// `LoggerNameLevelRewritePolicy`.
+    LoggerNameLevel {
+        prefix: String,
+        levels: Vec<(Level, Level)>,
+    },
+}
+
+/// The appender behind `<Rewrite>`.
+pub(crate) struct RewriteAppender {
+    name: String,
+    refs: Vec<AppenderRef>,
+    policy: Policy,
+}
+
+impl RewriteAppender {
+    /// Hands `event` to every reference that accepts it; the first failure (of an appender
+    /// with `ignoreExceptions="false"`) stops the delivery and is returned, as in log4j2.
+    fn deliver(&self, event: &LogEvent<'_>) -> Result<(), AppendError> {
+        for reference in &self.refs {
+            if reference.accepts(event) {
+                reference.control.call(event)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn with_properties(
+        &self,
+        event: &LogEvent<'_>,
+        entries: &[(String, PropertyValue)],
+        interpolator: &dyn Interpolator,
+    ) -> Result<(), AppendError> {
+        let mut map = SPARE_MAPS
+            .try_with(|maps| maps.borrow_mut().pop())
+            .ok()
+            .flatten()
+            .unwrap_or_default();
+        // Refilled through `insert_with`, which reuses the strings `recycle` kept.
+        map.recycle();
+        for (key, value) in event.context_map.iter() {
+            map.insert_with(key, |out| out.push_str(value));
+        }
+        for (key, value) in entries {
+            match value {
+                PropertyValue::Fixed(text) => map.insert_with(key, |out| out.push_str(text)),
+                PropertyValue::Lookup(text) => {
+                    // The substitutor returns a new string: one allocation per lookup value.
+                    let resolved = interpolator.interpolate(text, Some(event));
+                    map.insert_with(key, |out| out.push_str(&resolved));
+                }
+            }
+        }
+        let mut rewritten = *event;
+        rewritten.context_map = &map;
+        let result = self.deliver(&rewritten);
+        let _ = SPARE_MAPS.try_with(|maps| maps.borrow_mut().push(map));
+        result
+    }
+}
+
+impl Appender for RewriteAppender {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn append(&self, event: &LogEvent<'_>) -> Result<(), AppendError> {
+        match &self.policy {
+            Policy::Unchanged => self.deliver(event),
+            Policy::Properties {
+                entries,
+                interpolator,
+            } => self.with_properties(event, entries, interpolator.as_ref()),
+            Policy::LoggerNameLevel { prefix, levels } => {
+                let mapped = event
+                    .logger_name
+                    .starts_with(prefix.as_str())
+                    .then(|| levels.iter().find(|(from, _)| *from == event.level))
+                    .flatten()
+                    .map(|(_, to)| *to)
+                    .filter(|to| *to != event.level);
+                match mapped {
+                    Some(level) => {
+                        let mut rewritten = *event;
+                        rewritten.level = level;
+                        self.deliver(&rewritten)
+                    }
+                    None => self.deliver(event),
+                }
+            }
+        }
+    }
+
+    fn requires_location(&self) -> bool {
+        self.refs
+            .iter()
+            .any(|reference| reference.control.requires_location())
+    }
+}
+
+/// Builds a Rewrite appender from the appenders built so far (log4j2's `start`): a reference
+/// to no appender is reported and ignored.
+pub(crate) fn build_rewrite_appender(
+    spec: &AppenderSpec,
+    rewrite: &RewriteSpec,
+    by_name: &HashMap<String, Arc<AppenderControl>>,
+    interpolator: &Arc<dyn Interpolator>,
+) -> AppenderControl {
+    let mut refs = Vec::new();
+    for reference in &rewrite.appender_refs {
+        match by_name.get(&reference.appender) {
+            Some(control) => refs.push(AppenderRef {
+                level: reference.level,
+                filter: reference.filter.as_ref().map(l4rs_filter::build_filter),
+                control: Arc::clone(control),
+            }),
+            None => status::error(format_args!(
+                "Appender {} cannot be located. Reference ignored",
+                reference.appender
+            )),
+        }
+    }
+    let policy = match &rewrite.policy {
+        None | Some(RewritePolicySpec::Map { .. }) => Policy::Unchanged,
+        Some(RewritePolicySpec::Properties(properties)) => Policy::Properties {
+            entries: properties
+                .iter()
+                .map(|(name, value)| {
+                    let value = if value.contains("${") {
+                        PropertyValue::Lookup(value.clone())
+                    } else {
+                        PropertyValue::Fixed(value.clone())
+                    };
+                    (name.clone(), value)
+                })
+                .collect(),
+            interpolator: Arc::clone(interpolator),
+        },
+        Some(RewritePolicySpec::LoggerNameLevel { logger, levels }) => Policy::LoggerNameLevel {
+            prefix: logger.clone(),
+            levels: levels.clone(),
+        },
+    };
+    let appender = RewriteAppender {
+        name: spec.name.clone(),
+        refs,
+        policy,
+    };
+    AppenderControl::new(
+        Arc::new(appender),
+        spec.filter.as_ref().map(l4rs_filter::build_filter),
+        spec.ignore_exceptions,
+    )
+}

@@ -14,6 +14,7 @@ use l4rs_core::{status, Level};
 use crate::asynchronous::Gate;
 use crate::context::Context;
 use crate::logger::{Logger, LoggerState};
+use crate::monitor::{self, SourceVersion};
 use crate::Error;
 
 /// Environment variables naming the configuration file, in priority order.
@@ -78,11 +79,13 @@ fn current_context() -> Arc<Context> {
     if let Some(context) = installed_context() {
         return context;
     }
-    let configuration = match discover() {
-        Some(path) => load_or_default(&path),
-        None => no_configuration_found(),
-    };
-    activate(configuration).0
+    match discover() {
+        Some(path) => {
+            let version = SourceVersion::ReadAt(monitor::stamp(&path));
+            activate(load_or_default(&path), version).0
+        }
+        None => activate(no_configuration_found(), SourceVersion::AsSeen).0,
+    }
 }
 
 /// log4j2's default configuration, with the warning its `ConfigurationFactory` gives when no
@@ -124,7 +127,7 @@ pub fn init() -> Result<(), Error> {
                 .configuring
                 .lock()
                 .unwrap_or_else(|e| e.into_inner());
-            activate(no_configuration_found());
+            activate(no_configuration_found(), SourceVersion::AsSeen);
             Ok(())
         }
     }
@@ -137,11 +140,12 @@ pub fn init_with_file(path: impl AsRef<Path>) -> Result<(), Error> {
         .configuring
         .lock()
         .unwrap_or_else(|e| e.into_inner());
+    let version = monitor::stamp(path);
     match l4rs_config::load_file(path) {
-        Ok(configuration) => put_in_force(path, configuration),
+        Ok(configuration) => put_in_force(path, configuration, SourceVersion::ReadAt(version)),
         Err(error) => {
             error.report();
-            activate(l4rs_config::default_configuration());
+            activate(l4rs_config::default_configuration(), SourceVersion::AsSeen);
             Err(Error::Config(error))
         }
     }
@@ -149,7 +153,11 @@ pub fn init_with_file(path: impl AsRef<Path>) -> Result<(), Error> {
 
 /// Activates a configuration loaded from `path`, returning its errors (the file's diagnostics
 /// and what building it reported) once the parts that work are in force.
-fn put_in_force(path: &Path, configuration: Configuration) -> Result<(), Error> {
+fn put_in_force(
+    path: &Path,
+    configuration: Configuration,
+    version: SourceVersion,
+) -> Result<(), Error> {
     let mut messages: Vec<String> = configuration
         .diagnostics
         .iter()
@@ -157,7 +165,7 @@ fn put_in_force(path: &Path, configuration: Configuration) -> Result<(), Error> 
         .map(ToString::to_string)
         .collect();
     // Activated first, so the parts that work log while the caller sees the errors.
-    let (_, build_errors) = activate(configuration);
+    let (_, build_errors) = activate(configuration, version);
     messages.extend(build_errors);
     if messages.is_empty() {
         Ok(())
@@ -198,8 +206,9 @@ pub fn reconfigure_with_file(path: impl AsRef<Path>) -> Result<(), Error> {
         .configuring
         .lock()
         .unwrap_or_else(|e| e.into_inner());
+    let version = monitor::stamp(path);
     match l4rs_config::load_file(path) {
-        Ok(configuration) => put_in_force(path, configuration),
+        Ok(configuration) => put_in_force(path, configuration, SourceVersion::ReadAt(version)),
         Err(error) => {
             error.report_on_reload();
             Err(Error::Config(error))
@@ -223,7 +232,9 @@ pub(crate) fn reload_on_change(path: &Path) {
     match l4rs_config::load_file(path) {
         Ok(configuration) => {
             // The file's errors were reported while it loaded, and building reports its own.
-            let _ = put_in_force(path, configuration);
+            // The watcher took the versions of the files when it saw the change, before this
+            // read: a rewrite landing meanwhile is seen at its next check.
+            let _ = put_in_force(path, configuration, SourceVersion::AsSeen);
             status::debug(format_args!(
                 "Reconfiguration completed for {} in {} milliseconds.",
                 path.display(),
@@ -295,7 +306,7 @@ fn change_configuration(change: impl FnOnce(&mut Configuration)) -> Result<(), E
         .source
         .clone()
         .unwrap_or_else(|| PathBuf::from("(default configuration)"));
-    let (_, build_errors) = activate(configuration);
+    let (_, build_errors) = activate(configuration, SourceVersion::AsSeen);
     if build_errors.is_empty() {
         Ok(())
     } else {
@@ -334,7 +345,10 @@ fn load_or_default(path: &Path) -> Configuration {
 /// for the calls still routing through the old one, stops the old one (its queues drain into
 /// its appenders first), and only then lets the new queues write, so each thread's events stay
 /// in order. Returns the context with the errors building it reported (see [`Context::build_behind`]).
-fn activate(configuration: Configuration) -> (Arc<Context>, Vec<String>) {
+///
+/// `version` tells the watcher which version of the configuration file this is (see
+/// [`monitor::follow`]).
+fn activate(configuration: Configuration, version: SourceVersion) -> (Arc<Context>, Vec<String>) {
     apply_status_settings(&configuration);
     let replacing = installed_context().is_some();
     let gate = if replacing {
@@ -366,7 +380,7 @@ fn activate(configuration: Configuration) -> (Arc<Context>, Vec<String>) {
         previous.stop();
     }
     gate.open();
-    crate::monitor::follow(&context.configuration);
+    monitor::follow(&context.configuration, version);
     install_exit_hooks();
     (context, build_errors)
 }

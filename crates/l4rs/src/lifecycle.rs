@@ -229,6 +229,10 @@ pub(crate) fn reload_on_change(path: &Path) {
         .configuring
         .lock()
         .unwrap_or_else(|e| e.into_inner());
+    // Seen before the lock: `shutdown` or another configuration may have come in between.
+    if !monitor::still_watching(path) {
+        return;
+    }
     match l4rs_config::load_file(path) {
         Ok(configuration) => {
             // The file's errors were reported while it loaded, and building reports its own.
@@ -439,8 +443,15 @@ fn apply_status_settings(configuration: &Configuration) {
 /// Flushes and stops every appender of the configuration in force: footers are written,
 /// buffers flushed and files closed. Logging afterwards reaches no appender. It also runs at
 /// normal process exit and after a panic, so nothing buffered is lost when a program forgets it.
+///
+/// It waits for a reconfiguration under way (the watcher's too): the configuration that one
+/// puts in force is the one stopped, and the watcher does not load its file afterwards.
 pub fn shutdown() {
-    crate::monitor::stop();
+    let _guard = registry()
+        .configuring
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    monitor::stop();
     if let Some(context) = installed_context() {
         context.stop();
     }
@@ -500,4 +511,50 @@ pub fn with_configuration<R>(f: impl FnOnce(&Configuration) -> R) -> R {
 /// The names of the appenders that were built from the configuration in force.
 pub fn active_appenders() -> Vec<String> {
     current_context().appender_names()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The watcher is about to reload (it saw a change and waits for the configuring lock, held
+    /// here as a reconfiguration in progress would) when `shutdown` is called: nothing may be
+    /// logged afterwards, and the watcher must not come back.
+    #[test]
+    fn shutdown_during_a_reload_stays_shut_down() {
+        let dir = std::env::temp_dir().join(format!("l4rs-shutdown-reload-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let path = dir.join("log4j2.xml");
+        let config = |pattern: &str| {
+            format!(
+                r#"<Configuration monitorInterval="1"><Appenders><File name="Out" fileName="{}/out.log"><PatternLayout pattern="{pattern}"/></File></Appenders><Loggers><Root level="info"><AppenderRef ref="Out"/></Root></Loggers></Configuration>"#,
+                dir.display()
+            )
+        };
+        std::fs::write(&path, config("v1 %m%n")).expect("write");
+        init_with_file(&path).expect("loads");
+        std::fs::write(&path, config("v2 %m%n")).expect("write");
+
+        let configuring = registry()
+            .configuring
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        let reload = {
+            let path = path.clone();
+            std::thread::spawn(move || reload_on_change(&path))
+        };
+        let shutting = std::thread::spawn(shutdown);
+        std::thread::sleep(Duration::from_millis(200));
+        drop(configuring);
+        reload.join().expect("reload");
+        shutting.join().expect("shutdown");
+
+        let logger = get_logger("after");
+        crate::info!(logger, "after shutdown");
+        flush();
+        let written = std::fs::read_to_string(dir.join("out.log")).unwrap_or_default();
+        assert!(!written.contains("after shutdown"), "{written:?}");
+        assert!(!monitor::still_watching(&path), "the watcher came back");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -168,6 +168,17 @@ pub(crate) fn follow(configuration: &Configuration, source: SourceVersion) {
     monitor().wake.notify_all();
 }
 
+/// Whether the watcher is still to load `path` on a change: false once [`stop`] ran or another
+/// configuration replaced the one loaded from it, for a change seen before that.
+pub(crate) fn still_watching(path: &Path) -> bool {
+    let state = lock();
+    !state.stopped
+        && state
+            .watch
+            .as_ref()
+            .is_some_and(|watch| watch.configuration == path)
+}
+
 /// Stops watching (at shutdown): the thread leaves at once, without waiting for its interval.
 pub(crate) fn stop() {
     let mut state = lock();

@@ -7,7 +7,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, RwLock};
 use std::time::{Duration, Instant};
 
-use l4rs_config::model::LoggerSpec;
+use l4rs_config::model::{LoggerSpec, LoggersSpec};
+use l4rs_config::routing::LoggerTree;
 use l4rs_config::{Configuration, Severity};
 use l4rs_core::{status, Level};
 
@@ -257,7 +258,8 @@ pub(crate) fn reload_on_change(path: &Path) {
 }
 
 /// Sets the level of the logger config named `logger_name` (log4j2's
-/// `Configurator.setLevel(String, Level)`): an existing `<Logger>` keeps its appenders,
+/// `Configurator.setLevel(String, Level)`): an existing `<Logger>` (named as routing reads
+/// names, so `my_app::db` is a configured `my_app.db`) keeps its appenders,
 /// additivity and filter; a name without one gets a new additive logger config with no
 /// appenders of its own, so it inherits everything else from its parent, and loggers below it
 /// that had no level of their own now inherit this one. `""` names the root logger. The
@@ -271,8 +273,8 @@ pub fn set_level(logger_name: &str, level: Level) -> Result<(), Error> {
         let loggers = &mut configuration.loggers;
         if logger_name.is_empty() {
             loggers.root.level = Some(level);
-        } else if let Some(existing) = loggers.loggers.iter_mut().find(|l| l.name == logger_name) {
-            existing.level = Some(level);
+        } else if let Some(existing) = configured_logger(loggers, logger_name) {
+            loggers.loggers[existing].level = Some(level);
         } else {
             loggers.loggers.push(LoggerSpec {
                 name: logger_name.to_string(),
@@ -286,6 +288,21 @@ pub fn set_level(logger_name: &str, level: Level) -> Result<(), Error> {
             });
         }
     })
+}
+
+/// The index in `loggers.loggers` of the logger config named `name` as routing reads names:
+/// exactly, else with `::` read as `.` (a configured `my_app.db` is `my_app::db`), the last
+/// occurrence of a name configured twice. A new config spelled `my_app::db` beside
+/// `my_app.db` would take `my_app::db::pool` from it (an exact spelling wins in routing) and
+/// skip its appenders, additivity and filter.
+fn configured_logger(loggers: &LoggersSpec, name: &str) -> Option<usize> {
+    let tree = LoggerTree::new(loggers);
+    let owner = &tree.node(tree.owner_of(name)).spec.name;
+    // The owner is the config itself, not an ancestor: the same path however spelled.
+    if owner.is_empty() || owner.replace("::", ".") != name.replace("::", ".") {
+        return None;
+    }
+    loggers.loggers.iter().rposition(|l| &l.name == owner)
 }
 
 /// Sets the root logger's level (log4j2's `Configurator.setRootLevel`); see [`set_level`].

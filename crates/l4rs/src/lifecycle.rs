@@ -276,16 +276,9 @@ pub fn set_level(logger_name: &str, level: Level) -> Result<(), Error> {
         } else if let Some(existing) = configured_logger(loggers, logger_name) {
             loggers.loggers[existing].level = Some(level);
         } else {
-            loggers.loggers.push(LoggerSpec {
-                name: logger_name.to_string(),
-                level: Some(level),
-                additivity: true,
-                include_location: None,
-                asynchronous: false,
-                appender_refs: Vec::new(),
-                filter: None,
-                position: None,
-            });
+            loggers
+                .loggers
+                .push(LoggerSpec::new(logger_name, Some(level)));
         }
     })
 }

@@ -4,12 +4,12 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, OnceLock, RwLock};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, RwLock};
 use std::time::{Duration, Instant};
 
 use l4rs_config::model::{LoggerSpec, LoggersSpec};
 use l4rs_config::routing::LoggerTree;
-use l4rs_config::{Configuration, Severity};
+use l4rs_config::{Configuration, LoadError, Severity};
 use l4rs_core::{status, Level};
 
 use crate::asynchronous::Gate;
@@ -38,6 +38,14 @@ fn registry() -> &'static Registry {
         loggers: RwLock::new(HashMap::new()),
         configuring: Mutex::new(()),
     })
+}
+
+/// Takes the lock that serialises (re)configuration and shutdown.
+fn lock_configuring() -> MutexGuard<'static, ()> {
+    registry()
+        .configuring
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
 }
 
 /// The logger named `name`. The first call loads the configuration if [`init`] was not called
@@ -73,10 +81,7 @@ fn current_context() -> Arc<Context> {
     if let Some(context) = installed_context() {
         return context;
     }
-    let _guard = registry()
-        .configuring
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
+    let _guard = lock_configuring();
     if let Some(context) = installed_context() {
         return context;
     }
@@ -124,10 +129,7 @@ pub fn init() -> Result<(), Error> {
     match discover() {
         Some(path) => init_with_file(path),
         None => {
-            let _guard = registry()
-                .configuring
-                .lock()
-                .unwrap_or_else(|e| e.into_inner());
+            let _guard = lock_configuring();
             activate(no_configuration_found(), SourceVersion::AsSeen);
             Ok(())
         }
@@ -136,17 +138,23 @@ pub fn init() -> Result<(), Error> {
 
 /// Like [`init`], with an explicit configuration file.
 pub fn init_with_file(path: impl AsRef<Path>) -> Result<(), Error> {
-    let path = path.as_ref();
-    let _guard = registry()
-        .configuring
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
+    load_and_put_in_force(path.as_ref(), |error| {
+        error.report();
+        activate(l4rs_config::default_configuration(), SourceVersion::AsSeen);
+    })
+}
+
+/// Loads `path` and puts it in force, under the configuring lock; a file that cannot be
+/// loaded is handed to `refused` (which reports it and does what the caller does instead)
+/// and returned as the error.
+fn load_and_put_in_force(path: &Path, refused: impl FnOnce(&LoadError)) -> Result<(), Error> {
+    let _guard = lock_configuring();
+    // Taken before reading: a rewrite landing while the file loads is seen by the watcher.
     let version = monitor::stamp(path);
     match l4rs_config::load_file(path) {
         Ok(configuration) => put_in_force(path, configuration, SourceVersion::ReadAt(version)),
         Err(error) => {
-            error.report();
-            activate(l4rs_config::default_configuration(), SourceVersion::AsSeen);
+            refused(&error);
             Err(Error::Config(error))
         }
     }
@@ -202,19 +210,7 @@ pub fn reconfigure() -> Result<(), Error> {
 /// `Configurator.reconfigure(URI)`), as [`reconfigure`] does; a missing, unreadable or
 /// malformed file returns the error and leaves the running configuration in force.
 pub fn reconfigure_with_file(path: impl AsRef<Path>) -> Result<(), Error> {
-    let path = path.as_ref();
-    let _guard = registry()
-        .configuring
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
-    let version = monitor::stamp(path);
-    match l4rs_config::load_file(path) {
-        Ok(configuration) => put_in_force(path, configuration, SourceVersion::ReadAt(version)),
-        Err(error) => {
-            error.report_on_reload();
-            Err(Error::Config(error))
-        }
-    }
+    load_and_put_in_force(path.as_ref(), LoadError::report_on_reload)
 }
 
 /// What the `monitorInterval` watcher does when a watched file changed: loads the
@@ -226,10 +222,7 @@ pub(crate) fn reload_on_change(path: &Path) {
         path.display()
     ));
     let started = std::time::Instant::now();
-    let _guard = registry()
-        .configuring
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
+    let _guard = lock_configuring();
     // Seen before the lock: `shutdown` or another configuration may have come in between.
     if !monitor::still_watching(path) {
         return;
@@ -306,10 +299,7 @@ pub fn set_root_level(level: Level) -> Result<(), Error> {
 /// Puts in force a copy of the running configuration changed by `change`.
 fn change_configuration(change: impl FnOnce(&mut Configuration)) -> Result<(), Error> {
     let current = current_context();
-    let _guard = registry()
-        .configuring
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
+    let _guard = lock_configuring();
     // The context in force now: another thread may have replaced the one read above.
     let current = installed_context().unwrap_or(current);
     let mut configuration = current.configuration.clone();
@@ -457,10 +447,7 @@ fn apply_status_settings(configuration: &Configuration) {
 /// It waits for a reconfiguration under way (the watcher's too): the configuration that one
 /// puts in force is the one stopped, and the watcher does not load its file afterwards.
 pub fn shutdown() {
-    let _guard = registry()
-        .configuring
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
+    let _guard = lock_configuring();
     monitor::stop();
     if let Some(context) = installed_context() {
         context.stop();
@@ -545,10 +532,7 @@ mod tests {
         init_with_file(&path).expect("loads");
         std::fs::write(&path, config("v2 %m%n")).expect("write");
 
-        let configuring = registry()
-            .configuring
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
+        let configuring = lock_configuring();
         let reload = {
             let path = path.clone();
             std::thread::spawn(move || reload_on_change(&path))

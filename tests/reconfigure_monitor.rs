@@ -158,9 +158,10 @@ fn an_edit_before_a_reconfiguration_from_code_is_still_loaded() {
 fn the_watcher_thread_runs_only_while_something_is_watched() {
     let _turn = turn();
     let watcher = || thread_names().iter().any(|name| name == "l4rs-config-wat");
-    let (dir, _) = start("reconfigure-monitor-thread", None);
+    let (dir, path) = start("reconfigure-monitor-thread", None);
     assert!(watcher(), "{:?}", thread_names());
-    // A configuration without monitorInterval leaves the thread idle; shutdown ends it.
+    // A configuration without monitorInterval leaves the thread idle: the file watched
+    // before is not any more, and a rewrite of it loads nothing.
     let quiet = dir.join("quiet.xml");
     std::fs::write(
         &quiet,
@@ -168,10 +169,26 @@ fn the_watcher_thread_runs_only_while_something_is_watched() {
     )
     .expect("write");
     l4rs::reconfigure_with_file(&quiet).expect("loads");
+    replace(&path, &config(&dir, "v2 %m%n", None));
+    std::thread::sleep(Duration::from_millis(1500));
+    let lines = log_until(&dir, |line| line.starts_with("q "));
+    assert!(
+        lines.iter().all(|line| !line.starts_with("v2 ")),
+        "{lines:?}"
+    );
+    assert!(watcher(), "idle, not gone: {:?}", thread_names());
+    // Shutdown ends it, and what is logged afterwards reaches no file.
     l4rs::shutdown();
     let deadline = Instant::now() + Duration::from_secs(5);
     while watcher() {
         assert!(Instant::now() < deadline, "the watcher outlived shutdown");
         std::thread::sleep(Duration::from_millis(20));
     }
+    l4rs::info!(l4rs::get_logger("probe"), "after shutdown");
+    l4rs::flush();
+    let lines = l4rs_tests::read_lines(&dir.join("out.log"));
+    assert!(
+        lines.iter().all(|line| !line.contains("after shutdown")),
+        "{lines:?}"
+    );
 }

@@ -500,9 +500,13 @@ fn install_exit_hooks() {
 }
 
 /// The configuration in force, for diagnostics (`l4rs check` prints its routing).
+///
+/// `f` sees a copy: holding the context while `f` runs would make a reconfiguration that
+/// `f` makes (or another thread makes meanwhile) wait for `f` to return, up to 10 s, then stop
+/// the old configuration anyway.
 pub fn with_configuration<R>(f: impl FnOnce(&Configuration) -> R) -> R {
-    let context = current_context();
-    f(&context.configuration)
+    let configuration = current_context().configuration.clone();
+    f(&configuration)
 }
 
 /// The names of the appenders that were built from the configuration in force.
@@ -514,11 +518,18 @@ pub fn active_appenders() -> Vec<String> {
 mod tests {
     use super::*;
 
+    /// Serialises the tests that replace the one process-wide configuration.
+    fn turn() -> std::sync::MutexGuard<'static, ()> {
+        static TURN: Mutex<()> = Mutex::new(());
+        TURN.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     /// The watcher is about to reload (it saw a change and waits for the configuring lock, held
     /// here as a reconfiguration in progress would) when `shutdown` is called: nothing may be
     /// logged afterwards, and the watcher must not come back.
     #[test]
     fn shutdown_during_a_reload_stays_shut_down() {
+        let _turn = turn();
         let dir = std::env::temp_dir().join(format!("l4rs-shutdown-reload-{}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("dir");
         let path = dir.join("log4j2.xml");
@@ -550,5 +561,29 @@ mod tests {
         assert!(!written.contains("after shutdown"), "{written:?}");
         assert!(!monitor::still_watching(&path), "the watcher came back");
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A change of configuration made from inside `with_configuration` does not wait for
+    /// the reference `with_configuration` would hold on the context in force.
+    #[test]
+    fn a_change_inside_with_configuration_does_not_stall() {
+        let started = Instant::now();
+        let _turn = turn();
+        let inside = with_configuration(|_| {
+            set_level("inside", Level::DEBUG).expect("level set");
+            with_configuration(|configuration| {
+                let inside = configured_logger(&configuration.loggers, "inside")?;
+                configuration.loggers.loggers[inside].level
+            })
+        });
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "stalled {:?}",
+            started.elapsed()
+        );
+        assert!(
+            inside.is_some_and(|level| level == Level::DEBUG),
+            "the copy inside shows the change: {inside:?}"
+        );
     }
 }

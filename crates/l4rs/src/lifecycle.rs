@@ -190,9 +190,10 @@ fn put_in_force(
 /// (log4j2's `Configurator.reconfigure()`; what a `monitorInterval` watcher does on a change).
 ///
 /// Appenders of the new configuration that write where an old one wrote share its manager:
-/// the file is neither reopened nor truncated, buffers and rollover state carry over. Every
-/// logger moves to the new configuration at once; the old one stops after the calls that were
-/// using it have returned and its queues have drained.
+/// the file is neither reopened nor truncated, buffers and rollover state carry over. The
+/// loggers move to the new configuration one after another (docs/configuration.md, limits),
+/// and the old one stops after the calls that were using it have returned and its queues have
+/// drained.
 ///
 /// A file that cannot be read or parsed changes nothing: the error is reported through the
 /// status logger and returned, and the running configuration stays. A file that loads with

@@ -53,6 +53,28 @@ fn set_level_changes_an_existing_logger_config_only() {
 }
 
 #[test]
+fn set_level_with_a_rust_path_changes_the_dotted_logger_config() {
+    let _turn = turn();
+    let dir = l4rs_tests::fresh_output_dir("reconfigure-api-rust-path");
+    let xml = l4rs_tests::files_config(
+        dir.display(),
+        &[("App", "%c %p %m%n"), ("Root", "%c %p %m%n")],
+        &[("my_app.db", "info", "App")],
+        r#"<Root level="info"><AppenderRef ref="Root"/></Root>"#,
+    );
+    l4rs::init_with_file(l4rs_tests::write_config(&dir, &xml)).expect("loads cleanly");
+    // `my_app::db` names the configured `my_app.db`: its appender and additivity stay, and
+    // it keeps owning the loggers below it.
+    l4rs::set_level("my_app::db", Level::DEBUG).expect("level set");
+    let pool = l4rs::get_logger("my_app::db::pool");
+    assert_eq!(pool.config_name(), "my_app.db");
+    assert_eq!(pool.level(), Level::DEBUG);
+    l4rs::debug!(pool, "shown");
+    assert_eq!(lines(&dir, "app.log"), ["my_app::db::pool DEBUG shown"]);
+    assert!(lines(&dir, "root.log").is_empty());
+}
+
+#[test]
 fn set_level_on_a_name_without_config_creates_one_inheriting_from_its_parent() {
     let _turn = turn();
     let (dir, _) = start("reconfigure-api-new-name");

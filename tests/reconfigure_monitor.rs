@@ -126,11 +126,12 @@ fn a_change_of_a_monitor_resource_reloads_the_configuration_file() {
     std::fs::write(&extra, "a=1\n").expect("write");
     let path = l4rs_tests::write_config(&dir, &config(&dir, "v1 %m%n", Some(&extra)));
     l4rs::init_with_file(&path).expect("configuration loads cleanly");
-    // A change made from code, which only a reload from the file undoes.
+    replace(&extra, "a=2\n");
+    // A change made from code after the edit and before the watcher's next check: only a
+    // reload from the file undoes it, and putting it in force must not count the edit as seen.
     l4rs::set_root_level(Level::ERROR).expect("level set");
     let probe = l4rs::get_logger("probe");
     assert_eq!(probe.level(), Level::ERROR);
-    replace(&extra, "a=2\n");
     let deadline = Instant::now() + Duration::from_secs(10);
     while probe.level() != Level::INFO {
         assert!(
@@ -142,12 +143,25 @@ fn a_change_of_a_monitor_resource_reloads_the_configuration_file() {
 }
 
 #[test]
+fn an_edit_before_a_reconfiguration_from_code_is_still_loaded() {
+    let _turn = turn();
+    let (dir, path) = start("reconfigure-monitor-pending", None);
+    replace(&path, &config(&dir, "v2 %m%n", None));
+    // Before the watcher's next check: a change from code, then a reload of another file that
+    // watches the same one, neither of which is the edit.
+    l4rs::set_level("other", Level::DEBUG).expect("level set");
+    let lines = log_until(&dir, |line| line.starts_with("v2 "));
+    assert!(lines[0].starts_with("v1 "), "{lines:?}");
+}
+
+#[test]
 fn the_watcher_thread_runs_only_while_something_is_watched() {
     let _turn = turn();
     let watcher = || thread_names().iter().any(|name| name == "l4rs-config-wat");
-    let (dir, _) = start("reconfigure-monitor-thread", None);
+    let (dir, path) = start("reconfigure-monitor-thread", None);
     assert!(watcher(), "{:?}", thread_names());
-    // A configuration without monitorInterval leaves the thread idle; shutdown ends it.
+    // A configuration without monitorInterval leaves the thread idle: the file watched
+    // before is not any more, and a rewrite of it loads nothing.
     let quiet = dir.join("quiet.xml");
     std::fs::write(
         &quiet,
@@ -155,10 +169,26 @@ fn the_watcher_thread_runs_only_while_something_is_watched() {
     )
     .expect("write");
     l4rs::reconfigure_with_file(&quiet).expect("loads");
+    replace(&path, &config(&dir, "v2 %m%n", None));
+    std::thread::sleep(Duration::from_millis(1500));
+    let lines = log_until(&dir, |line| line.starts_with("q "));
+    assert!(
+        lines.iter().all(|line| !line.starts_with("v2 ")),
+        "{lines:?}"
+    );
+    assert!(watcher(), "idle, not gone: {:?}", thread_names());
+    // Shutdown ends it, and what is logged afterwards reaches no file.
     l4rs::shutdown();
     let deadline = Instant::now() + Duration::from_secs(5);
     while watcher() {
         assert!(Instant::now() < deadline, "the watcher outlived shutdown");
         std::thread::sleep(Duration::from_millis(20));
     }
+    l4rs::info!(l4rs::get_logger("probe"), "after shutdown");
+    l4rs::flush();
+    let lines = l4rs_tests::read_lines(&dir.join("out.log"));
+    assert!(
+        lines.iter().all(|line| !line.contains("after shutdown")),
+        "{lines:?}"
+    );
 }

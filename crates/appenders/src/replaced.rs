@@ -12,9 +12,11 @@
 //! the replaced File appender's layout would write is not reproduced, nor anything of a
 //! Console (log4j2 writes its header to the stream) or of a rolling appender's policies.
 
+use std::collections::BTreeSet;
 use std::fs::File;
 use std::io;
 use std::path::Path;
+use std::sync::Mutex;
 
 use l4rs_config::model::{AppenderKind, AppenderSpec};
 
@@ -52,12 +54,28 @@ pub(crate) fn open_replaced_file(spec: &AppenderSpec) -> Result<(), AppenderBuil
     let Some(opening) = opening(spec) else {
         return Ok(());
     };
+    let opened_key = (opening.manager, opening.key.clone());
+    let mut opened = OPENED.lock().unwrap_or_else(|e| e.into_inner());
+    if opened.contains(&opened_key) {
+        return Ok(());
+    }
     let mut result = Ok(());
-    opening
-        .managers
-        .unless_live(&opening.key, &mut || result = open(&opening).map(drop));
+    opening.managers.unless_live(&opening.key, &mut || {
+        result = open(&opening).map(drop);
+        if result.is_ok() {
+            opened.insert(opened_key.clone());
+        }
+    });
     result
 }
+
+/// The files a replaced appender already opened in this process, by manager and key. log4j2
+/// never stops a replaced appender, so its manager stays registered and every later
+/// configuration's replaced appender gets that manager back instead of opening the file
+/// again: a replaced memory-mapped file grows by one region once, not on every reload, and a
+/// replaced `append="false"` file is truncated once. (A file a live manager had is not
+/// recorded: l4rs does not keep that manager alive as log4j2 would.)
+static OPENED: Mutex<BTreeSet<(&str, String)>> = Mutex::new(BTreeSet::new());
 
 /// [`open_replaced_file`] without side effects, for `l4rs check`: judges the file it would open
 /// with the classification opening it runs first, and returns the error it would fail with.

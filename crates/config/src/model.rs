@@ -160,6 +160,24 @@ pub struct LoggerSpec {
     pub position: Option<Position>,
 }
 
+impl LoggerSpec {
+    /// A synchronous, additive logger config named `name` with `level` and nothing else: no
+    /// appenders or filter of its own, log4j2's default location setting, no position (as a
+    /// config made in code, such as `set_level` on a name without one).
+    pub fn new(name: impl Into<String>, level: Option<Level>) -> LoggerSpec {
+        LoggerSpec {
+            name: name.into(),
+            level,
+            additivity: true,
+            include_location: None,
+            asynchronous: false,
+            appender_refs: Vec::new(),
+            filter: None,
+            position: None,
+        }
+    }
+}
+
 /// `<AppenderRef ref="…" level="…">`.
 #[derive(Clone, Debug)]
 pub struct AppenderRefSpec {

@@ -415,16 +415,7 @@ mod tests {
     use crate::model::AppenderRefSpec;
 
     fn logger(name: &str, level: Option<Level>) -> LoggerSpec {
-        LoggerSpec {
-            name: name.to_string(),
-            level,
-            additivity: true,
-            include_location: None,
-            asynchronous: false,
-            appender_refs: Vec::new(),
-            filter: None,
-            position: None,
-        }
+        LoggerSpec::new(name, level)
     }
 
     fn tree(names: &[(&str, Option<Level>)], root_level: Option<Level>) -> LoggerTree {

@@ -4,16 +4,18 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, OnceLock, RwLock};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, RwLock};
 use std::time::{Duration, Instant};
 
-use l4rs_config::model::LoggerSpec;
-use l4rs_config::{Configuration, Severity};
+use l4rs_config::model::{LoggerSpec, LoggersSpec};
+use l4rs_config::routing::LoggerTree;
+use l4rs_config::{Configuration, LoadError, Severity};
 use l4rs_core::{status, Level};
 
 use crate::asynchronous::Gate;
 use crate::context::Context;
 use crate::logger::{Logger, LoggerState};
+use crate::monitor::{self, SourceVersion};
 use crate::Error;
 
 /// Environment variables naming the configuration file, in priority order.
@@ -36,6 +38,14 @@ fn registry() -> &'static Registry {
         loggers: RwLock::new(HashMap::new()),
         configuring: Mutex::new(()),
     })
+}
+
+/// Takes the lock that serialises (re)configuration and shutdown.
+fn lock_configuring() -> MutexGuard<'static, ()> {
+    registry()
+        .configuring
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
 }
 
 /// The logger named `name`. The first call loads the configuration if [`init`] was not called
@@ -71,18 +81,17 @@ fn current_context() -> Arc<Context> {
     if let Some(context) = installed_context() {
         return context;
     }
-    let _guard = registry()
-        .configuring
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
+    let _guard = lock_configuring();
     if let Some(context) = installed_context() {
         return context;
     }
-    let configuration = match discover() {
-        Some(path) => load_or_default(&path),
-        None => no_configuration_found(),
-    };
-    activate(configuration).0
+    match discover() {
+        Some(path) => {
+            let version = SourceVersion::ReadAt(monitor::stamp(&path));
+            activate(load_or_default(&path), version).0
+        }
+        None => activate(no_configuration_found(), SourceVersion::AsSeen).0,
+    }
 }
 
 /// log4j2's default configuration, with the warning its `ConfigurationFactory` gives when no
@@ -120,11 +129,8 @@ pub fn init() -> Result<(), Error> {
     match discover() {
         Some(path) => init_with_file(path),
         None => {
-            let _guard = registry()
-                .configuring
-                .lock()
-                .unwrap_or_else(|e| e.into_inner());
-            activate(no_configuration_found());
+            let _guard = lock_configuring();
+            activate(no_configuration_found(), SourceVersion::AsSeen);
             Ok(())
         }
     }
@@ -132,16 +138,23 @@ pub fn init() -> Result<(), Error> {
 
 /// Like [`init`], with an explicit configuration file.
 pub fn init_with_file(path: impl AsRef<Path>) -> Result<(), Error> {
-    let path = path.as_ref();
-    let _guard = registry()
-        .configuring
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
+    load_and_put_in_force(path.as_ref(), |error| {
+        error.report();
+        activate(l4rs_config::default_configuration(), SourceVersion::AsSeen);
+    })
+}
+
+/// Loads `path` and puts it in force, under the configuring lock; a file that cannot be
+/// loaded is handed to `refused` (which reports it and does what the caller does instead)
+/// and returned as the error.
+fn load_and_put_in_force(path: &Path, refused: impl FnOnce(&LoadError)) -> Result<(), Error> {
+    let _guard = lock_configuring();
+    // Taken before reading: a rewrite landing while the file loads is seen by the watcher.
+    let version = monitor::stamp(path);
     match l4rs_config::load_file(path) {
-        Ok(configuration) => put_in_force(path, configuration),
+        Ok(configuration) => put_in_force(path, configuration, SourceVersion::ReadAt(version)),
         Err(error) => {
-            error.report();
-            activate(l4rs_config::default_configuration());
+            refused(&error);
             Err(Error::Config(error))
         }
     }
@@ -149,7 +162,11 @@ pub fn init_with_file(path: impl AsRef<Path>) -> Result<(), Error> {
 
 /// Activates a configuration loaded from `path`, returning its errors (the file's diagnostics
 /// and what building it reported) once the parts that work are in force.
-fn put_in_force(path: &Path, configuration: Configuration) -> Result<(), Error> {
+fn put_in_force(
+    path: &Path,
+    configuration: Configuration,
+    version: SourceVersion,
+) -> Result<(), Error> {
     let mut messages: Vec<String> = configuration
         .diagnostics
         .iter()
@@ -157,7 +174,7 @@ fn put_in_force(path: &Path, configuration: Configuration) -> Result<(), Error> 
         .map(ToString::to_string)
         .collect();
     // Activated first, so the parts that work log while the caller sees the errors.
-    let (_, build_errors) = activate(configuration);
+    let (_, build_errors) = activate(configuration, version);
     messages.extend(build_errors);
     if messages.is_empty() {
         Ok(())
@@ -173,9 +190,10 @@ fn put_in_force(path: &Path, configuration: Configuration) -> Result<(), Error> 
 /// (log4j2's `Configurator.reconfigure()`; what a `monitorInterval` watcher does on a change).
 ///
 /// Appenders of the new configuration that write where an old one wrote share its manager:
-/// the file is neither reopened nor truncated, buffers and rollover state carry over. Every
-/// logger moves to the new configuration at once; the old one stops after the calls that were
-/// using it have returned and its queues have drained.
+/// the file is neither reopened nor truncated, buffers and rollover state carry over. The
+/// loggers move to the new configuration one after another (docs/configuration.md, limits),
+/// and the old one stops after the calls that were using it have returned and its queues have
+/// drained.
 ///
 /// A file that cannot be read or parsed changes nothing: the error is reported through the
 /// status logger and returned, and the running configuration stays. A file that loads with
@@ -193,18 +211,7 @@ pub fn reconfigure() -> Result<(), Error> {
 /// `Configurator.reconfigure(URI)`), as [`reconfigure`] does; a missing, unreadable or
 /// malformed file returns the error and leaves the running configuration in force.
 pub fn reconfigure_with_file(path: impl AsRef<Path>) -> Result<(), Error> {
-    let path = path.as_ref();
-    let _guard = registry()
-        .configuring
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
-    match l4rs_config::load_file(path) {
-        Ok(configuration) => put_in_force(path, configuration),
-        Err(error) => {
-            error.report_on_reload();
-            Err(Error::Config(error))
-        }
-    }
+    load_and_put_in_force(path.as_ref(), LoadError::report_on_reload)
 }
 
 /// What the `monitorInterval` watcher does when a watched file changed: loads the
@@ -216,14 +223,17 @@ pub(crate) fn reload_on_change(path: &Path) {
         path.display()
     ));
     let started = std::time::Instant::now();
-    let _guard = registry()
-        .configuring
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
+    let _guard = lock_configuring();
+    // Seen before the lock: `shutdown` or another configuration may have come in between.
+    if !monitor::still_watching(path) {
+        return;
+    }
     match l4rs_config::load_file(path) {
         Ok(configuration) => {
             // The file's errors were reported while it loaded, and building reports its own.
-            let _ = put_in_force(path, configuration);
+            // The watcher took the versions of the files when it saw the change, before this
+            // read: a rewrite landing meanwhile is seen at its next check.
+            let _ = put_in_force(path, configuration, SourceVersion::AsSeen);
             status::debug(format_args!(
                 "Reconfiguration completed for {} in {} milliseconds.",
                 path.display(),
@@ -242,7 +252,8 @@ pub(crate) fn reload_on_change(path: &Path) {
 }
 
 /// Sets the level of the logger config named `logger_name` (log4j2's
-/// `Configurator.setLevel(String, Level)`): an existing `<Logger>` keeps its appenders,
+/// `Configurator.setLevel(String, Level)`): an existing `<Logger>` (named as routing reads
+/// names, so `my_app::db` is a configured `my_app.db`) keeps its appenders,
 /// additivity and filter; a name without one gets a new additive logger config with no
 /// appenders of its own, so it inherits everything else from its parent, and loggers below it
 /// that had no level of their own now inherit this one. `""` names the root logger. The
@@ -256,21 +267,29 @@ pub fn set_level(logger_name: &str, level: Level) -> Result<(), Error> {
         let loggers = &mut configuration.loggers;
         if logger_name.is_empty() {
             loggers.root.level = Some(level);
-        } else if let Some(existing) = loggers.loggers.iter_mut().find(|l| l.name == logger_name) {
-            existing.level = Some(level);
+        } else if let Some(existing) = configured_logger(loggers, logger_name) {
+            loggers.loggers[existing].level = Some(level);
         } else {
-            loggers.loggers.push(LoggerSpec {
-                name: logger_name.to_string(),
-                level: Some(level),
-                additivity: true,
-                include_location: None,
-                asynchronous: false,
-                appender_refs: Vec::new(),
-                filter: None,
-                position: None,
-            });
+            loggers
+                .loggers
+                .push(LoggerSpec::new(logger_name, Some(level)));
         }
     })
+}
+
+/// The index in `loggers.loggers` of the logger config named `name` as routing reads names:
+/// exactly, else with `::` read as `.` (a configured `my_app.db` is `my_app::db`), the last
+/// occurrence of a name configured twice. A new config spelled `my_app::db` beside
+/// `my_app.db` would take `my_app::db::pool` from it (an exact spelling wins in routing) and
+/// skip its appenders, additivity and filter.
+fn configured_logger(loggers: &LoggersSpec, name: &str) -> Option<usize> {
+    let tree = LoggerTree::new(loggers);
+    let owner = &tree.node(tree.owner_of(name)).spec.name;
+    // The owner is the config itself, not an ancestor: the same path however spelled.
+    if owner.is_empty() || owner.replace("::", ".") != name.replace("::", ".") {
+        return None;
+    }
+    loggers.loggers.iter().rposition(|l| &l.name == owner)
 }
 
 /// Sets the root logger's level (log4j2's `Configurator.setRootLevel`); see [`set_level`].
@@ -281,10 +300,7 @@ pub fn set_root_level(level: Level) -> Result<(), Error> {
 /// Puts in force a copy of the running configuration changed by `change`.
 fn change_configuration(change: impl FnOnce(&mut Configuration)) -> Result<(), Error> {
     let current = current_context();
-    let _guard = registry()
-        .configuring
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
+    let _guard = lock_configuring();
     // The context in force now: another thread may have replaced the one read above.
     let current = installed_context().unwrap_or(current);
     let mut configuration = current.configuration.clone();
@@ -295,7 +311,7 @@ fn change_configuration(change: impl FnOnce(&mut Configuration)) -> Result<(), E
         .source
         .clone()
         .unwrap_or_else(|| PathBuf::from("(default configuration)"));
-    let (_, build_errors) = activate(configuration);
+    let (_, build_errors) = activate(configuration, SourceVersion::AsSeen);
     if build_errors.is_empty() {
         Ok(())
     } else {
@@ -334,7 +350,10 @@ fn load_or_default(path: &Path) -> Configuration {
 /// for the calls still routing through the old one, stops the old one (its queues drain into
 /// its appenders first), and only then lets the new queues write, so each thread's events stay
 /// in order. Returns the context with the errors building it reported (see [`Context::build_behind`]).
-fn activate(configuration: Configuration) -> (Arc<Context>, Vec<String>) {
+///
+/// `version` tells the watcher which version of the configuration file this is (see
+/// [`monitor::follow`]).
+fn activate(configuration: Configuration, version: SourceVersion) -> (Arc<Context>, Vec<String>) {
     apply_status_settings(&configuration);
     let replacing = installed_context().is_some();
     let gate = if replacing {
@@ -366,7 +385,7 @@ fn activate(configuration: Configuration) -> (Arc<Context>, Vec<String>) {
         previous.stop();
     }
     gate.open();
-    crate::monitor::follow(&context.configuration);
+    monitor::follow(&context.configuration, version);
     install_exit_hooks();
     (context, build_errors)
 }
@@ -425,8 +444,12 @@ fn apply_status_settings(configuration: &Configuration) {
 /// Flushes and stops every appender of the configuration in force: footers are written,
 /// buffers flushed and files closed. Logging afterwards reaches no appender. It also runs at
 /// normal process exit and after a panic, so nothing buffered is lost when a program forgets it.
+///
+/// It waits for a reconfiguration under way (the watcher's too): the configuration that one
+/// puts in force is the one stopped, and the watcher does not load its file afterwards.
 pub fn shutdown() {
-    crate::monitor::stop();
+    let _guard = lock_configuring();
+    monitor::stop();
     if let Some(context) = installed_context() {
         context.stop();
     }
@@ -478,12 +501,90 @@ fn install_exit_hooks() {
 }
 
 /// The configuration in force, for diagnostics (`l4rs check` prints its routing).
+///
+/// `f` sees a copy: holding the context while `f` runs would make a reconfiguration that
+/// `f` makes (or another thread makes meanwhile) wait for `f` to return, up to 10 s, then stop
+/// the old configuration anyway.
 pub fn with_configuration<R>(f: impl FnOnce(&Configuration) -> R) -> R {
-    let context = current_context();
-    f(&context.configuration)
+    let configuration = current_context().configuration.clone();
+    f(&configuration)
 }
 
 /// The names of the appenders that were built from the configuration in force.
 pub fn active_appenders() -> Vec<String> {
     current_context().appender_names()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Serialises the tests that replace the one process-wide configuration.
+    fn turn() -> std::sync::MutexGuard<'static, ()> {
+        static TURN: Mutex<()> = Mutex::new(());
+        TURN.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The watcher is about to reload (it saw a change and waits for the configuring lock, held
+    /// here as a reconfiguration in progress would) when `shutdown` is called: nothing may be
+    /// logged afterwards, and the watcher must not come back.
+    #[test]
+    fn shutdown_during_a_reload_stays_shut_down() {
+        let _turn = turn();
+        let dir = std::env::temp_dir().join(format!("l4rs-shutdown-reload-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let path = dir.join("log4j2.xml");
+        let config = |pattern: &str| {
+            format!(
+                r#"<Configuration monitorInterval="1"><Appenders><File name="Out" fileName="{}/out.log"><PatternLayout pattern="{pattern}"/></File></Appenders><Loggers><Root level="info"><AppenderRef ref="Out"/></Root></Loggers></Configuration>"#,
+                dir.display()
+            )
+        };
+        std::fs::write(&path, config("v1 %m%n")).expect("write");
+        init_with_file(&path).expect("loads");
+        std::fs::write(&path, config("v2 %m%n")).expect("write");
+
+        let configuring = lock_configuring();
+        let reload = {
+            let path = path.clone();
+            std::thread::spawn(move || reload_on_change(&path))
+        };
+        let shutting = std::thread::spawn(shutdown);
+        std::thread::sleep(Duration::from_millis(200));
+        drop(configuring);
+        reload.join().expect("reload");
+        shutting.join().expect("shutdown");
+
+        let logger = get_logger("after");
+        crate::info!(logger, "after shutdown");
+        flush();
+        let written = std::fs::read_to_string(dir.join("out.log")).unwrap_or_default();
+        assert!(!written.contains("after shutdown"), "{written:?}");
+        assert!(!monitor::still_watching(&path), "the watcher came back");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A change of configuration made from inside `with_configuration` does not wait for
+    /// the reference `with_configuration` would hold on the context in force.
+    #[test]
+    fn a_change_inside_with_configuration_does_not_stall() {
+        let started = Instant::now();
+        let _turn = turn();
+        let inside = with_configuration(|_| {
+            set_level("inside", Level::DEBUG).expect("level set");
+            with_configuration(|configuration| {
+                let inside = configured_logger(&configuration.loggers, "inside")?;
+                configuration.loggers.loggers[inside].level
+            })
+        });
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "stalled {:?}",
+            started.elapsed()
+        );
+        assert!(
+            inside.is_some_and(|level| level == Level::DEBUG),
+            "the copy inside shows the change: {inside:?}"
+        );
+    }
 }

@@ -16,13 +16,14 @@ const THREAD_NAME: &str = "l4rs-config-watcher";
 /// What identifies one version of a watched file: a rewrite changes at least one of these
 /// (the modification time alone can repeat within the file system's granularity).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Stamp {
+pub(crate) struct Stamp {
     modified: Option<SystemTime>,
     length: u64,
     inode: u64,
 }
 
-fn stamp(path: &Path) -> Option<Stamp> {
+/// The version of `path` now; `None` when it cannot be read (missing).
+pub(crate) fn stamp(path: &Path) -> Option<Stamp> {
     let metadata = std::fs::metadata(path).ok()?;
     #[cfg(unix)]
     let inode = std::os::unix::fs::MetadataExt::ino(&metadata);
@@ -92,22 +93,58 @@ pub(crate) fn watched_files(configuration: &Configuration) -> Option<(Duration, 
     ))
 }
 
+/// What a configuration put in force tells of the version of its file.
+pub(crate) enum SourceVersion {
+    /// The file was read just now: its version taken before reading, so a rewrite landing
+    /// while it loaded is seen at the next check.
+    ReadAt(Option<Stamp>),
+    /// The file was not read again (a change made from code), or the watcher took its version
+    /// when it saw the change: the versions already seen stand.
+    AsSeen,
+}
+
 /// Watches what `configuration` (just put in force) asks for, replacing what the previous one
 /// asked; starts the thread the first time something is to be watched.
-pub(crate) fn follow(configuration: &Configuration) {
-    let watch = watched_files(configuration).map(|(interval, files)| Watch {
-        configuration: configuration.source.clone().unwrap_or_default(),
-        files: files
-            .into_iter()
-            .map(|path| Watched {
-                seen: stamp(&path),
-                path,
-            })
-            .collect(),
-        interval,
-        next_check: Instant::now() + interval,
-    });
+///
+/// A file watched before keeps the version seen then, and an unchanged interval its next
+/// check: re-stamping here would count as seen an edit made since the last check (a
+/// `set_level` between an edit and the check, or a rewrite landing while the watcher loads),
+/// and that edit would never be loaded. At worst a file loaded explicitly is loaded once more.
+pub(crate) fn follow(configuration: &Configuration, source: SourceVersion) {
+    let wanted = watched_files(configuration);
     let mut state = lock();
+    let previous = state.watch.take();
+    let seen_before = |path: &Path| {
+        previous
+            .as_ref()?
+            .files
+            .iter()
+            .find(|file| file.path == path)
+            .map(|file| file.seen)
+    };
+    let watch = wanted.map(|(interval, files)| {
+        let configuration_file = configuration.source.clone().unwrap_or_default();
+        let files = files
+            .into_iter()
+            .map(|path| {
+                let seen = match &source {
+                    SourceVersion::ReadAt(stamp) if path == configuration_file => *stamp,
+                    _ => seen_before(&path).unwrap_or_else(|| stamp(&path)),
+                };
+                Watched { path, seen }
+            })
+            .collect();
+        let next_check = match &previous {
+            Some(previous) if previous.interval == interval => previous.next_check,
+            _ => Instant::now() + interval,
+        };
+        Watch {
+            configuration: configuration_file,
+            files,
+            interval,
+            next_check,
+        }
+    });
     let wanted = watch.is_some();
     state.watch = watch;
     if wanted {
@@ -129,6 +166,17 @@ pub(crate) fn follow(configuration: &Configuration) {
     }
     drop(state);
     monitor().wake.notify_all();
+}
+
+/// Whether the watcher is still to load `path` on a change: false once [`stop`] ran or another
+/// configuration replaced the one loaded from it, for a change seen before that.
+pub(crate) fn still_watching(path: &Path) -> bool {
+    let state = lock();
+    !state.stopped
+        && state
+            .watch
+            .as_ref()
+            .is_some_and(|watch| watch.configuration == path)
 }
 
 /// Stops watching (at shutdown): the thread leaves at once, without waiting for its interval.

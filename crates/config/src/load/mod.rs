@@ -87,24 +87,12 @@ impl LoadError {
     /// `No logging configuration`; log4j2 leaves the parser's position and text to its stack
     /// trace, l4rs gives them as the first line's help (`<file>:line:column: message`).
     pub fn report(&self) {
-        match self {
-            LoadError::Unreadable { .. } => status::error(self),
-            LoadError::Malformed {
-                path,
-                position,
-                message,
-            } => {
-                let path = display(path);
-                status::error(format_args!(
-                    "Error parsing {path} (help: {path}:{position}: {message})"
-                ));
-                status::error("No logging configuration");
-            }
+        self.report_on_reload();
+        if matches!(self, LoadError::Malformed { .. }) {
+            status::error("No logging configuration");
         }
     }
-}
 
-impl LoadError {
     /// Reports the error to the status logger, for a caller that keeps the running
     /// configuration (a reload): only `Error parsing <file>`, since log4j2's reload does not
     /// build a configuration from a file that did not parse, so it never says

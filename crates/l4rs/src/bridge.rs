@@ -3,6 +3,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use l4rs_core::location::file_name_from_path;
 use l4rs_core::{Level, Location};
 
 use crate::context::Context;
@@ -37,10 +38,7 @@ impl log::Log for Bridge {
         let location = record.module_path().map(|module| Location {
             class: module,
             method: "",
-            file: record
-                .file()
-                .map(|file| file.rsplit(['/', '\\']).next().unwrap_or(file))
-                .unwrap_or(""),
+            file: record.file().map_or("", file_name_from_path),
             line: record.line().map_or(-1, |line| line as i32),
         });
         let _ = logger.log(level, location.as_ref(), None, None, *record.args());

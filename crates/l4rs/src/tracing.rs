@@ -25,6 +25,7 @@ use std::fmt::{self, Write as _};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use l4rs_core::location::file_name_from_path;
 use l4rs_core::{ContextMap, ContextStack, Level, Location};
 use tracing_core::field::{Field, Visit};
 use tracing_core::span::{Attributes, Id, Record};
@@ -266,9 +267,7 @@ fn location_of(metadata: &'static Metadata<'static>) -> Option<Location<'static>
     Some(Location {
         class: metadata.module_path().unwrap_or(""),
         method: UNKNOWN_METHOD,
-        file: metadata
-            .file()
-            .map_or("", crate::macros::file_name_from_path),
+        file: metadata.file().map_or("", file_name_from_path),
         line: metadata.line().map_or(-1, |line| line as i32),
     })
 }
@@ -545,10 +544,7 @@ where
     let location = record.module_path.as_deref().map(|module| Location {
         class: module,
         method: UNKNOWN_METHOD,
-        file: record
-            .file
-            .as_deref()
-            .map_or("", |file| file.rsplit(['/', '\\']).next().unwrap_or(file)),
+        file: record.file.as_deref().map_or("", file_name_from_path),
         line: record.line.map_or(-1, |line| line as i32),
     });
     with_event_context(event, ctx, true, |map, stack| {

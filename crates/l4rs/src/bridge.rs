@@ -117,8 +117,9 @@ pub(crate) fn follow(context: &Context) {
     }
 }
 
-/// The most verbose `log` level whose log4j2 level `threshold` lets through.
-fn max_level_for(threshold: Level) -> log::LevelFilter {
+/// The most verbose `log` level whose log4j2 level `threshold` lets through (the `tracing`
+/// layer's level hint is derived from it too).
+pub(crate) fn max_level_for(threshold: Level) -> log::LevelFilter {
     [
         log::Level::Trace,
         log::Level::Debug,

@@ -101,18 +101,18 @@ fn level_of(level: &tracing_core::Level) -> Level {
     }
 }
 
-/// The most verbose `tracing` level whose log4j2 level `threshold` lets through.
+/// The most verbose `tracing` level whose log4j2 level `threshold` lets through: the `log`
+/// bridge's answer ([`crate::bridge::max_level_for`]), since both crates have the same five
+/// levels mapped onto the same log4j2 levels.
 fn level_filter_for(threshold: Level) -> LevelFilter {
-    [
-        tracing_core::Level::TRACE,
-        tracing_core::Level::DEBUG,
-        tracing_core::Level::INFO,
-        tracing_core::Level::WARN,
-        tracing_core::Level::ERROR,
-    ]
-    .into_iter()
-    .find(|level| level_of(level).is_at_least_as_severe_as(threshold))
-    .map_or(LevelFilter::OFF, LevelFilter::from_level)
+    match crate::bridge::max_level_for(threshold) {
+        log::LevelFilter::Off => LevelFilter::OFF,
+        log::LevelFilter::Error => LevelFilter::ERROR,
+        log::LevelFilter::Warn => LevelFilter::WARN,
+        log::LevelFilter::Info => LevelFilter::INFO,
+        log::LevelFilter::Debug => LevelFilter::DEBUG,
+        log::LevelFilter::Trace => LevelFilter::TRACE,
+    }
 }
 
 /// The target of the call sites of `tracing-log`'s `LogTracer`: their events carry the `log`
@@ -578,5 +578,8 @@ mod tests {
         assert_eq!(level_filter_for(Level::ERROR), LevelFilter::ERROR);
         assert_eq!(level_filter_for(Level::FATAL), LevelFilter::OFF);
         assert_eq!(level_filter_for(Level::OFF), LevelFilter::OFF);
+        // A custom level between INFO (400) and DEBUG (500) lets INFO through, not DEBUG.
+        let between = Level::register("TRACING_NOTICE", 450);
+        assert_eq!(level_filter_for(between), LevelFilter::INFO);
     }
 }

@@ -18,6 +18,10 @@ pub struct Location<'a> {
     pub line: i32,
 }
 
+/// The [`Location::method`] of a call whose function is not known (a `log` record or a
+/// `tracing` event): `%M` prints `?`, the placeholder log4j prints for location it lacks.
+pub const UNKNOWN_METHOD: &str = "?";
+
 /// Reduces a `std::any::type_name` of a function item nested in the caller to the caller's
 /// own name: `my_app::db::query::__l4rs_here` becomes `query`, and closures are skipped so that
 /// a call inside `|| …` in `run` reports `run`.

@@ -3,7 +3,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use l4rs_core::location::file_name_from_path;
+use l4rs_core::location::{file_name_from_path, UNKNOWN_METHOD};
 use l4rs_core::{Level, Location};
 
 use crate::context::Context;
@@ -34,10 +34,11 @@ impl log::Log for Bridge {
         if !logger.is_enabled(level) {
             return;
         }
-        // `log` records carry the module path and file but not the function name.
+        // `log` records carry the module path and file but not the function name; `%M` prints
+        // `?` for them, as for a `tracing` event or a `log` record through `tracing-log`.
         let location = record.module_path().map(|module| Location {
             class: module,
-            method: "",
+            method: UNKNOWN_METHOD,
             file: record.file().map_or("", file_name_from_path),
             line: record.line().map_or(-1, |line| line as i32),
         });

@@ -25,7 +25,7 @@ use std::fmt::{self, Write as _};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use l4rs_core::location::file_name_from_path;
+use l4rs_core::location::{file_name_from_path, UNKNOWN_METHOD};
 use l4rs_core::{ContextMap, ContextStack, Level, Location};
 use tracing_core::field::{Field, Visit};
 use tracing_core::span::{Attributes, Id, Record};
@@ -271,9 +271,6 @@ fn location_of(metadata: &'static Metadata<'static>) -> Option<Location<'static>
         line: metadata.line().map_or(-1, |line| line as i32),
     })
 }
-
-/// What log4j2 prints for a method it does not know.
-const UNKNOWN_METHOD: &str = "?";
 
 /// Per-thread map and stack that events with fields or spans are given as their context,
 /// refilled for each such event: their strings are reused, so once they have grown to the

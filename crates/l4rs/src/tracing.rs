@@ -22,11 +22,13 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fmt::{self, Write as _};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
 use l4rs_core::location::{file_name_from_path, UNKNOWN_METHOD};
 use l4rs_core::{ContextMap, ContextStack, Level, Location};
+use tracing_core::callsite::Identifier;
 use tracing_core::field::{Field, Visit};
 use tracing_core::span::{Attributes, Id, Record};
 use tracing_core::subscriber::Interest;
@@ -68,12 +70,32 @@ where
 
 /// Has `tracing` judge every call site again: called whenever a configuration is put in force.
 pub(crate) fn follow() {
+    // Before the call sites are judged again: `callsite_enabled` reads it.
+    let threshold = crate::lifecycle::installed_context().map_or(NOT_LOADED, |context| {
+        context.most_verbose_threshold().int_level()
+    });
+    MOST_VERBOSE.store(threshold, Ordering::Release);
     tracing_core::callsite::rebuild_interest_cache();
     if LAYER_CREATED.load(Ordering::SeqCst) && !crate::bridge::is_installed() {
         // `log` records reach l4rs through `tracing-log`, which set `log`'s maximum level from
         // `tracing`'s when it was installed; keep it in step with the new configuration.
         log::set_max_level(log_level_filter(LevelFilter::current()));
     }
+}
+
+/// `intLevel` of the most verbose level the configuration in force may enable
+/// (`Context::most_verbose_threshold`), kept by [`follow`] so that the filter decides without
+/// looking the context up: [`NOT_LOADED`] before a configuration is in force.
+static MOST_VERBOSE: AtomicI32 = AtomicI32::new(NOT_LOADED);
+
+/// [`MOST_VERBOSE`] before any configuration is in force.
+const NOT_LOADED: i32 = i32::MIN;
+
+/// Whether some logger of the configuration in force may log at `level` (true before one is
+/// loaded): one atomic load.
+fn some_logger_may_log(level: Level) -> bool {
+    let threshold = MOST_VERBOSE.load(Ordering::Relaxed);
+    threshold == NOT_LOADED || level.int_level() <= threshold
 }
 
 /// True once [`layer`] was called.
@@ -123,23 +145,21 @@ fn is_log_tracer_event(metadata: &Metadata<'_>) -> bool {
     metadata.target() == LOG_TRACER_TARGET && metadata.fields().field("log.target").is_some()
 }
 
-/// The most verbose level the configuration in force may enable, `None` before one is loaded.
-fn most_verbose() -> Option<Level> {
-    crate::lifecycle::installed_context().map(|context| context.most_verbose_threshold())
-}
-
 /// Whether l4rs wants what `metadata` describes: an event when its target's logger is enabled
 /// for its level; a span (whose fields and name become context of the events inside it) or an
 /// event of `tracing-log` (whose real target is a field) when some logger may log at its level.
+///
+/// Called for every event when another layer beside this one makes `tracing` ask per event,
+/// so it takes no lock: an atomic load, and the call site's logger from a per-thread cache.
 fn wanted(metadata: &Metadata<'_>) -> bool {
-    let Some(loosest) = most_verbose() else {
-        return true;
-    };
     let level = level_of(metadata.level());
-    if metadata.is_span() || is_log_tracer_event(metadata) {
-        return level.is_at_least_as_severe_as(loosest);
+    if !some_logger_may_log(level) {
+        return false;
     }
-    crate::get_logger(metadata.target()).is_enabled(level)
+    if metadata.is_span() || is_log_tracer_event(metadata) {
+        return true;
+    }
+    with_logger(metadata, |logger| logger.is_enabled(level))
 }
 
 /// The per-layer filter: l4rs's routing decides, once per call site.
@@ -151,7 +171,7 @@ impl<S> Filter<S> for LoggerInterest {
     }
 
     fn callsite_enabled(&self, metadata: &'static Metadata<'static>) -> Interest {
-        if most_verbose().is_none() {
+        if MOST_VERBOSE.load(Ordering::Acquire) == NOT_LOADED {
             // No configuration yet: ask again per event.
             Interest::sometimes()
         } else if wanted(metadata) {
@@ -162,7 +182,10 @@ impl<S> Filter<S> for LoggerInterest {
     }
 
     fn max_level_hint(&self) -> Option<LevelFilter> {
-        Some(most_verbose().map_or(LevelFilter::TRACE, level_filter_for))
+        // Asked when call sites are registered or judged again, not per event.
+        let most_verbose =
+            crate::lifecycle::installed_context().map(|context| context.most_verbose_threshold());
+        Some(most_verbose.map_or(LevelFilter::TRACE, level_filter_for))
     }
 }
 
@@ -233,30 +256,59 @@ where
 }
 
 /// Runs `f` with the logger of the call site `metadata`, looked up once per thread and call
-/// site (a logger follows reconfiguration by itself, so it is never looked up again).
-fn with_logger(metadata: &'static Metadata<'static>, f: impl FnOnce(&Logger)) {
+/// site (a logger follows reconfiguration by itself, so it is never looked up again): no lock
+/// and no allocation once the thread has met the call site.
+fn with_logger<R>(metadata: &Metadata<'_>, f: impl FnOnce(&Logger) -> R) -> R {
     thread_local! {
-        static LOGGERS: RefCell<HashMap<usize, Logger>> = RefCell::new(HashMap::new());
+        static LOGGERS: RefCell<HashMap<Identifier, Logger, BuildHasherDefault<AddressHasher>>> =
+            RefCell::new(HashMap::default());
     }
-    let key = metadata as *const Metadata<'static> as usize;
     let mut f = Some(f);
-    let _ = LOGGERS.try_with(|loggers| {
+    let result = LOGGERS.try_with(|loggers| {
         if let Ok(loggers) = loggers.try_borrow() {
-            if let Some(logger) = loggers.get(&key) {
-                (f.take().expect("called once"))(logger);
-                return;
+            if let Some(logger) = loggers.get(&metadata.callsite()) {
+                return (f.take().expect("called once"))(logger);
             }
         }
         let logger = crate::get_logger(metadata.target());
         // Not cached when the map is in use (an event logged while formatting another).
         if let Ok(mut loggers) = loggers.try_borrow_mut() {
-            loggers.insert(key, logger.clone());
+            loggers.insert(metadata.callsite(), logger.clone());
         }
-        (f.take().expect("called once"))(&logger);
+        (f.take().expect("called once"))(&logger)
     });
-    if let Some(f) = f.take() {
-        // The thread is exiting: no cache.
-        f(&crate::get_logger(metadata.target()));
+    match result {
+        Ok(result) => result,
+        Err(_) => {
+            // The thread is exiting: no cache, and `f` did not run.
+            let f = f.expect("f runs only when the cache is reachable");
+            f(&crate::get_logger(metadata.target()))
+        }
+    }
+}
+
+/// Hashes a call site's [`Identifier`], which hashes as the call site's address: one
+/// multiplication instead of SipHash, since the per-event filter looks the cache up for
+/// every event when another layer sits beside this one. Addresses are not chosen by an
+/// attacker, so no keyed hash is needed.
+#[derive(Default)]
+struct AddressHasher(u64);
+
+impl Hasher for AddressHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write_usize(&mut self, address: usize) {
+        // Fibonacci hashing: spreads the aligned low bits into the high ones the table uses.
+        self.0 = (self.0 ^ address as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        // Not used by `Identifier`; any input still hashes consistently.
+        for &byte in bytes {
+            self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(0x0100_0000_01B3);
+        }
     }
 }
 

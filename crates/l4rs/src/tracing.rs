@@ -550,21 +550,56 @@ impl Visit for MessageWriter<'_, '_> {
     }
 }
 
-/// The `log.*` fields of a `tracing-log` event: the `log` record's own target and location.
+/// The `log.*` fields of a `tracing-log` event: the `log` record's own target and location,
+/// copied into strings that are cleared and reused record after record.
 #[derive(Default)]
 struct LogRecordFields {
     target: String,
-    module_path: Option<String>,
-    file: Option<String>,
+    module_path: String,
+    has_module_path: bool,
+    file: String,
+    has_file: bool,
     line: Option<u64>,
+}
+
+impl LogRecordFields {
+    /// Forgets the previous record, keeping the strings' capacity.
+    fn clear(&mut self) {
+        self.target.clear();
+        self.module_path.clear();
+        self.has_module_path = false;
+        self.file.clear();
+        self.has_file = false;
+        self.line = None;
+    }
+
+    /// The record's location, as the `log` bridge builds it: none without a module path.
+    fn location(&self) -> Option<Location<'_>> {
+        self.has_module_path.then(|| Location {
+            class: &self.module_path,
+            method: UNKNOWN_METHOD,
+            file: if self.has_file {
+                file_name_from_path(&self.file)
+            } else {
+                ""
+            },
+            line: self.line.map_or(-1, |line| line as i32),
+        })
+    }
 }
 
 impl Visit for LogRecordFields {
     fn record_str(&mut self, field: &Field, value: &str) {
         match field.name() {
-            "log.target" => self.target = value.to_string(),
-            "log.module_path" => self.module_path = Some(value.to_string()),
-            "log.file" => self.file = Some(value.to_string()),
+            "log.target" => self.target.push_str(value),
+            "log.module_path" => {
+                self.module_path.push_str(value);
+                self.has_module_path = true;
+            }
+            "log.file" => {
+                self.file.push_str(value);
+                self.has_file = true;
+            }
             _ => {}
         }
     }
@@ -578,24 +613,86 @@ impl Visit for LogRecordFields {
     fn record_debug(&mut self, _: &Field, _: &dyn fmt::Debug) {}
 }
 
+/// How many `log` targets a thread keeps loggers for before it starts its cache afresh: `log`
+/// targets are module paths and names written in the code, so a program has a bounded set;
+/// the bound only keeps a program that makes targets up at run time from growing the cache.
+const LOG_TARGETS_PER_THREAD: usize = 4096;
+
+/// Per-thread state of the `tracing-log` path: the record's fields, and the loggers of the
+/// targets met so far (a `log` record's target is a field, not its call site's, so the call
+/// site cache of [`with_logger`] cannot serve it).
+#[derive(Default)]
+struct LogTracerScratch {
+    record: LogRecordFields,
+    loggers: HashMap<Box<str>, Logger>,
+}
+
+/// The logger of `target` from the thread's `loggers`: looked up in l4rs's registry once per
+/// thread and target, then found there without a lock or an allocation.
+fn cached_logger<'a>(loggers: &'a mut HashMap<Box<str>, Logger>, target: &str) -> &'a Logger {
+    if !loggers.contains_key(target) {
+        if loggers.len() >= LOG_TARGETS_PER_THREAD {
+            loggers.clear();
+        }
+        loggers.insert(target.into(), crate::get_logger(target));
+    }
+    &loggers[target]
+}
+
+thread_local! {
+    static LOG_TRACER_SCRATCH: RefCell<LogTracerScratch> = RefCell::new(LogTracerScratch::default());
+}
+
 /// A `log` record that `tracing-log` turned into an event: routed as the `log` bridge routes
-/// it, to the logger of the record's own target with the record's location.
+/// it, to the logger of the record's own target with the record's location. The level is
+/// checked first (an atomic load), and in steady state nothing is allocated: the fields are
+/// read into the thread's reused strings and the logger comes from the thread's cache.
 fn log_tracer_event<S>(event: &Event<'_>, level: Level, ctx: &Context<'_, S>)
 where
     S: Subscriber + for<'lookup> LookupSpan<'lookup>,
 {
-    let mut record = LogRecordFields::default();
-    event.record(&mut record);
-    let logger = crate::get_logger(&record.target);
+    if !some_logger_may_log(level) {
+        return;
+    }
+    let mut handled = false;
+    let _ = LOG_TRACER_SCRATCH.try_with(|scratch| {
+        // Busy when this record is logged while another one is being formatted (from a
+        // `Display`): this one then gets strings of its own below.
+        if let Ok(mut scratch) = scratch.try_borrow_mut() {
+            let LogTracerScratch { record, loggers } = &mut *scratch;
+            record.clear();
+            event.record(record);
+            let logger = cached_logger(loggers, &record.target);
+            log_record(event, level, ctx, logger, record);
+            handled = true;
+        }
+    });
+    if !handled {
+        let mut record = LogRecordFields::default();
+        event.record(&mut record);
+        log_record(
+            event,
+            level,
+            ctx,
+            &crate::get_logger(&record.target),
+            &record,
+        );
+    }
+}
+
+fn log_record<S>(
+    event: &Event<'_>,
+    level: Level,
+    ctx: &Context<'_, S>,
+    logger: &Logger,
+    record: &LogRecordFields,
+) where
+    S: Subscriber + for<'lookup> LookupSpan<'lookup>,
+{
     if !logger.is_enabled(level) {
         return;
     }
-    let location = record.module_path.as_deref().map(|module| Location {
-        class: module,
-        method: UNKNOWN_METHOD,
-        file: record.file.as_deref().map_or("", file_name_from_path),
-        line: record.line.map_or(-1, |line| line as i32),
-    });
+    let location = record.location();
     with_event_context(event, ctx, true, |map, stack| {
         let _ = logger.log_in_context(
             level,

@@ -6,7 +6,10 @@ fn log_macros_route_by_target_and_module_path() {
     let dir = l4rs_tests::fresh_output_dir("log-bridge");
     let xml = l4rs_tests::files_config(
         dir.display(),
-        &[("Named", "%c %p %m%n"), ("Module", "%c %p %C:%L %m%n")],
+        &[
+            ("Named", "%c %p %m%n"),
+            ("Module", "%c %p %C.%M:%L %F %m%n"),
+        ],
         &[
             ("FileLogger", "info", "Named"),
             ("log_bridge", "debug", "Module"),
@@ -27,7 +30,10 @@ fn log_macros_route_by_target_and_module_path() {
     );
     assert_eq!(
         l4rs_tests::read_lines(&dir.join("module.log")),
-        vec![format!("log_bridge DEBUG log_bridge:{line} plain debug")]
+        // `log` records no function: `%M` prints `?`, as for a `tracing` event.
+        vec![format!(
+            "log_bridge DEBUG log_bridge.?:{line} log_bridge.rs plain debug"
+        )]
     );
 }
 

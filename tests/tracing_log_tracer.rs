@@ -15,7 +15,7 @@ fn log_records_through_log_tracer_are_routed_once_by_their_own_target() {
     let dir = l4rs_tests::init_in_fresh_dir("tracing-log-tracer", |dir| {
         l4rs_tests::files_config(
             dir,
-            &[("Out", "%c|%p|%C|%F|%L|%m|%X%n")],
+            &[("Out", "%c|%p|%C|%M|%F|%L|%m|%X%n")],
             &[("legacy::db", "debug", "Out")],
             r#"<Root level="off"/>"#,
         )
@@ -36,8 +36,8 @@ fn log_records_through_log_tracer_are_routed_once_by_their_own_target() {
     assert_eq!(
         l4rs_tests::read_lines(&dir.join("out.log")),
         [
-            format!("legacy::db|INFO|tracing_log_tracer|tracing_log_tracer.rs|{from_tracing}|from tracing|{{}}"),
-            format!("legacy::db::pool|DEBUG|tracing_log_tracer|tracing_log_tracer.rs|{from_log}|from log, 2 args|{{}}"),
+            format!("legacy::db|INFO|tracing_log_tracer|?|tracing_log_tracer.rs|{from_tracing}|from tracing|{{}}"),
+            format!("legacy::db::pool|DEBUG|tracing_log_tracer|?|tracing_log_tracer.rs|{from_log}|from log, 2 args|{{}}"),
         ]
     );
 }

@@ -1,7 +1,9 @@
 //! `tracing` events through `l4rs::tracing::layer()` allocate nothing in steady state: the
 //! study's pattern into an immediate-flush File appender, as `zero_allocation.rs` checks for
 //! l4rs's own macros; events without fields, a disabled `tracing::trace!`, and events with
-//! fields inside an entered span (whose context map and stack reuse per-thread strings).
+//! fields inside an entered span (whose context map and stack reuse per-thread strings); and
+//! `log` records through `tracing-log`'s `LogTracer`, enabled and disabled (whose `log.*`
+//! fields are read into per-thread strings and whose loggers are cached per thread).
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
@@ -22,6 +24,12 @@ static ALLOCATOR: CountingAllocator = CountingAllocator::new(count);
 
 #[test]
 fn steady_state_tracing_events_do_not_allocate() {
+    // The layer and `LogTracer` before l4rs's configuration: creating the layer makes l4rs's
+    // `log` bridge wait, so `LogTracer` can take the `log` crate.
+    tracing_subscriber::registry()
+        .with(l4rs::tracing::layer())
+        .init();
+    tracing_log::LogTracer::init().expect("LogTracer takes the log crate");
     let dir = l4rs_tests::init_in_fresh_dir("tracing-zero-allocation", |dir| {
         format!(
             r#"<Configuration><Appenders>
@@ -31,9 +39,8 @@ fn steady_state_tracing_events_do_not_allocate() {
 </Appenders><Loggers><Logger name="FileLogger" level="debug" additivity="false"><AppenderRef ref="F"/></Logger><Root level="off"/></Loggers></Configuration>"#
         )
     });
-    tracing_subscriber::registry()
-        .with(l4rs::tracing::layer())
-        .init();
+    // `log::debug!` passes `log`'s own maximum level and reaches the layer.
+    assert_eq!(log::max_level(), log::LevelFilter::Debug);
     let error = std::io::Error::other("disk full");
     // Creating a span allocates (its fields are rendered once, into its extensions); entering
     // it and logging inside it does not.
@@ -47,6 +54,9 @@ fn steady_state_tracing_events_do_not_allocate() {
             tracing::debug!(target: "FileLogger", "l4rs benchmark event: a fixed one-hundred-character message, logged at DEBUG level by every thread..");
             tracing::debug!(target: "FileLogger", "formatted {} of {}", index, count);
             tracing::trace!(target: "FileLogger", "disabled {}", index);
+            log::debug!(target: "FileLogger", "from log {}", index);
+            // Through `LogTracer` to the layer, whose routing disables it (root is off).
+            log::debug!(target: "elsewhere", "disabled log record {}", index);
         }
     };
     run(2_000);
@@ -57,7 +67,7 @@ fn steady_state_tracing_events_do_not_allocate() {
     l4rs::shutdown();
     assert_eq!(allocations, 0, "allocations in 10,000 steady-state rounds");
     let lines = l4rs_tests::read_lines(&dir.join("out.log"));
-    assert_eq!(lines.len(), 36_000);
+    assert_eq!(lines.len(), 48_000);
     assert!(
         lines[0]
             .ends_with(" - with fields  {attempt=0, error=disk full, id=7, user=ann} [request]"),
@@ -69,5 +79,11 @@ fn steady_state_tracing_events_do_not_allocate() {
             && lines[2].ends_with(" - formatted 0 of 2000  {} []"),
         "{}",
         lines[2]
+    );
+    assert!(
+        lines[3].contains(" tracing_zero_allocation.?:")
+            && lines[3].ends_with(" - from log 0  {} []"),
+        "{}",
+        lines[3]
     );
 }

@@ -33,7 +33,7 @@ fn main() {
 
 /// A disabled `tracing::debug!` with an argument: stopped by its call site's interest.
 #[divan::bench]
-fn tracing_debug_disabled_at_its_call_site(bencher: divan::Bencher) {
+fn tracing_debug_disabled_at_its_call_site(bencher: divan::Bencher<'_, '_>) {
     let call = || tracing::debug!(target: "bench.disabled", "value {}", black_box(42));
     // The first call registers the call site (l4rs decides its interest then); without it the
     // first sample would be that registration and divan would time single calls.
@@ -44,7 +44,7 @@ fn tracing_debug_disabled_at_its_call_site(bencher: divan::Bencher) {
 /// A disabled `tracing::trace!`: stopped by `tracing`'s global maximum level (DEBUG here, from
 /// l4rs's most verbose logger).
 #[divan::bench]
-fn tracing_trace_disabled_by_the_max_level(bencher: divan::Bencher) {
+fn tracing_trace_disabled_by_the_max_level(bencher: divan::Bencher<'_, '_>) {
     let call = || tracing::trace!(target: "bench.enabled", "value {}", black_box(42));
     call();
     bencher.bench_local(call);
@@ -52,7 +52,7 @@ fn tracing_trace_disabled_by_the_max_level(bencher: divan::Bencher) {
 
 /// A disabled `l4rs::debug!` in the same configuration: the logger's atomic load.
 #[divan::bench]
-fn l4rs_debug_macro(bencher: divan::Bencher) {
+fn l4rs_debug_macro(bencher: divan::Bencher<'_, '_>) {
     let logger = l4rs::get_logger("bench.disabled");
     bencher.bench_local(|| {
         let logger = black_box(&logger);

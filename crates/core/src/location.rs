@@ -18,6 +18,10 @@ pub struct Location<'a> {
     pub line: i32,
 }
 
+/// The [`Location::method`] of a call whose function is not known (a `log` record or a
+/// `tracing` event): `%M` prints `?`, the placeholder log4j prints for location it lacks.
+pub const UNKNOWN_METHOD: &str = "?";
+
 /// Reduces a `std::any::type_name` of a function item nested in the caller to the caller's
 /// own name: `my_app::db::query::__l4rs_here` becomes `query`, and closures are skipped so that
 /// a call inside `|| …` in `run` reports `run`.
@@ -37,9 +41,12 @@ pub fn function_name_from_type_name(type_name: &'static str) -> &'static str {
     }
 }
 
-/// Keeps only the file name of a `file!()` path, as Java's `StackTraceElement` holds only the
-/// file name (`src/db/pool.rs` becomes `pool.rs`).
-pub fn file_name_from_path(path: &'static str) -> &'static str {
+/// Keeps only the file name of a source path, as Java's `StackTraceElement` holds only the
+/// file name (`src/db/pool.rs` becomes `pool.rs`; `/` and `\` both separate folders).
+///
+/// The result borrows from `path` for as long as `path` lives: `'static` for the macros'
+/// `file!()`, the record's lifetime for a `log` record's file.
+pub fn file_name_from_path(path: &str) -> &str {
     match path.rfind(['/', '\\']) {
         Some(index) => &path[index + 1..],
         None => path,
@@ -67,5 +74,9 @@ mod tests {
     fn file_names_drop_directories() {
         assert_eq!(file_name_from_path("src/db/pool.rs"), "pool.rs");
         assert_eq!(file_name_from_path("lib.rs"), "lib.rs");
+        assert_eq!(file_name_from_path(r"src\db\pool.rs"), "pool.rs");
+        // A path that is not 'static (a `log` record's, read into a reused string).
+        let owned = String::from("crates/app/src/main.rs");
+        assert_eq!(file_name_from_path(&owned), "main.rs");
     }
 }

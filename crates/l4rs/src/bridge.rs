@@ -3,6 +3,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use l4rs_core::location::{file_name_from_path, UNKNOWN_METHOD};
 use l4rs_core::{Level, Location};
 
 use crate::context::Context;
@@ -33,14 +34,12 @@ impl log::Log for Bridge {
         if !logger.is_enabled(level) {
             return;
         }
-        // `log` records carry the module path and file but not the function name.
+        // `log` records carry the module path and file but not the function name; `%M` prints
+        // `?` for them, as for a `tracing` event or a `log` record through `tracing-log`.
         let location = record.module_path().map(|module| Location {
             class: module,
-            method: "",
-            file: record
-                .file()
-                .map(|file| file.rsplit(['/', '\\']).next().unwrap_or(file))
-                .unwrap_or(""),
+            method: UNKNOWN_METHOD,
+            file: record.file().map_or("", file_name_from_path),
             line: record.line().map_or(-1, |line| line as i32),
         });
         let _ = logger.log(level, location.as_ref(), None, None, *record.args());
@@ -119,8 +118,9 @@ pub(crate) fn follow(context: &Context) {
     }
 }
 
-/// The most verbose `log` level whose log4j2 level `threshold` lets through.
-fn max_level_for(threshold: Level) -> log::LevelFilter {
+/// The most verbose `log` level whose log4j2 level `threshold` lets through (the `tracing`
+/// layer's level hint is derived from it too).
+pub(crate) fn max_level_for(threshold: Level) -> log::LevelFilter {
     [
         log::Level::Trace,
         log::Level::Debug,

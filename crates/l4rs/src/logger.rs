@@ -6,7 +6,10 @@ use std::sync::Arc;
 
 use arc_swap::ArcSwap;
 use l4rs_core::time::monotonic_nanos;
-use l4rs_core::{AppendError, Level, Location, LogEvent, Marker, Message, ThrowableRef, Timestamp};
+use l4rs_core::{
+    AppendError, ContextMap, ContextStack, Level, Location, LogEvent, Marker, Message,
+    ThrowableRef, Timestamp,
+};
 
 use crate::context::Context;
 use crate::thread::with_thread_data;
@@ -93,30 +96,7 @@ impl Logger {
         marker: Option<&Marker>,
         message: fmt::Arguments<'_>,
     ) -> Result<(), AppendError> {
-        let binding = self.state.binding.load();
-        let timestamp = Timestamp::now();
-        let nano_time = if binding.context.uses_nano_clock {
-            monotonic_nanos()
-        } else {
-            0
-        };
-        with_thread_data(|thread, context_map, context_stack| {
-            let event = LogEvent {
-                logger_name: &self.state.name,
-                level,
-                message: Message::Args(message),
-                timestamp,
-                thread,
-                location: location.copied(),
-                throwable,
-                context_map,
-                context_stack,
-                marker,
-                nano_time,
-                end_of_batch: false,
-            };
-            self.route(&binding, &event)
-        })
+        self.log_with_context(level, location, throwable, marker, message, None)
     }
 
     /// Logs like [`Logger::log`] without throwable or marker, with `context_map` and
@@ -128,8 +108,31 @@ impl Logger {
         level: Level,
         location: Option<&Location<'_>>,
         message: fmt::Arguments<'_>,
-        context_map: &l4rs_core::ContextMap,
-        context_stack: &l4rs_core::ContextStack,
+        context_map: &ContextMap,
+        context_stack: &ContextStack,
+    ) -> Result<(), AppendError> {
+        self.log_with_context(
+            level,
+            location,
+            None,
+            None,
+            message,
+            Some((context_map, context_stack)),
+        )
+    }
+
+    /// Builds the event and routes it: what [`Logger::log`] and `log_in_context` share.
+    /// `context` replaces the thread's context map and stack when given. Inlined into both
+    /// so that `log`'s constant `None` leaves no branch on the macros' path.
+    #[inline(always)]
+    fn log_with_context(
+        &self,
+        level: Level,
+        location: Option<&Location<'_>>,
+        throwable: Option<ThrowableRef<'_>>,
+        marker: Option<&Marker>,
+        message: fmt::Arguments<'_>,
+        context: Option<(&ContextMap, &ContextStack)>,
     ) -> Result<(), AppendError> {
         let binding = self.state.binding.load();
         let timestamp = Timestamp::now();
@@ -138,7 +141,8 @@ impl Logger {
         } else {
             0
         };
-        with_thread_data(|thread, _, _| {
+        with_thread_data(|thread, thread_map, thread_stack| {
+            let (context_map, context_stack) = context.unwrap_or((thread_map, thread_stack));
             let event = LogEvent {
                 logger_name: &self.state.name,
                 level,
@@ -146,10 +150,10 @@ impl Logger {
                 timestamp,
                 thread,
                 location: location.copied(),
-                throwable: None,
+                throwable,
                 context_map,
                 context_stack,
-                marker: None,
+                marker,
                 nano_time,
                 end_of_batch: false,
             };

@@ -22,10 +22,13 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fmt::{self, Write as _};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
+use l4rs_core::location::{file_name_from_path, UNKNOWN_METHOD};
 use l4rs_core::{ContextMap, ContextStack, Level, Location};
+use tracing_core::callsite::Identifier;
 use tracing_core::field::{Field, Visit};
 use tracing_core::span::{Attributes, Id, Record};
 use tracing_core::subscriber::Interest;
@@ -67,12 +70,32 @@ where
 
 /// Has `tracing` judge every call site again: called whenever a configuration is put in force.
 pub(crate) fn follow() {
+    // Before the call sites are judged again: `callsite_enabled` reads it.
+    let threshold = crate::lifecycle::installed_context().map_or(NOT_LOADED, |context| {
+        context.most_verbose_threshold().int_level()
+    });
+    MOST_VERBOSE.store(threshold, Ordering::Release);
     tracing_core::callsite::rebuild_interest_cache();
     if LAYER_CREATED.load(Ordering::SeqCst) && !crate::bridge::is_installed() {
         // `log` records reach l4rs through `tracing-log`, which set `log`'s maximum level from
         // `tracing`'s when it was installed; keep it in step with the new configuration.
         log::set_max_level(log_level_filter(LevelFilter::current()));
     }
+}
+
+/// `intLevel` of the most verbose level the configuration in force may enable
+/// (`Context::most_verbose_threshold`), kept by [`follow`] so that the filter decides without
+/// looking the context up: [`NOT_LOADED`] before a configuration is in force.
+static MOST_VERBOSE: AtomicI32 = AtomicI32::new(NOT_LOADED);
+
+/// [`MOST_VERBOSE`] before any configuration is in force.
+const NOT_LOADED: i32 = i32::MIN;
+
+/// Whether some logger of the configuration in force may log at `level` (true before one is
+/// loaded): one atomic load.
+fn some_logger_may_log(level: Level) -> bool {
+    let threshold = MOST_VERBOSE.load(Ordering::Relaxed);
+    threshold == NOT_LOADED || level.int_level() <= threshold
 }
 
 /// True once [`layer`] was called.
@@ -100,18 +123,18 @@ fn level_of(level: &tracing_core::Level) -> Level {
     }
 }
 
-/// The most verbose `tracing` level whose log4j2 level `threshold` lets through.
+/// The most verbose `tracing` level whose log4j2 level `threshold` lets through: the `log`
+/// bridge's answer ([`crate::bridge::max_level_for`]), since both crates have the same five
+/// levels mapped onto the same log4j2 levels.
 fn level_filter_for(threshold: Level) -> LevelFilter {
-    [
-        tracing_core::Level::TRACE,
-        tracing_core::Level::DEBUG,
-        tracing_core::Level::INFO,
-        tracing_core::Level::WARN,
-        tracing_core::Level::ERROR,
-    ]
-    .into_iter()
-    .find(|level| level_of(level).is_at_least_as_severe_as(threshold))
-    .map_or(LevelFilter::OFF, LevelFilter::from_level)
+    match crate::bridge::max_level_for(threshold) {
+        log::LevelFilter::Off => LevelFilter::OFF,
+        log::LevelFilter::Error => LevelFilter::ERROR,
+        log::LevelFilter::Warn => LevelFilter::WARN,
+        log::LevelFilter::Info => LevelFilter::INFO,
+        log::LevelFilter::Debug => LevelFilter::DEBUG,
+        log::LevelFilter::Trace => LevelFilter::TRACE,
+    }
 }
 
 /// The target of the call sites of `tracing-log`'s `LogTracer`: their events carry the `log`
@@ -122,23 +145,21 @@ fn is_log_tracer_event(metadata: &Metadata<'_>) -> bool {
     metadata.target() == LOG_TRACER_TARGET && metadata.fields().field("log.target").is_some()
 }
 
-/// The most verbose level the configuration in force may enable, `None` before one is loaded.
-fn most_verbose() -> Option<Level> {
-    crate::lifecycle::installed_context().map(|context| context.most_verbose_threshold())
-}
-
 /// Whether l4rs wants what `metadata` describes: an event when its target's logger is enabled
 /// for its level; a span (whose fields and name become context of the events inside it) or an
 /// event of `tracing-log` (whose real target is a field) when some logger may log at its level.
+///
+/// Called for every event when another layer beside this one makes `tracing` ask per event,
+/// so it takes no lock: an atomic load, and the call site's logger from a per-thread cache.
 fn wanted(metadata: &Metadata<'_>) -> bool {
-    let Some(loosest) = most_verbose() else {
-        return true;
-    };
     let level = level_of(metadata.level());
-    if metadata.is_span() || is_log_tracer_event(metadata) {
-        return level.is_at_least_as_severe_as(loosest);
+    if !some_logger_may_log(level) {
+        return false;
     }
-    crate::get_logger(metadata.target()).is_enabled(level)
+    if metadata.is_span() || is_log_tracer_event(metadata) {
+        return true;
+    }
+    with_logger(metadata, |logger| logger.is_enabled(level))
 }
 
 /// The per-layer filter: l4rs's routing decides, once per call site.
@@ -150,7 +171,7 @@ impl<S> Filter<S> for LoggerInterest {
     }
 
     fn callsite_enabled(&self, metadata: &'static Metadata<'static>) -> Interest {
-        if most_verbose().is_none() {
+        if MOST_VERBOSE.load(Ordering::Acquire) == NOT_LOADED {
             // No configuration yet: ask again per event.
             Interest::sometimes()
         } else if wanted(metadata) {
@@ -161,7 +182,10 @@ impl<S> Filter<S> for LoggerInterest {
     }
 
     fn max_level_hint(&self) -> Option<LevelFilter> {
-        Some(most_verbose().map_or(LevelFilter::TRACE, level_filter_for))
+        // Asked when call sites are registered or judged again, not per event.
+        let most_verbose =
+            crate::lifecycle::installed_context().map(|context| context.most_verbose_threshold());
+        Some(most_verbose.map_or(LevelFilter::TRACE, level_filter_for))
     }
 }
 
@@ -232,30 +256,59 @@ where
 }
 
 /// Runs `f` with the logger of the call site `metadata`, looked up once per thread and call
-/// site (a logger follows reconfiguration by itself, so it is never looked up again).
-fn with_logger(metadata: &'static Metadata<'static>, f: impl FnOnce(&Logger)) {
+/// site (a logger follows reconfiguration by itself, so it is never looked up again): no lock
+/// and no allocation once the thread has met the call site.
+fn with_logger<R>(metadata: &Metadata<'_>, f: impl FnOnce(&Logger) -> R) -> R {
     thread_local! {
-        static LOGGERS: RefCell<HashMap<usize, Logger>> = RefCell::new(HashMap::new());
+        static LOGGERS: RefCell<HashMap<Identifier, Logger, BuildHasherDefault<AddressHasher>>> =
+            RefCell::new(HashMap::default());
     }
-    let key = metadata as *const Metadata<'static> as usize;
     let mut f = Some(f);
-    let _ = LOGGERS.try_with(|loggers| {
+    let result = LOGGERS.try_with(|loggers| {
         if let Ok(loggers) = loggers.try_borrow() {
-            if let Some(logger) = loggers.get(&key) {
-                (f.take().expect("called once"))(logger);
-                return;
+            if let Some(logger) = loggers.get(&metadata.callsite()) {
+                return (f.take().expect("called once"))(logger);
             }
         }
         let logger = crate::get_logger(metadata.target());
         // Not cached when the map is in use (an event logged while formatting another).
         if let Ok(mut loggers) = loggers.try_borrow_mut() {
-            loggers.insert(key, logger.clone());
+            loggers.insert(metadata.callsite(), logger.clone());
         }
-        (f.take().expect("called once"))(&logger);
+        (f.take().expect("called once"))(&logger)
     });
-    if let Some(f) = f.take() {
-        // The thread is exiting: no cache.
-        f(&crate::get_logger(metadata.target()));
+    match result {
+        Ok(result) => result,
+        Err(_) => {
+            // The thread is exiting: no cache, and `f` did not run.
+            let f = f.expect("f runs only when the cache is reachable");
+            f(&crate::get_logger(metadata.target()))
+        }
+    }
+}
+
+/// Hashes a call site's [`Identifier`], which hashes as the call site's address: one
+/// multiplication instead of SipHash, since the per-event filter looks the cache up for
+/// every event when another layer sits beside this one. Addresses are not chosen by an
+/// attacker, so no keyed hash is needed.
+#[derive(Default)]
+struct AddressHasher(u64);
+
+impl Hasher for AddressHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write_usize(&mut self, address: usize) {
+        // Fibonacci hashing: spreads the aligned low bits into the high ones the table uses.
+        self.0 = (self.0 ^ address as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        // Not used by `Identifier`; any input still hashes consistently.
+        for &byte in bytes {
+            self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(0x0100_0000_01B3);
+        }
     }
 }
 
@@ -266,15 +319,10 @@ fn location_of(metadata: &'static Metadata<'static>) -> Option<Location<'static>
     Some(Location {
         class: metadata.module_path().unwrap_or(""),
         method: UNKNOWN_METHOD,
-        file: metadata
-            .file()
-            .map_or("", crate::macros::file_name_from_path),
+        file: metadata.file().map_or("", file_name_from_path),
         line: metadata.line().map_or(-1, |line| line as i32),
     })
 }
-
-/// What log4j2 prints for a method it does not know.
-const UNKNOWN_METHOD: &str = "?";
 
 /// Per-thread map and stack that events with fields or spans are given as their context,
 /// refilled for each such event: their strings are reused, so once they have grown to the
@@ -502,21 +550,56 @@ impl Visit for MessageWriter<'_, '_> {
     }
 }
 
-/// The `log.*` fields of a `tracing-log` event: the `log` record's own target and location.
+/// The `log.*` fields of a `tracing-log` event: the `log` record's own target and location,
+/// copied into strings that are cleared and reused record after record.
 #[derive(Default)]
 struct LogRecordFields {
     target: String,
-    module_path: Option<String>,
-    file: Option<String>,
+    module_path: String,
+    has_module_path: bool,
+    file: String,
+    has_file: bool,
     line: Option<u64>,
+}
+
+impl LogRecordFields {
+    /// Forgets the previous record, keeping the strings' capacity.
+    fn clear(&mut self) {
+        self.target.clear();
+        self.module_path.clear();
+        self.has_module_path = false;
+        self.file.clear();
+        self.has_file = false;
+        self.line = None;
+    }
+
+    /// The record's location, as the `log` bridge builds it: none without a module path.
+    fn location(&self) -> Option<Location<'_>> {
+        self.has_module_path.then(|| Location {
+            class: &self.module_path,
+            method: UNKNOWN_METHOD,
+            file: if self.has_file {
+                file_name_from_path(&self.file)
+            } else {
+                ""
+            },
+            line: self.line.map_or(-1, |line| line as i32),
+        })
+    }
 }
 
 impl Visit for LogRecordFields {
     fn record_str(&mut self, field: &Field, value: &str) {
         match field.name() {
-            "log.target" => self.target = value.to_string(),
-            "log.module_path" => self.module_path = Some(value.to_string()),
-            "log.file" => self.file = Some(value.to_string()),
+            "log.target" => self.target.push_str(value),
+            "log.module_path" => {
+                self.module_path.push_str(value);
+                self.has_module_path = true;
+            }
+            "log.file" => {
+                self.file.push_str(value);
+                self.has_file = true;
+            }
             _ => {}
         }
     }
@@ -530,27 +613,86 @@ impl Visit for LogRecordFields {
     fn record_debug(&mut self, _: &Field, _: &dyn fmt::Debug) {}
 }
 
+/// How many `log` targets a thread keeps loggers for before it starts its cache afresh: `log`
+/// targets are module paths and names written in the code, so a program has a bounded set;
+/// the bound only keeps a program that makes targets up at run time from growing the cache.
+const LOG_TARGETS_PER_THREAD: usize = 4096;
+
+/// Per-thread state of the `tracing-log` path: the record's fields, and the loggers of the
+/// targets met so far (a `log` record's target is a field, not its call site's, so the call
+/// site cache of [`with_logger`] cannot serve it).
+#[derive(Default)]
+struct LogTracerScratch {
+    record: LogRecordFields,
+    loggers: HashMap<Box<str>, Logger>,
+}
+
+/// The logger of `target` from the thread's `loggers`: looked up in l4rs's registry once per
+/// thread and target, then found there without a lock or an allocation.
+fn cached_logger<'a>(loggers: &'a mut HashMap<Box<str>, Logger>, target: &str) -> &'a Logger {
+    if !loggers.contains_key(target) {
+        if loggers.len() >= LOG_TARGETS_PER_THREAD {
+            loggers.clear();
+        }
+        loggers.insert(target.into(), crate::get_logger(target));
+    }
+    &loggers[target]
+}
+
+thread_local! {
+    static LOG_TRACER_SCRATCH: RefCell<LogTracerScratch> = RefCell::new(LogTracerScratch::default());
+}
+
 /// A `log` record that `tracing-log` turned into an event: routed as the `log` bridge routes
-/// it, to the logger of the record's own target with the record's location.
+/// it, to the logger of the record's own target with the record's location. The level is
+/// checked first (an atomic load), and in steady state nothing is allocated: the fields are
+/// read into the thread's reused strings and the logger comes from the thread's cache.
 fn log_tracer_event<S>(event: &Event<'_>, level: Level, ctx: &Context<'_, S>)
 where
     S: Subscriber + for<'lookup> LookupSpan<'lookup>,
 {
-    let mut record = LogRecordFields::default();
-    event.record(&mut record);
-    let logger = crate::get_logger(&record.target);
+    if !some_logger_may_log(level) {
+        return;
+    }
+    let mut handled = false;
+    let _ = LOG_TRACER_SCRATCH.try_with(|scratch| {
+        // Busy when this record is logged while another one is being formatted (from a
+        // `Display`): this one then gets strings of its own below.
+        if let Ok(mut scratch) = scratch.try_borrow_mut() {
+            let LogTracerScratch { record, loggers } = &mut *scratch;
+            record.clear();
+            event.record(record);
+            let logger = cached_logger(loggers, &record.target);
+            log_record(event, level, ctx, logger, record);
+            handled = true;
+        }
+    });
+    if !handled {
+        let mut record = LogRecordFields::default();
+        event.record(&mut record);
+        log_record(
+            event,
+            level,
+            ctx,
+            &crate::get_logger(&record.target),
+            &record,
+        );
+    }
+}
+
+fn log_record<S>(
+    event: &Event<'_>,
+    level: Level,
+    ctx: &Context<'_, S>,
+    logger: &Logger,
+    record: &LogRecordFields,
+) where
+    S: Subscriber + for<'lookup> LookupSpan<'lookup>,
+{
     if !logger.is_enabled(level) {
         return;
     }
-    let location = record.module_path.as_deref().map(|module| Location {
-        class: module,
-        method: UNKNOWN_METHOD,
-        file: record
-            .file
-            .as_deref()
-            .map_or("", |file| file.rsplit(['/', '\\']).next().unwrap_or(file)),
-        line: record.line.map_or(-1, |line| line as i32),
-    });
+    let location = record.location();
     with_event_context(event, ctx, true, |map, stack| {
         let _ = logger.log_in_context(
             level,
@@ -582,5 +724,8 @@ mod tests {
         assert_eq!(level_filter_for(Level::ERROR), LevelFilter::ERROR);
         assert_eq!(level_filter_for(Level::FATAL), LevelFilter::OFF);
         assert_eq!(level_filter_for(Level::OFF), LevelFilter::OFF);
+        // A custom level between INFO (400) and DEBUG (500) lets INFO through, not DEBUG.
+        let between = Level::register("TRACING_NOTICE", 450);
+        assert_eq!(level_filter_for(between), LevelFilter::INFO);
     }
 }

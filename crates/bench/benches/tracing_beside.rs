@@ -1,0 +1,58 @@
+//! What `l4rs::tracing::layer()`'s per-layer filter costs per event when another layer with
+//! no filter sits beside it (an OpenTelemetry or fmt layer): `tracing` then cannot cache the
+//! call site's interest and asks l4rs's filter about every event.
+//!
+//! Run with `cargo bench -p l4rs-bench --features tracing --bench tracing_beside`. The
+//! configuration has one logger at DEBUG (`bench.enabled`) and root at ERROR; the other layer
+//! does nothing with what it sees, so the figures are the subscriber's dispatch plus l4rs's
+//! filter deciding that it does not want the event.
+
+use std::hint::black_box;
+
+use tracing_subscriber::layer::{Context, Layer};
+use tracing_subscriber::prelude::*;
+
+/// Wants every event and does nothing with it.
+struct WantsEverything;
+
+impl<S: tracing::Subscriber> Layer<S> for WantsEverything {
+    fn on_event(&self, event: &tracing::Event<'_>, _: Context<'_, S>) {
+        black_box(event);
+    }
+}
+
+fn main() {
+    let dir = std::env::temp_dir().join(format!("l4rs-tracing-beside-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let config = dir.join("log4j2.xml");
+    std::fs::write(
+        &config,
+        r#"<Configuration><Loggers><Logger name="bench.enabled" level="debug"/><Root level="error"/></Loggers></Configuration>"#,
+    )
+    .expect("the configuration");
+    l4rs::init_with_file(&config).expect("the configuration loads");
+    let _ = std::fs::remove_dir_all(&dir);
+    tracing_subscriber::registry()
+        .with(l4rs::tracing::layer())
+        .with(WantsEverything)
+        .init();
+    divan::main();
+}
+
+/// A `tracing::debug!` whose logger l4rs does not enable, seen by the other layer: l4rs's
+/// filter answers per event. With two threads, shared state touched per event (a lock, a
+/// reference count) shows as contention.
+#[divan::bench(threads = [1, 2])]
+fn debug_l4rs_does_not_want(bencher: divan::Bencher<'_, '_>) {
+    let call = || tracing::debug!(target: "bench.disabled", "value {}", black_box(42));
+    call();
+    bencher.bench(call);
+}
+
+/// A `tracing::trace!` below every l4rs logger's level, seen by the other layer.
+#[divan::bench(threads = [1, 2])]
+fn trace_below_every_l4rs_logger(bencher: divan::Bencher<'_, '_>) {
+    let call = || tracing::trace!(target: "bench.enabled", "value {}", black_box(42));
+    call();
+    bencher.bench(call);
+}

@@ -156,6 +156,9 @@ pub fn glob_to_regex(glob: &str) -> Result<String, String> {
         return Err(format!("Missing '}}' in glob \"{glob}\""));
     }
     regex.push('$');
+    // A class the translation cannot rule out by itself (`[]`, `[!]`, `[z-a]`) is refused
+    // here, as the JDK's compile of its own translation refuses it.
+    regex::Regex::new(&regex).map_err(|error| format!("Invalid glob \"{glob}\": {error}"))?;
     Ok(regex)
 }
 
@@ -166,6 +169,15 @@ fn regex_escape(c: char) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn globs_with_empty_or_reversed_classes_are_refused() {
+        for glob in ["[]", "[!]", "a[z-a]"] {
+            let refused = glob_to_regex(glob).expect_err(glob);
+            assert!(refused.starts_with("Invalid glob"), "{glob}: {refused}");
+        }
+        assert_eq!(glob_to_regex("[ab]*.log"), Ok("^[ab][^/]*\\.log$".to_string()));
+    }
 
     #[test]
     fn sizes_are_1024_based_with_optional_units() {

@@ -405,8 +405,14 @@ fn errno(error: &io::Error) -> i32 {
     error.raw_os_error().unwrap_or(libc::EIO)
 }
 
-/// `faccessat(2)` with the effective ids, as `open(2)` checks them.
-fn access(path: &Path, mode: libc::c_int) -> io::Result<()> {
+/// Whether this process may access `path` with `mode` (`libc::W_OK` …): `faccessat(2)` with
+/// `AT_EACCESS`, so with the effective user and group ids. open(2), mkdir(2) and rename(2),
+/// which these checks predict, are judged by the effective ids; plain access(2) asks about the
+/// real ids (it exists for set-user-ID programs acting for their caller), so a process
+/// running with a different effective uid (setuid, or after seteuid) would be told a
+/// directory is writable that it cannot write, or the reverse. Every writable-directory
+/// check in this crate goes through here.
+pub(crate) fn access(path: &Path, mode: libc::c_int) -> io::Result<()> {
     let path = CString::new(path.as_os_str().as_bytes())
         .map_err(|_| io::Error::from_raw_os_error(libc::EINVAL))?;
     // SAFETY: `path` is a valid NUL-terminated string for the duration of the call.

@@ -422,14 +422,6 @@ impl LoggerTree {
         self.nodes.iter().enumerate()
     }
 
-    fn children_of(&self, index: usize) -> impl Iterator<Item = usize> + '_ {
-        self.nodes
-            .iter()
-            .enumerate()
-            .filter(move |(_, node)| node.parent == Some(index))
-            .map(|(child, _)| child)
-    }
-
     fn write_node(&self, f: &mut fmt::Formatter<'_>, index: usize, depth: usize) -> fmt::Result {
         let node = &self.nodes[index];
         let name = if index == 0 {
@@ -468,12 +460,7 @@ impl LoggerTree {
         if node.spec.filter.is_some() {
             f.write_str(" filtered")?;
         }
-        writeln!(f)?;
-        let children: Vec<usize> = self.children_of(index).collect();
-        for child in children {
-            self.write_node(f, child, depth + 1)?;
-        }
-        Ok(())
+        writeln!(f)
     }
 }
 
@@ -484,7 +471,27 @@ impl fmt::Display for LoggerTree {
         if self.nodes.is_empty() {
             return Ok(());
         }
-        self.write_node(f, 0, 0)
+        // Each config's children found once, and the tree walked with a stack of its own:
+        // scanning every config for each one's children was quadratic (200 000 loggers never
+        // finished), and recursing once per level could overflow on a deep chain of names.
+        let mut children = vec![Vec::new(); self.nodes.len()];
+        for (index, node) in self.nodes.iter().enumerate() {
+            if let Some(parent) = node.parent {
+                children[parent].push(index);
+            }
+        }
+        let mut pending = vec![(0, 0)];
+        while let Some((index, depth)) = pending.pop() {
+            self.write_node(f, index, depth)?;
+            // Reversed, so that the first child comes off the stack first.
+            pending.extend(
+                children[index]
+                    .iter()
+                    .rev()
+                    .map(|&child| (child, depth + 1)),
+            );
+        }
+        Ok(())
     }
 }
 
@@ -768,5 +775,29 @@ mod tests {
             "a prefix only"
         );
         assert!(place.and_then(|place| trie.child(place, b'x')).is_none());
+    }
+
+    #[test]
+    fn display_of_many_loggers_takes_linear_time() {
+        let names: Vec<String> = (0..50_000).map(|i| format!("svc{i}.part")).collect();
+        let specs: Vec<(&str, Option<Level>)> =
+            names.iter().map(|name| (name.as_str(), None)).collect();
+        let t = tree(&specs, Some(Level::INFO));
+        let started = std::time::Instant::now();
+        let shown = t.to_string();
+        // Finding each logger's children by scanning all of them took minutes here.
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(5),
+            "{:?}",
+            started.elapsed()
+        );
+        let lines: Vec<&str> = shown.lines().collect();
+        assert_eq!(lines.len(), 50_001);
+        assert!(lines[0].starts_with("root -> INFO"), "{}", lines[0]);
+        assert!(
+            lines[1].starts_with("  svc0.part -> INFO (inherited)"),
+            "{}",
+            lines[1]
+        );
     }
 }

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 /// The configuration file a child initializes l4rs with.
 const CHILD_CONFIG: &str = "L4RS_HOSTILE_CHILD_CONFIG";
-/// The logger name a child logs one event through.
+/// The file holding the logger name a child logs one event through.
 const CHILD_LOGGER: &str = "L4RS_HOSTILE_CHILD_LOGGER";
 /// What one child may take, wall clock (debug builds, a busy 2-core machine).
 const DEADLINE: Duration = Duration::from_secs(90);
@@ -34,7 +34,10 @@ fn child() {
         Ok(()) => println!("init: ok"),
         Err(error) => println!("init: error: {error}"),
     }
-    let name = std::env::var(CHILD_LOGGER).unwrap_or_else(|_| "hostile".to_string());
+    // The name comes in a file: a long one is more than an environment variable may hold.
+    let name = std::env::var_os(CHILD_LOGGER)
+        .map(|file| std::fs::read_to_string(file).expect("read the logger name"))
+        .unwrap_or_else(|| "hostile".to_string());
     let logger = l4rs::get_logger(&name);
     l4rs::error!(logger, "probe event");
     l4rs::shutdown();
@@ -127,7 +130,7 @@ fn init(config: &Path, dir: &Path, logger: Option<&str>) -> Outcome {
         .env(CHILD_CONFIG, config)
         .current_dir(dir);
     match logger {
-        Some(name) => command.env(CHILD_LOGGER, name),
+        Some(name) => command.env(CHILD_LOGGER, write(dir, "logger-name.txt", name)),
         None => command.env_remove(CHILD_LOGGER),
     };
     run_bounded(command, dir, "init")
@@ -200,9 +203,15 @@ fn both(dir: &Path, config: &Path, logger: Option<&str>, expect: Expect) -> (Out
         Expect::Agreement | Expect::CheckWarns => {}
     }
     if check_errors {
+        // The configuration file, or a file it includes (which is in the case's directory).
         let named = format!("{}:", config.file_name().unwrap().to_string_lossy());
+        let included = format!("{}/", dir.display());
         assert!(
-            checked.stdout.contains(&named),
+            checked.stdout.contains(&named)
+                || checked
+                    .stdout
+                    .lines()
+                    .any(|line| line.contains(&included) && line.contains(".xml:")),
             "check's errors should name the file and position: {}",
             checked.describe()
         );

@@ -19,13 +19,13 @@
 use std::ffi::CString;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write as _};
-use std::os::unix::fs::OpenOptionsExt as _;
 use std::os::unix::io::AsRawFd as _;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
+use l4rs_core::fs::open_without_waiting;
 use l4rs_core::{status, Layout};
 
 use crate::registry::{Managed, Registry};
@@ -375,26 +375,6 @@ pub(crate) fn open_file(path: &Path, append: bool) -> io::Result<File> {
     // std refuses `truncate` together with `append`, though the OS allows it.
     let truncate = if append { 0 } else { libc::O_TRUNC };
     open_without_waiting(&mut options, path, truncate)
-}
-
-/// Opens `path` with `options` (and the extra open(2) `flags`) without waiting: a FIFO that no
-/// process reads fails at once with `ENXIO` instead of blocking the thread for ever, as a
-/// plain open for writing would (and log4j2's does). Once open, the descriptor is made
-/// blocking again, so writes behave as they always do.
-pub fn open_without_waiting(
-    options: &mut OpenOptions,
-    path: &Path,
-    flags: libc::c_int,
-) -> io::Result<File> {
-    let file = options.custom_flags(flags | libc::O_NONBLOCK).open(path)?;
-    let fd = file.as_raw_fd();
-    // SAFETY: `fd` is open and owned by `file` for the duration of both calls.
-    let status = unsafe { libc::fcntl(fd, libc::F_GETFL) };
-    // SAFETY: as above.
-    if status == -1 || unsafe { libc::fcntl(fd, libc::F_SETFL, status & !libc::O_NONBLOCK) } == -1 {
-        return Err(io::Error::last_os_error());
-    }
-    Ok(file)
 }
 
 /// Judges `file_name` as opening it for `opening` will find it ([`classify`], the judgement

@@ -64,7 +64,9 @@ pub use check::check_appender;
 pub use console::ConsoleAppender;
 pub use error::AppenderBuildError;
 pub use file::FileAppender;
-pub use file_manager::open_without_waiting;
+/// Kept here for the callers that open files as appenders do; it lives in `l4rs-core` so that
+/// configuration loading uses the same function.
+pub use l4rs_core::fs::open_without_waiting;
 pub use memory_mapped_file::{MemoryMappedFileAppender, MAX_REGION_LENGTH, MIN_REGION_LENGTH};
 pub use null::NullAppender;
 pub use random_access_file::RandomAccessFileAppender;

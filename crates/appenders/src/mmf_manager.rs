@@ -58,10 +58,11 @@ use std::time::{Duration, Instant};
 use l4rs_core::{status, Layout};
 use memmap2::{MmapOptions, MmapRaw};
 
-use crate::file_manager::{open_without_waiting, prepare, WriteError};
+use crate::file_manager::{prepare, WriteError};
 use crate::registry::{Managed, Registry};
 use crate::target::{open_error, OpenWhen};
 use crate::AppenderBuildError;
+use l4rs_core::fs::open_without_waiting;
 
 /// Every memory-mapped file manager of the process, by `fileName` as configured.
 pub(crate) static MEMORY_MAPPED_FILE_MANAGERS: Registry<String, MemoryMappedFileManager> =

@@ -206,6 +206,16 @@ impl Classifier<'_> {
             // Java opens "" as the kernel does: there is no such file.
             return Err(self.open_failure(libc::ENOENT));
         }
+        if path.as_os_str().len() >= libc::PATH_MAX as usize {
+            // The kernel refuses such a path before looking at it; so does judging it, at once,
+            // rather than walking thousands of components first.
+            return match opening {
+                OpenWhen::Deferred => Ok(Target::Deferred {
+                    missing_parent: None,
+                }),
+                _ => Err(self.open_failure(libc::ENAMETOOLONG)),
+            };
+        }
         if opening == OpenWhen::AfterDeleting {
             // Whatever can be deleted (a file, a FIFO, a link, even a dangling or looping one)
             // is gone before the file is opened; a directory cannot be and is judged as it is.
@@ -351,20 +361,36 @@ impl Classifier<'_> {
         let Some(parent) = absolute.parent() else {
             return Ok(());
         };
+        // Once a directory on the way is missing, nothing below it exists, and the canonical
+        // form of each longer prefix is the canonical existing part with the rest applied by
+        // name: kept here and extended one component at a time, so the path is resolved once
+        // (asking the file system for every prefix's canonical form took cubic time).
+        let mut canonical_of_missing: Option<PathBuf> = None;
         let mut prefix = PathBuf::new();
         for component in parent.components() {
             prefix.push(component.as_os_str());
-            match std::fs::metadata(&prefix) {
-                Ok(metadata) if metadata.is_dir() => {}
-                Ok(_) => return Err(self.open_failure(libc::ENOTDIR)),
-                Err(error) if error.kind() == io::ErrorKind::NotFound => {
-                    let will_exist =
-                        made.is_some_and(|made| made.starts_with(java_canonical(&prefix)));
-                    if !will_exist {
-                        return Err(self.open_failure(libc::ENOENT));
+            if let Some(canonical) = canonical_of_missing.as_mut() {
+                push_by_name(canonical, &component);
+            } else {
+                match std::fs::metadata(&prefix) {
+                    Ok(metadata) if metadata.is_dir() => continue,
+                    Ok(_) => return Err(self.open_failure(libc::ENOTDIR)),
+                    Err(error) if error.kind() == io::ErrorKind::NotFound => {
+                        // The prefix one shorter exists: it was checked just before.
+                        let existing = prefix.parent().unwrap_or(Path::new("/"));
+                        let mut canonical = std::fs::canonicalize(existing)
+                            .map_err(|error| self.open_failure(errno(&error)))?;
+                        push_by_name(&mut canonical, &component);
+                        canonical_of_missing = Some(canonical);
                     }
+                    Err(error) => return Err(self.open_failure(errno(&error))),
                 }
-                Err(error) => return Err(self.open_failure(errno(&error))),
+            }
+            if let Some(canonical) = &canonical_of_missing {
+                let will_exist = made.is_some_and(|made| made.starts_with(canonical));
+                if !will_exist {
+                    return Err(self.open_failure(libc::ENOENT));
+                }
             }
         }
         if made.is_none() {
@@ -379,8 +405,14 @@ fn errno(error: &io::Error) -> i32 {
     error.raw_os_error().unwrap_or(libc::EIO)
 }
 
-/// `faccessat(2)` with the effective ids, as `open(2)` checks them.
-fn access(path: &Path, mode: libc::c_int) -> io::Result<()> {
+/// Whether this process may access `path` with `mode` (`libc::W_OK` …): `faccessat(2)` with
+/// `AT_EACCESS`, so with the effective user and group ids. open(2), mkdir(2) and rename(2),
+/// which these checks predict, are judged by the effective ids; plain access(2) asks about the
+/// real ids (it exists for set-user-ID programs acting for their caller), so a process
+/// running with a different effective uid (setuid, or after seteuid) would be told a
+/// directory is writable that it cannot write, or the reverse. Every writable-directory
+/// check in this crate goes through here.
+pub(crate) fn access(path: &Path, mode: libc::c_int) -> io::Result<()> {
     let path = CString::new(path.as_os_str().as_bytes())
         .map_err(|_| io::Error::from_raw_os_error(libc::EINVAL))?;
     // SAFETY: `path` is a valid NUL-terminated string for the duration of the call.
@@ -396,20 +428,31 @@ fn access(path: &Path, mode: libc::c_int) -> io::Result<()> {
 /// links resolved, then the rest with `.` and `..` removed by name.
 pub(crate) fn java_canonical(absolute: &Path) -> PathBuf {
     let components: Vec<Component<'_>> = absolute.components().collect();
-    for split in (1..=components.len()).rev() {
-        let prefix: PathBuf = components[..split].iter().collect();
-        if let Ok(mut resolved) = std::fs::canonicalize(&prefix) {
-            for component in &components[split..] {
-                push_by_name(&mut resolved, component);
+    let resolve =
+        |split: usize| std::fs::canonicalize(components[..split].iter().collect::<PathBuf>());
+    // A prefix resolves only if every shorter one does (resolving it resolves them on the
+    // way), so the longest one that resolves is found by bisection: a few resolutions, where
+    // trying every prefix from the longest down took quadratic time on a deep path.
+    let (mut resolves, mut fails) = (0, components.len() + 1);
+    let mut resolved = None;
+    while fails - resolves > 1 {
+        let middle = resolves + (fails - resolves) / 2;
+        match resolve(middle) {
+            Ok(path) => {
+                resolves = middle;
+                resolved = Some(path);
             }
-            return resolved;
+            Err(_) => fails = middle,
         }
     }
-    let mut collapsed = PathBuf::new();
-    for component in &components {
-        push_by_name(&mut collapsed, component);
+    let (mut canonical, rest) = match resolved {
+        Some(path) => (path, &components[resolves..]),
+        None => (PathBuf::new(), &components[..]),
+    };
+    for component in rest {
+        push_by_name(&mut canonical, component);
     }
-    collapsed
+    canonical
 }
 
 fn push_by_name(path: &mut PathBuf, component: &Component<'_>) {
@@ -621,6 +664,34 @@ mod tests {
             OpenWhen::AfterDeleting
         )
         .is_err());
+    }
+
+    #[test]
+    fn deep_file_names_are_judged_in_bounded_time() {
+        let dir = TempDir::new("target-deep");
+        let started = std::time::Instant::now();
+        // 3,000 components are longer than the kernel takes: refused at once.
+        let too_long = dir.file(&format!("nodir/{}x.log", "a/".repeat(3_000)));
+        let refused = judge(&too_long).expect_err("longer than PATH_MAX");
+        assert!(refused.contains("File name too long"), "{refused}");
+        // As many as fit: each missing parent is checked without resolving every prefix again
+        // (which took half a minute at 2,000 components).
+        let room = libc::PATH_MAX as usize - dir.path().as_os_str().len() - "/nodir/x.log".len();
+        let deep = format!("nodir/{}", "a/".repeat(room / 2 - 1));
+        let fits = dir.file(&format!("{deep}x.log"));
+        assert!(fits.len() < libc::PATH_MAX as usize);
+        assert_eq!(
+            judge(&fits),
+            Ok(Target::NewFile {
+                missing_parent: Some(dir.path().join(deep.trim_end_matches('/')))
+            })
+        );
+        // Climbing out of the missing directories lands where none will be made.
+        let astray = dir.file(&format!("{deep}../../../../elsewhere/x.log"));
+        assert!(judge(&astray).is_err());
+        let elapsed = started.elapsed();
+        assert!(elapsed < std::time::Duration::from_secs(10), "{elapsed:?}");
+        assert!(entries(dir.path()).is_empty());
     }
 
     #[test]

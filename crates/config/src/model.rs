@@ -79,40 +79,7 @@ impl std::fmt::Debug for Configuration {
     }
 }
 
-/// An `<AppenderRef>` naming an appender the configuration does not have.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UnresolvedRef {
-    /// The logger holding the reference (`root` for the root logger, as log4j2 prints it).
-    pub logger: String,
-    /// The missing appender's name.
-    pub appender: String,
-    /// Where the reference is.
-    pub position: Option<Position>,
-}
-
 impl Configuration {
-    /// The references to appenders that do not exist (log4j2 reports them when the
-    /// configuration starts: `Unable to locate appender "X" for logger config "root"`).
-    pub fn unresolved_appender_refs(&self) -> Vec<UnresolvedRef> {
-        std::iter::once(&self.loggers.root)
-            .chain(self.loggers.loggers.iter())
-            .flat_map(|logger| {
-                logger.appender_refs.iter().filter_map(move |reference| {
-                    let known = self.appenders.iter().any(|a| a.name == reference.appender);
-                    (!known).then(|| UnresolvedRef {
-                        logger: if logger.name.is_empty() {
-                            "root".to_string()
-                        } else {
-                            logger.name.clone()
-                        },
-                        appender: reference.appender.clone(),
-                        position: reference.position,
-                    })
-                })
-            })
-            .collect()
-    }
-
     /// The appender with this name.
     pub fn appender(&self, name: &str) -> Option<&AppenderSpec> {
         self.appenders.iter().find(|appender| appender.name == name)

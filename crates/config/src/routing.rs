@@ -73,55 +73,146 @@ fn normalize(name: &str) -> Option<String> {
 }
 
 /// The configured names as a byte trie, each name's end marked with its config.
+///
+/// Path-compressed and stored flat, so that 200 000 configured names do not cost a gigabyte:
+/// an edge carries the whole run of bytes up to the next branch or name end, so there are at
+/// most about two nodes per name, and nodes are numbered breadth first, so a node's children
+/// are consecutive, and so are the edges into them (the edge numbered `e` leads to node
+/// `e + 1`). A node is then where its edges start and its config; an edge is where its bytes
+/// start in one shared buffer.
 #[derive(Clone, Debug, Default)]
 struct NameTrie {
-    /// Node 0 is the empty prefix.
-    nodes: Vec<TrieNode>,
+    /// Node `n`'s edges are `first_edge[n]..first_edge[n + 1]`; one entry more than nodes.
+    first_edge: Vec<u32>,
+    /// The config of the name ending at each node, [`NameTrie::NONE`] if none.
+    configs: Vec<u32>,
+    /// Edge `e`'s bytes are `labels[label_start[e]..label_start[e + 1]]`; never empty, and a
+    /// node's edges are sorted by their first byte.
+    label_start: Vec<u32>,
+    /// Every edge's bytes, edge after edge.
+    labels: Vec<u8>,
 }
 
-#[derive(Clone, Debug, Default)]
-struct TrieNode {
-    /// Sorted by byte.
-    children: Vec<(u8, u32)>,
-    /// The config of the name ending here.
-    config: Option<usize>,
+/// A place in a [`NameTrie`]: at a node (`into_edge` 0) or `into_edge` bytes into the edge
+/// leading to `node`.
+#[derive(Clone, Copy, Debug)]
+struct TriePlace {
+    node: u32,
+    into_edge: u32,
 }
 
 impl NameTrie {
+    /// No configured name ends at the node.
+    const NONE: u32 = u32::MAX;
+
+    /// The empty prefix.
+    const ROOT: TriePlace = TriePlace {
+        node: 0,
+        into_edge: 0,
+    };
+
     fn from_names<K: AsRef<str>>(names: HashMap<K, usize>) -> NameTrie {
-        let mut trie = NameTrie {
-            nodes: vec![TrieNode::default()],
-        };
-        for (name, config) in names {
-            let mut node = 0;
-            for &byte in name.as_ref().as_bytes() {
-                node = match trie.child(node, byte) {
-                    Some(child) => child,
-                    None => {
-                        let child = trie.nodes.len() as u32;
-                        trie.nodes.push(TrieNode::default());
-                        let children = &mut trie.nodes[node as usize].children;
-                        let at = children.partition_point(|&(b, _)| b < byte);
-                        children.insert(at, (byte, child));
-                        child
-                    }
-                };
+        let mut sorted: Vec<(&[u8], usize)> = names
+            .iter()
+            .map(|(name, &config)| (name.as_ref().as_bytes(), config))
+            .collect();
+        sorted.sort_unstable();
+        let mut trie = NameTrie::default();
+        trie.label_start.push(0);
+        // Nodes waiting in breadth-first order, each as the names under it (a range of
+        // `sorted`, sharing their first `depth` bytes) and `depth`.
+        let mut pending = std::collections::VecDeque::from([(0, sorted.len(), 0)]);
+        while let Some((mut start, end, depth)) = pending.pop_front() {
+            trie.first_edge.push(trie.label_start.len() as u32 - 1);
+            let mut config = NameTrie::NONE;
+            // The keys are distinct, so at most one name ends here, and it sorts first.
+            if start < end && sorted[start].0.len() == depth {
+                config = sorted[start].1 as u32;
+                start += 1;
             }
-            trie.nodes[node as usize].config = Some(config);
+            trie.configs.push(config);
+            while start < end {
+                let first = sorted[start].0;
+                let byte = first[depth];
+                let run = sorted[start..end].partition_point(|(name, _)| name[depth] <= byte);
+                // Sorted, so what the first and last names of the run share, all of it shares.
+                let last = sorted[start + run - 1].0;
+                let shared = first
+                    .iter()
+                    .zip(last)
+                    .skip(depth)
+                    .take_while(|(a, b)| a == b)
+                    .count();
+                trie.labels.extend_from_slice(&first[depth..depth + shared]);
+                trie.label_start.push(trie.labels.len() as u32);
+                pending.push_back((start, start + run, depth + shared));
+                start += run;
+            }
         }
+        trie.first_edge.push(trie.label_start.len() as u32 - 1);
+        trie.labels.shrink_to_fit();
+        trie.first_edge.shrink_to_fit();
+        trie.configs.shrink_to_fit();
+        trie.label_start.shrink_to_fit();
         trie
     }
 
-    fn child(&self, node: u32, byte: u8) -> Option<u32> {
-        let children = &self.nodes[node as usize].children;
-        children
-            .binary_search_by_key(&byte, |&(b, _)| b)
-            .ok()
-            .map(|at| children[at].1)
+    /// The bytes of the edge leading to `node` (not the root).
+    fn label(&self, node: u32) -> &[u8] {
+        let edge = node as usize - 1;
+        &self.labels[self.label_start[edge] as usize..self.label_start[edge + 1] as usize]
     }
 
-    fn config(&self, node: u32) -> Option<usize> {
-        self.nodes[node as usize].config
+    /// The place one `byte` further than `place`, if a configured name goes on so.
+    fn child(&self, place: TriePlace, byte: u8) -> Option<TriePlace> {
+        let (node, label) = if place.into_edge == 0 {
+            let node = place.node as usize;
+            let (first, last) = (self.first_edge[node], self.first_edge[node + 1]);
+            let edge = self.edge_starting_with(first..last, byte)?;
+            (edge + 1, self.label(edge + 1))
+        } else {
+            let label = self.label(place.node);
+            if label[place.into_edge as usize] != byte {
+                return None;
+            }
+            (place.node, label)
+        };
+        let into_edge = if place.into_edge == 0 {
+            1
+        } else {
+            place.into_edge + 1
+        };
+        Some(TriePlace {
+            node,
+            into_edge: if into_edge as usize == label.len() {
+                0
+            } else {
+                into_edge
+            },
+        })
+    }
+
+    /// Which of `edges` (one node's, sorted by first byte) starts with `byte`.
+    fn edge_starting_with(&self, edges: std::ops::Range<u32>, byte: u8) -> Option<u32> {
+        let (mut low, mut high) = (edges.start, edges.end);
+        while low < high {
+            let middle = low + (high - low) / 2;
+            match self.labels[self.label_start[middle as usize] as usize].cmp(&byte) {
+                std::cmp::Ordering::Less => low = middle + 1,
+                std::cmp::Ordering::Greater => high = middle,
+                std::cmp::Ordering::Equal => return Some(middle),
+            }
+        }
+        None
+    }
+
+    /// The config of the name ending at `place`.
+    fn config(&self, place: TriePlace) -> Option<usize> {
+        if place.into_edge != 0 {
+            return None;
+        }
+        let config = self.configs[place.node as usize];
+        (config != NameTrie::NONE).then_some(config as usize)
     }
 }
 
@@ -130,9 +221,9 @@ impl NameTrie {
 struct Walk<'t> {
     tree: &'t LoggerTree,
     /// The prefix's node in the exact trie (`None` once no configured name starts with it).
-    exact: Option<u32>,
+    exact: Option<TriePlace>,
     /// The node of the prefix with `::` written as `.`, a trailing single `:` left out.
-    normalized: Option<u32>,
+    normalized: Option<TriePlace>,
     /// The prefix ends with a `:` not yet paired: `str::replace` pairs colons from the left.
     pending_colon: bool,
 }
@@ -141,8 +232,8 @@ impl<'t> Walk<'t> {
     fn new(tree: &'t LoggerTree) -> Walk<'t> {
         Walk {
             tree,
-            exact: Some(0),
-            normalized: Some(0),
+            exact: Some(NameTrie::ROOT),
+            normalized: Some(NameTrie::ROOT),
             pending_colon: false,
         }
     }
@@ -150,7 +241,8 @@ impl<'t> Walk<'t> {
     fn step(&mut self, byte: u8) {
         let (exact, normalized) = (&self.tree.exact, &self.tree.normalized);
         self.exact = self.exact.and_then(|node| exact.child(node, byte));
-        let step = |node: Option<u32>, byte| node.and_then(|node| normalized.child(node, byte));
+        let step =
+            |place: Option<TriePlace>, byte| place.and_then(|place| normalized.child(place, byte));
         if byte == b':' {
             if self.pending_colon {
                 self.normalized = step(self.normalized, b'.');
@@ -642,5 +734,67 @@ mod tests {
                 started.elapsed()
             );
         }
+    }
+
+    #[test]
+    fn the_trie_keeps_about_one_byte_per_configured_byte() {
+        let names: HashMap<String, usize> = (0..2_000)
+            .map(|i| (format!("com.example.service{}.Component{i:08}", i % 7), i))
+            .collect();
+        let written: usize = names.keys().map(String::len).sum();
+        let trie = NameTrie::from_names(names.clone());
+        let nodes = trie.configs.len();
+        // A branch or a name end per node, each byte of a name stored at most once.
+        assert!(nodes <= 2 * names.len() + 1, "{nodes} nodes");
+        assert!(
+            trie.labels.len() < written,
+            "{} of {written}",
+            trie.labels.len()
+        );
+        for (name, &config) in &names {
+            let mut place = Some(NameTrie::ROOT);
+            for &byte in name.as_bytes() {
+                place = place.and_then(|place| trie.child(place, byte));
+            }
+            assert_eq!(
+                place.and_then(|place| trie.config(place)),
+                Some(config),
+                "{name}"
+            );
+        }
+        let mut place = Some(NameTrie::ROOT);
+        for &byte in b"com.example.service1" {
+            place = place.and_then(|place| trie.child(place, byte));
+        }
+        assert_eq!(
+            place.and_then(|place| trie.config(place)),
+            None,
+            "a prefix only"
+        );
+        assert!(place.and_then(|place| trie.child(place, b'x')).is_none());
+    }
+
+    #[test]
+    fn display_of_many_loggers_takes_linear_time() {
+        let names: Vec<String> = (0..50_000).map(|i| format!("svc{i}.part")).collect();
+        let specs: Vec<(&str, Option<Level>)> =
+            names.iter().map(|name| (name.as_str(), None)).collect();
+        let t = tree(&specs, Some(Level::INFO));
+        let started = std::time::Instant::now();
+        let shown = t.to_string();
+        // Finding each logger's children by scanning all of them took minutes here.
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(5),
+            "{:?}",
+            started.elapsed()
+        );
+        let lines: Vec<&str> = shown.lines().collect();
+        assert_eq!(lines.len(), 50_001);
+        assert!(lines[0].starts_with("root -> INFO"), "{}", lines[0]);
+        assert!(
+            lines[1].starts_with("  svc0.part -> INFO (inherited)"),
+            "{}",
+            lines[1]
+        );
     }
 }

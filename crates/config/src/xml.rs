@@ -150,12 +150,20 @@ pub fn parse_file(path: &Path) -> Result<Node, XmlError> {
 /// Reads a file, stopping after `limit + 1` bytes: the caller sees it holds more than `limit`
 /// without reading a huge file whole.
 fn read(path: &Path, limit: u64) -> Result<Vec<u8>, XmlError> {
+    let read_error = |source| XmlError::Read {
+        path: path.to_path_buf(),
+        source,
+    };
+    read_from(std::fs::File::open(path).map_err(read_error)?, path, limit)
+}
+
+/// Reads `file` (which is `path`) like [`read`].
+fn read_from(file: std::fs::File, path: &Path, limit: u64) -> Result<Vec<u8>, XmlError> {
     use std::io::Read as _;
     let read_error = |source| XmlError::Read {
         path: path.to_path_buf(),
         source,
     };
-    let file = std::fs::File::open(path).map_err(read_error)?;
     let mut bytes = Vec::new();
     file.take(limit.saturating_add(1))
         .read_to_end(&mut bytes)
@@ -652,7 +660,26 @@ impl Parser<'_> {
         }
         self.budget.documents.set(documents);
         let left = MAX_INCLUDED_BYTES - self.budget.bytes.get();
-        let bytes = read(target, left)?;
+        // A FIFO or a device (`/dev/stdin`) would block the load, with the configuration lock
+        // held, or never end: only a regular file is read.
+        let file = l4rs_core::fs::open_regular_file(target).map_err(|error| {
+            if error.kind() == std::io::ErrorKind::InvalidInput {
+                XmlError::Malformed {
+                    path: self.source.map(Path::to_path_buf),
+                    position: at,
+                    message: format!(
+                        "xi:include of '{href}' cannot read {}: {error}",
+                        target.display()
+                    ),
+                }
+            } else {
+                XmlError::Read {
+                    path: target.to_path_buf(),
+                    source: error,
+                }
+            }
+        })?;
+        let bytes = read_from(file, target, left)?;
         let read = bytes.len() as u64;
         if read > left {
             return Err(over_budget(format!(
@@ -832,6 +859,35 @@ mod tests {
         .unwrap();
         let error = parse_file(&main).unwrap_err();
         assert!(error.to_string().contains("no fallback"), "{error}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn an_xinclude_of_a_fifo_is_refused_without_waiting() {
+        let dir = std::env::temp_dir().join(format!("l4rs-config-xi-fifo-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let fifo = dir.join("appenders.xml");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success(), "mkfifo");
+        let main = dir.join("main.xml");
+        std::fs::write(
+            &main,
+            "<Configuration xmlns:xi=\"http://www.w3.org/2001/XInclude\">\n  <xi:include href=\"appenders.xml\"/>\n</Configuration>",
+        )
+        .unwrap();
+        // Reading the FIFO would wait for a writer for ever.
+        let error = parse_file(&main).unwrap_err();
+        let message = error.to_string();
+        assert!(
+            message.contains("xi:include of 'appenders.xml'"),
+            "{message}"
+        );
+        assert!(message.contains("a FIFO, not a regular file"), "{message}");
+        assert_eq!(error.path(), Some(main.as_path()));
+        assert_eq!(error.position().map(|p| p.line), Some(2));
         let _ = std::fs::remove_dir_all(&dir);
     }
 

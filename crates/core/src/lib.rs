@@ -11,7 +11,8 @@
 //! * the [`status`] logger, which reports configuration and runtime problems the way log4j2's
 //!   `StatusLogger` does.
 //!
-//! Nothing here performs I/O except the status logger, which writes to stderr.
+//! Nothing here performs I/O except the status logger, which writes to stderr, and [`fs`], which
+//! opens files without blocking for the crates that do.
 
 pub mod appender;
 pub mod buffer;
@@ -19,6 +20,7 @@ pub mod calendar;
 pub mod context;
 pub mod event;
 pub mod filter;
+pub mod fs;
 pub mod interpolate;
 pub mod layout;
 pub mod level;

@@ -105,12 +105,14 @@ pub fn translate(java: &str) -> Result<String, JavaRegexError> {
 }
 
 fn translate_for(java: &str, find: bool) -> Result<String, JavaRegexError> {
+    let chars: Vec<char> = java.chars().collect();
     let mut translator = Translator {
         find,
+        last_open_paren: chars.iter().rposition(|&c| c == '('),
         end_groups: 0,
         literal_run: false,
         after_literal: false,
-        chars: java.chars().collect(),
+        chars,
         pos: 0,
         out: String::with_capacity(java.len() + 16),
         flags: Flags::default(),
@@ -233,6 +235,9 @@ struct Translator {
     /// The element before the one being read was such a literal character.
     after_literal: bool,
     chars: Vec<char>,
+    /// Where the last `(` of the pattern is, found once: asking at every `$` whether a group
+    /// opens after it made a pattern of many `$|` alternatives take quadratic time.
+    last_open_paren: Option<usize>,
     pos: usize,
     out: String,
     flags: Flags,
@@ -375,7 +380,7 @@ impl Translator {
         self.skip_comments();
         self.groups.is_empty()
             && matches!(self.peek(), None | Some('|'))
-            && !self.chars[self.pos..].contains(&'(')
+            && self.last_open_paren.is_none_or(|paren| paren < self.pos)
     }
 
     /// Java's `$` (without `(?m)`) and `\Z`: the end of the text, or before a line terminator

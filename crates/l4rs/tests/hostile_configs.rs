@@ -426,6 +426,36 @@ fn a_symlink_loop_as_file_name_is_an_error_in_both() {
 }
 
 #[test]
+fn a_file_name_of_three_thousand_components_is_an_error_in_both() {
+    let dir = case_dir("deep-file-name");
+    let file_name = format!("{}/nodir/{}x.log", dir.display(), "a/".repeat(3_000));
+    let config = write(&dir, "log4j2.xml", &file_named(&file_name));
+    let (checked, _) = both(&dir, &config, None, Expect::Errors);
+    assert!(
+        checked.stdout.contains("File name too long"),
+        "{}",
+        checked.describe()
+    );
+}
+
+#[test]
+fn a_file_name_just_below_path_max_finishes() {
+    let dir = case_dir("deepest-file-name");
+    // Every missing parent used to be resolved again from the root: cubic, 34 s at 2,100.
+    let room = libc::PATH_MAX as usize - dir.as_os_str().len() - "/nodir/x.log".len();
+    let file_name = format!("{}/nodir/{}x.log", dir.display(), "a/".repeat(room / 2 - 1));
+    let config = write(&dir, "log4j2.xml", &file_named(&file_name));
+    let (checked, started) = both(&dir, &config, None, Expect::Agreement);
+    for outcome in [&checked, &started] {
+        assert!(
+            outcome.elapsed < Duration::from_secs(30),
+            "{}",
+            outcome.describe()
+        );
+    }
+}
+
+#[test]
 fn an_empty_file_name_is_an_error_in_both() {
     let dir = case_dir("empty-file-name");
     let config = write(&dir, "log4j2.xml", &file_named(""));

@@ -148,18 +148,18 @@ pub(crate) fn archive_blocked(target: &Path, only_directory: bool) -> Option<Str
     writable(Path::new("."))
 }
 
+/// Why the process may not create entries in `dir`, if it may not. Judged as rename(2) and
+/// open(2) will judge it: by the effective ids (see [`crate::target::access`]).
 fn writable(dir: &Path) -> Option<String> {
-    use std::os::unix::ffi::OsStrExt as _;
-    let path = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
-    // SAFETY: a valid C string for the duration of the call.
-    let rc = unsafe { libc::access(path.as_ptr(), libc::W_OK | libc::X_OK) };
-    (rc != 0).then(|| {
-        format!(
-            "{} is not writable: {}",
-            dir.display(),
-            crate::os_reason(&std::io::Error::last_os_error())
-        )
-    })
+    crate::target::access(dir, libc::W_OK | libc::X_OK)
+        .err()
+        .map(|error| {
+            format!(
+                "{} is not writable: {}",
+                dir.display(),
+                crate::os_reason(&error)
+            )
+        })
 }
 
 #[cfg(test)]
@@ -233,5 +233,51 @@ mod tests {
         std::fs::create_dir(dir.path().join("taken")).unwrap();
         assert!(archive_blocked(&dir.path().join("taken"), false).is_some());
         assert!(archive_blocked(&dir.path().join("taken"), true).is_none());
+    }
+
+    /// Run as root, this test re-runs itself in a child that lowers its effective uid to
+    /// `nobody` (the real uid stays root): a root-owned 0755 directory must then be judged not
+    /// writable, as rename(2) will find it. access(2), asking about the real uid, said it was.
+    #[test]
+    fn directories_are_judged_writable_by_the_effective_uid() {
+        const CHILD_DIR: &str = "L4RS_EFFECTIVE_UID_CHILD_DIR";
+        const NOBODY: libc::uid_t = 65534;
+        if let Some(dir) = std::env::var_os(CHILD_DIR) {
+            // SAFETY: plain system calls; the group first, while still allowed to change it.
+            let lowered = unsafe { libc::setegid(NOBODY) == 0 && libc::seteuid(NOBODY) == 0 };
+            assert!(lowered, "{}", std::io::Error::last_os_error());
+            let blocked = archive_blocked(&Path::new(&dir).join("archive.log"), false);
+            assert!(
+                blocked
+                    .as_deref()
+                    .is_some_and(|why| why.contains("is not writable")),
+                "{blocked:?}"
+            );
+            return;
+        }
+        let dir = crate::test_support::TempDir::new("effective-uid");
+        assert!(archive_blocked(&dir.path().join("archive.log"), false).is_none());
+        // SAFETY: geteuid cannot fail.
+        if unsafe { libc::geteuid() } != 0 {
+            // Not root: the effective and real ids are the same here; nothing more to tell.
+            return;
+        }
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+        let output = std::process::Command::new(std::env::current_exe().unwrap())
+            .args([
+                "rolling::recover::tests::directories_are_judged_writable_by_the_effective_uid",
+                "--exact",
+                "--test-threads=1",
+            ])
+            .env(CHILD_DIR, dir.path())
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            output.status.success() && stdout.contains("1 passed"),
+            "{stdout}\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
     }
 }

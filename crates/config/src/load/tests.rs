@@ -799,14 +799,12 @@ fn status_records_are_reported_as_found() {
         )
     );
     assert!(records[0].message.contains("RollingFile"));
-    let unresolved = config.unresolved_appender_refs();
-    assert_eq!(
-        (
-            unresolved[0].logger.as_str(),
-            unresolved[0].appender.as_str()
-        ),
-        ("root", "Nope")
-    );
+    // The reference to a missing appender is kept, for building the context to report it
+    // ("Unable to locate appender"), as log4j2 does when the configuration starts.
+    let references: Vec<_> = config.loggers.root.appender_refs.iter().collect();
+    assert_eq!(references.len(), 1);
+    assert_eq!(references[0].appender, "Nope");
+    assert!(config.appender("Nope").is_none());
 }
 
 #[test]

@@ -176,7 +176,10 @@ mod tests {
             let refused = glob_to_regex(glob).expect_err(glob);
             assert!(refused.starts_with("Invalid glob"), "{glob}: {refused}");
         }
-        assert_eq!(glob_to_regex("[ab]*.log"), Ok("^[ab][^/]*\\.log$".to_string()));
+        assert_eq!(
+            glob_to_regex("[ab]*.log"),
+            Ok("^[ab][^/]*\\.log$".to_string())
+        );
     }
 
     #[test]

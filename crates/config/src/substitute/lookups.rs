@@ -1,7 +1,7 @@
 //! The lookups behind `${prefix:key}`.
 
 use std::collections::{HashMap, HashSet};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock, RwLock};
 
 use l4rs_core::{LogEvent, Timestamp};
@@ -216,7 +216,7 @@ fn bundle_lookup(
         match bundles.get(name) {
             Some(bundle) => bundle.clone(),
             None => {
-                let bundle = read_bundle(substitutor, name);
+                let bundle = read_bundle(substitutor, name, report);
                 if bundles.len() < MAX_BUNDLES {
                     bundles.insert(name.to_string(), bundle.clone());
                 }
@@ -267,15 +267,39 @@ fn bundle_candidates(substitutor: &Substitutor, name: &str) -> Vec<PathBuf> {
 }
 
 /// Reads the first `Name.properties` found; `None` when there is none (or it cannot be read).
-fn read_bundle(substitutor: &Substitutor, name: &str) -> Bundle {
+fn read_bundle(substitutor: &Substitutor, name: &str, report: &mut super::Report<'_>) -> Bundle {
     // A bundle name is a class-path name: no parent folders, no absolute paths.
     if name.is_empty() || name.contains(['/', '\\']) || name.split('.').any(str::is_empty) {
         return None;
     }
     bundle_candidates(substitutor, name)
         .into_iter()
-        .find_map(|path| std::fs::read(path).ok())
+        .find_map(|path| read_bundle_file(name, &path, report))
         .map(|bytes| Arc::new(parse_properties(&String::from_utf8_lossy(&bytes))))
+}
+
+/// The bytes of the bundle file `path`; `None` when it cannot be read. A FIFO or a device is
+/// refused with an error, not read: reading it would block the load (and every other bundle
+/// lookup, behind the cache's lock) or never end.
+fn read_bundle_file(name: &str, path: &Path, report: &mut super::Report<'_>) -> Option<Vec<u8>> {
+    use std::io::Read as _;
+    let mut file = match l4rs_core::fs::open_regular_file(path) {
+        Ok(file) => file,
+        Err(error) if error.kind() == std::io::ErrorKind::InvalidInput => {
+            report(
+                crate::Severity::Error,
+                format!(
+                    "ResourceBundle [{name}] cannot be read from {}: {error}",
+                    path.display()
+                ),
+            );
+            return None;
+        }
+        Err(_) => return None,
+    };
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes).ok()?;
+    Some(bytes)
 }
 
 /// Parses Java `.properties` text: `key=value`, `key: value` or `key value`; `#` and `!`

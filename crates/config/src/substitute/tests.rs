@@ -365,3 +365,28 @@ fn bundle_reads_name_properties_next_to_the_configuration() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_bundle_that_is_a_fifo_is_refused_without_waiting() {
+    let dir = std::env::temp_dir().join(format!("l4rs-bundle-fifo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("Piped.properties");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success(), "mkfifo");
+    let s = Substitutor::new(Some(&dir.join("log4j2.xml")));
+    // Reading the FIFO would wait for a writer for ever.
+    let (out, problems) = run_reporting(&s, "${bundle:Piped:key}");
+    assert_eq!(out, "${bundle:Piped:key}");
+    assert!(
+        problems
+            .iter()
+            .any(|(severity, problem)| *severity == Severity::Error
+                && problem.contains("ResourceBundle [Piped]")
+                && problem.contains("a FIFO, not a regular file")),
+        "{problems:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -280,3 +280,29 @@ fn arbitrary_patterns_never_panic() {
     // The generator must reach the translator's working paths, not only its errors.
     assert!(compiled > 200, "only {compiled} patterns compiled");
 }
+
+#[test]
+fn many_end_anchored_alternatives_translate_in_linear_time() {
+    // Each `$` used to scan the rest of the pattern for a `(`: 100 000 alternatives took
+    // minutes. Now the whole translation is one pass.
+    let alternatives = 100_000;
+    let java = vec!["a$"; alternatives].join("|");
+    let started = std::time::Instant::now();
+    let translated = translate(&java).expect("translates");
+    let elapsed = started.elapsed();
+    assert!(
+        elapsed < std::time::Duration::from_secs(5),
+        "took {elapsed:?}"
+    );
+    // Every alternative still ends at the end of input, terminator kept out of the match.
+    assert_eq!(translated.matches(END_OF_LINE_GROUP).count(), alternatives);
+    // A group opening after the last `$` still keeps the anchors out, as before.
+    let grouped = translate("a$|b$|(c)").expect("translates");
+    assert!(!grouped.contains(END_OF_LINE_GROUP), "{grouped}");
+    let ungrouped = translate("(a)$|b$").expect("translates");
+    assert_eq!(
+        ungrouped.matches(END_OF_LINE_GROUP).count(),
+        2,
+        "{ungrouped}"
+    );
+}

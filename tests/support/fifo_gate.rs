@@ -3,7 +3,9 @@
 //! writing (an AsyncLogger or Async appender thread) exactly where the test wants it, with no
 //! timing involved. Used by the async tests that need a stuck appender.
 
+use std::fs::File;
 use std::io::Read as _;
+use std::os::unix::fs::OpenOptionsExt as _;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
@@ -20,12 +22,17 @@ pub struct FifoGate {
     path: PathBuf,
     allowance: Arc<(Mutex<Allowance>, Condvar)>,
     reader: Option<JoinHandle<Vec<u8>>>,
+    /// A writing end held from the moment the reader has the pipe open until [`FifoGate::finish`]:
+    /// opening it proves the reader is there before the appender opens the pipe (l4rs refuses a
+    /// FIFO nobody reads instead of waiting), and holding it keeps the reader from seeing the end
+    /// of the data before the appender has written.
+    witness: Option<File>,
 }
 
 impl FifoGate {
-    /// Makes the pipe at `path` and starts its reader, closed (reading nothing). The reader
-    /// opens the pipe at once, so the File appender's open (at configuration time) does not
-    /// block for want of a reader.
+    /// Makes the pipe at `path` and starts its reader, closed (reading nothing), and returns
+    /// once the reader has the pipe open, so the File appender's open (at configuration time)
+    /// finds a reader.
     pub fn create(path: &Path) -> FifoGate {
         let _ = std::fs::remove_file(path);
         let status = std::process::Command::new("mkfifo")
@@ -75,6 +82,7 @@ impl FifoGate {
             path: path.to_path_buf(),
             allowance,
             reader: Some(reader),
+            witness: Some(open_once_read(path)),
         }
     }
 
@@ -110,6 +118,7 @@ impl FifoGate {
     /// appender was stopped).
     pub fn finish(mut self) -> String {
         self.open();
+        self.witness = None;
         let data = self
             .reader
             .take()
@@ -125,6 +134,30 @@ impl Drop for FifoGate {
     /// exit hook's shutdown would wait for it for ever).
     fn drop(&mut self) {
         release(&self.allowance);
+    }
+}
+
+/// Opens the pipe's writing end without waiting, once some reader has it open (a non-blocking
+/// open fails with ENXIO until then); gives up after 10 s.
+fn open_once_read(path: &Path) -> File {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(path)
+        {
+            Ok(file) => return file,
+            Err(error) if error.raw_os_error() == Some(libc::ENXIO) => {
+                assert!(
+                    std::time::Instant::now() < deadline,
+                    "the reader of {} never opened it",
+                    path.display()
+                );
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+            Err(error) => panic!("open {} for writing: {error}", path.display()),
+        }
     }
 }
 

@@ -250,10 +250,14 @@ fn a_failing_appender_behind_an_async_logger_is_reported_and_harms_nothing() {
         "{records:?}"
     );
     // log4j2's AbstractOutputStreamAppender names the stream (the file manager's name, its
-    // file) before the error handler's line.
+    // file) before the error handler's line, followed by the exception it caught.
     assert!(
         records.iter().any(|r| r.level == l4rs::Level::ERROR
-            && r.message == "Unable to write to stream /dev/full for appender BrokenBehindLogger"),
+            && r.message.starts_with(
+                "Unable to write to stream /dev/full for appender BrokenBehindLogger \
+                 org.apache.logging.log4j.core.appender.AppenderLoggingException: \
+                 Error writing to stream /dev/full"
+            )),
         "{records:?}"
     );
     let queue = l4rs_tests::queue_stats("AsyncLoggerConfig");

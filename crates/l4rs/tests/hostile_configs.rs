@@ -258,6 +258,15 @@ fn file_with_pattern(dir: &Path, pattern: &str) -> String {
     )
 }
 
+/// [`file_with_pattern`] with `properties` (`<Property>` elements) declared first.
+fn file_with_properties(dir: &Path, properties: &str, pattern: &str) -> String {
+    file_with_pattern(dir, pattern).replacen(
+        "<Appenders>",
+        &format!("<Properties>{properties}</Properties>\n  <Appenders>"),
+        1,
+    )
+}
+
 /// A configuration whose only appender is a file named `file_name`, as written.
 fn file_named(file_name: &str) -> String {
     format!(
@@ -369,17 +378,7 @@ fn a_billion_laughs_from_properties_is_bounded() {
         let value = format!("${{p{}}}", level - 1).repeat(10);
         properties.push_str(&format!("<Property name=\"p{level}\">{value}</Property>"));
     }
-    let xml = format!(
-        r#"<Configuration status="warn">
-  <Properties>{properties}</Properties>
-  <Appenders>
-    <File name="F" fileName="{}/out.log"><PatternLayout pattern="${{p9}} %m%n"/></File>
-  </Appenders>
-  <Loggers><Root level="info"><AppenderRef ref="F"/></Root></Loggers>
-</Configuration>
-"#,
-        dir.display()
-    );
+    let xml = file_with_properties(&dir, &properties, "${p9} %m%n");
     let config = write(&dir, "log4j2.xml", &xml);
     both(&dir, &config, None, Expect::Errors);
 }
@@ -389,17 +388,8 @@ fn ten_thousand_nested_defaults_are_bounded() {
     let dir = case_dir("nested-defaults");
     let depth = 10_000;
     let value = format!("{}x{}", "${x:-".repeat(depth), "}".repeat(depth));
-    let xml = format!(
-        r#"<Configuration status="warn">
-  <Properties><Property name="deep">{value}</Property></Properties>
-  <Appenders>
-    <File name="F" fileName="{}/out.log"><PatternLayout pattern="${{deep}} %m%n"/></File>
-  </Appenders>
-  <Loggers><Root level="info"><AppenderRef ref="F"/></Root></Loggers>
-</Configuration>
-"#,
-        dir.display()
-    );
+    let properties = format!("<Property name=\"deep\">{value}</Property>");
+    let xml = file_with_properties(&dir, &properties, "${deep} %m%n");
     let config = write(&dir, "log4j2.xml", &xml);
     both(&dir, &config, None, Expect::Errors);
 }

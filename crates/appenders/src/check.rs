@@ -14,8 +14,8 @@ use crate::rolling::{delete_actions, RollingManager};
 use crate::target::{classify, OpenWhen};
 use crate::{file_manager::FileManager, AppenderBuildError};
 
-/// Checks that the appender `spec` describes could be built, as [`build_appender`]
-/// (crate::build_appender) would build it, without opening, creating or deleting anything:
+/// Checks that the appender `spec` describes could be built, as
+/// [`build_appender`](crate::build_appender) would build it, without opening, creating or deleting anything:
 /// an `Err` is the error building it would fail with (worded as log4j2 words it); warnings and
 /// what else building reports go to the status logger as building reports them. A FIFO or a
 /// block device as `fileName` is reported as a WARN: building opens a FIFO only while a reader

@@ -117,8 +117,19 @@ fn a_killed_rollover_is_recovered_at_the_next_start() {
     let leftovers = leftovers(&dir.0);
     assert!(leftovers.is_empty(), "{leftovers:?}");
     let mut next: HashMap<(u32, usize), u64> = HashMap::new();
+    let mut torn = 0;
     for file in archives_then_current(&dir.0, "app-", "app.log") {
         for line in contents(&file).lines() {
+            let line = match cut_record(line) {
+                Some(cut) => {
+                    // The record a kill cut short (never acknowledged) stays as the start of
+                    // the line the next run's first record continues (docs/appenders.md).
+                    torn += 1;
+                    assert!(torn <= KILLED_RUNS as usize, "more cut records than kills");
+                    &line[cut..]
+                }
+                None => line,
+            };
             let fields: Vec<&str> = line.split(' ').collect();
             assert_eq!(fields.len(), 4, "torn line {line:?} in {}", file.display());
             let key: (u32, usize) = (fields[0].parse().unwrap(), fields[1].parse().unwrap());
@@ -144,7 +155,37 @@ fn a_killed_rollover_is_recovered_at_the_next_start() {
             key.1
         );
     }
-    eprintln!("{stranded} stranded rollover files recovered over {KILLED_RUNS} kills");
+    eprintln!(
+        "{stranded} stranded rollover files recovered, {torn} records cut, over {KILLED_RUNS} kills"
+    );
+}
+
+/// Where the whole record starts in a line that holds a record a kill cut short followed by a
+/// whole one (`0 1 2328 payl` + `1 0 0 payload-…`): a SIGKILL can end a `write(2)` at a page
+/// boundary, so a killed run's last, unacknowledged record may be partly written. `None` for
+/// a line that is one whole record.
+fn cut_record(line: &str) -> Option<usize> {
+    const TAIL: &str = " payload-0123456789abcdef";
+    let whole = |text: &str| {
+        let fields: Vec<&str> = text.split(' ').collect();
+        fields.len() == 4
+            && fields[..3]
+                .iter()
+                .all(|f| !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()))
+            && text.ends_with(TAIL)
+    };
+    if whole(line) {
+        return None;
+    }
+    (1..line.len())
+        .filter(|&at| line.is_char_boundary(at))
+        .find(|&at| {
+            whole(&line[at..])
+                && line[..at]
+                    .bytes()
+                    .next()
+                    .is_some_and(|b| b.is_ascii_digit())
+        })
 }
 
 /// A process killed after a rollover renamed its memory-mapped file and before it closed it

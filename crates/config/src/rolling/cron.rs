@@ -283,10 +283,11 @@ fn parse_years(field: &str) -> Result<Vec<bool>, String> {
         if from < FIRST_YEAR || to > LAST_YEAR || from > to {
             return Err(format!("'{part}' is outside {FIRST_YEAR}-{LAST_YEAR}"));
         }
-        let mut year = from;
-        while year <= to {
-            years[(year - FIRST_YEAR) as usize] = true;
-            year += step;
+        // A step past the last year ends the walk (a large step must not overflow `i16`).
+        let mut year = Some(from);
+        while let Some(current) = year.filter(|&y| y <= to) {
+            years[(current - FIRST_YEAR) as usize] = true;
+            year = current.checked_add(step);
         }
     }
     Ok(years)
@@ -295,6 +296,15 @@ fn parse_years(field: &str) -> Result<Vec<bool>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_year_step_beyond_i16_ends_the_walk() {
+        // Found by the cron fuzz target: `2000/32357` overflowed the year counter.
+        let cron = CronExpression::parse("0 0 0 ? * 2#1 2000/32357").expect("one year");
+        assert!(cron
+            .next_after(at("1999-06-01T00:00:00Z"), &TimeZone::UTC)
+            .is_some());
+    }
 
     fn at(text: &str) -> i64 {
         text.parse::<jiff::Timestamp>().unwrap().as_millisecond()

@@ -5,22 +5,11 @@
 //! `log` records through `tracing-log`'s `LogTracer`, enabled and disabled (whose `log.*`
 //! fields are read into per-thread strings and whose loggers are cached per thread).
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-
 use l4rs::core::testing::CountingAllocator;
 use tracing_subscriber::prelude::*;
 
-static COUNTING: AtomicBool = AtomicBool::new(false);
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-
-fn count() {
-    if COUNTING.load(Ordering::Relaxed) {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-    }
-}
-
 #[global_allocator]
-static ALLOCATOR: CountingAllocator = CountingAllocator::new(count);
+static ALLOCATOR: CountingAllocator = CountingAllocator::new(l4rs_tests::allocations::count);
 
 #[test]
 fn steady_state_tracing_events_do_not_allocate() {
@@ -60,10 +49,7 @@ fn steady_state_tracing_events_do_not_allocate() {
         }
     };
     run(2_000);
-    COUNTING.store(true, Ordering::SeqCst);
-    run(10_000);
-    COUNTING.store(false, Ordering::SeqCst);
-    let allocations = ALLOCATIONS.load(Ordering::SeqCst);
+    let allocations = l4rs_tests::allocations::counted(|| run(10_000));
     l4rs::shutdown();
     assert_eq!(allocations, 0, "allocations in 10,000 steady-state rounds");
     let lines = l4rs_tests::read_lines(&dir.join("out.log"));

@@ -260,3 +260,29 @@ pub fn run_discovery_probe(probe: &str, mode: &str, dir: &Path, env: &[(&str, &P
         stderr,
     }
 }
+
+/// Allocation counting for the zero-allocation tests: each test binary installs
+/// `CountingAllocator::new(l4rs_tests::allocations::count)` as its global allocator and measures
+/// a stretch of work with [`allocations::counted`].
+pub mod allocations {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+    static COUNTING: AtomicBool = AtomicBool::new(false);
+    static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+    /// The allocator's callback: counts an allocation while [`counted`] runs.
+    pub fn count() {
+        if COUNTING.load(Ordering::Relaxed) {
+            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// Runs `work` and returns how many allocations the process made meanwhile.
+    pub fn counted(work: impl FnOnce()) -> usize {
+        let before = ALLOCATIONS.load(Ordering::SeqCst);
+        COUNTING.store(true, Ordering::SeqCst);
+        work();
+        COUNTING.store(false, Ordering::SeqCst);
+        ALLOCATIONS.load(Ordering::SeqCst) - before
+    }
+}

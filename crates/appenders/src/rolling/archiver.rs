@@ -1,0 +1,218 @@
+//! The archive side of a rollover: what the worker does with a staged file (numbering,
+//! purging, moving, compressing, the `<Delete>` actions).
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use l4rs_config::model::{FileIndexOrder, RolloverStrategySpec};
+use l4rs_core::status;
+
+use super::compress;
+use super::delete::DeleteAction;
+use super::pattern::RuntimePattern;
+
+/// What the worker needs to finish a rollover; shared with its jobs.
+pub(super) struct Archiver {
+    /// The manager's name in messages (`fileName`, or `filePattern` for direct write).
+    pub(super) name: String,
+    pub(super) pattern: RuntimePattern,
+    pub(super) strategy: RolloverStrategySpec,
+    pub(super) actions: Vec<DeleteAction>,
+    /// Empty files are archived too; otherwise deleted. Set, as in log4j2, when a startup
+    /// rollover happens under `OnStartupTriggeringPolicy minSize="0"`.
+    pub(super) rename_empty: AtomicBool,
+}
+
+impl Archiver {
+    fn report(&self, message: std::fmt::Arguments<'_>) {
+        status::error(format_args!("RollingFileManager ({}) {message}", self.name));
+    }
+
+    /// DefaultRolloverStrategy: numbers the archives, purges, and moves `staging` to its
+    /// archive name (compressing it when the pattern says so).
+    pub(super) fn place(&self, staging: &Path, archive_time: i64) {
+        let RolloverStrategySpec::Default {
+            max,
+            min,
+            file_index,
+            compression_level,
+            ..
+        } = &self.strategy
+        else {
+            return;
+        };
+        let pattern = &self.pattern;
+        let index = if !pattern.has_index() {
+            0
+        } else {
+            let existing = pattern.existing(archive_time);
+            match file_index {
+                FileIndexOrder::NoMax => existing.keys().next_back().map_or(1, |last| last + 1),
+                FileIndexOrder::Max => {
+                    self.purge_ascending(existing, i64::from(*min), i64::from(*max), archive_time)
+                }
+                FileIndexOrder::Min => {
+                    self.purge_descending(existing, i64::from(*min), i64::from(*max), archive_time)
+                }
+            }
+        };
+        let empty = std::fs::metadata(staging).map_or(true, |m| m.len() == 0);
+        if empty && !self.rename_empty.load(Ordering::Relaxed) {
+            if let Err(error) = std::fs::remove_file(staging) {
+                self.report(format_args!(
+                    "Unable to delete empty file {}: {error}",
+                    staging.display()
+                ));
+            }
+            return;
+        }
+        let uncompressed = pattern.format_uncompressed(archive_time, index);
+        if let Some(parent) = Path::new(&uncompressed).parent() {
+            if !parent.as_os_str().is_empty() {
+                let _ = std::fs::create_dir_all(parent);
+            }
+        }
+        if let Err(error) = std::fs::rename(staging, &uncompressed) {
+            self.report(format_args!(
+                "Unable to move the rolled file to {uncompressed}: {error}; its data stays in {}",
+                staging.display()
+            ));
+            return;
+        }
+        self.compress(&uncompressed, *compression_level);
+    }
+
+    /// Compresses the archive `uncompressed` to its name with the pattern's suffix, when the
+    /// pattern has one l4rs supports; a failure keeps it uncompressed and is reported.
+    fn compress(&self, uncompressed: &str, level: i32) {
+        let Some(suffix) = self
+            .pattern
+            .compression()
+            .filter(|suffix| compress::SUPPORTED.contains(suffix))
+        else {
+            return;
+        };
+        let target = format!("{uncompressed}{suffix}");
+        if let Err(error) =
+            compress::compress(Path::new(uncompressed), Path::new(&target), suffix, level)
+        {
+            self.report(format_args!(
+                "Unable to compress {uncompressed} to {target}: {error}; it is kept uncompressed"
+            ));
+        }
+    }
+
+    /// `fileIndex="max"`: the newest archive gets the highest index; while the window is
+    /// full the lowest is deleted and the others move down one. Returns the new index.
+    fn purge_ascending(
+        &self,
+        mut existing: std::collections::BTreeMap<i64, PathBuf>,
+        min: i64,
+        max: i64,
+        time: i64,
+    ) -> i64 {
+        let window = (max - min + 1).max(1) as usize;
+        let full = existing.keys().next_back().is_some_and(|&last| last >= max);
+        let shift = self.delete_beyond(&mut existing, window - 1, true) || full;
+        let last = existing.keys().next_back().copied();
+        if shift {
+            for (&index, path) in &existing {
+                self.rename_archive(path, time, index - 1);
+            }
+        }
+        match last {
+            None => min,
+            Some(last) if last < max => last + 1,
+            Some(_) => max,
+        }
+    }
+
+    /// `fileIndex="min"`: the newest archive gets `min`, the others move up one; beyond `max`
+    /// they are deleted.
+    fn purge_descending(
+        &self,
+        mut existing: std::collections::BTreeMap<i64, PathBuf>,
+        min: i64,
+        max: i64,
+        time: i64,
+    ) -> i64 {
+        let window = (max - min + 1).max(1) as usize;
+        self.delete_beyond(&mut existing, window - 1, false);
+        for (&index, path) in existing.iter().rev() {
+            self.rename_archive(path, time, index + 1);
+        }
+        min
+    }
+
+    /// Deletes archives of `existing` (and takes them out of it) until at most `keep` remain,
+    /// the lowest indices first when `lowest_first`, else the highest. Stops at the first that
+    /// cannot be deleted (reported), as log4j2's purge gives up there. Returns whether any
+    /// was deleted.
+    fn delete_beyond(
+        &self,
+        existing: &mut std::collections::BTreeMap<i64, PathBuf>,
+        keep: usize,
+        lowest_first: bool,
+    ) -> bool {
+        let mut deleted = false;
+        while existing.len() > keep {
+            let entry = if lowest_first {
+                existing.first_key_value()
+            } else {
+                existing.last_key_value()
+            };
+            let Some((&index, path)) = entry else {
+                break;
+            };
+            if let Err(error) = std::fs::remove_file(path) {
+                self.report(format_args!("Unable to delete {}: {error}", path.display()));
+                break;
+            }
+            existing.remove(&index);
+            deleted = true;
+        }
+        deleted
+    }
+
+    /// Renames an archive to `index`, keeping it compressed or not as it is.
+    fn rename_archive(&self, path: &Path, time: i64, index: i64) {
+        let compressed = self
+            .pattern
+            .compression()
+            .is_some_and(|suffix| path.to_string_lossy().ends_with(suffix));
+        let target = if compressed {
+            self.pattern.format(time, index)
+        } else {
+            self.pattern.format_uncompressed(time, index)
+        };
+        if let Err(error) = std::fs::rename(path, &target) {
+            self.report(format_args!(
+                "Unable to rename {} to {target}: {error}",
+                path.display()
+            ));
+        }
+    }
+
+    /// DirectWriteRolloverStrategy: purges beyond `maxFiles` and compresses the closed file.
+    pub(super) fn finish_direct(&self, closed: &str, archive_time: i64, max_files: Option<u32>) {
+        let RolloverStrategySpec::DirectWrite {
+            compression_level, ..
+        } = &self.strategy
+        else {
+            return;
+        };
+        if let Some(max_files) = max_files {
+            let mut existing = self.pattern.existing(archive_time);
+            self.delete_beyond(&mut existing, max_files as usize, true);
+        }
+        if Path::new(closed).exists() {
+            self.compress(closed, *compression_level);
+        }
+    }
+
+    pub(super) fn run_actions(&self) {
+        for action in &self.actions {
+            action.run();
+        }
+    }
+}

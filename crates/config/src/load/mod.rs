@@ -15,6 +15,7 @@ mod appenders;
 mod arbiters;
 mod async_appender;
 mod binder;
+mod delete;
 mod failover;
 mod filters;
 mod layout;

@@ -6,8 +6,9 @@ use std::sync::Arc;
 use l4rs_config::model::FileSpec;
 use l4rs_core::{status, Layout, LogEvent};
 
-use crate::file_manager::{parse_permissions, FileManager, FileOptions, WriteError, FILE_MANAGERS};
+use crate::file_manager::{FileManager, FileOptions, WriteError, FILE_MANAGERS};
 use crate::managed::{AppenderManager, ManagedAppender};
+use crate::posix::parse_permissions;
 use crate::AppenderBuildError;
 
 /// Writes events to a file, with log4j2's `<File>` options.

@@ -43,6 +43,7 @@ mod managed;
 mod memory_mapped_file;
 mod mmf_manager;
 mod null;
+mod posix;
 mod random_access_file;
 mod registry;
 mod replaced;

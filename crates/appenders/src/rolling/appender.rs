@@ -205,7 +205,7 @@ pub(crate) fn file_options(
         permissions: rolling
             .file_permissions
             .as_deref()
-            .and_then(crate::file_manager::parse_permissions),
+            .and_then(crate::posix::parse_permissions),
         owner: rolling.file_owner.clone(),
         group: rolling.file_group.clone(),
     }

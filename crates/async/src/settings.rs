@@ -1,5 +1,5 @@
 //! Process-wide settings of asynchronous logging, read the way log4j2 reads its system
-//! properties: an l4rs "system property" (set with `l4rs::config::set_system_property`, the
+//! properties: an l4rs "system property" (set with `l4rs::set_system_property`, the
 //! `${sys:…}` store) first, then the environment variable log4j2 derives from the property name
 //! (`log4j2.discardThreshold` → `LOG4J_DISCARD_THRESHOLD`).
 

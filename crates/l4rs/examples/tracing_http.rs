@@ -28,7 +28,7 @@ pub const REQUESTS: [&str; 3] = ["/", "/items/7", "/items/seven"];
 /// Loads the configuration with its log folder set to `dir`, installs the layer, serves
 /// [`REQUESTS`] and returns each response's status line; the log is `{dir}/http.log`.
 pub fn run(dir: &str) -> Vec<String> {
-    l4rs::config::set_system_property("example.dir", dir);
+    l4rs::set_system_property("example.dir", dir);
     if let Err(error) = l4rs::init_with_file(CONFIG) {
         eprintln!("{error}");
     }

@@ -50,6 +50,9 @@ pub use check::{check_configuration, Finding};
 pub use context::build_layout;
 pub use error::Error;
 pub use l4rs_async::{dropped_events, QueueStats};
+/// log4j2's system properties and `${main:…}` arguments, set by the program before the
+/// configuration is loaded (`${sys:…}`, `${main:…}` and l4rs's global settings read them).
+pub use l4rs_config::{clear_system_property, set_main_arguments, set_system_property};
 pub use l4rs_core::{
     Level, LogEvent, Marker, Message, StackFrame, ThreadInfo, Throwable, Timestamp,
 };
@@ -61,12 +64,17 @@ pub use lifecycle::{
 pub use logger::Logger;
 pub use thread::ThreadContext;
 
-/// Re-exports of the building blocks, for tools and tests that drive the pipeline directly.
+/// Re-exports of the building blocks, for l4rs's own tools and tests that drive the pipeline
+/// directly (the conformance replay, the benchmark). Not API: hidden from the documentation and
+/// free to change; programs use the items exported at the crate root.
+#[doc(hidden)]
 pub mod core {
     pub use l4rs_core::*;
 }
 
-/// The configuration crate (loading, diagnostics, routing tree), for tools such as `l4rs check`.
+/// The configuration crate (loading, diagnostics, routing tree), for l4rs's own tools. Not API,
+/// as [`core`](self::core) above.
+#[doc(hidden)]
 pub mod config {
     pub use l4rs_config::*;
 }

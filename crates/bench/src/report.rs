@@ -674,7 +674,6 @@ pub fn json(
 /// A horizontal bar chart of ops/ms, one bar per measured row, annotated with the share of the
 /// raw disk bandwidth; self-contained SVG.
 pub fn svg(rows: &[Row], title: &str) -> String {
-    const LEFT: f64 = 300.0;
     const BAR_WIDTH: f64 = 460.0;
     const ROW_HEIGHT: f64 = 26.0;
     const TOP: f64 = 56.0;
@@ -682,13 +681,20 @@ pub fn svg(rows: &[Row], title: &str) -> String {
         .iter()
         .filter_map(|row| Some((row, row.measurement()?)))
         .collect();
+    let names: Vec<String> = measured.iter().map(|(row, _)| chart_label(row)).collect();
+    // The label column is as wide as the longest label, so none is cut at the left edge.
+    let left = names
+        .iter()
+        .map(|name| label_width(name))
+        .fold(120.0f64, f64::max)
+        + 20.0;
     let max = measured
         .iter()
         .map(|(_, m)| m.ops_per_ms())
         .fold(0.0f64, f64::max)
         .max(1e-9);
     let height = TOP + ROW_HEIGHT * measured.len().max(1) as f64 + 40.0;
-    let width = LEFT + BAR_WIDTH + 220.0;
+    let width = left + BAR_WIDTH + 220.0;
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -704,7 +710,7 @@ pub fn svg(rows: &[Row], title: &str) -> String {
         out,
         r##"<text x="12" y="44" fill="#555">operations per millisecond (longer is better); right: share of the raw write bandwidth measured beside it</text>"##
     );
-    for (index, (row, m)) in measured.iter().enumerate() {
+    for (index, ((row, m), name)) in measured.iter().zip(&names).enumerate() {
         let y = TOP + ROW_HEIGHT * index as f64;
         let length = (m.ops_per_ms() / max * BAR_WIDTH).max(1.0);
         let colour = match row.library.as_str() {
@@ -712,21 +718,14 @@ pub fn svg(rows: &[Row], title: &str) -> String {
             "log4j2" => "#d9822b",
             _ => "#7a7a7a",
         };
-        let name = format!(
-            "{} · {} · {} thr{}",
-            row.label,
-            row.library,
-            row.threads,
-            if row.asynchronous { " · async" } else { "" }
-        );
         let _ = writeln!(
             out,
-            r#"<text x="{x}" y="{ty}" text-anchor="end">{name}</text><rect x="{LEFT}" y="{y}" width="{length:.1}" height="{h}" fill="{colour}"/><text x="{vx:.1}" y="{ty}">{ops:.1}{share}</text>"#,
-            x = LEFT - 8.0,
+            r#"<text x="{x}" y="{ty}" text-anchor="end">{name}</text><rect x="{left}" y="{y}" width="{length:.1}" height="{h}" fill="{colour}"/><text x="{vx:.1}" y="{ty}">{ops:.1}{share}</text>"#,
+            x = left - 8.0,
             ty = y + 15.0,
-            name = escape(&name),
+            name = escape(name),
             h = ROW_HEIGHT - 8.0,
-            vx = LEFT + length + 6.0,
+            vx = left + length + 6.0,
             ops = m.ops_per_ms(),
             share = m
                 .limit_share()
@@ -738,6 +737,24 @@ pub fn svg(rows: &[Row], title: &str) -> String {
     }
     out.push_str("</svg>\n");
     out
+}
+
+/// A chart row's label: appender, library, threads and mode.
+fn chart_label(row: &Row) -> String {
+    format!(
+        "{} · {} · {} thr{}",
+        row.label,
+        row.library,
+        row.threads,
+        if row.asynchronous { " · async" } else { "" }
+    )
+}
+
+/// A generous estimate of `text`'s width in pixels at the chart's 13 px sans-serif: 8 px a
+/// character is wider than the average glyph of the common sans-serif fonts, so the estimate
+/// errs towards room to spare.
+fn label_width(text: &str) -> f64 {
+    text.chars().count() as f64 * 8.0
 }
 
 fn escape(text: &str) -> String {
@@ -1017,6 +1034,26 @@ mod tests {
         assert!(!slow[0].target_met());
         let fast = ratios(&[ours_slow, measured("log4j2", 10_000)], "log4j2");
         assert!(fast[0].target_met());
+    }
+
+    #[test]
+    fn svg_label_column_fits_the_longest_label() {
+        let long = Row {
+            label: "AsyncLogger-RandomAccessFile".into(),
+            asynchronous: true,
+            ..measured("l4rs", 1_000_000)
+        };
+        let label = chart_label(&long);
+        let chart = svg(&[measured("log4j2", 50_000), long], "t");
+        // Every bar starts right of the longest label's estimated width: nothing is cut.
+        for bar in chart.split("<rect x=\"").skip(1) {
+            let x: f64 = bar.split('"').next().unwrap().parse().unwrap();
+            assert!(
+                x >= label_width(&label),
+                "bar at {x} overlaps a {label:?} label"
+            );
+        }
+        assert!(chart.contains(&escape(&label)));
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The producer side of asynchronous logging allocates nothing in steady state: an AsyncRoot in
-//! front of a buffered File, and an Async appender in front of a RandomAccessFile, with the
-//! study's pattern, a 101-frame throwable on every fifth call, and MDC/NDC entries. Only
-//! allocations made on the logging thread are counted; the background threads' are reported.
+//! front of a buffered File, and an Async appender in front of a RandomAccessFile, with the log4j2
+//! appender benchmark's pattern, a 101-frame throwable on every fifth call, and MDC/NDC entries.
+//! Only allocations made on the logging thread are counted; the background threads' are reported.
 
 use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};

@@ -1,6 +1,6 @@
-//! The study's configuration (`config-samples/log4j2-appender.xml`) loaded through
-//! `LOG4RS_CONFIGURATION_FILE`: its three loggers (File, RandomAccessFile, MemoryMappedFile)
-//! all run, and each file's lines are checked field by field.
+//! The log4j2 appender benchmark's configuration (`config-samples/log4j2-appender.xml`) loaded
+//! through `LOG4RS_CONFIGURATION_FILE`: its three loggers (File, RandomAccessFile,
+//! MemoryMappedFile) all run, and each file's lines are checked field by field.
 
 use l4rs::core::status;
 use l4rs::{Level, StackFrame, Throwable};
@@ -81,7 +81,7 @@ fn log_through_every_logger() -> Logged {
 }
 
 #[test]
-fn every_logger_writes_the_study_pattern() {
+fn every_logger_writes_the_benchmark_pattern() {
     let Logged {
         contents,
         records,
@@ -169,7 +169,7 @@ fn check_prefix(file: &str, prefix: &Prefix<'_>, location: &str, window: Window)
     assert_eq!(prefix.pid, std::process::id().to_string(), "{file}: %pid");
     // The test harness names each test's thread after the test.
     assert_eq!(
-        prefix.thread, "every_logger_writes_the_study_pattern",
+        prefix.thread, "every_logger_writes_the_benchmark_pattern",
         "{file}: %t"
     );
     assert_eq!(prefix.location, location, "{file}: %C.%M:%L");

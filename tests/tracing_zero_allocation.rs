@@ -1,9 +1,9 @@
-//! `tracing` events through `l4rs::tracing::layer()` allocate nothing in steady state: the
-//! study's pattern into an immediate-flush File appender, as `zero_allocation.rs` checks for
-//! l4rs's own macros; events without fields, a disabled `tracing::trace!`, and events with
-//! fields inside an entered span (whose context map and stack reuse per-thread strings); and
-//! `log` records through `tracing-log`'s `LogTracer`, enabled and disabled (whose `log.*`
-//! fields are read into per-thread strings and whose loggers are cached per thread).
+//! `tracing` events through `l4rs::tracing::layer()` allocate nothing in steady state: the log4j2
+//! appender benchmark's pattern into an immediate-flush File appender, as `zero_allocation.rs`
+//! checks for l4rs's own macros; events without fields, a disabled `tracing::trace!`, and events
+//! with fields inside an entered span (whose context map and stack reuse per-thread strings); and
+//! `log` records through `tracing-log`'s `LogTracer`, enabled and disabled (whose `log.*` fields
+//! are read into per-thread strings and whose loggers are cached per thread).
 
 use l4rs::core::testing::CountingAllocator;
 use tracing_subscriber::prelude::*;

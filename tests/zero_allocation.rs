@@ -1,5 +1,6 @@
-//! An enabled log call through the facade allocates nothing in steady state: the study's
-//! pattern, with and without a 101-frame throwable, into an immediate-flush File appender.
+//! An enabled log call through the facade allocates nothing in steady state: the log4j2 appender
+//! benchmark's pattern, with and without a 101-frame throwable, into an immediate-flush File
+//! appender.
 
 use l4rs::core::testing::CountingAllocator;
 

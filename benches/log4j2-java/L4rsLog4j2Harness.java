@@ -21,7 +21,7 @@ import org.apache.logging.log4j.core.config.LoggerConfig;
 import org.apache.logging.log4j.core.jmx.RingBufferAdmin;
 
 /**
- * l4rs-bench's log4j2 side: the study's workload on one log4j2 logger, run by
+ * l4rs-bench's log4j2 side: the log4j2 appender benchmark's workload on one log4j2 logger, run by
  * {@code l4rs-bench --vs-log4j2} in its own JVM between the l4rs rows.
  *
  * <pre>

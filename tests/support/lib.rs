@@ -40,7 +40,7 @@ pub fn read_lines(path: &Path) -> Vec<String> {
 }
 
 /// A throwable captured `depth` calls deep, so that it has `depth + 1` frames of its own (the
-/// zero-allocation tests log one of 101 frames, as the study does).
+/// zero-allocation tests log one of 101 frames, as the log4j2 appender benchmark does).
 #[inline(never)]
 pub fn deep_throwable(depth: usize) -> l4rs::Throwable {
     if depth == 0 {

@@ -1,5 +1,6 @@
-//! Logs through the study's configuration (`config-samples/log4j2-appender.xml`) and prints
-//! where the lines went. Run from the workspace root:
+//! Logs through the log4j2 appender benchmark's configuration
+//! (`config-samples/log4j2-appender.xml`) and prints where the lines went. Run from the workspace
+//! root:
 //!
 //! ```sh
 //! cargo run -p l4rs --example sample
@@ -7,7 +8,8 @@
 
 use std::path::Path;
 
-/// The study's three loggers, and one that falls through to the root logger's console.
+/// The benchmark configuration's three loggers, and one that falls through to the root logger's
+/// console.
 const LOGGERS: [&str; 4] = [
     "FileLogger",
     "RandomAccessFileLogger",

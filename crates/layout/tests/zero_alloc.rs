@@ -1,5 +1,5 @@
-//! Formatting allocates nothing once warm: the study's pattern with a 101-frame throwable,
-//! counted by a global allocator (only allocations made on the test's own thread count).
+//! Formatting allocates nothing once warm: the log4j2 appender benchmark's pattern with a 101-frame
+//! throwable, counted by a global allocator (only allocations made on the test's own thread count).
 
 use std::alloc::{GlobalAlloc, Layout as AllocLayout, System};
 use std::cell::Cell;
@@ -49,7 +49,7 @@ fn counted<R>(f: impl FnOnce() -> R) -> (R, usize) {
     (result, ALLOCATIONS.load(Ordering::Relaxed) - before)
 }
 
-fn study_throwable() -> Throwable {
+fn benchmark_throwable() -> Throwable {
     let frames: Vec<StackFrame> = (0..101)
         .map(|i| {
             StackFrame::java(
@@ -70,7 +70,7 @@ fn study_throwable() -> Throwable {
 }
 
 #[test]
-fn study_pattern_formats_without_allocating() {
+fn benchmark_pattern_formats_without_allocating() {
     let (_probe, seen) = counted(|| Vec::<u8>::with_capacity(16));
     assert!(seen >= 1, "the counting allocator must see allocations");
     for pattern in [
@@ -81,7 +81,7 @@ fn study_pattern_formats_without_allocating() {
         "%m %rEx{5}%n",
     ] {
         let layout = PatternLayout::from_pattern(pattern);
-        let throwable = study_throwable();
+        let throwable = benchmark_throwable();
         let message = "Benchmark message 0123456789 abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ 0123456789 end!!.";
         let make = |millis: i64| {
             let mut event = LogEvent::new("FileLogger", Level::DEBUG, Message::Text(message));

@@ -1,16 +1,17 @@
-//! What formatting one event of the study's workload costs, without any appender: the plain
-//! event and the event with its 101-frame error (`%ex{full}` renders every frame on every
-//! event), with the study's pattern.
+//! What formatting one event of the log4j2 appender benchmark's workload
+//! (`config-samples/log4j2-appender.xml`) costs, without any appender: the plain event and the
+//! event with its 101-frame error (`%ex{full}` renders every frame on every event), with its
+//! pattern.
 //!
-//! Run with `cargo bench -p l4rs-layout --bench study_event`; `cargo test` runs each benchmark
-//! once as a smoke test.
+//! Run with `cargo bench -p l4rs-layout --bench benchmark_event`; `cargo test` runs each
+//! benchmark once as a smoke test.
 
 use std::hint::black_box;
 
 use l4rs_core::{Layout, Level, LogEvent, Message, StackFrame, Throwable, ThrowableRef};
 use l4rs_layout::PatternLayout;
 
-const STUDY_PATTERN: &str =
+const BENCHMARK_PATTERN: &str =
     "%d{yyyy-MM-dd HH:mm:ss.SSS} %-5level %pid %t %C.%M:%L - %msg %ex{full} %n";
 const MESSAGE: &str = "l4rs benchmark event: a fixed one-hundred-character message, logged at DEBUG level by every thread..";
 
@@ -20,7 +21,7 @@ fn main() {
 
 /// The shape of the bench's error: 100 recursive frames and their caller, as Rust frames
 /// resolve (module path, function, file name, line).
-fn study_throwable() -> Throwable {
+fn benchmark_throwable() -> Throwable {
     let mut frames: Vec<StackFrame> = (0..100)
         .map(|depth| {
             StackFrame::rust(
@@ -43,7 +44,7 @@ fn study_throwable() -> Throwable {
 }
 
 fn format_bench(bencher: divan::Bencher<'_, '_>, throwable: Option<&Throwable>) {
-    let layout = PatternLayout::from_pattern(STUDY_PATTERN);
+    let layout = PatternLayout::from_pattern(BENCHMARK_PATTERN);
     let mut event = LogEvent::new("FileLogger", Level::DEBUG, Message::Text(MESSAGE));
     event.location = Some(l4rs_core::Location {
         class: "l4rs_bench::ours",
@@ -69,6 +70,6 @@ fn plain(bencher: divan::Bencher<'_, '_>) {
 /// An event of one in five: the message and the 101-frame error.
 #[divan::bench]
 fn with_error(bencher: divan::Bencher<'_, '_>) {
-    let throwable = study_throwable();
+    let throwable = benchmark_throwable();
     format_bench(bencher, Some(&throwable));
 }

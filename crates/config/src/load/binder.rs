@@ -421,6 +421,31 @@ impl Binder {
         }
     }
 
+    /// A Java `Character`: exactly one UTF-16 unit (so `\t` is two characters and refused, as
+    /// log4j2's converter refuses it; XML's `&#9;` gives a tab).
+    pub fn character(&mut self, node: &mut PNode, names: &[&str]) -> Option<char> {
+        let attr = node.take(names)?;
+        let value = self.substitute(&attr.value, node, attr.position);
+        let mut chars = value.chars();
+        match (chars.next(), chars.next()) {
+            (Some(c), None) if c.len_utf16() == 1 => Some(c),
+            _ => {
+                let cause = format!(
+                    "java.lang.IllegalArgumentException: Character string must be of length 1: {value}"
+                );
+                self.conversion_warning(
+                    node,
+                    &attr,
+                    &value,
+                    "class java.lang.Character",
+                    "expected a single character (use an XML character reference such as &#9; for a tab)",
+                    cause,
+                );
+                None
+            }
+        }
+    }
+
     /// A charset name Java knows; anything else warns and keeps the default.
     pub fn charset(&mut self, node: &mut PNode, names: &[&str]) -> Option<String> {
         let attr = node.take(names)?;

@@ -17,6 +17,7 @@ mod gelf;
 mod json;
 mod json_writer;
 mod rfc5424;
+mod structured_data;
 mod syslog;
 
 pub use csv::CsvLayout;

@@ -62,7 +62,7 @@ pub(crate) fn build_csv_layout(
         null_string: binder.string(&mut node, &["nullString"]),
         record_separator: binder.string(&mut node, &["recordSeparator"]),
         text: PatternLayoutSpec {
-            charset: binder.charset(&mut node, &["charset"]),
+            charset: binder.charset_defaulting(&mut node, &["charset"], "UTF-8"),
             header: binder.string(&mut node, &["header"]),
             footer: binder.string(&mut node, &["footer"]),
             ..defaults.text

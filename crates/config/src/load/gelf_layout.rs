@@ -121,7 +121,7 @@ pub(crate) fn build_gelf_layout(binder: &mut Binder, mut node: PNode) -> Option<
     if spec.include_null_delimiter && spec.compression != GelfCompression::Off {
         binder.error_help(
             &node,
-            "Could not create plugin of type class org.apache.logging.log4j.core.layout.GelfLayout for element GelfLayout: java.lang.IllegalArgumentException: null delimiter cannot be used with compression",
+            "Could not create plugin of type class org.apache.logging.log4j.core.layout.GelfLayout for element GelfLayout: java.lang.IllegalArgumentException: null delimiter cannot be used with compression java.lang.IllegalArgumentException: null delimiter cannot be used with compression",
             "set compressionType=\"OFF\" on <GelfLayout> to use includeNullDelimiter; the appender uses its default layout",
         );
         // The builder threw, so log4j2 tries the plugin's factory method, which GelfLayout lacks.

@@ -5,8 +5,9 @@ use super::binder::Binder;
 use super::node::PNode;
 use crate::diagnostic::Severity;
 use crate::model::{
-    CsvLayoutKind, JsonLayoutSpec, LayoutSpec, LoggerFieldsSpec, PatternLayoutSpec, PatternSelectorKind, PatternSelectorSpec,
-    ReplaceSpec, Rfc5424LayoutSpec, SyslogLayoutSpec, SYSLOG_FACILITIES,
+    CsvLayoutKind, JsonLayoutSpec, LayoutSpec, LoggerFieldsSpec, PatternLayoutSpec,
+    PatternSelectorKind, PatternSelectorSpec, ReplaceSpec, Rfc5424LayoutSpec, SyslogLayoutSpec,
+    SYSLOG_FACILITIES,
 };
 
 /// True when a child element occupies an appender's layout slot.
@@ -21,7 +22,9 @@ pub(crate) fn build_layout(binder: &mut Binder, node: PNode) -> Option<LayoutSpe
         Some("JsonLayout") => Some(LayoutSpec::Json(build_json_layout(binder, node))),
         Some("SyslogLayout") => Some(LayoutSpec::Syslog(build_syslog_layout(binder, node))),
         Some("Rfc5424Layout") => Some(LayoutSpec::Rfc5424(build_rfc5424_layout(binder, node))),
-        Some("GelfLayout") => super::gelf_layout::build_gelf_layout(binder, node).map(LayoutSpec::Gelf),
+        Some("GelfLayout") => {
+            super::gelf_layout::build_gelf_layout(binder, node).map(LayoutSpec::Gelf)
+        }
         Some("CsvLogEventLayout") => {
             super::csv_layout::build_csv_layout(binder, node, CsvLayoutKind::LogEvent)
                 .map(LayoutSpec::Csv)
@@ -286,7 +289,10 @@ fn build_logger_fields(binder: &mut Binder, mut node: PNode) -> LoggerFieldsSpec
 }
 
 /// `<KeyValuePair key value>`; `None` (after an error) when either is missing.
-pub(super) fn build_key_value_pair(binder: &mut Binder, mut node: PNode) -> Option<(String, String)> {
+pub(super) fn build_key_value_pair(
+    binder: &mut Binder,
+    mut node: PNode,
+) -> Option<(String, String)> {
     let inserted = node.attrs.len();
     for child in std::mem::take(&mut node.children) {
         binder.unusable_child(&node, &child);

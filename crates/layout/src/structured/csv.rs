@@ -37,16 +37,15 @@ impl CsvFormat {
             record_separator: Some("\r\n".to_string()),
             trim: false,
         };
-        let format = |delimiter, escape, quote_mode, null_string: Option<&str>, lf: bool| {
-            CsvFormat {
+        let format =
+            |delimiter, escape, quote_mode, null_string: Option<&str>, lf: bool| CsvFormat {
                 delimiter,
                 escape,
                 quote_mode,
                 null_string: null_string.map(str::to_string),
                 record_separator: Some(if lf { "\n" } else { "\r\n" }.to_string()),
                 ..default.clone()
-            }
-        };
+            };
         use CsvQuoteMode::{AllNonNull, Minimal};
         Some(match name {
             "Default" | "Excel" | "RFC4180" => default,

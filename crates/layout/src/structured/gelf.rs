@@ -295,7 +295,10 @@ mod tests {
             LayoutContext::default(),
         );
         let line = format(&omitting, &event);
-        assert!(!line.contains("_empty") && !line.contains("_user"), "{line}");
+        assert!(
+            !line.contains("_empty") && !line.contains("_user"),
+            "{line}"
+        );
     }
 
     #[test]

@@ -181,7 +181,10 @@ impl Layout for Rfc5424Layout {
     /// capture it up front for the `<LoggerFields>` and exception patterns that print it.
     fn requires_location(&self) -> bool {
         self.structured_data.requires_location()
-            || self.exception.as_ref().is_some_and(Pattern::requires_location)
+            || self
+                .exception
+                .as_ref()
+                .is_some_and(Pattern::requires_location)
     }
 }
 

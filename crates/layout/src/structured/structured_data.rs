@@ -147,7 +147,12 @@ impl StructuredData {
 
     /// Writes the elements, or `-` without any. (Elements that are all discarded write
     /// nothing at all, as in log4j2.)
-    pub(super) fn write(&self, event: &LogEvent<'_>, new_line_escape: Option<&str>, out: &mut String) {
+    pub(super) fn write(
+        &self,
+        event: &LogEvent<'_>,
+        new_line_escape: Option<&str>,
+        out: &mut String,
+    ) {
         let mdc_present = self.mdc.include && !event.context_map.is_empty();
         let order = if mdc_present {
             &self.order_with_mdc
@@ -161,12 +166,25 @@ impl StructuredData {
         for element in order {
             match *element {
                 Element::Mdc => {
-                    let entries = event.context_map.iter().filter(|(k, _)| self.mdc.filter.keeps(k));
-                    write_element(&self.mdc.id, self.mdc.prefix.as_deref(), entries, new_line_escape, out);
+                    let entries = event
+                        .context_map
+                        .iter()
+                        .filter(|(k, _)| self.mdc.filter.keeps(k));
+                    write_element(
+                        &self.mdc.id,
+                        self.mdc.prefix.as_deref(),
+                        entries,
+                        new_line_escape,
+                        out,
+                    );
                 }
-                Element::Fields(index) => {
-                    self.write_fields(&self.fields[index], event, mdc_present, new_line_escape, out)
-                }
+                Element::Fields(index) => self.write_fields(
+                    &self.fields[index],
+                    event,
+                    mdc_present,
+                    new_line_escape,
+                    out,
+                ),
             }
         }
     }
@@ -191,10 +209,14 @@ impl StructuredData {
             let ends = &ends_owned;
             let text = &*text;
             let values = || {
-                element.fields.iter().enumerate().map(move |(index, (key, _))| {
-                    let start = if index == 0 { 0 } else { ends[index - 1] };
-                    (key.as_str(), &text[start..ends[index]])
-                })
+                element
+                    .fields
+                    .iter()
+                    .enumerate()
+                    .map(move |(index, (key, _))| {
+                        let start = if index == 0 { 0 } else { ends[index - 1] };
+                        (key.as_str(), &text[start..ends[index]])
+                    })
             };
             let is_mdc = element.id == self.mdc.id;
             let union = is_mdc && mdc_present;
@@ -203,7 +225,13 @@ impl StructuredData {
             if !discard {
                 // The MDC's includes and excludes apply to every parameter of its element.
                 let kept = merged().filter(|(k, _)| !is_mdc || self.mdc.filter.keeps(k));
-                write_element(&element.id, self.event_prefix.as_deref(), kept, new_line_escape, out);
+                write_element(
+                    &element.id,
+                    self.event_prefix.as_deref(),
+                    kept,
+                    new_line_escape,
+                    out,
+                );
             }
             let _ = VALUE_ENDS.try_with(|slot| *slot.borrow_mut() = ends_owned);
         });
@@ -299,8 +327,9 @@ fn java_compare(a: &str, b: &str) -> std::cmp::Ordering {
 
 /// `String.hashCode`.
 fn java_hash(text: &str) -> i32 {
-    text.encode_utf16()
-        .fold(0i32, |hash, unit| hash.wrapping_mul(31).wrapping_add(i32::from(unit)))
+    text.encode_utf16().fold(0i32, |hash, unit| {
+        hash.wrapping_mul(31).wrapping_add(i32::from(unit))
+    })
 }
 
 /// The table size of `new HashMap<>(capacity)` at its first insertion.

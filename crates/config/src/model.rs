@@ -581,6 +581,140 @@ pub enum LayoutSpec {
     Syslog(SyslogLayoutSpec),
     /// `<Rfc5424Layout>` (syslog, RFC 5424).
     Rfc5424(Rfc5424LayoutSpec),
+    /// `<GelfLayout>` (Graylog Extended Log Format).
+    Gelf(GelfLayoutSpec),
+    /// `<CsvLogEventLayout>` or `<CsvParameterLayout>`.
+    Csv(CsvLayoutSpec),
+}
+
+/// How `<GelfLayout>` compresses an event's bytes (`compressionType`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GelfCompression {
+    /// `GZIP` (log4j2's default).
+    Gzip,
+    /// `ZLIB`: a zlib stream (RFC 1950).
+    Zlib,
+    /// `OFF`.
+    Off,
+}
+
+/// `<GelfLayout>` attributes and children, with log4j2's defaults.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GelfLayoutSpec {
+    /// `host` (default: the local host name).
+    pub host: Option<String>,
+    /// `compressionType` (default GZIP).
+    pub compression: GelfCompression,
+    /// `compressionThreshold` (default 1024): only events of more bytes are compressed.
+    pub compression_threshold: i32,
+    /// `includeStacktrace` (default true): `full_message` is the trace, not just its first line.
+    pub include_stacktrace: bool,
+    /// `includeThreadContext` (default true): MDC entries as `_key` fields.
+    pub include_thread_context: bool,
+    /// `threadContextIncludes`: the only MDC keys written.
+    pub thread_context_includes: Option<Vec<String>>,
+    /// `threadContextExcludes`: MDC keys left out (includes win when both are given).
+    pub thread_context_excludes: Option<Vec<String>>,
+    /// `threadContextPrefix` (default empty): written before each MDC key.
+    pub thread_context_prefix: String,
+    /// `includeNullDelimiter` (default false): a NUL after each event.
+    pub include_null_delimiter: bool,
+    /// `includeNewLineDelimiter` (default false): a `\n` after each event.
+    pub include_new_line_delimiter: bool,
+    /// `omitEmptyFields` (default false): additional and MDC fields with empty values are left out.
+    pub omit_empty_fields: bool,
+    /// `messagePattern`, or a `<PatternSelector>` child (in [`PatternLayoutSpec::selector`]):
+    /// `full_message` is this PatternLayout's output.
+    pub message_layout: Option<PatternLayoutSpec>,
+    /// `<KeyValuePair key value>` children: `_key` fields; `${…}` left after
+    /// configuration-time substitution is resolved per event.
+    pub additional_fields: Vec<(String, String)>,
+}
+
+impl Default for GelfLayoutSpec {
+    fn default() -> GelfLayoutSpec {
+        GelfLayoutSpec {
+            host: None,
+            compression: GelfCompression::Gzip,
+            compression_threshold: 1024,
+            include_stacktrace: true,
+            include_thread_context: true,
+            thread_context_includes: None,
+            thread_context_excludes: None,
+            thread_context_prefix: String::new(),
+            include_null_delimiter: false,
+            include_new_line_delimiter: false,
+            omit_empty_fields: false,
+            message_layout: None,
+            additional_fields: Vec::new(),
+        }
+    }
+}
+
+/// Which CSV layout: what each record holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CsvLayoutKind {
+    /// `<CsvLogEventLayout>`: the event's fields.
+    LogEvent,
+    /// `<CsvParameterLayout>`: the message's parameters.
+    Parameter,
+}
+
+/// commons-csv's `QuoteMode`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CsvQuoteMode {
+    /// `ALL`: every field quoted.
+    All,
+    /// `ALL_NON_NULL`: every field but null ones.
+    AllNonNull,
+    /// `MINIMAL`: only fields that need it.
+    Minimal,
+    /// `NON_NUMERIC`: every field that is not a number (all of the layouts' fields but integers).
+    NonNumeric,
+    /// `NONE`: never quoted; special characters are escaped instead.
+    None,
+}
+
+/// `<CsvLogEventLayout>` / `<CsvParameterLayout>` attributes, with log4j2's defaults. The
+/// format's character attributes are `None` when the format's own setting applies.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CsvLayoutSpec {
+    /// Which layout.
+    pub kind: CsvLayoutKind,
+    /// `format` (default `Default`): a commons-csv predefined format name.
+    pub format: String,
+    /// `delimiter`.
+    pub delimiter: Option<char>,
+    /// `escape`.
+    pub escape: Option<char>,
+    /// `quote`.
+    pub quote: Option<char>,
+    /// `quoteMode`.
+    pub quote_mode: Option<CsvQuoteMode>,
+    /// `nullString`: written for null fields.
+    pub null_string: Option<String>,
+    /// `recordSeparator`.
+    pub record_separator: Option<String>,
+    /// `header`, `footer` and `charset`, rendered as a PatternLayout renders them (as log4j2
+    /// builds a PatternLayout serializer for each); its `pattern` is unused.
+    pub text: PatternLayoutSpec,
+}
+
+impl CsvLayoutSpec {
+    /// The layout of `kind` with log4j2's defaults.
+    pub fn new(kind: CsvLayoutKind) -> CsvLayoutSpec {
+        CsvLayoutSpec {
+            kind,
+            format: "Default".to_string(),
+            delimiter: None,
+            escape: None,
+            quote: None,
+            quote_mode: None,
+            null_string: None,
+            record_separator: None,
+            text: PatternLayoutSpec::default(),
+        }
+    }
 }
 
 /// `<Rfc5424Layout>` attributes, with log4j2's defaults.
@@ -612,7 +746,8 @@ pub struct Rfc5424LayoutSpec {
     pub mdc_excludes: Vec<String>,
     /// `mdcIncludes`: the only MDC keys written; ignored when `mdcExcludes` is given too.
     pub mdc_includes: Vec<String>,
-    /// `mdcRequired`: MDC keys every event must have (not enforced by l4rs).
+    /// `mdcRequired`: MDC keys every event must have; an event without one of them is not
+    /// written (log4j2 throws, and the appender reports the error).
     pub mdc_required: Vec<String>,
     /// `exceptionPattern`: a PatternLayout pattern for the event's throwable, written after the
     /// message on a new line.
@@ -620,6 +755,22 @@ pub struct Rfc5424LayoutSpec {
     /// `useTlsMessageFormat` (default false): each event is preceded by its length and a space
     /// (RFC 5425 octet counting).
     pub use_tls_message_format: bool,
+    /// `<LoggerFields>` children: structured data elements of `<KeyValuePair>` patterns.
+    pub logger_fields: Vec<LoggerFieldsSpec>,
+}
+
+/// One `<LoggerFields>` of an `<Rfc5424Layout>`: a structured data element whose parameter
+/// values are PatternLayout patterns rendered per event.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoggerFieldsSpec {
+    /// `<KeyValuePair key value>` children: parameter name and pattern.
+    pub fields: Vec<(String, String)>,
+    /// `sdId` (default: the layout's `mdcId`).
+    pub sd_id: Option<String>,
+    /// `enterpriseId` (default: the layout's `enterpriseNumber`).
+    pub enterprise_id: Option<String>,
+    /// `discardIfAllFieldsAreEmpty` (default false).
+    pub discard_if_all_fields_are_empty: bool,
 }
 
 impl Default for Rfc5424LayoutSpec {
@@ -641,6 +792,7 @@ impl Default for Rfc5424LayoutSpec {
             mdc_required: Vec::new(),
             exception_pattern: None,
             use_tls_message_format: false,
+            logger_fields: Vec::new(),
         }
     }
 }

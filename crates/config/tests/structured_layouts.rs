@@ -208,6 +208,7 @@ fn rfc5424_defaults_and_attributes_are_log4j2s() {
             mdc_required: vec!["r".into()],
             exception_pattern: Some("%ex{short}".into()),
             use_tls_message_format: true,
+            logger_fields: Vec::new(),
         }
     );
     assert!(messages(&config).is_empty(), "{:?}", messages(&config));
@@ -239,4 +240,159 @@ fn rfc5424_reports_what_log4j2_reports() {
     assert_eq!(spec.enterprise_number, 32473);
     assert!(spec.mdc_includes.is_empty());
     assert_eq!(spec.mdc_excludes, ["b"]);
+}
+
+fn layout_spec(config: &Configuration, appender: &str) -> Option<LayoutSpec> {
+    config
+        .appender(appender)
+        .expect("the appender is kept")
+        .layout
+        .clone()
+}
+
+#[test]
+fn gelf_defaults_attributes_and_children_are_log4j2s() {
+    use l4rs_config::model::{GelfCompression, GelfLayoutSpec};
+    let config = load(
+        r#"<Console name="D"><GelfLayout/></Console>
+<Console name="G"><GelfLayout HOST="${app}" compressionType="zlib" compressionThreshold="10"
+    includeStacktrace="false" includeThreadContext="false" threadContextIncludes=" a , b"
+    threadContextPrefix="p_" includeNewLineDelimiter="true" omitEmptyFields="true"
+    messagePattern="%m%n" includeMapMessage="false" charset="US-ASCII">
+  <KeyValuePair key="k" value="$${ctx:user}"/>
+</GelfLayout></Console>"#,
+    );
+    assert!(messages(&config).is_empty(), "{:?}", messages(&config));
+    let Some(LayoutSpec::Gelf(default)) = layout_spec(&config, "D") else {
+        panic!("a GelfLayout");
+    };
+    assert_eq!(default, GelfLayoutSpec::default());
+    assert_eq!(default.compression, GelfCompression::Gzip);
+    assert_eq!(default.compression_threshold, 1024);
+    let Some(LayoutSpec::Gelf(spec)) = layout_spec(&config, "G") else {
+        panic!("a GelfLayout");
+    };
+    assert_eq!(spec.host.as_deref(), Some("orders"));
+    assert_eq!(spec.compression, GelfCompression::Zlib);
+    assert_eq!(spec.compression_threshold, 10);
+    assert!(!spec.include_stacktrace && !spec.include_thread_context);
+    assert_eq!(
+        spec.thread_context_includes,
+        Some(vec!["a".to_string(), "b".to_string()])
+    );
+    assert_eq!(spec.thread_context_prefix, "p_");
+    assert!(spec.include_new_line_delimiter && spec.omit_empty_fields);
+    let message = spec.message_layout.expect("messagePattern");
+    assert_eq!(message.pattern, "%m%n");
+    // log4j2's message PatternLayout writes exceptions only with includeStacktrace.
+    assert!(!message.always_write_exceptions);
+    assert_eq!(
+        spec.additional_fields,
+        vec![("k".to_string(), "${ctx:user}".to_string())]
+    );
+}
+
+#[test]
+fn gelf_refuses_a_nul_delimiter_with_compression() {
+    let config = load(r#"<Console name="C"><GelfLayout includeNullDelimiter="true"/></Console>"#);
+    assert!(layout_spec(&config, "C").is_none(), "the default layout");
+    let messages = messages(&config);
+    assert!(
+        messages[0].ends_with("null delimiter cannot be used with compression java.lang.IllegalArgumentException: null delimiter cannot be used with compression"),
+        "{messages:?}"
+    );
+    assert!(
+        messages[1].contains("No factory method found"),
+        "{messages:?}"
+    );
+    let plain = load(
+        r#"<Console name="C"><GelfLayout includeNullDelimiter="true" compressionType="OFF"/></Console>"#,
+    );
+    assert!(
+        matches!(layout_spec(&plain, "C"), Some(LayoutSpec::Gelf(spec)) if spec.include_null_delimiter)
+    );
+}
+
+#[test]
+fn csv_layouts_bind_commons_csv_attributes() {
+    use l4rs_config::model::{CsvLayoutKind, CsvLayoutSpec, CsvQuoteMode};
+    let config = load(
+        r#"<Console name="E"><CsvLogEventLayout/></Console>
+<Console name="P"><CsvParameterLayout format="MySQL" delimiter=";" escape="^" quote="'"
+    quoteMode="non_numeric" nullString="NULL" recordSeparator="|" charset="ISO-8859-1"
+    header="h%n" footer="f%n"/></Console>
+<Console name="Bad"><CsvLogEventLayout format="mysql"/></Console>
+<Console name="Chars"><CsvLogEventLayout delimiter="ab"/></Console>"#,
+    );
+    let Some(LayoutSpec::Csv(default)) = layout_spec(&config, "E") else {
+        panic!("a CSV layout");
+    };
+    let mut expected = CsvLayoutSpec::new(CsvLayoutKind::LogEvent);
+    // The header and footer levels come from the loggers, as for PatternLayout.
+    expected.text.header_level = default.text.header_level;
+    expected.text.footer_level = default.text.footer_level;
+    assert_eq!(default, expected);
+    assert_eq!(default.text.footer_level, l4rs_core::Level::INFO);
+    let Some(LayoutSpec::Csv(spec)) = layout_spec(&config, "P") else {
+        panic!("a CSV layout");
+    };
+    assert_eq!(spec.kind, CsvLayoutKind::Parameter);
+    assert_eq!(spec.format, "MySQL");
+    assert_eq!(
+        (spec.delimiter, spec.escape, spec.quote),
+        (Some(';'), Some('^'), Some('\''))
+    );
+    assert_eq!(spec.quote_mode, Some(CsvQuoteMode::NonNumeric));
+    assert_eq!(spec.null_string.as_deref(), Some("NULL"));
+    assert_eq!(spec.record_separator.as_deref(), Some("|"));
+    assert_eq!(spec.text.charset.as_deref(), Some("ISO-8859-1"));
+    assert_eq!(spec.text.header.as_deref(), Some("h%n"));
+    assert_eq!(spec.text.footer.as_deref(), Some("f%n"));
+    // Format names are case-sensitive in commons-csv: the layout is not created.
+    assert!(layout_spec(&config, "Bad").is_none());
+    let messages = messages(&config);
+    assert!(
+        messages
+            .iter()
+            .any(|m| m
+                .contains("No enum constant org.apache.commons.csv.CSVFormat.Predefined.mysql")),
+        "{messages:?}"
+    );
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("Character string must be of length 1: ab")),
+        "{messages:?}"
+    );
+    assert!(
+        matches!(layout_spec(&config, "Chars"), Some(LayoutSpec::Csv(spec)) if spec.delimiter.is_none())
+    );
+}
+
+#[test]
+fn rfc5424_logger_fields_and_mdc_required_bind() {
+    let config = load(
+        r#"<Console name="C"><Rfc5424Layout mdcRequired="user, trace">
+  <LoggerFields sdId="origin" enterpriseId="1" discardIfAllFieldsAreEmpty="true">
+    <KeyValuePair key="logger" value="%c"/><KeyValuePair key="level" value="%p"/>
+  </LoggerFields>
+  <LoggerFields><KeyValuePair key="m" value="%m"/></LoggerFields>
+</Rfc5424Layout></Console>"#,
+    );
+    assert!(messages(&config).is_empty(), "{:?}", messages(&config));
+    let spec = rfc5424_spec(&config, "C");
+    assert_eq!(spec.mdc_required, ["user", "trace"]);
+    assert_eq!(spec.logger_fields.len(), 2);
+    let origin = &spec.logger_fields[0];
+    assert_eq!(origin.sd_id.as_deref(), Some("origin"));
+    assert_eq!(origin.enterprise_id.as_deref(), Some("1"));
+    assert!(origin.discard_if_all_fields_are_empty);
+    assert_eq!(
+        origin.fields,
+        [
+            ("logger".to_string(), "%c".to_string()),
+            ("level".to_string(), "%p".to_string())
+        ]
+    );
+    assert_eq!(spec.logger_fields[1].sd_id, None);
 }

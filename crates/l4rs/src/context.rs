@@ -9,7 +9,9 @@ use l4rs_config::model::{AppenderKind, AppenderSpec, LayoutSpec, PatternLayoutSp
 use l4rs_config::routing::LoggerTree;
 use l4rs_config::Configuration;
 use l4rs_core::{status, AppendError, Filter, FilterResult, Layout, Level, Location, LogEvent};
-use l4rs_layout::{JsonLayout, LayoutContext, PatternLayout, Rfc5424Layout, SyslogLayout};
+use l4rs_layout::{
+    CsvLayout, GelfLayout, JsonLayout, LayoutContext, PatternLayout, Rfc5424Layout, SyslogLayout,
+};
 
 use crate::appender_control::AppenderControl;
 use crate::asynchronous::{self, AsyncLoggerStage, Gate};
@@ -519,6 +521,8 @@ pub fn build_layout(
             let layout = Rfc5424Layout::new(rfc5424, &configuration.name, context);
             (Arc::new(layout), false)
         }
+        Some(LayoutSpec::Gelf(gelf)) => (Arc::new(GelfLayout::new(gelf, context)), false),
+        Some(LayoutSpec::Csv(csv)) => (Arc::new(CsvLayout::new(csv, context)), false),
         Some(LayoutSpec::Pattern(pattern)) => pattern_layout(pattern, context),
         None => pattern_layout(&PatternLayoutSpec::default(), context),
     }

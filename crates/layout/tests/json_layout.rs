@@ -5,9 +5,9 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use common::OwnedEvent;
+use common::{scenario_dir, scenario_events, OwnedEvent};
 use l4rs_config::model::{AppenderKind, JsonLayoutSpec, LayoutSpec};
 use l4rs_core::testing::{self, CountingAllocator};
 use l4rs_core::{Layout, LogEvent, Message};
@@ -16,21 +16,6 @@ use serde_json::Value;
 
 #[global_allocator]
 static ALLOCATOR: CountingAllocator = CountingAllocator::new(testing::count_on_this_thread);
-
-fn scenario_dir(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../tests/conformance/scenarios")
-        .join(name)
-}
-
-fn scenario_events(name: &str) -> Vec<OwnedEvent> {
-    std::fs::read_to_string(scenario_dir(name).join("events.jsonl"))
-        .expect("the scenario's events")
-        .lines()
-        .filter(|line| !line.trim().is_empty())
-        .map(OwnedEvent::from_json)
-        .collect()
-}
 
 /// All the JSON scenarios' events: markers, MDC, NDC, control characters, exceptions.
 fn all_events() -> Vec<OwnedEvent> {

@@ -238,6 +238,22 @@ impl Binder {
         expected: &str,
         cause: String,
     ) {
+        self.conversion_warning_keeping(node, attr, value, java_type, expected, cause, "null");
+    }
+
+    /// [`Binder::conversion_warning`] for an attribute whose log4j2 declaration has a default,
+    /// which the warning names (`shown_default`).
+    #[allow(clippy::too_many_arguments)]
+    fn conversion_warning_keeping(
+        &mut self,
+        node: &PNode,
+        attr: &PAttr,
+        value: &str,
+        java_type: &str,
+        expected: &str,
+        cause: String,
+        shown_default: &str,
+    ) {
         let help = format!(
             "attribute {} of {}: {expected}",
             attr.name,
@@ -245,7 +261,7 @@ impl Binder {
         );
         self.report(
             Severity::Warning,
-            format!("Error while converting string [{value}] to type [{java_type}]. Using default value [null]. {cause}"),
+            format!("Error while converting string [{value}] to type [{java_type}]. Using default value [{shown_default}]. {cause}"),
             Some(node),
             Some(attr.position),
             Some(help),
@@ -421,8 +437,46 @@ impl Binder {
         }
     }
 
+    /// A Java `Character`: exactly one UTF-16 unit (so `\t` is two characters and refused, as
+    /// log4j2's converter refuses it; XML's `&#9;` gives a tab).
+    pub fn character(&mut self, node: &mut PNode, names: &[&str]) -> Option<char> {
+        let attr = node.take(names)?;
+        let value = self.substitute(&attr.value, node, attr.position);
+        let mut chars = value.chars();
+        match (chars.next(), chars.next()) {
+            (Some(c), None) if c.len_utf16() == 1 => Some(c),
+            _ => {
+                let cause = format!(
+                    "java.lang.IllegalArgumentException: Character string must be of length 1: {value}"
+                );
+                // A factory's `Character` attribute defaults to the NUL character, which the
+                // warning prints as it is.
+                self.conversion_warning_keeping(
+                    node,
+                    &attr,
+                    &value,
+                    "class java.lang.Character",
+                    "expected a single character (use an XML character reference such as &#9; for a tab)",
+                    cause,
+                    "\0",
+                );
+                None
+            }
+        }
+    }
+
     /// A charset name Java knows; anything else warns and keeps the default.
     pub fn charset(&mut self, node: &mut PNode, names: &[&str]) -> Option<String> {
+        self.charset_defaulting(node, names, "null")
+    }
+
+    /// [`Binder::charset`] for a factory attribute whose declared default the warning names.
+    pub fn charset_defaulting(
+        &mut self,
+        node: &mut PNode,
+        names: &[&str],
+        shown_default: &str,
+    ) -> Option<String> {
         let attr = node.take(names)?;
         let value = self.substitute(&attr.value, node, attr.position);
         if is_known_charset(&value) {
@@ -434,13 +488,14 @@ impl Binder {
                 "IllegalCharsetNameException"
             };
             let cause = format!("java.nio.charset.{exception}: {value}");
-            self.conversion_warning(
+            self.conversion_warning_keeping(
                 node,
                 &attr,
                 &value,
                 "class java.nio.charset.Charset",
                 "expected a charset name Java knows, such as UTF-8, ISO-8859-1 or US-ASCII",
                 cause,
+                shown_default,
             );
             None
         }

@@ -5,8 +5,9 @@ use super::binder::Binder;
 use super::node::PNode;
 use crate::diagnostic::Severity;
 use crate::model::{
-    JsonLayoutSpec, LayoutSpec, PatternLayoutSpec, PatternSelectorKind, PatternSelectorSpec,
-    ReplaceSpec, Rfc5424LayoutSpec, SyslogLayoutSpec, SYSLOG_FACILITIES,
+    CsvLayoutKind, JsonLayoutSpec, LayoutSpec, LoggerFieldsSpec, PatternLayoutSpec,
+    PatternSelectorKind, PatternSelectorSpec, ReplaceSpec, Rfc5424LayoutSpec, SyslogLayoutSpec,
+    SYSLOG_FACILITIES,
 };
 
 /// True when a child element occupies an appender's layout slot.
@@ -21,6 +22,17 @@ pub(crate) fn build_layout(binder: &mut Binder, node: PNode) -> Option<LayoutSpe
         Some("JsonLayout") => Some(LayoutSpec::Json(build_json_layout(binder, node))),
         Some("SyslogLayout") => Some(LayoutSpec::Syslog(build_syslog_layout(binder, node))),
         Some("Rfc5424Layout") => Some(LayoutSpec::Rfc5424(build_rfc5424_layout(binder, node))),
+        Some("GelfLayout") => {
+            super::gelf_layout::build_gelf_layout(binder, node).map(LayoutSpec::Gelf)
+        }
+        Some("CsvLogEventLayout") => {
+            super::csv_layout::build_csv_layout(binder, node, CsvLayoutKind::LogEvent)
+                .map(LayoutSpec::Csv)
+        }
+        Some("CsvParameterLayout") => {
+            super::csv_layout::build_csv_layout(binder, node, CsvLayoutKind::Parameter)
+                .map(LayoutSpec::Csv)
+        }
         _ => {
             binder.unsupported(&node);
             None
@@ -166,7 +178,7 @@ fn syslog_facility(binder: &mut Binder, node: &mut PNode, default: u8) -> u8 {
 }
 
 /// A comma-separated list attribute, each entry trimmed, empty entries dropped.
-fn name_list(binder: &mut Binder, node: &mut PNode, names: &[&str]) -> Vec<String> {
+pub(super) fn name_list(binder: &mut Binder, node: &mut PNode, names: &[&str]) -> Vec<String> {
     binder
         .string(node, names)
         .map(|list| {
@@ -184,8 +196,13 @@ fn name_list(binder: &mut Binder, node: &mut PNode, names: &[&str]) -> Vec<Strin
 fn build_rfc5424_layout(binder: &mut Binder, mut node: PNode) -> Rfc5424LayoutSpec {
     let inserted = node.attrs.len();
     let defaults = Rfc5424LayoutSpec::default();
+    let mut logger_fields = Vec::new();
     for child in std::mem::take(&mut node.children) {
-        binder.unusable_child(&node, &child);
+        if child.canonical == Some("LoggerFields") {
+            logger_fields.push(build_logger_fields(binder, child));
+        } else {
+            binder.unusable_child(&node, &child);
+        }
     }
     let facility = syslog_facility(binder, &mut node, defaults.facility);
     let enterprise_number = match node.take(&["enterpriseNumber"]) {
@@ -231,6 +248,7 @@ fn build_rfc5424_layout(binder: &mut Binder, mut node: PNode) -> Rfc5424LayoutSp
             &["useTlsMessageFormat"],
             defaults.use_tls_message_format,
         ),
+        logger_fields,
     };
     binder.finish(&node, inserted);
     if !spec.mdc_includes.is_empty() && !spec.mdc_excludes.is_empty() {
@@ -243,8 +261,38 @@ fn build_rfc5424_layout(binder: &mut Binder, mut node: PNode) -> Rfc5424LayoutSp
     spec
 }
 
+/// `<LoggerFields>`: `<KeyValuePair>` children whose values are patterns.
+fn build_logger_fields(binder: &mut Binder, mut node: PNode) -> LoggerFieldsSpec {
+    let inserted = node.attrs.len();
+    let mut fields = Vec::new();
+    for child in std::mem::take(&mut node.children) {
+        if child.canonical == Some("KeyValuePair") {
+            if let Some(pair) = build_key_value_pair(binder, child) {
+                fields.push(pair);
+            }
+        } else {
+            binder.unusable_child(&node, &child);
+        }
+    }
+    let spec = LoggerFieldsSpec {
+        fields,
+        sd_id: binder.string(&mut node, &["sdId"]),
+        enterprise_id: binder.string(&mut node, &["enterpriseId"]),
+        discard_if_all_fields_are_empty: binder.boolean(
+            &mut node,
+            &["discardIfAllFieldsAreEmpty"],
+            false,
+        ),
+    };
+    binder.finish(&node, inserted);
+    spec
+}
+
 /// `<KeyValuePair key value>`; `None` (after an error) when either is missing.
-fn build_key_value_pair(binder: &mut Binder, mut node: PNode) -> Option<(String, String)> {
+pub(super) fn build_key_value_pair(
+    binder: &mut Binder,
+    mut node: PNode,
+) -> Option<(String, String)> {
     let inserted = node.attrs.len();
     for child in std::mem::take(&mut node.children) {
         binder.unusable_child(&node, &child);
@@ -265,7 +313,7 @@ fn build_key_value_pair(binder: &mut Binder, mut node: PNode) -> Option<(String,
     }
 }
 
-fn build_selector(binder: &mut Binder, mut node: PNode) -> Option<PatternSelectorSpec> {
+pub(super) fn build_selector(binder: &mut Binder, mut node: PNode) -> Option<PatternSelectorSpec> {
     let kind = match node.canonical {
         Some("MarkerPatternSelector") => PatternSelectorKind::Marker,
         Some("LevelPatternSelector") => PatternSelectorKind::Level,

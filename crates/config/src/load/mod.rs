@@ -15,9 +15,11 @@ mod appenders;
 mod arbiters;
 mod async_appender;
 mod binder;
+mod csv_layout;
 mod delete;
 mod failover;
 mod filters;
+mod gelf_layout;
 mod layout;
 mod loggers;
 mod node;
@@ -461,8 +463,11 @@ fn for_each_pattern_layout(
     mut f: impl FnMut(&mut PatternLayoutSpec),
 ) {
     for appender in appenders {
-        if let Some(LayoutSpec::Pattern(spec)) = &mut appender.layout {
-            f(spec);
+        match &mut appender.layout {
+            Some(LayoutSpec::Pattern(spec)) => f(spec),
+            // The CSV layouts' header and footer are PatternLayout serializers.
+            Some(LayoutSpec::Csv(spec)) => f(&mut spec.text),
+            _ => {}
         }
     }
 }

@@ -21,6 +21,8 @@ fn pattern(config: &Configuration, appender: &str) -> String {
         Some(LayoutSpec::Json(_)) => "<json>".to_string(),
         Some(LayoutSpec::Syslog(_)) => "<syslog>".to_string(),
         Some(LayoutSpec::Rfc5424(_)) => "<rfc5424>".to_string(),
+        Some(LayoutSpec::Gelf(_)) => "<gelf>".to_string(),
+        Some(LayoutSpec::Csv(_)) => "<csv>".to_string(),
         None => "<default>".to_string(),
     }
 }

@@ -209,6 +209,11 @@ pub fn l4rs_dump(config: &Configuration) -> Vec<String> {
             (_, Some(LayoutSpec::Json(_))) => "JsonLayout",
             (_, Some(LayoutSpec::Syslog(_))) => "SyslogLayout",
             (_, Some(LayoutSpec::Rfc5424(_))) => "Rfc5424Layout",
+            (_, Some(LayoutSpec::Gelf(_))) => "GelfLayout",
+            (_, Some(LayoutSpec::Csv(spec))) => match spec.kind {
+                l4rs_config::model::CsvLayoutKind::LogEvent => "CsvLogEventLayout",
+                l4rs_config::model::CsvLayoutKind::Parameter => "CsvParameterLayout",
+            },
         };
         lines.push(format!(
             "appender {} {kind} layout={layout} filter={}",

@@ -8,12 +8,20 @@
 //! * [`JsonLayout`]: log4j-core's Jackson-based `JsonLayout`, compact or pretty-printed.
 //! * [`SyslogLayout`]: BSD syslog (RFC 3164) lines.
 //! * [`Rfc5424Layout`]: RFC 5424 syslog lines with the MDC as structured data.
+//! * [`GelfLayout`]: GELF 1.1 JSON objects for Graylog, compressed above a threshold.
+//! * [`CsvLayout`]: `CsvLogEventLayout` and `CsvParameterLayout` records.
 
+mod compress;
+mod csv;
+mod gelf;
 mod json;
 mod json_writer;
 mod rfc5424;
+mod structured_data;
 mod syslog;
 
+pub use csv::CsvLayout;
+pub use gelf::GelfLayout;
 pub use json::JsonLayout;
 pub use rfc5424::Rfc5424Layout;
 pub use syslog::SyslogLayout;

@@ -2,8 +2,9 @@
 //! `<PRI>1 TIMESTAMP HOST APP PROCID MSGID STRUCTURED-DATA MSG`.
 
 use l4rs_config::model::Rfc5424LayoutSpec;
-use l4rs_core::{Layout, LogEvent};
+use l4rs_core::{status, Layout, LogEvent};
 
+use super::structured_data::{KeyFilter, MdcElement, StructuredData};
 use super::syslog::{escape_new_lines, local_host_name, severity};
 use crate::converters::date::DateFormatter;
 use crate::pattern::{Pattern, PatternOptions};
@@ -20,12 +21,11 @@ pub struct Rfc5424Layout {
     app_name: String,
     proc_id: String,
     message_id: String,
-    include_mdc: bool,
-    /// `mdcId@enterpriseNumber`.
-    mdc_sd_id: String,
-    mdc_prefix: String,
-    mdc_includes: Vec<String>,
-    mdc_excludes: Vec<String>,
+    /// The MDC and `<LoggerFields>` elements.
+    structured_data: StructuredData,
+    /// `mdcId`, named when a required key is missing.
+    mdc_id: String,
+    mdc_required: Vec<String>,
     new_line: bool,
     new_line_escape: Option<String>,
     exception: Option<Pattern>,
@@ -58,17 +58,35 @@ impl Rfc5424Layout {
             .exception_pattern
             .as_deref()
             .map(|pattern| crate::compile_or_default(pattern, &options));
+        // Excludes win when both are given (the loader already dropped the includes then).
+        let filter = if !spec.mdc_excludes.is_empty() {
+            KeyFilter::Except(spec.mdc_excludes.clone())
+        } else if !spec.mdc_includes.is_empty() {
+            KeyFilter::Only(spec.mdc_includes.clone())
+        } else {
+            KeyFilter::All
+        };
+        let mdc = MdcElement {
+            include: spec.include_mdc,
+            id: format!("{}@{}", spec.mdc_id, spec.enterprise_number),
+            prefix: spec.mdc_prefix.clone(),
+            filter,
+        };
+        let structured_data = StructuredData::new(
+            mdc,
+            spec.event_prefix.clone(),
+            &spec.logger_fields,
+            &options,
+        );
         Rfc5424Layout {
             facility: spec.facility,
             host_name: local_host_name(),
             app_name,
             proc_id: std::process::id().to_string(),
             message_id: spec.message_id.clone().unwrap_or_else(|| NIL.to_string()),
-            include_mdc: spec.include_mdc,
-            mdc_sd_id: format!("{}@{}", spec.mdc_id, spec.enterprise_number),
-            mdc_prefix: spec.mdc_prefix.clone().unwrap_or_default(),
-            mdc_includes: spec.mdc_includes.clone(),
-            mdc_excludes: spec.mdc_excludes.clone(),
+            structured_data,
+            mdc_id: spec.mdc_id.clone(),
+            mdc_required: spec.mdc_required.clone(),
             new_line: spec.new_line,
             new_line_escape: spec.new_line_escape.clone(),
             exception,
@@ -80,45 +98,6 @@ impl Rfc5424Layout {
     /// The host name written in every line.
     pub fn host_name(&self) -> &str {
         &self.host_name
-    }
-
-    fn keeps_key(&self, key: &str) -> bool {
-        if !self.mdc_excludes.is_empty() {
-            !self.mdc_excludes.iter().any(|k| k == key)
-        } else if !self.mdc_includes.is_empty() {
-            self.mdc_includes.iter().any(|k| k == key)
-        } else {
-            true
-        }
-    }
-
-    /// The MDC as one structured data element (`-` without one). An MDC whose keys are all
-    /// filtered out still gives an empty element, as in log4j2.
-    fn write_structured_data(&self, event: &LogEvent<'_>, out: &mut String) {
-        if !self.include_mdc || event.context_map.is_empty() {
-            out.push_str(NIL);
-            return;
-        }
-        out.push('[');
-        out.push_str(&self.mdc_sd_id);
-        for (key, value) in event.context_map.iter() {
-            if !self.keeps_key(key) {
-                continue;
-            }
-            out.push(' ');
-            out.push_str(&self.mdc_prefix);
-            out.push_str(key);
-            out.push_str("=\"");
-            // PARAM-VALUE escapes: `"`, `\` and `]`.
-            for c in value.chars() {
-                if matches!(c, '"' | '\\' | ']') {
-                    out.push('\\');
-                }
-                out.push(c);
-            }
-            out.push('"');
-        }
-        out.push(']');
     }
 
     fn write_escaped(&self, text: &str, out: &mut String) {
@@ -155,6 +134,18 @@ impl Rfc5424Layout {
 
 impl Layout for Rfc5424Layout {
     fn format(&self, event: &LogEvent<'_>, out: &mut String) {
+        // log4j2 throws for a missing required key and the appender reports it: no line.
+        if let Some(missing) = self
+            .mdc_required
+            .iter()
+            .find(|key| event.context_map.get(key).is_none())
+        {
+            status::error(format_args!(
+                "An exception occurred processing the event in Rfc5424Layout: org.apache.logging.log4j.LoggingException: Required key {missing} is missing from the {}; the event is not written",
+                self.mdc_id
+            ));
+            return;
+        }
         let start = out.len();
         out.push('<');
         let priority = u32::from(self.facility) * 8 + u32::from(severity(event.level));
@@ -170,7 +161,8 @@ impl Layout for Rfc5424Layout {
         out.push(' ');
         out.push_str(&self.message_id);
         out.push(' ');
-        self.write_structured_data(event, out);
+        self.structured_data
+            .write(event, self.new_line_escape.as_deref(), out);
         self.write_message(event, out);
         if self.new_line {
             out.push('\n');
@@ -184,6 +176,16 @@ impl Layout for Rfc5424Layout {
             out.insert_str(start, prefix);
         }
     }
+
+    /// log4j2 computes the caller's location lazily when a pattern asks for it; l4rs must
+    /// capture it up front for the `<LoggerFields>` and exception patterns that print it.
+    fn requires_location(&self) -> bool {
+        self.structured_data.requires_location()
+            || self
+                .exception
+                .as_ref()
+                .is_some_and(Pattern::requires_location)
+    }
 }
 
 impl std::fmt::Debug for Rfc5424Layout {
@@ -191,7 +193,7 @@ impl std::fmt::Debug for Rfc5424Layout {
         f.debug_struct("Rfc5424Layout")
             .field("facility", &self.facility)
             .field("app_name", &self.app_name)
-            .field("mdc_sd_id", &self.mdc_sd_id)
+            .field("mdc_id", &self.mdc_id)
             .finish_non_exhaustive()
     }
 }

@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use l4rs_core::{
@@ -185,4 +186,21 @@ pub fn exception_e() -> Throwable {
                     main,
                 ]),
         )
+}
+
+/// A conformance scenario's folder (`tests/conformance/scenarios/NAME`).
+pub fn scenario_dir(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/conformance/scenarios")
+        .join(name)
+}
+
+/// A conformance scenario's events, in order.
+pub fn scenario_events(name: &str) -> Vec<OwnedEvent> {
+    std::fs::read_to_string(scenario_dir(name).join("events.jsonl"))
+        .expect("the scenario's events")
+        .lines()
+        .filter(|line| !line.trim().is_empty())
+        .map(OwnedEvent::from_json)
+        .collect()
 }

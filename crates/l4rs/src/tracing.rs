@@ -68,6 +68,50 @@ where
     EventsToLoggers.with_filter(LoggerInterest)
 }
 
+/// Installs a subscriber of just the l4rs layer as the process's `tracing` subscriber:
+/// `l4rs::tracing::init()` is `l4rs::tracing::install(tracing_subscriber::registry().with(l4rs::tracing::layer()))`.
+///
+/// ```no_run
+/// l4rs::init_with_file("log4j2.xml").expect("a configuration");
+/// l4rs::tracing::init().expect("no other tracing subscriber");
+/// tracing::info!(target: "my_app::db", user = "ann", "connected in {} ms", 12);
+/// ```
+pub fn init() -> Result<(), SetGlobalDefaultError> {
+    use tracing_subscriber::layer::SubscriberExt as _;
+    install(tracing_subscriber::registry().with(layer()))
+}
+
+/// Makes `subscriber` (a subscriber with [`layer`] among its layers, and any others) the
+/// process's `tracing` subscriber, and `log` records reach l4rs once, whether l4rs was
+/// initialised before or after; never panics.
+///
+/// `tracing-subscriber`'s own `init()` installs `tracing-log`'s `LogTracer` as `log`'s logger
+/// too, and panics when `log` has a logger already: which it has once l4rs's configuration is
+/// loaded, since l4rs's `log` bridge takes `log` then. This function sets the subscriber and
+/// leaves `log` to l4rs's bridge: it takes `log` now if nothing holds it, and stands aside
+/// quietly if something does (`tracing-log`'s `LogTracer`, whose records the layer routes).
+/// `log` records that l4rs's bridge carries go to l4rs only, not to the subscriber's other
+/// layers.
+///
+/// ```no_run
+/// use tracing_subscriber::prelude::*;
+/// l4rs::init_with_file("log4j2.xml").expect("a configuration");
+/// let subscriber = tracing_subscriber::registry().with(l4rs::tracing::layer());
+/// l4rs::tracing::install(subscriber).expect("no other tracing subscriber");
+/// ```
+///
+/// Fails, changing nothing, when the process has a global `tracing` subscriber already.
+pub fn install<S>(subscriber: S) -> Result<(), SetGlobalDefaultError>
+where
+    S: Into<tracing_core::Dispatch>,
+{
+    tracing_core::dispatcher::set_global_default(subscriber.into())?;
+    crate::bridge::install_behind_tracing();
+    Ok(())
+}
+
+pub use tracing_core::dispatcher::SetGlobalDefaultError;
+
 /// Has `tracing` judge every call site again: called whenever a configuration is put in force.
 pub(crate) fn follow() {
     // Before the call sites are judged again: `callsite_enabled` reads it.

@@ -1,8 +1,7 @@
 //! `tracing` events through l4rs's routing (feature `tracing`).
 //!
 //! ```no_run
-//! use tracing_subscriber::prelude::*;
-//! tracing_subscriber::registry().with(l4rs::tracing::layer()).init();
+//! l4rs::tracing::init().expect("no other tracing subscriber");
 //! tracing::info!(target: "my_app::db", user = "ann", "connected in {} ms", 12);
 //! ```
 //!
@@ -11,9 +10,14 @@
 //! that logger's level, filters, additivity and appenders exactly as an `l4rs::info!` would.
 //! The `message` field is the event's message (`%m`); every other field of the event, and the
 //! fields of the spans it is in, are entries of its context map (`%X`), and the names of those
-//! spans, outermost first, are its context stack (`%x`). `%C`, `%F` and `%L` come from the
+//! spans, outermost first, are its context stack (`%x`); its first error value
+//! (`error = &e as &dyn Error`) is its throwable (`%ex`). `%C`, `%F` and `%L` come from the
 //! event's metadata; `%M` prints `?` (tracing does not record the function). The full mapping
 //! is in `docs/tracing.md`.
+//!
+//! [`init`] and [`install`] set the process's subscriber in either order with l4rs's own
+//! initialisation; `tracing-subscriber`'s `init()` panics when l4rs was initialised first
+//! (see [`install`]).
 //!
 //! Interest is decided per call site: a `tracing::debug!` whose logger is not enabled for DEBUG
 //! is disabled by `tracing` itself at its call site (an atomic load), and every call site is

@@ -128,10 +128,12 @@ fn fields_and_spans_are_the_context_map_and_stack_and_the_location_is_the_call_s
         ];
         let appenders = l4rs_tests::file_appenders(dir, &files);
         format!(
-            r#"<Configuration><Appenders>{appenders}</Appenders><Loggers>
+            r#"<Configuration><Appenders>{appenders}
+  <File name="Json" fileName="{dir}/json.log"><JsonLayout compact="true" eventEol="true" properties="true"/></File>
+</Appenders><Loggers>
   <Logger name="tracing_layer" level="trace" additivity="false">
     <AppenderRef ref="Fields"/><AppenderRef ref="Map"/><AppenderRef ref="Stack"/>
-    <AppenderRef ref="Location"/>
+    <AppenderRef ref="Location"/><AppenderRef ref="Json"/>
   </Logger>
   <Root level="off"/>
 </Loggers></Configuration>"#
@@ -196,6 +198,22 @@ fn fields_and_spans_are_the_context_map_and_stack_and_the_location_is_the_call_s
             "logging goes on []|",
         ]
     );
+    // JsonLayout's `contextMap` (`properties="true"`) has the same entries as `%X`.
+    let context_maps: Vec<serde_json::Value> = lines(&dir, "json.log")
+        .iter()
+        .map(|line| {
+            serde_json::from_str::<serde_json::Value>(line).expect("JSON")["contextMap"].clone()
+        })
+        .collect();
+    assert_eq!(
+        context_maps[0],
+        serde_json::json!({"addr": "127.0.0.1:8080", "attempt": "3", "elapsed": "1.5", "peer": "\"bob\"", "ready": "true", "user": "ann"})
+    );
+    assert_eq!(
+        context_maps[2],
+        serde_json::json!({"request_id": "7", "table": "users", "tenant": "acme", "user": "event"})
+    );
+    assert_eq!(context_maps[4], serde_json::json!({}));
     let location = lines(&dir, "location.log");
     assert_eq!(
         location[0],

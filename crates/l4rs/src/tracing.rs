@@ -44,11 +44,12 @@ use crate::logger::Logger;
 use crate::thread::with_thread_data;
 
 /// The layer that hands `tracing` events to l4rs, with its per-call-site filter. Install it as
-/// any other layer:
+/// any other layer, with [`install`] (which works whether or not l4rs was initialised first):
 ///
 /// ```no_run
 /// use tracing_subscriber::prelude::*;
-/// tracing_subscriber::registry().with(l4rs::tracing::layer()).init();
+/// l4rs::tracing::install(tracing_subscriber::registry().with(l4rs::tracing::layer()))
+///     .expect("no other tracing subscriber");
 /// ```
 ///
 /// The filter is a per-layer filter: what l4rs does not want is still seen by the other layers
@@ -57,10 +58,12 @@ use crate::thread::with_thread_data;
 ///
 /// Creating the layer loads l4rs's configuration if nothing did yet (as the first
 /// [`get_logger`](crate::get_logger) does: `LOG4RS_CONFIGURATION_FILE`, discovery, or the
-/// default), so the layer is ready when the subscriber registers its call sites. It also lets
-/// `tracing-subscriber`'s `init()` install `tracing-log`'s `LogTracer` (its `tracing-log`
-/// feature, on by default): l4rs's own `log` bridge then stands aside and `log` records reach
-/// l4rs through this layer, once (see `docs/tracing.md`).
+/// default), so the layer is ready when the subscriber registers its call sites. Created
+/// before l4rs is initialised, it also lets `tracing-subscriber`'s `init()` install
+/// `tracing-log`'s `LogTracer` (its `tracing-log` feature, on by default): l4rs's own `log`
+/// bridge then stands aside and `log` records reach l4rs through this layer, once. Created
+/// after, `init()` panics (l4rs's bridge holds `log` already): use [`install`] then (see
+/// `docs/tracing.md`).
 pub fn layer<S>() -> impl Layer<S> + Send + Sync + 'static
 where
     S: Subscriber + for<'lookup> LookupSpan<'lookup>,

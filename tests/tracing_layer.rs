@@ -128,10 +128,12 @@ fn fields_and_spans_are_the_context_map_and_stack_and_the_location_is_the_call_s
         ];
         let appenders = l4rs_tests::file_appenders(dir, &files);
         format!(
-            r#"<Configuration><Appenders>{appenders}</Appenders><Loggers>
+            r#"<Configuration><Appenders>{appenders}
+  <File name="Json" fileName="{dir}/json.log"><JsonLayout compact="true" eventEol="true" properties="true"/></File>
+</Appenders><Loggers>
   <Logger name="tracing_layer" level="trace" additivity="false">
     <AppenderRef ref="Fields"/><AppenderRef ref="Map"/><AppenderRef ref="Stack"/>
-    <AppenderRef ref="Location"/>
+    <AppenderRef ref="Location"/><AppenderRef ref="Json"/>
   </Logger>
   <Root level="off"/>
 </Loggers></Configuration>"#
@@ -196,6 +198,22 @@ fn fields_and_spans_are_the_context_map_and_stack_and_the_location_is_the_call_s
             "logging goes on []|",
         ]
     );
+    // JsonLayout's `contextMap` (`properties="true"`) has the same entries as `%X`.
+    let context_maps: Vec<serde_json::Value> = lines(&dir, "json.log")
+        .iter()
+        .map(|line| {
+            serde_json::from_str::<serde_json::Value>(line).expect("JSON")["contextMap"].clone()
+        })
+        .collect();
+    assert_eq!(
+        context_maps[0],
+        serde_json::json!({"addr": "127.0.0.1:8080", "attempt": "3", "elapsed": "1.5", "peer": "\"bob\"", "ready": "true", "user": "ann"})
+    );
+    assert_eq!(
+        context_maps[2],
+        serde_json::json!({"request_id": "7", "table": "users", "tenant": "acme", "user": "event"})
+    );
+    assert_eq!(context_maps[4], serde_json::json!({}));
     let location = lines(&dir, "location.log");
     assert_eq!(
         location[0],
@@ -302,4 +320,129 @@ fn a_log_record_beside_the_layer_is_written_once() {
         lines(&dir, "out.log"),
         ["both INFO from tracing", "both INFO from log"]
     );
+}
+
+/// An error with a source, as applications define them.
+#[derive(Debug)]
+struct RequestFailed(std::io::Error);
+
+impl std::fmt::Display for RequestFailed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("request failed")
+    }
+}
+
+impl std::error::Error for RequestFailed {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.0)
+    }
+}
+
+/// An error whose `Display` panics.
+#[derive(Debug)]
+struct ExplodingError;
+
+impl std::fmt::Display for ExplodingError {
+    fn fmt(&self, _: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        panic!("Display of ExplodingError")
+    }
+}
+
+impl std::error::Error for ExplodingError {}
+
+#[test]
+fn an_error_field_is_the_throwable_as_with_l4rs_macros() {
+    let (_turn, dir) = configure("tracing-error-field", |dir| {
+        format!(
+            r#"<Configuration status="warn">
+  <Appenders>
+    <File name="Text" fileName="{dir}/text.log">
+      <PatternLayout pattern="%p %m %X%n%ex{{full}}---%n%throwable{{short}}|%ex{{1}}%n"/>
+    </File>
+    <File name="Json" fileName="{dir}/json.log"><JsonLayout compact="true" eventEol="true" stacktraceAsString="true"/></File>
+  </Appenders>
+  <Loggers>
+    <Root level="info"><AppenderRef ref="Text"/><AppenderRef ref="Json"/></Root>
+  </Loggers>
+</Configuration>"#
+        )
+    });
+    let error = RequestFailed(std::io::Error::other("disk full"));
+    let throwable = l4rs_tests::deep_throwable(3);
+    let logger = l4rs::get_logger("errors");
+    // Each pair: through `tracing` (the error as `tracing`'s error value, the idiom its
+    // subscribers read as an error), then through l4rs's macro with the same `dyn Error`
+    // (a `tracing` subscriber sees the error as `dyn Error` only, so its type is named as
+    // l4rs names a `dyn Error`).
+    tracing::error!(target: "errors", error = &error as &dyn std::error::Error, attempt = 2, "upload");
+    l4rs::error!(logger, error = &error as &dyn std::error::Error, "upload");
+    // An l4rs throwable passed as a `tracing` error keeps its frames.
+    tracing::error!(target: "errors", error = &throwable as &dyn std::error::Error, "deep");
+    l4rs::error!(logger, error = &throwable, "deep");
+    // `%`: a `Display` value, not an error to `tracing`: a context entry, no throwable.
+    tracing::error!(target: "errors", error = %error, "as text");
+    // Only the first error value is the throwable; the next one is a context entry.
+    let second = std::io::Error::other("second");
+    tracing::error!(target: "errors", error = &error as &dyn std::error::Error, also = &second as &dyn std::error::Error, "two");
+    // An error whose `Display` panics is no throwable, and logging goes on.
+    tracing::error!(target: "errors", error = &ExplodingError as &dyn std::error::Error, "exploding");
+    tracing::error!(target: "errors", "after");
+    l4rs::shutdown();
+
+    let text = std::fs::read_to_string(dir.join("text.log")).expect("text.log");
+    // One event: from its `ERROR ` to the next event's.
+    let event = |index: usize| -> String {
+        let start = text
+            .match_indices("ERROR ")
+            .nth(index)
+            .map(|(at, _)| at)
+            .expect("event");
+        let end = text[start + 1..]
+            .find("\nERROR ")
+            .map_or(text.len(), |at| start + 1 + at + 1);
+        text[start..end].to_string()
+    };
+    // The context map of the tracing event has its other field, not the error.
+    assert_eq!(
+        event(0).replacen(" {attempt=2}", " {}", 1),
+        event(1),
+        "{text}"
+    );
+    assert!(event(0).starts_with("ERROR upload {attempt=2}\n"), "{text}");
+    assert!(
+        event(0).contains("\nCaused by: std::io::error::Error: disk full\n"),
+        "{text}"
+    );
+    assert!(
+        event(0).contains("RequestFailed: request failed\n"),
+        "{text}"
+    );
+    assert_eq!(event(2), event(3), "{text}");
+    assert!(
+        event(2).contains("\tat "),
+        "frames of the throwable: {text}"
+    );
+    assert!(
+        event(4).starts_with("ERROR as text {error=request failed}\n---\n|"),
+        "{text}"
+    );
+    assert!(event(5).starts_with("ERROR two {also=second}\n"), "{text}");
+    assert!(event(5).contains("RequestFailed: request failed"), "{text}");
+    assert!(
+        event(6).starts_with("ERROR exploding {error=[!!!panicked while formatting!!!]}\n---\n|"),
+        "{text}"
+    );
+    assert!(event(7).starts_with("ERROR after {}\n"), "{text}");
+
+    // JsonLayout's `thrown`: the same for the tracing event and the macro's.
+    let json = l4rs_tests::read_lines(&dir.join("json.log"));
+    let thrown = |line: &str| -> String {
+        let value: serde_json::Value = serde_json::from_str(line).expect("JSON");
+        value["thrown"].to_string()
+    };
+    assert_ne!(thrown(&json[0]), "null", "{}", json[0]);
+    assert!(thrown(&json[0]).contains("disk full"), "{}", json[0]);
+    assert_eq!(thrown(&json[0]), thrown(&json[1]));
+    assert_eq!(thrown(&json[2]), thrown(&json[3]));
+    assert_eq!(thrown(&json[4]), "null");
 }

@@ -31,6 +31,13 @@ fn steady_state_tracing_events_do_not_allocate() {
     // `log::debug!` passes `log`'s own maximum level and reaches the layer.
     assert_eq!(log::max_level(), log::LevelFilter::Debug);
     let error = std::io::Error::other("disk full");
+    // Error values, which become the events' throwables: a `dyn Error` with a source is
+    // converted into the thread's reused throwable, and an l4rs throwable is copied there
+    // with its frames shared.
+    // (`ChainedError` is named from its `Debug` output, which the conversion reads without
+    // allocating.)
+    let failed = ChainedError(std::io::Error::other("root cause"));
+    let throwable = l4rs_tests::deep_throwable(100);
     // Creating a span allocates (its fields are rendered once, into its extensions); entering
     // it and logging inside it does not.
     let span = tracing::info_span!(target: "FileLogger", "request", id = 7, user = "ann");
@@ -42,6 +49,8 @@ fn steady_state_tracing_events_do_not_allocate() {
             }
             tracing::debug!(target: "FileLogger", "l4rs benchmark event: a fixed one-hundred-character message, logged at DEBUG level by every thread..");
             tracing::debug!(target: "FileLogger", "formatted {} of {}", index, count);
+            tracing::debug!(target: "FileLogger", error = &failed as &dyn std::error::Error, "failed");
+            tracing::debug!(target: "FileLogger", error = &throwable as &dyn std::error::Error, "deep");
             tracing::trace!(target: "FileLogger", "disabled {}", index);
             log::debug!(target: "FileLogger", "from log {}", index);
             // Through `LogTracer` to the layer, whose routing disables it (root is off).
@@ -53,7 +62,11 @@ fn steady_state_tracing_events_do_not_allocate() {
     l4rs::shutdown();
     assert_eq!(allocations, 0, "allocations in 10,000 steady-state rounds");
     let lines = l4rs_tests::read_lines(&dir.join("out.log"));
-    assert_eq!(lines.len(), 48_000);
+    let events = 4 * 12_000 + 2 * 12_000;
+    let frames = 12_000 * throwable.frames().len();
+    // `%ex{full}` ends with a line break, so each event with a throwable has its `%X %x` on a
+    // line of its own, after its cause (the `failed` event) or its frames (the `deep` one).
+    assert_eq!(lines.len(), events + 12_000 * 3 + frames);
     assert!(
         lines[0]
             .ends_with(" - with fields  {attempt=0, error=disk full, id=7, user=ann} [request]"),
@@ -67,9 +80,39 @@ fn steady_state_tracing_events_do_not_allocate() {
         lines[2]
     );
     assert!(
-        lines[3].contains(" tracing_zero_allocation.?:")
-            && lines[3].ends_with(" - from log 0  {} []"),
-        "{}",
-        lines[3]
+        lines[3].ends_with(" - failed ChainedError: chained")
+            && lines[4] == "Caused by: std::io::error::Error: root cause"
+            && lines[5] == " {} []",
+        "{:?}",
+        &lines[3..6]
     );
+    assert!(
+        lines[6].ends_with(" - deep std::io::error::Error: benchmark throwable")
+            && lines[7] == "\tat l4rs_tests::deep_throwable(lib.rs:47)",
+        "{:?}",
+        &lines[6..8]
+    );
+    let from_log = 6 + throwable.frames().len() + 2;
+    assert!(
+        lines[from_log].contains(" tracing_zero_allocation.?:")
+            && lines[from_log].ends_with(" - from log 0  {} []"),
+        "{}",
+        lines[from_log]
+    );
+}
+
+/// An error with a source.
+#[derive(Debug)]
+struct ChainedError(std::io::Error);
+
+impl std::fmt::Display for ChainedError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("chained")
+    }
+}
+
+impl std::error::Error for ChainedError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.0)
+    }
 }

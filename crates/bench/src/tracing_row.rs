@@ -5,10 +5,12 @@
 //!
 //! Both rows are labelled [`LABEL`]; l4rs's is library `l4rs`, the other [`FMT_LIBRARY`], so
 //! the report pairs them like an l4rs row and its log4j2 row. The events are the same
-//! `tracing` calls (the error as the `error` and `backtrace` fields, `%` formatted, as the
-//! `tracing` peer logs it); l4rs's configuration is the study's File appender with the
-//! study's pattern, whose `%ex{full}` is replaced by the two fields (the events carry no
-//! throwable), so both files hold the same information.
+//! `tracing` calls, the error as `tracing`'s error value (`error = &e as &dyn Error`): an
+//! error whose `Display` writes its message and then its 101 frames, resolved once, with no
+//! allocation (as the Rust peers of `../shared/anchors/rust-peers` give theirs), so both
+//! sides get the same text to write for the same price. The fmt layer writes it as the
+//! `error` field; l4rs's layer makes it the event's throwable, and its configuration is the
+//! study's File appender with the study's own pattern (`%ex{full}`).
 //!
 //! Compiled with the `tracing` feature (which `peers` includes); without it [`AVAILABLE`] is
 //! false and `--tracing` explains how to enable it.
@@ -88,15 +90,13 @@ pub fn log_file(dir: &Path, name: &str) -> std::path::PathBuf {
     }
 }
 
-/// The l4rs configuration of the `--tracing` row: the study's File logger and appender, whose
-/// pattern prints the `error` and `backtrace` fields where the study's prints `%ex{full}`, as
-/// the fmt layer prints them (`name=value`; the backtrace's own lines follow).
+/// The l4rs configuration of the `--tracing` row: the study's File logger, appender and
+/// pattern; the events' error field is their throwable, which `%ex{full}` prints.
 pub const CONFIG: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
-<!-- The tracing row of l4rs-bench: the study's File row for events sent through tracing::debug!. The
-     study's pattern, with the error and backtrace fields where it has %ex{full}. -->
+<!-- The tracing row of l4rs-bench: the study's File row for events sent through tracing::debug!. -->
 <Configuration name="log4j2AppenderTracing" status="error">
     <Properties>
-        <Property name="pattern">%d{yyyy-MM-dd HH:mm:ss.SSS} %-5level %pid %t %C.%M:%L - %msg%notEmpty{ error=%X{error}}%notEmpty{ backtrace=%X{backtrace}} %n</Property>
+        <Property name="pattern">%d{yyyy-MM-dd HH:mm:ss.SSS} %-5level %pid %t %C.%M:%L - %msg %ex{full} %n</Property>
     </Properties>
     <Appenders>
         <File name="File" fileName="${sys:bench.dir}/tracing-l4rs.log">
@@ -199,8 +199,51 @@ pub(crate) mod imp {
     use crate::runner;
     use crate::workload::{fixture, Workload};
 
-    /// The workload as `tracing` calls: the error as two `%` fields, as the `tracing` peer
-    /// logs it, to the study's logger. With `errors` false every operation is the plain event.
+    /// The workload's error as one value for every `tracing` subscriber: its `Display` is its
+    /// message, then its 101 frames as Java prints them (`\n\tat module::function(file:line)`),
+    /// written straight from the frames resolved once, without allocating. A subscriber that
+    /// prints the error (the fmt layer) and one that makes it a throwable (l4rs's, through the
+    /// same `Display`) write the same text.
+    #[derive(Debug)]
+    pub struct FramedError {
+        frames: &'static [l4rs::StackFrame],
+    }
+
+    impl std::fmt::Display for FramedError {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            std::fmt::Display::fmt(&fixture().error, f)?;
+            for frame in self.frames {
+                f.write_str("\n\tat ")?;
+                if !frame.class.is_empty() {
+                    f.write_str(&frame.class)?;
+                    f.write_str(match frame.style {
+                        l4rs::core::throwable::FrameStyle::Java => ".",
+                        l4rs::core::throwable::FrameStyle::Rust => "::",
+                    })?;
+                }
+                f.write_str(&frame.method)?;
+                match &frame.file {
+                    Some(file) if frame.line >= 0 => write!(f, "({file}:{})", frame.line)?,
+                    Some(file) => write!(f, "({file})")?,
+                    None => f.write_str("(Unknown Source)")?,
+                }
+            }
+            Ok(())
+        }
+    }
+
+    impl std::error::Error for FramedError {}
+
+    /// The workload's error as the rows pass it.
+    pub fn framed_error() -> &'static FramedError {
+        static ERROR: std::sync::OnceLock<FramedError> = std::sync::OnceLock::new();
+        ERROR.get_or_init(|| FramedError {
+            frames: fixture().throwable.frames(),
+        })
+    }
+
+    /// The workload as `tracing` calls to the study's logger, the error as `tracing`'s error
+    /// value. With `errors` false every operation is the plain event.
     pub struct TracingCalls {
         pub errors: bool,
     }
@@ -216,8 +259,8 @@ pub(crate) mod imp {
             if !self.errors {
                 return self.plain();
             }
-            let f = fixture();
-            tracing::debug!(target: "FileLogger", error = %f.error, backtrace = %f.backtrace, bench_message!());
+            let error: &(dyn std::error::Error + 'static) = framed_error();
+            tracing::debug!(target: "FileLogger", error, bench_message!());
         }
     }
 
@@ -255,7 +298,7 @@ pub(crate) mod imp {
     pub fn run(row: &super::TracingRow, threads: usize, options: &Options, dir: &Path) -> Row {
         let path = super::log_file(dir, row.child);
         let _ = std::fs::remove_file(&path);
-        let _ = fixture();
+        let _ = framed_error();
         let installed = if row.library == "l4rs" {
             install_l4rs(dir)
         } else {
@@ -351,7 +394,7 @@ mod tests {
     }
 
     #[test]
-    fn the_configuration_is_the_study_file_row_with_the_fields_for_the_throwable() {
+    fn the_configuration_is_the_study_file_row() {
         let configuration = l4rs::config::load_str(CONFIG, None).expect("parses");
         assert!(
             configuration.diagnostics.is_empty(),
@@ -363,13 +406,23 @@ mod tests {
             let start = xml.find(r#"name="pattern">"#).expect("a pattern property") + 15;
             xml[start..start + xml[start..].find("</Property>").unwrap()].to_string()
         };
-        assert_eq!(
-            pattern(CONFIG).replace(
-                "%notEmpty{ error=%X{error}}%notEmpty{ backtrace=%X{backtrace}}",
-                " %ex{full}"
-            ),
-            pattern(study)
-        );
+        assert_eq!(pattern(CONFIG), pattern(study));
         assert!(CONFIG.contains(r#"<Logger name="FileLogger" level="debug" additivity="false">"#));
+    }
+
+    #[cfg(feature = "tracing")]
+    #[test]
+    fn the_error_displays_its_frames_as_the_study_throwable_prints_them() {
+        let throwable = &crate::workload::fixture().throwable;
+        let mut expected = throwable.message().expect("a message").to_string();
+        for frame in throwable.frames() {
+            expected.push_str("\n\tat ");
+            frame.write_to(&mut expected);
+        }
+        assert_eq!(imp::framed_error().to_string(), expected);
+        assert_eq!(
+            throwable.frames().len(),
+            crate::workload::RECURSION_DEPTH + 1
+        );
     }
 }

@@ -324,6 +324,18 @@ impl fmt::Display for Throwable {
     }
 }
 
+/// A throwable is an error: its `Display` is Java's `toString()` (`class: message`) and its
+/// `source()` is its cause. So an l4rs throwable can be passed where an error is expected, as
+/// a `tracing` field (`error = &throwable as &dyn Error`), and l4rs recognises it there and
+/// renders its frames.
+impl Error for Throwable {
+    fn source(&self) -> Option<&(dyn Error + 'static)> {
+        self.cause
+            .as_deref()
+            .map(|cause| cause as &(dyn Error + 'static))
+    }
+}
+
 /// The throwable attached to one event, borrowed from the caller.
 #[derive(Clone, Copy)]
 pub enum ThrowableRef<'a> {
@@ -337,6 +349,22 @@ pub enum ThrowableRef<'a> {
         /// `std::any::type_name` of the error's type.
         type_name: &'static str,
     },
+}
+
+impl<'a> ThrowableRef<'a> {
+    /// The event's throwable for an error known only as `dyn Error`: the throwable itself
+    /// when the error is an l4rs [`Throwable`] (so its frames are rendered), else the error,
+    /// converted only if a layout renders it, with its type name found as
+    /// [`Throwable::from_dyn_error`] finds it.
+    pub fn from_dyn_error(error: &'a (dyn Error + 'static)) -> ThrowableRef<'a> {
+        match error.downcast_ref::<Throwable>() {
+            Some(throwable) => ThrowableRef::Throwable(throwable),
+            None => ThrowableRef::Error {
+                error,
+                type_name: dyn_error_type_name(error),
+            },
+        }
+    }
 }
 
 impl ThrowableRef<'_> {
@@ -387,36 +415,30 @@ pub trait AsThrowableRef {
     fn as_throwable_ref(&self) -> ThrowableRef<'_>;
 }
 
-impl AsThrowableRef for Throwable {
-    fn as_throwable_ref(&self) -> ThrowableRef<'_> {
-        ThrowableRef::Throwable(self)
-    }
-}
-
+/// A [`Throwable`] (itself an `Error`) is borrowed as it is; any other error is converted
+/// only if a layout renders it. The check is on the static type, so it costs nothing at run
+/// time.
 impl<E: Error + 'static> AsThrowableRef for E {
     fn as_throwable_ref(&self) -> ThrowableRef<'_> {
-        ThrowableRef::Error {
-            error: self,
-            type_name: std::any::type_name::<E>(),
+        match (self as &(dyn Error + 'static)).downcast_ref::<Throwable>() {
+            Some(throwable) => ThrowableRef::Throwable(throwable),
+            None => ThrowableRef::Error {
+                error: self,
+                type_name: std::any::type_name::<E>(),
+            },
         }
     }
 }
 
 impl AsThrowableRef for dyn Error + 'static {
     fn as_throwable_ref(&self) -> ThrowableRef<'_> {
-        ThrowableRef::Error {
-            error: self,
-            type_name: dyn_error_type_name(self),
-        }
+        ThrowableRef::from_dyn_error(self)
     }
 }
 
 impl AsThrowableRef for dyn Error + Send + Sync + 'static {
     fn as_throwable_ref(&self) -> ThrowableRef<'_> {
-        ThrowableRef::Error {
-            error: self,
-            type_name: dyn_error_type_name(self),
-        }
+        ThrowableRef::from_dyn_error(self)
     }
 }
 
@@ -441,15 +463,84 @@ fn dyn_error_type_name(error: &(dyn Error + 'static)) -> &'static str {
         std::env::VarError
     );
     // A derived `Debug` starts with the type's own name (`ConfigError { .. }`, `Timeout(3)`).
-    let debug = format!("{error:?}");
-    let name: String = debug
-        .chars()
-        .take_while(|c| c.is_alphanumeric() || *c == '_')
-        .collect();
-    if name.chars().next().is_some_and(char::is_uppercase) {
-        intern(name)
-    } else {
-        "std::error::Error"
+    // Only that name is read: formatting stops at the first character after it, into a
+    // buffer on the stack, and the name is found in the thread's cache of names met before,
+    // so converting the same kinds of error again and again allocates nothing and takes no
+    // lock (the `tracing` layer converts a `dyn Error` for every event that carries one).
+    let mut leading = LeadingName::default();
+    let _ = fmt::Write::write_fmt(&mut leading, format_args!("{error:?}"));
+    let Some(name) = leading.name() else {
+        return "std::error::Error";
+    };
+    thread_local! {
+        static NAMES_MET: std::cell::RefCell<Vec<&'static str>> =
+            const { std::cell::RefCell::new(Vec::new()) };
+    }
+    NAMES_MET
+        .try_with(|names| {
+            let mut names = names.try_borrow_mut().ok()?;
+            if let Some(known) = names.iter().find(|known| **known == name) {
+                return Some(*known);
+            }
+            let interned = intern(name.to_string());
+            if names.len() < NAMES_MET_PER_THREAD {
+                names.push(interned);
+            }
+            Some(interned)
+        })
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| intern(name.to_string()))
+}
+
+/// How many source type names each thread remembers (a program has few error types; the
+/// bound keeps the linear search short).
+const NAMES_MET_PER_THREAD: usize = 64;
+
+/// The identifier a `Debug` output starts with, collected on the stack: writing fails (which
+/// stops the formatting) at the first character that cannot be part of it.
+struct LeadingName {
+    bytes: [u8; 128],
+    len: usize,
+    /// True when the name is longer than the buffer.
+    overflow: bool,
+}
+
+impl Default for LeadingName {
+    fn default() -> LeadingName {
+        LeadingName {
+            bytes: [0; 128],
+            len: 0,
+            overflow: false,
+        }
+    }
+}
+
+impl LeadingName {
+    /// The name when it starts with an upper-case letter (a type name), as Rust names types.
+    fn name(&self) -> Option<&str> {
+        let name = std::str::from_utf8(&self.bytes[..self.len]).ok()?;
+        (!self.overflow && name.chars().next().is_some_and(char::is_uppercase)).then_some(name)
+    }
+}
+
+impl fmt::Write for LeadingName {
+    fn write_str(&mut self, text: &str) -> fmt::Result {
+        let end = text
+            .char_indices()
+            .find(|(_, c)| !(c.is_alphanumeric() || *c == '_'))
+            .map_or(text.len(), |(index, _)| index);
+        let Some(room) = self.bytes.get_mut(self.len..self.len + end) else {
+            self.overflow = true;
+            return Err(fmt::Error);
+        };
+        room.copy_from_slice(&text.as_bytes()[..end]);
+        self.len += end;
+        if end < text.len() {
+            Err(fmt::Error)
+        } else {
+            Ok(())
+        }
     }
 }
 
@@ -644,5 +735,62 @@ mod tests {
             ThrowableRef::Error { type_name, .. } => assert_eq!(type_name, "core::fmt::Error"),
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn a_throwable_behind_dyn_error_is_rendered_as_itself() {
+        let throwable = Throwable::new("x.Y")
+            .with_message("top")
+            .with_cause(Throwable::new("x.Cause"));
+        let error: &(dyn Error + 'static) = &throwable;
+        match ThrowableRef::from_dyn_error(error) {
+            ThrowableRef::Throwable(found) => assert!(std::ptr::eq(found, &throwable)),
+            other => panic!("{other:?}"),
+        }
+        // Java's toString() as Display, the cause as the source.
+        assert_eq!(error.to_string(), "x.Y: top");
+        assert_eq!(
+            error.source().map(|s| s.to_string()).as_deref(),
+            Some("x.Cause")
+        );
+    }
+
+    #[derive(Debug)]
+    struct Timeout(#[allow(dead_code)] u32);
+    impl fmt::Display for Timeout {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("timed out")
+        }
+    }
+    impl Error for Timeout {}
+
+    /// An error whose `Debug` is one very long identifier.
+    struct LongName;
+    impl fmt::Debug for LongName {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str(&"A".repeat(200))
+        }
+    }
+    impl fmt::Display for LongName {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("long")
+        }
+    }
+    impl Error for LongName {}
+
+    #[test]
+    fn a_dyn_error_is_named_by_the_start_of_its_debug_output() {
+        let timeout: &(dyn Error + 'static) = &Timeout(3);
+        assert_eq!(dyn_error_type_name(timeout), "Timeout");
+        // Met again on this thread: the same interned name.
+        assert!(std::ptr::eq(
+            dyn_error_type_name(timeout),
+            dyn_error_type_name(&Timeout(4))
+        ));
+        assert_eq!(dyn_error_type_name(&LongName), "std::error::Error");
+        assert_eq!(
+            dyn_error_type_name(&std::io::Error::other("x")),
+            "std::io::error::Error"
+        );
     }
 }

@@ -16,7 +16,6 @@ use std::time::Duration;
 use axum::extract::Path;
 use axum::routing::get;
 use axum::Router;
-use tracing_subscriber::prelude::*;
 
 /// The example's configuration, beside this file.
 pub const CONFIG: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/tracing_http.xml");
@@ -32,9 +31,11 @@ pub fn run(dir: &str) -> Vec<String> {
     if let Err(error) = l4rs::init_with_file(CONFIG) {
         eprintln!("{error}");
     }
-    tracing_subscriber::registry()
-        .with(l4rs::tracing::layer())
-        .init();
+    // Not `tracing_subscriber`'s `init()`: with its default `tracing-log` feature it panics
+    // here, since l4rs's `log` bridge already holds `log` (see `l4rs::tracing::install`).
+    if let Err(error) = l4rs::tracing::init() {
+        eprintln!("{error}");
+    }
     let statuses = serve_and_request(&REQUESTS);
     l4rs::shutdown();
     statuses

@@ -99,14 +99,15 @@ impl Logger {
         self.log_with_context(level, location, throwable, marker, message, None)
     }
 
-    /// Logs like [`Logger::log`] without throwable or marker, with `context_map` and
-    /// `context_stack` in place of the thread's (the `tracing` layer's events carry their
-    /// fields and spans there).
+    /// Logs like [`Logger::log`] without marker, with `context_map` and `context_stack` in
+    /// place of the thread's (the `tracing` layer's events carry their fields and spans there,
+    /// and their error field as the throwable).
     #[cfg(feature = "tracing")]
     pub(crate) fn log_in_context(
         &self,
         level: Level,
         location: Option<&Location<'_>>,
+        throwable: Option<ThrowableRef<'_>>,
         message: fmt::Arguments<'_>,
         context_map: &ContextMap,
         context_stack: &ContextStack,
@@ -114,7 +115,7 @@ impl Logger {
         self.log_with_context(
             level,
             location,
-            None,
+            throwable,
             None,
             message,
             Some((context_map, context_stack)),

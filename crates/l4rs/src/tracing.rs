@@ -1,8 +1,7 @@
 //! `tracing` events through l4rs's routing (feature `tracing`).
 //!
 //! ```no_run
-//! use tracing_subscriber::prelude::*;
-//! tracing_subscriber::registry().with(l4rs::tracing::layer()).init();
+//! l4rs::tracing::init().expect("no other tracing subscriber");
 //! tracing::info!(target: "my_app::db", user = "ann", "connected in {} ms", 12);
 //! ```
 //!
@@ -11,9 +10,14 @@
 //! that logger's level, filters, additivity and appenders exactly as an `l4rs::info!` would.
 //! The `message` field is the event's message (`%m`); every other field of the event, and the
 //! fields of the spans it is in, are entries of its context map (`%X`), and the names of those
-//! spans, outermost first, are its context stack (`%x`). `%C`, `%F` and `%L` come from the
+//! spans, outermost first, are its context stack (`%x`); its first error value
+//! (`error = &e as &dyn Error`) is its throwable (`%ex`). `%C`, `%F` and `%L` come from the
 //! event's metadata; `%M` prints `?` (tracing does not record the function). The full mapping
 //! is in `docs/tracing.md`.
+//!
+//! [`init`] and [`install`] set the process's subscriber in either order with l4rs's own
+//! initialisation; `tracing-subscriber`'s `init()` panics when l4rs was initialised first
+//! (see [`install`]).
 //!
 //! Interest is decided per call site: a `tracing::debug!` whose logger is not enabled for DEBUG
 //! is disabled by `tracing` itself at its call site (an atomic load), and every call site is
@@ -27,7 +31,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
 use l4rs_core::location::{file_name_from_path, UNKNOWN_METHOD};
-use l4rs_core::{ContextMap, ContextStack, Level, Location};
+use l4rs_core::{ContextMap, ContextStack, Level, Location, Throwable, ThrowableRef};
 use tracing_core::callsite::Identifier;
 use tracing_core::field::{Field, Visit};
 use tracing_core::span::{Attributes, Id, Record};
@@ -40,11 +44,12 @@ use crate::logger::Logger;
 use crate::thread::with_thread_data;
 
 /// The layer that hands `tracing` events to l4rs, with its per-call-site filter. Install it as
-/// any other layer:
+/// any other layer, with [`install`] (which works whether or not l4rs was initialised first):
 ///
 /// ```no_run
 /// use tracing_subscriber::prelude::*;
-/// tracing_subscriber::registry().with(l4rs::tracing::layer()).init();
+/// l4rs::tracing::install(tracing_subscriber::registry().with(l4rs::tracing::layer()))
+///     .expect("no other tracing subscriber");
 /// ```
 ///
 /// The filter is a per-layer filter: what l4rs does not want is still seen by the other layers
@@ -53,10 +58,12 @@ use crate::thread::with_thread_data;
 ///
 /// Creating the layer loads l4rs's configuration if nothing did yet (as the first
 /// [`get_logger`](crate::get_logger) does: `LOG4RS_CONFIGURATION_FILE`, discovery, or the
-/// default), so the layer is ready when the subscriber registers its call sites. It also lets
-/// `tracing-subscriber`'s `init()` install `tracing-log`'s `LogTracer` (its `tracing-log`
-/// feature, on by default): l4rs's own `log` bridge then stands aside and `log` records reach
-/// l4rs through this layer, once (see `docs/tracing.md`).
+/// default), so the layer is ready when the subscriber registers its call sites. Created
+/// before l4rs is initialised, it also lets `tracing-subscriber`'s `init()` install
+/// `tracing-log`'s `LogTracer` (its `tracing-log` feature, on by default): l4rs's own `log`
+/// bridge then stands aside and `log` records reach l4rs through this layer, once. Created
+/// after, `init()` panics (l4rs's bridge holds `log` already): use [`install`] then (see
+/// `docs/tracing.md`).
 pub fn layer<S>() -> impl Layer<S> + Send + Sync + 'static
 where
     S: Subscriber + for<'lookup> LookupSpan<'lookup>,
@@ -67,6 +74,50 @@ where
     let _ = crate::get_logger("");
     EventsToLoggers.with_filter(LoggerInterest)
 }
+
+/// Installs a subscriber of just the l4rs layer as the process's `tracing` subscriber:
+/// `l4rs::tracing::init()` is `l4rs::tracing::install(tracing_subscriber::registry().with(l4rs::tracing::layer()))`.
+///
+/// ```no_run
+/// l4rs::init_with_file("log4j2.xml").expect("a configuration");
+/// l4rs::tracing::init().expect("no other tracing subscriber");
+/// tracing::info!(target: "my_app::db", user = "ann", "connected in {} ms", 12);
+/// ```
+pub fn init() -> Result<(), SetGlobalDefaultError> {
+    use tracing_subscriber::layer::SubscriberExt as _;
+    install(tracing_subscriber::registry().with(layer()))
+}
+
+/// Makes `subscriber` (a subscriber with [`layer`] among its layers, and any others) the
+/// process's `tracing` subscriber, and `log` records reach l4rs once, whether l4rs was
+/// initialised before or after; never panics.
+///
+/// `tracing-subscriber`'s own `init()` installs `tracing-log`'s `LogTracer` as `log`'s logger
+/// too, and panics when `log` has a logger already: which it has once l4rs's configuration is
+/// loaded, since l4rs's `log` bridge takes `log` then. This function sets the subscriber and
+/// leaves `log` to l4rs's bridge: it takes `log` now if nothing holds it, and stands aside
+/// quietly if something does (`tracing-log`'s `LogTracer`, whose records the layer routes).
+/// `log` records that l4rs's bridge carries go to l4rs only, not to the subscriber's other
+/// layers.
+///
+/// ```no_run
+/// use tracing_subscriber::prelude::*;
+/// l4rs::init_with_file("log4j2.xml").expect("a configuration");
+/// let subscriber = tracing_subscriber::registry().with(l4rs::tracing::layer());
+/// l4rs::tracing::install(subscriber).expect("no other tracing subscriber");
+/// ```
+///
+/// Fails, changing nothing, when the process has a global `tracing` subscriber already.
+pub fn install<S>(subscriber: S) -> Result<(), SetGlobalDefaultError>
+where
+    S: Into<tracing_core::Dispatch>,
+{
+    tracing_core::dispatcher::set_global_default(subscriber.into())?;
+    crate::bridge::install_behind_tracing();
+    Ok(())
+}
+
+pub use tracing_core::dispatcher::SetGlobalDefaultError;
 
 /// Has `tracing` judge every call site again: called whenever a configuration is put in force.
 pub(crate) fn follow() {
@@ -242,10 +293,11 @@ where
                 );
                 return;
             }
-            with_event_context(event, &ctx, false, |map, stack| {
+            with_event_context(event, &ctx, false, |map, stack, throwable| {
                 let _ = logger.log_in_context(
                     level,
                     location.as_ref(),
+                    throwable.map(ThrowableRef::Throwable),
                     format_args!("{message}"),
                     map,
                     stack,
@@ -325,11 +377,14 @@ fn location_of(metadata: &'static Metadata<'static>) -> Option<Location<'static>
 }
 
 /// Per-thread map and stack that events with fields or spans are given as their context,
-/// refilled for each such event: their strings are reused, so once they have grown to the
-/// sizes the events need, building an event's context allocates nothing.
+/// and the throwable their error field is converted into, refilled for each such event: their
+/// strings are reused, so once they have grown to the sizes the events need, building an
+/// event's context and throwable allocates nothing.
 struct Scratch {
     map: ContextMap,
     stack: ContextStack,
+    /// The throwables error fields are converted into, one per [`throwable_slot`].
+    throwables: Vec<Throwable>,
 }
 
 thread_local! {
@@ -337,19 +392,20 @@ thread_local! {
         RefCell::new(Scratch {
             map: ContextMap::new(),
             stack: ContextStack::new(),
+            throwables: Vec::new(),
         })
     };
 }
 
 /// Runs `f` with the event's context: its own fields, over the fields of the spans it is in
 /// (inner spans over outer ones), over the thread's context map; the thread's context stack
-/// with the span names on top, outermost first. `skip_log_fields` leaves out `tracing-log`'s
-/// `log.*` fields.
+/// with the span names on top, outermost first; and the event's throwable, converted from its
+/// first error field. `skip_log_fields` leaves out `tracing-log`'s `log.*` fields.
 fn with_event_context<S>(
     event: &Event<'_>,
     ctx: &Context<'_, S>,
     skip_log_fields: bool,
-    f: impl FnOnce(&ContextMap, &ContextStack),
+    f: impl FnOnce(&ContextMap, &ContextStack, Option<&Throwable>),
 ) where
     S: Subscriber + for<'lookup> LookupSpan<'lookup>,
 {
@@ -358,15 +414,27 @@ fn with_event_context<S>(
         // Busy when this event is logged while another one's context is in use (from a
         // value's `Display`): that one gets maps of its own below.
         if let Ok(mut scratch) = scratch.try_borrow_mut() {
-            let Scratch { map, stack } = &mut *scratch;
-            fill_context(event, ctx, skip_log_fields, map, stack);
-            (f.take().expect("called once"))(map, stack);
+            let Scratch {
+                map,
+                stack,
+                throwables,
+            } = &mut *scratch;
+            let thrown = fill_context(event, ctx, skip_log_fields, map, stack, throwables);
+            (f.take().expect("called once"))(map, stack, thrown.map(|slot| &throwables[slot]));
         }
     });
     if let Some(f) = f {
-        let (mut map, mut stack) = (ContextMap::new(), ContextStack::new());
-        fill_context(event, ctx, skip_log_fields, &mut map, &mut stack);
-        f(&map, &stack);
+        let (mut map, mut stack, mut throwables) =
+            (ContextMap::new(), ContextStack::new(), Vec::new());
+        let thrown = fill_context(
+            event,
+            ctx,
+            skip_log_fields,
+            &mut map,
+            &mut stack,
+            &mut throwables,
+        );
+        f(&map, &stack, thrown.map(|slot| &throwables[slot]));
     }
 }
 
@@ -374,22 +442,30 @@ fn with_event_context<S>(
 /// vector for deeper nesting.
 const SPAN_NAMES_ON_STACK: usize = 32;
 
+/// Fills `map` and `stack` with the event's context and, when the event has an error field,
+/// one of `throwables` with its conversion: returns which.
 fn fill_context<S>(
     event: &Event<'_>,
     ctx: &Context<'_, S>,
     skip_log_fields: bool,
     map: &mut ContextMap,
     stack: &mut ContextStack,
-) where
+    throwables: &mut Vec<Throwable>,
+) -> Option<usize>
+where
     S: Subscriber + for<'lookup> LookupSpan<'lookup>,
 {
     map.recycle();
     stack.recycle();
     // The event's own fields first: nothing overrides them.
-    event.record(&mut Render(EventFields {
+    let mut fields = Render(EventFields {
         map: &mut *map,
         skip_log_fields,
-    }));
+        throwables,
+        thrown: None,
+    });
+    event.record(&mut fields);
+    let thrown = fields.0.thrown;
     // Then the spans, innermost first, each field kept only when not set yet.
     let mut names = [""; SPAN_NAMES_ON_STACK];
     let mut deeper = Vec::new();
@@ -427,17 +503,28 @@ fn fill_context<S>(
     for name in names[..depth.min(SPAN_NAMES_ON_STACK)].iter().rev() {
         stack.push_str(name);
     }
+    thrown
 }
 
 /// Where [`Render`] puts each rendered field.
 trait FieldSink {
     /// Stores the field `name`, whose text `render` appends to the string it is given.
     fn put(&mut self, name: &'static str, render: impl FnOnce(&mut String));
+
+    /// Takes the error value of a field as the throwable, or returns false to have it stored
+    /// as text with [`FieldSink::put`].
+    fn take_error(&mut self, _error: &(dyn std::error::Error + 'static)) -> bool {
+        false
+    }
 }
 
 impl<T: FieldSink> FieldSink for &mut T {
     fn put(&mut self, name: &'static str, render: impl FnOnce(&mut String)) {
         (**self).put(name, render);
+    }
+
+    fn take_error(&mut self, error: &(dyn std::error::Error + 'static)) -> bool {
+        (**self).take_error(error)
     }
 }
 
@@ -457,10 +544,37 @@ impl FieldSink for SpanFields {
     }
 }
 
-/// An event's fields, straight into its context map.
+/// An event's fields, straight into its context map, and its first error value into its
+/// throwable.
 struct EventFields<'a> {
     map: &'a mut ContextMap,
     skip_log_fields: bool,
+    /// The throwables to convert the error into, reused event after event.
+    throwables: &'a mut Vec<Throwable>,
+    /// The slot of `throwables` holding the event's throwable, once converted.
+    thrown: Option<usize>,
+}
+
+/// How many lengths of source chain get a throwable of their own in the per-thread scratch;
+/// longer chains share the last.
+const CHAIN_LENGTHS: usize = 8;
+
+/// The slot of the per-thread throwables an error is converted into: one per kind (an l4rs
+/// [`Throwable`], copied, or another error, converted) and length of source chain, so that
+/// errors of different shapes, logged in turn, each find the boxes of their causes and the
+/// capacity of their strings where they left them, instead of one shape dropping what the
+/// other needs.
+fn throwable_slot(error: &(dyn std::error::Error + 'static)) -> usize {
+    let mut length = 0;
+    let mut source = error.source();
+    while let Some(next) = source {
+        length += 1;
+        if length == CHAIN_LENGTHS - 1 {
+            break;
+        }
+        source = next.source();
+    }
+    2 * length + usize::from(error.is::<Throwable>())
 }
 
 impl FieldSink for EventFields<'_> {
@@ -468,6 +582,27 @@ impl FieldSink for EventFields<'_> {
         if !(self.skip_log_fields && name.starts_with("log.")) {
             self.map.insert_with(name, render);
         }
+    }
+
+    /// The first error value of the event is its throwable, converted now (the value is only
+    /// borrowed while it is visited) into the reused `throwable`: an l4rs [`Throwable`] is
+    /// copied (its frames are shared, not copied), any other error becomes a throwable of its
+    /// type name, `Display` and source chain, as the `error = …` of l4rs's macros gives.
+    fn take_error(&mut self, error: &(dyn std::error::Error + 'static)) -> bool {
+        if self.thrown.is_some() {
+            return false;
+        }
+        let slot = throwable_slot(error);
+        if self.throwables.len() <= slot {
+            self.throwables.resize_with(slot + 1, || Throwable::new(""));
+        }
+        let target = &mut self.throwables[slot];
+        let converted = catch_unwind(AssertUnwindSafe(|| {
+            ThrowableRef::from_dyn_error(error).resolve_into(target)
+        }));
+        // An error whose `Display` panics is kept as a field, written as the placeholder.
+        self.thrown = converted.is_ok().then_some(slot);
+        self.thrown.is_some()
     }
 }
 
@@ -505,6 +640,9 @@ impl<T: FieldSink> Visit for Render<T> {
     }
 
     fn record_error(&mut self, field: &Field, value: &(dyn std::error::Error + 'static)) {
+        if field.name() != "message" && self.0.take_error(value) {
+            return;
+        }
         self.put(field, |out| write!(out, "{value}"));
     }
 
@@ -693,10 +831,11 @@ fn log_record<S>(
         return;
     }
     let location = record.location();
-    with_event_context(event, ctx, true, |map, stack| {
+    with_event_context(event, ctx, true, |map, stack, throwable| {
         let _ = logger.log_in_context(
             level,
             location.as_ref(),
+            throwable.map(ThrowableRef::Throwable),
             format_args!("{}", MessageOf(event)),
             map,
             stack,

@@ -2,6 +2,7 @@
 //! and the routing of one event through them (log4j2's `LoggerConfig#log`).
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 
 use l4rs_async::AsyncAppender;
@@ -74,7 +75,12 @@ pub(crate) struct Context {
     /// switches the configuration to a real nano clock, and events carry a monotonic reading;
     /// otherwise their nano time is 0 and no clock is read.
     pub(crate) uses_nano_clock: bool,
+    /// Tells the loggers' cached owners apart from one configuration to the next.
+    pub(crate) generation: u32,
 }
+
+/// The generation of the next context built.
+static GENERATIONS: AtomicU32 = AtomicU32::new(1);
 
 /// Which logger configs on a path call their appenders (log4j2's `LoggerConfigPredicate`, plus
 /// the split itself).
@@ -364,6 +370,7 @@ impl Context {
             async_logger,
             async_appenders,
             uses_nano_clock,
+            generation: GENERATIONS.fetch_add(1, Ordering::Relaxed),
         }
     }
 

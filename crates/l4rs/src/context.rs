@@ -55,6 +55,10 @@ pub(crate) struct LoggerConfig {
     location_up_front: bool,
     /// True when some appender on this config's additivity path prints the location.
     path_prints_location: bool,
+    /// True when an event of this config may be written in the caller's thread (an appender on
+    /// its path that is not an Async appender, reached before the AsyncLogger queue): such a
+    /// call waits for a closed caller gate (see `Context::hold_callers`).
+    writes_in_caller: bool,
 }
 
 /// A configuration in force.
@@ -77,6 +81,9 @@ pub(crate) struct Context {
     pub(crate) uses_nano_clock: bool,
     /// Tells the loggers' cached owners apart from one configuration to the next.
     pub(crate) generation: u32,
+    /// The gate that calls writing in their own thread pass first, while this configuration
+    /// replaces one whose queues may still hold events or whose files it takes over.
+    caller_gate: Option<Arc<Gate>>,
 }
 
 /// The generation of the next context built.
@@ -337,12 +344,14 @@ impl Context {
                 asynchronous: spec.asynchronous,
                 location_up_front: false,
                 path_prints_location: false,
+                writes_in_caller: false,
             });
         }
         for index in 0..configs.len() {
             let prints = path_prints_location(&configs, index);
             configs[index].path_prints_location = prints;
             configs[index].location_up_front = configs[index].include_location && prints;
+            configs[index].writes_in_caller = writes_in_caller(&configs, index);
         }
         // Checking starts no thread: the queue's only failure is the OS refusing one.
         let (configs, async_logger) = if mode.checking() {
@@ -371,7 +380,21 @@ impl Context {
             async_appenders,
             uses_nano_clock,
             generation: GENERATIONS.fetch_add(1, Ordering::Relaxed),
+            caller_gate: None,
         }
+    }
+
+    /// True when the configuration has queues (the AsyncLogger queue or an Async appender)
+    /// that may hold events when it is replaced.
+    pub(crate) fn has_queues(&self) -> bool {
+        self.async_logger.is_some() || !self.async_appenders.is_empty()
+    }
+
+    /// Has the calls that write in their own thread wait for `gate` (the one holding this
+    /// configuration's queues), so that nothing they write comes before what the replaced
+    /// configuration still had to write.
+    pub(crate) fn hold_callers(&mut self, gate: &Arc<Gate>) {
+        self.caller_gate = Some(Arc::clone(gate));
     }
 
     /// The index of the logger config that owns `logger_name`.
@@ -426,6 +449,11 @@ impl Context {
     /// synchronous configs above it, then is queued once; the AsyncLogger thread then walks the
     /// same path for the asynchronous configs.
     pub(crate) fn route(&self, owner: usize, event: &LogEvent<'_>) -> Result<(), AppendError> {
+        if let Some(gate) = &self.caller_gate {
+            if self.configs[owner].writes_in_caller {
+                gate.pass_caller();
+            }
+        }
         let mut walk = Walk::new(event, self.configs[owner].location_up_front);
         let Some(stage) = &self.async_logger else {
             walk.run(&self.configs, owner, Predicate::Everything, false);
@@ -483,6 +511,25 @@ impl LoggerConfig {
     pub(crate) fn splits_to_async(&self) -> bool {
         self.asynchronous && !self.refs.is_empty()
     }
+}
+
+/// Whether an event of the config at `start` may reach, in the caller's thread, an appender
+/// that writes there (not an Async appender): on the additivity path, the synchronous configs
+/// (and every config while no AsyncLogger queue splits the path) call their appenders in the
+/// caller's thread.
+fn writes_in_caller(configs: &[LoggerConfig], start: usize) -> bool {
+    let mut index = Some(start);
+    while let Some(current) = index {
+        let config = &configs[current];
+        if !config.splits_to_async() && config.refs.iter().any(|r| !r.control.queues()) {
+            return true;
+        }
+        if !config.additive {
+            return false;
+        }
+        index = config.parent;
+    }
+    false
 }
 
 fn path_prints_location(configs: &[LoggerConfig], start: usize) -> bool {

@@ -365,13 +365,19 @@ fn load_or_default(path: &Path) -> Configuration {
 /// [`monitor::follow`]).
 fn activate(configuration: Configuration, version: SourceVersion) -> (Arc<Context>, Vec<String>) {
     apply_status_settings(&configuration);
-    let replacing = installed_context().is_some();
-    let gate = if replacing {
+    let replaced_had_queues = installed_context().map(|previous| previous.has_queues());
+    let gate = if replaced_had_queues.is_some() {
         Gate::closed()
     } else {
         Gate::opened()
     };
-    let (context, build_errors) = Context::build_behind(configuration, &gate);
+    let (mut context, build_errors) = Context::build_behind(configuration, &gate);
+    // Events of the old queues could still be on their way when a new call writes
+    // synchronously: then calls that write in the caller's thread wait for the gate too (see
+    // `Gate::pass_caller`).
+    if replaced_had_queues == Some(true) {
+        context.hold_callers(&gate);
+    }
     let context = Arc::new(context);
     let previous = {
         let loggers = registry().loggers.read().unwrap_or_else(|e| e.into_inner());

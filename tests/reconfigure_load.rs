@@ -4,9 +4,9 @@
 //! reload. Every event must appear exactly once, in each thread's order (through each logger
 //! and across the three), under the old or the new layout, with no NUL byte and nothing
 //! truncated, for each kind of file appender, behind an AsyncLogger and an Async appender,
-//! and with the root (or the appender in front of the file) switching between asynchronous and
-//! synchronous at every reload. Halfway through, a file that does not parse is refused and
-//! logging goes on unchanged.
+//! with the root switching between asynchronous and synchronous at every reload, and with the
+//! type of the appender writing the file changing at every reload. Halfway through, a file that
+//! does not parse is refused and logging goes on unchanged.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -41,6 +41,9 @@ enum Kind {
     AsyncLoggerThenSynchronous,
     /// Through an Async appender in odd versions, straight to the File in even ones.
     AsyncAppenderThenSynchronous,
+    /// File, RandomAccessFile (`append="false"`, which must not truncate the file it takes
+    /// over) and MemoryMappedFile in turn on the same file.
+    ChangingType,
 }
 
 impl Kind {
@@ -53,6 +56,11 @@ impl Kind {
             Kind::AsyncAppender => (Kind::File, true, false),
             Kind::AsyncLoggerThenSynchronous => (Kind::File, false, odd),
             Kind::AsyncAppenderThenSynchronous => (Kind::File, odd, false),
+            Kind::ChangingType => (
+                [Kind::File, Kind::RandomAccessFile, Kind::MemoryMappedFile][version % 3],
+                false,
+                false,
+            ),
             kind => (kind, false, false),
         }
     }
@@ -64,7 +72,7 @@ fn main_appender(kind: Kind, dir: &Path, name: &str, pattern: &str) -> String {
     let layout = format!(r#"<PatternLayout pattern="{pattern}"/>"#);
     match kind {
         Kind::RandomAccessFile => format!(
-            r#"<RandomAccessFile name="{name}" fileName="{dir}/main.log" immediateFlush="false">{layout}</RandomAccessFile>"#
+            r#"<RandomAccessFile name="{name}" fileName="{dir}/main.log" immediateFlush="false" append="false">{layout}</RandomAccessFile>"#
         ),
         Kind::MemoryMappedFile => format!(
             r#"<MemoryMappedFile name="{name}" fileName="{dir}/main.log" regionLength="65536">{layout}</MemoryMappedFile>"#
@@ -346,4 +354,9 @@ fn from_an_async_appender_to_synchronous_and_back() {
         Kind::AsyncAppenderThenSynchronous,
         "reconfigure-load-async-appender-sync",
     );
+}
+
+#[test]
+fn the_type_of_the_appender_on_the_file_changes() {
+    reload_under_load(Kind::ChangingType, "reconfigure-load-changing-type");
 }

@@ -62,6 +62,12 @@ impl Gate {
         self.opened.notify_all();
     }
 
+    /// True once [`Gate::open`] was called (a gate that is not open belongs to a configuration
+    /// that replaces another).
+    pub(crate) fn is_open(&self) -> bool {
+        self.open.load(Ordering::Acquire)
+    }
+
     /// What a call that writes in its own thread does while a configuration replaces one whose
     /// queues may still hold events (or whose file it takes over): returns once the gate is
     /// open, or after [`CALLER_WAIT`], so the caller's events come after the ones it queued

@@ -84,6 +84,9 @@ pub(crate) struct Context {
     /// The gate that calls writing in their own thread pass first, while this configuration
     /// replaces one whose queues may still hold events or whose files it takes over.
     caller_gate: Option<Arc<Gate>>,
+    /// Appenders that take over a file another kind of appender of the configuration being
+    /// replaced still writes; opened once that one has stopped.
+    handovers: Vec<Arc<crate::handover::HandedOver>>,
 }
 
 /// The generation of the next context built.
@@ -226,6 +229,8 @@ impl Context {
         let mut appenders = Vec::new();
         let mut referring_specs = Vec::new();
         let mut uses_nano_clock = false;
+        // A closed gate: this configuration replaces a running one, whose files may change hands.
+        let mut handovers = (!gate.is_open()).then(Vec::new);
         // log4j2 builds appenders in document order: a replaced one opens its file where it
         // stands, so after an earlier survivor on the same file has created the manager.
         // (The list is in the order the replacements happened, not always the document's.)
@@ -259,7 +264,15 @@ impl Context {
             let control = mode.element(
                 spec.position,
                 || appender_subject(spec),
-                || build_appender(spec, &configuration, &mut uses_nano_clock, mode),
+                || {
+                    build_appender(
+                        spec,
+                        &configuration,
+                        &mut uses_nano_clock,
+                        mode,
+                        handovers.as_mut(),
+                    )
+                },
             );
             if let Some(control) = control {
                 let control = Arc::new(control);
@@ -381,6 +394,7 @@ impl Context {
             uses_nano_clock,
             generation: GENERATIONS.fetch_add(1, Ordering::Relaxed),
             caller_gate: None,
+            handovers: handovers.unwrap_or_default(),
         }
     }
 
@@ -390,11 +404,25 @@ impl Context {
         self.async_logger.is_some() || !self.async_appenders.is_empty()
     }
 
+    /// True when some appender takes over a file from another kind of appender of the
+    /// configuration being replaced.
+    pub(crate) fn has_handovers(&self) -> bool {
+        !self.handovers.is_empty()
+    }
+
     /// Has the calls that write in their own thread wait for `gate` (the one holding this
     /// configuration's queues), so that nothing they write comes before what the replaced
     /// configuration still had to write.
     pub(crate) fn hold_callers(&mut self, gate: &Arc<Gate>) {
         self.caller_gate = Some(Arc::clone(gate));
+    }
+
+    /// Builds the appenders that take over a file, now that the configuration that had it
+    /// stopped (see [`crate::handover`]).
+    pub(crate) fn complete_handovers(&self) {
+        for handover in &self.handovers {
+            handover.open();
+        }
     }
 
     /// The index of the logger config that owns `logger_name`.
@@ -587,11 +615,14 @@ fn pattern_layout(spec: &PatternLayoutSpec, context: LayoutContext) -> (Arc<dyn 
 /// Builds one appender (with [`BuildMode::Check`], judges it: see `l4rs_appenders::check_appender`); an error is reported through the status logger (and so becomes one of
 /// the context's build errors). Sets `uses_nano_clock` when the layout has `%N` (log4j2 switches
 /// the clock while parsing the pattern, so even when the appender itself then fails to build).
+/// With `handovers` (the configuration replaces a running one), an appender whose file another
+/// kind of appender still writes is built later (see [`crate::handover`]) and listed there.
 fn build_appender(
     spec: &AppenderSpec,
     configuration: &Configuration,
     uses_nano_clock: &mut bool,
     mode: &BuildMode,
+    handovers: Option<&mut Vec<Arc<crate::handover::HandedOver>>>,
 ) -> Option<AppenderControl> {
     // log4j2 asks `System.console()`, whatever the appender writes to.
     let console = crate::system_console::process_has_console();
@@ -610,6 +641,11 @@ fn build_appender(
                 requires_location: layout.requires_location(),
             }) as Arc<dyn l4rs_core::Appender>
         })
+    } else if let Some(handovers) = handovers.filter(|_| l4rs_appenders::held_by_another_kind(spec))
+    {
+        let handover = Arc::new(crate::handover::HandedOver::new(spec, layout, rolling));
+        handovers.push(Arc::clone(&handover));
+        Ok(handover as Arc<dyn l4rs_core::Appender>)
     } else {
         l4rs_appenders::build_appender_with(spec, layout, &rolling)
     };

@@ -373,9 +373,10 @@ fn activate(configuration: Configuration, version: SourceVersion) -> (Arc<Contex
     };
     let (mut context, build_errors) = Context::build_behind(configuration, &gate);
     // Events of the old queues could still be on their way when a new call writes
-    // synchronously: then calls that write in the caller's thread wait for the gate too (see
-    // `Gate::pass_caller`).
-    if replaced_had_queues == Some(true) {
+    // synchronously, and a file changing hands must be closed by the old configuration before
+    // the new one writes it: then calls that write in the caller's thread wait for the gate
+    // too (see `Gate::pass_caller`).
+    if replaced_had_queues == Some(true) || context.has_handovers() {
         context.hold_callers(&gate);
     }
     let context = Arc::new(context);
@@ -400,6 +401,7 @@ fn activate(configuration: Configuration, version: SourceVersion) -> (Arc<Contex
         await_callers(&previous);
         previous.stop();
     }
+    context.complete_handovers();
     gate.open();
     monitor::follow(&context.configuration, version);
     install_exit_hooks();

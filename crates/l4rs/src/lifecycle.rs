@@ -356,10 +356,11 @@ fn load_or_default(path: &Path) -> Configuration {
 
 /// Puts a configuration in force, as log4j2's `LoggerContext.setConfiguration` does: builds
 /// and starts it (appenders on files the old one writes share its managers), moves every
-/// logger to it (each call routes wholly through the old or wholly through the new one), waits
-/// for the calls still routing through the old one, stops the old one (its queues drain into
-/// its appenders first), and only then lets the new queues write, so each thread's events stay
-/// in order. Returns the context with the errors building it reported (see [`Context::build_behind`]).
+/// logger to it in one store (each call routes wholly through the old or wholly through the
+/// new one), waits for the calls still routing through the old one, stops the old one (its
+/// queues drain into its appenders first), builds the appenders that take a file over from it,
+/// and only then lets the new queues (and, behind old queues or a hand-over, the new calls that
+/// write in their own thread) write, so each thread's events stay in order. Returns the context with the errors building it reported (see [`Context::build_behind`]).
 ///
 /// `version` tells the watcher which version of the configuration file this is (see
 /// [`monitor::follow`]).

@@ -374,3 +374,34 @@ pub fn async_queue_stats() -> Vec<QueueStats> {
         .map(|context| context.async_stats())
         .unwrap_or_default()
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, Instant};
+
+    use super::Gate;
+
+    #[test]
+    fn a_caller_waits_at_a_closed_gate_until_it_opens() {
+        let gate = Gate::closed();
+        let opener = {
+            let gate = std::sync::Arc::clone(&gate);
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(100));
+                gate.open();
+            })
+        };
+        let started = Instant::now();
+        gate.pass_caller();
+        let waited = started.elapsed();
+        opener.join().expect("opener");
+        assert!(
+            waited >= Duration::from_millis(90),
+            "went through after {waited:?}"
+        );
+        // Open: nothing to wait for.
+        let started = Instant::now();
+        gate.pass_caller();
+        assert!(started.elapsed() < Duration::from_millis(50));
+    }
+}

@@ -661,3 +661,56 @@ fn build_appender(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Context;
+
+    /// Which logger configs write in the caller's thread, for a configuration whose appenders
+    /// write to files under a fresh directory.
+    fn writes_in_caller(label: &str, appenders: &str, loggers: &str, names: &[&str]) -> Vec<bool> {
+        let dir = std::env::temp_dir().join(format!("l4rs-caller-{}-{label}", std::process::id()));
+        let xml = format!(
+            r#"<Configuration><Appenders>{}</Appenders><Loggers>{loggers}</Loggers></Configuration>"#,
+            appenders.replace("DIR", &dir.display().to_string())
+        );
+        let configuration = l4rs_config::load_str(&xml, None).expect("configuration parses");
+        let (context, errors) = Context::build(configuration);
+        assert!(errors.is_empty(), "{errors:?}");
+        let writes = names
+            .iter()
+            .map(|name| context.config(context.owner_of(name)).writes_in_caller)
+            .collect();
+        context.stop();
+        let _ = std::fs::remove_dir_all(&dir);
+        writes
+    }
+
+    #[test]
+    fn only_calls_that_reach_an_appender_in_their_own_thread_write_in_the_caller() {
+        let file = r#"<File name="F" fileName="DIR/f.log"/>"#;
+        // Behind an AsyncRoot, only the synchronous logger with an appender of its own.
+        assert_eq!(
+            writes_in_caller(
+                "async-root",
+                file,
+                r#"<Logger name="sync"><AppenderRef ref="F"/></Logger>
+                   <Logger name="quiet" level="info"/>
+                   <AsyncRoot level="info"><AppenderRef ref="F"/></AsyncRoot>"#,
+                &["sync", "quiet", "other"],
+            ),
+            [true, false, false]
+        );
+        // Through an Async appender the call only queues; straight to the file it writes.
+        assert_eq!(
+            writes_in_caller(
+                "async-appender",
+                &format!(r#"{file}<Async name="Q"><AppenderRef ref="F"/></Async>"#),
+                r#"<Logger name="direct" additivity="false"><AppenderRef ref="F"/></Logger>
+                   <Root level="info"><AppenderRef ref="Q"/></Root>"#,
+                &["direct", "other"],
+            ),
+            [true, false]
+        );
+    }
+}

@@ -228,7 +228,52 @@ impl fmt::Debug for Logger {
 
 #[cfg(test)]
 mod tests {
+    use std::sync::atomic::Ordering;
+    use std::sync::Arc;
+
+    use l4rs_core::Level;
+
+    use super::LoggerState;
     use crate::context::Context;
+
+    /// A context with no appenders and these `<Logger>`s under a root at OFF.
+    fn context_with(loggers: &str) -> Context {
+        let xml = format!(
+            r#"<Configuration><Loggers>{loggers}<Root level="off"/></Loggers></Configuration>"#
+        );
+        let configuration = l4rs_config::load_str(&xml, None).expect("configuration parses");
+        Context::build(configuration).0
+    }
+
+    /// Between the switch and its rebinding, a logger routes by the configuration in force,
+    /// not by its cache of the old one; its level check lets through what either enables
+    /// until it is rebound.
+    #[test]
+    fn a_logger_not_yet_rebound_routes_by_the_configuration_in_force() {
+        let old = Arc::new(context_with(r#"<Logger name="a" level="info"/>"#));
+        let new =
+            context_with(r#"<Logger name="a" level="warn"/><Logger name="a.b" level="debug"/>"#);
+        assert_ne!(old.generation, new.generation);
+        let state = LoggerState::new("a.b.c", &old);
+        let owner = |context: &Context| context.config(state.owner_in(context)).name.clone();
+        let threshold = || state.threshold.load(Ordering::Relaxed);
+        assert_eq!(owner(&old), "a");
+        assert_eq!(threshold(), Level::INFO.int_level());
+        assert_eq!(owner(&new), "a.b", "looked up in the new configuration");
+        state.widen(&new);
+        assert_eq!(threshold(), Level::DEBUG.int_level());
+        state.rebind(&new);
+        assert_eq!(owner(&new), "a.b");
+        // Moving back to a stricter configuration: widening keeps the looser level until the
+        // rebinding sets the stricter one.
+        state.widen(&old);
+        assert_eq!(threshold(), Level::DEBUG.int_level());
+        state.rebind(&old);
+        assert_eq!(threshold(), Level::INFO.int_level());
+        assert_eq!(owner(&old), "a");
+        old.stop();
+        new.stop();
+    }
 
     /// Whether a context built from File appenders with these `<PatternLayout …/>` elements
     /// reads the nano clock for its events.

@@ -151,3 +151,49 @@ fn reconfigure_reloads_the_file_in_force_into_the_same_files() {
     );
     assert_eq!(l4rs::active_appenders(), ["Root"]);
 }
+
+/// The appender on a file changes type at each reload (File, then MemoryMappedFile, then
+/// RandomAccessFile with `append="false"`, then File again): each takes the file over where
+/// the previous one left it, with nothing lost, no NUL padding and no truncation. log4j2
+/// refuses the second manager of the file ("Configuration has multiple incompatible Appenders
+/// pointing to the same resource", `AbstractManager.narrow`) and loses the events meant for it.
+#[test]
+fn reconfigure_onto_another_type_of_appender_continues_the_file() {
+    let _turn = turn();
+    let dir = l4rs_tests::fresh_output_dir("reconfigure-api-type-change");
+    let file = dir.join("main.log");
+    let appenders = [
+        r#"<File name="Main" fileName="FILE" bufferedIO="true" immediateFlush="false">"#,
+        r#"<MemoryMappedFile name="Main" fileName="FILE" regionLength="4096">"#,
+        r#"<RandomAccessFile name="Main" fileName="FILE" append="false" immediateFlush="false">"#,
+        r#"<File name="Main" fileName="FILE" append="false">"#,
+    ];
+    let logger = l4rs::get_logger("typed");
+    let mut expected = Vec::new();
+    for (version, element) in appenders.iter().enumerate() {
+        let kind = &element[1..element.find(' ').expect("a space")];
+        let xml = format!(
+            r#"<Configuration><Appenders>{}<PatternLayout pattern="{kind} %m%n"/></{kind}></Appenders><Loggers><Root level="info"><AppenderRef ref="Main"/></Root></Loggers></Configuration>"#,
+            element.replace("FILE", &file.display().to_string())
+        );
+        let config = l4rs_tests::write_config(&dir, &xml);
+        if version == 0 {
+            l4rs::init_with_file(&config).expect("configuration loads cleanly");
+        } else {
+            l4rs::reconfigure_with_file(&config).expect("configuration loads cleanly");
+        }
+        for event in 0..3 {
+            l4rs::info!(logger, "v{version} e{event}");
+            expected.push(format!("{kind} v{version} e{event}"));
+        }
+    }
+    // A configuration without the file closes its manager.
+    let park = l4rs_tests::write_config(
+        &dir,
+        r#"<Configuration><Loggers><Root level="off"/></Loggers></Configuration>"#,
+    );
+    l4rs::reconfigure_with_file(&park).expect("configuration loads cleanly");
+    let bytes = std::fs::read(&file).expect("read");
+    assert!(!bytes.contains(&0), "NUL bytes in {bytes:?}");
+    assert_eq!(l4rs_tests::read_lines(&file), expected);
+}

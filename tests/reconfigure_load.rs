@@ -1,10 +1,12 @@
 //! Reload under load: four threads log through three loggers while the configuration is
 //! replaced 50 times (the layout of the same file changes, the appender writing it is renamed,
 //! another appender comes and goes, levels of other loggers change), and go on after the last
-//! reload. Every event must appear exactly once, in each thread's order, under the old or the
-//! new layout, with no NUL byte and nothing truncated, for each kind of file appender and
-//! behind an AsyncLogger and an Async appender. Halfway through, a file that does not parse is
-//! refused and logging goes on unchanged.
+//! reload. Every event must appear exactly once, in each thread's order (through each logger
+//! and across the three), under the old or the new layout, with no NUL byte and nothing
+//! truncated, for each kind of file appender, behind an AsyncLogger and an Async appender,
+//! with the root switching between asynchronous and synchronous at every reload, and with the
+//! type of the appender writing the file changing at every reload. Halfway through, a file that
+//! does not parse is refused and logging goes on unchanged.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -35,6 +37,33 @@ enum Kind {
     Rolling,
     AsyncLogger,
     AsyncAppender,
+    /// `<AsyncRoot>` in odd versions, `<Root>` in even ones, on the same File.
+    AsyncLoggerThenSynchronous,
+    /// Through an Async appender in odd versions, straight to the File in even ones.
+    AsyncAppenderThenSynchronous,
+    /// File, RandomAccessFile (`append="false"`, which must not truncate the file it takes
+    /// over) and MemoryMappedFile in turn on the same file.
+    ChangingType,
+}
+
+impl Kind {
+    /// The kind of the appender writing the main file in `version`, and whether an Async
+    /// appender stands in front of it and whether the root is asynchronous.
+    fn in_version(self, version: usize) -> (Kind, bool, bool) {
+        let odd = version % 2 != 0;
+        match self {
+            Kind::AsyncLogger => (Kind::File, false, true),
+            Kind::AsyncAppender => (Kind::File, true, false),
+            Kind::AsyncLoggerThenSynchronous => (Kind::File, false, odd),
+            Kind::AsyncAppenderThenSynchronous => (Kind::File, odd, false),
+            Kind::ChangingType => (
+                [Kind::File, Kind::RandomAccessFile, Kind::MemoryMappedFile][version % 3],
+                false,
+                false,
+            ),
+            kind => (kind, false, false),
+        }
+    }
 }
 
 /// The appender writing `main.log`, named `name`, with `pattern`.
@@ -42,19 +71,17 @@ fn main_appender(kind: Kind, dir: &Path, name: &str, pattern: &str) -> String {
     let dir = dir.display();
     let layout = format!(r#"<PatternLayout pattern="{pattern}"/>"#);
     match kind {
-        Kind::File | Kind::AsyncLogger | Kind::AsyncAppender => {
-            format!(
-                r#"<File name="{name}" fileName="{dir}/main.log" bufferedIO="true" immediateFlush="false">{layout}</File>"#
-            )
-        }
         Kind::RandomAccessFile => format!(
-            r#"<RandomAccessFile name="{name}" fileName="{dir}/main.log" immediateFlush="false">{layout}</RandomAccessFile>"#
+            r#"<RandomAccessFile name="{name}" fileName="{dir}/main.log" immediateFlush="false" append="false">{layout}</RandomAccessFile>"#
         ),
         Kind::MemoryMappedFile => format!(
             r#"<MemoryMappedFile name="{name}" fileName="{dir}/main.log" regionLength="65536">{layout}</MemoryMappedFile>"#
         ),
         Kind::Rolling => format!(
             r#"<RollingFile name="{name}" fileName="{dir}/main.log" filePattern="{dir}/rolled-%i.log" immediateFlush="false">{layout}<SizeBasedTriggeringPolicy size="64 KB"/><DefaultRolloverStrategy max="100000"/></RollingFile>"#
+        ),
+        _ => format!(
+            r#"<File name="{name}" fileName="{dir}/main.log" bufferedIO="true" immediateFlush="false">{layout}</File>"#
         ),
     }
 }
@@ -65,7 +92,8 @@ fn main_appender(kind: Kind, dir: &Path, name: &str, pattern: &str) -> String {
 fn configuration(kind: Kind, dir: &Path, version: usize) -> String {
     let main = if version % 2 == 0 { "MainA" } else { "MainB" };
     let pattern = if version % 3 == 0 { "A|%m%n" } else { "B|%m%n" };
-    let mut appenders = main_appender(kind, dir, main, pattern);
+    let (main_kind, through_queue, asynchronous_root) = kind.in_version(version);
+    let mut appenders = main_appender(main_kind, dir, main, pattern);
     let mut loggers = format!(
         r#"<Logger name="noise" level="{}"/>"#,
         if version % 2 == 0 { "warn" } else { "debug" }
@@ -79,13 +107,13 @@ fn configuration(kind: Kind, dir: &Path, version: usize) -> String {
             .push_str(r#"<Logger name="extra" level="info"><AppenderRef ref="Extra"/></Logger>"#);
     }
     let mut target = main.to_string();
-    if kind == Kind::AsyncAppender {
+    if through_queue {
         appenders.push_str(&format!(
             r#"<Async name="Queue" bufferSize="256"><AppenderRef ref="{main}"/></Async>"#
         ));
         target = "Queue".to_string();
     }
-    let root = if kind == Kind::AsyncLogger {
+    let root = if asynchronous_root {
         "AsyncRoot"
     } else {
         "Root"
@@ -255,22 +283,19 @@ fn reload_under_load(kind: Kind, name: &str) {
             );
             *expected += 1;
         }
-        // Across the loggers too, where the events do not pass through a queue: a reload
-        // rebinds the loggers one at a time, and an event a thread logs through an already
-        // rebound logger into a new queue (held until the old queues drain) can come out after
-        // one it logs next through a logger not yet rebound (docs/configuration.md, limits).
-        if !matches!(kind, Kind::AsyncLogger | Kind::AsyncAppender) {
-            let rank = match logger {
-                'T' => 0,
-                'N' => 1,
-                _ => 2,
-            };
-            let last = last_event.insert(thread, (sequence, rank));
-            assert!(
-                last.is_none_or(|last| last < (sequence, rank)),
-                "thread {thread}: {logger} {sequence} after {last:?}"
-            );
-        }
+        // Across the loggers too: every logger moves to the new configuration at once, so an
+        // event a thread logs into a new queue (held until the old queues drain) is never
+        // followed by one it logs next through the old configuration.
+        let rank = match logger {
+            'T' => 0,
+            'N' => 1,
+            _ => 2,
+        };
+        let last = last_event.insert(thread, (sequence, rank));
+        assert!(
+            last.is_none_or(|last| last < (sequence, rank)),
+            "thread {thread}: {logger} {sequence} after {last:?}"
+        );
     }
     for (thread, count) in logged.iter().enumerate() {
         for logger in ['T', 'E'] {
@@ -313,4 +338,25 @@ fn behind_an_async_logger() {
 #[test]
 fn behind_an_async_appender() {
     reload_under_load(Kind::AsyncAppender, "reconfigure-load-async-appender");
+}
+
+#[test]
+fn from_an_async_logger_to_synchronous_and_back() {
+    reload_under_load(
+        Kind::AsyncLoggerThenSynchronous,
+        "reconfigure-load-async-logger-sync",
+    );
+}
+
+#[test]
+fn from_an_async_appender_to_synchronous_and_back() {
+    reload_under_load(
+        Kind::AsyncAppenderThenSynchronous,
+        "reconfigure-load-async-appender-sync",
+    );
+}
+
+#[test]
+fn the_type_of_the_appender_on_the_file_changes() {
+    reload_under_load(Kind::ChangingType, "reconfigure-load-changing-type");
 }

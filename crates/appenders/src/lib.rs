@@ -51,6 +51,7 @@ mod rolling;
 mod rolling_file;
 mod rolling_memory_mapped_file;
 mod rolling_random_access_file;
+mod takeover;
 mod target;
 
 /// Entry points for the fuzz targets under `fuzz/` (docs/robustness.md); compiled only with
@@ -154,6 +155,20 @@ pub fn build_appender_with(
 /// defers, are left alone.
 pub fn open_replaced_file(spec: &AppenderSpec) -> Result<(), AppenderBuildError> {
     replaced::open_replaced_file(spec)
+}
+
+/// True when building `spec` now would open its file beside a live manager of another kind
+/// (the appender on the file changed type across a reconfiguration). The caller then builds
+/// [`continuing_spec`] of it once the configuration that had the file has stopped; see the
+/// `takeover` module for why.
+pub fn held_by_another_kind(spec: &AppenderSpec) -> bool {
+    takeover::held_by_another_kind(spec)
+}
+
+/// `spec` as it is built to take a file over from another kind of appender: `append` set, so
+/// the file continues at its end.
+pub fn continuing_spec(spec: &AppenderSpec) -> AppenderSpec {
+    takeover::continuing(spec)
 }
 
 /// [`open_replaced_file`] without side effects, for `l4rs check`: the error opening the file

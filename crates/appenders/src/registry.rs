@@ -141,6 +141,13 @@ impl<K: Eq + Hash + Clone, M: Managed> Registry<K, M> {
 pub(crate) trait LiveManagers: Sync {
     /// [`Registry::unless_live`].
     fn unless_live(&self, key: &str, action: &mut dyn FnMut());
+
+    /// True when a manager for `key` is live.
+    fn is_live(&self, key: &str) -> bool {
+        let mut live = true;
+        self.unless_live(key, &mut || live = false);
+        live
+    }
 }
 
 impl<M: Managed> LiveManagers for Registry<String, M> {

@@ -27,6 +27,8 @@ pub(crate) struct AppenderControl {
     filter: Option<Arc<dyn Filter>>,
     ignore_exceptions: bool,
     errors: ErrorReporter,
+    /// True for an Async appender: calling it queues the event for a thread of its own.
+    queue: bool,
 }
 
 impl AppenderControl {
@@ -40,7 +42,20 @@ impl AppenderControl {
             filter,
             ignore_exceptions,
             errors: ErrorReporter::default(),
+            queue: false,
         }
+    }
+
+    /// The control of an appender that queues events (an Async appender) rather than writing
+    /// them in the caller's thread.
+    pub(crate) fn queueing(mut self) -> AppenderControl {
+        self.queue = true;
+        self
+    }
+
+    /// True when calling the appender only queues the event.
+    pub(crate) fn queues(&self) -> bool {
+        self.queue
     }
 
     pub(crate) fn name(&self) -> &str {

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use l4rs_async::{
     AsyncAppender, AsyncAppenderOptions, AsyncQueue, AsyncSettings, Enqueued, EventHandler,
@@ -23,6 +23,11 @@ const VISIBLE_BIT: u64 = 1 << 63;
 /// log4j2 waits up to about 10 s (200 × 50 ms) for the AsyncLogger ring to drain at shutdown
 /// before applying the configuration's `shutdownTimeout`.
 const ASYNC_LOGGER_DRAIN: Duration = Duration::from_secs(10);
+
+/// How long a call waits at a closed gate ([`Gate::pass_caller`]): longer than a
+/// reconfiguration waits for the calls on the old configuration (10 s) plus a queue's drain,
+/// so that only a stuck old configuration makes a call go ahead out of order.
+const CALLER_WAIT: Duration = Duration::from_secs(30);
 
 /// Holds a new configuration's queues back until the configuration it replaces has drained its
 /// own, so that an event a thread logged before a reload is written before one it logged after
@@ -55,6 +60,43 @@ impl Gate {
         let _guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
         self.open.store(true, Ordering::Release);
         self.opened.notify_all();
+    }
+
+    /// True once [`Gate::open`] was called (a gate that is not open belongs to a configuration
+    /// that replaces another).
+    pub(crate) fn is_open(&self) -> bool {
+        self.open.load(Ordering::Acquire)
+    }
+
+    /// What a call that writes in its own thread does while a configuration replaces one whose
+    /// queues may still hold events (or whose file it takes over): returns once the gate is
+    /// open, or after [`CALLER_WAIT`], so the caller's events come after the ones it queued
+    /// before. One atomic load once the gate is open. l4rs's own threads do not wait: one of
+    /// them may be the old queue the gate waits for.
+    pub(crate) fn pass_caller(&self) {
+        if self.open.load(Ordering::Acquire) || l4rs_async::is_background_thread() {
+            return;
+        }
+        let deadline = Instant::now() + CALLER_WAIT;
+        let mut guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+        while !self.open.load(Ordering::Acquire) {
+            let now = Instant::now();
+            if now >= deadline {
+                static REPORTED: AtomicBool = AtomicBool::new(false);
+                if !REPORTED.swap(true, Ordering::Relaxed) {
+                    status::warn(format_args!(
+                        "Reconfiguration: the previous configuration did not stop within {} s; a call writes through the new one without waiting (its events may come before ones it logged earlier)",
+                        CALLER_WAIT.as_secs()
+                    ));
+                }
+                return;
+            }
+            guard = self
+                .opened
+                .wait_timeout(guard, deadline - now)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
     }
 
     /// Returns once the gate is open: one atomic load on a queue's thread once it is.
@@ -312,11 +354,9 @@ pub(crate) fn build_async_appender(
     match AsyncAppender::start(options, dispatch, error_handler) {
         Ok(appender) => {
             let appender = Arc::new(appender);
-            let control = Arc::new(AppenderControl::new(
-                appender.clone(),
-                filter,
-                spec.ignore_exceptions,
-            ));
+            let control = Arc::new(
+                AppenderControl::new(appender.clone(), filter, spec.ignore_exceptions).queueing(),
+            );
             Some((control, Some(appender)))
         }
         Err(error) => {
@@ -333,4 +373,35 @@ pub fn async_queue_stats() -> Vec<QueueStats> {
     crate::lifecycle::installed_context()
         .map(|context| context.async_stats())
         .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, Instant};
+
+    use super::Gate;
+
+    #[test]
+    fn a_caller_waits_at_a_closed_gate_until_it_opens() {
+        let gate = Gate::closed();
+        let opener = {
+            let gate = std::sync::Arc::clone(&gate);
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(100));
+                gate.open();
+            })
+        };
+        let started = Instant::now();
+        gate.pass_caller();
+        let waited = started.elapsed();
+        opener.join().expect("opener");
+        assert!(
+            waited >= Duration::from_millis(90),
+            "went through after {waited:?}"
+        );
+        // Open: nothing to wait for.
+        let started = Instant::now();
+        gate.pass_caller();
+        assert!(started.elapsed() < Duration::from_millis(50));
+    }
 }

@@ -118,6 +118,18 @@ pub(crate) fn follow(context: &Context) {
     }
 }
 
+/// Raises `log`'s maximum level to what `next` can enable when that is more verbose, before the
+/// switch to `next`: until [`follow`] sets it exactly after the switch, a `log` record that
+/// either configuration wants reaches the routing, which decides with the one in force.
+pub(crate) fn widen(next: &Context) {
+    if OURS.load(Ordering::SeqCst) {
+        let next = max_level_for(next.most_verbose_threshold());
+        if next > log::max_level() {
+            log::set_max_level(next);
+        }
+    }
+}
+
 /// The most verbose `log` level whose log4j2 level `threshold` lets through (the `tracing`
 /// layer's level hint is derived from it too).
 pub(crate) fn max_level_for(threshold: Level) -> log::LevelFilter {

@@ -2,6 +2,7 @@
 //! and the routing of one event through them (log4j2's `LoggerConfig#log`).
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 
 use l4rs_async::AsyncAppender;
@@ -56,6 +57,10 @@ pub(crate) struct LoggerConfig {
     location_up_front: bool,
     /// True when some appender on this config's additivity path prints the location.
     path_prints_location: bool,
+    /// True when an event of this config may be written in the caller's thread (an appender on
+    /// its path that is not an Async appender, reached before the AsyncLogger queue): such a
+    /// call waits for a closed caller gate (see `Context::hold_callers`).
+    writes_in_caller: bool,
 }
 
 /// A configuration in force.
@@ -76,7 +81,18 @@ pub(crate) struct Context {
     /// switches the configuration to a real nano clock, and events carry a monotonic reading;
     /// otherwise their nano time is 0 and no clock is read.
     pub(crate) uses_nano_clock: bool,
+    /// Tells the loggers' cached owners apart from one configuration to the next.
+    pub(crate) generation: u32,
+    /// The gate that calls writing in their own thread pass first, while this configuration
+    /// replaces one whose queues may still hold events or whose files it takes over.
+    caller_gate: Option<Arc<Gate>>,
+    /// Appenders that take over a file another kind of appender of the configuration being
+    /// replaced still writes; opened once that one has stopped.
+    handovers: Vec<Arc<crate::handover::HandedOver>>,
 }
+
+/// The generation of the next context built.
+static GENERATIONS: AtomicU32 = AtomicU32::new(1);
 
 /// Which logger configs on a path call their appenders (log4j2's `LoggerConfigPredicate`, plus
 /// the split itself).
@@ -215,6 +231,8 @@ impl Context {
         let mut appenders = Vec::new();
         let mut referring_specs = Vec::new();
         let mut uses_nano_clock = false;
+        // A closed gate: this configuration replaces a running one, whose files may change hands.
+        let mut handovers = (!gate.is_open()).then(Vec::new);
         // log4j2 builds appenders in document order: a replaced one opens its file where it
         // stands, so after an earlier survivor on the same file has created the manager.
         // (The list is in the order the replacements happened, not always the document's.)
@@ -248,7 +266,15 @@ impl Context {
             let control = mode.element(
                 spec.position,
                 || appender_subject(spec),
-                || build_appender(spec, &configuration, &mut uses_nano_clock, mode),
+                || {
+                    build_appender(
+                        spec,
+                        &configuration,
+                        &mut uses_nano_clock,
+                        mode,
+                        handovers.as_mut(),
+                    )
+                },
             );
             if let Some(control) = control {
                 let control = Arc::new(control);
@@ -333,12 +359,14 @@ impl Context {
                 asynchronous: spec.asynchronous,
                 location_up_front: false,
                 path_prints_location: false,
+                writes_in_caller: false,
             });
         }
         for index in 0..configs.len() {
             let prints = path_prints_location(&configs, index);
             configs[index].path_prints_location = prints;
             configs[index].location_up_front = configs[index].include_location && prints;
+            configs[index].writes_in_caller = writes_in_caller(&configs, index);
         }
         // Checking starts no thread: the queue's only failure is the OS refusing one.
         let (configs, async_logger) = if mode.checking() {
@@ -366,6 +394,36 @@ impl Context {
             async_logger,
             async_appenders,
             uses_nano_clock,
+            generation: GENERATIONS.fetch_add(1, Ordering::Relaxed),
+            caller_gate: None,
+            handovers: handovers.unwrap_or_default(),
+        }
+    }
+
+    /// True when the configuration has queues (the AsyncLogger queue or an Async appender)
+    /// that may hold events when it is replaced.
+    pub(crate) fn has_queues(&self) -> bool {
+        self.async_logger.is_some() || !self.async_appenders.is_empty()
+    }
+
+    /// True when some appender takes over a file from another kind of appender of the
+    /// configuration being replaced.
+    pub(crate) fn has_handovers(&self) -> bool {
+        !self.handovers.is_empty()
+    }
+
+    /// Has the calls that write in their own thread wait for `gate` (the one holding this
+    /// configuration's queues), so that nothing they write comes before what the replaced
+    /// configuration still had to write.
+    pub(crate) fn hold_callers(&mut self, gate: &Arc<Gate>) {
+        self.caller_gate = Some(Arc::clone(gate));
+    }
+
+    /// Builds the appenders that take over a file, now that the configuration that had it
+    /// stopped (see [`crate::handover`]).
+    pub(crate) fn complete_handovers(&self) {
+        for handover in &self.handovers {
+            handover.open();
         }
     }
 
@@ -421,6 +479,11 @@ impl Context {
     /// synchronous configs above it, then is queued once; the AsyncLogger thread then walks the
     /// same path for the asynchronous configs.
     pub(crate) fn route(&self, owner: usize, event: &LogEvent<'_>) -> Result<(), AppendError> {
+        if let Some(gate) = &self.caller_gate {
+            if self.configs[owner].writes_in_caller {
+                gate.pass_caller();
+            }
+        }
         let mut walk = Walk::new(event, self.configs[owner].location_up_front);
         let Some(stage) = &self.async_logger else {
             walk.run(&self.configs, owner, Predicate::Everything, false);
@@ -480,6 +543,25 @@ impl LoggerConfig {
     }
 }
 
+/// Whether an event of the config at `start` may reach, in the caller's thread, an appender
+/// that writes there (not an Async appender): on the additivity path, the synchronous configs
+/// (and every config while no AsyncLogger queue splits the path) call their appenders in the
+/// caller's thread.
+fn writes_in_caller(configs: &[LoggerConfig], start: usize) -> bool {
+    let mut index = Some(start);
+    while let Some(current) = index {
+        let config = &configs[current];
+        if !config.splits_to_async() && config.refs.iter().any(|r| !r.control.queues()) {
+            return true;
+        }
+        if !config.additive {
+            return false;
+        }
+        index = config.parent;
+    }
+    false
+}
+
 fn path_prints_location(configs: &[LoggerConfig], start: usize) -> bool {
     let mut index = Some(start);
     while let Some(current) = index {
@@ -537,11 +619,14 @@ fn pattern_layout(spec: &PatternLayoutSpec, context: LayoutContext) -> (Arc<dyn 
 /// Builds one appender (with [`BuildMode::Check`], judges it: see `l4rs_appenders::check_appender`); an error is reported through the status logger (and so becomes one of
 /// the context's build errors). Sets `uses_nano_clock` when the layout has `%N` (log4j2 switches
 /// the clock while parsing the pattern, so even when the appender itself then fails to build).
+/// With `handovers` (the configuration replaces a running one), an appender whose file another
+/// kind of appender still writes is built later (see [`crate::handover`]) and listed there.
 fn build_appender(
     spec: &AppenderSpec,
     configuration: &Configuration,
     uses_nano_clock: &mut bool,
     mode: &BuildMode,
+    handovers: Option<&mut Vec<Arc<crate::handover::HandedOver>>>,
 ) -> Option<AppenderControl> {
     // log4j2 asks `System.console()`, whatever the appender writes to.
     let console = crate::system_console::process_has_console();
@@ -560,6 +645,11 @@ fn build_appender(
                 requires_location: layout.requires_location(),
             }) as Arc<dyn l4rs_core::Appender>
         })
+    } else if let Some(handovers) = handovers.filter(|_| l4rs_appenders::held_by_another_kind(spec))
+    {
+        let handover = Arc::new(crate::handover::HandedOver::new(spec, layout, rolling));
+        handovers.push(Arc::clone(&handover));
+        Ok(handover as Arc<dyn l4rs_core::Appender>)
     } else {
         l4rs_appenders::build_appender_with(spec, layout, &rolling)
     };
@@ -573,5 +663,58 @@ fn build_appender(
             status::error(error.with_help());
             None
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Context;
+
+    /// Which logger configs write in the caller's thread, for a configuration whose appenders
+    /// write to files under a fresh directory.
+    fn writes_in_caller(label: &str, appenders: &str, loggers: &str, names: &[&str]) -> Vec<bool> {
+        let dir = std::env::temp_dir().join(format!("l4rs-caller-{}-{label}", std::process::id()));
+        let xml = format!(
+            r#"<Configuration><Appenders>{}</Appenders><Loggers>{loggers}</Loggers></Configuration>"#,
+            appenders.replace("DIR", &dir.display().to_string())
+        );
+        let configuration = l4rs_config::load_str(&xml, None).expect("configuration parses");
+        let (context, errors) = Context::build(configuration);
+        assert!(errors.is_empty(), "{errors:?}");
+        let writes = names
+            .iter()
+            .map(|name| context.config(context.owner_of(name)).writes_in_caller)
+            .collect();
+        context.stop();
+        let _ = std::fs::remove_dir_all(&dir);
+        writes
+    }
+
+    #[test]
+    fn only_calls_that_reach_an_appender_in_their_own_thread_write_in_the_caller() {
+        let file = r#"<File name="F" fileName="DIR/f.log"/>"#;
+        // Behind an AsyncRoot, only the synchronous logger with an appender of its own.
+        assert_eq!(
+            writes_in_caller(
+                "async-root",
+                file,
+                r#"<Logger name="sync"><AppenderRef ref="F"/></Logger>
+                   <Logger name="quiet" level="info"/>
+                   <AsyncRoot level="info"><AppenderRef ref="F"/></AsyncRoot>"#,
+                &["sync", "quiet", "other"],
+            ),
+            [true, false, false]
+        );
+        // Through an Async appender the call only queues; straight to the file it writes.
+        assert_eq!(
+            writes_in_caller(
+                "async-appender",
+                &format!(r#"{file}<Async name="Q"><AppenderRef ref="F"/></Async>"#),
+                r#"<Logger name="direct" additivity="false"><AppenderRef ref="F"/></Logger>
+                   <Root level="info"><AppenderRef ref="Q"/></Root>"#,
+                &["direct", "other"],
+            ),
+            [true, false]
+        );
     }
 }

@@ -32,6 +32,7 @@ mod check;
 mod context;
 mod error;
 mod failover;
+mod handover;
 mod lifecycle;
 mod logger;
 #[doc(hidden)]

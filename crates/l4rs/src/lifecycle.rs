@@ -7,6 +7,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, RwLock};
 use std::time::{Duration, Instant};
 
+use arc_swap::{ArcSwapOption, Guard};
+
 use l4rs_config::model::{LoggerSpec, LoggersSpec};
 use l4rs_config::routing::LoggerTree;
 use l4rs_config::{Configuration, LoadError, Severity};
@@ -24,8 +26,22 @@ const CONFIGURATION_VARIABLES: [&str; 2] =
 /// Files looked for in the working directory when no variable names one.
 const DISCOVERED_FILES: [&str; 2] = ["log4j2-test.xml", "log4j2.xml"];
 
+/// The configuration in force: the one pointer every logger routes through, so that a
+/// reconfiguration moves every logger in one store (a call sees the old or the new routing,
+/// and a thread that saw the new one never sees the old one again).
+static ACTIVE: ArcSwapOption<Context> = ArcSwapOption::const_empty();
+
+/// What a call holds on the configuration in force while it routes through it.
+pub(crate) type ActiveContext = Guard<Option<Arc<Context>>>;
+
+/// The configuration in force, for one call (no reference count is taken: a reconfiguration
+/// that swaps it out waits for the calls still holding it, see [`await_callers`]).
+#[inline]
+pub(crate) fn active_context() -> ActiveContext {
+    ACTIVE.load()
+}
+
 struct Registry {
-    context: RwLock<Option<Arc<Context>>>,
     loggers: RwLock<HashMap<String, Logger>>,
     /// Serialises (re)configuration so two `init`s cannot interleave.
     configuring: Mutex<()>,
@@ -34,7 +50,6 @@ struct Registry {
 fn registry() -> &'static Registry {
     static REGISTRY: OnceLock<Registry> = OnceLock::new();
     REGISTRY.get_or_init(|| Registry {
-        context: RwLock::new(None),
         loggers: RwLock::new(HashMap::new()),
         configuring: Mutex::new(()),
     })
@@ -63,10 +78,10 @@ pub fn get_logger(name: &str) -> Logger {
     // Loads the first configuration if need be; that takes the map's lock, so not under it.
     let loaded = current_context();
     let mut loggers = registry.loggers.write().unwrap_or_else(|e| e.into_inner());
-    // Read again under the map's lock: `activate` installs its context before it takes that
-    // lock to rebind the loggers, so a logger inserted now either sees the new context here or
-    // is in the map when `activate` rebinds. The context read before the lock may already be
-    // stopped by a concurrent `init`.
+    // Read again under the map's lock: `activate` switches the context in force while it holds
+    // that lock to move the loggers, so a logger inserted now either sees the new context here
+    // or is in the map when `activate` moves them. The context read before the lock may already
+    // be stopped by a concurrent `init`.
     let context = installed_context().unwrap_or(loaded);
     loggers
         .entry(name.to_string())
@@ -103,11 +118,7 @@ fn no_configuration_found() -> Configuration {
 
 /// The context in force, if one was loaded.
 pub(crate) fn installed_context() -> Option<Arc<Context>> {
-    registry()
-        .context
-        .read()
-        .unwrap_or_else(|e| e.into_inner())
-        .clone()
+    ACTIVE.load_full()
 }
 
 /// Loads the configuration as log4j2's `LogManager` would find it: the file named by
@@ -190,10 +201,9 @@ fn put_in_force(
 /// (log4j2's `Configurator.reconfigure()`; what a `monitorInterval` watcher does on a change).
 ///
 /// Appenders of the new configuration that write where an old one wrote share its manager:
-/// the file is neither reopened nor truncated, buffers and rollover state carry over. The
-/// loggers move to the new configuration one after another (docs/configuration.md, limits),
-/// and the old one stops after the calls that were using it have returned and its queues have
-/// drained.
+/// the file is neither reopened nor truncated, buffers and rollover state carry over. Every
+/// logger moves to the new configuration at once, and the old one stops after the calls that
+/// were using it have returned and its queues have drained.
 ///
 /// A file that cannot be read or parsed changes nothing: the error is reported through the
 /// status logger and returned, and the running configuration stays. A file that loads with
@@ -346,36 +356,44 @@ fn load_or_default(path: &Path) -> Configuration {
 
 /// Puts a configuration in force, as log4j2's `LoggerContext.setConfiguration` does: builds
 /// and starts it (appenders on files the old one writes share its managers), moves every
-/// logger to it (each call routes wholly through the old or wholly through the new one), waits
-/// for the calls still routing through the old one, stops the old one (its queues drain into
-/// its appenders first), and only then lets the new queues write, so each thread's events stay
-/// in order. Returns the context with the errors building it reported (see [`Context::build_behind`]).
+/// logger to it in one store (each call routes wholly through the old or wholly through the
+/// new one), waits for the calls still routing through the old one, stops the old one (its
+/// queues drain into its appenders first), builds the appenders that take a file over from it,
+/// and only then lets the new queues (and, behind old queues or a hand-over, the new calls that
+/// write in their own thread) write, so each thread's events stay in order. Returns the context with the errors building it reported (see [`Context::build_behind`]).
 ///
 /// `version` tells the watcher which version of the configuration file this is (see
 /// [`monitor::follow`]).
 fn activate(configuration: Configuration, version: SourceVersion) -> (Arc<Context>, Vec<String>) {
     apply_status_settings(&configuration);
-    let replacing = installed_context().is_some();
-    let gate = if replacing {
+    let replaced_had_queues = installed_context().map(|previous| previous.has_queues());
+    let gate = if replaced_had_queues.is_some() {
         Gate::closed()
     } else {
         Gate::opened()
     };
-    let (context, build_errors) = Context::build_behind(configuration, &gate);
-    let context = Arc::new(context);
-    let previous = registry()
-        .context
-        .write()
-        .unwrap_or_else(|e| e.into_inner())
-        .replace(Arc::clone(&context));
-    for logger in registry()
-        .loggers
-        .read()
-        .unwrap_or_else(|e| e.into_inner())
-        .values()
-    {
-        logger.state.rebind(&context);
+    let (mut context, build_errors) = Context::build_behind(configuration, &gate);
+    // Events of the old queues could still be on their way when a new call writes
+    // synchronously, and a file changing hands must be closed by the old configuration before
+    // the new one writes it: then calls that write in the caller's thread wait for the gate
+    // too (see `Gate::pass_caller`).
+    if replaced_had_queues == Some(true) || context.has_handovers() {
+        context.hold_callers(&gate);
     }
+    let context = Arc::new(context);
+    let previous = {
+        let loggers = registry().loggers.read().unwrap_or_else(|e| e.into_inner());
+        for logger in loggers.values() {
+            logger.state.widen(&context);
+        }
+        crate::bridge::widen(&context);
+        // The switch: every logger routes through the new configuration from here on.
+        let previous = ACTIVE.swap(Some(Arc::clone(&context)));
+        for logger in loggers.values() {
+            logger.state.rebind(&context);
+        }
+        previous
+    };
     crate::bridge::install();
     crate::bridge::follow(&context);
     #[cfg(feature = "tracing")]
@@ -384,6 +402,7 @@ fn activate(configuration: Configuration, version: SourceVersion) -> (Arc<Contex
         await_callers(&previous);
         previous.stop();
     }
+    context.complete_handovers();
     gate.open();
     monitor::follow(&context.configuration, version);
     install_exit_hooks();
@@ -394,10 +413,11 @@ fn activate(configuration: Configuration, version: SourceVersion) -> (Arc<Contex
 /// before it stops it anyway (a call stuck in a blocked write).
 const CALLERS_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// Waits until `previous` is referenced only by the caller: every logger was rebound, so what
-/// else holds it is a call that loaded its binding before the switch (the binding's guard keeps
-/// the context alive until the call returns) or a short-lived handle (`flush`). Nothing is
-/// counted on the logging path: the references are the ones the call already takes.
+/// Waits until `previous` is referenced only by the caller: it is no longer in force, so what
+/// else holds it is a call that loaded it before the switch (the guard of `active_context`,
+/// which the swap turned into a counted reference, keeps it alive until the call returns) or a
+/// short-lived handle (`flush`). Nothing is counted on the logging path: the references are
+/// the ones the call already takes.
 fn await_callers(previous: &Arc<Context>) {
     let deadline = Instant::now() + CALLERS_TIMEOUT;
     let mut pause = Duration::from_micros(20);

@@ -1,10 +1,9 @@
 //! `Logger`: a named handle whose disabled calls cost one atomic load.
 
 use std::fmt;
-use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
 use std::sync::Arc;
 
-use arc_swap::ArcSwap;
 use l4rs_core::time::monotonic_nanos;
 use l4rs_core::{
     AppendError, ContextMap, ContextStack, Level, Location, LogEvent, Marker, Message,
@@ -12,19 +11,24 @@ use l4rs_core::{
 };
 
 use crate::context::Context;
+use crate::lifecycle::{active_context, ActiveContext};
 use crate::thread::with_thread_data;
-
-/// Which context a logger routes through and which logger config owns its name there.
-pub(crate) struct Binding {
-    pub(crate) context: Arc<Context>,
-    pub(crate) owner: usize,
-}
 
 pub(crate) struct LoggerState {
     name: String,
     /// `intLevel` of the most verbose level that may be enabled; see `Context::fast_threshold`.
     threshold: AtomicI32,
-    binding: ArcSwap<Binding>,
+    /// Which logger config owns the name, cached for the configuration of one generation: the
+    /// generation in the high 32 bits, the config's index in the low 32. A call routes through
+    /// the configuration in force (one pointer every logger reads, swapped once per
+    /// reconfiguration) and uses the cache only when it was computed for that one, so no logger
+    /// routes through an old configuration once any call has seen the new one.
+    owner: AtomicU64,
+}
+
+/// The cached owner of a name: `owner` in the configuration of generation `generation`.
+fn pack(generation: u32, owner: usize) -> u64 {
+    (u64::from(generation) << 32) | (owner as u32 as u64)
 }
 
 impl LoggerState {
@@ -33,22 +37,39 @@ impl LoggerState {
         LoggerState {
             name: name.to_string(),
             threshold: AtomicI32::new(context.fast_threshold(owner).int_level()),
-            binding: ArcSwap::from_pointee(Binding {
-                context: Arc::clone(context),
-                owner,
-            }),
+            owner: AtomicU64::new(pack(context.generation, owner)),
         }
     }
 
-    /// Moves the logger to a new configuration (log4j2's `Logger.updateConfiguration`).
-    pub(crate) fn rebind(&self, context: &Arc<Context>) {
+    /// Lets the level check through for every level that the configuration in force or `next`
+    /// may enable, until [`LoggerState::rebind`]: while the loggers are moved one by one after
+    /// the switch, a call's level is then decided by the configuration it routes through.
+    pub(crate) fn widen(&self, next: &Context) {
+        let owner = next.owner_of(&self.name);
+        self.threshold
+            .fetch_max(next.fast_threshold(owner).int_level(), Ordering::AcqRel);
+    }
+
+    /// Moves the logger to the configuration now in force (log4j2's
+    /// `Logger.updateConfiguration`): its owner there, and its level check.
+    pub(crate) fn rebind(&self, context: &Context) {
         let owner = context.owner_of(&self.name);
-        self.binding.store(Arc::new(Binding {
-            context: Arc::clone(context),
-            owner,
-        }));
+        self.owner
+            .store(pack(context.generation, owner), Ordering::Release);
         self.threshold
             .store(context.fast_threshold(owner).int_level(), Ordering::Release);
+    }
+
+    /// The logger config that owns the name in `context`: the cached one when it was computed
+    /// for `context`, else looked up (only between a switch and this logger's rebinding; the
+    /// lookup walks the name and allocates nothing).
+    fn owner_in(&self, context: &Context) -> usize {
+        let cached = self.owner.load(Ordering::Acquire);
+        if (cached >> 32) as u32 == context.generation {
+            cached as u32 as usize
+        } else {
+            context.owner_of(&self.name)
+        }
     }
 }
 
@@ -74,14 +95,18 @@ impl Logger {
 
     /// The effective level of the logger config that owns this logger's name.
     pub fn level(&self) -> Level {
-        let binding = self.state.binding.load();
-        binding.context.config(binding.owner).level
+        match &*active_context() {
+            Some(context) => context.config(self.state.owner_in(context)).level,
+            None => Level::OFF,
+        }
     }
 
     /// The name of the logger config that owns this logger (`""` for root).
     pub fn config_name(&self) -> String {
-        let binding = self.state.binding.load();
-        binding.context.config(binding.owner).name.clone()
+        match &*active_context() {
+            Some(context) => context.config(self.state.owner_in(context)).name.clone(),
+            None => String::new(),
+        }
     }
 
     /// Logs a call made at `location`, with an optional throwable and marker. This is what the
@@ -135,9 +160,12 @@ impl Logger {
         message: fmt::Arguments<'_>,
         context: Option<(&ContextMap, &ContextStack)>,
     ) -> Result<(), AppendError> {
-        let binding = self.state.binding.load();
+        let active = active_context();
+        let Some(in_force) = &*active else {
+            return Ok(());
+        };
         let timestamp = Timestamp::now();
-        let nano_time = if binding.context.uses_nano_clock {
+        let nano_time = if in_force.uses_nano_clock {
             monotonic_nanos()
         } else {
             0
@@ -158,7 +186,7 @@ impl Logger {
                 nano_time,
                 end_of_batch: false,
             };
-            self.route(&binding, &event)
+            self.route(in_force, &event)
         })
     }
 
@@ -170,16 +198,24 @@ impl Logger {
     /// replay) or that need an explicit timestamp, thread or context.
     /// The event's nano time is kept as given.
     pub fn log_event(&self, event: &LogEvent<'_>) -> Result<(), AppendError> {
-        self.route(&self.state.binding.load(), event)
+        let active: ActiveContext = active_context();
+        match &*active {
+            Some(context) => self.route(context, event),
+            None => Ok(()),
+        }
     }
 
-    fn route(&self, binding: &Binding, event: &LogEvent<'_>) -> Result<(), AppendError> {
+    /// Routes through `context`, the configuration in force that the call loaded once: the
+    /// reference it holds until it returns is what a reconfiguration waits for before it stops
+    /// that configuration.
+    fn route(&self, context: &Context, event: &LogEvent<'_>) -> Result<(), AppendError> {
         let mut event = *event;
         event.logger_name = &self.state.name;
-        if !binding.context.is_enabled(binding.owner, &event) {
+        let owner = self.state.owner_in(context);
+        if !context.is_enabled(owner, &event) {
             return Ok(());
         }
-        binding.context.route(binding.owner, &event)
+        context.route(owner, &event)
     }
 }
 
@@ -193,7 +229,52 @@ impl fmt::Debug for Logger {
 
 #[cfg(test)]
 mod tests {
+    use std::sync::atomic::Ordering;
+    use std::sync::Arc;
+
+    use l4rs_core::Level;
+
+    use super::LoggerState;
     use crate::context::Context;
+
+    /// A context with no appenders and these `<Logger>`s under a root at OFF.
+    fn context_with(loggers: &str) -> Context {
+        let xml = format!(
+            r#"<Configuration><Loggers>{loggers}<Root level="off"/></Loggers></Configuration>"#
+        );
+        let configuration = l4rs_config::load_str(&xml, None).expect("configuration parses");
+        Context::build(configuration).0
+    }
+
+    /// Between the switch and its rebinding, a logger routes by the configuration in force,
+    /// not by its cache of the old one; its level check lets through what either enables
+    /// until it is rebound.
+    #[test]
+    fn a_logger_not_yet_rebound_routes_by_the_configuration_in_force() {
+        let old = Arc::new(context_with(r#"<Logger name="a" level="info"/>"#));
+        let new =
+            context_with(r#"<Logger name="a" level="warn"/><Logger name="a.b" level="debug"/>"#);
+        assert_ne!(old.generation, new.generation);
+        let state = LoggerState::new("a.b.c", &old);
+        let owner = |context: &Context| context.config(state.owner_in(context)).name.clone();
+        let threshold = || state.threshold.load(Ordering::Relaxed);
+        assert_eq!(owner(&old), "a");
+        assert_eq!(threshold(), Level::INFO.int_level());
+        assert_eq!(owner(&new), "a.b", "looked up in the new configuration");
+        state.widen(&new);
+        assert_eq!(threshold(), Level::DEBUG.int_level());
+        state.rebind(&new);
+        assert_eq!(owner(&new), "a.b");
+        // Moving back to a stricter configuration: widening keeps the looser level until the
+        // rebinding sets the stricter one.
+        state.widen(&old);
+        assert_eq!(threshold(), Level::DEBUG.int_level());
+        state.rebind(&old);
+        assert_eq!(threshold(), Level::INFO.int_level());
+        assert_eq!(owner(&old), "a");
+        old.stop();
+        new.stop();
+    }
 
     /// Whether a context built from File appenders with these `<PatternLayout …/>` elements
     /// reads the nano clock for its events.

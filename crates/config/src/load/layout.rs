@@ -153,7 +153,7 @@ fn build_syslog_layout(binder: &mut Binder, mut node: PNode) -> SyslogLayoutSpec
 
 /// The facility attribute shared by the syslog layouts: an unknown name warns and keeps the
 /// default, as log4j2's enum conversion does.
-fn syslog_facility(binder: &mut Binder, node: &mut PNode, default: u8) -> u8 {
+pub(crate) fn syslog_facility(binder: &mut Binder, node: &mut PNode, default: u8) -> u8 {
     binder
         .enumeration(
             node,
@@ -166,7 +166,7 @@ fn syslog_facility(binder: &mut Binder, node: &mut PNode, default: u8) -> u8 {
 }
 
 /// A comma-separated list attribute, each entry trimmed, empty entries dropped.
-fn name_list(binder: &mut Binder, node: &mut PNode, names: &[&str]) -> Vec<String> {
+pub(crate) fn name_list(binder: &mut Binder, node: &mut PNode, names: &[&str]) -> Vec<String> {
     binder
         .string(node, names)
         .map(|list| {

@@ -1,0 +1,369 @@
+//! `<Socket>` and `<Syslog>` (log4j2's SocketAppender and SyslogAppender, which extends it), with
+//! the `<Ssl>` child and its `<KeyStore>`/`<TrustStore>`.
+//!
+//! Syslog is bound as a Socket whose layout, when none is given, is made from the appender's
+//! own attributes: `format="RFC5424"` gives an Rfc5424Layout, anything else a SyslogLayout.
+
+use super::binder::{Binder, MissingField};
+use super::filters::{is_filter, FilterSlot};
+use super::layout::{build_layout, is_layout, name_list, syslog_facility};
+use super::node::PNode;
+use crate::model::{
+    AppenderKind, AppenderSpec, LayoutSpec, Rfc5424LayoutSpec, SocketProtocol, SocketSpec, SslSpec,
+    StorePassword, StoreSpec, SyslogLayoutSpec,
+};
+
+/// `TcpSocketManager.DEFAULT_PORT`.
+const DEFAULT_TCP_PORT: u16 = 4560;
+/// `SslSocketManager.DEFAULT_PORT`.
+const DEFAULT_SSL_PORT: u16 = 6514;
+/// `TcpSocketManager.DEFAULT_RECONNECTION_DELAY_MILLIS`.
+const DEFAULT_RECONNECTION_DELAY_MILLIS: u32 = 30_000;
+/// `Constants.ENCODER_BYTE_BUFFER_SIZE`: the default `bufferSize`, and Syslog's only one.
+const DEFAULT_BUFFER_SIZE: usize = 8192;
+/// log4j2's `Protocol` constants, in declaration order.
+const PROTOCOLS: [&str; 3] = ["TCP", "SSL", "UDP"];
+
+/// Builds one `<Socket>` or `<Syslog>`; `None` (after log4j2's message) when it cannot be built.
+pub(crate) fn build_socket_appender(binder: &mut Binder, mut node: PNode) -> Option<AppenderSpec> {
+    let inserted = node.attrs.len();
+    let element = if node.canonical == Some("Syslog") {
+        "Syslog"
+    } else {
+        "Socket"
+    };
+    let class = format!("org.apache.logging.log4j.core.appender.{element}Appender");
+    let mut layout: Option<LayoutSpec> = None;
+    let mut layout_seen = false;
+    let mut filter = FilterSlot::new();
+    let mut ssl: Option<Option<SslSpec>> = None;
+    for child in std::mem::take(&mut node.children) {
+        if is_layout(&child) && !layout_seen {
+            layout_seen = true;
+            layout = build_layout(binder, child);
+        } else if is_filter(&child) {
+            filter.offer(binder, &node, child);
+        } else if child.canonical == Some("Ssl") && ssl.is_none() {
+            ssl = Some(build_ssl(binder, child));
+        } else if child.canonical == Some("Property") {
+            // Accepted by every log4j2 appender; the socket appenders read none.
+        } else {
+            binder.unusable_child(&node, &child);
+        }
+    }
+    let name = binder.string(&mut node, &["name"]);
+    let ignore_exceptions = binder.boolean(&mut node, &["ignoreExceptions"], true);
+    let host = binder
+        .string(&mut node, &["host"])
+        .unwrap_or_else(|| "localhost".to_string());
+    let port_position = attribute_position(&node, &["port"]);
+    let port = binder.int(&mut node, &["port"]).unwrap_or(0);
+    let protocol = match binder.enumeration(
+        &mut node,
+        &["protocol"],
+        "class org.apache.logging.log4j.core.net.Protocol",
+        &PROTOCOLS,
+    ) {
+        Some(1) => SocketProtocol::Ssl,
+        Some(2) => SocketProtocol::Udp,
+        _ => SocketProtocol::Tcp,
+    };
+    let connect_timeout = binder
+        .int(&mut node, &["connectTimeoutMillis"])
+        .unwrap_or(0);
+    let reconnect_delay = binder
+        .int(
+            &mut node,
+            &[
+                "reconnectDelayMillis",
+                "reconnectDelay",
+                "reconnectionDelay",
+                "delayMillis",
+                "reconnectionDelayMillis",
+            ],
+        )
+        .unwrap_or(0);
+    let immediate_fail = binder.boolean(&mut node, &["immediateFail"], true);
+    let immediate_flush = binder.boolean(&mut node, &["immediateFlush"], true);
+    let buffered_io = binder.boolean(&mut node, &["bufferedIo"], true);
+    let buffer_size = binder
+        .int(&mut node, &["bufferSize"])
+        .map(|size| usize::try_from(size).unwrap_or(0));
+    // Accepted by log4j2 on every appender; l4rs has no advertiser.
+    let _ = binder.string(&mut node, &["advertise"]);
+    let ssl = ssl.flatten();
+    let use_tls_message_format = ssl.is_some() || protocol == SocketProtocol::Ssl;
+    let syslog_layout =
+        (element == "Syslog").then(|| syslog_attributes(binder, &mut node, use_tls_message_format));
+    if name.is_none() {
+        binder.invalid_arguments(
+            &node,
+            &class,
+            &[MissingField::attribute("name", "No appender name provided")],
+        );
+        return None;
+    }
+    binder.finish(&node, inserted);
+    let name = name.expect("checked above");
+    let layout = match (layout, syslog_layout) {
+        (Some(layout), _) => layout,
+        (None, Some(layout)) => layout,
+        (None, None) => {
+            binder.error_help(
+                &node,
+                format!("No layout provided for {element}Appender"),
+                format!(
+                    "add a layout to <{}>, such as <PatternLayout pattern=\"%m%n\"/> (log4j2's old default, SerializedLayout, is Java serialization, which l4rs does not write); {name} is not created",
+                    node.name
+                ),
+            );
+            return None;
+        }
+    };
+    if host.is_empty() {
+        binder.error_help(
+            &node,
+            format!("Could not create plugin of type class {class} for element {}: java.lang.IllegalArgumentException: A host name is required", node.name),
+            format!("give <{}> a host=\"…\"; {name} is not created", node.name),
+        );
+        return None;
+    }
+    // TCP with an <Ssl> child is SSL, as SocketAppender.createSocketManager decides; another
+    // protocol keeps its own and drops the child with log4j2's INFO.
+    let protocol = match (protocol, &ssl) {
+        (SocketProtocol::Tcp, Some(_)) => SocketProtocol::Ssl,
+        (other, Some(_)) if other != SocketProtocol::Ssl => {
+            binder.report(
+                crate::Severity::Info,
+                // Only UDP gets here: TCP became SSL above.
+                format!("Appender {name} ignoring SSL configuration for UDP protocol"),
+                Some(&node),
+                None,
+                None,
+            );
+            other
+        }
+        (other, _) => other,
+    };
+    let ssl = if protocol == SocketProtocol::Ssl {
+        ssl
+    } else {
+        None
+    };
+    let port = match (u16::try_from(port), protocol) {
+        (Ok(0), SocketProtocol::Tcp) => DEFAULT_TCP_PORT,
+        (Ok(0), SocketProtocol::Ssl) => DEFAULT_SSL_PORT,
+        (Ok(port), _) if port > 0 => port,
+        (Ok(_), SocketProtocol::Udp) => {
+            binder.error_help(
+                &node,
+                format!("Could not create plugin of type class {class} for element {}: java.lang.IllegalArgumentException: A port value is required", node.name),
+                format!("give <{}> the receiver's port=\"…\"; {name} is not created", node.name),
+            );
+            return None;
+        }
+        _ => {
+            binder.report(
+                crate::Severity::Error,
+                format!("Could not create plugin of type class {class} for element {}: the port {port} is not a valid port number", node.name),
+                Some(&node),
+                port_position,
+                Some(format!("use a port from 1 to 65535; {name} is not created")),
+            );
+            return None;
+        }
+    };
+    let buffer_size = if element == "Syslog" {
+        DEFAULT_BUFFER_SIZE
+    } else {
+        buffer_size.unwrap_or(DEFAULT_BUFFER_SIZE)
+    };
+    if buffer_size > super::appenders::MAX_FILE_BUFFER_SIZE {
+        super::appenders::too_large(
+            binder,
+            &node,
+            None,
+            "bufferSize",
+            buffer_size,
+            super::appenders::MAX_FILE_BUFFER_SIZE,
+        );
+        return None;
+    }
+    Some(AppenderSpec {
+        name,
+        ignore_exceptions,
+        layout: Some(layout),
+        filter: filter.filter,
+        kind: AppenderKind::Socket(SocketSpec {
+            element,
+            host,
+            port,
+            protocol,
+            connect_timeout_millis: u32::try_from(connect_timeout).unwrap_or(0),
+            reconnect_delay_millis: match u32::try_from(reconnect_delay) {
+                Ok(0) | Err(_) => DEFAULT_RECONNECTION_DELAY_MILLIS,
+                Ok(delay) => delay,
+            },
+            immediate_fail,
+            // log4j2's SocketAppender flushes every UDP event; a datagram is always one event
+            // in l4rs, Syslog included.
+            immediate_flush: immediate_flush || protocol == SocketProtocol::Udp,
+            buffered_io: buffered_io && element == "Socket",
+            buffer_size,
+            ssl,
+        }),
+        position: Some(node.position),
+    })
+}
+
+fn attribute_position(node: &PNode, names: &[&str]) -> Option<crate::Position> {
+    node.attrs
+        .iter()
+        .find(|attr| {
+            names
+                .iter()
+                .any(|name| attr.name.eq_ignore_ascii_case(name))
+        })
+        .map(|attr| attr.position)
+}
+
+/// The layout `<Syslog>` makes from its own attributes: SyslogAppender's builder fields.
+fn syslog_attributes(
+    binder: &mut Binder,
+    node: &mut PNode,
+    use_tls_message_format: bool,
+) -> LayoutSpec {
+    let rfc = Rfc5424LayoutSpec::default();
+    let facility = syslog_facility(binder, node, rfc.facility);
+    let format = binder.string(node, &["format"]);
+    let new_line = binder.boolean(node, &["newLine"], false);
+    let new_line_escape = binder.string(node, &["newLineEscape"]);
+    let charset = binder.charset(node, &["charset"]);
+    let id = binder.string(node, &["id"]);
+    let enterprise_number = binder
+        .string(node, &["enterpriseNumber"])
+        .and_then(|text| text.trim().parse::<i32>().ok())
+        .unwrap_or(rfc.enterprise_number);
+    let include_mdc = binder.boolean(node, &["includeMdc"], rfc.include_mdc);
+    let mdc_id = binder.string(node, &["mdcId"]).unwrap_or(rfc.mdc_id);
+    let mdc_prefix = binder.string(node, &["mdcPrefix"]);
+    let event_prefix = binder.string(node, &["eventPrefix"]);
+    let app_name = binder.string(node, &["appName"]);
+    let message_id = binder.string(node, &["messageId"]);
+    let mdc_excludes = name_list(binder, node, &["mdcExcludes"]);
+    let mut mdc_includes = name_list(binder, node, &["mdcIncludes"]);
+    let mdc_required = name_list(binder, node, &["mdcRequired"]);
+    let exception_pattern = binder.string(node, &["exceptionPattern"]);
+    if !format
+        .as_deref()
+        .is_some_and(|f| f.eq_ignore_ascii_case("RFC5424"))
+    {
+        return LayoutSpec::Syslog(SyslogLayoutSpec {
+            facility,
+            new_line,
+            new_line_escape,
+            charset,
+        });
+    }
+    if !mdc_includes.is_empty() && !mdc_excludes.is_empty() {
+        binder.error(
+            node,
+            "mdcIncludes and mdcExcludes are mutually exclusive. Includes wil be ignored",
+        );
+        mdc_includes.clear();
+    }
+    LayoutSpec::Rfc5424(Rfc5424LayoutSpec {
+        facility,
+        id,
+        enterprise_number,
+        include_mdc,
+        mdc_id,
+        mdc_prefix,
+        event_prefix,
+        new_line,
+        new_line_escape,
+        app_name,
+        message_id,
+        mdc_excludes,
+        mdc_includes,
+        mdc_required,
+        exception_pattern,
+        use_tls_message_format,
+    })
+}
+
+/// `<Ssl>`; `None` (after an error) when it cannot be built, which leaves the appender on
+/// its own protocol, as log4j2's null element does.
+fn build_ssl(binder: &mut Binder, mut node: PNode) -> Option<SslSpec> {
+    let inserted = node.attrs.len();
+    let mut key_store = None;
+    let mut trust_store = None;
+    let mut complete = true;
+    for child in std::mem::take(&mut node.children) {
+        match child.canonical {
+            Some("KeyStore") if key_store.is_none() => {
+                key_store = build_store(binder, child);
+                complete &= key_store.is_some();
+            }
+            Some("TrustStore") if trust_store.is_none() => {
+                trust_store = build_store(binder, child);
+                complete &= trust_store.is_some();
+            }
+            _ => binder.unusable_child(&node, &child),
+        }
+    }
+    let protocol = binder.string(&mut node, &["protocol"]);
+    let verify_host_name = binder.boolean(&mut node, &["verifyHostName"], false);
+    binder.finish(&node, inserted);
+    complete.then_some(SslSpec {
+        protocol,
+        key_store,
+        trust_store,
+        verify_host_name,
+    })
+}
+
+/// `<KeyStore>` or `<TrustStore>`: the location and type as given, the password source
+/// (exactly one of the three, as log4j2 requires).
+fn build_store(binder: &mut Binder, mut node: PNode) -> Option<StoreSpec> {
+    let inserted = node.attrs.len();
+    for child in std::mem::take(&mut node.children) {
+        binder.unusable_child(&node, &child);
+    }
+    let location = binder.string(&mut node, &["location"]);
+    let password = binder.string(&mut node, &["password"]);
+    let environment = binder.string(&mut node, &["passwordEnvironmentVariable"]);
+    let file = binder.string(&mut node, &["passwordFile"]);
+    let store_type = binder
+        .string(&mut node, &["type"])
+        .unwrap_or_else(|| "PKCS12".to_string());
+    let _ = binder.string(
+        &mut node,
+        &["keyManagerFactoryAlgorithm", "trustManagerFactoryAlgorithm"],
+    );
+    binder.finish(&node, inserted);
+    let given = [password.is_some(), environment.is_some(), file.is_some()];
+    if given.iter().filter(|given| **given).count() > 1 {
+        binder.error_help(
+            &node,
+            "You MUST set only one of 'password', 'passwordEnvironmentVariable' or 'passwordFile'.",
+            format!(
+                "keep one of the three on <{}>; the store is not loaded",
+                node.name
+            ),
+        );
+        return None;
+    }
+    let password = match (password, environment, file) {
+        (Some(password), _, _) => StorePassword::Literal(password),
+        (_, Some(variable), _) => StorePassword::Environment(variable),
+        (_, _, Some(file)) => StorePassword::File(file),
+        _ => StorePassword::None,
+    };
+    Some(StoreSpec {
+        location,
+        password,
+        store_type,
+        position: Some(node.position),
+    })
+}

@@ -475,10 +475,11 @@ impl TcpManager {
         }
         let footer = crate::encode::encoded_footer(self.layout.as_ref());
         let mut state = self.lock();
-        if state.stream.is_some() {
+        // Nothing to send means nothing to report, even from a receiver that has gone.
+        if state.stream.is_some() && !(state.buffer.is_empty() && footer.is_empty()) {
             if let Err(error) = Self::send(&mut state, &footer) {
                 status::error(format_args!(
-                    "Unable to write to stream {} for appender: {error}",
+                    "Unable to write to stream {} while closing it: {error}",
                     self.options.name
                 ));
             }

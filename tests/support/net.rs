@@ -18,6 +18,8 @@ struct Recorded {
     bytes: Mutex<Vec<u8>>,
     datagrams: Mutex<Vec<Vec<u8>>>,
     connections: AtomicUsize,
+    /// Connections still open (the sender has not closed them).
+    open: AtomicUsize,
 }
 
 /// A TCP listener on 127.0.0.1 that accepts every connection and records what arrives, in
@@ -82,6 +84,7 @@ impl TcpReceiver {
                     match listener.accept() {
                         Ok((stream, _)) => {
                             recorded.connections.fetch_add(1, Ordering::AcqRel);
+                            recorded.open.fetch_add(1, Ordering::AcqRel);
                             streams
                                 .lock()
                                 .unwrap()
@@ -143,6 +146,18 @@ impl TcpReceiver {
         }
     }
 
+    /// Waits (at most `timeout`) until a sender connected and every sender closed its
+    /// connection; returns what was received.
+    pub fn wait_until_closed(&self, timeout: Duration) -> String {
+        let deadline = Instant::now() + timeout;
+        while Instant::now() < deadline
+            && (self.connections() == 0 || self.recorded.open.load(Ordering::Acquire) > 0)
+        {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        self.text()
+    }
+
     /// Closes the listener and every connection; returns what was received.
     pub fn stop(mut self) -> String {
         self.shut();
@@ -167,7 +182,10 @@ fn read_all(mut stream: TcpStream, recorded: &Recorded) {
     let mut chunk = [0u8; 16 * 1024];
     loop {
         match stream.read(&mut chunk) {
-            Ok(0) | Err(_) => return,
+            Ok(0) | Err(_) => {
+                recorded.open.fetch_sub(1, Ordering::AcqRel);
+                return;
+            }
             Ok(read) => recorded
                 .bytes
                 .lock()

@@ -245,7 +245,12 @@ fn syslog_attributes(
         .and_then(|text| text.trim().parse::<i32>().ok())
         .unwrap_or(rfc.enterprise_number);
     let include_mdc = binder.boolean(node, &["includeMdc"], rfc.include_mdc);
-    let mdc_id = binder.string(node, &["mdcId"]).unwrap_or(rfc.mdc_id);
+    // SyslogAppender's mdcId has no default, and Rfc5424Layout takes a missing one from `id`
+    // (then `mdc`), so `id` also names the MDC element here (checked with the oracle: 703).
+    let mdc_id = binder
+        .string(node, &["mdcId"])
+        .or_else(|| id.clone())
+        .unwrap_or(rfc.mdc_id);
     let mdc_prefix = binder.string(node, &["mdcPrefix"]);
     let event_prefix = binder.string(node, &["eventPrefix"]);
     let app_name = binder.string(node, &["appName"]);

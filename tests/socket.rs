@@ -370,3 +370,41 @@ fn with_a_failover_the_events_of_a_refused_connection_go_to_the_file() {
     let expected: Vec<String> = (0..10).map(|index| format!("event {index}")).collect();
     assert_eq!(lines, expected);
 }
+
+#[test]
+fn async_appenders_and_async_loggers_deliver_to_the_socket() {
+    let _serial = serial();
+    let receiver = TcpReceiver::start();
+    let xml = format!(
+        r#"<Configuration status="off"><Appenders>
+<Socket name="S" host="127.0.0.1" port="{}" immediateFlush="false"><PatternLayout pattern="%c %m%n"/></Socket>
+<Async name="A"><AppenderRef ref="S"/></Async>
+</Appenders><Loggers>
+<AsyncLogger name="quick" level="info" additivity="false"><AppenderRef ref="S"/></AsyncLogger>
+<Root level="info"><AppenderRef ref="A"/></Root>
+</Loggers></Configuration>"#,
+        receiver.port()
+    );
+    start("socket-async", &xml);
+    let through_async_appender = l4rs::get_logger("queued");
+    let through_async_logger = l4rs::get_logger("quick");
+    for index in 0..200 {
+        l4rs::info!(through_async_appender, "a{index}");
+        l4rs::info!(through_async_logger, "l{index}");
+    }
+    // Buffered: the end of each batch flushes, so everything arrives without a shutdown.
+    let text = receiver.wait_for(Duration::from_secs(10), |text| text.lines().count() >= 400);
+    l4rs::shutdown();
+    let lines: Vec<&str> = text.lines().collect();
+    let queued: Vec<String> = (0..200).map(|i| format!("queued a{i}")).collect();
+    let quick: Vec<String> = (0..200).map(|i| format!("quick l{i}")).collect();
+    let of = |prefix: &str| -> Vec<String> {
+        lines
+            .iter()
+            .filter(|line| line.starts_with(prefix))
+            .map(|line| line.to_string())
+            .collect()
+    };
+    assert_eq!(of("queued "), queued);
+    assert_eq!(of("quick "), quick);
+}

@@ -372,3 +372,191 @@ fn build_store(binder: &mut Binder, mut node: PNode) -> Option<StoreSpec> {
         position: Some(node.position),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use crate::model::{
+        AppenderKind, Configuration, LayoutSpec, SocketProtocol, SocketSpec, StorePassword,
+    };
+    use crate::Severity;
+
+    fn load(appenders: &str) -> Configuration {
+        let xml = format!(
+            r#"<Configuration name="cfg"><Appenders>{appenders}</Appenders><Loggers><Root level="info"/></Loggers></Configuration>"#
+        );
+        crate::load_str(&xml, Some(Path::new("/test/log4j2.xml"))).expect("well-formed")
+    }
+
+    fn socket(config: &Configuration, name: &str) -> SocketSpec {
+        match &config.appender(name).expect("appender").kind {
+            AppenderKind::Socket(spec) => spec.clone(),
+            other => panic!("not a socket: {other:?}"),
+        }
+    }
+
+    fn errors(config: &Configuration) -> Vec<String> {
+        config
+            .diagnostics_at_least(Severity::Error)
+            .map(|d| d.message.clone())
+            .collect()
+    }
+
+    /// log4j2 2.24's defaults (SocketAppender.AbstractBuilder, TcpSocketManager,
+    /// SslSocketManager, Constants.ENCODER_BYTE_BUFFER_SIZE).
+    #[test]
+    fn socket_defaults_are_log4j2s() {
+        let config = load(r#"<Socket name="S"><PatternLayout/></Socket>"#);
+        assert!(config.diagnostics.is_empty(), "{:?}", config.diagnostics);
+        assert_eq!(
+            socket(&config, "S"),
+            SocketSpec {
+                element: "Socket",
+                host: "localhost".into(),
+                port: 4560,
+                protocol: SocketProtocol::Tcp,
+                connect_timeout_millis: 0,
+                reconnect_delay_millis: 30_000,
+                immediate_fail: true,
+                immediate_flush: true,
+                buffered_io: true,
+                buffer_size: 8192,
+                ssl: None,
+            }
+        );
+    }
+
+    #[test]
+    fn attributes_and_their_aliases_are_read() {
+        for alias in [
+            "reconnectDelayMillis",
+            "reconnectDelay",
+            "reconnectionDelay",
+            "delayMillis",
+            "reconnectionDelayMillis",
+        ] {
+            let config = load(&format!(
+                r#"<Socket name="S" host="h" port="9" protocol="udp" {alias}="250" connectTimeoutMillis="70" immediateFail="false" immediateFlush="false" bufferedIo="false" bufferSize="100"><PatternLayout/></Socket>"#
+            ));
+            let spec = socket(&config, "S");
+            assert_eq!(spec.reconnect_delay_millis, 250, "{alias}");
+            assert_eq!((spec.host.as_str(), spec.port), ("h", 9));
+            assert_eq!(spec.protocol, SocketProtocol::Udp);
+            assert_eq!(spec.connect_timeout_millis, 70);
+            assert!(!spec.immediate_fail && !spec.buffered_io);
+            // UDP always sends each event at once.
+            assert!(spec.immediate_flush);
+            assert_eq!(spec.buffer_size, 100);
+        }
+    }
+
+    #[test]
+    fn an_ssl_child_makes_tcp_ssl_with_its_default_port() {
+        let config = load(
+            r#"<Socket name="S"><PatternLayout/><SSL protocol="TLSv1.3" verifyHostName="true"><KeyStore location="k.p12" passwordEnvironmentVariable="PW"/><TrustStore location="ca.pem" type="PEM" password="x"/></SSL></Socket>
+<Socket name="U" protocol="UDP" port="5"><PatternLayout/><SslConfig><TrustStore location="ca.pem"/></SslConfig></Socket>"#,
+        );
+        let spec = socket(&config, "S");
+        assert_eq!((spec.protocol, spec.port), (SocketProtocol::Ssl, 6514));
+        let ssl = spec.ssl.expect("ssl");
+        assert!(ssl.verify_host_name);
+        assert_eq!(ssl.protocol.as_deref(), Some("TLSv1.3"));
+        let key_store = ssl.key_store.expect("key store");
+        assert_eq!(key_store.store_type, "PKCS12");
+        assert!(key_store.password == StorePassword::Environment("PW".into()));
+        let trust = ssl.trust_store.expect("trust store");
+        assert_eq!(trust.store_type, "PEM");
+        assert!(trust.password == StorePassword::Literal("x".into()));
+        // The password never shows in Debug output.
+        assert!(!format!("{trust:?}").contains('x'));
+        let udp = socket(&config, "U");
+        assert_eq!(udp.protocol, SocketProtocol::Udp);
+        assert!(udp.ssl.is_none());
+        assert!(config
+            .diagnostics
+            .iter()
+            .any(|d| d.message == "Appender U ignoring SSL configuration for UDP protocol"));
+    }
+
+    #[test]
+    fn syslog_makes_its_layout_from_its_attributes() {
+        let config = load(
+            r#"<Syslog name="B" facility="MAIL" newLine="true" newLineEscape="\n" charset="ISO-8859-1" bufferSize="5"/>
+<Syslog name="R" format="rfc5424" protocol="SSL" appName="app" messageId="M" id="Id" includeMdc="false" mdcExcludes="a, b" enterpriseNumber="18060" exceptionPattern="%ex{1}"><Ssl><TrustStore location="ca.pem"/></Ssl></Syslog>
+<Syslog name="L" format="RFC5424"><PatternLayout pattern="%m"/></Syslog>"#,
+        );
+        assert!(errors(&config).is_empty(), "{:?}", config.diagnostics);
+        let bsd = config.appender("B").unwrap();
+        match &bsd.layout {
+            Some(LayoutSpec::Syslog(layout)) => {
+                assert_eq!(layout.facility, 2);
+                assert!(layout.new_line);
+                assert_eq!(layout.new_line_escape.as_deref(), Some("\\n"));
+                assert_eq!(layout.charset.as_deref(), Some("ISO-8859-1"));
+            }
+            other => panic!("{other:?}"),
+        }
+        // Syslog always buffers 8192 bytes, whatever bufferSize says.
+        let spec = socket(&config, "B");
+        assert_eq!((spec.element, spec.buffer_size), ("Syslog", 8192));
+        match &config.appender("R").unwrap().layout {
+            Some(LayoutSpec::Rfc5424(layout)) => {
+                assert_eq!(layout.facility, 16);
+                assert_eq!(layout.app_name.as_deref(), Some("app"));
+                assert_eq!(layout.message_id.as_deref(), Some("M"));
+                assert_eq!(layout.id.as_deref(), Some("Id"));
+                // No mdcId: Rfc5424Layout takes the id.
+                assert_eq!(layout.mdc_id, "Id");
+                assert!(!layout.include_mdc);
+                assert_eq!(layout.mdc_excludes, ["a", "b"]);
+                assert_eq!(layout.enterprise_number, 18060);
+                assert_eq!(layout.exception_pattern.as_deref(), Some("%ex{1}"));
+                // SSL frames each message with its length (RFC 5425).
+                assert!(layout.use_tls_message_format);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(
+            config.appender("L").unwrap().layout,
+            Some(LayoutSpec::Pattern(_))
+        ));
+    }
+
+    #[test]
+    fn what_cannot_be_built_is_an_error_naming_the_fix() {
+        let config = load(
+            r#"<Socket name="NoLayout" port="1"/>
+<Socket name="NoPort" protocol="UDP"><PatternLayout/></Socket>
+<Socket name="NoHost" host=""><PatternLayout/></Socket>
+<Socket name="BadPort" port="70000"><PatternLayout/></Socket>
+<Socket port="2"><PatternLayout/></Socket>
+<Socket name="TwoPasswords"><PatternLayout/><Ssl><TrustStore location="t" password="a" passwordFile="f"/></Ssl></Socket>"#,
+        );
+        let errors = errors(&config);
+        for expected in [
+            "No layout provided for SocketAppender",
+            "java.lang.IllegalArgumentException: A port value is required",
+            "java.lang.IllegalArgumentException: A host name is required",
+            "the port 70000 is not a valid port number",
+            "field 'name' has invalid value 'null'",
+            "You MUST set only one of 'password', 'passwordEnvironmentVariable' or 'passwordFile'.",
+        ] {
+            assert!(
+                errors.iter().any(|e| e.contains(expected)),
+                "{expected}: {errors:#?}"
+            );
+        }
+        for name in ["NoLayout", "NoPort", "NoHost", "BadPort"] {
+            assert!(config.appender(name).is_none(), "{name} was built");
+        }
+        // A store that cannot be bound drops the <Ssl> child, as log4j2's null element does.
+        assert!(socket(&config, "TwoPasswords").ssl.is_none());
+        let no_layout = config
+            .diagnostics
+            .iter()
+            .find(|d| d.message.starts_with("No layout"))
+            .unwrap();
+        assert!(no_layout.help.as_deref().unwrap().contains("PatternLayout"));
+    }
+}

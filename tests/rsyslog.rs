@@ -352,3 +352,60 @@ fn a_restart_without_a_failover_keeps_logging_after_reconnecting() {
         assert!(seen.contains_key(&format!("T{thread}-{}", per_thread - 1)));
     }
 }
+
+/// `config-samples/syslog-tls-failover.xml` as shipped: over TLS to rsyslog, and to its
+/// failover file once rsyslog is gone.
+#[test]
+fn the_tls_failover_sample_ships_to_rsyslog_and_spools_when_it_is_down() {
+    let _serial = serial();
+    if !Rsyslog::available() {
+        return;
+    }
+    let dir = l4rs_tests::fresh_output_dir("rsyslog-sample");
+    let Some(certificates) = Certificates::generate(&dir.join("certs")) else {
+        return;
+    };
+    let mut rsyslog = Rsyslog::start(&dir.join("rsyslog"), Some(&certificates));
+    let spool = dir.join("spool");
+    // The sample reads its receiver, certificates and directory from the environment; this
+    // test binary changes them only while it holds SERIAL.
+    for (variable, value) in [
+        ("SYSLOG_HOST", "localhost".to_string()),
+        ("SYSLOG_PORT", rsyslog.tls_port().to_string()),
+        ("TLS_DIR", certificates.dir.display().to_string()),
+        ("LOG_DIR", spool.display().to_string()),
+        ("SYSLOG_KEYSTORE_PASSWORD", STORE_PASSWORD.to_string()),
+    ] {
+        std::env::set_var(variable, value);
+    }
+    let sample = l4rs_tests::workspace_root().join("config-samples/syslog-tls-failover.xml");
+    let (result, records) = status::capture(|| l4rs::init_with_file(&sample));
+    assert!(result.is_ok(), "{records:#?}");
+    let logger = l4rs::get_logger("shop.orders");
+    l4rs::ThreadContext::put("order", "17");
+    l4rs::info!(logger, "shipped over TLS");
+    let received = rsyslog.wait_for(1, Duration::from_secs(10));
+    assert_eq!(received.len(), 1, "{}", rsyslog.stderr());
+    assert_eq!(
+        (
+            received[0].app_name.as_str(),
+            received[0].facility.as_str(),
+            received[0].structured_data.as_str(),
+            received[0].msg.as_str()
+        ),
+        ("shop", "local0", r#"[ctx@32473 order="17"]"#, "shipped over TLS")
+    );
+    rsyslog.stop();
+    for index in 0..5 {
+        l4rs::info!(logger, "spooled {index}");
+    }
+    l4rs::ThreadContext::clear_map();
+    l4rs::shutdown();
+    let spooled = l4rs_tests::read_lines(&spool.join("syslog-failover.log"));
+    // TCP may take the first event after the receiver went away without an error (written
+    // into the closing connection before its reset arrives); every event after it is spooled.
+    assert!(
+        (4..=5).contains(&spooled.len()) && spooled.last().unwrap().ends_with("{order=17} spooled 4"),
+        "{spooled:#?}"
+    );
+}

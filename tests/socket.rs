@@ -408,3 +408,48 @@ fn async_appenders_and_async_loggers_deliver_to_the_socket() {
     assert_eq!(of("queued "), queued);
     assert_eq!(of("quick "), quick);
 }
+
+#[test]
+fn without_immediate_fail_an_event_waits_for_one_reconnection_attempt_only() {
+    let _serial = serial();
+    let port = refused_port();
+    let capture = GlobalCapture::start();
+    let (_, _) = status::capture(|| {
+        start_reporting(
+            "socket-no-immediate-fail",
+            &config(
+                &format!(
+                    r#"<Socket name="S" host="127.0.0.1" port="{port}" immediateFail="false" reconnectionDelayMillis="300" connectTimeoutMillis="500"><PatternLayout pattern="%m%n"/></Socket>"#
+                ),
+                &["S"],
+            ),
+        )
+    });
+    let logger = l4rs::get_logger("waiting");
+    let began = Instant::now();
+    l4rs::info!(logger, "first");
+    let first = began.elapsed();
+    for index in 0..20 {
+        l4rs::info!(logger, "then {index}");
+    }
+    let total = began.elapsed();
+    l4rs::shutdown();
+    // The first event waits for the reconnector's first attempt (300 ms, refused at once);
+    // later ones find that attempt over and fail at once, as log4j2's latch lets them.
+    assert!(
+        first >= Duration::from_millis(200),
+        "did not wait: {first:?}"
+    );
+    assert!(first < Duration::from_secs(3), "waited {first:?}");
+    assert!(
+        total < first + Duration::from_secs(2),
+        "later events waited: {total:?}"
+    );
+    assert!(
+        messages(&capture)
+            .iter()
+            .any(|m| m.contains("socket not available")),
+        "{:#?}",
+        messages(&capture)
+    );
+}

@@ -58,7 +58,9 @@ impl Stream {
     }
 
     /// True when the receiver has closed its side: a non-blocking peek reads end-of-stream.
-    fn closed_by_peer(&self) -> bool {
+    /// Over TLS, what the receiver sent (session tickets, its `close_notify`) is read through
+    /// rustls, so that a closure behind those bytes is seen too.
+    fn closed_by_peer(&mut self) -> bool {
         let mut byte = 0u8;
         // SAFETY: a one-byte peek into a local byte on a descriptor this stream owns.
         let read = unsafe {
@@ -69,7 +71,25 @@ impl Stream {
                 libc::MSG_PEEK | libc::MSG_DONTWAIT,
             )
         };
-        read == 0
+        match (read, self) {
+            (0, _) => true,
+            (1.., Stream::Tls(stream)) => {
+                let StreamOwned { conn, sock } = stream.as_mut();
+                loop {
+                    match conn.read_tls(&mut NonBlocking(sock)) {
+                        Ok(0) => return true,
+                        Ok(_) => match conn.process_new_packets() {
+                            Ok(state) if state.peer_has_closed() => return true,
+                            Ok(_) => {}
+                            Err(_) => return true,
+                        },
+                        Err(error) if error.kind() == io::ErrorKind::WouldBlock => return false,
+                        Err(_) => return true,
+                    }
+                }
+            }
+            _ => false,
+        }
     }
 
     fn write_all(&mut self, bytes: &[u8]) -> io::Result<()> {
@@ -92,6 +112,25 @@ impl Stream {
             let _ = stream.flush();
         }
         let _ = self.tcp().shutdown(std::net::Shutdown::Both);
+    }
+}
+
+/// Reads what has arrived without waiting for more.
+struct NonBlocking<'s>(&'s TcpStream);
+
+impl io::Read for NonBlocking<'_> {
+    fn read(&mut self, buffer: &mut [u8]) -> io::Result<usize> {
+        // SAFETY: reads at most `buffer.len()` bytes into `buffer`, from a descriptor the
+        // stream owns.
+        let read = unsafe {
+            libc::recv(
+                self.0.as_raw_fd(),
+                buffer.as_mut_ptr().cast(),
+                buffer.len(),
+                libc::MSG_DONTWAIT,
+            )
+        };
+        usize::try_from(read).map_err(|_| io::Error::last_os_error())
     }
 }
 

@@ -59,6 +59,7 @@ mod target;
 #[doc(hidden)]
 pub mod fuzzing {
     pub use crate::rolling::fuzz_file_pattern;
+    pub use crate::socket::fuzz_store;
 }
 
 pub use check::check_appender;

@@ -189,6 +189,12 @@ impl SocketAppender {
 
 crate::managed::managed_appender!(SocketAppender);
 
+/// The fuzz target `tls_stores`: reads `data` as a key or trust store.
+#[cfg(fuzzing)]
+pub fn fuzz_store(data: &[u8], store_type: &str, password: &str) -> Result<usize, String> {
+    tls::read_store(data, store_type, password)
+}
+
 /// Loads what `l4rs check` can judge without connecting: the TLS stores.
 pub(crate) fn check(name: &str, spec: &SocketSpec) -> Result<(), AppenderBuildError> {
     if let Some(ssl) = &spec.ssl {

@@ -149,13 +149,8 @@ fn load(store: &StoreSpec) -> Result<Store, AppenderBuildError> {
         .strip_prefix("file://")
         .or_else(|| location.strip_prefix("file:"))
         .unwrap_or(location);
-    let kind = store.store_type.to_ascii_uppercase();
-    if kind == "JKS" || kind == "JCEKS" {
-        return Err(AppenderBuildError::Socket {
-            message: format!("KeyStore type {} for location {location} is not supported by l4rs", store.store_type),
-            help: Some(format!("convert it: keytool -importkeystore -srckeystore {path} -destkeystore store.p12 -deststoretype PKCS12, then use type=\"PKCS12\"")),
-        });
-    }
+    // Refused before the file is read: converting it is the fix whether it exists or not.
+    refuse_java_only(store, path)?;
     let data = std::fs::read(path).map_err(|error| AppenderBuildError::Socket {
         message: format!(
             "The keystore file {location} is not found: {}",
@@ -163,9 +158,32 @@ fn load(store: &StoreSpec) -> Result<Store, AppenderBuildError> {
         ),
         help: Some("name an existing, readable store file in location".into()),
     })?;
-    match kind.as_str() {
-        "PKCS12" | "P12" | "PFX" => load_pkcs12(store, &data),
-        "PEM" => load_pem(store, &data),
+    load_bytes(store, path, &data)
+}
+
+/// JKS and JCEKS, which no maintained Rust crate reads.
+fn refuse_java_only(store: &StoreSpec, path: &str) -> Result<(), AppenderBuildError> {
+    let kind = store.store_type.to_ascii_uppercase();
+    if kind == "JKS" || kind == "JCEKS" {
+        return Err(AppenderBuildError::Socket {
+            message: format!(
+                "KeyStore type {} for location {} is not supported by l4rs",
+                store.store_type,
+                store.location.as_deref().unwrap_or(path)
+            ),
+            help: Some(format!("convert it: keytool -importkeystore -srckeystore {path} -destkeystore store.p12 -deststoretype PKCS12, then use type=\"PKCS12\"")),
+        });
+    }
+    Ok(())
+}
+
+/// Reads the store `store` describes from `data`, the contents of the file at `path`.
+fn load_bytes(store: &StoreSpec, path: &str, data: &[u8]) -> Result<Store, AppenderBuildError> {
+    refuse_java_only(store, path)?;
+    let location = store.location.as_deref().unwrap_or(path);
+    match store.store_type.to_ascii_uppercase().as_str() {
+        "PKCS12" | "P12" | "PFX" => load_pkcs12(store, data),
+        "PEM" => load_pem(store, data),
         other => Err(AppenderBuildError::Socket {
             message: format!("No Provider supports a KeyStoreSpi implementation for the specified type {other} for location {location}"),
             help: Some("use type=\"PKCS12\" or type=\"PEM\"".into()),
@@ -251,5 +269,59 @@ impl ServerCertVerifier for AnyHostName {
 
     fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
         self.0.supported_verify_schemes()
+    }
+}
+
+/// Reads `data` as a store of `store_type` with `password`: what the fuzz target
+/// `tls_stores` and the property test drive. The number of certificates found, or the error.
+#[cfg(any(test, fuzzing))]
+pub(crate) fn read_store(data: &[u8], store_type: &str, password: &str) -> Result<usize, String> {
+    let store = StoreSpec {
+        location: Some("fuzzed".into()),
+        password: StorePassword::Literal(password.into()),
+        store_type: store_type.into(),
+        position: None,
+    };
+    load_bytes(&store, "fuzzed", data)
+        .map(|store| store.certificates.len())
+        .map_err(|error| error.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::read_store;
+
+    proptest! {
+        /// Whatever a store file holds, reading it is a result, never a panic.
+        #[test]
+        fn any_bytes_read_as_a_store_are_a_result(
+            data in proptest::collection::vec(any::<u8>(), 0..512),
+            pem_prefix in any::<bool>(),
+        ) {
+            let mut data = data;
+            if pem_prefix {
+                let mut pem = b"-----BEGIN CERTIFICATE-----\n".to_vec();
+                pem.extend_from_slice(&data);
+                data = pem;
+            }
+            for store_type in ["PKCS12", "PEM", "JKS", "other"] {
+                let _ = read_store(&data, store_type, "changeit");
+            }
+        }
+    }
+
+    #[test]
+    fn store_contents_that_are_not_a_store_are_errors_in_log4j2s_words() {
+        assert_eq!(read_store(b"no pem here", "PEM", ""), Ok(0));
+        let error = read_store(b"not der", "PKCS12", "x").unwrap_err();
+        assert!(
+            error.starts_with("Something is wrong with the format of the keystore or the given password for location fuzzed"),
+            "{error}"
+        );
+        assert!(read_store(b"", "JKS", "")
+            .unwrap_err()
+            .contains("not supported by l4rs"));
     }
 }

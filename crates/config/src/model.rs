@@ -238,8 +238,8 @@ pub struct SocketSpec {
     pub port: u16,
     /// `protocol` (default TCP; TCP with an `<Ssl>` child becomes SSL, as in log4j2).
     pub protocol: SocketProtocol,
-    /// `connectTimeoutMillis` (default 0: the OS's own connect timeout). l4rs also bounds each
-    /// TCP write with it (see docs/appenders.md).
+    /// `connectTimeoutMillis` (default 0). l4rs bounds each connection attempt and each TCP
+    /// write with it, 10 s for 0 (see docs/appenders.md).
     pub connect_timeout_millis: u32,
     /// `reconnectionDelayMillis` and its aliases, 0 replaced by 30000.
     pub reconnect_delay_millis: u32,

@@ -7,6 +7,7 @@
 //! connection, and a reconfiguration that keeps the receiver keeps the connection.
 
 use std::fmt;
+use std::net::ToSocketAddrs;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -95,7 +96,8 @@ impl AppenderManager for SocketManager {
 /// * `protocol="TCP"` (default) or `"SSL"`: one connection per `host:port`, made when the
 ///   appender is built and re-made in the background every `reconnectionDelayMillis` (30 s)
 ///   after it breaks; while it is down, events fail at once (`immediateFail`, default) or wait
-///   for the next attempt. Each write is bounded by `connectTimeoutMillis` (10 s when 0), so a
+///   for the next attempt. Each connection attempt and each write is bounded by
+///   `connectTimeoutMillis` (10 s when 0), so a
 ///   receiver that stops reading costs the caller at most that long per event; the connection
 ///   is then dropped and re-made.
 /// * `protocol="UDP"`: one datagram per event; the receiver's absence is not noticed.
@@ -143,6 +145,18 @@ impl SocketAppender {
                 &layout,
             )?)),
             SocketProtocol::Tcp | SocketProtocol::Ssl => {
+                // As TcpSocketManagerFactory: a host without an address gives no manager.
+                if (spec.host.as_str(), spec.port).to_socket_addrs().is_err() {
+                    return Err(AppenderBuildError::Socket {
+                        message: format!(
+                            "Could not find address of {host}: java.net.UnknownHostException: {host}",
+                            host = spec.host
+                        ),
+                        help: Some(
+                            "name a host this machine can resolve, or give its IP address".into(),
+                        ),
+                    });
+                }
                 let millis = |ms: u32| (ms > 0).then(|| Duration::from_millis(u64::from(ms)));
                 Ok::<_, AppenderBuildError>(SocketManager::Tcp(tcp::TcpManager::create(
                     tcp::TcpOptions {
@@ -150,7 +164,8 @@ impl SocketAppender {
                         host: spec.host.clone(),
                         port: spec.port,
                         tls,
-                        connect_timeout: millis(spec.connect_timeout_millis),
+                        connect_timeout: millis(spec.connect_timeout_millis)
+                            .unwrap_or(DEFAULT_WRITE_TIMEOUT),
                         write_timeout: millis(spec.connect_timeout_millis)
                             .unwrap_or(DEFAULT_WRITE_TIMEOUT),
                         reconnect_delay: Duration::from_millis(u64::from(

@@ -35,7 +35,9 @@ pub(crate) struct TcpOptions {
     pub host: String,
     pub port: u16,
     pub tls: Option<Arc<ClientConfig>>,
-    pub connect_timeout: Option<Duration>,
+    /// `connectTimeoutMillis`, or [`DEFAULT_WRITE_TIMEOUT`] for 0 (the OS's own would hold
+    /// the caller's reconnection attempt for minutes on a host that does not answer).
+    pub connect_timeout: Duration,
     pub write_timeout: Duration,
     pub reconnect_delay: Duration,
     pub immediate_fail: bool,
@@ -269,10 +271,7 @@ impl TcpManager {
 
     fn connect_to(&self, address: &SocketAddr) -> io::Result<Stream> {
         let options = &self.options;
-        let tcp = match options.connect_timeout {
-            Some(timeout) => TcpStream::connect_timeout(address, timeout)?,
-            None => TcpStream::connect(address)?,
-        };
+        let tcp = TcpStream::connect_timeout(address, options.connect_timeout)?;
         tcp.set_write_timeout(Some(options.write_timeout))?;
         let Some(config) = &options.tls else {
             return Ok(Stream::Plain(tcp));
@@ -370,10 +369,7 @@ impl TcpManager {
         if state.stream.is_none() && !self.options.immediate_fail {
             // log4j2 waits on the reconnector's latch: its first attempt, no more.
             let bound = self.options.reconnect_delay
-                + self
-                    .options
-                    .connect_timeout
-                    .unwrap_or(DEFAULT_WRITE_TIMEOUT)
+                + self.options.connect_timeout
                 + Duration::from_secs(1);
             state = self
                 .changed

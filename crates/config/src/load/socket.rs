@@ -105,6 +105,22 @@ pub(crate) fn build_socket_appender(binder: &mut Binder, mut node: PNode) -> Opt
     }
     binder.finish(&node, inserted);
     let name = name.expect("checked above");
+    if !host.is_empty() && !host_resolves(&host) {
+        // log4j2's @ValidHost looks the host up when the configuration is built.
+        binder.error(
+            &node,
+            format!("The hostname is invalid java.net.UnknownHostException: {host}"),
+        );
+        binder.error_help(
+            &node,
+            format!(
+                "Could not create plugin of type class {class} for element {element} org.apache.logging.log4j.core.config.ConfigurationException: Arguments given for element {element} are invalid: field 'host' has invalid value '{host}'",
+                element = node.name
+            ),
+            format!("name a host this machine can resolve, or its IP address; {name} is not created"),
+        );
+        return None;
+    }
     let layout = match (layout, syslog_layout) {
         (Some(layout), _) => layout,
         (None, Some(layout)) => layout,
@@ -214,6 +230,18 @@ pub(crate) fn build_socket_appender(binder: &mut Binder, mut node: PNode) -> Opt
         }),
         position: Some(node.position),
     })
+}
+
+/// True when `host` has an address, as `InetAddress.getByName` finds one. A fuzzed
+/// configuration is not looked up: resolving its hosts would make every run wait on DNS.
+fn host_resolves(host: &str) -> bool {
+    if cfg!(fuzzing) {
+        return true;
+    }
+    use std::net::ToSocketAddrs;
+    (host, 0)
+        .to_socket_addrs()
+        .is_ok_and(|mut found| found.next().is_some())
 }
 
 fn attribute_position(node: &PNode, names: &[&str]) -> Option<crate::Position> {
@@ -437,11 +465,11 @@ mod tests {
             "reconnectionDelayMillis",
         ] {
             let config = load(&format!(
-                r#"<Socket name="S" host="h" port="9" protocol="udp" {alias}="250" connectTimeoutMillis="70" immediateFail="false" immediateFlush="false" bufferedIo="false" bufferSize="100"><PatternLayout/></Socket>"#
+                r#"<Socket name="S" host="localhost" port="9" protocol="udp" {alias}="250" connectTimeoutMillis="70" immediateFail="false" immediateFlush="false" bufferedIo="false" bufferSize="100"><PatternLayout/></Socket>"#
             ));
             let spec = socket(&config, "S");
             assert_eq!(spec.reconnect_delay_millis, 250, "{alias}");
-            assert_eq!((spec.host.as_str(), spec.port), ("h", 9));
+            assert_eq!((spec.host.as_str(), spec.port), ("localhost", 9));
             assert_eq!(spec.protocol, SocketProtocol::Udp);
             assert_eq!(spec.connect_timeout_millis, 70);
             assert!(!spec.immediate_fail && !spec.buffered_io);
@@ -531,7 +559,8 @@ mod tests {
 <Socket name="NoHost" host=""><PatternLayout/></Socket>
 <Socket name="BadPort" port="70000"><PatternLayout/></Socket>
 <Socket port="2"><PatternLayout/></Socket>
-<Socket name="TwoPasswords"><PatternLayout/><Ssl><TrustStore location="t" password="a" passwordFile="f"/></Ssl></Socket>"#,
+<Socket name="TwoPasswords"><PatternLayout/><Ssl><TrustStore location="t" password="a" passwordFile="f"/></Ssl></Socket>
+<Socket name="Unknown" host="no-such-host.invalid"><PatternLayout/></Socket>"#,
         );
         let errors = errors(&config);
         for expected in [
@@ -541,13 +570,15 @@ mod tests {
             "the port 70000 is not a valid port number",
             "field 'name' has invalid value 'null'",
             "You MUST set only one of 'password', 'passwordEnvironmentVariable' or 'passwordFile'.",
+            "The hostname is invalid java.net.UnknownHostException: no-such-host.invalid",
+            "field 'host' has invalid value 'no-such-host.invalid'",
         ] {
             assert!(
                 errors.iter().any(|e| e.contains(expected)),
                 "{expected}: {errors:#?}"
             );
         }
-        for name in ["NoLayout", "NoPort", "NoHost", "BadPort"] {
+        for name in ["NoLayout", "NoPort", "NoHost", "BadPort", "Unknown"] {
             assert!(config.appender(name).is_none(), "{name} was built");
         }
         // A store that cannot be bound drops the <Ssl> child, as log4j2's null element does.

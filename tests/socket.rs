@@ -465,3 +465,28 @@ fn without_immediate_fail_an_event_waits_for_one_reconnection_attempt_only() {
         messages(&capture)
     );
 }
+
+#[test]
+fn socket_options_are_applied_and_events_still_arrive() {
+    let _serial = serial();
+    let receiver = TcpReceiver::start();
+    start(
+        "socket-options",
+        &config(
+            &format!(
+                r#"<Socket name="S" host="127.0.0.1" port="{}"><PatternLayout pattern="%m%n"/>
+<SocketOptions tcpNoDelay="true" keepAlive="true" sendBufferSize="65536" receiveBufferSize="4096" soLinger="1" reuseAddress="true" oobInline="false" rfc1349TrafficClass="IPTOS_LOWDELAY"/></Socket>"#,
+                receiver.port()
+            ),
+            &["S"],
+        ),
+    );
+    let logger = l4rs::get_logger("options");
+    for index in 0..10 {
+        l4rs::info!(logger, "with options {index}");
+    }
+    let text = receiver.wait_for(Duration::from_secs(5), |text| text.lines().count() >= 10);
+    l4rs::shutdown();
+    let expected: String = (0..10).map(|i| format!("with options {i}\n")).collect();
+    assert_eq!(text, expected);
+}

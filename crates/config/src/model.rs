@@ -254,6 +254,33 @@ pub struct SocketSpec {
     pub buffer_size: usize,
     /// The `<Ssl>` child (alias `<SslConfig>`, `<SslConfiguration>`).
     pub ssl: Option<SslSpec>,
+    /// The `<SocketOptions>` child: applied to every TCP/TLS connection, as log4j2 applies
+    /// them (UDP ignores them, as log4j2's datagram manager does).
+    pub socket_options: Option<SocketOptionsSpec>,
+}
+
+/// `<SocketOptions>`: each option that is given is set on the connection; the others keep the
+/// OS's defaults.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SocketOptionsSpec {
+    /// `keepAlive` (`SO_KEEPALIVE`).
+    pub keep_alive: Option<bool>,
+    /// `oobInline` (`SO_OOBINLINE`).
+    pub oob_inline: Option<bool>,
+    /// `reuseAddress` (`SO_REUSEADDR`).
+    pub reuse_address: Option<bool>,
+    /// `receiveBufferSize` (`SO_RCVBUF`).
+    pub receive_buffer_size: Option<i32>,
+    /// `sendBufferSize` (`SO_SNDBUF`).
+    pub send_buffer_size: Option<i32>,
+    /// `soLinger` in seconds (`SO_LINGER` on).
+    pub so_linger: Option<i32>,
+    /// `soTimeout`: Java's read timeout; l4rs never reads, so it changes nothing.
+    pub so_timeout: Option<i32>,
+    /// `tcpNoDelay` (`TCP_NODELAY`).
+    pub tcp_no_delay: Option<bool>,
+    /// `trafficClass`, else the value of `rfc1349TrafficClass` (`IP_TOS`).
+    pub traffic_class: Option<i32>,
 }
 
 /// `<Ssl>`: log4j2's `SslConfiguration`.

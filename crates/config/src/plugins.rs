@@ -238,6 +238,8 @@ const L4RS_PLUGINS: &[&str] = &[
     "Ssl",
     "KeyStore",
     "TrustStore",
+    "SocketOptions",
+    "SocketPerformancePreferences",
 ];
 
 /// The arbiter plugins (lower case): elements replaced by their children when their condition
@@ -362,6 +364,8 @@ pub fn element_type(canonical: &str) -> &'static str {
         "Ssl" => "Ssl",
         "KeyStore" => "KeyStore",
         "TrustStore" => "TrustStore",
+        "SocketOptions" => "SocketOptions",
+        "SocketPerformancePreferences" => "SocketPerformancePreferences",
         "MapRewritePolicy" | "PropertiesRewritePolicy" | "LoggerNameLevelRewritePolicy" => {
             "rewritePolicy"
         }

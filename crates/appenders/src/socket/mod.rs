@@ -173,6 +173,7 @@ impl SocketAppender {
                         )),
                         immediate_fail: spec.immediate_fail,
                         buffer_size: if buffered { spec.buffer_size } else { 0 },
+                        socket_options: spec.socket_options.clone(),
                     },
                     Arc::clone(&layout),
                 )))

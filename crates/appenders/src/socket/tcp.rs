@@ -20,6 +20,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, Weak};
 use std::time::Duration;
 
+use l4rs_config::model::SocketOptionsSpec;
 use l4rs_core::{status, Layout};
 use rustls::pki_types::ServerName;
 use rustls::{ClientConfig, ClientConnection, StreamOwned};
@@ -43,6 +44,79 @@ pub(crate) struct TcpOptions {
     pub immediate_fail: bool,
     /// 0: no buffer (every event is written at once).
     pub buffer_size: usize,
+    /// `<SocketOptions>`, set on every connection.
+    pub socket_options: Option<SocketOptionsSpec>,
+}
+
+/// Sets the options that are given on `tcp`, as log4j2's `SocketOptions.apply` does
+/// (`soTimeout` is a read timeout, and l4rs never reads).
+fn apply_options(tcp: &TcpStream, options: &SocketOptionsSpec) -> io::Result<()> {
+    let fd = tcp.as_raw_fd();
+    let set = |level: libc::c_int, name: libc::c_int, value: libc::c_int| -> io::Result<()> {
+        // SAFETY: an int option of the size given, on a descriptor the stream owns.
+        let result = unsafe {
+            libc::setsockopt(
+                fd,
+                level,
+                name,
+                (&value as *const libc::c_int).cast(),
+                std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+            )
+        };
+        if result == 0 {
+            Ok(())
+        } else {
+            Err(io::Error::last_os_error())
+        }
+    };
+    let flags = [
+        (options.keep_alive, libc::SOL_SOCKET, libc::SO_KEEPALIVE),
+        (options.oob_inline, libc::SOL_SOCKET, libc::SO_OOBINLINE),
+        (options.reuse_address, libc::SOL_SOCKET, libc::SO_REUSEADDR),
+        (options.tcp_no_delay, libc::IPPROTO_TCP, libc::TCP_NODELAY),
+    ];
+    for (value, level, name) in flags {
+        if let Some(on) = value {
+            set(level, name, libc::c_int::from(on))?;
+        }
+    }
+    let sizes = [
+        (options.receive_buffer_size, libc::SO_RCVBUF),
+        (options.send_buffer_size, libc::SO_SNDBUF),
+    ];
+    for (value, name) in sizes {
+        if let Some(size) = value {
+            set(libc::SOL_SOCKET, name, size)?;
+        }
+    }
+    if let Some(class) = options.traffic_class {
+        let address = tcp.peer_addr()?;
+        if address.is_ipv4() {
+            set(libc::IPPROTO_IP, libc::IP_TOS, class)?;
+        } else {
+            set(libc::IPPROTO_IPV6, libc::IPV6_TCLASS, class)?;
+        }
+    }
+    if let Some(seconds) = options.so_linger {
+        let linger = libc::linger {
+            l_onoff: 1,
+            l_linger: seconds,
+        };
+        // SAFETY: a `linger` of its own size, on a descriptor the stream owns.
+        let result = unsafe {
+            libc::setsockopt(
+                fd,
+                libc::SOL_SOCKET,
+                libc::SO_LINGER,
+                (&linger as *const libc::linger).cast(),
+                std::mem::size_of::<libc::linger>() as libc::socklen_t,
+            )
+        };
+        if result != 0 {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    Ok(())
 }
 
 /// An open connection.
@@ -272,6 +346,9 @@ impl TcpManager {
     fn connect_to(&self, address: &SocketAddr) -> io::Result<Stream> {
         let options = &self.options;
         let tcp = TcpStream::connect_timeout(address, options.connect_timeout)?;
+        if let Some(socket_options) = &options.socket_options {
+            apply_options(&tcp, socket_options)?;
+        }
         tcp.set_write_timeout(Some(options.write_timeout))?;
         let Some(config) = &options.tls else {
             return Ok(Stream::Plain(tcp));

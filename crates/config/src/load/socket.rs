@@ -9,8 +9,8 @@ use super::filters::{is_filter, FilterSlot};
 use super::layout::{build_layout, is_layout, name_list, syslog_facility};
 use super::node::PNode;
 use crate::model::{
-    AppenderKind, AppenderSpec, LayoutSpec, Rfc5424LayoutSpec, SocketProtocol, SocketSpec, SslSpec,
-    StorePassword, StoreSpec, SyslogLayoutSpec,
+    AppenderKind, AppenderSpec, LayoutSpec, Rfc5424LayoutSpec, SocketOptionsSpec, SocketProtocol,
+    SocketSpec, SslSpec, StorePassword, StoreSpec, SyslogLayoutSpec,
 };
 
 /// `TcpSocketManager.DEFAULT_PORT`.
@@ -37,6 +37,7 @@ pub(crate) fn build_socket_appender(binder: &mut Binder, mut node: PNode) -> Opt
     let mut layout_seen = false;
     let mut filter = FilterSlot::new();
     let mut ssl: Option<Option<SslSpec>> = None;
+    let mut socket_options = None;
     for child in std::mem::take(&mut node.children) {
         if is_layout(&child) && !layout_seen {
             layout_seen = true;
@@ -45,6 +46,8 @@ pub(crate) fn build_socket_appender(binder: &mut Binder, mut node: PNode) -> Opt
             filter.offer(binder, &node, child);
         } else if child.canonical == Some("Ssl") && ssl.is_none() {
             ssl = Some(build_ssl(binder, child));
+        } else if child.canonical == Some("SocketOptions") && socket_options.is_none() {
+            socket_options = Some(build_socket_options(binder, child));
         } else if child.canonical == Some("Property") {
             // Accepted by every log4j2 appender; the socket appenders read none.
         } else {
@@ -227,6 +230,7 @@ pub(crate) fn build_socket_appender(binder: &mut Binder, mut node: PNode) -> Opt
             buffered_io: buffered_io && element == "Socket",
             buffer_size,
             ssl,
+            socket_options,
         }),
         position: Some(node.position),
     })
@@ -324,6 +328,61 @@ fn syslog_attributes(
         use_tls_message_format,
     })
 }
+
+/// `<SocketOptions>`: log4j2's attributes; `<SocketPerformancePreferences>` is accepted and
+/// ignored, as Java's own sockets ignore it.
+fn build_socket_options(binder: &mut Binder, mut node: PNode) -> SocketOptionsSpec {
+    let inserted = node.attrs.len();
+    for child in std::mem::take(&mut node.children) {
+        if child.canonical != Some("SocketPerformancePreferences") {
+            binder.unusable_child(&node, &child);
+        }
+    }
+    let flag = |binder: &mut Binder, node: &mut PNode, name: &str| {
+        node.attrs
+            .iter()
+            .any(|attr| attr.name.eq_ignore_ascii_case(name))
+            .then(|| binder.boolean(node, &[name], false))
+    };
+    let keep_alive = flag(binder, &mut node, "keepAlive");
+    let oob_inline = flag(binder, &mut node, "oobInline");
+    let reuse_address = flag(binder, &mut node, "reuseAddress");
+    let tcp_no_delay = flag(binder, &mut node, "tcpNoDelay");
+    let receive_buffer_size = binder.int(&mut node, &["receiveBufferSize"]);
+    let send_buffer_size = binder.int(&mut node, &["sendBufferSize"]);
+    let so_linger = binder.int(&mut node, &["soLinger"]);
+    let so_timeout = binder.int(&mut node, &["soTimeout"]);
+    let traffic_class = binder.int(&mut node, &["trafficClass"]);
+    let rfc1349 = binder
+        .enumeration(
+            &mut node,
+            &["rfc1349TrafficClass"],
+            "class org.apache.logging.log4j.core.net.Rfc1349TrafficClass",
+            &RFC1349_TRAFFIC_CLASSES.map(|(name, _)| name),
+        )
+        .map(|index| RFC1349_TRAFFIC_CLASSES[index].1);
+    binder.finish(&node, inserted);
+    SocketOptionsSpec {
+        keep_alive,
+        oob_inline,
+        reuse_address,
+        receive_buffer_size,
+        send_buffer_size,
+        so_linger,
+        so_timeout,
+        tcp_no_delay,
+        traffic_class: traffic_class.or(rfc1349),
+    }
+}
+
+/// log4j2's `Rfc1349TrafficClass` constants and their `IP_TOS` values.
+const RFC1349_TRAFFIC_CLASSES: [(&str, i32); 5] = [
+    ("IPTOS_NORMAL", 0x00),
+    ("IPTOS_LOWCOST", 0x02),
+    ("IPTOS_LOWDELAY", 0x10),
+    ("IPTOS_RELIABILITY", 0x04),
+    ("IPTOS_THROUGHPUT", 0x08),
+];
 
 /// `<Ssl>`; `None` (after an error) when it cannot be built, which leaves the appender on
 /// its own protocol, as log4j2's null element does.
@@ -451,6 +510,7 @@ mod tests {
                 buffered_io: true,
                 buffer_size: 8192,
                 ssl: None,
+                socket_options: None,
             }
         );
     }
@@ -505,6 +565,28 @@ mod tests {
             .diagnostics
             .iter()
             .any(|d| d.message == "Appender U ignoring SSL configuration for UDP protocol"));
+    }
+
+    #[test]
+    fn socket_options_keep_what_is_given() {
+        let config = load(
+            r#"<Socket name="S"><PatternLayout/><SocketOptions tcpNoDelay="true" keepAlive="false" sendBufferSize="65536" soLinger="3" rfc1349TrafficClass="IPTOS_LOWDELAY"><SocketPerformancePreferences bandwidth="1" connectionTime="2" latency="3"/></SocketOptions></Socket>
+<Socket name="T"><PatternLayout/><SocketOptions trafficClass="8" rfc1349TrafficClass="IPTOS_LOWCOST"/></Socket>"#,
+        );
+        assert!(errors(&config).is_empty(), "{:?}", config.diagnostics);
+        let options = socket(&config, "S").socket_options.expect("options");
+        assert_eq!(options.tcp_no_delay, Some(true));
+        assert_eq!(options.keep_alive, Some(false));
+        assert_eq!(options.send_buffer_size, Some(65536));
+        assert_eq!(options.so_linger, Some(3));
+        assert_eq!(options.traffic_class, Some(0x10));
+        assert_eq!(
+            (options.oob_inline, options.receive_buffer_size),
+            (None, None)
+        );
+        // An explicit trafficClass wins over the RFC 1349 name.
+        let options = socket(&config, "T").socket_options.expect("options");
+        assert_eq!(options.traffic_class, Some(8));
     }
 
     #[test]

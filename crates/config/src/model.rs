@@ -200,8 +200,9 @@ pub enum AppenderKind {
     Failover(FailoverSpec),
     /// `<Rewrite>`: changes each event with a policy, then passes it to other appenders.
     Rewrite(RewriteSpec),
-    /// `<Socket>` or `<Syslog>`: events sent over TCP, UDP or TLS.
-    Socket(SocketSpec),
+    /// `<Socket>` or `<Syslog>`: events sent over TCP, UDP or TLS (boxed: it is several times
+    /// the size of the other kinds).
+    Socket(Box<SocketSpec>),
 }
 
 /// The transport of a `<Socket>` or `<Syslog>` appender (log4j2's `Protocol`).

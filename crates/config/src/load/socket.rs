@@ -213,7 +213,7 @@ pub(crate) fn build_socket_appender(binder: &mut Binder, mut node: PNode) -> Opt
         ignore_exceptions,
         layout: Some(layout),
         filter: filter.filter,
-        kind: AppenderKind::Socket(SocketSpec {
+        kind: AppenderKind::Socket(Box::new(SocketSpec {
             element,
             host,
             port,
@@ -231,7 +231,7 @@ pub(crate) fn build_socket_appender(binder: &mut Binder, mut node: PNode) -> Opt
             buffer_size,
             ssl,
             socket_options,
-        }),
+        })),
         position: Some(node.position),
     })
 }
@@ -478,7 +478,7 @@ mod tests {
 
     fn socket(config: &Configuration, name: &str) -> SocketSpec {
         match &config.appender(name).expect("appender").kind {
-            AppenderKind::Socket(spec) => spec.clone(),
+            AppenderKind::Socket(spec) => spec.as_ref().clone(),
             other => panic!("not a socket: {other:?}"),
         }
     }

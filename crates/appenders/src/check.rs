@@ -113,6 +113,7 @@ pub fn check_appender(spec: &AppenderSpec) -> Result<(), AppenderBuildError> {
         AppenderKind::Rewrite(_) => {
             return Err(AppenderBuildError::Unsupported { kind: "Rewrite" })
         }
+        AppenderKind::Socket(socket) => return crate::socket::check(&spec.name, socket),
     };
     let target = classify(manager, file_name, when)?;
     if let Some(warning) = target.warning(manager, file_name) {

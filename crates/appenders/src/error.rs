@@ -122,6 +122,15 @@ pub enum AppenderBuildError {
         #[source]
         source: io::Error,
     },
+    /// A Socket or Syslog appender could not be built: its host has no address, or its TLS
+    /// configuration (a key or trust store) could not be loaded.
+    #[error("{message}")]
+    Socket {
+        /// log4j2's words for the failure, with the cause.
+        message: String,
+        /// What to change to fix it.
+        help: Option<String>,
+    },
     /// An appender type this crate does not build (`Async`, which the facade builds because it
     /// refers to other appenders by name).
     #[error("the {kind} appender is not available in l4rs yet")]
@@ -194,6 +203,7 @@ impl AppenderBuildError {
             ),
             AppenderBuildError::CreateFile { cause, .. }
             | AppenderBuildError::AccessRandomAccessFile { cause } => cause.help(),
+            AppenderBuildError::Socket { help, .. } => help.clone(),
             _ => None,
         }
     }

@@ -51,6 +51,7 @@ mod rolling;
 mod rolling_file;
 mod rolling_memory_mapped_file;
 mod rolling_random_access_file;
+mod socket;
 mod takeover;
 mod target;
 
@@ -60,6 +61,7 @@ mod target;
 #[doc(hidden)]
 pub mod fuzzing {
     pub use crate::rolling::fuzz_file_pattern;
+    pub use crate::socket::fuzz_store;
 }
 
 pub use check::check_appender;
@@ -77,6 +79,7 @@ pub use rolling::RollingContext;
 pub use rolling_file::RollingFileAppender;
 pub use rolling_memory_mapped_file::RollingMemoryMappedFileAppender;
 pub use rolling_random_access_file::RollingRandomAccessFileAppender;
+pub use socket::SocketAppender;
 
 /// Builds the appender `spec` describes, formatting with `layout` (the caller builds the layout,
 /// since it depends on the layout crate and the configuration's substitutor). Rolling
@@ -144,6 +147,11 @@ pub fn build_appender_with(
         AppenderKind::Async(_) => Err(AppenderBuildError::Unsupported { kind: "Async" }),
         AppenderKind::Failover(_) => Err(AppenderBuildError::Unsupported { kind: "Failover" }),
         AppenderKind::Rewrite(_) => Err(AppenderBuildError::Unsupported { kind: "Rewrite" }),
+        AppenderKind::Socket(socket) => Ok(Arc::new(SocketAppender::new(
+            spec.name.clone(),
+            socket,
+            layout,
+        )?)),
     }
 }
 
@@ -187,6 +195,7 @@ pub fn flush_all() {
     rolling_file::ROLLING_FILE_MANAGERS.flush_all();
     rolling_random_access_file::ROLLING_RANDOM_ACCESS_FILE_MANAGERS.flush_all();
     rolling_memory_mapped_file::ROLLING_MEMORY_MAPPED_FILE_MANAGERS.flush_all();
+    socket::SOCKET_MANAGERS.flush_all();
 }
 
 /// Closes every file and console stream in use, whoever still uses them: buffers are written,
@@ -201,6 +210,7 @@ pub fn stop_all() {
     rolling_file::ROLLING_FILE_MANAGERS.close_all();
     rolling_random_access_file::ROLLING_RANDOM_ACCESS_FILE_MANAGERS.close_all();
     rolling_memory_mapped_file::ROLLING_MEMORY_MAPPED_FILE_MANAGERS.close_all();
+    socket::SOCKET_MANAGERS.close_all();
     console::close_all();
 }
 

@@ -200,6 +200,139 @@ pub enum AppenderKind {
     Failover(FailoverSpec),
     /// `<Rewrite>`: changes each event with a policy, then passes it to other appenders.
     Rewrite(RewriteSpec),
+    /// `<Socket>` or `<Syslog>`: events sent over TCP, UDP or TLS (boxed: it is several times
+    /// the size of the other kinds).
+    Socket(Box<SocketSpec>),
+}
+
+/// The transport of a `<Socket>` or `<Syslog>` appender (log4j2's `Protocol`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SocketProtocol {
+    /// A TCP stream (the default).
+    Tcp,
+    /// One UDP datagram per event.
+    Udp,
+    /// TLS over TCP.
+    Ssl,
+}
+
+impl SocketProtocol {
+    /// The prefix of log4j2's manager name (`TCP:host:port`, `UDP:…`, `TLS:…`).
+    pub fn manager_prefix(self) -> &'static str {
+        match self {
+            SocketProtocol::Tcp => "TCP",
+            SocketProtocol::Udp => "UDP",
+            SocketProtocol::Ssl => "TLS",
+        }
+    }
+}
+
+/// `<Socket>` / `<Syslog>` attributes, with log4j2's defaults applied the way its socket
+/// managers apply them (port 0: 4560 for TCP, 6514 for SSL; reconnection delay 0: 30000 ms).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SocketSpec {
+    /// `Socket` or `Syslog`: the element, for messages.
+    pub element: &'static str,
+    /// `host` (default `localhost`).
+    pub host: String,
+    /// `port`, after the managers' defaults.
+    pub port: u16,
+    /// `protocol` (default TCP; TCP with an `<Ssl>` child becomes SSL, as in log4j2).
+    pub protocol: SocketProtocol,
+    /// `connectTimeoutMillis` (default 0). l4rs bounds each connection attempt and each TCP
+    /// write with it, 10 s for 0 (see docs/appenders.md).
+    pub connect_timeout_millis: u32,
+    /// `reconnectionDelayMillis` and its aliases, 0 replaced by 30000.
+    pub reconnect_delay_millis: u32,
+    /// `immediateFail` (default true): while disconnected, an event fails at once instead of
+    /// waiting for the next reconnection attempt.
+    pub immediate_fail: bool,
+    /// `immediateFlush` (default true; UDP always sends each event at once).
+    pub immediate_flush: bool,
+    /// `bufferedIo` (default true).
+    pub buffered_io: bool,
+    /// `bufferSize` (default 8192; Syslog always uses 8192).
+    pub buffer_size: usize,
+    /// The `<Ssl>` child (alias `<SslConfig>`, `<SslConfiguration>`).
+    pub ssl: Option<SslSpec>,
+    /// The `<SocketOptions>` child: applied to every TCP/TLS connection, as log4j2 applies
+    /// them (UDP ignores them, as log4j2's datagram manager does).
+    pub socket_options: Option<SocketOptionsSpec>,
+}
+
+/// `<SocketOptions>`: each option that is given is set on the connection; the others keep the
+/// OS's defaults.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SocketOptionsSpec {
+    /// `keepAlive` (`SO_KEEPALIVE`).
+    pub keep_alive: Option<bool>,
+    /// `oobInline` (`SO_OOBINLINE`).
+    pub oob_inline: Option<bool>,
+    /// `reuseAddress` (`SO_REUSEADDR`).
+    pub reuse_address: Option<bool>,
+    /// `receiveBufferSize` (`SO_RCVBUF`).
+    pub receive_buffer_size: Option<i32>,
+    /// `sendBufferSize` (`SO_SNDBUF`).
+    pub send_buffer_size: Option<i32>,
+    /// `soLinger` in seconds (`SO_LINGER` on).
+    pub so_linger: Option<i32>,
+    /// `soTimeout`: Java's read timeout; l4rs never reads, so it changes nothing.
+    pub so_timeout: Option<i32>,
+    /// `tcpNoDelay` (`TCP_NODELAY`).
+    pub tcp_no_delay: Option<bool>,
+    /// `trafficClass`, else the value of `rfc1349TrafficClass` (`IP_TOS`).
+    pub traffic_class: Option<i32>,
+}
+
+/// `<Ssl>`: log4j2's `SslConfiguration`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SslSpec {
+    /// `protocol` (default `TLS`): the TLS versions offered (`TLSv1.2`, `TLSv1.3`; `TLS` and
+    /// `SSL` offer both).
+    pub protocol: Option<String>,
+    /// `<KeyStore>`: the client certificate and key.
+    pub key_store: Option<StoreSpec>,
+    /// `<TrustStore>`: the certificates that may sign the server's; none trusts nothing, as
+    /// l4rs has no JVM default trust store to fall back on.
+    pub trust_store: Option<StoreSpec>,
+    /// `verifyHostName` (default false): the server certificate must name `host`.
+    pub verify_host_name: bool,
+}
+
+/// `<KeyStore>` or `<TrustStore>`.
+#[derive(Clone, PartialEq, Eq)]
+pub struct StoreSpec {
+    /// `location`: a file path (or `file:` URI).
+    pub location: Option<String>,
+    /// Where the password comes from.
+    pub password: StorePassword,
+    /// `type` (default PKCS12; `PEM` is an l4rs extension; `JKS` is refused when loaded).
+    pub store_type: String,
+    /// Where the element is (for messages when the store is loaded).
+    pub position: Option<Position>,
+}
+
+impl std::fmt::Debug for StoreSpec {
+    /// Never prints the password.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StoreSpec")
+            .field("location", &self.location)
+            .field("store_type", &self.store_type)
+            .finish_non_exhaustive()
+    }
+}
+
+/// How a store's password is given: log4j2 allows exactly one of the three attributes.
+#[derive(Clone, PartialEq, Eq)]
+pub enum StorePassword {
+    /// No password.
+    None,
+    /// `password`.
+    Literal(String),
+    /// `passwordEnvironmentVariable`: read when the store is loaded.
+    Environment(String),
+    /// `passwordFile`: the first line of the file, read when the store is loaded.
+    File(String),
 }
 
 /// `<Rewrite>`'s references and policy.
@@ -1109,7 +1242,8 @@ impl AppenderKind {
             | AppenderKind::Async(_)
             | AppenderKind::Null
             | AppenderKind::Failover(_)
-            | AppenderKind::Rewrite(_) => None,
+            | AppenderKind::Rewrite(_)
+            | AppenderKind::Socket(_) => None,
         }
     }
 }

@@ -237,6 +237,13 @@ const L4RS_PLUGINS: &[&str] = &[
     "DenyAllFilter",
     "DynamicThresholdFilter",
     "Filters",
+    "Socket",
+    "Syslog",
+    "Ssl",
+    "KeyStore",
+    "TrustStore",
+    "SocketOptions",
+    "SocketPerformancePreferences",
 ];
 
 /// The arbiter plugins (lower case): elements replaced by their children when their condition
@@ -255,7 +262,12 @@ const ARBITERS: &[&str] = &[
 const L4RS_EXTENSIONS: &[&str] = &["rollingmemorymappedfile"];
 
 /// Element names log4j2 accepts in place of a plugin's own (`@PluginAliases`), lower case.
-const ALIASES: &[(&str, &str)] = &[("appender-ref", "AppenderRef")];
+const ALIASES: &[(&str, &str)] = &[
+    ("appender-ref", "AppenderRef"),
+    // SocketAppender's `@PluginElement("SslConfiguration") @PluginAliases("SslConfig")`.
+    ("sslconfig", "Ssl"),
+    ("sslconfiguration", "Ssl"),
+];
 
 /// True when `name` is a log4j2 `Core` plugin (implemented by l4rs or not), or one of the
 /// plugins l4rs adds (`RollingMemoryMappedFile`).
@@ -350,7 +362,14 @@ pub fn element_type(canonical: &str) -> &'static str {
         | "RollingMemoryMappedFile"
         | "Null"
         | "Failover"
-        | "Rewrite" => "appender",
+        | "Rewrite"
+        | "Socket"
+        | "Syslog" => "appender",
+        "Ssl" => "Ssl",
+        "KeyStore" => "KeyStore",
+        "TrustStore" => "TrustStore",
+        "SocketOptions" => "SocketOptions",
+        "SocketPerformancePreferences" => "SocketPerformancePreferences",
         "MapRewritePolicy" | "PropertiesRewritePolicy" | "LoggerNameLevelRewritePolicy" => {
             "rewritePolicy"
         }

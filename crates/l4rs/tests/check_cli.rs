@@ -729,3 +729,52 @@ fn json_layouts_are_checked_and_keep_their_appender() {
         checked.stdout
     );
 }
+
+/// A Socket appender is judged without connecting (its receiver may be down while the file is
+/// checked): its TLS stores are loaded, so a JKS store, a missing file or a store that is no
+/// PKCS12 file are reported, while an unreachable host is not.
+#[test]
+fn socket_stores_are_loaded_and_receivers_are_not_contacted() {
+    let dir = fresh_dir("socket");
+    std::fs::write(dir.join("not-a-store.p12"), "plain text").unwrap();
+    let started = Instant::now();
+    let (_, checked) = check(
+        &dir,
+        &format!(
+            r#"<Configuration status="warn">
+  <Appenders>
+    <Socket name="Down" host="127.0.0.1" port="9"><PatternLayout/></Socket>
+    <Socket name="Jks" host="127.0.0.1" port="6514" protocol="SSL"><PatternLayout/>
+      <Ssl><TrustStore location="{dir}/trust.jks" type="JKS" password="changeit"/></Ssl></Socket>
+    <Syslog name="Bad" host="127.0.0.1" protocol="SSL">
+      <Ssl><TrustStore location="{dir}/not-a-store.p12" password="changeit"/></Ssl></Syslog>
+    <Syslog name="Missing" host="127.0.0.1" protocol="SSL">
+      <Ssl><TrustStore location="{dir}/missing.pem" type="PEM"/></Ssl></Syslog>
+  </Appenders>
+  <Loggers>
+    <Root level="info"><AppenderRef ref="Down"/><AppenderRef ref="Jks"/><AppenderRef ref="Bad"/><AppenderRef ref="Missing"/></Root>
+  </Loggers>
+</Configuration>
+"#,
+            dir = dir.display()
+        ),
+    );
+    assert!(started.elapsed() < Duration::from_secs(10));
+    assert!(!checked.success, "{}", checked.stdout);
+    for expected in [
+        "KeyStore type JKS for location",
+        "keytool -importkeystore",
+        &format!(
+            "Something is wrong with the format of the keystore or the given password for location {}/not-a-store.p12",
+            dir.display()
+        ),
+        &format!("The keystore file {}/missing.pem is not found", dir.display()),
+    ] {
+        assert!(checked.stdout.contains(expected), "{expected}\n{}", checked.stdout);
+    }
+    assert!(
+        !checked.stdout.contains(r#"appender "Down""#),
+        "{}",
+        checked.stdout
+    );
+}

@@ -165,7 +165,7 @@ fn build_syslog_layout(binder: &mut Binder, mut node: PNode) -> SyslogLayoutSpec
 
 /// The facility attribute shared by the syslog layouts: an unknown name warns and keeps the
 /// default, as log4j2's enum conversion does.
-fn syslog_facility(binder: &mut Binder, node: &mut PNode, default: u8) -> u8 {
+pub(crate) fn syslog_facility(binder: &mut Binder, node: &mut PNode, default: u8) -> u8 {
     binder
         .enumeration(
             node,
@@ -178,7 +178,7 @@ fn syslog_facility(binder: &mut Binder, node: &mut PNode, default: u8) -> u8 {
 }
 
 /// A comma-separated list attribute, each entry trimmed, empty entries dropped.
-pub(super) fn name_list(binder: &mut Binder, node: &mut PNode, names: &[&str]) -> Vec<String> {
+pub(crate) fn name_list(binder: &mut Binder, node: &mut PNode, names: &[&str]) -> Vec<String> {
     binder
         .string(node, names)
         .map(|list| {
@@ -262,7 +262,7 @@ fn build_rfc5424_layout(binder: &mut Binder, mut node: PNode) -> Rfc5424LayoutSp
 }
 
 /// `<LoggerFields>`: `<KeyValuePair>` children whose values are patterns.
-fn build_logger_fields(binder: &mut Binder, mut node: PNode) -> LoggerFieldsSpec {
+pub(crate) fn build_logger_fields(binder: &mut Binder, mut node: PNode) -> LoggerFieldsSpec {
     let inserted = node.attrs.len();
     let mut fields = Vec::new();
     for child in std::mem::take(&mut node.children) {

@@ -25,6 +25,7 @@ mod loggers;
 mod node;
 mod rewrite;
 mod rolling;
+mod socket;
 mod toplevel;
 
 use std::path::{Path, PathBuf};

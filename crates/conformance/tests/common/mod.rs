@@ -12,8 +12,13 @@ pub fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
+/// `shared/oracle` beside the checkout, or `L4RS_ORACLE_DIR` (for a worktree that has no
+/// `shared/` beside it).
 pub fn oracle_dir() -> PathBuf {
-    workspace_root().join("../shared/oracle")
+    match std::env::var_os("L4RS_ORACLE_DIR") {
+        Some(dir) if !dir.is_empty() => PathBuf::from(dir),
+        _ => workspace_root().join("../shared/oracle"),
+    }
 }
 
 /// Ok when Java, Debian's log4j2 jars and the oracle's files are all there.

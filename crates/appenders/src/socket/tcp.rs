@@ -1,0 +1,610 @@
+//! The TCP and TLS manager (log4j2's `TcpSocketManager` and `SslSocketManager`): one connection
+//! per `host:port`, shared by every appender that names it, reconnected in the background.
+//!
+//! As in log4j2, the manager connects when it is created (a failure is reported and a
+//! reconnector thread started), and a write that fails drops the connection, tries once to
+//! reconnect at once, re-sends the event on success and otherwise starts the reconnector and
+//! fails the event. While there is no connection, an event fails at once (`immediateFail`,
+//! the default) or waits for the reconnector's next attempt, which is bounded by
+//! `reconnectionDelayMillis` plus the connect timeout.
+//!
+//! Where l4rs does better: every write is bounded by a write timeout (log4j2 blocks for ever on
+//! a receiver that stops reading), and before each write the manager checks, without blocking,
+//! whether the receiver has closed the connection, so the event is not written into a
+//! connection that can no longer deliver it (log4j2 loses that event without an error).
+
+use std::io::{self, Write};
+use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
+use std::os::fd::AsRawFd;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, Weak};
+use std::time::Duration;
+
+use l4rs_config::model::SocketOptionsSpec;
+use l4rs_core::{status, Layout};
+use rustls::pki_types::ServerName;
+use rustls::{ClientConfig, ClientConnection, StreamOwned};
+
+use crate::file_manager::WriteError;
+
+/// How long one write may block when `connectTimeoutMillis` is 0.
+pub(crate) const DEFAULT_WRITE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// What a TCP manager is built from.
+pub(crate) struct TcpOptions {
+    pub name: String,
+    pub host: String,
+    pub port: u16,
+    pub tls: Option<Arc<ClientConfig>>,
+    /// `connectTimeoutMillis`, or [`DEFAULT_WRITE_TIMEOUT`] for 0 (the OS's own would hold
+    /// the caller's reconnection attempt for minutes on a host that does not answer).
+    pub connect_timeout: Duration,
+    pub write_timeout: Duration,
+    pub reconnect_delay: Duration,
+    pub immediate_fail: bool,
+    /// 0: no buffer (every event is written at once).
+    pub buffer_size: usize,
+    /// `<SocketOptions>`, set on every connection.
+    pub socket_options: Option<SocketOptionsSpec>,
+}
+
+/// Sets the options that are given on `tcp`, as log4j2's `SocketOptions.apply` does
+/// (`soTimeout` is a read timeout, and l4rs never reads).
+fn apply_options(tcp: &TcpStream, options: &SocketOptionsSpec) -> io::Result<()> {
+    let fd = tcp.as_raw_fd();
+    let set = |level: libc::c_int, name: libc::c_int, value: libc::c_int| -> io::Result<()> {
+        // SAFETY: an int option of the size given, on a descriptor the stream owns.
+        let result = unsafe {
+            libc::setsockopt(
+                fd,
+                level,
+                name,
+                (&value as *const libc::c_int).cast(),
+                std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+            )
+        };
+        if result == 0 {
+            Ok(())
+        } else {
+            Err(io::Error::last_os_error())
+        }
+    };
+    let flags = [
+        (options.keep_alive, libc::SOL_SOCKET, libc::SO_KEEPALIVE),
+        (options.oob_inline, libc::SOL_SOCKET, libc::SO_OOBINLINE),
+        (options.reuse_address, libc::SOL_SOCKET, libc::SO_REUSEADDR),
+        (options.tcp_no_delay, libc::IPPROTO_TCP, libc::TCP_NODELAY),
+    ];
+    for (value, level, name) in flags {
+        if let Some(on) = value {
+            set(level, name, libc::c_int::from(on))?;
+        }
+    }
+    let sizes = [
+        (options.receive_buffer_size, libc::SO_RCVBUF),
+        (options.send_buffer_size, libc::SO_SNDBUF),
+    ];
+    for (value, name) in sizes {
+        if let Some(size) = value {
+            set(libc::SOL_SOCKET, name, size)?;
+        }
+    }
+    if let Some(class) = options.traffic_class {
+        let address = tcp.peer_addr()?;
+        if address.is_ipv4() {
+            set(libc::IPPROTO_IP, libc::IP_TOS, class)?;
+        } else {
+            set(libc::IPPROTO_IPV6, libc::IPV6_TCLASS, class)?;
+        }
+    }
+    if let Some(seconds) = options.so_linger {
+        let linger = libc::linger {
+            l_onoff: 1,
+            l_linger: seconds,
+        };
+        // SAFETY: a `linger` of its own size, on a descriptor the stream owns.
+        let result = unsafe {
+            libc::setsockopt(
+                fd,
+                libc::SOL_SOCKET,
+                libc::SO_LINGER,
+                (&linger as *const libc::linger).cast(),
+                std::mem::size_of::<libc::linger>() as libc::socklen_t,
+            )
+        };
+        if result != 0 {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    Ok(())
+}
+
+/// An open connection.
+enum Stream {
+    Plain(TcpStream),
+    Tls(Box<StreamOwned<ClientConnection, TcpStream>>),
+}
+
+impl Stream {
+    fn tcp(&self) -> &TcpStream {
+        match self {
+            Stream::Plain(stream) => stream,
+            Stream::Tls(stream) => stream.get_ref(),
+        }
+    }
+
+    /// True when the receiver has closed its side: a non-blocking peek reads end-of-stream.
+    /// Over TLS, what the receiver sent (session tickets, its `close_notify`) is read through
+    /// rustls, so that a closure behind those bytes is seen too.
+    fn closed_by_peer(&mut self) -> bool {
+        let mut byte = 0u8;
+        // SAFETY: a one-byte peek into a local byte on a descriptor this stream owns.
+        let read = unsafe {
+            libc::recv(
+                self.tcp().as_raw_fd(),
+                (&mut byte as *mut u8).cast(),
+                1,
+                libc::MSG_PEEK | libc::MSG_DONTWAIT,
+            )
+        };
+        match (read, self) {
+            (0, _) => true,
+            (1.., Stream::Tls(stream)) => {
+                let StreamOwned { conn, sock } = stream.as_mut();
+                loop {
+                    match conn.read_tls(&mut NonBlocking(sock)) {
+                        Ok(0) => return true,
+                        Ok(_) => match conn.process_new_packets() {
+                            Ok(state) if state.peer_has_closed() => return true,
+                            Ok(_) => {}
+                            Err(_) => return true,
+                        },
+                        Err(error) if error.kind() == io::ErrorKind::WouldBlock => return false,
+                        Err(_) => return true,
+                    }
+                }
+            }
+            _ => false,
+        }
+    }
+
+    fn write_all(&mut self, bytes: &[u8]) -> io::Result<()> {
+        match self {
+            Stream::Plain(stream) => stream.write_all(bytes),
+            Stream::Tls(stream) => stream.write_all(bytes),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Stream::Plain(stream) => stream.flush(),
+            Stream::Tls(stream) => stream.flush(),
+        }
+    }
+
+    fn close(mut self) {
+        if let Stream::Tls(stream) = &mut self {
+            stream.conn.send_close_notify();
+            let _ = stream.flush();
+        }
+        let _ = self.tcp().shutdown(std::net::Shutdown::Both);
+    }
+}
+
+/// Reads what has arrived without waiting for more.
+struct NonBlocking<'s>(&'s TcpStream);
+
+impl io::Read for NonBlocking<'_> {
+    fn read(&mut self, buffer: &mut [u8]) -> io::Result<usize> {
+        // SAFETY: reads at most `buffer.len()` bytes into `buffer`, from a descriptor the
+        // stream owns.
+        let read = unsafe {
+            libc::recv(
+                self.0.as_raw_fd(),
+                buffer.as_mut_ptr().cast(),
+                buffer.len(),
+                libc::MSG_DONTWAIT,
+            )
+        };
+        usize::try_from(read).map_err(|_| io::Error::last_os_error())
+    }
+}
+
+struct State {
+    stream: Option<Stream>,
+    /// The connected address as Java prints `inetAddress:port` (`host/ip:port`).
+    peer: String,
+    /// Events waiting to be written (`bufferedIo` without `immediateFlush`).
+    buffer: Vec<u8>,
+    /// The reconnector thread, while one runs: true once its first attempt is over.
+    reconnector: Option<bool>,
+}
+
+/// One TCP (or TLS) connection.
+pub(crate) struct TcpManager {
+    options: TcpOptions,
+    layout: Arc<dyn Layout>,
+    state: Mutex<State>,
+    /// Signalled when the reconnector finishes an attempt, and on close.
+    changed: Condvar,
+    closed: AtomicBool,
+    this: Weak<TcpManager>,
+}
+
+impl TcpManager {
+    /// Connects (writing the layout's header), or reports why not and starts reconnecting.
+    pub(crate) fn create(options: TcpOptions, layout: Arc<dyn Layout>) -> Arc<TcpManager> {
+        let manager = Arc::new_cyclic(|this| TcpManager {
+            state: Mutex::new(State {
+                stream: None,
+                peer: format!("{}:{}", options.host, options.port),
+                buffer: Vec::with_capacity(options.buffer_size),
+                reconnector: None,
+            }),
+            options,
+            layout,
+            changed: Condvar::new(),
+            closed: AtomicBool::new(false),
+            this: this.clone(),
+        });
+        match manager.connect() {
+            Ok((mut stream, peer)) => {
+                let header = crate::encode::with_encoded(
+                    manager.layout.as_ref(),
+                    |out| manager.layout.header(out),
+                    <[u8]>::to_vec,
+                );
+                if !header.is_empty() {
+                    if let Err(error) = stream.write_all(&header) {
+                        status::error(format_args!(
+                            "{} Unable to write header: {error}",
+                            manager.options.name
+                        ));
+                    }
+                }
+                let mut state = manager.lock();
+                state.stream = Some(stream);
+                state.peer = peer;
+            }
+            Err(error) => {
+                let kind = if manager.options.tls.is_some() {
+                    "SslSocketManager"
+                } else {
+                    "TcpSocketManager"
+                };
+                status::error(format_args!(
+                    "{kind} ({}) caught exception and will continue: {error}",
+                    manager.options.name
+                ));
+                let mut state = manager.lock();
+                manager.start_reconnector(&mut state);
+            }
+        }
+        manager
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The manager's name, `TCP:host:port` (or `TLS:…`).
+    pub(crate) fn name(&self) -> &str {
+        &self.options.name
+    }
+
+    /// True when events may wait in a buffer.
+    pub(crate) fn is_buffered(&self) -> bool {
+        self.options.buffer_size > 0
+    }
+
+    /// Opens a connection to the first address of the host that accepts one, as log4j2's
+    /// factory tries each resolved address; the error says which were tried, in log4j2's words.
+    fn connect(&self) -> io::Result<(Stream, String)> {
+        let options = &self.options;
+        let addresses: Vec<SocketAddr> = (options.host.as_str(), options.port)
+            .to_socket_addrs()
+            .map_err(|error| {
+                io::Error::new(
+                    error.kind(),
+                    format!("java.net.UnknownHostException: {}: {error}", options.host),
+                )
+            })?
+            .collect();
+        let mut last = None;
+        for address in &addresses {
+            match self.connect_to(address) {
+                Ok(stream) => {
+                    let peer = format!("{}/{}:{}", options.host, address.ip(), address.port());
+                    return Ok((stream, peer));
+                }
+                Err(error) => last = Some(error),
+            }
+        }
+        let mut message = format!(
+            "java.io.IOException: Unable to create socket for {} at port {}",
+            options.host, options.port
+        );
+        if let [only] = addresses.as_slice() {
+            if only.ip().to_string() != options.host {
+                message.push_str(&format!(
+                    " using ip address {} and port {}",
+                    only.ip(),
+                    only.port()
+                ));
+            }
+        } else {
+            message.push_str(" using ip addresses and ports ");
+            let listed: Vec<String> = addresses.iter().map(ToString::to_string).collect();
+            message.push_str(&listed.join(", "));
+        }
+        if let Some(cause) = last {
+            message.push_str(&format!(" ({})", crate::os_reason(&cause)));
+        }
+        Err(io::Error::new(io::ErrorKind::NotConnected, message))
+    }
+
+    fn connect_to(&self, address: &SocketAddr) -> io::Result<Stream> {
+        let options = &self.options;
+        let tcp = TcpStream::connect_timeout(address, options.connect_timeout)?;
+        if let Some(socket_options) = &options.socket_options {
+            apply_options(&tcp, socket_options)?;
+        }
+        tcp.set_write_timeout(Some(options.write_timeout))?;
+        let Some(config) = &options.tls else {
+            return Ok(Stream::Plain(tcp));
+        };
+        // The handshake reads; it is bounded as writes are.
+        tcp.set_read_timeout(Some(options.write_timeout))?;
+        let server_name = ServerName::try_from(options.host.clone())
+            .map_err(|error| io::Error::new(io::ErrorKind::InvalidInput, error))?;
+        let connection = ClientConnection::new(Arc::clone(config), server_name)
+            .map_err(|error| io::Error::new(io::ErrorKind::InvalidData, error))?;
+        let mut stream = StreamOwned::new(connection, tcp);
+        while stream.conn.is_handshaking() {
+            stream.conn.complete_io(&mut stream.sock).map_err(|error| {
+                io::Error::new(
+                    error.kind(),
+                    format!("javax.net.ssl.SSLHandshakeException: {error}"),
+                )
+            })?;
+        }
+        Ok(Stream::Tls(Box::new(stream)))
+    }
+
+    /// Starts the reconnector thread unless one runs.
+    fn start_reconnector(&self, state: &mut State) {
+        if state.reconnector.is_some() || self.closed.load(Ordering::Acquire) {
+            return;
+        }
+        let Some(manager) = self.this.upgrade() else {
+            return;
+        };
+        state.reconnector = Some(false);
+        let started = std::thread::Builder::new()
+            .name("TcpSocketManager-Reconnector".into())
+            .spawn(move || manager.reconnect_loop());
+        if let Err(error) = started {
+            state.reconnector = None;
+            status::error(format_args!(
+                "{}: cannot start the reconnector thread: {error}",
+                self.options.name
+            ));
+        }
+    }
+
+    /// The reconnector: waits the delay, tries, and stops once connected or closed.
+    fn reconnect_loop(&self) {
+        loop {
+            {
+                let state = self.lock();
+                let _ =
+                    self.changed
+                        .wait_timeout_while(state, self.options.reconnect_delay, |_| {
+                            !self.closed.load(Ordering::Acquire)
+                        });
+            }
+            if self.closed.load(Ordering::Acquire) {
+                self.lock().reconnector = None;
+                self.changed.notify_all();
+                return;
+            }
+            let attempt = self.connect();
+            let mut state = self.lock();
+            match attempt {
+                Ok((stream, peer)) if !self.closed.load(Ordering::Acquire) => {
+                    status::debug(format_args!(
+                        "Connection to {}:{} reestablished: {peer}",
+                        self.options.host, self.options.port
+                    ));
+                    state.stream = Some(stream);
+                    state.peer = peer;
+                    state.reconnector = None;
+                    drop(state);
+                    self.changed.notify_all();
+                    return;
+                }
+                Ok((stream, _)) => stream.close(),
+                Err(error) => {
+                    status::debug(format_args!(
+                        "Unable to reconnect to {}:{}: {error}",
+                        self.options.host, self.options.port
+                    ));
+                    state.reconnector = Some(true);
+                }
+            }
+            drop(state);
+            self.changed.notify_all();
+        }
+    }
+
+    /// Writes one event's bytes (into the buffer unless `flush`, or when it has room).
+    pub(crate) fn write(&self, bytes: &[u8], flush: bool) -> Result<(), WriteError> {
+        if self.closed.load(Ordering::Acquire) {
+            return Err(WriteError::Closed);
+        }
+        let mut state = self.lock();
+        if state.stream.is_none() && !self.options.immediate_fail {
+            // log4j2 waits on the reconnector's latch: its first attempt, no more.
+            let bound = self.options.reconnect_delay
+                + self.options.connect_timeout
+                + Duration::from_secs(1);
+            state = self
+                .changed
+                .wait_timeout_while(state, bound, |state| {
+                    state.stream.is_none()
+                        && state.reconnector == Some(false)
+                        && !self.closed.load(Ordering::Acquire)
+                })
+                .map(|(state, _)| state)
+                .unwrap_or_else(|e| e.into_inner().0);
+        }
+        if state.stream.is_none() {
+            return Err(WriteError::Io(io::Error::new(
+                io::ErrorKind::NotConnected,
+                format!(
+                    "Error writing to {}: socket not available",
+                    self.options.name
+                ),
+            )));
+        }
+        let capacity = self.options.buffer_size;
+        if capacity > 0 && !flush && bytes.len() <= capacity {
+            // As log4j2's OutputStreamManager: a full buffer goes out first, and the event
+            // waits in the emptied one.
+            if state.buffer.len() + bytes.len() > capacity {
+                if let Err(error) = Self::send(&mut state, &[]) {
+                    return self.failed(state, &[], error);
+                }
+            }
+            state.buffer.extend_from_slice(bytes);
+            return Ok(());
+        }
+        match Self::send(&mut state, bytes) {
+            Ok(()) => Ok(()),
+            Err(error) => self.failed(state, bytes, error),
+        }
+    }
+
+    /// Writes the buffer and then `bytes` to the connection.
+    fn send(state: &mut State, bytes: &[u8]) -> io::Result<()> {
+        let State { stream, buffer, .. } = state;
+        let stream = stream
+            .as_mut()
+            .ok_or_else(|| io::Error::from(io::ErrorKind::NotConnected))?;
+        if stream.closed_by_peer() {
+            return Err(io::Error::new(
+                io::ErrorKind::ConnectionReset,
+                "java.net.SocketException: Connection closed by the receiver",
+            ));
+        }
+        if !buffer.is_empty() {
+            stream.write_all(buffer)?;
+            buffer.clear();
+        }
+        if !bytes.is_empty() {
+            stream.write_all(bytes)?;
+        }
+        stream.flush()
+    }
+
+    /// A write failed: as log4j2, reconnect once at once and re-send, or start the reconnector.
+    fn failed(
+        &self,
+        mut state: MutexGuard<'_, State>,
+        bytes: &[u8],
+        cause: io::Error,
+    ) -> Result<(), WriteError> {
+        if let Some(stream) = state.stream.take() {
+            stream.close();
+        }
+        let peer = state.peer.clone();
+        // A write that timed out met a receiver that stopped reading: reconnecting at once
+        // would only fill another connection, so the reconnector waits its delay first.
+        let stalled = matches!(
+            cause.kind(),
+            io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+        );
+        let cause = if stalled {
+            io::Error::new(
+                io::ErrorKind::TimedOut,
+                format!(
+                    "the write timed out after {} ms: the receiver is not reading",
+                    self.options.write_timeout.as_millis()
+                ),
+            )
+        } else {
+            cause
+        };
+        if stalled {
+            self.start_reconnector(&mut state);
+        } else if state.reconnector.is_none() {
+            match self.connect() {
+                Ok((stream, new_peer)) => {
+                    state.stream = Some(stream);
+                    state.peer = new_peer;
+                    return Self::send(&mut state, bytes).map_err(|_| {
+                        WriteError::Io(io::Error::new(
+                            cause.kind(),
+                            format!(
+                                "Error writing to {} after reestablishing connection for {peer} ({})",
+                                self.options.name,
+                                crate::os_reason(&cause)
+                            ),
+                        ))
+                    });
+                }
+                Err(_) => self.start_reconnector(&mut state),
+            }
+        }
+        // The bytes buffered with the failed write are lost with it.
+        state.buffer.clear();
+        Err(WriteError::Io(io::Error::new(
+            cause.kind(),
+            format!(
+                "Error sending to {} for {peer} ({})",
+                self.options.name,
+                crate::os_reason(&cause)
+            ),
+        )))
+    }
+
+    /// Writes out the buffer.
+    pub(crate) fn flush(&self) -> Result<(), WriteError> {
+        let mut state = self.lock();
+        if state.buffer.is_empty() || state.stream.is_none() {
+            return Ok(());
+        }
+        match Self::send(&mut state, &[]) {
+            Ok(()) => Ok(()),
+            Err(error) => self.failed(state, &[], error),
+        }
+    }
+
+    /// Writes the buffer and the footer, closes the connection and stops the reconnector.
+    pub(crate) fn close(&self) {
+        if self.closed.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        let footer = crate::encode::encoded_footer(self.layout.as_ref());
+        let mut state = self.lock();
+        // Nothing to send means nothing to report, even from a receiver that has gone.
+        if state.stream.is_some() && !(state.buffer.is_empty() && footer.is_empty()) {
+            if let Err(error) = Self::send(&mut state, &footer) {
+                status::error(format_args!(
+                    "Unable to write to stream {} while closing it: {error}",
+                    self.options.name
+                ));
+            }
+        }
+        if let Some(stream) = state.stream.take() {
+            stream.close();
+        }
+        drop(state);
+        self.changed.notify_all();
+    }
+
+    /// True while connected (for tests and `Debug`).
+    pub(crate) fn is_connected(&self) -> bool {
+        self.lock().stream.is_some()
+    }
+}

@@ -113,6 +113,9 @@ pub fn check_appender(spec: &AppenderSpec) -> Result<(), AppenderBuildError> {
         AppenderKind::Rewrite(_) => {
             return Err(AppenderBuildError::Unsupported { kind: "Rewrite" })
         }
+        AppenderKind::Routing(_) => {
+            return Err(AppenderBuildError::Unsupported { kind: "Routing" })
+        }
     };
     let target = classify(manager, file_name, when)?;
     if let Some(warning) = target.warning(manager, file_name) {

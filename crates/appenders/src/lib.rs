@@ -142,6 +142,7 @@ pub fn build_appender_with(
         AppenderKind::Async(_) => Err(AppenderBuildError::Unsupported { kind: "Async" }),
         AppenderKind::Failover(_) => Err(AppenderBuildError::Unsupported { kind: "Failover" }),
         AppenderKind::Rewrite(_) => Err(AppenderBuildError::Unsupported { kind: "Rewrite" }),
+        AppenderKind::Routing(_) => Err(AppenderBuildError::Unsupported { kind: "Routing" }),
     }
 }
 

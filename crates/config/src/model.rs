@@ -200,6 +200,101 @@ pub enum AppenderKind {
     Failover(FailoverSpec),
     /// `<Rewrite>`: changes each event with a policy, then passes it to other appenders.
     Rewrite(RewriteSpec),
+    /// `<Routing>`: each event goes to the appender of the route its key selects.
+    Routing(RoutingSpec),
+}
+
+/// `<Routing>`'s routes and purge policy.
+#[derive(Clone, Debug)]
+pub struct RoutingSpec {
+    /// `<Routes pattern>` after configuration-time substitution: what is left of `${…}` (written
+    /// `$${…}` in the file) is resolved for every event, and the result is the event's key.
+    /// `None` without a pattern: every event takes the default route.
+    pub pattern: Option<String>,
+    /// The `<Route>` children that could be built, in document order.
+    pub routes: Vec<RouteSpec>,
+    /// `<IdlePurgePolicy>`: when the appenders a route created are stopped for being idle.
+    pub purge_policy: Option<IdlePurgePolicySpec>,
+}
+
+impl RoutingSpec {
+    /// The default route: the first route without a key (log4j2 ignores later ones, with an
+    /// error when the appender is built).
+    pub fn default_route(&self) -> Option<&RouteSpec> {
+        self.routes.iter().find(|route| route.key.is_none())
+    }
+
+    /// The appenders the routes refer to by name (`<Route ref="…">`).
+    pub fn referenced(&self) -> impl Iterator<Item = &str> {
+        self.routes.iter().filter_map(|route| match &route.target {
+            RouteTarget::Ref(name) => Some(name.as_str()),
+            RouteTarget::Inline(_) => None,
+        })
+    }
+}
+
+/// One `<Route>`.
+#[derive(Clone, Debug)]
+pub struct RouteSpec {
+    /// `key` (substituted at configuration time); `None` for the default route.
+    pub key: Option<String>,
+    /// Where the route's events go.
+    pub target: RouteTarget,
+    /// Where the element is.
+    pub position: Position,
+}
+
+impl std::fmt::Display for RouteSpec {
+    /// log4j2's `Route.toString`: `Route(type=static Reference=A key='k')`, or
+    /// `Route(type=dynamic - type=Route default)` for an inline appender (log4j2 prints the
+    /// route node's own name there).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.target {
+            RouteTarget::Ref(name) => write!(f, "Route(type=static Reference={name}")?,
+            RouteTarget::Inline(inline) => {
+                write!(f, "Route(type=dynamic - type={}", inline.route_name)?
+            }
+        }
+        match &self.key {
+            Some(key) => write!(f, " key='{key}')"),
+            None => f.write_str(" default)"),
+        }
+    }
+}
+
+/// Where a route sends its events.
+#[derive(Clone, Debug)]
+pub enum RouteTarget {
+    /// `ref="Name"`: an appender of the configuration, shared with everything else using it.
+    Ref(String),
+    /// An appender element inside the route, built for the first event of each key that
+    /// takes the route (see [`InlineAppender`]).
+    Inline(InlineAppender),
+}
+
+/// The appender element inside a `<Route>`, kept unbuilt: log4j2 builds a copy of it for the
+/// first event of each key, substituting its `${…}` with that event (`${ctx:user}` is the
+/// event's `user`), and keeps that appender for the key. `l4rs_config` builds it with
+/// [`InlineAppender::build`].
+#[derive(Clone, Debug)]
+pub struct InlineAppender {
+    /// The element, as written (nothing substituted).
+    pub(crate) node: crate::load::InlineNode,
+    /// The name of the route element (`Route`, as written), for messages.
+    pub(crate) route_name: String,
+    /// The configuration's properties and lookups.
+    pub(crate) substitutor: crate::Substitutor,
+    /// The configuration file, for diagnostics.
+    pub(crate) file: Option<PathBuf>,
+}
+
+/// `<IdlePurgePolicy timeToLive checkInterval timeUnit>`, in milliseconds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IdlePurgePolicySpec {
+    /// An appender a route created is stopped once no event used it for this long.
+    pub time_to_live_ms: u64,
+    /// How long to wait before looking again when no created appender is left.
+    pub check_interval_ms: u64,
 }
 
 /// `<Rewrite>`'s references and policy.
@@ -957,7 +1052,8 @@ impl AppenderKind {
             | AppenderKind::Async(_)
             | AppenderKind::Null
             | AppenderKind::Failover(_)
-            | AppenderKind::Rewrite(_) => None,
+            | AppenderKind::Rewrite(_)
+            | AppenderKind::Routing(_) => None,
         }
     }
 }

@@ -196,6 +196,10 @@ const L4RS_PLUGINS: &[&str] = &[
     "MapRewritePolicy",
     "PropertiesRewritePolicy",
     "LoggerNameLevelRewritePolicy",
+    "Routing",
+    "Routes",
+    "Route",
+    "IdlePurgePolicy",
     "Policies",
     "SizeBasedTriggeringPolicy",
     "TimeBasedTriggeringPolicy",
@@ -346,7 +350,8 @@ pub fn element_type(canonical: &str) -> &'static str {
         | "RollingMemoryMappedFile"
         | "Null"
         | "Failover"
-        | "Rewrite" => "appender",
+        | "Rewrite"
+        | "Routing" => "appender",
         "MapRewritePolicy" | "PropertiesRewritePolicy" | "LoggerNameLevelRewritePolicy" => {
             "rewritePolicy"
         }
@@ -409,7 +414,8 @@ mod tests {
         }
         assert_eq!(l4rs_plugin("console"), Some("Console"));
         assert_eq!(l4rs_plugin("rollingfile"), Some("RollingFile"));
-        assert_eq!(l4rs_plugin("Routing"), None);
+        assert_eq!(l4rs_plugin("routing"), Some("Routing"));
+        assert_eq!(l4rs_plugin("ScriptAppenderSelector"), None);
         assert!(is_log4j2_plugin("RollingMemoryMappedFile"));
     }
 }

@@ -272,6 +272,11 @@ impl Context {
         } else {
             l4rs_async::AsyncSettings::default()
         };
+        // What Routing appenders build their routes' appenders with, for as long as they run.
+        let shared_configuration = referring_specs
+            .iter()
+            .any(|spec| matches!(spec.kind, AppenderKind::Routing(_)))
+            .then(|| Arc::new(configuration.clone()));
         let async_appenders = crate::referring::build_referring_appenders(
             &referring_specs,
             &settings,
@@ -280,6 +285,7 @@ impl Context {
             mode,
             gate,
             &configuration.substitutor,
+            shared_configuration.as_ref(),
         );
 
         let tree = LoggerTree::new(&configuration.loggers);
@@ -533,7 +539,7 @@ fn pattern_layout(spec: &PatternLayoutSpec, context: LayoutContext) -> (Arc<dyn 
 /// Builds one appender (with [`BuildMode::Check`], judges it: see `l4rs_appenders::check_appender`); an error is reported through the status logger (and so becomes one of
 /// the context's build errors). Sets `uses_nano_clock` when the layout has `%N` (log4j2 switches
 /// the clock while parsing the pattern, so even when the appender itself then fails to build).
-fn build_appender(
+pub(crate) fn build_appender(
     spec: &AppenderSpec,
     configuration: &Configuration,
     uses_nano_clock: &mut bool,

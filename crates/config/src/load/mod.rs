@@ -22,6 +22,7 @@ mod loggers;
 mod node;
 mod rewrite;
 mod rolling;
+mod routing_appender;
 mod toplevel;
 
 use std::path::{Path, PathBuf};
@@ -40,6 +41,11 @@ use crate::{Position, Severity};
 use binder::Binder;
 use loggers::LoggersOutcome;
 use node::PNode;
+
+pub use routing_appender::BuiltRouteAppender;
+
+/// The unbuilt element a route keeps (see [`crate::model::InlineAppender`]).
+pub(crate) type InlineNode = PNode;
 
 /// Why a configuration file could not be used at all. The caller decides what to do; log4j2
 /// logs `Error parsing <file>` and falls back to its default configuration.

@@ -475,7 +475,7 @@ fn probe_requires_location(
     let requires = if mode.checking() {
         probe()
     } else {
-        status::capture(probe).0
+        status::muted(probe)
     };
     requires.unwrap_or(false)
 }

@@ -6,7 +6,7 @@
 
 use l4rs_core::LogEvent;
 
-use super::binder::{parse_java_integer, Binder};
+use super::binder::{parse_java_integer, Binder, MissingField};
 use super::filters::{is_filter, FilterSlot};
 use super::layout::is_layout;
 use super::node::PNode;
@@ -73,7 +73,12 @@ pub(crate) fn build_routing_appender(binder: &mut Binder, mut node: PNode) -> Op
     let ignore_exceptions = binder.boolean(&mut node, &["ignoreExceptions"], true);
     binder.finish(&node, inserted);
     let Some(name) = name else {
-        binder.error(&node, "No name defined for this RoutingAppender");
+        // AbstractAppender.Builder's `@Required name` refuses before `build` runs.
+        binder.invalid_arguments(
+            &node,
+            "org.apache.logging.log4j.core.appender.routing.RoutingAppender",
+            &[MissingField::attribute("name", "No appender name provided")],
+        );
         return None;
     };
     let Some(Some(routes)) = routes else {
@@ -147,6 +152,20 @@ fn build_routes(binder: &mut Binder, mut node: PNode) -> Option<Routes> {
     binder.null_children(&node, &failed);
     let pattern = binder.string(&mut node, &["pattern"]);
     binder.finish(&node, inserted);
+    if routes.is_empty() && failed.is_empty() {
+        // The builder's `@Required` array: Java prints the empty array's identity hash,
+        // which l4rs cannot reproduce.
+        binder.invalid_arguments(
+            &node,
+            "org.apache.logging.log4j.core.appender.routing.Routes",
+            &[
+                MissingField::attribute("routes", "The parameter is null: routes")
+                    .shown_as("[Lorg.apache.logging.log4j.core.appender.routing.Route;@…")
+                    .added_as("a <Route>"),
+            ],
+        );
+        return None;
+    }
     if routes.is_empty() {
         binder.error(&node, "No Routes configured.");
         return None;
@@ -196,8 +215,10 @@ fn build_route(binder: &mut Binder, mut node: PNode) -> Option<RouteSpec> {
                 .iter()
                 .filter(|child| is_filter(child) || is_layout(child))
             {
+                // INFO: log4j2 says nothing, so its status output stays log4j2's, while
+                // `l4rs check` and a verbose status still point at the mistake.
                 binder.report(
-                    Severity::Warning,
+                    Severity::Info,
                     format!(
                         "{} inside {} is ignored: a route has no filter or layout of its own",
                         ignored.name, node.name

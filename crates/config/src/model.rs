@@ -233,6 +233,45 @@ impl RoutingSpec {
     }
 }
 
+impl std::fmt::Display for RoutingSpec {
+    /// What `l4rs check` shows: the key, each route in the order an event's key is matched,
+    /// and the purge policy, one per line.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.pattern {
+            Some(pattern) => writeln!(f, "key: {pattern} (substituted for every event)")?,
+            None => writeln!(f, "key: none (every event takes the default route)")?,
+        }
+        let default = self.default_route();
+        for route in &self.routes {
+            let is_default = default.is_some_and(|d| std::ptr::eq(d, route));
+            let key = match &route.key {
+                Some(key) => format!("'{key}'"),
+                None if is_default => "any other key".to_string(),
+                None => "ignored second default".to_string(),
+            };
+            let target = match &route.target {
+                RouteTarget::Ref(name) => format!("appender {name}"),
+                RouteTarget::Inline(inline) => format!(
+                    "a new {} per key, built by the key's first event",
+                    inline.element_name().unwrap_or("(no appender element)")
+                ),
+            };
+            writeln!(f, "  {key} -> {target}")?;
+        }
+        if default.is_none() {
+            writeln!(f, "  any other key -> dropped (no default route)")?;
+        }
+        if let Some(policy) = &self.purge_policy {
+            writeln!(
+                f,
+                "  idle per-key appenders stopped after {} ms (looked at again after {} ms when none is left)",
+                policy.time_to_live_ms, policy.check_interval_ms
+            )?;
+        }
+        Ok(())
+    }
+}
+
 /// One `<Route>`.
 #[derive(Clone, Debug)]
 pub struct RouteSpec {

@@ -36,6 +36,7 @@ pub(crate) fn build_routing_appender(binder: &mut Binder, mut node: PNode) -> Op
     let mut filter = FilterSlot::new();
     let mut routes: Option<Option<Routes>> = None;
     let mut purge_policy = None;
+    let mut default_route_script = None;
     for child in std::mem::take(&mut node.children) {
         match child.canonical {
             Some("Routes") if routes.is_none() => routes = Some(build_routes(binder, child)),
@@ -54,15 +55,7 @@ pub(crate) fn build_routing_appender(binder: &mut Binder, mut node: PNode) -> Op
                     "put the Routing appender behind a <Rewrite> appender with this policy",
                 );
             }
-            _ if child.name.eq_ignore_ascii_case("Script")
-                || child.name.eq_ignore_ascii_case("ScriptRef") =>
-            {
-                binder.error_help(
-                    &child,
-                    "Script support is not enabled: the default route script is ignored",
-                    NO_SCRIPTS,
-                );
-            }
+            _ if is_script(&child) => default_route_script = Some(child),
             _ if is_filter(&child) => filter.offer(binder, &node, child),
             // AbstractAppender's builder takes a layout, which RoutingAppender never uses.
             _ if is_layout(&child) => {}
@@ -89,6 +82,12 @@ pub(crate) fn build_routing_appender(binder: &mut Binder, mut node: PNode) -> Op
         );
         return None;
     };
+    if let Some(script) = default_route_script {
+        // log4j2 2.24 runs scripts only with `log4j2.Script.enableLanguages` set; without a
+        // script manager the appender is not created.
+        binder.error_help(&script, "Script support is not enabled", NO_SCRIPTS);
+        return None;
+    }
     // RoutingAppender's constructor: later routes without a key are ignored.
     let mut default_seen = false;
     for route in routes.routes.iter().filter(|route| route.key.is_none()) {
@@ -117,6 +116,11 @@ pub(crate) fn build_routing_appender(binder: &mut Binder, mut node: PNode) -> Op
     })
 }
 
+/// `<Script>` or `<ScriptRef>`, which l4rs never runs.
+fn is_script(node: &PNode) -> bool {
+    node.name.eq_ignore_ascii_case("Script") || node.name.eq_ignore_ascii_case("ScriptRef")
+}
+
 /// What `<Routes>` holds.
 struct Routes {
     pattern: Option<String>,
@@ -128,7 +132,7 @@ fn build_routes(binder: &mut Binder, mut node: PNode) -> Option<Routes> {
     let inserted = node.attrs.len();
     let mut routes = Vec::new();
     let mut failed = Vec::new();
-    let mut script = false;
+    let mut script = None;
     for child in std::mem::take(&mut node.children) {
         if child.canonical == Some("Route") {
             let stub = child.stub();
@@ -136,15 +140,8 @@ fn build_routes(binder: &mut Binder, mut node: PNode) -> Option<Routes> {
                 Some(route) => routes.push(route),
                 None => failed.push(stub),
             }
-        } else if child.name.eq_ignore_ascii_case("Script")
-            || child.name.eq_ignore_ascii_case("ScriptRef")
-        {
-            script = true;
-            binder.error_help(
-                &child,
-                "Script support is not enabled: the Routes script is ignored",
-                NO_SCRIPTS,
-            );
+        } else if is_script(&child) && script.is_none() {
+            script = Some(child);
         } else {
             binder.unusable_child(&node, &child);
         }
@@ -170,7 +167,7 @@ fn build_routes(binder: &mut Binder, mut node: PNode) -> Option<Routes> {
         binder.error(&node, "No Routes configured.");
         return None;
     }
-    if pattern.is_none() && !script {
+    if pattern.is_some() == script.is_some() {
         binder.report(
             Severity::Warning,
             "In a Routes element, you must configure either a Script element or a pattern attribute.",
@@ -178,6 +175,11 @@ fn build_routes(binder: &mut Binder, mut node: PNode) -> Option<Routes> {
             None,
             Some("without a pattern every event takes the default route".to_string()),
         );
+    }
+    if let Some(script) = script {
+        // Without a script manager (log4j2 2.24's default) the Routes are not created.
+        binder.error_help(&script, "Script support is not enabled", NO_SCRIPTS);
+        return None;
     }
     Some(Routes { pattern, routes })
 }

@@ -194,6 +194,7 @@ pub fn l4rs_dump(config: &Configuration) -> Vec<String> {
             AppenderKind::Null => "Null",
             AppenderKind::Failover(_) => "Failover",
             AppenderKind::Rewrite(_) => "Rewrite",
+            AppenderKind::Routing(_) => "Routing",
         };
         // log4j2's AsyncAppender has no layout (`getLayout()` is null); the others fall back
         // to a PatternLayout when none is configured.
@@ -202,7 +203,8 @@ pub fn l4rs_dump(config: &Configuration) -> Vec<String> {
                 AppenderKind::Async(_)
                 | AppenderKind::Null
                 | AppenderKind::Failover(_)
-                | AppenderKind::Rewrite(_),
+                | AppenderKind::Rewrite(_)
+                | AppenderKind::Routing(_),
                 _,
             ) => "-",
             (_, None | Some(LayoutSpec::Pattern(_))) => "PatternLayout",

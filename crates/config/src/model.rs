@@ -308,7 +308,7 @@ pub enum RouteTarget {
     Ref(String),
     /// An appender element inside the route, built for the first event of each key that
     /// takes the route (see [`InlineAppender`]).
-    Inline(InlineAppender),
+    Inline(Box<InlineAppender>),
 }
 
 /// The appender element inside a `<Route>`, kept unbuilt: log4j2 builds a copy of it for the

@@ -2,9 +2,7 @@
 //! until an event builds them with its lookups, the default route, `<IdlePurgePolicy>`'s
 //! units, and the refusals of bad routes.
 
-use l4rs_config::model::{
-    AppenderKind, IdlePurgePolicySpec, LayoutSpec, RouteTarget, RoutingSpec,
-};
+use l4rs_config::model::{AppenderKind, IdlePurgePolicySpec, LayoutSpec, RouteTarget, RoutingSpec};
 use l4rs_config::{load_str, Configuration};
 use l4rs_core::{ContextMap, Level, LogEvent, Message};
 
@@ -63,7 +61,10 @@ fn an_inline_route_is_built_with_the_event_that_creates_it() {
     };
     assert_eq!(layout.pattern, "alice ${ctx:user} %m%n");
     // Without an event (what `l4rs check` builds) the lookup stays as written.
-    let probe = inline.build(None, "ROUTING_APPENDER_DEFAULT").spec.expect("built");
+    let probe = inline
+        .build(None, "ROUTING_APPENDER_DEFAULT")
+        .spec
+        .expect("built");
     assert_eq!(probe.kind.file_name(), Some("/logs/${ctx:user}.log"));
 }
 
@@ -83,7 +84,10 @@ fn idle_purge_policy_units_and_defaults_follow_log4j2() {
         })
     };
     // timeUnit defaults to MINUTES; checkInterval to timeToLive.
-    assert_eq!(policy(r#"timeToLive="2""#), (spec(120_000, 120_000), vec![]));
+    assert_eq!(
+        policy(r#"timeToLive="2""#),
+        (spec(120_000, 120_000), vec![])
+    );
     assert_eq!(
         policy(r#"timeToLive="1500" checkInterval="10" timeUnit="milliseconds""#),
         (spec(1500, 10), vec![])
@@ -95,7 +99,10 @@ fn idle_purge_policy_units_and_defaults_follow_log4j2() {
     );
     let (bad_unit, said) = policy(r#"timeToLive="1" timeUnit="fortnights""#);
     assert_eq!(bad_unit, spec(60_000, 60_000));
-    assert_eq!(said, ["Invalid timeUnit value fortnights. timeUnit set to MINUTES"]);
+    assert_eq!(
+        said,
+        ["Invalid timeUnit value fortnights. timeUnit set to MINUTES"]
+    );
     let (negative, said) = policy(r#"timeToLive="-5" checkInterval="-1""#);
     assert_eq!(negative, spec(0, 0));
     assert_eq!(

@@ -100,7 +100,7 @@ fn compile(pattern: &str, interpolator: &dyn Interpolator) -> Option<Vec<KeyPart
             None => (lookup, None),
         };
         let plain = |text: &str| !text.contains(['$', '{', '}', ':', '\\']);
-        if name.is_empty() || !plain(name) || !default.map_or(true, plain) {
+        if name.is_empty() || !plain(name) || !default.is_none_or(plain) {
             return None;
         }
         // What the substitutor makes of the variable when the entry is absent: the default,

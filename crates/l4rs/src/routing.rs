@@ -67,7 +67,7 @@ enum DefaultRoute {
     /// `ref="…"`: found in `referenced` under [`DEFAULT_KEY`].
     Ref,
     /// An appender element, built once per key.
-    Inline(InlineAppender),
+    Inline(Box<InlineAppender>),
 }
 
 /// The appenders routes created, by key.
@@ -414,7 +414,7 @@ pub(crate) fn build_routing_appender(
                 let key = route.key.as_deref().unwrap_or(DEFAULT_KEY);
                 requires_location |= probe_requires_location(inline, key, configuration, mode);
                 match &route.key {
-                    Some(key) => inline_routes.push((key.clone(), inline.clone())),
+                    Some(key) => inline_routes.push((key.clone(), (**inline).clone())),
                     None => default_route = Some(DefaultRoute::Inline(inline.clone())),
                 }
             }

@@ -56,7 +56,7 @@ fn build_one(
     binder: &mut Binder,
     child: PNode,
     managers: &mut FileManagers,
-) -> Result<Option<AppenderSpec>, PNode> {
+) -> Result<Option<AppenderSpec>, Box<PNode>> {
     Ok(match child.canonical {
         Some(
             "Console"
@@ -72,7 +72,7 @@ fn build_one(
         Some("Failover") => super::failover::build_failover_appender(binder, child),
         Some("Rewrite") => super::rewrite::build_rewrite_appender(binder, child),
         Some("Routing") => super::routing_appender::build_routing_appender(binder, child),
-        _ => return Err(child),
+        _ => return Err(Box::new(child)),
     })
 }
 
@@ -82,7 +82,7 @@ fn build_one(
 pub(crate) fn build_route_appender(
     binder: &mut Binder,
     node: PNode,
-) -> Result<Option<AppenderSpec>, PNode> {
+) -> Result<Option<AppenderSpec>, Box<PNode>> {
     build_one(binder, node, &mut FileManagers::default())
 }
 

@@ -232,12 +232,12 @@ fn build_route(binder: &mut Binder, mut node: PNode) -> Option<RouteSpec> {
             }
             let mut route_node = node.stub();
             route_node.children = children;
-            RouteTarget::Inline(InlineAppender {
+            RouteTarget::Inline(Box::new(InlineAppender {
                 node: route_node,
                 route_name: node.name.clone(),
                 substitutor: binder.substitutor.clone(),
                 file: binder.file.clone(),
-            })
+            }))
         }
     };
     Some(RouteSpec {

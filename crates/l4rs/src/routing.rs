@@ -68,6 +68,9 @@ enum DefaultRoute {
     Ref,
     /// An appender element, built once per key.
     Inline(Box<InlineAppender>),
+    /// `ref="…"` naming no appender: log4j2 then tries to build the route's (absent) appender
+    /// element for every event that takes it, and reports that there is none.
+    MissingRef,
 }
 
 /// The appenders routes created, by key.
@@ -261,6 +264,10 @@ impl RoutingAppender {
                         .map(|c| Target::Referenced(c))
                 }
                 Some(DefaultRoute::Inline(inline)) => inline,
+                Some(DefaultRoute::MissingRef) => {
+                    status::error("No Appender was configured for route null");
+                    return None;
+                }
                 None => return None,
             },
         };
@@ -406,9 +413,14 @@ pub(crate) fn build_routing_appender(
                         default_route = Some(DefaultRoute::Ref);
                     }
                 }
-                None => status::error(format_args!(
-                    "Appender {name} cannot be located. Route ignored"
-                )),
+                None => {
+                    status::error(format_args!(
+                        "Appender {name} cannot be located. Route ignored"
+                    ));
+                    if is_default {
+                        default_route = Some(DefaultRoute::MissingRef);
+                    }
+                }
             },
             RouteTarget::Inline(inline) => {
                 let key = route.key.as_deref().unwrap_or(DEFAULT_KEY);

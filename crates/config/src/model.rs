@@ -215,6 +215,9 @@ pub struct RoutingSpec {
     pub routes: Vec<RouteSpec>,
     /// `<IdlePurgePolicy>`: when the appenders a route created are stopped for being idle.
     pub purge_policy: Option<IdlePurgePolicySpec>,
+    /// A rewrite policy child (`PropertiesRewritePolicy`…): applied to each event before its
+    /// key is computed, as log4j2's RoutingAppender applies its `rewritePolicy`.
+    pub rewrite_policy: Option<RewritePolicySpec>,
 }
 
 impl RoutingSpec {

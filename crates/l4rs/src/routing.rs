@@ -58,6 +58,8 @@ pub(crate) struct RoutingAppender {
     /// and name).
     configuration: Arc<Configuration>,
     purger: Option<Purger>,
+    /// The rewrite policy, applied before the key is computed.
+    rewrite: Option<crate::rewrite::Policy>,
     requires_location: bool,
     stopped: AtomicBool,
 }
@@ -287,6 +289,19 @@ impl RoutingAppender {
         Some(Target::Created(created))
     }
 
+    /// Computes `event`'s key into a reused buffer and hands the event to its route.
+    fn route_by_key(&self, event: &LogEvent<'_>) -> Result<(), AppendError> {
+        let mut key = KEY_BUFFERS
+            .try_with(|buffers| buffers.borrow_mut().pop())
+            .ok()
+            .flatten()
+            .unwrap_or_default();
+        self.key.evaluate(event, &mut key);
+        let result = self.route(event, &key);
+        let _ = KEY_BUFFERS.try_with(|buffers| buffers.borrow_mut().push(key));
+        result
+    }
+
     fn route(&self, event: &LogEvent<'_>, key: &str) -> Result<(), AppendError> {
         match self.target(key, event) {
             Some(Target::Referenced(control)) => control.call(event),
@@ -307,15 +322,10 @@ impl Appender for RoutingAppender {
     }
 
     fn append(&self, event: &LogEvent<'_>) -> Result<(), AppendError> {
-        let mut key = KEY_BUFFERS
-            .try_with(|buffers| buffers.borrow_mut().pop())
-            .ok()
-            .flatten()
-            .unwrap_or_default();
-        self.key.evaluate(event, &mut key);
-        let result = self.route(event, &key);
-        let _ = KEY_BUFFERS.try_with(|buffers| buffers.borrow_mut().push(key));
-        result
+        match &self.rewrite {
+            Some(policy) => policy.apply(event, |rewritten| self.route_by_key(rewritten)),
+            None => self.route_by_key(event),
+        }
     }
 
     fn flush(&self) -> Result<(), AppendError> {
@@ -447,6 +457,10 @@ pub(crate) fn build_routing_appender(
         creating: Mutex::new(()),
         configuration: Arc::clone(configuration),
         purger,
+        rewrite: routing
+            .rewrite_policy
+            .as_ref()
+            .map(|policy| crate::rewrite::Policy::new(Some(policy), &configuration.substitutor)),
         requires_location,
         // A checked configuration never routes an event anywhere.
         stopped: AtomicBool::new(mode.checking()),

@@ -37,6 +37,8 @@ pub(crate) fn build_routing_appender(binder: &mut Binder, mut node: PNode) -> Op
     let mut routes: Option<Option<Routes>> = None;
     let mut purge_policy = None;
     let mut default_route_script = None;
+    // The first rewrite policy (`None` inside when it could not be built).
+    let mut rewrite_policy = None;
     for child in std::mem::take(&mut node.children) {
         match child.canonical {
             Some("Routes") if routes.is_none() => routes = Some(build_routes(binder, child)),
@@ -45,15 +47,8 @@ pub(crate) fn build_routing_appender(binder: &mut Binder, mut node: PNode) -> Op
             }
             Some(
                 "MapRewritePolicy" | "PropertiesRewritePolicy" | "LoggerNameLevelRewritePolicy",
-            ) => {
-                binder.error_help(
-                    &child,
-                    format!(
-                        "l4rs does not apply a {} inside Routing; events are routed unchanged",
-                        child.name
-                    ),
-                    "put the Routing appender behind a <Rewrite> appender with this policy",
-                );
+            ) if rewrite_policy.is_none() => {
+                rewrite_policy = Some(super::rewrite::build_policy(binder, child));
             }
             _ if is_script(&child) => default_route_script = Some(child),
             _ if is_filter(&child) => filter.offer(binder, &node, child),
@@ -111,6 +106,7 @@ pub(crate) fn build_routing_appender(binder: &mut Binder, mut node: PNode) -> Op
             pattern: routes.pattern,
             routes: routes.routes,
             purge_policy,
+            rewrite_policy: rewrite_policy.flatten(),
         }),
         position: Some(node.position),
     })

@@ -1,6 +1,6 @@
-//! Routing allocates nothing per event once a key's route exists: a `${ctx:…}` key, an inline
-//! File appender created by the key's first event (which allocates, and is left out of the
-//! count), and a referenced appender.
+//! Routing allocates nothing per event once a key's route exists: a `${ctx:…}-${event:Level}`
+//! key, an inline File appender created by the key's first event (which allocates, and is left
+//! out of the count), and a referenced appender.
 
 use l4rs::core::testing::CountingAllocator;
 
@@ -15,8 +15,8 @@ fn events_of_existing_routes_do_not_allocate() {
   <Appenders>
     <File name="shared" fileName="{dir}/shared.log"><PatternLayout pattern="%p %X{{user}} %m%n"/></File>
     <Routing name="R">
-      <Routes pattern="user-$${{ctx:user:-none}}">
-        <Route key="user-ref" ref="shared"/>
+      <Routes pattern="user-$${{ctx:user:-none}}-$${{event:Level}}">
+        <Route key="user-ref-DEBUG" ref="shared"/>
         <Route>
           <File name="u-${{ctx:user}}" fileName="{dir}/${{ctx:user}}.log">
             <PatternLayout pattern="%d{{HH:mm:ss.SSS}} %-5p [%t] %X{{user}} %m%n"/>

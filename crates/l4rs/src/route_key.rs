@@ -2,10 +2,10 @@
 //!
 //! log4j2 substitutes the pattern with the event (`StrSubstitutor.replace(event, pattern)`),
 //! which builds a new string per event. The patterns real files use are context-map lookups
-//! (`${ctx:user}`, `${ctx:user:-anonymous}`) between literal text; those are compiled here and
-//! written into a reused buffer, without allocating. Anything else (`${event:Level}`,
-//! `${date:…}`, nested variables) is handed to the configuration's substitutor per event,
-//! which allocates.
+//! (`${ctx:user}`, `${ctx:user:-anonymous}`) and the event's level, logger, marker or thread
+//! name (`${event:Level}`), between literal text; those are compiled here and written into a
+//! reused buffer, without allocating. Anything else (`${date:…}`, `${event:Timestamp}`, nested
+//! variables) is handed to the configuration's substitutor per event, which allocates.
 
 use std::sync::Arc;
 
@@ -28,9 +28,35 @@ pub(crate) enum RouteKey {
 pub(crate) enum KeyPart {
     /// Text copied as it is.
     Literal(String),
-    /// `${ctx:name}` or `${ctx:name:-default}`: the event's context-map value, or `missing`
-    /// (the default, else what the substitutor makes of the variable without the entry).
-    Context { name: String, missing: String },
+    /// `${ctx:name}`, `${event:Level}`… (with or without `:-default`): the event's value, or
+    /// `missing` (the default, else what the substitutor makes of the variable without it).
+    Lookup { field: Field, missing: String },
+}
+
+/// What a compiled lookup reads from the event.
+pub(crate) enum Field {
+    /// `ctx:name`: a context-map entry.
+    Context(String),
+    /// `event:Level`.
+    Level,
+    /// `event:Logger`.
+    Logger,
+    /// `event:Marker`: the marker's name, when the event has one.
+    Marker,
+    /// `event:ThreadName`.
+    ThreadName,
+}
+
+impl Field {
+    fn read<'e>(&'e self, event: &LogEvent<'e>) -> Option<&'e str> {
+        match self {
+            Field::Context(name) => event.context_map.get(name),
+            Field::Level => Some(event.level.name()),
+            Field::Logger => Some(event.logger_name),
+            Field::Marker => event.marker.map(|marker| marker.name()),
+            Field::ThreadName => Some(event.thread.name),
+        }
+    }
 }
 
 /// log4j2's `RoutingAppender.DEFAULT_KEY`.
@@ -66,8 +92,8 @@ impl RouteKey {
                 for part in parts {
                     match part {
                         KeyPart::Literal(text) => out.push_str(text),
-                        KeyPart::Context { name, missing } => {
-                            out.push_str(event.context_map.get(name).unwrap_or(missing))
+                        KeyPart::Lookup { field, missing } => {
+                            out.push_str(field.read(event).unwrap_or(missing))
                         }
                     }
                 }
@@ -90,11 +116,11 @@ fn compile(pattern: &str, interpolator: &dyn Interpolator) -> Option<Vec<KeyPart
         if !literal.is_empty() {
             parts.push(KeyPart::Literal(literal.to_string()));
         }
-        // Only `${ctx:…}` directly: `$$` escapes and anything nested go to the substitutor.
+        // Only plain lookups: `$$` escapes and anything nested go to the substitutor.
         let body = tail.strip_prefix("${")?;
         let end = body.find('}')?;
         let variable = &body[..end];
-        let lookup = variable.strip_prefix("ctx:")?;
+        let (prefix, lookup) = variable.split_once(':')?;
         let (name, default) = match lookup.split_once(":-") {
             Some((name, default)) => (name, Some(default)),
             None => (lookup, None),
@@ -103,14 +129,20 @@ fn compile(pattern: &str, interpolator: &dyn Interpolator) -> Option<Vec<KeyPart
         if name.is_empty() || !plain(name) || !default.is_none_or(plain) {
             return None;
         }
+        // Prefixes are case-insensitive, as in the substitutor; names are not.
+        let field = match (prefix.to_ascii_lowercase().as_str(), name) {
+            ("ctx", name) => Field::Context(name.to_string()),
+            ("event", "Level") => Field::Level,
+            ("event", "Logger") => Field::Logger,
+            ("event", "Marker") => Field::Marker,
+            ("event", "ThreadName") => Field::ThreadName,
+            _ => return None,
+        };
         // What the substitutor makes of the variable when the entry is absent: the default,
         // a property of that name, or the variable as written.
         let probe = LogEvent::new("", Level::INFO, Message::Text(""));
         let missing = interpolator.interpolate(&tail[..end + 3], Some(&probe));
-        parts.push(KeyPart::Context {
-            name: name.to_string(),
-            missing,
-        });
+        parts.push(KeyPart::Lookup { field, missing });
         rest = &body[end + 1..];
     }
     if !rest.is_empty() {
@@ -142,6 +174,10 @@ mod tests {
             "${ctx:user:-}",
             "plain",
             "${event:Level}",
+            "${EVENT:Logger}-${event:Marker}",
+            "${event:Marker:-none}/${event:ThreadName}",
+            "${event:Timestamp}",
+            "${event:level}",
             "$${ctx:user}",
             "${ctx:${ctx:which}}",
             "${sd:type}",
@@ -153,11 +189,13 @@ mod tests {
         let empty = ContextMap::default();
         let mut blank = ContextMap::default();
         blank.insert("user", "");
+        let marker = l4rs_core::Marker::get("AUDIT");
         for pattern in patterns {
             let key = RouteKey::new(Some(pattern), &substitutor);
-            for map in [&with_user, &empty, &blank] {
-                let mut event = LogEvent::new("a", Level::WARN, Message::Text("m"));
+            for (index, map) in [&with_user, &empty, &blank].into_iter().enumerate() {
+                let mut event = LogEvent::new("a.b", Level::WARN, Message::Text("m"));
                 event.context_map = map;
+                event.marker = (index == 0).then_some(&*marker);
                 let mut out = String::new();
                 key.evaluate(&event, &mut out);
                 assert_eq!(
@@ -168,7 +206,8 @@ mod tests {
             }
         }
         assert!(!RouteKey::new(Some("${ctx:user}"), &substitutor).allocates());
-        assert!(RouteKey::new(Some("${event:Level}"), &substitutor).allocates());
+        assert!(!RouteKey::new(Some("${event:Level}"), &substitutor).allocates());
+        assert!(RouteKey::new(Some("${event:Timestamp}"), &substitutor).allocates());
         let mut out = String::new();
         let event = LogEvent::new("a", Level::WARN, Message::Text("m"));
         RouteKey::new(None, &substitutor).evaluate(&event, &mut out);

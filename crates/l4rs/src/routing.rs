@@ -1,5 +1,6 @@
-//! `<Routing>`: log4j2's RoutingAppender. Each event's key is its `<Routes pattern>`
-//! substituted with the event; the key picks the appender:
+//! `<Routing>`: log4j2's RoutingAppender. Each event (rewritten first by the appender's rewrite
+//! policy, when it has one) gets a key, its `<Routes pattern>` substituted with the event; the
+//! key picks the appender:
 //!
 //! 1. a route with `ref="…"` whose `key` is the event's key (the default route's reference
 //!    when it is the default route's);

@@ -114,6 +114,9 @@ pub fn check_appender(spec: &AppenderSpec) -> Result<(), AppenderBuildError> {
             return Err(AppenderBuildError::Unsupported { kind: "Rewrite" })
         }
         AppenderKind::Socket(socket) => return crate::socket::check(&spec.name, socket),
+        AppenderKind::Routing(_) => {
+            return Err(AppenderBuildError::Unsupported { kind: "Routing" })
+        }
     };
     let target = classify(manager, file_name, when)?;
     if let Some(warning) = target.warning(manager, file_name) {

@@ -152,6 +152,7 @@ pub fn build_appender_with(
             socket,
             layout,
         )?)),
+        AppenderKind::Routing(_) => Err(AppenderBuildError::Unsupported { kind: "Routing" }),
     }
 }
 

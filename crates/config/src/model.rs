@@ -203,6 +203,143 @@ pub enum AppenderKind {
     /// `<Socket>` or `<Syslog>`: events sent over TCP, UDP or TLS (boxed: it is several times
     /// the size of the other kinds).
     Socket(Box<SocketSpec>),
+    /// `<Routing>`: each event goes to the appender of the route its key selects.
+    Routing(RoutingSpec),
+}
+
+/// `<Routing>`'s routes and purge policy.
+#[derive(Clone, Debug)]
+pub struct RoutingSpec {
+    /// `<Routes pattern>` after configuration-time substitution: what is left of `${…}` (written
+    /// `$${…}` in the file) is resolved for every event, and the result is the event's key.
+    /// `None` without a pattern: every event takes the default route.
+    pub pattern: Option<String>,
+    /// The `<Route>` children that could be built, in document order.
+    pub routes: Vec<RouteSpec>,
+    /// `<IdlePurgePolicy>`: when the appenders a route created are stopped for being idle.
+    pub purge_policy: Option<IdlePurgePolicySpec>,
+    /// A rewrite policy child (`PropertiesRewritePolicy`…): applied to each event before its
+    /// key is computed, as log4j2's RoutingAppender applies its `rewritePolicy`.
+    pub rewrite_policy: Option<RewritePolicySpec>,
+}
+
+impl RoutingSpec {
+    /// The default route: the first route without a key (log4j2 ignores later ones, with an
+    /// error when the appender is built).
+    pub fn default_route(&self) -> Option<&RouteSpec> {
+        self.routes.iter().find(|route| route.key.is_none())
+    }
+
+    /// The appenders the routes refer to by name (`<Route ref="…">`).
+    pub fn referenced(&self) -> impl Iterator<Item = &str> {
+        self.routes.iter().filter_map(|route| match &route.target {
+            RouteTarget::Ref(name) => Some(name.as_str()),
+            RouteTarget::Inline(_) => None,
+        })
+    }
+}
+
+impl std::fmt::Display for RoutingSpec {
+    /// What `l4rs check` shows: the key, each route in the order an event's key is matched,
+    /// and the purge policy, one per line.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.pattern {
+            Some(pattern) => writeln!(f, "key: {pattern} (substituted for every event)")?,
+            None => writeln!(f, "key: none (every event takes the default route)")?,
+        }
+        let default = self.default_route();
+        for route in &self.routes {
+            let is_default = default.is_some_and(|d| std::ptr::eq(d, route));
+            let key = match &route.key {
+                Some(key) => format!("'{key}'"),
+                None if is_default => "any other key".to_string(),
+                None => "ignored second default".to_string(),
+            };
+            let target = match &route.target {
+                RouteTarget::Ref(name) => format!("appender {name}"),
+                RouteTarget::Inline(inline) => format!(
+                    "a new {} per key, built by the key's first event",
+                    inline.element_name().unwrap_or("(no appender element)")
+                ),
+            };
+            writeln!(f, "  {key} -> {target}")?;
+        }
+        if default.is_none() {
+            writeln!(f, "  any other key -> dropped (no default route)")?;
+        }
+        if let Some(policy) = &self.purge_policy {
+            writeln!(
+                f,
+                "  idle per-key appenders stopped after {} ms (looked at again after {} ms when none is left)",
+                policy.time_to_live_ms, policy.check_interval_ms
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// One `<Route>`.
+#[derive(Clone, Debug)]
+pub struct RouteSpec {
+    /// `key` (substituted at configuration time); `None` for the default route.
+    pub key: Option<String>,
+    /// Where the route's events go.
+    pub target: RouteTarget,
+    /// Where the element is.
+    pub position: Position,
+}
+
+impl std::fmt::Display for RouteSpec {
+    /// log4j2's `Route.toString`: `Route(type=static Reference=A key='k')`, or
+    /// `Route(type=dynamic - type=Route default)` for an inline appender (log4j2 prints the
+    /// route node's own name there).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.target {
+            RouteTarget::Ref(name) => write!(f, "Route(type=static Reference={name}")?,
+            RouteTarget::Inline(inline) => {
+                write!(f, "Route(type=dynamic - type={}", inline.route_name)?
+            }
+        }
+        match &self.key {
+            Some(key) => write!(f, " key='{key}')"),
+            None => f.write_str(" default)"),
+        }
+    }
+}
+
+/// Where a route sends its events.
+#[derive(Clone, Debug)]
+pub enum RouteTarget {
+    /// `ref="Name"`: an appender of the configuration, shared with everything else using it.
+    Ref(String),
+    /// An appender element inside the route, built for the first event of each key that
+    /// takes the route (see [`InlineAppender`]).
+    Inline(Box<InlineAppender>),
+}
+
+/// The appender element inside a `<Route>`, kept unbuilt: log4j2 builds a copy of it for the
+/// first event of each key, substituting its `${…}` with that event (`${ctx:user}` is the
+/// event's `user`), and keeps that appender for the key. `l4rs_config` builds it with
+/// [`InlineAppender::build`].
+#[derive(Clone, Debug)]
+pub struct InlineAppender {
+    /// The element, as written (nothing substituted).
+    pub(crate) node: crate::load::InlineNode,
+    /// The name of the route element (`Route`, as written), for messages.
+    pub(crate) route_name: String,
+    /// The configuration's properties and lookups.
+    pub(crate) substitutor: crate::Substitutor,
+    /// The configuration file, for diagnostics.
+    pub(crate) file: Option<PathBuf>,
+}
+
+/// `<IdlePurgePolicy timeToLive checkInterval timeUnit>`, in milliseconds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IdlePurgePolicySpec {
+    /// An appender a route created is stopped once no event used it for this long.
+    pub time_to_live_ms: u64,
+    /// How long to wait before looking again when no created appender is left.
+    pub check_interval_ms: u64,
 }
 
 /// The transport of a `<Socket>` or `<Syslog>` appender (log4j2's `Protocol`).
@@ -1243,7 +1380,8 @@ impl AppenderKind {
             | AppenderKind::Null
             | AppenderKind::Failover(_)
             | AppenderKind::Rewrite(_)
-            | AppenderKind::Socket(_) => None,
+            | AppenderKind::Socket(_)
+            | AppenderKind::Routing(_) => None,
         }
     }
 }

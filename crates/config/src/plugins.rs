@@ -196,6 +196,10 @@ const L4RS_PLUGINS: &[&str] = &[
     "MapRewritePolicy",
     "PropertiesRewritePolicy",
     "LoggerNameLevelRewritePolicy",
+    "Routing",
+    "Routes",
+    "Route",
+    "IdlePurgePolicy",
     "Policies",
     "SizeBasedTriggeringPolicy",
     "TimeBasedTriggeringPolicy",
@@ -364,7 +368,8 @@ pub fn element_type(canonical: &str) -> &'static str {
         | "Failover"
         | "Rewrite"
         | "Socket"
-        | "Syslog" => "appender",
+        | "Syslog"
+        | "Routing" => "appender",
         "Ssl" => "Ssl",
         "KeyStore" => "KeyStore",
         "TrustStore" => "TrustStore",
@@ -434,7 +439,8 @@ mod tests {
         }
         assert_eq!(l4rs_plugin("console"), Some("Console"));
         assert_eq!(l4rs_plugin("rollingfile"), Some("RollingFile"));
-        assert_eq!(l4rs_plugin("Routing"), None);
+        assert_eq!(l4rs_plugin("routing"), Some("Routing"));
+        assert_eq!(l4rs_plugin("ScriptAppenderSelector"), None);
         assert!(is_log4j2_plugin("RollingMemoryMappedFile"));
     }
 }

@@ -70,6 +70,8 @@ thread_local! {
     static CAPTURES: RefCell<Vec<Vec<StatusRecord>>> = const { RefCell::new(Vec::new()) };
     /// The [`observe`] calls running on this thread: each one's minimum level and what it saw.
     static OBSERVERS: RefCell<Vec<(Level, Vec<StatusRecord>)>> = const { RefCell::new(Vec::new()) };
+    /// How many [`muted`] calls are running on this thread.
+    static MUTED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 /// The level from the environment: `LOG4J_DEBUG` forces TRACE, else
@@ -117,6 +119,9 @@ pub fn set_destination(new_destination: Destination) {
 /// innermost [`capture`] running on this thread and to every [`add_listener`] listener,
 /// regardless of level, and to every [`observe`] running on this thread whose level it passes.
 pub fn log(level: Level, message: impl fmt::Display) {
+    if MUTED.try_with(|muted| muted.get() > 0).unwrap_or(false) {
+        return;
+    }
     let capturing = CAPTURES
         .try_with(|captures| !captures.borrow().is_empty())
         .unwrap_or(false);
@@ -185,6 +190,22 @@ pub fn debug(message: impl fmt::Display) {
 /// whatever its level (used by `l4rs check` and by tests). Printing is unchanged.
 pub fn capture<R>(f: impl FnOnce() -> R) -> (R, Vec<StatusRecord>) {
     collect_during(&CAPTURES, Vec::new(), |records| records, f)
+}
+
+/// Runs `f` with every record reported on this thread dropped: not printed, captured, observed
+/// or given to listeners. For work log4j2 does silently that l4rs does ahead of time (a
+/// Routing appender looks at its routes' appenders before any event creates them, and
+/// reports their problems when an event does).
+pub fn muted<R>(f: impl FnOnce() -> R) -> R {
+    struct Unmute;
+    impl Drop for Unmute {
+        fn drop(&mut self) {
+            let _ = MUTED.try_with(|muted| muted.set(muted.get() - 1));
+        }
+    }
+    let _ = MUTED.try_with(|muted| muted.set(muted.get() + 1));
+    let _unmute = Unmute;
+    f()
 }
 
 /// Runs `f` and returns, beside its result, the records at least as severe as `minimum` that

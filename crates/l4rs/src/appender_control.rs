@@ -19,6 +19,11 @@ thread_local! {
     /// The appenders this thread is inside `append` of, to catch an appender that logs into
     /// itself.
     static APPENDING: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };
+    /// Set by a call that returned its appender's error to the appender that called it (a
+    /// Routing, Rewrite or Failover appender with `ignoreExceptions="false"` all the way), so
+    /// that the calling control reports the error as its own processing error only: the stream
+    /// that failed was named once, by the appender that wrote to it, as in log4j2.
+    static PROPAGATED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// One configured appender as the routing calls it.
@@ -94,7 +99,11 @@ impl AppenderControl {
             }
             return Ok(());
         }
+        let _ = PROPAGATED.try_with(|flag| flag.set(false));
         let result = self.appender.append(event);
+        let propagated = PROPAGATED
+            .try_with(|flag| flag.replace(false))
+            .unwrap_or(false);
         let _ = APPENDING.try_with(|stack| {
             stack.borrow_mut().retain(|entry| *entry != id);
         });
@@ -113,7 +122,7 @@ impl AppenderControl {
                         let exception = format!(
                             "org.apache.logging.log4j.core.appender.AppenderLoggingException: Error writing to stream {destination} (help: {source})"
                         );
-                        if self.errors.should_report() {
+                        if !propagated && self.errors.should_report() {
                             status::error(format_args!(
                                 "Unable to write to stream {destination} for appender {} {exception}",
                                 self.name()
@@ -138,6 +147,7 @@ impl AppenderControl {
                 if self.ignore_exceptions {
                     Ok(())
                 } else {
+                    let _ = PROPAGATED.try_with(|flag| flag.set(true));
                     Err(error)
                 }
             }
@@ -193,6 +203,64 @@ impl ErrorReporter {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Fails every write as a full disk does.
+    struct Full;
+
+    impl Appender for Full {
+        fn name(&self) -> &str {
+            "full"
+        }
+
+        fn append(&self, _: &LogEvent<'_>) -> Result<(), AppendError> {
+            Err(AppendError::Io {
+                destination: "/dev/full".to_string(),
+                source: std::io::Error::other("no space"),
+            })
+        }
+    }
+
+    /// Writes through another control, as Routing, Rewrite and Failover do.
+    struct Through(AppenderControl);
+
+    impl Appender for Through {
+        fn name(&self) -> &str {
+            "through"
+        }
+
+        fn append(&self, event: &LogEvent<'_>) -> Result<(), AppendError> {
+            self.0.call(event)
+        }
+    }
+
+    #[test]
+    fn a_propagated_write_error_names_the_stream_once() {
+        let inner = AppenderControl::new(Arc::new(Full), None, false);
+        let outer = AppenderControl::new(Arc::new(Through(inner)), None, false);
+        let event = LogEvent::new("a", l4rs_core::Level::INFO, l4rs_core::Message::Text("m"));
+        let (result, records) = status::capture(|| outer.call(&event));
+        assert!(result.is_err());
+        let messages: Vec<&str> = records
+            .iter()
+            .map(|record| record.message.split(" org.").next().unwrap_or_default())
+            .collect();
+        // log4j2 2.19's lines for a Routing appender with ignoreExceptions="false" in front of
+        // a failing File (tests/conformance/scenarios/448-routing-ignore-exceptions).
+        assert_eq!(
+            messages,
+            [
+                "Unable to write to stream /dev/full for appender full",
+                "An exception occurred processing Appender full",
+                "An exception occurred processing Appender through",
+            ]
+        );
+        // The next direct failure names its stream again.
+        let direct = AppenderControl::new(Arc::new(Full), None, true);
+        let ((), records) = status::capture(|| assert!(direct.call(&event).is_ok()));
+        assert!(records[0]
+            .message
+            .starts_with("Unable to write to stream /dev/full"));
+    }
 
     #[test]
     fn reports_are_rate_limited_after_four() {

@@ -300,6 +300,11 @@ impl Context {
         } else {
             l4rs_async::AsyncSettings::default()
         };
+        // What Routing appenders build their routes' appenders with, for as long as they run.
+        let shared_configuration = referring_specs
+            .iter()
+            .any(|spec| matches!(spec.kind, AppenderKind::Routing(_)))
+            .then(|| Arc::new(configuration.clone()));
         let async_appenders = crate::referring::build_referring_appenders(
             &referring_specs,
             &settings,
@@ -308,6 +313,7 @@ impl Context {
             mode,
             gate,
             &configuration.substitutor,
+            shared_configuration.as_ref(),
         );
 
         let tree = LoggerTree::new(&configuration.loggers);
@@ -621,7 +627,7 @@ fn pattern_layout(spec: &PatternLayoutSpec, context: LayoutContext) -> (Arc<dyn 
 /// the clock while parsing the pattern, so even when the appender itself then fails to build).
 /// With `handovers` (the configuration replaces a running one), an appender whose file another
 /// kind of appender still writes is built later (see [`crate::handover`]) and listed there.
-fn build_appender(
+pub(crate) fn build_appender(
     spec: &AppenderSpec,
     configuration: &Configuration,
     uses_nano_clock: &mut bool,

@@ -41,6 +41,8 @@ mod monitor;
 mod referring;
 mod replaced_appenders;
 mod rewrite;
+mod route_key;
+mod routing;
 mod system_console;
 mod thread;
 #[cfg(feature = "tracing")]

@@ -1,11 +1,13 @@
-//! The appenders that write through other appenders (`<Async>`, `<Failover>`, `<Rewrite>`): built once the
-//! appenders they name exist, so that one may refer to another declared anywhere in the file.
+//! The appenders that write through other appenders (`<Async>`, `<Failover>`, `<Rewrite>`,
+//! `<Routing>`): built once the appenders they name exist, so that one may refer to another
+//! declared anywhere in the file.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
 use l4rs_async::{AsyncAppender, AsyncSettings};
 use l4rs_config::model::{AppenderKind, AppenderSpec};
+use l4rs_config::Configuration;
 use l4rs_core::{status, Interpolator};
 
 use crate::appender_control::AppenderControl;
@@ -17,7 +19,10 @@ use crate::context::appender_subject;
 pub(crate) fn refers_to_appenders(kind: &AppenderKind) -> bool {
     matches!(
         kind,
-        AppenderKind::Async(_) | AppenderKind::Failover(_) | AppenderKind::Rewrite(_)
+        AppenderKind::Async(_)
+            | AppenderKind::Failover(_)
+            | AppenderKind::Rewrite(_)
+            | AppenderKind::Routing(_)
     )
 }
 
@@ -32,13 +37,16 @@ fn references(kind: &AppenderKind) -> Vec<&str> {
             .collect(),
         AppenderKind::Failover(spec) => crate::failover::referenced(spec).collect(),
         AppenderKind::Rewrite(spec) => crate::rewrite::referenced(spec).collect(),
+        AppenderKind::Routing(spec) => spec.referenced().collect(),
         _ => Vec::new(),
     }
 }
 
 /// Builds the appenders that refer to others: repeatedly, those whose references are all built
 /// (or absent), so that an Async appender may feed a Failover one and the reverse. Those left
-/// form a cycle and are not created. Returns the Async appenders' queues.
+/// form a cycle and are not created. Returns the Async appenders' queues. `configuration` is
+/// what Routing appenders build their routes' appenders with (given when there is one).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn build_referring_appenders(
     specs: &[&AppenderSpec],
     settings: &AsyncSettings,
@@ -47,6 +55,7 @@ pub(crate) fn build_referring_appenders(
     mode: &BuildMode,
     gate: &Arc<Gate>,
     interpolator: &Arc<dyn Interpolator>,
+    configuration: Option<&Arc<Configuration>>,
 ) -> Vec<Arc<AsyncAppender>> {
     let mut pending: Vec<&AppenderSpec> = specs.to_vec();
     let mut built = Vec::new();
@@ -67,7 +76,17 @@ pub(crate) fn build_referring_appenders(
             let built_one = mode.element(
                 spec.position,
                 || appender_subject(spec),
-                || build_one(spec, settings, by_name, mode, gate, interpolator),
+                || {
+                    build_one(
+                        spec,
+                        settings,
+                        by_name,
+                        mode,
+                        gate,
+                        interpolator,
+                        configuration,
+                    )
+                },
             );
             if let Some((control, queue)) = built_one {
                 by_name.insert(spec.name.clone(), Arc::clone(&control));
@@ -82,6 +101,7 @@ pub(crate) fn build_referring_appenders(
             let kind = match spec.kind {
                 AppenderKind::Async(_) => "Async",
                 AppenderKind::Rewrite(_) => "Rewrite",
+                AppenderKind::Routing(_) => "Routing",
                 _ => "Failover",
             };
             status::error(format_args!(
@@ -100,6 +120,7 @@ fn build_one(
     mode: &BuildMode,
     gate: &Arc<Gate>,
     interpolator: &Arc<dyn Interpolator>,
+    configuration: Option<&Arc<Configuration>>,
 ) -> Option<(Arc<AppenderControl>, Option<Arc<AsyncAppender>>)> {
     match &spec.kind {
         AppenderKind::Async(async_spec) => {
@@ -116,6 +137,16 @@ fn build_one(
                 rewrite,
                 by_name,
                 interpolator,
+            )),
+            None,
+        )),
+        AppenderKind::Routing(routing) => Some((
+            Arc::new(crate::routing::build_routing_appender(
+                spec,
+                routing,
+                by_name,
+                configuration?,
+                mode,
             )),
             None,
         )),

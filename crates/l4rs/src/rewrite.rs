@@ -33,15 +33,15 @@ pub(crate) fn referenced(spec: &RewriteSpec) -> impl Iterator<Item = &str> {
 }
 
 /// One property of a `PropertiesRewritePolicy`.
-enum PropertyValue {
+pub(crate) enum PropertyValue {
     /// Set as it is.
     Fixed(String),
     /// Resolved for every event.
     Lookup(String),
 }
 
-/// What a Rewrite appender does to an event.
-enum Policy {
+/// What a Rewrite appender (or a Routing appender's rewrite policy) does to an event.
+pub(crate) enum Policy {
     /// Passes it unchanged (no policy, or `MapRewritePolicy`).
     Unchanged,
     /// `PropertiesRewritePolicy`.
@@ -74,53 +74,51 @@ impl RewriteAppender {
         }
         Ok(())
     }
+}
 
-    fn with_properties(
-        &self,
-        event: &LogEvent<'_>,
-        entries: &[(String, PropertyValue)],
-        interpolator: &dyn Interpolator,
-    ) -> Result<(), AppendError> {
-        let mut map = SPARE_MAPS
-            .try_with(|maps| maps.borrow_mut().pop())
-            .ok()
-            .flatten()
-            .unwrap_or_default();
-        // Refilled through `insert_with`, which reuses the strings `recycle` kept.
-        map.recycle();
-        for (key, value) in event.context_map.iter() {
-            map.insert_with(key, |out| out.push_str(value));
-        }
-        for (key, value) in entries {
-            match value {
-                PropertyValue::Fixed(text) => map.insert_with(key, |out| out.push_str(text)),
-                PropertyValue::Lookup(text) => {
-                    // The substitutor returns a new string: one allocation per lookup value.
-                    let resolved = interpolator.interpolate(text, Some(event));
-                    map.insert_with(key, |out| out.push_str(&resolved));
+impl Policy {
+    /// The policy `spec` configures (none, or `MapRewritePolicy`: events pass unchanged).
+    pub(crate) fn new(
+        spec: Option<&RewritePolicySpec>,
+        interpolator: &Arc<dyn Interpolator>,
+    ) -> Policy {
+        match spec {
+            None | Some(RewritePolicySpec::Map { .. }) => Policy::Unchanged,
+            Some(RewritePolicySpec::Properties(properties)) => Policy::Properties {
+                entries: properties
+                    .iter()
+                    .map(|(name, value)| {
+                        let value = if value.contains("${") {
+                            PropertyValue::Lookup(value.clone())
+                        } else {
+                            PropertyValue::Fixed(value.clone())
+                        };
+                        (name.clone(), value)
+                    })
+                    .collect(),
+                interpolator: Arc::clone(interpolator),
+            },
+            Some(RewritePolicySpec::LoggerNameLevel { logger, levels }) => {
+                Policy::LoggerNameLevel {
+                    prefix: logger.clone(),
+                    levels: levels.clone(),
                 }
             }
         }
-        let mut rewritten = *event;
-        rewritten.context_map = &map;
-        let result = self.deliver(&rewritten);
-        let _ = SPARE_MAPS.try_with(|maps| maps.borrow_mut().push(map));
-        result
-    }
-}
-
-impl Appender for RewriteAppender {
-    fn name(&self) -> &str {
-        &self.name
     }
 
-    fn append(&self, event: &LogEvent<'_>) -> Result<(), AppendError> {
-        match &self.policy {
-            Policy::Unchanged => self.deliver(event),
+    /// Rewrites `event` and hands the result to `deliver`.
+    pub(crate) fn apply(
+        &self,
+        event: &LogEvent<'_>,
+        deliver: impl FnOnce(&LogEvent<'_>) -> Result<(), AppendError>,
+    ) -> Result<(), AppendError> {
+        match self {
+            Policy::Unchanged => deliver(event),
             Policy::Properties {
                 entries,
                 interpolator,
-            } => self.with_properties(event, entries, interpolator.as_ref()),
+            } => with_properties(event, entries, interpolator.as_ref(), deliver),
             Policy::LoggerNameLevel { prefix, levels } => {
                 let mapped = event
                     .logger_name
@@ -133,12 +131,57 @@ impl Appender for RewriteAppender {
                     Some(level) => {
                         let mut rewritten = *event;
                         rewritten.level = level;
-                        self.deliver(&rewritten)
+                        deliver(&rewritten)
                     }
-                    None => self.deliver(event),
+                    None => deliver(event),
                 }
             }
         }
+    }
+}
+
+/// `event` with `entries` set in its context map, handed to `deliver`.
+fn with_properties(
+    event: &LogEvent<'_>,
+    entries: &[(String, PropertyValue)],
+    interpolator: &dyn Interpolator,
+    deliver: impl FnOnce(&LogEvent<'_>) -> Result<(), AppendError>,
+) -> Result<(), AppendError> {
+    let mut map = SPARE_MAPS
+        .try_with(|maps| maps.borrow_mut().pop())
+        .ok()
+        .flatten()
+        .unwrap_or_default();
+    // Refilled through `insert_with`, which reuses the strings `recycle` kept.
+    map.recycle();
+    for (key, value) in event.context_map.iter() {
+        map.insert_with(key, |out| out.push_str(value));
+    }
+    for (key, value) in entries {
+        match value {
+            PropertyValue::Fixed(text) => map.insert_with(key, |out| out.push_str(text)),
+            PropertyValue::Lookup(text) => {
+                // The substitutor returns a new string: one allocation per lookup value.
+                let resolved = interpolator.interpolate(text, Some(event));
+                map.insert_with(key, |out| out.push_str(&resolved));
+            }
+        }
+    }
+    let mut rewritten = *event;
+    rewritten.context_map = &map;
+    let result = deliver(&rewritten);
+    let _ = SPARE_MAPS.try_with(|maps| maps.borrow_mut().push(map));
+    result
+}
+
+impl Appender for RewriteAppender {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn append(&self, event: &LogEvent<'_>) -> Result<(), AppendError> {
+        self.policy
+            .apply(event, |rewritten| self.deliver(rewritten))
     }
 
     fn requires_location(&self) -> bool {
@@ -170,27 +213,7 @@ pub(crate) fn build_rewrite_appender(
             )),
         }
     }
-    let policy = match &rewrite.policy {
-        None | Some(RewritePolicySpec::Map { .. }) => Policy::Unchanged,
-        Some(RewritePolicySpec::Properties(properties)) => Policy::Properties {
-            entries: properties
-                .iter()
-                .map(|(name, value)| {
-                    let value = if value.contains("${") {
-                        PropertyValue::Lookup(value.clone())
-                    } else {
-                        PropertyValue::Fixed(value.clone())
-                    };
-                    (name.clone(), value)
-                })
-                .collect(),
-            interpolator: Arc::clone(interpolator),
-        },
-        Some(RewritePolicySpec::LoggerNameLevel { logger, levels }) => Policy::LoggerNameLevel {
-            prefix: logger.clone(),
-            levels: levels.clone(),
-        },
-    };
+    let policy = Policy::new(rewrite.policy.as_ref(), interpolator);
     let appender = RewriteAppender {
         name: spec.name.clone(),
         refs,

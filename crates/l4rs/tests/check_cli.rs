@@ -778,3 +778,60 @@ fn socket_stores_are_loaded_and_receivers_are_not_contacted() {
         checked.stdout
     );
 }
+
+#[test]
+fn routing_appenders_show_their_routes_and_their_appenders_are_judged() {
+    let dir = fresh_dir("routing");
+    let (config, checked) = check(
+        &dir,
+        &format!(
+            r#"<Configuration status="warn">
+  <Appenders>
+    <File name="Gold" fileName="{dir}/gold.log"/>
+    <Routing name="ByTenant">
+      <Routes pattern="$${{ctx:tenant}}">
+        <Route key="gold" ref="Gold"/>
+        <Route key="bad"><File name="bad-${{ctx:tenant}}" fileName="{dir}/x.log"><PatternLayout pattern="%q"/></File></Route>
+        <Route><File name="t-${{ctx:tenant}}" fileName="{dir}/${{ctx:tenant}}.log"/></Route>
+      </Routes>
+      <IdlePurgePolicy timeToLive="2" timeUnit="seconds"/>
+    </Routing>
+  </Appenders>
+  <Loggers><Root level="info"><AppenderRef ref="ByTenant"/></Root></Loggers>
+</Configuration>
+"#,
+            dir = dir.display()
+        ),
+    );
+    // The bad route's layout is reported at the Routing element, although no event has
+    // created the route's appender yet.
+    assert!(!checked.success, "{}", checked.stdout);
+    let errors = lines_starting(&checked.stdout, "error");
+    assert!(
+        errors.iter().any(|line| line
+            .contains(&format!("{}:4:5: appender \"ByTenant\"", config.display()))
+            && line.contains("[q]")),
+        "{}",
+        checked.stdout
+    );
+    let routes: Vec<&str> = checked
+        .stdout
+        .lines()
+        .skip_while(|line| !line.starts_with("Routing appender"))
+        .take(5)
+        .collect();
+    assert_eq!(
+        routes,
+        [
+            "Routing appender ByTenant: key: ${ctx:tenant} (substituted for every event)",
+            "  'gold' -> appender Gold",
+            "  'bad' -> a new File per key, built by the key's first event",
+            "  any other key -> a new File per key, built by the key's first event",
+            "  idle per-key appenders stopped after 2000 ms (looked at again after 2000 ms when none is left)",
+        ],
+        "{}",
+        checked.stdout
+    );
+    // Checking creates nothing.
+    assert!(!dir.join("x.log").exists() && !dir.join("gold.log").exists());
+}

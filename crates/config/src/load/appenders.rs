@@ -33,22 +33,9 @@ pub(crate) fn build_appenders(
         into.iter().map(|appender| appender.name.clone()).collect();
     for child in std::mem::take(&mut node.children) {
         let stub = child.stub();
-        let built = match child.canonical {
-            Some(
-                "Console"
-                | "File"
-                | "RandomAccessFile"
-                | "MemoryMappedFile"
-                | "RollingFile"
-                | "RollingRandomAccessFile"
-                | "RollingMemoryMappedFile",
-            ) => build_appender(binder, child, &mut managers),
-            Some("Async") => super::async_appender::build_async_appender(binder, child),
-            Some("Null") => null_appender(binder, child),
-            Some("Failover") => super::failover::build_failover_appender(binder, child),
-            Some("Rewrite") => super::rewrite::build_rewrite_appender(binder, child),
-            Some("Socket" | "Syslog") => super::socket::build_socket_appender(binder, child),
-            _ => {
+        let built = match build_one(binder, child, &mut managers) {
+            Ok(built) => built,
+            Err(child) => {
                 binder.unusable_child(&node, &child);
                 continue;
             }
@@ -61,6 +48,43 @@ pub(crate) fn build_appenders(
     // log4j2 names each appender that was not created once all of them are built.
     binder.null_children(&node, &failed);
     binder.finish(&node, inserted);
+}
+
+/// Builds one appender element; `Err` gives the element back when it is no appender l4rs
+/// implements. `Ok(None)` is an appender that could not be built (after log4j2's message).
+fn build_one(
+    binder: &mut Binder,
+    child: PNode,
+    managers: &mut FileManagers,
+) -> Result<Option<AppenderSpec>, Box<PNode>> {
+    Ok(match child.canonical {
+        Some(
+            "Console"
+            | "File"
+            | "RandomAccessFile"
+            | "MemoryMappedFile"
+            | "RollingFile"
+            | "RollingRandomAccessFile"
+            | "RollingMemoryMappedFile",
+        ) => build_appender(binder, child, managers),
+        Some("Async") => super::async_appender::build_async_appender(binder, child),
+        Some("Null") => null_appender(binder, child),
+        Some("Failover") => super::failover::build_failover_appender(binder, child),
+        Some("Rewrite") => super::rewrite::build_rewrite_appender(binder, child),
+        Some("Socket" | "Syslog") => super::socket::build_socket_appender(binder, child),
+        Some("Routing") => super::routing_appender::build_routing_appender(binder, child),
+        _ => return Err(Box::new(child)),
+    })
+}
+
+/// Builds the appender element of a `<Route>` (see [`build_one`]). It has a manager map of its
+/// own: the appenders a route creates share files at run time, through the appenders
+/// crate's registry.
+pub(crate) fn build_route_appender(
+    binder: &mut Binder,
+    node: PNode,
+) -> Result<Option<AppenderSpec>, Box<PNode>> {
+    build_one(binder, node, &mut FileManagers::default())
 }
 
 /// Adds `appender` to `into`, moving an earlier one of the same name to `replaced`.
@@ -338,7 +362,8 @@ impl ManagerKind {
             | AppenderKind::Null
             | AppenderKind::Failover(_)
             | AppenderKind::Rewrite(_)
-            | AppenderKind::Socket(_) => return None,
+            | AppenderKind::Socket(_)
+            | AppenderKind::Routing(_) => return None,
         };
         let resource = rolling
             .file_name

@@ -25,6 +25,7 @@ mod loggers;
 mod node;
 mod rewrite;
 mod rolling;
+mod routing_appender;
 mod socket;
 mod toplevel;
 
@@ -44,6 +45,11 @@ use crate::{Position, Severity};
 use binder::Binder;
 use loggers::LoggersOutcome;
 use node::PNode;
+
+pub use routing_appender::BuiltRouteAppender;
+
+/// The unbuilt element a route keeps (see [`crate::model::InlineAppender`]).
+pub(crate) type InlineNode = PNode;
 
 /// Why a configuration file could not be used at all. The caller decides what to do; log4j2
 /// logs `Error parsing <file>` and falls back to its default configuration.

@@ -62,7 +62,7 @@ pub(crate) fn build_rewrite_appender(binder: &mut Binder, mut node: PNode) -> Op
 
 /// Builds a rewrite policy; `None` after log4j2's message when it refuses to (the Rewrite
 /// appender is then built without a policy, and passes events unchanged).
-fn build_policy(binder: &mut Binder, mut node: PNode) -> Option<RewritePolicySpec> {
+pub(crate) fn build_policy(binder: &mut Binder, mut node: PNode) -> Option<RewritePolicySpec> {
     let inserted = node.attrs.len();
     let children = std::mem::take(&mut node.children);
     match node.canonical {

@@ -59,8 +59,9 @@ pub fn available() -> Result<(), String> {
 fn class_path(classes: &Path) -> String {
     let mut entries = vec![classes.to_path_buf()];
     // The disruptor is only needed by asynchronous loggers; Debian ships it separately. The
-    // Jackson jars let log4j2 build JsonLayout (without them it falls back to PatternLayout),
-    // as the scenario oracle's run.sh puts them on its class path.
+    // Jackson and commons-csv jars let log4j2 build its JSON, XML, YAML and CSV layouts
+    // (without them it falls back to PatternLayout), as the scenario oracle's run.sh puts them
+    // on its class path.
     for jar in [
         "log4j-api.jar",
         "log4j-core.jar",
@@ -68,6 +69,12 @@ fn class_path(classes: &Path) -> String {
         "jackson-core.jar",
         "jackson-databind.jar",
         "jackson-annotations.jar",
+        "jackson-dataformat-xml.jar",
+        "stax2-api.jar",
+        "woodstox-core.jar",
+        "jackson-dataformat-yaml.jar",
+        "snakeyaml.jar",
+        "commons-csv.jar",
     ] {
         let path = jar_dir().join(jar);
         if path.exists() {
@@ -195,6 +202,7 @@ pub fn l4rs_dump(config: &Configuration) -> Vec<String> {
             AppenderKind::Failover(_) => "Failover",
             AppenderKind::Rewrite(_) => "Rewrite",
             AppenderKind::Socket(spec) => spec.element,
+            AppenderKind::Routing(_) => "Routing",
         };
         // log4j2's AsyncAppender has no layout (`getLayout()` is null); the others fall back
         // to a PatternLayout when none is configured.
@@ -203,7 +211,8 @@ pub fn l4rs_dump(config: &Configuration) -> Vec<String> {
                 AppenderKind::Async(_)
                 | AppenderKind::Null
                 | AppenderKind::Failover(_)
-                | AppenderKind::Rewrite(_),
+                | AppenderKind::Rewrite(_)
+                | AppenderKind::Routing(_),
                 _,
             ) => "-",
             (_, None | Some(LayoutSpec::Pattern(_))) => "PatternLayout",

@@ -14,7 +14,7 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use l4rs::config::model::Configuration;
+use l4rs::config::model::{AppenderKind, Configuration};
 use l4rs::config::routing::LoggerTree;
 use l4rs::config::{LoadOptions, Severity};
 use l4rs::Level;
@@ -108,7 +108,17 @@ fn file_display(configuration: &Configuration) -> String {
 fn print_routing(configuration: &Configuration) {
     println!("routing (logger -> level -> appenders):");
     print!("{}", LoggerTree::new(&configuration.loggers));
+    print_routes(configuration);
     print_monitoring(configuration);
+}
+
+/// Each Routing appender's key and routes, in the order an event's key is matched.
+fn print_routes(configuration: &Configuration) {
+    for appender in &configuration.appenders {
+        if let AppenderKind::Routing(routing) = &appender.kind {
+            print!("Routing appender {}: {routing}", appender.name);
+        }
+    }
 }
 
 /// What `monitorInterval` watches: the file itself and each `<MonitorResource>`, checked every

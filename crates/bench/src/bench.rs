@@ -119,12 +119,15 @@ fn run(options: &Options) -> Result<(), String> {
         } else {
             0.0
         };
-    let peer_count = if options.peers { peers::PEERS.len() } else { 0 }
-        + if options.tracing {
-            tracing_row::ROWS.len()
-        } else {
-            0
-        };
+    let peer_count = if options.peers {
+        peers::PEERS.len() * peers::ErrorForm::ALL.len()
+    } else {
+        0
+    } + if options.tracing {
+        tracing_row::ROWS.len()
+    } else {
+        0
+    };
     let total = (options.rounds * options.threads.len()) as f64
         * (targets.len() as f64 * per_target + peer_count as f64 * (raw + window + 0.5));
     let progress = if options.json {
@@ -249,6 +252,7 @@ fn run(options: &Options) -> Result<(), String> {
             );
         }
     }
+    print!("{}", peers::compare::summary(&rows));
     let rounds_of_tracing = report::median_ratios(&rounds, tracing_row::FMT_LIBRARY);
     if !rounds_of_tracing.is_empty() {
         println!();
@@ -374,12 +378,16 @@ fn run_round(plan: &RoundPlan<'_>, harness: &mut Option<Harness>) -> Vec<Row> {
             }
         }
         if options.peers {
-            for peer in peers::PEERS {
+            // Both error forms (see `peers::compare`), std's backtrace first.
+            for (form, peer) in peers::ErrorForm::ALL
+                .iter()
+                .flat_map(|form| peers::PEERS.iter().map(move |peer| (*form, peer)))
+            {
                 let _ = std::fs::remove_file(peers::log_file(dir, peer));
                 progress.step(&format!("{} · raw write bandwidth", peer.name), raw);
                 let raw_mb_per_s = disk::probe_bandwidth(dir, &probe, RAW_PROBE_CAP).ok();
                 progress.step(&format!("{} · {threads} threads", peer.name), window + 0.5);
-                let mut row = peers::run_in_child(peer, threads, options, dir, progress);
+                let mut row = peers::run_in_child(peer, form, threads, options, dir, progress);
                 attach_raw(&mut row, raw_mb_per_s);
                 rows.push(row);
                 if !options.keep_logs {

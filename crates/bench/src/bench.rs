@@ -80,6 +80,9 @@ fn run(options: &Options) -> Result<(), String> {
     if options.tracing && !tracing_row::AVAILABLE {
         return Err("--tracing needs the tracing feature: cargo run --release -p l4rs-bench --features tracing -- --tracing".into());
     }
+    if options.latency {
+        return crate::latency::run(options);
+    }
     let counting = alloc::is_counting();
     if !counting {
         eprintln!("l4rs-bench: warning: the counting allocator is not installed; allocation figures read 0");
@@ -776,7 +779,7 @@ fn l4rs_row(target: &Target, threads: usize, options: &Options, progress: &Progr
 /// end-of-batch flush included); a synchronous configuration has no queue and returns at once.
 /// Polled every 200 µs, so the drain is timed to well under a millisecond. A queue that does
 /// not drain within a minute is left to the `l4rs::flush()` that follows.
-fn wait_for_empty_queues() {
+pub fn wait_for_empty_queues() {
     let limit = Instant::now() + Duration::from_secs(60);
     while Instant::now() < limit && l4rs::async_queue_stats().iter().any(|s| s.len > 0) {
         std::thread::sleep(Duration::from_micros(200));

@@ -4,13 +4,14 @@
 
 use std::fmt::Write as _;
 
-use super::result::{micros, Latency, PERCENTILES};
+use super::result::{Latency, PERCENTILES};
 
 const PANEL_WIDTH: f64 = 560.0;
 const PANEL_HEIGHT: f64 = 230.0;
 const LEFT: f64 = 80.0;
-const TOP: f64 = 64.0;
-const GAP: f64 = 70.0;
+const TOP: f64 = 84.0;
+/// Room under each panel for its axis labels and its legend (two or three lines).
+const GAP: f64 = 120.0;
 /// Where the maximum is drawn: one decade past 99.999%.
 const MAX_DECADES: f64 = 6.0;
 
@@ -64,7 +65,11 @@ pub fn svg(rows: &[Latency], title: &str) -> String {
     );
     let _ = writeln!(
         out,
-        r##"<text x="12" y="40" fill="#555">latency of each call from its scheduled start (log scale, lower is better) by percentile; solid l4rs, dashed log4j2</text>"##
+        r##"<text x="12" y="42" fill="#555">latency of each call from its scheduled start (log scale, lower is better)</text>"##
+    );
+    let _ = writeln!(
+        out,
+        r##"<text x="12" y="58" fill="#555">by percentile (log scale of 1 / (1 − p)); solid l4rs, dashed log4j2</text>"##
     );
     if panels.is_empty() {
         let _ = writeln!(out, r#"<text x="12" y="{TOP}">no row was measured</text>"#);
@@ -143,11 +148,11 @@ fn panel(out: &mut String, label: &str, threads: usize, series: &[&Latency], top
             r#"<polyline points="{}" fill="none" stroke="{stroke}" stroke-width="2"{dash}/>"#,
             points.join(" ")
         );
-        // The legend, inside the panel's top left, with the row's p99.99 and max.
-        let ly = top + 18.0 + 16.0 * rank as f64;
+        // The legend, under the panel's axis labels, with the row's p99.99 and max.
+        let ly = top + PANEL_HEIGHT + 40.0 + 18.0 * rank as f64;
         let _ = writeln!(
             out,
-            r#"<line x1="{:.1}" x2="{:.1}" y1="{:.1}" y2="{:.1}" stroke="{stroke}" stroke-width="2"{dash}/><text x="{:.1}" y="{ly:.1}">{} · {:.0}/s per thread · p99.99 {} µs · max {} µs</text>"#,
+            r#"<line x1="{:.1}" x2="{:.1}" y1="{:.1}" y2="{:.1}" stroke="{stroke}" stroke-width="2"{dash}/><text x="{:.1}" y="{ly:.1}">{} · {:.0} calls/s per thread · p99.99 {} · max {}</text>"#,
             LEFT + 10.0,
             LEFT + 34.0,
             ly - 4.0,
@@ -155,9 +160,31 @@ fn panel(out: &mut String, label: &str, threads: usize, series: &[&Latency], top
             LEFT + 40.0,
             escape(&s.library),
             s.rate_per_thread,
-            s.at(99.99).map_or("-".into(), micros),
-            s.at(100.0).map_or("-".into(), micros),
+            s.at(99.99).map_or("-".into(), duration),
+            s.at(100.0).map_or("-".into(), duration),
         );
+    }
+}
+
+/// Nanoseconds as a duration with three significant digits and a unit that fits: `850 ns`,
+/// `1.23 µs`, `16.2 ms`, `1.50 s`.
+pub fn duration(nanos: u64) -> String {
+    let value = nanos as f64;
+    let (scaled, unit) = if value < 1e3 {
+        return format!("{nanos} ns");
+    } else if value < 1e6 {
+        (value / 1e3, "µs")
+    } else if value < 1e9 {
+        (value / 1e6, "ms")
+    } else {
+        (value / 1e9, "s")
+    };
+    if scaled >= 100.0 {
+        format!("{scaled:.0} {unit}")
+    } else if scaled >= 10.0 {
+        format!("{scaled:.1} {unit}")
+    } else {
+        format!("{scaled:.2} {unit}")
     }
 }
 
@@ -203,6 +230,15 @@ mod tests {
         assert!(svg.contains("stroke-dasharray"));
         assert!(svg.contains(">max<") && svg.contains(">99.99%<"));
         assert!(super::svg(&[], "x").contains("no row was measured"));
+    }
+
+    #[test]
+    fn legend_durations_pick_their_unit() {
+        assert_eq!(duration(850), "850 ns");
+        assert_eq!(duration(1_234), "1.23 µs");
+        assert_eq!(duration(16_170_000), "16.2 ms");
+        assert_eq!(duration(469_444_000), "469 ms");
+        assert_eq!(duration(1_500_000_000), "1.50 s");
     }
 
     #[test]

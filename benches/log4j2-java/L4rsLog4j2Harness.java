@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.concurrent.BrokenBarrierException;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
 
@@ -126,20 +128,23 @@ public final class L4rsLog4j2Harness {
     }
 
     /**
-     * The fixed-rate run: every worker calls on its schedule, records its window's calls, stops
-     * at the window's end; then the drain and the LATENCY line.
+     * The fixed-rate run, as l4rs-bench's latency/record.rs: every worker first logs flat out for
+     * the warm-up (a fixed low rate would leave the JIT cold for many seconds), then, once the
+     * queues are drained, calls on its schedule and records every call of the window; then the
+     * drain and the LATENCY line.
      */
     private static void latency(final Logger logger, final Throwable error, final int workers, final double rate,
             final long warmupMs, final long measureMs, final Configuration configuration, final RingBufferAdmin ring,
             final String head, final String label, final LoggerContext context) throws InterruptedException {
         final double interval = 1e9 / rate;
-        final long first = (long) Math.ceil(warmupMs * 1e6 / interval);
-        final long end = (long) Math.ceil((warmupMs + measureMs) * 1e6 / interval);
+        final long end = (long) Math.ceil(measureMs * 1e6 / interval);
+        final long warmUntil = System.nanoTime() + warmupMs * 1_000_000L;
+        final CyclicBarrier barrier = new CyclicBarrier(workers + 1);
+        final long[] startHolder = new long[1];
         final long[][] histograms = new long[workers][BUCKETS];
         final long[] totals = new long[workers];
         final long[] maxima = new long[workers];
         final Thread[] pool = new Thread[workers];
-        final long start = System.nanoTime() + 5_000_000L;
         for (int w = 0; w < workers; w++) {
             final int index = w;
             final long seed = 0x5DEECE66DL * (w + 1);
@@ -148,6 +153,20 @@ public final class L4rsLog4j2Harness {
                 final long[] counts = histograms[index];
                 long total = 0;
                 long max = 0;
+                while (System.nanoTime() < warmUntil) {
+                    if (coin.nextDouble() < ERROR_SHARE) {
+                        logger.debug(MESSAGE, error);
+                    } else {
+                        logger.debug(MESSAGE);
+                    }
+                }
+                try {
+                    barrier.await();
+                    barrier.await();
+                } catch (InterruptedException | BrokenBarrierException e) {
+                    return;
+                }
+                final long start = startHolder[0];
                 for (long call = 0; call < end && go; call++) {
                     final long due = (long) (call * interval);
                     waitUntil(start, due);
@@ -157,11 +176,9 @@ public final class L4rsLog4j2Harness {
                         logger.debug(MESSAGE);
                     }
                     final long took = Math.max(0, System.nanoTime() - start - due);
-                    if (call >= first) {
-                        counts[bucket(took)]++;
-                        total++;
-                        max = Math.max(max, took);
-                    }
+                    counts[bucket(took)]++;
+                    total++;
+                    max = Math.max(max, took);
                 }
                 totals[index] = total;
                 maxima[index] = max;
@@ -171,7 +188,20 @@ public final class L4rsLog4j2Harness {
         for (final Thread t : pool) {
             t.start();
         }
-        final long joinLimit = System.currentTimeMillis() + warmupMs + measureMs + 60_000;
+        try {
+            barrier.await();
+            final long warmDrainLimit = System.nanoTime() + 60_000_000_000L;
+            while (waiting(configuration, ring) > 0 && System.nanoTime() < warmDrainLimit) {
+                LockSupport.parkNanos(20_000);
+            }
+            // Published to the workers by the barrier.
+            startHolder[0] = System.nanoTime() + 5_000_000L;
+            barrier.await();
+        } catch (BrokenBarrierException e) {
+            System.out.println("SKIPPED " + head + " reason=" + quote("a worker left the warm-up: " + e));
+            return;
+        }
+        final long joinLimit = System.currentTimeMillis() + measureMs + 60_000;
         for (final Thread t : pool) {
             t.join(Math.max(1, joinLimit - System.currentTimeMillis()));
             if (t.isAlive()) {
@@ -198,7 +228,7 @@ public final class L4rsLog4j2Harness {
         }
         final StringBuilder line = new StringBuilder(String.format(Locale.ROOT,
                 "LATENCY appender=%s threads=%d lib=log4j2 rate_per_thread=%.0f due=%d calls=%d",
-                label, workers, rate, (end - first) * workers, total));
+                label, workers, rate, end * workers, total));
         for (int i = 0; i < PERCENTILES.length; i++) {
             line.append(' ').append(PERCENTILE_KEYS[i]).append("_ns=")
                     .append(valueAt(merged, total, max, PERCENTILES[i]));

@@ -1,6 +1,7 @@
 //! Runs a workload at a fixed rate on N threads and times every call.
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Barrier, Mutex};
 use std::time::{Duration, Instant};
 
 use super::histogram::Histogram;
@@ -18,10 +19,12 @@ pub struct Recorded {
     pub alloc_bytes: u64,
 }
 
-/// Runs `workload` on `threads` threads, each offering `rate_per_second` calls on the fixed
-/// [`Schedule`]: calls of the warm-up are made but not recorded, calls due inside the
-/// `measure` window are timed from their due time to their return on the monotonic clock
-/// into a histogram allocated before the start. Then `drain` (outside the timing).
+/// Runs `workload` on `threads` threads: first flat out for `warmup` (so both sides' code is
+/// warm: a fixed low rate would take log4j2's JIT many seconds to compile the error path),
+/// then, once `drain` has emptied the queues, each thread offers `rate_per_second` calls on
+/// the fixed [`Schedule`] for `measure`, every call timed from its due time to its return on
+/// the monotonic clock into a histogram allocated before the start. Then `drain` again
+/// (outside the timing).
 pub fn run(
     workload: &dyn Workload,
     threads: usize,
@@ -30,53 +33,64 @@ pub fn run(
     measure: Duration,
     drain: &dyn Fn(),
 ) -> Recorded {
-    let start = Instant::now() + Duration::from_millis(5);
-    let window_start = warmup;
-    let window_end = warmup + measure;
+    let warm_until = Instant::now() + warmup;
     let stop = AtomicBool::new(false);
+    // Workers meet here after the warm-up, and again once the main thread has drained the
+    // queues and fixed the schedule's start.
+    let barrier = Barrier::new(threads + 1);
+    let start: Mutex<Option<Instant>> = Mutex::new(None);
     let results: Vec<(Histogram, u64, u64)> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
             .map(|index| {
-                let stop = &stop;
+                let (stop, barrier, start) = (&stop, &barrier, &start);
                 std::thread::Builder::new()
                     .name(format!("bench-{index}"))
                     .spawn_scoped(scope, move || {
                         let mut histogram = Histogram::new();
-                        let schedule = Schedule::new(start, rate_per_second);
                         alloc::mark_producer_thread();
                         let mut coin = Coin::new(index as u64 + 1);
-                        let first = schedule.first_at_or_after(window_start);
-                        let end = schedule.first_at_or_after(window_end);
-                        let mut alloc_before = None;
-                        for call in 0..end {
-                            if stop.load(Ordering::Relaxed) {
-                                break;
-                            }
-                            if call == first {
-                                alloc_before = Some(alloc::this_thread());
-                            }
-                            let due = schedule.due_ns(call);
-                            wait_until(start, due);
+                        let call = |coin: &mut Coin| {
                             if coin.error_this_time() {
                                 workload.with_error();
                             } else {
                                 workload.plain();
                             }
-                            let done = start.elapsed().as_nanos() as u64;
-                            if call >= first {
-                                histogram.record(latency_ns(due, done));
-                            }
+                        };
+                        while Instant::now() < warm_until {
+                            call(&mut coin);
                         }
-                        let allocated =
-                            alloc_before.map_or(0, |b| alloc::this_thread().since(b).bytes);
-                        (histogram, end.saturating_sub(first), allocated)
+                        barrier.wait();
+                        barrier.wait();
+                        let Some(start) = *start.lock().unwrap_or_else(|e| e.into_inner()) else {
+                            return (histogram, 0, 0);
+                        };
+                        let schedule = Schedule::new(start, rate_per_second);
+                        let end = schedule.first_at_or_after(measure);
+                        let before = alloc::this_thread();
+                        for index in 0..end {
+                            if stop.load(Ordering::Relaxed) {
+                                break;
+                            }
+                            let due = schedule.due_ns(index);
+                            wait_until(start, due);
+                            call(&mut coin);
+                            let done = start.elapsed().as_nanos() as u64;
+                            histogram.record(latency_ns(due, done));
+                        }
+                        let allocated = alloc::this_thread().since(before).bytes;
+                        (histogram, end, allocated)
                     })
                     .expect("cannot spawn a benchmark thread")
             })
             .collect();
+        barrier.wait();
+        drain();
+        *start.lock().unwrap_or_else(|e| e.into_inner()) =
+            Some(Instant::now() + Duration::from_millis(5));
+        barrier.wait();
         // A stalled logger must not hold the run forever: past a minute beyond the window,
         // the workers stop at their next call (the histogram then counts fewer than due).
-        let limit = Instant::now() + window_end + Duration::from_secs(60);
+        let limit = Instant::now() + measure + Duration::from_secs(60);
         while handles.iter().any(|h| !h.is_finished()) {
             if Instant::now() > limit {
                 stop.store(true, Ordering::Relaxed);

@@ -209,7 +209,10 @@ OPTIONS:
   --vs-log4j2              also run log4j2 (Java harness in benches/log4j2-java) with the
                            same configuration file, right after each l4rs row, and print
                            the ratios; its AsyncLogger rows need disruptor.jar
-  --peers                  also run log4rs, spdlog-rs, tracing, fast_log and ftlog
+  --peers                  also run log4rs, spdlog-rs, tracing, fast_log and ftlog,
+                           each twice: the error with std's Backtrace (rows `peer`) and
+                           with the frames resolved once (rows `peer-resolved`, equal
+                           terms with l4rs); both printed beside l4rs's File row
                            (build with --features peers)
   --tracing                also send the workload through tracing::debug!, once into
                            l4rs's appenders by l4rs::tracing::layer() (the study's File

@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.concurrent.BrokenBarrierException;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
 
@@ -26,7 +28,7 @@ import org.apache.logging.log4j.core.jmx.RingBufferAdmin;
  *
  * <pre>
  * java -Dbench.dir=DIR -cp BUILD:JARS L4rsLog4j2Harness --config FILE --logger NAME --label LABEL
- *      --files PATH[,PATH] --threads N --warmup-ms MS --measure-ms MS
+ *      --files PATH[,PATH] --threads N --warmup-ms MS --measure-ms MS [--rate-per-thread R]
  * </pre>
  *
  * Prints one line {@code RESULT appender=LABEL threads=N ops_per_ms=... alloc_bytes_per_op=...
@@ -40,6 +42,13 @@ import org.apache.logging.log4j.core.jmx.RingBufferAdmin;
  * queue); {@code seconds} runs from the window's start to that point. {@code alloc_bytes} is the
  * workers' own allocation in the window; {@code background_alloc_bytes} that of every other
  * live thread from the window's start until drained.
+ *
+ * <p>With {@code --rate-per-thread R} (l4rs-bench {@code --latency}) each worker instead calls at
+ * R calls per second on a fixed schedule from a common start, times every call of the window
+ * from its scheduled start (so a stall also counts against the calls due behind it) into a
+ * preallocated histogram of the same layout as l4rs-bench's ({@code latency/histogram.rs}), and
+ * the harness prints {@code LATENCY appender=... threads=... lib=log4j2 rate_per_thread=...
+ * due=... calls=... p50_ns=... ... max_ns=...} with the same keys.
  */
 public final class L4rsLog4j2Harness {
 
@@ -53,6 +62,180 @@ public final class L4rsLog4j2Harness {
     private static final int STRIDE = 16;
 
     private static volatile boolean go = true;
+
+    /** The histogram's layout: 2^7 buckets per power of two, as latency/histogram.rs. */
+    private static final int SUB_BITS = 7;
+    private static final int SUB_COUNT = 1 << SUB_BITS;
+    private static final int BUCKETS = SUB_COUNT * (64 - SUB_BITS + 1);
+    /** The reported percentiles and their keys, as latency/result.rs's PERCENTILES. */
+    private static final double[] PERCENTILES = {50, 75, 90, 99, 99.5, 99.9, 99.95, 99.99, 99.995, 99.999, 100};
+    private static final String[] PERCENTILE_KEYS = {"p50", "p75", "p90", "p99", "p99_5", "p99_9", "p99_95",
+        "p99_99", "p99_995", "p99_999", "max"};
+    /** A worker sleeps while more than this is left before its next call, else yields. */
+    private static final long SLEEP_ABOVE_NS = 200_000;
+
+    static int bucket(final long value) {
+        if (value < SUB_COUNT) {
+            return (int) Math.max(0, value);
+        }
+        final int msb = 63 - Long.numberOfLeadingZeros(value);
+        final int shift = msb - SUB_BITS;
+        final int mantissa = (int) (value >>> shift);
+        return (shift + 1) * SUB_COUNT + mantissa - SUB_COUNT;
+    }
+
+    static long highestIn(final int bucket) {
+        if (bucket < SUB_COUNT) {
+            return bucket;
+        }
+        final int shift = bucket / SUB_COUNT - 1;
+        final long mantissa = SUB_COUNT + bucket % SUB_COUNT;
+        final long top = ((mantissa + 1) << shift) - 1;
+        return top < 0 ? Long.MAX_VALUE : top;
+    }
+
+    /** The value at {@code percentile} of the merged counts, capped at the exact maximum. */
+    static long valueAt(final long[] counts, final long total, final long max, final double percentile) {
+        if (total == 0) {
+            return 0;
+        }
+        if (percentile >= 100) {
+            return max;
+        }
+        final long rank = Math.max(1, Math.min(total, (long) Math.ceil(percentile / 100.0 * total - 1e-6)));
+        long seen = 0;
+        for (int b = 0; b < counts.length; b++) {
+            seen += counts[b];
+            if (seen >= rank) {
+                return Math.min(highestIn(b), max);
+            }
+        }
+        return max;
+    }
+
+    private static void waitUntil(final long start, final long dueNs) {
+        while (true) {
+            final long left = dueNs - (System.nanoTime() - start);
+            if (left <= 0) {
+                return;
+            }
+            if (left > SLEEP_ABOVE_NS) {
+                LockSupport.parkNanos(left - SLEEP_ABOVE_NS / 2);
+            } else {
+                Thread.yield();
+            }
+        }
+    }
+
+    /**
+     * The fixed-rate run, as l4rs-bench's latency/record.rs: every worker first logs flat out for
+     * the warm-up (a fixed low rate would leave the JIT cold for many seconds), then, once the
+     * queues are drained, calls on its schedule and records every call of the window; then the
+     * drain and the LATENCY line.
+     */
+    private static void latency(final Logger logger, final Throwable error, final int workers, final double rate,
+            final long warmupMs, final long measureMs, final Configuration configuration, final RingBufferAdmin ring,
+            final String head, final String label, final LoggerContext context) throws InterruptedException {
+        final double interval = 1e9 / rate;
+        final long end = (long) Math.ceil(measureMs * 1e6 / interval);
+        final long warmUntil = System.nanoTime() + warmupMs * 1_000_000L;
+        final CyclicBarrier barrier = new CyclicBarrier(workers + 1);
+        final long[] startHolder = new long[1];
+        final long[][] histograms = new long[workers][BUCKETS];
+        final long[] totals = new long[workers];
+        final long[] maxima = new long[workers];
+        final Thread[] pool = new Thread[workers];
+        for (int w = 0; w < workers; w++) {
+            final int index = w;
+            final long seed = 0x5DEECE66DL * (w + 1);
+            pool[w] = new Thread(() -> {
+                final SplittableRandom coin = new SplittableRandom(seed);
+                final long[] counts = histograms[index];
+                long total = 0;
+                long max = 0;
+                while (System.nanoTime() < warmUntil) {
+                    if (coin.nextDouble() < ERROR_SHARE) {
+                        logger.debug(MESSAGE, error);
+                    } else {
+                        logger.debug(MESSAGE);
+                    }
+                }
+                try {
+                    barrier.await();
+                    barrier.await();
+                } catch (InterruptedException | BrokenBarrierException e) {
+                    return;
+                }
+                final long start = startHolder[0];
+                for (long call = 0; call < end && go; call++) {
+                    final long due = (long) (call * interval);
+                    waitUntil(start, due);
+                    if (coin.nextDouble() < ERROR_SHARE) {
+                        logger.debug(MESSAGE, error);
+                    } else {
+                        logger.debug(MESSAGE);
+                    }
+                    final long took = Math.max(0, System.nanoTime() - start - due);
+                    counts[bucket(took)]++;
+                    total++;
+                    max = Math.max(max, took);
+                }
+                totals[index] = total;
+                maxima[index] = max;
+            }, "bench-" + w);
+            pool[w].setDaemon(true);
+        }
+        for (final Thread t : pool) {
+            t.start();
+        }
+        try {
+            barrier.await();
+            final long warmDrainLimit = System.nanoTime() + 60_000_000_000L;
+            while (waiting(configuration, ring) > 0 && System.nanoTime() < warmDrainLimit) {
+                LockSupport.parkNanos(20_000);
+            }
+            // Published to the workers by the barrier.
+            startHolder[0] = System.nanoTime() + 5_000_000L;
+            barrier.await();
+        } catch (BrokenBarrierException e) {
+            System.out.println("SKIPPED " + head + " reason=" + quote("a worker left the warm-up: " + e));
+            return;
+        }
+        final long joinLimit = System.currentTimeMillis() + measureMs + 60_000;
+        for (final Thread t : pool) {
+            t.join(Math.max(1, joinLimit - System.currentTimeMillis()));
+            if (t.isAlive()) {
+                System.out.println("SKIPPED " + head + " reason=" + quote("worker " + t.getName()
+                        + " did not finish its schedule within 60 s of the window's end"));
+                System.out.flush();
+                Runtime.getRuntime().halt(3);
+            }
+        }
+        final long drainLimit = System.nanoTime() + 60_000_000_000L;
+        while (waiting(configuration, ring) > 0 && System.nanoTime() < drainLimit) {
+            LockSupport.parkNanos(20_000);
+        }
+        Configurator.shutdown(context);
+        final long[] merged = new long[BUCKETS];
+        long total = 0;
+        long max = 0;
+        for (int w = 0; w < workers; w++) {
+            for (int b = 0; b < BUCKETS; b++) {
+                merged[b] += histograms[w][b];
+            }
+            total += totals[w];
+            max = Math.max(max, maxima[w]);
+        }
+        final StringBuilder line = new StringBuilder(String.format(Locale.ROOT,
+                "LATENCY appender=%s threads=%d lib=log4j2 rate_per_thread=%.0f due=%d calls=%d",
+                label, workers, rate, end * workers, total));
+        for (int i = 0; i < PERCENTILES.length; i++) {
+            line.append(' ').append(PERCENTILE_KEYS[i]).append("_ns=")
+                    .append(valueAt(merged, total, max, PERCENTILES[i]));
+        }
+        System.out.println(line);
+        System.out.flush();
+    }
 
     /** 100 real calls down, then the exception: with main below, 101 frames. */
     private static IllegalStateException dive(final int remaining) {
@@ -165,6 +348,7 @@ public final class L4rsLog4j2Harness {
         final int workers = Integer.parseInt(option(args, "--threads", "4"));
         final long warmupMs = Long.parseLong(option(args, "--warmup-ms", "2000"));
         final long measureMs = Long.parseLong(option(args, "--measure-ms", "5000"));
+        final double ratePerThread = Double.parseDouble(option(args, "--rate-per-thread", "0"));
         final String head = "appender=" + label + " threads=" + workers + " lib=log4j2";
 
         final Throwable error = dive(DEPTH);
@@ -198,6 +382,11 @@ public final class L4rsLog4j2Harness {
             }
         }
 
+        if (ratePerThread > 0) {
+            latency(logger, error, workers, ratePerThread, warmupMs, measureMs, configuration, ring, head, label,
+                    context);
+            return;
+        }
         final AtomicLongArray counts = new AtomicLongArray(workers * STRIDE);
         final Thread[] pool = new Thread[workers];
         final long[] ids = new long[workers];

@@ -112,6 +112,11 @@ pub struct Options {
     /// Also run the `--tracing` rows (needs the `tracing` feature): the workload through
     /// `tracing::debug!` into l4rs's layer and into tracing-subscriber's fmt layer.
     pub tracing: bool,
+    /// Run the tail-latency rows instead ([`crate::latency`]).
+    pub latency: bool,
+    /// `--latency`'s offered rate, calls per second per thread (default: half the measured
+    /// maximum).
+    pub rate: Option<f64>,
     /// Hidden: run one peer in this (child) process and print its RESULT line.
     pub peer_child: Option<String>,
     /// Hidden: run one `--tracing` row in this (child) process and print its RESULT line.
@@ -138,6 +143,8 @@ impl Default for Options {
             keep_logs: false,
             ceiling: false,
             tracing: false,
+            latency: false,
+            rate: None,
             peer_child: None,
             tracing_child: None,
         }
@@ -202,13 +209,25 @@ OPTIONS:
   --vs-log4j2              also run log4j2 (Java harness in benches/log4j2-java) with the
                            same configuration file, right after each l4rs row, and print
                            the ratios; its AsyncLogger rows need disruptor.jar
-  --peers                  also run log4rs, spdlog-rs, tracing, fast_log and ftlog
+  --peers                  also run log4rs, spdlog-rs, tracing, fast_log and ftlog,
+                           each twice: the error with std's Backtrace (rows `peer`) and
+                           with the frames resolved once (rows `peer-resolved`, equal
+                           terms with l4rs); both printed beside l4rs's File row
                            (build with --features peers)
   --tracing                also send the workload through tracing::debug!, once into
                            l4rs's appenders by l4rs::tracing::layer() (the study's File
                            row) and once into tracing-subscriber's fmt layer writing a
                            file; prints l4rs's ops/ms ratio and both B/op (target >= 1.5x,
                            0 B/op)   (build with --features tracing; peers includes it)
+  --latency                instead of throughput: tail latency at a fixed offered rate
+                           per thread; every call timed from its scheduled start
+                           (coordinated omission counted), p50/p99/p99.9/p99.99/max of
+                           l4rs and (with --vs-log4j2) log4j2 side by side, and a chart.
+                           Rows File, MemoryMappedFile, AsyncLogger-File unless
+                           --appender/--mode choose others
+  --rate N                 --latency's calls per second per thread (default: half of
+                           log4j2's measured maximum for the row with --vs-log4j2, else
+                           half of l4rs's own)
   --json                   print one JSON document instead of the table
   -h, --help               this text
 ";
@@ -284,6 +303,18 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, String>
             "--keep-logs" => options.keep_logs = true,
             "--ceiling" => options.ceiling = true,
             "--tracing" => options.tracing = true,
+            "--latency" => options.latency = true,
+            "--rate" => {
+                let text = value("--rate")?;
+                options.rate = match text.parse::<f64>() {
+                    Ok(rate) if rate.is_finite() && rate >= 1.0 => Some(rate),
+                    _ => {
+                        return Err(format!(
+                        "--rate: '{text}' is not a rate (calls per second per thread, at least 1)"
+                    ))
+                    }
+                };
+            }
             "--peer-child" => options.peer_child = Some(value("--peer-child")?),
             "--tracing-child" => options.tracing_child = Some(value("--tracing-child")?),
             other => return Err(format!("unknown option '{other}' (see --help)")),

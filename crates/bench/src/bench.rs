@@ -80,6 +80,9 @@ fn run(options: &Options) -> Result<(), String> {
     if options.tracing && !tracing_row::AVAILABLE {
         return Err("--tracing needs the tracing feature: cargo run --release -p l4rs-bench --features tracing -- --tracing".into());
     }
+    if options.latency {
+        return crate::latency::run(options);
+    }
     let counting = alloc::is_counting();
     if !counting {
         eprintln!("l4rs-bench: warning: the counting allocator is not installed; allocation figures read 0");
@@ -119,12 +122,15 @@ fn run(options: &Options) -> Result<(), String> {
         } else {
             0.0
         };
-    let peer_count = if options.peers { peers::PEERS.len() } else { 0 }
-        + if options.tracing {
-            tracing_row::ROWS.len()
-        } else {
-            0
-        };
+    let peer_count = if options.peers {
+        peers::PEERS.len() * peers::ErrorForm::ALL.len()
+    } else {
+        0
+    } + if options.tracing {
+        tracing_row::ROWS.len()
+    } else {
+        0
+    };
     let total = (options.rounds * options.threads.len()) as f64
         * (targets.len() as f64 * per_target + peer_count as f64 * (raw + window + 0.5));
     let progress = if options.json {
@@ -249,6 +255,7 @@ fn run(options: &Options) -> Result<(), String> {
             );
         }
     }
+    print!("{}", peers::compare::summary(&rows));
     let rounds_of_tracing = report::median_ratios(&rounds, tracing_row::FMT_LIBRARY);
     if !rounds_of_tracing.is_empty() {
         println!();
@@ -374,12 +381,16 @@ fn run_round(plan: &RoundPlan<'_>, harness: &mut Option<Harness>) -> Vec<Row> {
             }
         }
         if options.peers {
-            for peer in peers::PEERS {
+            // Both error forms (see `peers::compare`), std's backtrace first.
+            for (form, peer) in peers::ErrorForm::ALL
+                .iter()
+                .flat_map(|form| peers::PEERS.iter().map(move |peer| (*form, peer)))
+            {
                 let _ = std::fs::remove_file(peers::log_file(dir, peer));
                 progress.step(&format!("{} · raw write bandwidth", peer.name), raw);
                 let raw_mb_per_s = disk::probe_bandwidth(dir, &probe, RAW_PROBE_CAP).ok();
                 progress.step(&format!("{} · {threads} threads", peer.name), window + 0.5);
-                let mut row = peers::run_in_child(peer, threads, options, dir, progress);
+                let mut row = peers::run_in_child(peer, form, threads, options, dir, progress);
                 attach_raw(&mut row, raw_mb_per_s);
                 rows.push(row);
                 if !options.keep_logs {
@@ -768,7 +779,7 @@ fn l4rs_row(target: &Target, threads: usize, options: &Options, progress: &Progr
 /// end-of-batch flush included); a synchronous configuration has no queue and returns at once.
 /// Polled every 200 µs, so the drain is timed to well under a millisecond. A queue that does
 /// not drain within a minute is left to the `l4rs::flush()` that follows.
-fn wait_for_empty_queues() {
+pub fn wait_for_empty_queues() {
     let limit = Instant::now() + Duration::from_secs(60);
     while Instant::now() < limit && l4rs::async_queue_stats().iter().any(|s| s.len > 0) {
         std::thread::sleep(Duration::from_micros(200));

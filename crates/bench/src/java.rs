@@ -102,8 +102,59 @@ pub struct JavaRun<'a> {
 impl Harness {
     /// Runs one row in a fresh JVM; `Err` carries the reason it produced no figures.
     pub fn run(&mut self, run: &JavaRun<'_>) -> Result<Measurement, String> {
+        let output = self
+            .command(run)
+            .output()
+            .map_err(|e| format!("java: {e}"))?;
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        for line in stdout.lines() {
+            if let Some(info) = line.strip_prefix("INFO ") {
+                self.version = Some(info.to_string());
+            }
+            if let Some((_, _, measurement)) = parse_result_line(line) {
+                return Ok(measurement);
+            }
+            if let Some(skipped) = line.strip_prefix("SKIPPED ") {
+                return Err(skipped.to_string());
+            }
+        }
+        Err(no_result(&output))
+    }
+
+    /// Runs one row in a fresh JVM at `rate` calls per second per thread, every call timed
+    /// from its scheduled start (`--latency`); `Err` carries the reason it produced no
+    /// `LATENCY` line.
+    pub fn run_latency(
+        &mut self,
+        run: &JavaRun<'_>,
+        rate: f64,
+    ) -> Result<crate::latency::result::Latency, String> {
+        let output = self
+            .command(run)
+            .arg("--rate-per-thread")
+            .arg(format!("{rate:.0}"))
+            .output()
+            .map_err(|e| format!("java: {e}"))?;
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        for line in stdout.lines() {
+            if let Some(info) = line.strip_prefix("INFO ") {
+                self.version = Some(info.to_string());
+            }
+            if let Some(latency) = crate::latency::result::Latency::parse(line) {
+                return Ok(latency);
+            }
+            if let Some(skipped) = line.strip_prefix("SKIPPED ") {
+                return Err(skipped.to_string());
+            }
+        }
+        Err(no_result(&output))
+    }
+
+    /// The JVM's command line for `run`.
+    fn command(&self, run: &JavaRun<'_>) -> Command {
         let files: Vec<String> = run.files.iter().map(|f| f.display().to_string()).collect();
-        let output = Command::new("java")
+        let mut command = Command::new("java");
+        command
             // A heap large enough that GC pauses do not dominate, as the study's JMH setup.
             .args(["-Xms2g", "-Xmx2g"])
             // log4j 2.19's MemoryMappedFile unmaps through JDK internals; without these it
@@ -128,31 +179,22 @@ impl Harness {
             .arg("--warmup-ms")
             .arg(run.warmup.as_millis().to_string())
             .arg("--measure-ms")
-            .arg(run.measure.as_millis().to_string())
-            .output()
-            .map_err(|e| format!("java: {e}"))?;
-        let stdout = String::from_utf8_lossy(&output.stdout);
-        for line in stdout.lines() {
-            if let Some(info) = line.strip_prefix("INFO ") {
-                self.version = Some(info.to_string());
-            }
-            if let Some((_, _, measurement)) = parse_result_line(line) {
-                return Ok(measurement);
-            }
-            if let Some(skipped) = line.strip_prefix("SKIPPED ") {
-                return Err(skipped.to_string());
-            }
-        }
-        Err(format!(
-            "the harness printed no RESULT (exit {}): {}",
-            output.status,
-            String::from_utf8_lossy(&output.stderr)
-                .lines()
-                .take(3)
-                .collect::<Vec<_>>()
-                .join(" / ")
-        ))
+            .arg(run.measure.as_millis().to_string());
+        command
     }
+}
+
+/// Why a harness run printed no figures: its exit status and the start of its stderr.
+fn no_result(output: &std::process::Output) -> String {
+    format!(
+        "the harness printed no RESULT (exit {}): {}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+            .lines()
+            .take(3)
+            .collect::<Vec<_>>()
+            .join(" / ")
+    )
 }
 
 #[cfg(test)]

@@ -2,7 +2,8 @@
 //! a plain log file, at DEBUG, with a pattern close to the study's (time, level, thread,
 //! location, message) where it has one, and prints the error the way its users usually do:
 //! message, error and std's backtrace (captured at the bottom of the same 100-deep recursion
-//! and resolved once). Synchronous peers are set to hand every event to the OS before the call
+//! and resolved once), or ([`ErrorForm::Resolved`]) the same frames through the `Display` that
+//! only copies pre-resolved names (`FramedError`, the `--tracing` rows' error). Synchronous peers are set to hand every event to the OS before the call
 //! returns, as the study's `immediateFlush="true"` appenders do.
 
 use std::path::Path;
@@ -15,7 +16,8 @@ use crate::report::{Measurement, Outcome, Row};
 use crate::runner;
 use crate::workload::{fixture, Workload};
 
-use super::{log_file, Peer};
+use super::{log_file, ErrorForm, Peer};
+use crate::tracing_row::imp::framed_error;
 
 /// A peer set up and ready to log; `finish` waits until every event is in the file.
 trait PeerRun: Workload {
@@ -23,16 +25,16 @@ trait PeerRun: Workload {
 }
 
 /// Runs the workload through `peer` in this process (the child).
-pub fn run(peer: &Peer, threads: usize, options: &Options, dir: &Path) -> Row {
+pub fn run(peer: &Peer, form: ErrorForm, threads: usize, options: &Options, dir: &Path) -> Row {
     let path = log_file(dir, peer);
     let _ = std::fs::remove_file(&path);
     let _ = fixture();
     let started: Result<Box<dyn PeerRun>, String> = match peer.name {
-        "log4rs" => log4rs_peer(&path),
-        "spdlog-rs" => spdlog_peer(&path),
-        "tracing" => tracing_peer(&path),
-        "fast_log" => fast_log_peer(&path),
-        "ftlog" => ftlog_peer(&path),
+        "log4rs" => log4rs_peer(&path, form),
+        "spdlog-rs" => spdlog_peer(&path, form),
+        "tracing" => tracing_peer(&path, form),
+        "fast_log" => fast_log_peer(&path, form),
+        "ftlog" => ftlog_peer(&path, form),
         other => Err(format!("unknown peer {other}")),
     };
     let outcome = match started {
@@ -67,7 +69,7 @@ pub fn run(peer: &Peer, threads: usize, options: &Options, dir: &Path) -> Row {
         }
     };
     Row {
-        label: "peer".into(),
+        label: form.label().into(),
         library: peer.name.into(),
         threads,
         asynchronous: peer.asynchronous,
@@ -79,6 +81,7 @@ pub fn run(peer: &Peer, threads: usize, options: &Options, dir: &Path) -> Row {
 struct LogCrate {
     /// Keeps ftlog's writer thread alive; dropping it flushes.
     guard: Mutex<Option<ftlog::LoggerGuard>>,
+    form: ErrorForm,
 }
 
 impl Workload for LogCrate {
@@ -87,8 +90,13 @@ impl Workload for LogCrate {
     }
 
     fn with_error(&self) {
-        let f = fixture();
-        log::debug!(concat!(bench_message!(), " {}\n{}"), f.error, f.backtrace);
+        match self.form {
+            ErrorForm::Backtrace => {
+                let f = fixture();
+                log::debug!(concat!(bench_message!(), " {}\n{}"), f.error, f.backtrace);
+            }
+            ErrorForm::Resolved => log::debug!(concat!(bench_message!(), " {}"), framed_error()),
+        }
     }
 }
 
@@ -101,13 +109,14 @@ impl PeerRun for LogCrate {
     }
 }
 
-fn log_crate(guard: Option<ftlog::LoggerGuard>) -> Box<dyn PeerRun> {
+fn log_crate(guard: Option<ftlog::LoggerGuard>, form: ErrorForm) -> Box<dyn PeerRun> {
     Box::new(LogCrate {
         guard: Mutex::new(guard),
+        form,
     })
 }
 
-fn log4rs_peer(path: &Path) -> Result<Box<dyn PeerRun>, String> {
+fn log4rs_peer(path: &Path, form: ErrorForm) -> Result<Box<dyn PeerRun>, String> {
     use log4rs::append::file::FileAppender;
     use log4rs::config::{Appender, Config, Root};
     use log4rs::encode::pattern::PatternEncoder;
@@ -127,10 +136,10 @@ fn log4rs_peer(path: &Path) -> Result<Box<dyn PeerRun>, String> {
         )
         .map_err(|e| e.to_string())?;
     log4rs::init_config(config).map_err(|e| e.to_string())?;
-    Ok(log_crate(None))
+    Ok(log_crate(None, form))
 }
 
-fn fast_log_peer(path: &Path) -> Result<Box<dyn PeerRun>, String> {
+fn fast_log_peer(path: &Path, form: ErrorForm) -> Result<Box<dyn PeerRun>, String> {
     // A bounded channel, as fast_log's README recommends: callers wait when the writer thread
     // falls behind instead of queueing without limit.
     fast_log::init(
@@ -140,10 +149,10 @@ fn fast_log_peer(path: &Path) -> Result<Box<dyn PeerRun>, String> {
             .chan_len(Some(100_000)),
     )
     .map_err(|e| e.to_string())?;
-    Ok(log_crate(None))
+    Ok(log_crate(None, form))
 }
 
-fn ftlog_peer(path: &Path) -> Result<Box<dyn PeerRun>, String> {
+fn ftlog_peer(path: &Path, form: ErrorForm) -> Result<Box<dyn PeerRun>, String> {
     // Bounded and blocking when full, so no event is dropped and the file holds them all.
     let guard = ftlog::builder()
         .max_log_level(log::LevelFilter::Debug)
@@ -152,11 +161,12 @@ fn ftlog_peer(path: &Path) -> Result<Box<dyn PeerRun>, String> {
         .root(ftlog::appender::FileAppender::new(path))
         .try_init()
         .map_err(|e| e.to_string())?;
-    Ok(log_crate(Some(guard)))
+    Ok(log_crate(Some(guard), form))
 }
 
 struct Spdlog {
     logger: std::sync::Arc<spdlog::Logger>,
+    form: ErrorForm,
 }
 
 impl Workload for Spdlog {
@@ -165,8 +175,15 @@ impl Workload for Spdlog {
     }
 
     fn with_error(&self) {
-        let f = fixture();
-        spdlog::debug!(logger: self.logger, concat!(bench_message!(), " {}\n{}"), f.error, f.backtrace);
+        match self.form {
+            ErrorForm::Backtrace => {
+                let f = fixture();
+                spdlog::debug!(logger: self.logger, concat!(bench_message!(), " {}\n{}"), f.error, f.backtrace);
+            }
+            ErrorForm::Resolved => {
+                spdlog::debug!(logger: self.logger, concat!(bench_message!(), " {}"), framed_error());
+            }
+        }
     }
 }
 
@@ -176,7 +193,7 @@ impl PeerRun for Spdlog {
     }
 }
 
-fn spdlog_peer(path: &Path) -> Result<Box<dyn PeerRun>, String> {
+fn spdlog_peer(path: &Path, form: ErrorForm) -> Result<Box<dyn PeerRun>, String> {
     use spdlog::sink::FileSink;
     use spdlog::LevelFilter;
     let sink = FileSink::builder()
@@ -190,11 +207,14 @@ fn spdlog_peer(path: &Path) -> Result<Box<dyn PeerRun>, String> {
         .flush_level_filter(LevelFilter::All)
         .build_arc()
         .map_err(|e| e.to_string())?;
-    Ok(Box::new(Spdlog { logger }))
+    Ok(Box::new(Spdlog { logger, form }))
 }
 
-/// The `tracing` peer: the `--tracing` row's calls into tracing-subscriber's fmt layer.
-struct Tracing;
+/// The `tracing` peer: the `--tracing` row's calls into tracing-subscriber's fmt layer (the
+/// resolved form), or the error and std's backtrace as two display fields.
+struct Tracing {
+    form: ErrorForm,
+}
 
 impl Workload for Tracing {
     fn plain(&self) {
@@ -202,7 +222,15 @@ impl Workload for Tracing {
     }
 
     fn with_error(&self) {
-        crate::tracing_row::imp::TracingCalls { errors: true }.with_error();
+        match self.form {
+            ErrorForm::Backtrace => {
+                let f = fixture();
+                tracing::debug!(target: "FileLogger", error = %f.error, backtrace = %f.backtrace, bench_message!());
+            }
+            ErrorForm::Resolved => {
+                crate::tracing_row::imp::TracingCalls { errors: true }.with_error()
+            }
+        }
     }
 }
 
@@ -210,7 +238,7 @@ impl PeerRun for Tracing {
     fn finish(&self) {}
 }
 
-fn tracing_peer(path: &Path) -> Result<Box<dyn PeerRun>, String> {
+fn tracing_peer(path: &Path, form: ErrorForm) -> Result<Box<dyn PeerRun>, String> {
     crate::tracing_row::imp::install_fmt(path)?;
-    Ok(Box::new(Tracing))
+    Ok(Box::new(Tracing { form }))
 }

@@ -18,6 +18,7 @@ use crate::args::Options;
 use crate::progress::Progress;
 use crate::report::{parse_result_line, Outcome, Row};
 
+pub mod compare;
 #[cfg(feature = "peers")]
 mod imp;
 
@@ -64,14 +65,59 @@ pub const PEERS: &[Peer] = &[
     },
 ];
 
+/// How a peer is handed the workload's error: the two terms `--peers` compares on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorForm {
+    /// The error, then `std::backtrace::Backtrace`'s `Display`: what a Rust user writes, but
+    /// std demangles and formats every frame from its raw symbol again on every event, a cost
+    /// of std's, not of the peer's logging.
+    Backtrace,
+    /// The same 101 frames resolved once into names, files and lines and written by a
+    /// `Display` that only copies them (the `--tracing` rows' error, and the shared
+    /// rust-peers harness's): the peers and l4rs on equal terms.
+    Resolved,
+}
+
+impl ErrorForm {
+    /// Both forms, in the order their rows run.
+    pub const ALL: [ErrorForm; 2] = [ErrorForm::Backtrace, ErrorForm::Resolved];
+
+    /// The row label of a peer run with this form.
+    pub fn label(self) -> &'static str {
+        match self {
+            ErrorForm::Backtrace => "peer",
+            ErrorForm::Resolved => "peer-resolved",
+        }
+    }
+
+    /// The `--peer-child` value naming `peer` with this form: `spdlog-rs`,
+    /// `spdlog-rs+resolved`.
+    pub fn child_name(self, peer: &Peer) -> String {
+        match self {
+            ErrorForm::Backtrace => peer.name.to_string(),
+            ErrorForm::Resolved => format!("{}+resolved", peer.name),
+        }
+    }
+
+    /// Reads a `--peer-child` value back into its peer and form.
+    pub fn parse_child_name(name: &str) -> Option<(&'static Peer, ErrorForm)> {
+        let (base, form) = match name.strip_suffix("+resolved") {
+            Some(base) => (base, ErrorForm::Resolved),
+            None => (name, ErrorForm::Backtrace),
+        };
+        PEERS.iter().find(|p| p.name == base).map(|p| (p, form))
+    }
+}
+
 /// The log file of a peer inside the log folder.
 pub fn log_file(dir: &Path, peer: &Peer) -> std::path::PathBuf {
     dir.join(format!("peer-{}.log", peer.name))
 }
 
-/// Runs `peer` in a child process and turns its output into a row.
+/// Runs `peer` with the error in `form` in a child process and turns its output into a row.
 pub fn run_in_child(
     peer: &Peer,
+    form: ErrorForm,
     threads: usize,
     options: &Options,
     dir: &Path,
@@ -80,8 +126,8 @@ pub fn run_in_child(
     run_child(
         &ChildRow {
             flag: "--peer-child",
-            name: peer.name,
-            label: "peer",
+            name: &form.child_name(peer),
+            label: form.label(),
             library: peer.name,
             asynchronous: peer.asynchronous,
         },
@@ -177,7 +223,7 @@ pub fn run_child(
 /// The child side: runs one peer and prints its `RESULT` (or `SKIPPED`) line. Returns the exit
 /// status.
 pub fn child(name: &str, options: &Options) -> i32 {
-    let Some(peer) = PEERS.iter().find(|p| p.name == name) else {
+    let Some((peer, form)) = ErrorForm::parse_child_name(name) else {
         println!("SKIPPED appender=peer lib={name} reason=\"unknown peer\"");
         return 2;
     };
@@ -189,20 +235,20 @@ pub fn child(name: &str, options: &Options) -> i32 {
             return 1;
         }
     };
-    let row = run_here(peer, threads, options, &dir);
+    let row = run_here(peer, form, threads, options, &dir);
     println!("{}", row.result_line());
     0
 }
 
 #[cfg(feature = "peers")]
-fn run_here(peer: &Peer, threads: usize, options: &Options, dir: &Path) -> Row {
-    imp::run(peer, threads, options, dir)
+fn run_here(peer: &Peer, form: ErrorForm, threads: usize, options: &Options, dir: &Path) -> Row {
+    imp::run(peer, form, threads, options, dir)
 }
 
 #[cfg(not(feature = "peers"))]
-fn run_here(peer: &Peer, threads: usize, _options: &Options, _dir: &Path) -> Row {
+fn run_here(peer: &Peer, form: ErrorForm, threads: usize, _options: &Options, _dir: &Path) -> Row {
     Row {
-        label: "peer".into(),
+        label: form.label().into(),
         library: peer.name.into(),
         threads,
         asynchronous: peer.asynchronous,
@@ -227,5 +273,21 @@ mod tests {
             .map(|p| p.name)
             .collect();
         assert_eq!(asynchronous, ["fast_log", "ftlog"]);
+    }
+
+    #[test]
+    fn child_names_carry_the_error_form_and_read_back() {
+        for peer in PEERS {
+            for form in ErrorForm::ALL {
+                let name = form.child_name(peer);
+                assert_eq!(ErrorForm::parse_child_name(&name), Some((peer, form)));
+            }
+        }
+        assert_eq!(
+            ErrorForm::child_name(ErrorForm::Resolved, &PEERS[1]),
+            "spdlog-rs+resolved"
+        );
+        assert_eq!(ErrorForm::parse_child_name("nolog+resolved"), None);
+        assert_ne!(ErrorForm::Backtrace.label(), ErrorForm::Resolved.label());
     }
 }

@@ -1,0 +1,325 @@
+//! One latency row's figures, its `LATENCY` line (printed by l4rs's side and by the Java
+//! harness alike, and read back), its JSON and the side-by-side table.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+use super::histogram::Histogram;
+
+/// The percentiles reported (100 is the maximum), with their `LATENCY` key stems: `p99_9` is
+/// the 99.9th percentile in nanoseconds as `p99_9_ns=…`.
+pub const PERCENTILES: [(f64, &str); 11] = [
+    (50.0, "p50"),
+    (75.0, "p75"),
+    (90.0, "p90"),
+    (99.0, "p99"),
+    (99.5, "p99_5"),
+    (99.9, "p99_9"),
+    (99.95, "p99_95"),
+    (99.99, "p99_99"),
+    (99.995, "p99_995"),
+    (99.999, "p99_999"),
+    (100.0, "max"),
+];
+
+/// The target: l4rs's p99.99 and maximum at most this share of log4j2's.
+pub const TAIL_TARGET: f64 = 0.1;
+
+/// One row's latency distribution.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Latency {
+    /// The row label (`File`, `AsyncLogger-File`, …).
+    pub label: String,
+    /// `l4rs` or `log4j2`.
+    pub library: String,
+    /// Worker threads.
+    pub threads: usize,
+    /// Calls offered per second by each thread.
+    pub rate_per_thread: f64,
+    /// Calls due in the window.
+    pub due: u64,
+    /// Calls timed.
+    pub calls: u64,
+    /// Nanoseconds at each of [`PERCENTILES`], in order.
+    pub nanos: [u64; PERCENTILES.len()],
+}
+
+impl Latency {
+    /// The figures of `histogram`.
+    pub fn from_histogram(
+        label: &str,
+        library: &str,
+        threads: usize,
+        rate_per_thread: f64,
+        due: u64,
+        histogram: &Histogram,
+    ) -> Latency {
+        let mut nanos = [0; PERCENTILES.len()];
+        for (slot, (p, _)) in nanos.iter_mut().zip(PERCENTILES) {
+            *slot = if p >= 100.0 {
+                histogram.max()
+            } else {
+                histogram.value_at(p)
+            };
+        }
+        Latency {
+            label: label.to_string(),
+            library: library.to_string(),
+            threads,
+            rate_per_thread,
+            due,
+            calls: histogram.count(),
+            nanos,
+        }
+    }
+
+    /// Nanoseconds at `percentile` (one of [`PERCENTILES`]).
+    pub fn at(&self, percentile: f64) -> Option<u64> {
+        PERCENTILES
+            .iter()
+            .position(|(p, _)| *p == percentile)
+            .map(|i| self.nanos[i])
+    }
+
+    /// `LATENCY appender=… threads=… lib=… rate_per_thread=… due=… calls=… p50_ns=… … max_ns=…`.
+    pub fn line(&self) -> String {
+        let mut out = format!(
+            "LATENCY appender={} threads={} lib={} rate_per_thread={:.0} due={} calls={}",
+            self.label.replace(char::is_whitespace, "_"),
+            self.threads,
+            self.library,
+            self.rate_per_thread,
+            self.due,
+            self.calls
+        );
+        for ((_, key), value) in PERCENTILES.iter().zip(self.nanos) {
+            let _ = write!(out, " {key}_ns={value}");
+        }
+        out
+    }
+
+    /// Reads a [`Latency::line`] back (from the Java harness or a test).
+    pub fn parse(line: &str) -> Option<Latency> {
+        let rest = line.strip_prefix("LATENCY ")?;
+        let fields: HashMap<&str, &str> = rest
+            .split_whitespace()
+            .filter_map(|f| f.split_once('='))
+            .collect();
+        let mut nanos = [0; PERCENTILES.len()];
+        for (slot, (_, key)) in nanos.iter_mut().zip(PERCENTILES) {
+            *slot = fields.get(format!("{key}_ns").as_str())?.parse().ok()?;
+        }
+        Some(Latency {
+            label: fields.get("appender")?.to_string(),
+            library: fields.get("lib")?.to_string(),
+            threads: fields.get("threads")?.parse().ok()?,
+            rate_per_thread: fields.get("rate_per_thread")?.parse().ok()?,
+            due: fields.get("due")?.parse().ok()?,
+            calls: fields.get("calls")?.parse().ok()?,
+            nanos,
+        })
+    }
+
+    /// The row as JSON: its keys, and `percentiles_ns` keyed like the line.
+    pub fn json(&self) -> serde_json::Value {
+        let percentiles: serde_json::Map<String, serde_json::Value> = PERCENTILES
+            .iter()
+            .zip(self.nanos)
+            .map(|((_, key), value)| (key.to_string(), value.into()))
+            .collect();
+        serde_json::json!({
+            "appender": self.label,
+            "library": self.library,
+            "threads": self.threads,
+            "rate_per_thread": self.rate_per_thread,
+            "due": self.due,
+            "calls": self.calls,
+            "percentiles_ns": percentiles,
+        })
+    }
+}
+
+/// The columns of the table: p50, p99, p99.9, p99.99 and max.
+const TABLE: [f64; 5] = [50.0, 99.0, 99.9, 99.99, 100.0];
+
+/// Microseconds with three significant digits.
+pub fn micros(nanos: u64) -> String {
+    let us = nanos as f64 / 1000.0;
+    if us >= 100.0 {
+        format!("{us:.0}")
+    } else if us >= 10.0 {
+        format!("{us:.1}")
+    } else {
+        format!("{us:.2}")
+    }
+}
+
+/// The rows side by side (each l4rs row followed by its log4j2 row), in microseconds.
+pub fn table(rows: &[Latency]) -> String {
+    let mut cells = vec![vec![
+        "appender".to_string(),
+        "library".into(),
+        "thr".into(),
+        "rate/thr/s".into(),
+        "calls".into(),
+        "p50 µs".into(),
+        "p99 µs".into(),
+        "p99.9 µs".into(),
+        "p99.99 µs".into(),
+        "max µs".into(),
+    ]];
+    for row in rows {
+        let mut line = vec![
+            row.label.clone(),
+            row.library.clone(),
+            row.threads.to_string(),
+            format!("{:.0}", row.rate_per_thread),
+            if row.calls == row.due {
+                row.calls.to_string()
+            } else {
+                format!("{} of {}", row.calls, row.due)
+            },
+        ];
+        line.extend(TABLE.iter().map(|p| row.at(*p).map_or("-".into(), micros)));
+        cells.push(line);
+    }
+    let widths: Vec<usize> = (0..cells[0].len())
+        .map(|c| {
+            cells
+                .iter()
+                .map(|l| l[c].chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut out = String::new();
+    for (index, line) in cells.iter().enumerate() {
+        for (c, cell) in line.iter().enumerate() {
+            if c < 2 {
+                let _ = write!(out, "{cell:<w$}  ", w = widths[c]);
+            } else {
+                let _ = write!(out, "{cell:>w$}  ", w = widths[c]);
+            }
+        }
+        let trimmed = out.trim_end().len();
+        out.truncate(trimmed);
+        out.push('\n');
+        if index == 0 {
+            out.push_str(&"-".repeat(widths.iter().map(|w| w + 2).sum::<usize>()));
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// For each l4rs row with a log4j2 row of the same label and threads: l4rs's p99.99 and max
+/// as a share of log4j2's, and whether both are within [`TAIL_TARGET`].
+pub fn verdicts(rows: &[Latency]) -> Vec<String> {
+    rows.iter()
+        .filter(|r| r.library == "l4rs")
+        .filter_map(|ours| {
+            let theirs = rows.iter().find(|r| {
+                r.library == "log4j2" && r.label == ours.label && r.threads == ours.threads
+            })?;
+            let share = |p: f64| {
+                let (a, b) = (ours.at(p)? as f64, theirs.at(p)? as f64);
+                (b > 0.0).then_some(a / b)
+            };
+            let (tail, max) = (share(99.99)?, share(100.0)?);
+            let met = tail <= TAIL_TARGET && max <= TAIL_TARGET;
+            Some(format!(
+                "{} at {} threads: l4rs's p99.99 = {:.2}x log4j2's, max = {:.2}x (target <= {:.1}x: {})",
+                ours.label,
+                ours.threads,
+                tail,
+                max,
+                TAIL_TARGET,
+                if met { "met" } else { "missed" }
+            ))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(library: &str, scale: u64) -> Latency {
+        let mut h = Histogram::new();
+        for value in 1..=100_000u64 {
+            h.record(value * scale);
+        }
+        Latency::from_histogram("File", library, 4, 35_000.0, 100_000, &h)
+    }
+
+    #[test]
+    fn the_line_round_trips_and_names_every_percentile() {
+        let row = sample("l4rs", 10);
+        let line = row.line();
+        assert!(line.starts_with("LATENCY appender=File threads=4 lib=l4rs rate_per_thread=35000"));
+        for key in [
+            "p50_ns=",
+            "p99_ns=",
+            "p99_9_ns=",
+            "p99_99_ns=",
+            "max_ns=1000000",
+        ] {
+            assert!(line.contains(key), "{key}: {line}");
+        }
+        assert_eq!(Latency::parse(&line), Some(row));
+        assert_eq!(Latency::parse("RESULT appender=File"), None);
+        assert_eq!(Latency::parse("LATENCY appender=File threads=4"), None);
+    }
+
+    #[test]
+    fn percentiles_come_from_the_histogram() {
+        let row = sample("l4rs", 1);
+        assert_eq!(row.calls, 100_000);
+        assert_eq!(row.at(100.0), Some(100_000));
+        let p99 = row.at(99.0).unwrap();
+        assert!((99_000..=99_000 + 99_000 / 128).contains(&p99), "{p99}");
+        assert_eq!(row.at(42.0), None);
+        let mut sorted = row.nanos;
+        sorted.sort_unstable();
+        assert_eq!(sorted, row.nanos);
+    }
+
+    #[test]
+    fn json_holds_the_same_figures() {
+        let row = sample("log4j2", 3);
+        let json = row.json();
+        assert_eq!(json["library"], "log4j2");
+        assert_eq!(json["calls"], 100_000);
+        assert_eq!(json["percentiles_ns"]["max"], 300_000);
+        assert_eq!(json["percentiles_ns"]["p99_99"], row.at(99.99).unwrap());
+    }
+
+    #[test]
+    fn the_table_and_the_verdict_pair_l4rs_with_log4j2() {
+        let rows = [sample("l4rs", 1), sample("log4j2", 20)];
+        let text = table(&rows);
+        assert_eq!(text.lines().count(), 4);
+        assert!(text.lines().nth(2).unwrap().starts_with("File      l4rs"));
+        let verdicts = verdicts(&rows);
+        assert_eq!(verdicts.len(), 1);
+        assert!(
+            verdicts[0].contains("max = 0.05x") && verdicts[0].ends_with("met)"),
+            "{}",
+            verdicts[0]
+        );
+        let close = [sample("l4rs", 1), sample("log4j2", 2)];
+        assert!(verdicts_of(&close).ends_with("missed)"));
+        assert!(super::verdicts(&[sample("l4rs", 1)]).is_empty());
+    }
+
+    fn verdicts_of(rows: &[Latency]) -> String {
+        verdicts(rows).join("")
+    }
+
+    #[test]
+    fn microseconds_keep_three_digits() {
+        assert_eq!(micros(1_234), "1.23");
+        assert_eq!(micros(12_345), "12.3");
+        assert_eq!(micros(1_234_567), "1235");
+    }
+}

@@ -581,6 +581,14 @@ pub enum LayoutSpec {
     Syslog(SyslogLayoutSpec),
     /// `<Rfc5424Layout>` (syslog, RFC 5424).
     Rfc5424(Rfc5424LayoutSpec),
+    /// `<XmlLayout>` (log4j-core's Jackson-based XML layout); JsonLayout's options where
+    /// XmlLayout has them (`propertiesAsList`, `objectMessageAsJsonObject` and `eventEol` stay
+    /// at their defaults).
+    Xml(JsonLayoutSpec),
+    /// `<YamlLayout>` (log4j-core's Jackson-based YAML layout); JsonLayout's options where
+    /// YamlLayout has them (`propertiesAsList` and `objectMessageAsJsonObject` stay at their
+    /// defaults). `header` and `footer` are kept in [`JsonLayoutSpec::header`].
+    Yaml(JsonLayoutSpec),
 }
 
 /// `<Rfc5424Layout>` attributes, with log4j2's defaults.
@@ -698,7 +706,9 @@ impl Default for SyslogLayoutSpec {
     }
 }
 
-/// `<JsonLayout>` attributes and `<KeyValuePair>` children, with log4j2's defaults.
+/// `<JsonLayout>` attributes and `<KeyValuePair>` children, with log4j2's defaults; also the
+/// options of `<XmlLayout>` and `<YamlLayout>`, which share log4j2's `AbstractJacksonLayout`
+/// builder.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct JsonLayoutSpec {
     /// `locationInfo` (default false): adds `source` and makes loggers capture the location.
@@ -730,6 +740,11 @@ pub struct JsonLayoutSpec {
     /// `<KeyValuePair key value>` children: extra top-level fields; `${…}` left in a value
     /// after configuration-time substitution is resolved per event.
     pub additional_fields: Vec<(String, String)>,
+    /// `header` and `footer`: YamlLayout writes them (as literal text) around a `complete`
+    /// document; JsonLayout and XmlLayout accept and ignore them.
+    pub header: Option<String>,
+    /// See [`JsonLayoutSpec::header`].
+    pub footer: Option<String>,
 }
 
 impl Default for JsonLayoutSpec {
@@ -749,6 +764,8 @@ impl Default for JsonLayoutSpec {
             object_message_as_json_object: false,
             charset: None,
             additional_fields: Vec::new(),
+            header: None,
+            footer: None,
         }
     }
 }

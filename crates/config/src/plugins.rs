@@ -215,6 +215,8 @@ const L4RS_PLUGINS: &[&str] = &[
     "PathSortByModificationTime",
     "PatternLayout",
     "JsonLayout",
+    "XmlLayout",
+    "YamlLayout",
     "KeyValuePair",
     "SyslogLayout",
     "Rfc5424Layout",
@@ -351,7 +353,8 @@ pub fn element_type(canonical: &str) -> &'static str {
             "rewritePolicy"
         }
         "Failovers" => "failovers",
-        "PatternLayout" | "JsonLayout" | "SyslogLayout" | "Rfc5424Layout" => "layout",
+        "PatternLayout" | "JsonLayout" | "XmlLayout" | "YamlLayout" | "SyslogLayout"
+        | "Rfc5424Layout" => "layout",
         "MarkerPatternSelector" | "LevelPatternSelector" => "patternSelector",
         "Logger" => "logger",
         "Root" => "root",

@@ -19,6 +19,8 @@ fn pattern(config: &Configuration, appender: &str) -> String {
     match &config.appender(appender).expect("appender").layout {
         Some(LayoutSpec::Pattern(layout)) => layout.pattern.clone(),
         Some(LayoutSpec::Json(_)) => "<json>".to_string(),
+        Some(LayoutSpec::Xml(_)) => "<xml>".to_string(),
+        Some(LayoutSpec::Yaml(_)) => "<yaml>".to_string(),
         Some(LayoutSpec::Syslog(_)) => "<syslog>".to_string(),
         Some(LayoutSpec::Rfc5424(_)) => "<rfc5424>".to_string(),
         None => "<default>".to_string(),

@@ -207,6 +207,8 @@ pub fn l4rs_dump(config: &Configuration) -> Vec<String> {
             ) => "-",
             (_, None | Some(LayoutSpec::Pattern(_))) => "PatternLayout",
             (_, Some(LayoutSpec::Json(_))) => "JsonLayout",
+            (_, Some(LayoutSpec::Xml(_))) => "XmlLayout",
+            (_, Some(LayoutSpec::Yaml(_))) => "YamlLayout",
             (_, Some(LayoutSpec::Syslog(_))) => "SyslogLayout",
             (_, Some(LayoutSpec::Rfc5424(_))) => "Rfc5424Layout",
         };

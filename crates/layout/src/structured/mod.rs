@@ -9,6 +9,7 @@
 //! * [`SyslogLayout`]: BSD syslog (RFC 3164) lines.
 //! * [`Rfc5424Layout`]: RFC 5424 syslog lines with the MDC as structured data.
 
+mod jackson;
 mod json;
 mod json_writer;
 mod rfc5424;

@@ -9,7 +9,9 @@ use l4rs_config::model::{AppenderKind, AppenderSpec, LayoutSpec, PatternLayoutSp
 use l4rs_config::routing::LoggerTree;
 use l4rs_config::Configuration;
 use l4rs_core::{status, AppendError, Filter, FilterResult, Layout, Level, Location, LogEvent};
-use l4rs_layout::{JsonLayout, LayoutContext, PatternLayout, Rfc5424Layout, SyslogLayout};
+use l4rs_layout::{
+    JsonLayout, LayoutContext, PatternLayout, Rfc5424Layout, SyslogLayout, XmlLayout, YamlLayout,
+};
 
 use crate::appender_control::AppenderControl;
 use crate::asynchronous::{self, AsyncLoggerStage, Gate};
@@ -514,6 +516,8 @@ pub fn build_layout(
     };
     match spec {
         Some(LayoutSpec::Json(json)) => (Arc::new(JsonLayout::new(json, context)), false),
+        Some(LayoutSpec::Xml(xml)) => (Arc::new(XmlLayout::new(xml, context)), false),
+        Some(LayoutSpec::Yaml(yaml)) => (Arc::new(YamlLayout::new(yaml, context)), false),
         Some(LayoutSpec::Syslog(syslog)) => (Arc::new(SyslogLayout::new(syslog)), false),
         Some(LayoutSpec::Rfc5424(rfc5424)) => {
             let layout = Rfc5424Layout::new(rfc5424, &configuration.name, context);

@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use l4rs_core::{
@@ -185,4 +186,56 @@ pub fn exception_e() -> Throwable {
                     main,
                 ]),
         )
+}
+
+/// The conformance scenario folder `name` (tests/conformance/scenarios).
+pub fn scenario_dir(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/conformance/scenarios")
+        .join(name)
+}
+
+/// The events of scenario `name`, in order.
+pub fn scenario_events(name: &str) -> Vec<OwnedEvent> {
+    std::fs::read_to_string(scenario_dir(name).join("events.jsonl"))
+        .expect("the scenario's events")
+        .lines()
+        .filter(|line| !line.trim().is_empty())
+        .map(OwnedEvent::from_json)
+        .collect()
+}
+
+/// A scenario's File appender: the name of the file it writes, its layout, and whether the
+/// root logger feeds it (every scenario routes all events to the root's appenders and none
+/// elsewhere, so the others get no event).
+pub struct ScenarioFile {
+    pub file: String,
+    pub layout: Option<l4rs_config::model::LayoutSpec>,
+    pub gets_events: bool,
+}
+
+/// The File appenders of scenario folder `scenario`.
+pub fn scenario_files(scenario: &Path) -> Vec<ScenarioFile> {
+    use l4rs_config::model::AppenderKind;
+    let text = std::fs::read_to_string(scenario.join("log4j2.xml")).unwrap();
+    let config = l4rs_config::load_str(&text, None).expect("the scenario's configuration loads");
+    config
+        .appenders
+        .iter()
+        .filter_map(|appender| {
+            let AppenderKind::File(file) = &appender.kind else {
+                return None;
+            };
+            Some(ScenarioFile {
+                file: file.file_name.rsplit('/').next().unwrap().to_string(),
+                layout: appender.layout.clone(),
+                gets_events: config
+                    .loggers
+                    .root
+                    .appender_refs
+                    .iter()
+                    .any(|r| r.appender == appender.name),
+            })
+        })
+        .collect()
 }

@@ -59,8 +59,9 @@ pub fn available() -> Result<(), String> {
 fn class_path(classes: &Path) -> String {
     let mut entries = vec![classes.to_path_buf()];
     // The disruptor is only needed by asynchronous loggers; Debian ships it separately. The
-    // Jackson jars let log4j2 build JsonLayout (without them it falls back to PatternLayout),
-    // as the scenario oracle's run.sh puts them on its class path.
+    // Jackson jars let log4j2 build JsonLayout, XmlLayout and YamlLayout (without them it falls
+    // back to PatternLayout), as the scenario oracle's run.sh puts them on its class path;
+    // Woodstox is the StAX writer XmlLayout writes through (see the conformance oracle).
     for jar in [
         "log4j-api.jar",
         "log4j-core.jar",
@@ -68,6 +69,11 @@ fn class_path(classes: &Path) -> String {
         "jackson-core.jar",
         "jackson-databind.jar",
         "jackson-annotations.jar",
+        "jackson-dataformat-xml.jar",
+        "stax2-api.jar",
+        "woodstox-core.jar",
+        "jackson-dataformat-yaml.jar",
+        "snakeyaml.jar",
     ] {
         let path = jar_dir().join(jar);
         if path.exists() {

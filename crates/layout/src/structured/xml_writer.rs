@@ -225,4 +225,52 @@ mod tests {
         xml.end("E");
         assert_eq!(compact, "<E><C/></E>");
     }
+
+    /// Reads escaped text back as an XML parser would.
+    fn unescape(text: &str) -> String {
+        let mut out = String::new();
+        let mut rest = text;
+        while let Some(at) = rest.find('&') {
+            out.push_str(&rest[..at]);
+            let end = rest[at..].find(';').expect("an entity end") + at;
+            let entity = &rest[at + 1..end];
+            out.push(match entity {
+                "lt" => '<',
+                "gt" => '>',
+                "amp" => '&',
+                "quot" => '"',
+                _ => {
+                    let hex = entity.strip_prefix("#x").expect("a character reference");
+                    char::from_u32(u32::from_str_radix(hex, 16).unwrap()).unwrap()
+                }
+            });
+            rest = &rest[end + 1..];
+        }
+        out.push_str(rest);
+        out
+    }
+
+    #[test]
+    fn escaped_text_and_attributes_read_back() {
+        let samples = [
+            "plain",
+            "]]]]>>]]>",
+            "<&>\"'\t\n\r",
+            "\u{7f}\u{80}\u{9f}\u{a0}\u{fffe}\u{ffff}😀",
+            "&amp; already",
+        ];
+        for sample in samples {
+            let mut text = String::new();
+            escape_text_into(&mut text, sample);
+            assert!(!text.contains('<') && !text.contains("]]>"), "{text:?}");
+            assert_eq!(unescape(&text), sample);
+            let mut attribute = String::new();
+            escape_attribute_into(&mut attribute, sample);
+            assert!(
+                !attribute.contains('"') && !attribute.contains('<'),
+                "{attribute:?}"
+            );
+            assert_eq!(unescape(&attribute), sample);
+        }
+    }
 }

@@ -465,4 +465,73 @@ mod tests {
             "---\nmarker:\n  name: \"A\"\n  parents:\n  - name: \"B\"\n    parents:\n    - name: \"C\"\nstack:\n- \"s\"\nmap: {}\n?\n: 1\nb: false"
         );
     }
+
+    /// Reads a double-quoted scalar back as a YAML parser would: escapes, and escaped line
+    /// breaks that drop the next line's indentation.
+    fn unquote(quoted: &str) -> String {
+        let body = &quoted[1..quoted.len() - 1];
+        let mut out = String::new();
+        let mut chars = body.chars().peekable();
+        while let Some(c) = chars.next() {
+            if c != '\\' {
+                out.push(c);
+                continue;
+            }
+            let escape = chars.next().expect("an escape");
+            let hex = |chars: &mut std::iter::Peekable<std::str::Chars<'_>>, digits| {
+                let code: String = (0..digits).map(|_| chars.next().unwrap()).collect();
+                char::from_u32(u32::from_str_radix(&code, 16).unwrap()).unwrap()
+            };
+            out.push(match escape {
+                '\n' => {
+                    while chars.peek() == Some(&' ') {
+                        chars.next();
+                    }
+                    continue;
+                }
+                '0' => '\0',
+                'a' => '\u{7}',
+                'b' => '\u{8}',
+                't' => '\t',
+                'n' => '\n',
+                'v' => '\u{b}',
+                'f' => '\u{c}',
+                'r' => '\r',
+                'e' => '\u{1b}',
+                'N' => '\u{85}',
+                '_' => '\u{a0}',
+                'L' => '\u{2028}',
+                'P' => '\u{2029}',
+                'x' => hex(&mut chars, 2),
+                'u' => hex(&mut chars, 4),
+                'U' => hex(&mut chars, 8),
+                other => other,
+            });
+        }
+        out
+    }
+
+    #[test]
+    fn any_text_reads_back_at_any_column() {
+        // A fixed pseudo-random walk over characters that stress escaping and folding.
+        const ALPHABET: [char; 16] = [
+            ' ', ' ', 'a', 'b', '"', '\\', '\n', '\t', '\0', '\u{85}', '\u{7f}', 'é', '😀',
+            '\u{2028}', '\u{feff}', '\u{fffe}',
+        ];
+        let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = move || {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            (seed >> 33) as usize
+        };
+        for round in 0..2_000 {
+            let length = next() % 200;
+            let text: String = (0..length)
+                .map(|_| ALPHABET[next() % ALPHABET.len()])
+                .collect();
+            let prefix = " ".repeat(round % 90);
+            let written = quoted(&text, &prefix);
+            let scalar = &written[prefix.len()..];
+            assert_eq!(unquote(scalar), text, "{scalar:?}");
+        }
+    }
 }

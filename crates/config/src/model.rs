@@ -740,11 +740,15 @@ pub struct JsonLayoutSpec {
     /// `<KeyValuePair key value>` children: extra top-level fields; `${…}` left in a value
     /// after configuration-time substitution is resolved per event.
     pub additional_fields: Vec<(String, String)>,
-    /// `header` and `footer`: YamlLayout writes them (as literal text) around a `complete`
-    /// document; JsonLayout and XmlLayout accept and ignore them.
+    /// `header` and `footer`: YamlLayout writes them (PatternLayout patterns) around a
+    /// `complete` stream; JsonLayout and XmlLayout accept and ignore them.
     pub header: Option<String>,
     /// See [`JsonLayoutSpec::header`].
     pub footer: Option<String>,
+    /// The level `%p` prints in YamlLayout's header (see [`PatternLayoutSpec::header_level`]).
+    pub header_level: Level,
+    /// The level `%p` prints in YamlLayout's footer (see [`PatternLayoutSpec::footer_level`]).
+    pub footer_level: Level,
 }
 
 impl Default for JsonLayoutSpec {
@@ -766,6 +770,8 @@ impl Default for JsonLayoutSpec {
             additional_fields: Vec::new(),
             header: None,
             footer: None,
+            header_level: Level::ERROR,
+            footer_level: Level::ERROR,
         }
     }
 }

@@ -4,6 +4,7 @@
 
 use l4rs_config::model::{JsonLayoutSpec, LayoutSpec, Rfc5424LayoutSpec, SyslogLayoutSpec};
 use l4rs_config::{load_str, Configuration};
+use l4rs_core::Level;
 
 fn load(appenders: &str) -> Configuration {
     let text = format!(
@@ -79,6 +80,7 @@ fn every_attribute_binds_case_insensitively() {
             ],
             header: Some("ignored".to_string()),
             footer: Some("ignored".to_string()),
+            ..JsonLayoutSpec::default()
         }
     );
     assert!(messages(&config).is_empty(), "{:?}", messages(&config));
@@ -160,15 +162,21 @@ fn xml_and_yaml_layouts_bind_the_shared_jackson_attributes() {
         ..expected.clone()
     };
     assert_eq!(jackson_spec(&config, "X"), ("xml", xml));
-    assert_eq!(jackson_spec(&config, "Y"), ("yaml", expected));
+    // YamlLayout's footer pattern is rendered at the root logger's level, as PatternLayout's.
+    let yaml = JsonLayoutSpec {
+        footer_level: Level::INFO,
+        ..expected
+    };
+    assert_eq!(jackson_spec(&config, "Y"), ("yaml", yaml));
     assert_eq!(
         jackson_spec(&config, "XD"),
         ("xml", JsonLayoutSpec::default())
     );
-    assert_eq!(
-        jackson_spec(&config, "YD"),
-        ("yaml", JsonLayoutSpec::default())
-    );
+    let yaml_defaults = JsonLayoutSpec {
+        footer_level: Level::INFO,
+        ..JsonLayoutSpec::default()
+    };
+    assert_eq!(jackson_spec(&config, "YD"), ("yaml", yaml_defaults));
 }
 
 #[test]

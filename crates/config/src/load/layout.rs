@@ -162,6 +162,8 @@ fn build_jackson_layout(binder: &mut Binder, mut node: PNode, kind: Jackson) -> 
         additional_fields,
         header: binder.string(&mut node, &["header"]),
         footer: binder.string(&mut node, &["footer"]),
+        // Both are known only once the loggers are built; the loader fills them in.
+        ..defaults
     };
     binder.finish(&node, inserted);
     spec

@@ -657,7 +657,7 @@ fn unknown_and_unsupported_plugins_are_named() {
   <Typo/>
   <Appenders>
     <JDBC name="R" tableName="t"/>
-    <Console name="J"><XmlLayout/></Console>
+    <Console name="J"><HtmlLayout/></Console>
     <Wrapper><Console name="W"/></Wrapper>
     <Outer><Inner><Console name="I"/></Inner></Outer>
   </Appenders>
@@ -710,7 +710,7 @@ fn unknown_and_unsupported_plugins_are_named() {
     assert!(messages
         .contains(&"plugin JDBC is not available in l4rs yet; the element is ignored".to_string()));
     assert!(messages.contains(
-        &"plugin XmlLayout is not available in l4rs yet; the element is ignored".to_string()
+        &"plugin HtmlLayout is not available in l4rs yet; the element is ignored".to_string()
     ));
     assert!(messages.iter().any(|m| m.starts_with("Unknown object \"Console\" of type org.apache.logging.log4j.core.appender.ConsoleAppender is ignored")));
     let names: Vec<&str> = config.appenders.iter().map(|a| a.name.as_str()).collect();

@@ -114,6 +114,14 @@ impl<'a> YamlWriter<'a> {
     /// SnakeYAML's `writeDoubleQuoted`: positions and columns count UTF-16 units as Java does.
     fn double_quoted(&mut self, text: &str, split: bool, indent: usize) {
         self.out.push('"');
+        // Most values are short plain ASCII that fits the line: nothing to escape or fold (a
+        // line's UTF-16 length is at most its byte length).
+        let line = self.out.len() - self.line_start;
+        if (!split || line + text.len() <= BEST_WIDTH) && text.bytes().all(is_plain_byte) {
+            self.out.push_str(text);
+            self.out.push('"');
+            return;
+        }
         let mut column = self.column();
         let length = utf16_len(text) as isize;
         // The pending run of plain ASCII: `start` in bytes and in UTF-16 units.
@@ -249,6 +257,11 @@ fn write_escaped(out: &mut String, c: char) -> usize {
     prefix.len() + digits
 }
 
+/// A byte SnakeYAML writes as it is inside double quotes.
+fn is_plain_byte(byte: u8) -> bool {
+    matches!(byte, b' '..=b'~') && byte != b'"' && byte != b'\\'
+}
+
 /// SnakeYAML's `StreamReader.isPrintable`.
 fn is_printable(c: char) -> bool {
     matches!(c, '\t' | '\n' | '\r' | ' '..='~' | '\u{85}' | '\u{A0}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..)
@@ -271,6 +284,10 @@ fn is_blank(c: char) -> bool {
 fn key_style(key: &str) -> KeyStyle {
     if key.is_empty() || utf16_len(key) >= MAX_SIMPLE_KEY_LENGTH {
         return KeyStyle::Complex;
+    }
+    // Every field name of the event itself: letters and digits need no analysis.
+    if key.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        return KeyStyle::Plain;
     }
     let mut block_indicators = key.starts_with("---") || key.starts_with("...");
     let (mut line_breaks, mut special) = (false, false);

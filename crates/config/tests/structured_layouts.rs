@@ -192,6 +192,14 @@ fn json_only_attributes_are_invalid_on_xml_and_yaml_layouts() {
             r#"YamlLayout contains an invalid element or attribute "objectMessageAsJsonObject""#,
         ]
     );
+    // The help says what to do, not to check the spelling.
+    for diagnostic in &config.diagnostics {
+        let help = diagnostic.help.as_deref().unwrap_or_default();
+        assert!(
+            help.contains("is an attribute of JsonLayout only") && help.ends_with("remove it"),
+            "{help}"
+        );
+    }
     // The layouts are kept, without the attribute.
     assert!(!jackson_spec(&config, "X").1.properties_as_list);
     assert!(jackson_spec(&config, "Y").1.properties);

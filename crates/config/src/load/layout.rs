@@ -165,8 +165,40 @@ fn build_jackson_layout(binder: &mut Binder, mut node: PNode, kind: Jackson) -> 
         // Both are known only once the loggers are built; the loader fills them in.
         ..defaults
     };
+    if kind != Jackson::Json {
+        report_json_only_attribute(binder, &mut node);
+    }
     binder.finish(&node, inserted);
     spec
+}
+
+/// A JsonLayout-only attribute left alone on an XmlLayout or YamlLayout: log4j2's message,
+/// with a help that says what to do instead of "check the spelling".
+fn report_json_only_attribute(binder: &mut Binder, node: &mut PNode) {
+    let [attr] = node.attrs.as_slice() else {
+        return;
+    };
+    let fix = if attr.name.eq_ignore_ascii_case("propertiesAsList") {
+        "the context map is always a list of <item key value> in XmlLayout and a mapping in YamlLayout"
+    } else if attr.name.eq_ignore_ascii_case("objectMessageAsJsonObject") {
+        "messages are always written as text"
+    } else {
+        return;
+    };
+    let attr = node.attrs.remove(0);
+    binder.report(
+        Severity::Error,
+        format!(
+            "{} contains an invalid element or attribute \"{}\"",
+            node.name, attr.name
+        ),
+        Some(node),
+        Some(attr.position),
+        Some(format!(
+            "{} is an attribute of JsonLayout only ({fix}); remove it",
+            attr.name
+        )),
+    );
 }
 
 /// `<SyslogLayout>`: log4j2's attributes and defaults; an unknown facility warns and keeps

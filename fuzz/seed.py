@@ -87,6 +87,15 @@ def main():
         for regex in re.findall(r"%replace\{.*?\}\{([^}]*)\}", pattern):
             add("java_regex", regex + "\0org.apache.logging.Foo")
 
+    # The Jackson layouts: the escapes and folds of the conformance scenarios 490-496.
+    for fields in [
+        ["placed order #42 for Zo\u00eb \u2615 \U0001f600", "user", "alice", "main", "[%p|%c]%n"],
+        ["ctl \x00 \x01 \x1b \x7f \x85 \xa0 \u2028 \ufeff \ufffe ]]> <&>", "k\tv", "a\nb\r", "", ""],
+        ["A very long message " * 8 + "\U0001f600" * 30, "", "- k", "a<b>&'\"", "%X"],
+        ["   lead and trail   ", "#k", "'x", "line\nbreak", "head"],
+    ]:
+        add("jackson_layouts", "\0".join(fields))
+
     # The syntaxes the shared sources rarely show.
     for cron in ["0 0 0 * * ?", "0 */5 * * * ?", "0 0 12 ? * MON-FRI", "0 15 10 L * ?",
                  "0 0 0 ? * 6L", "0 0 0 ? * 2#3 2030", "*/10 1,2,3 0-23/2 1-31 JAN-DEC ?"]:

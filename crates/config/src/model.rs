@@ -851,6 +851,14 @@ pub enum LayoutSpec {
     Syslog(SyslogLayoutSpec),
     /// `<Rfc5424Layout>` (syslog, RFC 5424).
     Rfc5424(Rfc5424LayoutSpec),
+    /// `<XmlLayout>` (log4j-core's Jackson-based XML layout); JsonLayout's options where
+    /// XmlLayout has them (`propertiesAsList`, `objectMessageAsJsonObject` and `eventEol` stay
+    /// at their defaults).
+    Xml(JsonLayoutSpec),
+    /// `<YamlLayout>` (log4j-core's Jackson-based YAML layout); JsonLayout's options where
+    /// YamlLayout has them (`propertiesAsList` and `objectMessageAsJsonObject` stay at their
+    /// defaults). `header` and `footer` are kept in [`JsonLayoutSpec::header`].
+    Yaml(JsonLayoutSpec),
     /// `<GelfLayout>` (Graylog Extended Log Format).
     Gelf(GelfLayoutSpec),
     /// `<CsvLogEventLayout>` or `<CsvParameterLayout>`.
@@ -1120,7 +1128,9 @@ impl Default for SyslogLayoutSpec {
     }
 }
 
-/// `<JsonLayout>` attributes and `<KeyValuePair>` children, with log4j2's defaults.
+/// `<JsonLayout>` attributes and `<KeyValuePair>` children, with log4j2's defaults; also the
+/// options of `<XmlLayout>` and `<YamlLayout>`, which share log4j2's `AbstractJacksonLayout`
+/// builder.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct JsonLayoutSpec {
     /// `locationInfo` (default false): adds `source` and makes loggers capture the location.
@@ -1152,6 +1162,15 @@ pub struct JsonLayoutSpec {
     /// `<KeyValuePair key value>` children: extra top-level fields; `${…}` left in a value
     /// after configuration-time substitution is resolved per event.
     pub additional_fields: Vec<(String, String)>,
+    /// `header` and `footer`: YamlLayout writes them (PatternLayout patterns) around a
+    /// `complete` stream; JsonLayout and XmlLayout accept and ignore them.
+    pub header: Option<String>,
+    /// See [`JsonLayoutSpec::header`].
+    pub footer: Option<String>,
+    /// The level `%p` prints in YamlLayout's header (see [`PatternLayoutSpec::header_level`]).
+    pub header_level: Level,
+    /// The level `%p` prints in YamlLayout's footer (see [`PatternLayoutSpec::footer_level`]).
+    pub footer_level: Level,
 }
 
 impl Default for JsonLayoutSpec {
@@ -1171,6 +1190,10 @@ impl Default for JsonLayoutSpec {
             object_message_as_json_object: false,
             charset: None,
             additional_fields: Vec::new(),
+            header: None,
+            footer: None,
+            header_level: Level::ERROR,
+            footer_level: Level::ERROR,
         }
     }
 }

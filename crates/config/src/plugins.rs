@@ -219,6 +219,8 @@ const L4RS_PLUGINS: &[&str] = &[
     "PathSortByModificationTime",
     "PatternLayout",
     "JsonLayout",
+    "XmlLayout",
+    "YamlLayout",
     "KeyValuePair",
     "SyslogLayout",
     "Rfc5424Layout",
@@ -379,7 +381,8 @@ pub fn element_type(canonical: &str) -> &'static str {
             "rewritePolicy"
         }
         "Failovers" => "failovers",
-        "PatternLayout" | "JsonLayout" | "SyslogLayout" | "Rfc5424Layout" => "layout",
+        "PatternLayout" | "JsonLayout" | "XmlLayout" | "YamlLayout" | "SyslogLayout"
+        | "Rfc5424Layout" => "layout",
         "GelfLayout" | "CsvLogEventLayout" | "CsvParameterLayout" => "layout",
         "LoggerFields" => "LoggerFields",
         "MarkerPatternSelector" | "LevelPatternSelector" => "patternSelector",

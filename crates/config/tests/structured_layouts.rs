@@ -1,9 +1,10 @@
-//! `<JsonLayout>`, `<SyslogLayout>` and `<Rfc5424Layout>` bind log4j2's attributes with their
+//! `<JsonLayout>`, `<XmlLayout>`, `<YamlLayout>`, `<SyslogLayout>` and `<Rfc5424Layout>` bind log4j2's attributes with their
 //! defaults (JsonLayout keeps its `<KeyValuePair>` fields in order) and report what they cannot
 //! use the way PatternLayout does.
 
 use l4rs_config::model::{JsonLayoutSpec, LayoutSpec, Rfc5424LayoutSpec, SyslogLayoutSpec};
 use l4rs_config::{load_str, Configuration};
+use l4rs_core::Level;
 
 fn load(appenders: &str) -> Configuration {
     let text = format!(
@@ -77,6 +78,9 @@ fn every_attribute_binds_case_insensitively() {
                 ("app".to_string(), "orders".to_string()),
                 ("user".to_string(), "${ctx:user}".to_string()),
             ],
+            header: Some("ignored".to_string()),
+            footer: Some("ignored".to_string()),
+            ..JsonLayoutSpec::default()
         }
     );
     assert!(messages(&config).is_empty(), "{:?}", messages(&config));
@@ -109,6 +113,96 @@ fn unknown_attributes_children_and_half_pairs_are_reported() {
         [("kept".to_string(), "yes".to_string())]
     );
     assert_eq!(json_spec(&config, "D").charset, None);
+}
+
+/// The spec of an XmlLayout or YamlLayout appender, with which of the two it is.
+fn jackson_spec(config: &Configuration, appender: &str) -> (&'static str, JsonLayoutSpec) {
+    match &config
+        .appender(appender)
+        .expect("the appender is kept")
+        .layout
+    {
+        Some(LayoutSpec::Xml(spec)) => ("xml", spec.clone()),
+        Some(LayoutSpec::Yaml(spec)) => ("yaml", spec.clone()),
+        other => panic!("not an XmlLayout or YamlLayout: {other:?}"),
+    }
+}
+
+#[test]
+fn xml_and_yaml_layouts_bind_the_shared_jackson_attributes() {
+    let attributes = r#"locationInfo="true" properties="true" complete="true" compact="true"
+        eventEol="true" endOfLine="|" includeStacktrace="false" stacktraceAsString="true"
+        includeNullDelimiter="true" includeTimeMillis="true" charset="UTF-16" header="h" footer="f""#;
+    let config = load(&format!(
+        r#"<Console name="X"><XmlLayout {attributes}><KeyValuePair key="app" value="${{app}}"/></XmlLayout></Console>
+        <Console name="Y"><yamllayout {attributes}><KeyValuePair key="app" value="${{app}}"/></yamllayout></Console>
+        <Console name="XD"><XmlLayout/></Console><Console name="YD"><YamlLayout/></Console>"#
+    ));
+    assert!(messages(&config).is_empty(), "{:?}", messages(&config));
+    let expected = JsonLayoutSpec {
+        location_info: true,
+        properties: true,
+        complete: true,
+        compact: true,
+        event_eol: true,
+        end_of_line: Some("|".to_string()),
+        include_stacktrace: false,
+        stacktrace_as_string: true,
+        include_null_delimiter: true,
+        include_time_millis: true,
+        charset: Some("UTF-16".to_string()),
+        additional_fields: vec![("app".to_string(), "orders".to_string())],
+        header: Some("h".to_string()),
+        footer: Some("f".to_string()),
+        ..JsonLayoutSpec::default()
+    };
+    // XmlLayout's constructor drops eventEol.
+    let xml = JsonLayoutSpec {
+        event_eol: false,
+        ..expected.clone()
+    };
+    assert_eq!(jackson_spec(&config, "X"), ("xml", xml));
+    // YamlLayout's footer pattern is rendered at the root logger's level, as PatternLayout's.
+    let yaml = JsonLayoutSpec {
+        footer_level: Level::INFO,
+        ..expected
+    };
+    assert_eq!(jackson_spec(&config, "Y"), ("yaml", yaml));
+    assert_eq!(
+        jackson_spec(&config, "XD"),
+        ("xml", JsonLayoutSpec::default())
+    );
+    let yaml_defaults = JsonLayoutSpec {
+        footer_level: Level::INFO,
+        ..JsonLayoutSpec::default()
+    };
+    assert_eq!(jackson_spec(&config, "YD"), ("yaml", yaml_defaults));
+}
+
+#[test]
+fn json_only_attributes_are_invalid_on_xml_and_yaml_layouts() {
+    let config = load(
+        r#"<Console name="X"><XmlLayout propertiesAsList="true"/></Console>
+        <Console name="Y"><YamlLayout objectMessageAsJsonObject="true" properties="true"/></Console>"#,
+    );
+    assert_eq!(
+        messages(&config),
+        [
+            r#"XmlLayout contains an invalid element or attribute "propertiesAsList""#,
+            r#"YamlLayout contains an invalid element or attribute "objectMessageAsJsonObject""#,
+        ]
+    );
+    // The help says what to do, not to check the spelling.
+    for diagnostic in &config.diagnostics {
+        let help = diagnostic.help.as_deref().unwrap_or_default();
+        assert!(
+            help.contains("is an attribute of JsonLayout only") && help.ends_with("remove it"),
+            "{help}"
+        );
+    }
+    // The layouts are kept, without the attribute.
+    assert!(!jackson_spec(&config, "X").1.properties_as_list);
+    assert!(jackson_spec(&config, "Y").1.properties);
 }
 
 fn syslog_spec(config: &Configuration, appender: &str) -> SyslogLayoutSpec {

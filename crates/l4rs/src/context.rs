@@ -12,6 +12,7 @@ use l4rs_config::Configuration;
 use l4rs_core::{status, AppendError, Filter, FilterResult, Layout, Level, Location, LogEvent};
 use l4rs_layout::{
     CsvLayout, GelfLayout, JsonLayout, LayoutContext, PatternLayout, Rfc5424Layout, SyslogLayout,
+    XmlLayout, YamlLayout,
 };
 
 use crate::appender_control::AppenderControl;
@@ -604,6 +605,8 @@ pub fn build_layout(
     };
     match spec {
         Some(LayoutSpec::Json(json)) => (Arc::new(JsonLayout::new(json, context)), false),
+        Some(LayoutSpec::Xml(xml)) => (Arc::new(XmlLayout::new(xml, context)), false),
+        Some(LayoutSpec::Yaml(yaml)) => (Arc::new(YamlLayout::new(yaml, context)), false),
         Some(LayoutSpec::Syslog(syslog)) => (Arc::new(SyslogLayout::new(syslog)), false),
         Some(LayoutSpec::Rfc5424(rfc5424)) => {
             let layout = Rfc5424Layout::new(rfc5424, &configuration.name, context);

@@ -835,3 +835,47 @@ fn routing_appenders_show_their_routes_and_their_appenders_are_judged() {
     // Checking creates nothing.
     assert!(!dir.join("x.log").exists() && !dir.join("gold.log").exists());
 }
+
+#[test]
+fn xml_and_yaml_layouts_are_checked_and_keep_their_appenders() {
+    let dir = fresh_dir("xml-yaml-layout");
+    let clean = r#"<Configuration status="warn">
+  <Appenders>
+    <Console name="Xml"><XmlLayout compact="true" complete="true" properties="true">
+      <KeyValuePair key="service" value="orders"/>
+    </XmlLayout></Console>
+    <Console name="Yaml"><YamlLayout locationInfo="true" charset="UTF-16" header="h"/></Console>
+  </Appenders>
+  <Loggers><Root level="info"><AppenderRef ref="Xml"/><AppenderRef ref="Yaml"/></Root></Loggers>
+</Configuration>
+"#;
+    let (_, checked) = check(&dir, clean);
+    assert!(checked.success, "{}", checked.stdout);
+    for appender in ["Xml", "Yaml"] {
+        assert!(
+            checked
+                .stdout
+                .lines()
+                .any(|l| l.contains("root") && l.contains(appender)),
+            "{appender} is kept: {}",
+            checked.stdout
+        );
+    }
+    // `propertiesAsList` belongs to JsonLayout's builder only, as in log4j2.
+    let (config, checked) = check(
+        &dir,
+        &clean.replace("<YamlLayout ", r#"<YamlLayout propertiesAsList="true" "#),
+    );
+    assert!(!checked.success, "{}", checked.stdout);
+    let errors = lines_starting(&checked.stdout, "error");
+    assert!(
+        errors.iter().any(
+            |l| l.starts_with(&format!("error: {}:6:", config.display()))
+                && l.contains(
+                    r#"YamlLayout contains an invalid element or attribute "propertiesAsList""#
+                )
+        ),
+        "{}",
+        checked.stdout
+    );
+}

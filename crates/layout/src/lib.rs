@@ -15,7 +15,8 @@
 //! scenarios pin 2.19 there (docs/compatibility.md lists such choices).
 //!
 //! The [`structured`] module holds log4j2's non-pattern layouts ([`JsonLayout`],
-//! [`SyslogLayout`], [`Rfc5424Layout`], [`GelfLayout`], [`CsvLayout`]), which share
+//! [`XmlLayout`], [`YamlLayout`], [`SyslogLayout`], [`Rfc5424Layout`], [`GelfLayout`],
+//! [`CsvLayout`]), which share
 //! this crate's charsets, exception renderer and scratch buffers.
 //!
 //! Converter families live in private modules, one per family: `date`,
@@ -44,7 +45,9 @@ pub use charset::Charset;
 pub use converters::date::DateFormatter;
 pub use converters::runtime::reset_sequence_number;
 pub use pattern::{Pattern, PatternOptions};
-pub use structured::{CsvLayout, GelfLayout, JsonLayout, Rfc5424Layout, SyslogLayout};
+pub use structured::{
+    CsvLayout, GelfLayout, JsonLayout, Rfc5424Layout, SyslogLayout, XmlLayout, YamlLayout,
+};
 
 use l4rs_java_syntax::regex::Replacement;
 use selector::Selector;

@@ -7,8 +7,8 @@ mod common;
 
 use std::path::Path;
 
-use common::{scenario_dir, scenario_events, OwnedEvent};
-use l4rs_config::model::{AppenderKind, JsonLayoutSpec, LayoutSpec};
+use common::{scenario_dir, scenario_events, scenario_files, OwnedEvent};
+use l4rs_config::model::{JsonLayoutSpec, LayoutSpec};
 use l4rs_core::testing::{self, CountingAllocator};
 use l4rs_core::{Layout, LogEvent, Message};
 use l4rs_layout::{JsonLayout, LayoutContext};
@@ -189,27 +189,11 @@ fn messages_from_format_args_are_escaped_as_they_are_written() {
 
 /// The scenario's File appenders with a JsonLayout, each with the file name it writes.
 fn json_file_appenders(scenario: &Path) -> Vec<(String, JsonLayoutSpec, bool)> {
-    let text = std::fs::read_to_string(scenario.join("log4j2.xml")).unwrap();
-    let config = l4rs_config::load_str(&text, None).expect("the scenario's configuration loads");
-    config
-        .appenders
-        .iter()
-        .filter_map(|appender| {
-            let AppenderKind::File(file) = &appender.kind else {
-                return None;
-            };
-            let Some(LayoutSpec::Json(spec)) = &appender.layout else {
-                return None;
-            };
-            let name = file.file_name.rsplit('/').next().unwrap().to_string();
-            // Every scenario routes all events to the root's appenders and none elsewhere.
-            let gets_events = config
-                .loggers
-                .root
-                .appender_refs
-                .iter()
-                .any(|r| r.appender == appender.name);
-            Some((name, spec.clone(), gets_events))
+    scenario_files(scenario)
+        .into_iter()
+        .filter_map(|file| match file.layout {
+            Some(LayoutSpec::Json(spec)) => Some((file.file, spec, file.gets_events)),
+            _ => None,
         })
         .collect()
 }

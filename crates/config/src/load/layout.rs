@@ -1,5 +1,6 @@
-//! `<PatternLayout>` with its selectors and `<Replace>`, `<JsonLayout>` with its
-//! `<KeyValuePair>` fields, `<SyslogLayout>` and `<Rfc5424Layout>`.
+//! `<PatternLayout>` with its selectors and `<Replace>`, the Jackson layouts (`<JsonLayout>`,
+//! `<XmlLayout>`, `<YamlLayout>`) with their `<KeyValuePair>` fields, `<SyslogLayout>` and
+//! `<Rfc5424Layout>`.
 
 use super::binder::Binder;
 use super::node::PNode;
@@ -19,7 +20,21 @@ pub(crate) fn is_layout(node: &PNode) -> bool {
 pub(crate) fn build_layout(binder: &mut Binder, node: PNode) -> Option<LayoutSpec> {
     match node.canonical {
         Some("PatternLayout") => Some(LayoutSpec::Pattern(build_pattern_layout(binder, node))),
-        Some("JsonLayout") => Some(LayoutSpec::Json(build_json_layout(binder, node))),
+        Some("JsonLayout") => Some(LayoutSpec::Json(build_jackson_layout(
+            binder,
+            node,
+            Jackson::Json,
+        ))),
+        Some("XmlLayout") => Some(LayoutSpec::Xml(build_jackson_layout(
+            binder,
+            node,
+            Jackson::Xml,
+        ))),
+        Some("YamlLayout") => Some(LayoutSpec::Yaml(build_jackson_layout(
+            binder,
+            node,
+            Jackson::Yaml,
+        ))),
         Some("SyslogLayout") => Some(LayoutSpec::Syslog(build_syslog_layout(binder, node))),
         Some("Rfc5424Layout") => Some(LayoutSpec::Rfc5424(build_rfc5424_layout(binder, node))),
         Some("GelfLayout") => {
@@ -78,10 +93,21 @@ fn build_pattern_layout(binder: &mut Binder, mut node: PNode) -> PatternLayoutSp
     spec
 }
 
-/// `<JsonLayout>`: log4j2 2.24's attributes and defaults. `header`/`footer` are attributes of
-/// every layout builder that JsonLayout ignores (its header is `[`), so they are accepted
-/// silently as log4j2 does.
-fn build_json_layout(binder: &mut Binder, mut node: PNode) -> JsonLayoutSpec {
+/// Which of log4j2's `AbstractJacksonLayout` subclasses an element builds: they share one
+/// builder, and each adds or drops a few attributes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Jackson {
+    Json,
+    Xml,
+    Yaml,
+}
+
+/// `<JsonLayout>`, `<XmlLayout>`, `<YamlLayout>`: log4j2 2.24's attributes and defaults.
+/// `propertiesAsList` and `objectMessageAsJsonObject` belong to JsonLayout's builder only, so
+/// log4j2 reports them as invalid on the other two. `header`/`footer` are attributes of every
+/// layout builder: YamlLayout writes them, JsonLayout and XmlLayout write their own and ignore
+/// them silently, as log4j2 does.
+fn build_jackson_layout(binder: &mut Binder, mut node: PNode, kind: Jackson) -> JsonLayoutSpec {
     let inserted = node.attrs.len();
     let defaults = JsonLayoutSpec::default();
     let mut additional_fields = Vec::new();
@@ -94,17 +120,34 @@ fn build_json_layout(binder: &mut Binder, mut node: PNode) -> JsonLayoutSpec {
             binder.unusable_child(&node, &child);
         }
     }
+    let json_only = |binder: &mut Binder, node: &mut PNode, name: &str, default: bool| {
+        if kind == Jackson::Json {
+            binder.boolean(node, &[name], default)
+        } else {
+            default
+        }
+    };
+    let properties_as_list = json_only(
+        binder,
+        &mut node,
+        "propertiesAsList",
+        defaults.properties_as_list,
+    );
+    let object_message_as_json_object = json_only(
+        binder,
+        &mut node,
+        "objectMessageAsJsonObject",
+        defaults.object_message_as_json_object,
+    );
     let spec = JsonLayoutSpec {
         location_info: binder.boolean(&mut node, &["locationInfo"], defaults.location_info),
         properties: binder.boolean(&mut node, &["properties"], defaults.properties),
-        properties_as_list: binder.boolean(
-            &mut node,
-            &["propertiesAsList"],
-            defaults.properties_as_list,
-        ),
+        properties_as_list,
         complete: binder.boolean(&mut node, &["complete"], defaults.complete),
         compact: binder.boolean(&mut node, &["compact"], defaults.compact),
-        event_eol: binder.boolean(&mut node, &["eventEol"], defaults.event_eol),
+        // XmlLayout's builder has the attribute but its constructor drops it.
+        event_eol: binder.boolean(&mut node, &["eventEol"], defaults.event_eol)
+            && kind != Jackson::Xml,
         end_of_line: binder.string(&mut node, &["endOfLine"]),
         include_stacktrace: binder.boolean(
             &mut node,
@@ -126,19 +169,48 @@ fn build_json_layout(binder: &mut Binder, mut node: PNode) -> JsonLayoutSpec {
             &["includeTimeMillis"],
             defaults.include_time_millis,
         ),
-        object_message_as_json_object: binder.boolean(
-            &mut node,
-            &["objectMessageAsJsonObject"],
-            defaults.object_message_as_json_object,
-        ),
+        object_message_as_json_object,
         charset: binder.charset(&mut node, &["charset"]),
         additional_fields,
+        header: binder.string(&mut node, &["header"]),
+        footer: binder.string(&mut node, &["footer"]),
+        // Both are known only once the loggers are built; the loader fills them in.
+        ..defaults
     };
-    // Accepted by every log4j2 layout builder; JsonLayout writes its own header and footer.
-    let _ = binder.string(&mut node, &["header"]);
-    let _ = binder.string(&mut node, &["footer"]);
+    if kind != Jackson::Json {
+        report_json_only_attribute(binder, &mut node);
+    }
     binder.finish(&node, inserted);
     spec
+}
+
+/// A JsonLayout-only attribute left alone on an XmlLayout or YamlLayout: log4j2's message,
+/// with a help that says what to do instead of "check the spelling".
+fn report_json_only_attribute(binder: &mut Binder, node: &mut PNode) {
+    let [attr] = node.attrs.as_slice() else {
+        return;
+    };
+    let fix = if attr.name.eq_ignore_ascii_case("propertiesAsList") {
+        "the context map is always a list of <item key value> in XmlLayout and a mapping in YamlLayout"
+    } else if attr.name.eq_ignore_ascii_case("objectMessageAsJsonObject") {
+        "messages are always written as text"
+    } else {
+        return;
+    };
+    let attr = node.attrs.remove(0);
+    binder.report(
+        Severity::Error,
+        format!(
+            "{} contains an invalid element or attribute \"{}\"",
+            node.name, attr.name
+        ),
+        Some(node),
+        Some(attr.position),
+        Some(format!(
+            "{} is an attribute of JsonLayout only ({fix}); remove it",
+            attr.name
+        )),
+    );
 }
 
 /// `<SyslogLayout>`: log4j2's attributes and defaults; an unknown facility warns and keeps

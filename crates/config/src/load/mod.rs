@@ -35,9 +35,7 @@ use std::sync::Arc;
 use l4rs_core::{status, Level};
 
 use crate::default::{default_console, default_name, default_root};
-use crate::model::{
-    AppenderSpec, Configuration, FilterSpec, LayoutSpec, LoggersSpec, PatternLayoutSpec,
-};
+use crate::model::{AppenderSpec, Configuration, FilterSpec, LayoutSpec, LoggersSpec};
 use crate::substitute::Substitutor;
 use crate::xml::{self, XmlError};
 use crate::{Position, Severity};
@@ -332,8 +330,8 @@ fn bind(root: &xml::Node, source: Option<&Path>, options: LoadOptions) -> Config
                     }) => root.level.unwrap_or(Level::ERROR),
                     _ => Level::ERROR,
                 };
-                for_each_pattern_layout(&mut appenders[first_new..], |spec| {
-                    spec.header_level = header_level;
+                for_each_header_footer_level(&mut appenders[first_new..], |header, _| {
+                    *header = header_level;
                 });
             }
             Some("Loggers") => loggers_outcome = Some(loggers::build_loggers(&mut binder, child)),
@@ -404,7 +402,7 @@ fn bind(root: &xml::Node, source: Option<&Path>, options: LoadOptions) -> Config
     };
     // The footer is rendered at stop time, from the configuration's final root logger.
     let footer_level = loggers.root.level.unwrap_or(Level::ERROR);
-    for_each_pattern_layout(&mut appenders, |spec| spec.footer_level = footer_level);
+    for_each_header_footer_level(&mut appenders, |_, footer| *footer = footer_level);
     let filter = match filters.len() {
         0 => None,
         1 => filters.pop(),
@@ -465,15 +463,19 @@ impl<T> LastByName<T> {
 }
 
 /// Calls `f` on the pattern layout of each of `appenders` that has one.
-fn for_each_pattern_layout(
+fn for_each_header_footer_level(
     appenders: &mut [AppenderSpec],
-    mut f: impl FnMut(&mut PatternLayoutSpec),
+    mut f: impl FnMut(&mut Level, &mut Level),
 ) {
     for appender in appenders {
         match &mut appender.layout {
-            Some(LayoutSpec::Pattern(spec)) => f(spec),
+            Some(LayoutSpec::Pattern(spec)) => f(&mut spec.header_level, &mut spec.footer_level),
             // The CSV layouts' header and footer are PatternLayout serializers.
-            Some(LayoutSpec::Csv(spec)) => f(&mut spec.text),
+            Some(LayoutSpec::Csv(spec)) => {
+                f(&mut spec.text.header_level, &mut spec.text.footer_level)
+            }
+            // YamlLayout renders its header and footer patterns as PatternLayout does.
+            Some(LayoutSpec::Yaml(spec)) => f(&mut spec.header_level, &mut spec.footer_level),
             _ => {}
         }
     }

@@ -19,6 +19,8 @@ fn pattern(config: &Configuration, appender: &str) -> String {
     match &config.appender(appender).expect("appender").layout {
         Some(LayoutSpec::Pattern(layout)) => layout.pattern.clone(),
         Some(LayoutSpec::Json(_)) => "<json>".to_string(),
+        Some(LayoutSpec::Xml(_)) => "<xml>".to_string(),
+        Some(LayoutSpec::Yaml(_)) => "<yaml>".to_string(),
         Some(LayoutSpec::Syslog(_)) => "<syslog>".to_string(),
         Some(LayoutSpec::Rfc5424(_)) => "<rfc5424>".to_string(),
         Some(LayoutSpec::Gelf(_)) => "<gelf>".to_string(),
@@ -657,7 +659,7 @@ fn unknown_and_unsupported_plugins_are_named() {
   <Typo/>
   <Appenders>
     <JDBC name="R" tableName="t"/>
-    <Console name="J"><XmlLayout/></Console>
+    <Console name="J"><HtmlLayout/></Console>
     <Wrapper><Console name="W"/></Wrapper>
     <Outer><Inner><Console name="I"/></Inner></Outer>
   </Appenders>
@@ -710,7 +712,7 @@ fn unknown_and_unsupported_plugins_are_named() {
     assert!(messages
         .contains(&"plugin JDBC is not available in l4rs yet; the element is ignored".to_string()));
     assert!(messages.contains(
-        &"plugin XmlLayout is not available in l4rs yet; the element is ignored".to_string()
+        &"plugin HtmlLayout is not available in l4rs yet; the element is ignored".to_string()
     ));
     assert!(messages.iter().any(|m| m.starts_with("Unknown object \"Console\" of type org.apache.logging.log4j.core.appender.ConsoleAppender is ignored")));
     let names: Vec<&str> = config.appenders.iter().map(|a| a.name.as_str()).collect();

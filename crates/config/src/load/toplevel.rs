@@ -162,6 +162,8 @@ fn java_class(canonical: &str) -> String {
         "MemoryMappedFile" => "org.apache.logging.log4j.core.appender.MemoryMappedFileAppender",
         "PatternLayout" => "org.apache.logging.log4j.core.layout.PatternLayout",
         "JsonLayout" => "org.apache.logging.log4j.core.layout.JsonLayout",
+        "XmlLayout" => "org.apache.logging.log4j.core.layout.XmlLayout",
+        "YamlLayout" => "org.apache.logging.log4j.core.layout.YamlLayout",
         "SyslogLayout" => "org.apache.logging.log4j.core.layout.SyslogLayout",
         "Rfc5424Layout" => "org.apache.logging.log4j.core.layout.Rfc5424Layout",
         "LoggerFields" => "org.apache.logging.log4j.core.layout.LoggerFields",

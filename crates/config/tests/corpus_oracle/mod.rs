@@ -61,7 +61,8 @@ fn class_path(classes: &Path) -> String {
     // The disruptor is only needed by asynchronous loggers; Debian ships it separately. The
     // Jackson and commons-csv jars let log4j2 build its JSON, XML, YAML and CSV layouts
     // (without them it falls back to PatternLayout), as the scenario oracle's run.sh puts them
-    // on its class path.
+    // on its class path; Woodstox is the StAX writer XmlLayout writes through (see the
+    // conformance oracle).
     for jar in [
         "log4j-api.jar",
         "log4j-core.jar",
@@ -217,6 +218,8 @@ pub fn l4rs_dump(config: &Configuration) -> Vec<String> {
             ) => "-",
             (_, None | Some(LayoutSpec::Pattern(_))) => "PatternLayout",
             (_, Some(LayoutSpec::Json(_))) => "JsonLayout",
+            (_, Some(LayoutSpec::Xml(_))) => "XmlLayout",
+            (_, Some(LayoutSpec::Yaml(_))) => "YamlLayout",
             (_, Some(LayoutSpec::Syslog(_))) => "SyslogLayout",
             (_, Some(LayoutSpec::Rfc5424(_))) => "Rfc5424Layout",
             (_, Some(LayoutSpec::Gelf(_))) => "GelfLayout",

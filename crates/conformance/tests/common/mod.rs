@@ -81,11 +81,27 @@ pub fn replay_binary() -> PathBuf {
 /// one run printed `Cannot use file /tmp/hsperfdata_root/<pid> because it is locked by another
 /// process` when a JVM in another PID namespace had left a file of the same pid. No perf-data
 /// file at all, and JVM warnings on stderr, keep stdout to what the scenario's appenders print.
+///
+/// With Debian's Woodstox installed (`.ci/setup/40-xmlyaml.sh`), its jar and stax2-api are put
+/// on the boot class path so that log4j2's XmlLayout writes through Woodstox, the StAX writer
+/// jackson-dataformat-xml depends on and every Maven build of an application ships. `run.sh`
+/// does not list it; without it Jackson falls back to the JDK's StAX writer, which cannot
+/// pretty-print at all and writes random `zdef…` namespace prefixes in compact mode.
 pub fn oracle_java_opts() -> String {
-    let ours = "-XX:-UsePerfData -Xlog:disable -Xlog:all=warning:stderr";
+    let mut ours = "-XX:-UsePerfData -Xlog:disable -Xlog:all=warning:stderr".to_string();
+    let jars = Path::new("/usr/share/java");
+    let woodstox = jars.join("woodstox-core.jar");
+    let stax2 = jars.join("stax2-api.jar");
+    if woodstox.is_file() && stax2.is_file() {
+        ours.push_str(&format!(
+            " -Xbootclasspath/a:{}:{}",
+            woodstox.display(),
+            stax2.display()
+        ));
+    }
     match std::env::var("ORACLE_JAVA_OPTS") {
         Ok(theirs) if !theirs.trim().is_empty() => format!("{theirs} {ours}"),
-        _ => ours.to_string(),
+        _ => ours,
     }
 }
 

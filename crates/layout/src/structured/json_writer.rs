@@ -4,6 +4,10 @@
 
 use std::fmt;
 
+use l4rs_core::Message;
+
+use super::jackson::Tree;
+
 /// Jackson's hex digits are upper case (`\u001F`).
 const HEX: &[u8; 16] = b"0123456789ABCDEF";
 
@@ -81,16 +85,20 @@ impl<'a> JsonWriter<'a> {
             self.out.push_str("  ");
         }
     }
+}
+
+impl Tree for JsonWriter<'_> {
+    type Open = Open;
 
     /// `{`.
-    pub fn begin_object(&mut self) -> Open {
+    fn begin_object(&mut self) -> Open {
         self.out.push('{');
         self.depth += 1;
         Open { empty: true }
     }
 
     /// `}`.
-    pub fn end_object(&mut self, open: Open) {
+    fn end_object(&mut self, open: Open) {
         self.depth -= 1;
         if self.pretty {
             if open.empty {
@@ -102,8 +110,8 @@ impl<'a> JsonWriter<'a> {
         self.out.push('}');
     }
 
-    /// Starts a field: separator, indentation, the quoted name and `:`; the value follows.
-    pub fn field(&mut self, open: &mut Open, name: &str) {
+    /// Separator, indentation, the quoted name and `:`.
+    fn field(&mut self, open: &mut Open, name: &str) {
         if !open.empty {
             self.out.push(',');
         }
@@ -118,13 +126,12 @@ impl<'a> JsonWriter<'a> {
     }
 
     /// `[`.
-    pub fn begin_array(&mut self) -> Open {
+    fn begin_array(&mut self) -> Open {
         self.out.push('[');
         Open { empty: true }
     }
 
-    /// Starts an array element; the value follows.
-    pub fn element(&mut self, open: &mut Open) {
+    fn element(&mut self, open: &mut Open) {
         if !open.empty {
             self.out.push(',');
         }
@@ -135,36 +142,38 @@ impl<'a> JsonWriter<'a> {
     }
 
     /// `]`.
-    pub fn end_array(&mut self, _open: Open) {
+    fn end_array(&mut self, _open: Open) {
         if self.pretty {
             self.out.push(' ');
         }
         self.out.push(']');
     }
 
-    /// A quoted, escaped string value.
-    pub fn string(&mut self, value: &str) {
+    /// A quoted, escaped string.
+    fn string(&mut self, value: &str) {
         self.out.push('"');
         escape_into(self.out, value);
         self.out.push('"');
     }
 
-    /// A string field.
-    pub fn string_field(&mut self, open: &mut Open, name: &str, value: &str) {
-        self.field(open, name);
-        self.string(value);
-    }
-
-    /// An integer field.
-    pub fn integer_field(&mut self, open: &mut Open, name: &str, value: i64) {
-        self.field(open, name);
+    fn integer(&mut self, value: i64) {
         self.out.push_str(itoa::Buffer::new().format(value));
     }
 
-    /// A boolean field.
-    pub fn boolean_field(&mut self, open: &mut Open, name: &str, value: bool) {
-        self.field(open, name);
+    fn boolean(&mut self, value: bool) {
         self.out.push_str(if value { "true" } else { "false" });
+    }
+
+    /// Formats the message straight into the escaped output.
+    fn message(&mut self, message: &Message<'_>) {
+        self.out.push('"');
+        match message.as_str() {
+            Some(text) => escape_into(self.out, text),
+            None => {
+                let _ = fmt::Write::write_fmt(&mut Escaper(self.out), format_args!("{message}"));
+            }
+        }
+        self.out.push('"');
     }
 }
 

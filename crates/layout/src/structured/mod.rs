@@ -8,20 +8,32 @@
 //! * [`JsonLayout`]: log4j-core's Jackson-based `JsonLayout`, compact or pretty-printed.
 //! * [`SyslogLayout`]: BSD syslog (RFC 3164) lines.
 //! * [`Rfc5424Layout`]: RFC 5424 syslog lines with the MDC as structured data.
+//! * [`XmlLayout`]: log4j-core's Jackson-based `XmlLayout` (Woodstox's escapes).
+//! * [`YamlLayout`]: log4j-core's Jackson-based `YamlLayout` (SnakeYAML's emitter).
 //! * [`GelfLayout`]: GELF 1.1 JSON objects for Graylog, compressed above a threshold.
 //! * [`CsvLayout`]: `CsvLogEventLayout` and `CsvParameterLayout` records.
+//!
+//! The three Jackson layouts share their options and (JSON and YAML) their event walk in
+//! `jackson`.
 
 mod compress;
 mod csv;
 mod gelf;
+mod jackson;
 mod json;
 mod json_writer;
 mod rfc5424;
 mod structured_data;
 mod syslog;
+mod xml;
+mod xml_writer;
+mod yaml;
+mod yaml_writer;
 
 pub use csv::CsvLayout;
 pub use gelf::GelfLayout;
 pub use json::JsonLayout;
 pub use rfc5424::Rfc5424Layout;
 pub use syslog::SyslogLayout;
+pub use xml::XmlLayout;
+pub use yaml::YamlLayout;

@@ -204,3 +204,38 @@ pub fn scenario_events(name: &str) -> Vec<OwnedEvent> {
         .map(OwnedEvent::from_json)
         .collect()
 }
+
+/// A scenario's File appender: the name of the file it writes, its layout, and whether the
+/// root logger feeds it (every scenario routes all events to the root's appenders and none
+/// elsewhere, so the others get no event).
+pub struct ScenarioFile {
+    pub file: String,
+    pub layout: Option<l4rs_config::model::LayoutSpec>,
+    pub gets_events: bool,
+}
+
+/// The File appenders of scenario folder `scenario`.
+pub fn scenario_files(scenario: &Path) -> Vec<ScenarioFile> {
+    use l4rs_config::model::AppenderKind;
+    let text = std::fs::read_to_string(scenario.join("log4j2.xml")).unwrap();
+    let config = l4rs_config::load_str(&text, None).expect("the scenario's configuration loads");
+    config
+        .appenders
+        .iter()
+        .filter_map(|appender| {
+            let AppenderKind::File(file) = &appender.kind else {
+                return None;
+            };
+            Some(ScenarioFile {
+                file: file.file_name.rsplit('/').next().unwrap().to_string(),
+                layout: appender.layout.clone(),
+                gets_events: config
+                    .loggers
+                    .root
+                    .appender_refs
+                    .iter()
+                    .any(|r| r.appender == appender.name),
+            })
+        })
+        .collect()
+}

@@ -207,12 +207,12 @@ impl DateFormatter {
     #[inline]
     fn write_cached(&self, text: &str, cuts: &[(usize, usize)], nanos: u32, out: &mut String) {
         if !self.has_sub_second {
-            out.push_str(text);
+            crate::short::push(out, text);
             return;
         }
         if let (true, Some(&(at, _))) = (self.patch_millis, cuts.first()) {
             let start = out.len();
-            out.push_str(text);
+            crate::short::push(out, text);
             let millis = nanos / 1_000_000 % 1000;
             let digits = [
                 b'0' + (millis / 100) as u8,

@@ -1,5 +1,6 @@
 //! A trace's frame lines written in bulk: one reservation for all of them, then raw copies
-//! with no capacity check, no UTF-8 check and no call into `memcpy` per piece.
+//! with no capacity check, no UTF-8 check and no call into `memcpy` per piece
+//! ([`crate::short::copy`]).
 //!
 //! A frame line is seven short pieces (`\tat `, the class, `::`, the method, `(`, the file,
 //! `:line)` and the line end); pushing each onto a `String` cost a capacity check and a
@@ -8,6 +9,8 @@
 
 use l4rs_core::throwable::FrameStyle;
 use l4rs_core::StackFrame;
+
+use crate::short::copy;
 
 /// The most bytes a frame line adds besides its three strings, its indentation and its line
 /// end: `\tat ` and `::`, then the longest of `(Native Method)`, `(Unknown Source)` and
@@ -82,43 +85,6 @@ unsafe fn line(mut at: *mut u8, f: &StackFrame, tabs: usize, end: [&str; 2]) -> 
 unsafe fn fixed<const N: usize>(at: *mut u8, piece: &[u8; N]) -> *mut u8 {
     std::ptr::copy_nonoverlapping(piece.as_ptr(), at, N);
     at.add(N)
-}
-
-/// Copies a short piece with two overlapping loads and stores of the widest size that fits
-/// (frame strings are mostly 4–32 bytes), `memcpy` only for longer ones.
-///
-/// # Safety
-/// `at` must have room for `piece.len()` bytes and not overlap `piece`.
-#[inline(always)]
-unsafe fn copy(at: *mut u8, piece: &[u8]) -> *mut u8 {
-    use std::ptr::{read_unaligned, write_unaligned};
-    let len = piece.len();
-    let from = piece.as_ptr();
-    if len >= 16 {
-        if len <= 32 {
-            let head = read_unaligned(from.cast::<u128>());
-            let tail = read_unaligned(from.add(len - 16).cast::<u128>());
-            write_unaligned(at.cast::<u128>(), head);
-            write_unaligned(at.add(len - 16).cast::<u128>(), tail);
-        } else {
-            std::ptr::copy_nonoverlapping(from, at, len);
-        }
-    } else if len >= 8 {
-        let head = read_unaligned(from.cast::<u64>());
-        let tail = read_unaligned(from.add(len - 8).cast::<u64>());
-        write_unaligned(at.cast::<u64>(), head);
-        write_unaligned(at.add(len - 8).cast::<u64>(), tail);
-    } else if len >= 4 {
-        let head = read_unaligned(from.cast::<u32>());
-        let tail = read_unaligned(from.add(len - 4).cast::<u32>());
-        write_unaligned(at.cast::<u32>(), head);
-        write_unaligned(at.add(len - 4).cast::<u32>(), tail);
-    } else if len > 0 {
-        *at = *from;
-        *at.add(len / 2) = *from.add(len / 2);
-        *at.add(len - 1) = *from.add(len - 1);
-    }
-    at.add(len)
 }
 
 /// "00" to "99", for line numbers two digits at a time.

@@ -61,8 +61,86 @@ pub(crate) unsafe fn copy(at: *mut u8, piece: &[u8]) -> *mut u8 {
     at.add(len)
 }
 
+/// Appends `value` in decimal: below 10,000 (line numbers, most thread ids) from a table of
+/// digit pairs, larger and negative values through `itoa`.
+#[inline(always)]
+pub(crate) fn push_integer(out: &mut String, value: i64) {
+    match u32::try_from(value) {
+        Ok(small) if small < 10_000 => {
+            out.reserve(4);
+            // SAFETY: four bytes of spare capacity are reserved, `digits` writes at most four
+            // ASCII digits for a value below 10,000, and `len` covers what it wrote.
+            unsafe {
+                let bytes = out.as_mut_vec();
+                let end = bytes.len();
+                let at = bytes.as_mut_ptr().add(end);
+                let written = digits(at, small).offset_from(at) as usize;
+                bytes.set_len(end + written);
+            }
+        }
+        _ => push(out, itoa::Buffer::new().format(value)),
+    }
+}
+
+/// "00" to "99", for decimals two digits at a time.
+static PAIRS: [u8; 200] = {
+    let mut pairs = [0u8; 200];
+    let mut n = 0;
+    while n < 100 {
+        pairs[2 * n] = b'0' + (n / 10) as u8;
+        pairs[2 * n + 1] = b'0' + (n % 10) as u8;
+        n += 1;
+    }
+    pairs
+};
+
+/// Writes `n` in decimal at `at` and returns the end: values below 10,000 from the table,
+/// others through `itoa`.
+///
+/// # Safety
+/// `at` must have room for ten bytes, or four when `n` is below 10,000.
+#[inline(always)]
+pub(crate) unsafe fn digits(at: *mut u8, n: u32) -> *mut u8 {
+    let pair = |at: *mut u8, n: u32| {
+        std::ptr::copy_nonoverlapping(PAIRS.as_ptr().add(2 * n as usize), at, 2);
+    };
+    if n < 10 {
+        *at = b'0' + n as u8;
+        at.add(1)
+    } else if n < 100 {
+        pair(at, n);
+        at.add(2)
+    } else if n < 1000 {
+        *at = b'0' + (n / 100) as u8;
+        pair(at.add(1), n % 100);
+        at.add(3)
+    } else if n < 10_000 {
+        pair(at, n / 100);
+        pair(at.add(2), n % 100);
+        at.add(4)
+    } else {
+        copy(at, itoa::Buffer::new().format(n).as_bytes())
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn integers_print_as_itoa_does() {
+        for value in (-1_100..11_000).chain([
+            i64::MIN,
+            -1,
+            99_999,
+            123_456_789,
+            i64::from(u32::MAX),
+            i64::MAX,
+        ]) {
+            let mut out = String::from("x");
+            super::push_integer(&mut out, value);
+            assert_eq!(out, format!("x{value}"));
+        }
+    }
+
     #[test]
     fn every_length_appends_exactly() {
         let text: String = ('a'..='z').chain('A'..='Z').chain("é→😀".chars()).collect();

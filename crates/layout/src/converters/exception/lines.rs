@@ -10,7 +10,7 @@
 use l4rs_core::throwable::FrameStyle;
 use l4rs_core::StackFrame;
 
-use crate::short::copy;
+use crate::short::{copy, digits};
 
 /// The most bytes a frame line adds besides its three strings, its indentation and its line
 /// end: `\tat ` and `::`, then the longest of `(Native Method)`, `(Unknown Source)` and
@@ -85,46 +85,6 @@ unsafe fn line(mut at: *mut u8, f: &StackFrame, tabs: usize, end: [&str; 2]) -> 
 unsafe fn fixed<const N: usize>(at: *mut u8, piece: &[u8; N]) -> *mut u8 {
     std::ptr::copy_nonoverlapping(piece.as_ptr(), at, N);
     at.add(N)
-}
-
-/// "00" to "99", for line numbers two digits at a time.
-static PAIRS: [u8; 200] = {
-    let mut pairs = [0u8; 200];
-    let mut n = 0;
-    while n < 100 {
-        pairs[2 * n] = b'0' + (n / 10) as u8;
-        pairs[2 * n + 1] = b'0' + (n % 10) as u8;
-        n += 1;
-    }
-    pairs
-};
-
-/// Writes `n` in decimal: line numbers below 10,000 from the table, others through `itoa`.
-///
-/// # Safety
-/// `at` must have room for ten bytes.
-#[inline(always)]
-unsafe fn digits(at: *mut u8, n: u32) -> *mut u8 {
-    let pair = |at: *mut u8, n: u32| {
-        std::ptr::copy_nonoverlapping(PAIRS.as_ptr().add(2 * n as usize), at, 2);
-    };
-    if n < 10 {
-        *at = b'0' + n as u8;
-        at.add(1)
-    } else if n < 100 {
-        pair(at, n);
-        at.add(2)
-    } else if n < 1000 {
-        *at = b'0' + (n / 100) as u8;
-        pair(at.add(1), n % 100);
-        at.add(3)
-    } else if n < 10_000 {
-        pair(at, n / 100);
-        pair(at.add(2), n % 100);
-        at.add(4)
-    } else {
-        copy(at, itoa::Buffer::new().format(n).as_bytes())
-    }
 }
 
 #[cfg(test)]

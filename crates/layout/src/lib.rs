@@ -32,6 +32,7 @@ mod parser;
 mod pattern;
 mod scratch;
 mod selector;
+mod short;
 pub mod structured;
 #[cfg(test)]
 mod test_support;

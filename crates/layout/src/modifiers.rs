@@ -140,7 +140,7 @@ pub(crate) fn truncate_back(out: &mut String, start: usize, keep: usize) {
 fn push_repeated(out: &mut String, fill: &str, mut count: usize) {
     while count > 0 {
         let chunk = count.min(fill.len());
-        out.push_str(&fill[..chunk]);
+        crate::short::push(out, &fill[..chunk]);
         count -= chunk;
     }
 }

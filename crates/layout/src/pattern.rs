@@ -19,6 +19,7 @@ use crate::converters::runtime::{self, UuidKind};
 use crate::converters::thread;
 use crate::modifiers::FormattingInfo;
 use crate::parser::{self, ParseOptions};
+use crate::short;
 
 /// A pattern compiled once into converters. Formatting runs the converters in order into the
 /// caller's buffer and allocates nothing for the common converters.
@@ -195,12 +196,12 @@ impl Converter {
     pub fn format(&self, event: &LogEvent<'_>, out: &mut String, base: usize) {
         match self {
             Converter::Literal(literal) => match &literal.interpolator {
-                None => out.push_str(&literal.text),
+                None => short::push(out, &literal.text),
                 Some(interpolator) => {
                     out.push_str(&interpolator.interpolate(&literal.text, Some(event)))
                 }
             },
-            Converter::LineSeparator => out.push_str(runtime::LINE_SEPARATOR),
+            Converter::LineSeparator => short::push(out, runtime::LINE_SEPARATOR),
             Converter::Date(date) => date.format(event.timestamp, out),
             Converter::Level(level) => level.format(event.level, out),
             Converter::Logger(abbreviator) => abbreviator.abbreviate(event.logger_name, out),
@@ -210,10 +211,10 @@ impl Converter {
             Converter::File => location::format_file(event, out),
             Converter::Location => location::format_location(event, out),
             Converter::Message(message) => message.format(event, out),
-            Converter::ThreadName => out.push_str(event.thread.name),
+            Converter::ThreadName => short::push(out, event.thread.name),
             Converter::ThreadId => thread::push_integer(out, event.thread.id as i64),
             Converter::ThreadPriority => thread::push_integer(out, event.thread.priority as i64),
-            Converter::ProcessId(pid) => out.push_str(pid),
+            Converter::ProcessId(pid) => short::push(out, pid),
             Converter::Relative => runtime::format_relative(event, out),
             Converter::SequenceNumber => runtime::format_sequence_number(out),
             Converter::Nano => thread::push_integer(out, event.nano_time),

@@ -73,7 +73,7 @@ impl LevelConverter {
     #[inline]
     pub fn format(&self, level: Level, out: &mut String) {
         match &self.labels {
-            None => out.push_str(level.name()),
+            None => crate::short::push(out, level.name()),
             Some(labels) => {
                 let name = level.name();
                 match labels

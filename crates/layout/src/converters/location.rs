@@ -16,7 +16,7 @@ pub(crate) fn format_class(event: &LogEvent<'_>, abbreviator: &NameAbbreviator, 
 /// `%M`: the caller's method, or nothing.
 pub(crate) fn format_method(event: &LogEvent<'_>, out: &mut String) {
     if let Some(location) = &event.location {
-        out.push_str(location.method);
+        crate::short::push(out, location.method);
     }
 }
 

@@ -75,7 +75,7 @@ impl NameAbbreviator {
     /// Appends the abbreviated `name`.
     pub fn abbreviate(&self, name: &str, out: &mut String) {
         match self {
-            NameAbbreviator::Full => out.push_str(name),
+            NameAbbreviator::Full => crate::short::push(out, name),
             NameAbbreviator::Retain(count) => {
                 let bytes = name.as_bytes();
                 // Start one before the end so that a trailing dot is not a separator.

@@ -4,7 +4,7 @@
 /// Appends `value` in decimal without going through `fmt` (no allocation, no formatter).
 #[inline]
 pub(crate) fn push_integer(out: &mut String, value: i64) {
-    out.push_str(itoa::Buffer::new().format(value));
+    crate::short::push_integer(out, value);
 }
 
 /// Appends `value` zero-padded to at least `width` digits.

@@ -90,6 +90,9 @@ pub struct DateFormatter {
     id: u64,
     items: Vec<Item>,
     has_sub_second: bool,
+    /// The only sub-second item is `SSS`: the cached second holds `000` in its place, which
+    /// each event overwrites, so the text is one copy and three stores.
+    patch_millis: bool,
     zone: Zone,
 }
 
@@ -119,8 +122,14 @@ impl DateFormatter {
             None => Zone::local(),
             Some(id) => Zone::from_id(id),
         };
+        let mut sub_second = items.iter().filter(|item| item.is_sub_second());
+        let patch_millis = matches!(
+            (sub_second.next(), sub_second.next()),
+            (Some(Item::Millis(3)), None)
+        );
         DateFormatter {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            patch_millis,
             has_sub_second: items.iter().any(Item::is_sub_second),
             items,
             zone,
@@ -174,6 +183,9 @@ impl DateFormatter {
         for (index, item) in self.items.iter().enumerate() {
             if item.is_sub_second() {
                 cuts.push((text.len(), index));
+                if self.patch_millis {
+                    text.push_str("000");
+                }
             } else {
                 format::write_item(item, &fields, text, &zone_name);
             }
@@ -195,7 +207,21 @@ impl DateFormatter {
     #[inline]
     fn write_cached(&self, text: &str, cuts: &[(usize, usize)], nanos: u32, out: &mut String) {
         if !self.has_sub_second {
-            out.push_str(text);
+            crate::short::push(out, text);
+            return;
+        }
+        if let (true, Some(&(at, _))) = (self.patch_millis, cuts.first()) {
+            let start = out.len();
+            crate::short::push(out, text);
+            let millis = nanos / 1_000_000 % 1000;
+            let digits = [
+                b'0' + (millis / 100) as u8,
+                b'0' + (millis / 10 % 10) as u8,
+                b'0' + (millis % 10) as u8,
+            ];
+            // SAFETY: the three bytes are the ASCII `000` render_second put at `at`, and
+            // digits are ASCII, so the string stays UTF-8.
+            unsafe { out.as_mut_vec()[start + at..start + at + 3].copy_from_slice(&digits) };
             return;
         }
         let mut from = 0;
@@ -316,6 +342,42 @@ mod tests {
     }
 
     const T: i64 = 1_351_866_842_781;
+
+    #[test]
+    fn cached_seconds_patch_each_events_millis() {
+        // One formatter, one thread: the second is rendered once, the millis written per
+        // event, including where text follows them and where another sub-second item
+        // disables the patch.
+        for (pattern, expected) in [
+            (
+                "HH:mm:ss.SSS",
+                [
+                    "14:34:02.000",
+                    "14:34:02.007",
+                    "14:34:02.999",
+                    "14:34:03.010",
+                ],
+            ),
+            (
+                "SSS 'ms' ss",
+                ["000 ms 02", "007 ms 02", "999 ms 02", "010 ms 03"],
+            ),
+            (
+                "ss.SSS.SS",
+                ["02.000.00", "02.007.07", "02.999.999", "03.010.10"],
+            ),
+            ("ss.S", ["02.0", "02.7", "02.999", "03.10"]),
+        ] {
+            let formatter = DateFormatter::new(Some(pattern), Some("GMT"));
+            let second = T - 781;
+            let mut out = String::from("|");
+            for (millis, expected) in [0, 7, 999, 1010].into_iter().zip(expected) {
+                out.truncate(1);
+                formatter.format(at(second + millis, 123_456), &mut out);
+                assert_eq!(&out[1..], expected, "{pattern} at +{millis} ms");
+            }
+        }
+    }
 
     #[test]
     fn named_formats() {

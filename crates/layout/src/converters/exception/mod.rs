@@ -1,5 +1,6 @@
 //! `%ex` / `%xEx` / `%rEx` and their aliases: exception traces as log4j2 2.19 prints them.
 
+mod lines;
 mod options;
 pub(crate) mod render;
 

@@ -15,6 +15,8 @@ use l4rs_core::{StackFrame, Throwable};
 
 use crate::converters::runtime::LINE_SEPARATOR;
 
+use super::lines;
+
 /// Where rendered text goes.
 pub(crate) struct Sink<'a> {
     out: &'a mut String,
@@ -100,6 +102,16 @@ impl<'a> Sink<'a> {
             if split.line < split.limit {
                 self.out.push_str(segment);
             }
+        }
+    }
+
+    /// The output itself when text is copied through unchanged, for writers that copy many
+    /// pieces at once ([`super::lines`]).
+    #[inline]
+    pub fn direct_out(&mut self) -> Option<&mut String> {
+        match self.split {
+            None => Some(self.out),
+            Some(_) => None,
         }
     }
 
@@ -192,19 +204,29 @@ pub(crate) fn frames_in_common(trace: &[StackFrame], enclosing: &[StackFrame]) -
 pub(crate) fn standard(throwable: &Throwable, sink: &mut Sink<'_>) {
     header(throwable, sink);
     sink.text(LINE_SEPARATOR);
-    for f in throwable.frames() {
-        if sink.is_full() {
-            return;
-        }
-        sink.text("\tat ");
-        frame(f, sink);
-        sink.text(LINE_SEPARATOR);
-    }
+    standard_frames(throwable.frames(), 0, sink);
     for suppressed in throwable.suppressed() {
         standard_enclosed(suppressed, throwable.frames(), "Suppressed: ", 1, sink);
     }
     if let Some(cause) = throwable.cause() {
         standard_enclosed(cause, throwable.frames(), "Caused by: ", 0, sink);
+    }
+}
+
+/// One `\tat frame` line per frame, each after `prefix` tabs, until the line limit.
+fn standard_frames(frames: &[StackFrame], prefix: usize, sink: &mut Sink<'_>) {
+    if let Some(out) = sink.direct_out() {
+        lines::write(out, frames, prefix, [LINE_SEPARATOR, ""]);
+        return;
+    }
+    for f in frames {
+        if sink.is_full() {
+            return;
+        }
+        tabs(prefix, sink);
+        sink.text("\tat ");
+        frame(f, sink);
+        sink.text(LINE_SEPARATOR);
     }
 }
 
@@ -224,14 +246,9 @@ fn standard_enclosed(
     sink.text(caption);
     header(throwable, sink);
     sink.text(LINE_SEPARATOR);
-    for f in &trace[..trace.len() - common] {
-        if sink.is_full() {
-            return;
-        }
-        tabs(prefix, sink);
-        sink.text("\tat ");
-        frame(f, sink);
-        sink.text(LINE_SEPARATOR);
+    standard_frames(&trace[..trace.len() - common], prefix, sink);
+    if sink.is_full() {
+        return;
     }
     if common != 0 {
         more_line(common, prefix, sink);
@@ -282,6 +299,16 @@ impl ProxyStyle<'_> {
 
     /// The frames of one throwable, with filtered runs and the `... N more` line.
     fn elements(&self, frames: &[StackFrame], common: usize, prefix: usize, sink: &mut Sink<'_>) {
+        if self.filters.is_empty() && self.suffix.is_empty() {
+            if let Some(out) = sink.direct_out() {
+                lines::write(out, frames, prefix, [" ~[?:?]", self.separator]);
+                if common != 0 {
+                    more_line(common, prefix, sink);
+                    self.end_line(sink);
+                }
+                return;
+            }
+        }
         let mut skipped = 0;
         for f in frames {
             if sink.is_full() {

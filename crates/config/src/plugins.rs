@@ -218,6 +218,8 @@ const L4RS_PLUGINS: &[&str] = &[
     "KeyValuePair",
     "SyslogLayout",
     "Rfc5424Layout",
+    "JsonTemplateLayout",
+    "EventTemplateAdditionalField",
     "MarkerPatternSelector",
     "LevelPatternSelector",
     "PatternMatch",
@@ -351,7 +353,8 @@ pub fn element_type(canonical: &str) -> &'static str {
             "rewritePolicy"
         }
         "Failovers" => "failovers",
-        "PatternLayout" | "JsonLayout" | "SyslogLayout" | "Rfc5424Layout" => "layout",
+        "PatternLayout" | "JsonLayout" | "SyslogLayout" | "Rfc5424Layout"
+        | "JsonTemplateLayout" => "layout",
         "MarkerPatternSelector" | "LevelPatternSelector" => "patternSelector",
         "Logger" => "logger",
         "Root" => "root",

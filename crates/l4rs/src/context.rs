@@ -9,7 +9,9 @@ use l4rs_config::model::{AppenderKind, AppenderSpec, LayoutSpec, PatternLayoutSp
 use l4rs_config::routing::LoggerTree;
 use l4rs_config::Configuration;
 use l4rs_core::{status, AppendError, Filter, FilterResult, Layout, Level, Location, LogEvent};
-use l4rs_layout::{JsonLayout, LayoutContext, PatternLayout, Rfc5424Layout, SyslogLayout};
+use l4rs_layout::{
+    JsonLayout, JsonTemplateLayout, LayoutContext, PatternLayout, Rfc5424Layout, SyslogLayout,
+};
 
 use crate::appender_control::AppenderControl;
 use crate::asynchronous::{self, AsyncLoggerStage, Gate};
@@ -518,6 +520,16 @@ pub fn build_layout(
         Some(LayoutSpec::Rfc5424(rfc5424)) => {
             let layout = Rfc5424Layout::new(rfc5424, &configuration.name, context);
             (Arc::new(layout), false)
+        }
+        Some(LayoutSpec::JsonTemplate(template)) => {
+            match JsonTemplateLayout::new(template, context.clone()) {
+                Ok(layout) => (Arc::new(layout), false),
+                // log4j2 creates no layout, so the appender takes its default one.
+                Err(message) => {
+                    l4rs_core::status::error(message);
+                    pattern_layout(&PatternLayoutSpec::default(), context)
+                }
+            }
         }
         Some(LayoutSpec::Pattern(pattern)) => pattern_layout(pattern, context),
         None => pattern_layout(&PatternLayoutSpec::default(), context),

@@ -16,7 +16,8 @@
 //!
 //! The [`structured`] module holds log4j2's non-pattern layouts ([`JsonLayout`],
 //! [`SyslogLayout`], [`Rfc5424Layout`]), which share
-//! this crate's charsets, exception renderer and scratch buffers.
+//! this crate's charsets, exception renderer and scratch buffers; [`json_template`] holds
+//! log4j-layout-template-json's [`JsonTemplateLayout`].
 //!
 //! Converter families live in private modules, one per family: `date`,
 //! `level`, `names` (logger/class precision), `location`, `message`, `thread`, `context`
@@ -26,6 +27,7 @@
 
 mod charset;
 mod converters;
+pub mod json_template;
 mod modifiers;
 mod parser;
 mod pattern;
@@ -44,6 +46,7 @@ pub use charset::Charset;
 pub use converters::date::DateFormatter;
 pub use converters::runtime::reset_sequence_number;
 pub use pattern::{Pattern, PatternOptions};
+pub use json_template::JsonTemplateLayout;
 pub use structured::{JsonLayout, Rfc5424Layout, SyslogLayout};
 
 use l4rs_java_syntax::regex::Replacement;

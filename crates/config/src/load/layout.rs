@@ -1,11 +1,12 @@
 //! `<PatternLayout>` with its selectors and `<Replace>`, `<JsonLayout>` with its
-//! `<KeyValuePair>` fields, `<SyslogLayout>` and `<Rfc5424Layout>`.
+//! `<KeyValuePair>` fields, `<SyslogLayout>`, `<Rfc5424Layout>` and `<JsonTemplateLayout>`
+//! with its `<EventTemplateAdditionalField>`s.
 
 use super::binder::Binder;
 use super::node::PNode;
 use crate::diagnostic::Severity;
 use crate::model::{
-    JsonLayoutSpec, LayoutSpec, PatternLayoutSpec, PatternSelectorKind, PatternSelectorSpec,
+    EventTemplateAdditionalField, JsonLayoutSpec, JsonTemplateLayoutSpec, LayoutSpec, PatternLayoutSpec, PatternSelectorKind, PatternSelectorSpec,
     ReplaceSpec, Rfc5424LayoutSpec, SyslogLayoutSpec, SYSLOG_FACILITIES,
 };
 
@@ -21,6 +22,9 @@ pub(crate) fn build_layout(binder: &mut Binder, node: PNode) -> Option<LayoutSpe
         Some("JsonLayout") => Some(LayoutSpec::Json(build_json_layout(binder, node))),
         Some("SyslogLayout") => Some(LayoutSpec::Syslog(build_syslog_layout(binder, node))),
         Some("Rfc5424Layout") => Some(LayoutSpec::Rfc5424(build_rfc5424_layout(binder, node))),
+        Some("JsonTemplateLayout") => Some(LayoutSpec::JsonTemplate(build_json_template_layout(
+            binder, node,
+        ))),
         _ => {
             binder.unsupported(&node);
             None
@@ -345,4 +349,125 @@ fn build_replace(binder: &mut Binder, mut node: PNode) -> Option<ReplaceSpec> {
             None
         }
     }
+}
+
+/// `<JsonTemplateLayout>`: log4j2 2.24's attributes and defaults. The templates are read and
+/// compiled when the layout is built (their errors name [`JsonTemplateLayoutSpec::origin`]);
+/// here only the attributes are bound.
+fn build_json_template_layout(binder: &mut Binder, mut node: PNode) -> JsonTemplateLayoutSpec {
+    let inserted = node.attrs.len();
+    let defaults = JsonTemplateLayoutSpec::default();
+    let mut additional_fields = Vec::new();
+    for child in std::mem::take(&mut node.children) {
+        if child.canonical == Some("EventTemplateAdditionalField") {
+            if let Some(field) = build_additional_field(binder, child) {
+                additional_fields.push(field);
+            }
+        } else {
+            binder.unusable_child(&node, &child);
+        }
+    }
+    let file = node.file.clone().or_else(|| binder.file.clone());
+    let origin = match file {
+        Some(file) => format!("{}:{}", file.display(), node.position),
+        None => format!("line {}", node.position),
+    };
+    let mut spec = JsonTemplateLayoutSpec {
+        charset: binder.charset(&mut node, &["charset"]),
+        location_info_enabled: binder.boolean(
+            &mut node,
+            &["locationInfoEnabled"],
+            defaults.location_info_enabled,
+        ),
+        stack_trace_enabled: binder.boolean(
+            &mut node,
+            &["stackTraceEnabled"],
+            defaults.stack_trace_enabled,
+        ),
+        event_template: binder.string(&mut node, &["eventTemplate"]),
+        event_template_uri: binder
+            .string(&mut node, &["eventTemplateUri"])
+            .unwrap_or(defaults.event_template_uri),
+        event_template_root_object_key: binder
+            .string(&mut node, &["eventTemplateRootObjectKey"]),
+        additional_fields,
+        stack_trace_element_template: binder.string(&mut node, &["stackTraceElementTemplate"]),
+        stack_trace_element_template_uri: binder
+            .string(&mut node, &["stackTraceElementTemplateUri"])
+            .unwrap_or(defaults.stack_trace_element_template_uri),
+        event_delimiter: binder
+            .string(&mut node, &["eventDelimiter"])
+            .unwrap_or(defaults.event_delimiter),
+        null_event_delimiter_enabled: binder.boolean(
+            &mut node,
+            &["nullEventDelimiterEnabled"],
+            defaults.null_event_delimiter_enabled,
+        ),
+        max_string_length: binder
+            .int(&mut node, &["maxStringLength"])
+            .unwrap_or(defaults.max_string_length),
+        truncated_string_suffix: binder
+            .string(&mut node, &["truncatedStringSuffix"])
+            .unwrap_or(defaults.truncated_string_suffix),
+        recycler_factory: binder.string(&mut node, &["recyclerFactory"]),
+        origin,
+    };
+    // Accepted by every log4j2 layout builder; JsonTemplateLayout has no header or footer.
+    let _ = binder.string(&mut node, &["header"]);
+    let _ = binder.string(&mut node, &["footer"]);
+    binder.finish(&node, inserted);
+    if let Some(factory) = &spec.recycler_factory {
+        if !is_recycler_factory(factory) {
+            binder.report(
+                Severity::Warning,
+                format!("invalid recycler factory: {factory}; the default is used"),
+                Some(&node),
+                None,
+                Some("recyclerFactory takes dummy, threadLocal or queue (optionally queue:supplier=…,capacity=N); l4rs reuses per-thread buffers whatever it says".to_string()),
+            );
+            spec.recycler_factory = None;
+        }
+    }
+    spec
+}
+
+/// The recycler factory specs log4j2's `RecyclerFactories.ofSpec` accepts.
+fn is_recycler_factory(spec: &str) -> bool {
+    matches!(spec, "dummy" | "threadLocal" | "queue") || spec.starts_with("queue:")
+}
+
+/// `<EventTemplateAdditionalField key value format>`; `None` (after an error naming what is
+/// missing) when the key or value is blank, as log4j2's builder rejects them.
+fn build_additional_field(
+    binder: &mut Binder,
+    mut node: PNode,
+) -> Option<EventTemplateAdditionalField> {
+    let inserted = node.attrs.len();
+    for child in std::mem::take(&mut node.children) {
+        binder.unusable_child(&node, &child);
+    }
+    let key = binder.string(&mut node, &["key"]);
+    let value = binder.string(&mut node, &["value"]);
+    let format = binder.enumeration(
+        &mut node,
+        &["format"],
+        "class org.apache.logging.log4j.layout.template.json.JsonTemplateLayout$EventTemplateAdditionalField$Format",
+        &["STRING", "JSON"],
+    );
+    binder.finish(&node, inserted);
+    let blank = |text: &Option<String>| text.as_deref().is_none_or(|t| t.trim().is_empty());
+    if blank(&key) || blank(&value) {
+        let missing = if blank(&key) { "key" } else { "value" };
+        binder.error_help(
+            &node,
+            format!("Could not create plugin of type class org.apache.logging.log4j.layout.template.json.JsonTemplateLayout$EventTemplateAdditionalField for element EventTemplateAdditionalField: java.lang.IllegalArgumentException: blank {missing}"),
+            format!("give the field a non-blank {missing}; it is left out"),
+        );
+        return None;
+    }
+    Some(EventTemplateAdditionalField {
+        key: key.unwrap_or_default(),
+        value: value.unwrap_or_default(),
+        json: format == Some(1),
+    })
 }

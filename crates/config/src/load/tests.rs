@@ -21,6 +21,7 @@ fn pattern(config: &Configuration, appender: &str) -> String {
         Some(LayoutSpec::Json(_)) => "<json>".to_string(),
         Some(LayoutSpec::Syslog(_)) => "<syslog>".to_string(),
         Some(LayoutSpec::Rfc5424(_)) => "<rfc5424>".to_string(),
+        Some(LayoutSpec::JsonTemplate(_)) => "<json-template>".to_string(),
         None => "<default>".to_string(),
     }
 }

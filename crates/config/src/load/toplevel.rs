@@ -164,6 +164,10 @@ fn java_class(canonical: &str) -> String {
         "JsonLayout" => "org.apache.logging.log4j.core.layout.JsonLayout",
         "SyslogLayout" => "org.apache.logging.log4j.core.layout.SyslogLayout",
         "Rfc5424Layout" => "org.apache.logging.log4j.core.layout.Rfc5424Layout",
+        "JsonTemplateLayout" => "org.apache.logging.log4j.layout.template.json.JsonTemplateLayout",
+        "EventTemplateAdditionalField" => {
+            "org.apache.logging.log4j.layout.template.json.JsonTemplateLayout$EventTemplateAdditionalField"
+        }
         "KeyValuePair" => "org.apache.logging.log4j.core.util.KeyValuePair",
         "Logger" => "org.apache.logging.log4j.core.config.LoggerConfig",
         "Root" => "org.apache.logging.log4j.core.config.LoggerConfig$RootLogger",

@@ -209,6 +209,7 @@ pub fn l4rs_dump(config: &Configuration) -> Vec<String> {
             (_, Some(LayoutSpec::Json(_))) => "JsonLayout",
             (_, Some(LayoutSpec::Syslog(_))) => "SyslogLayout",
             (_, Some(LayoutSpec::Rfc5424(_))) => "Rfc5424Layout",
+            (_, Some(LayoutSpec::JsonTemplate(_))) => "JsonTemplateLayout",
         };
         lines.push(format!(
             "appender {} {kind} layout={layout} filter={}",

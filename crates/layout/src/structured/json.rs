@@ -15,7 +15,7 @@ use crate::LayoutContext;
 
 /// The logger FQCN log4j2 records for a call through its API; Rust callers have no class, so
 /// l4rs prints what a log4j2 application's events carry.
-const LOGGER_FQCN: &str = "org.apache.logging.log4j.spi.AbstractLogger";
+pub(crate) const LOGGER_FQCN: &str = "org.apache.logging.log4j.spi.AbstractLogger";
 
 /// log4j2's default end of line for JSON events (`AbstractJacksonLayout.DEFAULT_EOL`).
 const DEFAULT_EOL: &str = "\r\n";

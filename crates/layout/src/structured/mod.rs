@@ -15,5 +15,8 @@ mod rfc5424;
 mod syslog;
 
 pub use json::JsonLayout;
+// JsonTemplateLayout writes the same escapes and logger FQCN.
+pub(crate) use json::LOGGER_FQCN;
+pub(crate) use json_writer::escape_into;
 pub use rfc5424::Rfc5424Layout;
 pub use syslog::SyslogLayout;

@@ -637,8 +637,7 @@ impl Default for JsonTemplateLayoutSpec {
             event_template_root_object_key: None,
             additional_fields: Vec::new(),
             stack_trace_element_template: None,
-            stack_trace_element_template_uri: "classpath:StackTraceElementLayout.json"
-                .to_string(),
+            stack_trace_element_template_uri: "classpath:StackTraceElementLayout.json".to_string(),
             event_delimiter: "\n".to_string(),
             null_event_delimiter_enabled: false,
             max_string_length: 16 * 1024,

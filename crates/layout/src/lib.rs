@@ -45,8 +45,8 @@ use l4rs_core::{status, Interpolator, Layout, Level, LogEvent};
 pub use charset::Charset;
 pub use converters::date::DateFormatter;
 pub use converters::runtime::reset_sequence_number;
-pub use pattern::{Pattern, PatternOptions};
 pub use json_template::JsonTemplateLayout;
+pub use pattern::{Pattern, PatternOptions};
 pub use structured::{JsonLayout, Rfc5424Layout, SyslogLayout};
 
 use l4rs_java_syntax::regex::Replacement;

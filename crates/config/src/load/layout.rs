@@ -6,8 +6,9 @@ use super::binder::Binder;
 use super::node::PNode;
 use crate::diagnostic::Severity;
 use crate::model::{
-    EventTemplateAdditionalField, JsonLayoutSpec, JsonTemplateLayoutSpec, LayoutSpec, PatternLayoutSpec, PatternSelectorKind, PatternSelectorSpec,
-    ReplaceSpec, Rfc5424LayoutSpec, SyslogLayoutSpec, SYSLOG_FACILITIES,
+    EventTemplateAdditionalField, JsonLayoutSpec, JsonTemplateLayoutSpec, LayoutSpec,
+    PatternLayoutSpec, PatternSelectorKind, PatternSelectorSpec, ReplaceSpec, Rfc5424LayoutSpec,
+    SyslogLayoutSpec, SYSLOG_FACILITIES,
 };
 
 /// True when a child element occupies an appender's layout slot.
@@ -388,8 +389,7 @@ fn build_json_template_layout(binder: &mut Binder, mut node: PNode) -> JsonTempl
         event_template_uri: binder
             .string(&mut node, &["eventTemplateUri"])
             .unwrap_or(defaults.event_template_uri),
-        event_template_root_object_key: binder
-            .string(&mut node, &["eventTemplateRootObjectKey"]),
+        event_template_root_object_key: binder.string(&mut node, &["eventTemplateRootObjectKey"]),
         additional_fields,
         stack_trace_element_template: binder.string(&mut node, &["stackTraceElementTemplate"]),
         stack_trace_element_template_uri: binder

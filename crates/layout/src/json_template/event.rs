@@ -12,7 +12,7 @@ use super::options::Options;
 use super::reader::Value;
 use super::stack_trace::{FrameResolver, StackTrace, Truncation};
 use super::tree::{Compiler, MaybeResolvable, Node, Resolve};
-use super::writer::Writer;
+use super::writer::{Limits, Writer};
 use crate::scratch::with_scratch;
 use crate::structured::LOGGER_FQCN;
 use crate::{DateFormatter, Pattern, PatternOptions};
@@ -29,6 +29,8 @@ pub(crate) struct Context<'a> {
     pub element_template: &'a Value,
     /// Resolves `${…}` in literal strings.
     pub interpolator: Option<Arc<dyn Interpolator>>,
+    /// `maxStringLength` and `truncatedStringSuffix`.
+    pub limits: &'a Limits,
 }
 
 /// One `$resolver` of an event template.
@@ -319,8 +321,12 @@ impl EventResolver {
 }
 
 fn whole_regex(pattern: &str, options: &Options<'_>, key: &str) -> Result<regex::Regex, String> {
-    l4rs_java_syntax::regex::compile_whole(pattern)
-        .map_err(|error| format!("{} ({error})", options.invalid(&[key], "a regular expression")))
+    l4rs_java_syntax::regex::compile_whole(pattern).map_err(|error| {
+        format!(
+            "{} ({error})",
+            options.invalid(&[key], "a regular expression")
+        )
+    })
 }
 
 fn timestamp(options: &Options<'_>) -> Result<EventResolver, String> {
@@ -350,7 +356,10 @@ fn timestamp(options: &Options<'_>) -> Result<EventResolver, String> {
     let zone = options.string(&["pattern", "timeZone"])?;
     if let Some(zone) = zone {
         if !is_time_zone(zone) {
-            return Err(options.invalid(&["pattern", "timeZone"], "a time zone id such as \"UTC\" or \"Europe/Paris\""));
+            return Err(options.invalid(
+                &["pattern", "timeZone"],
+                "a time zone id such as \"UTC\" or \"Europe/Paris\"",
+            ));
         }
     }
     options.string(&["pattern", "locale"])?;
@@ -408,10 +417,12 @@ fn exception(
                 let template = options
                     .get(&["stackTrace", "elementTemplate"])
                     .unwrap_or(context.element_template);
-                let mut build = |value: &Value, path: &str| FrameResolver::new(&Options::new(value, path));
+                let mut build =
+                    |value: &Value, path: &str| FrameResolver::new(&Options::new(value, path));
                 let mut compiler = Compiler {
                     resolver: &mut build,
                     interpolator: context.interpolator.clone(),
+                    limits: context.limits,
                 };
                 StackTrace::Elements(compiler.compile(template, "")?)
             };
@@ -438,24 +449,36 @@ fn map_access(options: &Options<'_>) -> Result<MapAccess, String> {
     options.boolean(&["stringified"])?;
     let path = options.path;
     if key.is_some() && flatten {
-        return Err(format!("key and flatten options cannot be combined (at {path})"));
+        return Err(format!(
+            "key and flatten options cannot be combined (at {path})"
+        ));
     }
     if key.is_some() && pattern.is_some() {
-        return Err(format!("pattern and key options cannot be combined (at {path})"));
+        return Err(format!(
+            "pattern and key options cannot be combined (at {path})"
+        ));
     }
     if pattern.is_none() && replacement.is_some() {
-        return Err(format!("replacement cannot be provided without a pattern (at {path})"));
+        return Err(format!(
+            "replacement cannot be provided without a pattern (at {path})"
+        ));
     }
     let replacement = match (pattern, replacement) {
-        (Some(pattern), Some(replacement)) => Some(
-            Replacement::new(pattern, replacement)
-                .map_err(|error| format!("{} ({error})", options.invalid(&["replacement"], "a regex replacement")))?,
-        ),
+        (Some(pattern), Some(replacement)) => {
+            Some(Replacement::new(pattern, replacement).map_err(|error| {
+                format!(
+                    "{} ({error})",
+                    options.invalid(&["replacement"], "a regex replacement")
+                )
+            })?)
+        }
         _ => None,
     };
     Ok(MapAccess {
         key: key.map(str::to_string),
-        pattern: pattern.map(|p| whole_regex(p, options, "pattern")).transpose()?,
+        pattern: pattern
+            .map(|p| whole_regex(p, options, "pattern"))
+            .transpose()?,
         replacement,
         flatten,
         prefix: prefix.unwrap_or("").to_string(),
@@ -497,6 +520,7 @@ fn case_converter(options: &Options<'_>, context: &Context<'_>) -> Result<CaseCo
     let mut compiler = Compiler {
         resolver: &mut build,
         interpolator: context.interpolator.clone(),
+        limits: context.limits,
     };
     let input = compiler.compile(
         options.get(&["input"]).unwrap_or(&Value::Null),
@@ -756,9 +780,10 @@ impl MapAccess {
 impl Counter {
     fn write(&self, out: &mut Writer<'_>) {
         let (value, stringified) = match self {
-            Counter::Overflowing { next, stringified } => {
-                (i128::from(next.fetch_add(1, Ordering::Relaxed)), *stringified)
-            }
+            Counter::Overflowing { next, stringified } => (
+                i128::from(next.fetch_add(1, Ordering::Relaxed)),
+                *stringified,
+            ),
             Counter::Wide { next, stringified } => {
                 let mut next = next.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
                 let value = *next;

@@ -87,17 +87,24 @@ impl JsonTemplateLayout {
         } else {
             Value::Object(Vec::new())
         };
+        let limits = Limits::new(
+            usize::try_from(spec.max_string_length).unwrap_or(usize::MAX),
+            &spec.truncated_string_suffix,
+        );
         let resolver_context = Context {
             stack_trace_enabled: spec.stack_trace_enabled,
             location_info_enabled: spec.location_info_enabled,
             truncated_string_suffix: &spec.truncated_string_suffix,
             element_template: &element_template,
             interpolator: context.interpolator.clone(),
+            limits: &limits,
         };
-        let mut build = |value: &Value, path: &str| EventResolver::new(value, path, &resolver_context);
+        let mut build =
+            |value: &Value, path: &str| EventResolver::new(value, path, &resolver_context);
         let mut compiler = Compiler {
             resolver: &mut build,
             interpolator: context.interpolator,
+            limits: &limits,
         };
         let root = compiler.compile(&root, "")?;
         let mut delimiter = spec.event_delimiter.clone();
@@ -106,10 +113,7 @@ impl JsonTemplateLayout {
         }
         Ok(JsonTemplateLayout {
             root,
-            limits: Limits::new(
-                usize::try_from(spec.max_string_length).unwrap_or(usize::MAX),
-                &spec.truncated_string_suffix,
-            ),
+            limits,
             delimiter,
             location_info_enabled: spec.location_info_enabled,
             charset: Charset::from_attribute(spec.charset.as_deref()),

@@ -368,7 +368,10 @@ mod tests {
         assert_eq!(keys, ["z", "a", "m"]);
         let mut out = String::new();
         value.write_json(&mut out);
-        assert_eq!(out, "{\"z\":1,\"a\":[true,false,null,-1.5e3],\"m\":{\"k\":\"v\\né😀\"}}");
+        assert_eq!(
+            out,
+            "{\"z\":1,\"a\":[true,false,null,-1.5e3],\"m\":{\"k\":\"v\\né😀\"}}"
+        );
     }
 
     #[test]

@@ -157,7 +157,9 @@ fn truncate(text: &str, truncation: &Truncation, out: &mut String) {
         match label {
             Some(label) => {
                 // The label itself (tabs and `Caused by:`) is never cut.
-                let colon = text[label..].find(':').map_or(text.len(), |i| label + i + 1);
+                let colon = text[label..]
+                    .find(':')
+                    .map_or(text.len(), |i| label + i + 1);
                 out.push_str(&text[label..colon]);
                 start = colon;
             }

@@ -15,8 +15,7 @@ use std::sync::Arc;
 use l4rs_core::{Interpolator, LogEvent};
 
 use super::reader::Value;
-use super::writer::Writer;
-use crate::structured::escape_into;
+use super::writer::{Limits, Writer};
 
 /// What a resolver of type `Self` reads from the value it is given (`V`).
 pub(crate) trait Resolve<V> {
@@ -189,9 +188,18 @@ pub(crate) struct Compiler<'a, R> {
     pub resolver: &'a mut dyn FnMut(&Value, &str) -> Result<R, String>,
     /// Resolves `${…}` in literal strings.
     pub interpolator: Option<Arc<dyn Interpolator>>,
+    /// `maxStringLength`: log4j2 cuts literal strings and member names too.
+    pub limits: &'a Limits,
 }
 
 impl<R: MaybeResolvable> Compiler<'_, R> {
+    /// `text` as a JSON string, cut as the layout cuts strings.
+    fn quoted(&self, text: &str) -> String {
+        let mut json = String::new();
+        Writer::new(&mut json, self.limits).string(text);
+        json
+    }
+
     /// Compiles `value`, found at `path` (a JSON pointer such as `/labels`) of its template.
     pub fn compile(&mut self, value: &Value, path: &str) -> Result<Node<R>, String> {
         Ok(match value {
@@ -222,9 +230,8 @@ impl<R: MaybeResolvable> Compiler<'_, R> {
                 for (key, child) in members {
                     let node = self.compile(child, &format!("{path}/{key}"))?;
                     if node.is_resolvable() {
-                        let mut prefix = String::from("\"");
-                        escape_into(&mut prefix, key);
-                        prefix.push_str("\":");
+                        let mut prefix = self.quoted(key);
+                        prefix.push(':');
                         compiled.push(Member { prefix, node });
                     }
                 }
@@ -238,12 +245,7 @@ impl<R: MaybeResolvable> Compiler<'_, R> {
     }
 
     fn string(&self, text: &str) -> Node<R> {
-        let literal = |text: &str| {
-            let mut json = String::from("\"");
-            escape_into(&mut json, text);
-            json.push('"');
-            Node::Raw(json)
-        };
+        let literal = |text: &str| Node::Raw(self.quoted(text));
         match &self.interpolator {
             Some(interpolator) if text.contains("${") => {
                 if depends_on_event(text) {
@@ -263,15 +265,14 @@ impl<R: MaybeResolvable> Compiler<'_, R> {
 }
 
 /// The lookups whose result depends on the event or on the time: these stay per event.
-const EVENT_LOOKUPS: &[&str] = &[
-    "ctx:", "event:", "map:", "marker:", "date:", "sd:",
-];
+const EVENT_LOOKUPS: &[&str] = &["ctx:", "event:", "map:", "marker:", "date:", "sd:"];
 
 fn depends_on_event(text: &str) -> bool {
     text.match_indices("${").any(|(index, _)| {
         let rest = text[index + 2..].trim_start_matches('$');
-        EVENT_LOOKUPS
-            .iter()
-            .any(|prefix| rest.get(..prefix.len()).is_some_and(|p| p.eq_ignore_ascii_case(prefix)))
+        EVENT_LOOKUPS.iter().any(|prefix| {
+            rest.get(..prefix.len())
+                .is_some_and(|p| p.eq_ignore_ascii_case(prefix))
+        })
     })
 }

@@ -327,11 +327,14 @@ fn json_template_layout_reports_blank_fields_and_bad_recyclers() {
         "{messages:?}"
     );
     assert!(
-        messages.iter().any(|m| m.contains(r#"JsonTemplateLayout contains an invalid element or attribute "colour""#)),
+        messages.iter().any(|m| m
+            .contains(r#"JsonTemplateLayout contains an invalid element or attribute "colour""#)),
         "{messages:?}"
     );
     assert!(
-        messages.iter().any(|m| m == "invalid recycler factory: pool; the default is used"),
+        messages
+            .iter()
+            .any(|m| m == "invalid recycler factory: pool; the default is used"),
         "{messages:?}"
     );
     let spec = template_spec(&config, "C");

@@ -752,10 +752,9 @@ fn json_template_layouts_are_built_and_their_template_errors_named() {
     assert!(!checked.success, "{}", checked.stdout);
     let errors = lines_starting(&checked.stdout, "error");
     assert!(
-        errors.iter().any(|l| l.contains(&format!(
-            "JsonTemplateLayout at {}:3:25",
-            config.display()
-        )) && l.contains("unknown resolver: levle (at /level)")),
+        errors.iter().any(|l| l
+            .contains(&format!("JsonTemplateLayout at {}:3:25", config.display()))
+            && l.contains("unknown resolver: levle (at /level)")),
         "{}",
         checked.stdout
     );

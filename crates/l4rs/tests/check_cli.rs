@@ -759,3 +759,17 @@ fn json_template_layouts_are_built_and_their_template_errors_named() {
         checked.stdout
     );
 }
+
+#[test]
+fn the_ecs_sample_configuration_checks_clean() {
+    let sample =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../config-samples/json-template-ecs.xml");
+    let output = Command::new(env!("CARGO_BIN_EXE_l4rs"))
+        .arg("check")
+        .arg(&sample)
+        .output()
+        .expect("run l4rs check");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}");
+    assert!(stdout.contains("EcsLogger -> DEBUG -> [Ecs]"), "{stdout}");
+}

@@ -162,6 +162,34 @@ fn test_timestamp_pattern_resolver() {
 }
 
 #[test]
+fn timestamp_patterns_are_java_time_patterns() {
+    // log4j2 2.24's InstantFormatter keeps its fast formatters only where they print what
+    // java.time's DateTimeFormatter.ofPattern prints, so these are DateTimeFormatter's
+    // meanings: `ZZZ` is `+0100`, `S…` the truncated fraction, `ZZZZZ` `Z` at UTC.
+    let layout = build(&spec(
+        r#"{"default":{"$resolver":"timestamp","pattern":{"format":"yyyy-MM-dd'T'HH:mm:ss.SSSZZZ","timeZone":"Europe/Paris"}},"micros":{"$resolver":"timestamp","pattern":{"format":"HH:mm:ss.SSSSSSZZZZZ","timeZone":"UTC"}},"year":{"$resolver":"timestamp","pattern":{"format":"uuuu EEE MMM","timeZone":"UTC"}}}"#,
+    ));
+    let mut event = OwnedEvent::reference();
+    event.timestamp = Timestamp {
+        epoch_millis: 1_351_866_842_781,
+        nano_of_milli: 123_456,
+    };
+    assert_eq!(
+        json_of(&layout, &event),
+        json!({"default": "2012-11-02T15:34:02.781+0100", "micros": "14:34:02.781123Z", "year": "2012 Fri Nov"})
+    );
+    let unsupported = JsonTemplateLayout::new(
+        &spec(r#"{"t":{"$resolver":"timestamp","pattern":{"format":"yyyy QQQ"}}}"#),
+        LayoutContext::default(),
+    )
+    .unwrap_err();
+    assert!(
+        unsupported.contains("the pattern letters QQQ are not supported by l4rs"),
+        "{unsupported}"
+    );
+}
+
+#[test]
 fn test_level_severity() {
     // JsonTemplateLayoutTest.test_level_severity, with log4j2's Severity.getSeverity table.
     let layout = build(&spec(

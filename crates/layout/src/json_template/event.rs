@@ -363,10 +363,16 @@ fn timestamp(options: &Options<'_>) -> Result<EventResolver, String> {
         }
     }
     options.string(&["pattern", "locale"])?;
-    Ok(EventResolver::TimestampPattern(DateFormatter::new(
-        Some(format),
-        zone,
-    )))
+    let formatter = DateFormatter::java_time(format, zone).map_err(|reason| {
+        format!(
+            "{} ({reason})",
+            options.invalid(
+                &["pattern", "format"],
+                "a java.time DateTimeFormatter pattern"
+            )
+        )
+    })?;
+    Ok(EventResolver::TimestampPattern(formatter))
 }
 
 /// Java's `TimeZone.getAvailableIDs()` check, against the tz database l4rs reads.

@@ -18,8 +18,7 @@ pub(crate) enum Value {
     Null,
     /// `true` or `false`.
     Bool(bool),
-    /// A number, kept as written (log4j2 prints literal numbers back as Java's `String.valueOf`
-    /// of the parsed number; for integers and plain decimals that is the text itself).
+    /// A number, kept as written (see [`java_number`] for how log4j2 prints it back).
     Number(String),
     /// A string.
     String(String),
@@ -85,6 +84,56 @@ impl Value {
             }
         }
     }
+}
+
+/// A template number as log4j2 writes it back: its `JsonReader` reads integers into an `int`,
+/// `long` or `BigInteger` and the others into a `BigDecimal`, which `String.valueOf` prints
+/// in `BigDecimal.toString()`'s form (`1.50` stays, `-0` and `-0.0` lose the sign, `1.5e3`
+/// becomes `1.5E+3`, `1e-7` `1E-7`). `text` is a valid JSON number.
+pub(crate) fn java_number(text: &str) -> String {
+    let (negative, unsigned) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    let (mantissa, exponent) = match unsigned.find(['e', 'E']) {
+        Some(at) => (&unsigned[..at], unsigned[at + 1..].parse::<i64>().ok()),
+        None => (unsigned, Some(0)),
+    };
+    let Some(exponent) = exponent else {
+        return text.to_string();
+    };
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits: String = format!("{whole}{fraction}");
+    let digits = digits.trim_start_matches('0');
+    let digits = if digits.is_empty() { "0" } else { digits };
+    let is_decimal = !fraction.is_empty() || unsigned.contains(['e', 'E']);
+    let sign = if negative && digits != "0" { "-" } else { "" };
+    if !is_decimal {
+        return format!("{sign}{digits}");
+    }
+    // BigDecimal: unscaled value `digits`, scale `fraction digits - exponent`.
+    let scale = fraction.len() as i64 - exponent;
+    let adjusted = -scale + (digits.len() as i64 - 1);
+    if scale == 0 {
+        return format!("{sign}{digits}");
+    }
+    if scale > 0 && adjusted >= -6 {
+        let scale = scale as usize;
+        return if digits.len() > scale {
+            let (int, frac) = digits.split_at(digits.len() - scale);
+            format!("{sign}{int}.{frac}")
+        } else {
+            format!("{sign}0.{}{digits}", "0".repeat(scale - digits.len()))
+        };
+    }
+    let (first, rest) = digits.split_at(1);
+    let point = if rest.is_empty() {
+        String::new()
+    } else {
+        format!(".{rest}")
+    };
+    let exponent_sign = if adjusted >= 0 { "+" } else { "-" };
+    format!("{sign}{first}{point}E{exponent_sign}{}", adjusted.abs())
 }
 
 /// Why a template is not JSON, and where.
@@ -386,6 +435,27 @@ mod tests {
         assert!(read("\"\\x\"").is_err());
         assert!(read("01").is_err());
         assert!(read(&"[".repeat(1000)).is_err());
+    }
+
+    #[test]
+    fn numbers_print_as_java_prints_them() {
+        for (json, java) in [
+            ("1", "1"),
+            ("-0", "0"),
+            ("12345678901234567890", "12345678901234567890"),
+            ("1.50", "1.50"),
+            ("-0.0", "0.0"),
+            ("0.001", "0.001"),
+            ("1.5e3", "1.5E+3"),
+            ("-1.5E3", "-1.5E+3"),
+            ("1e-7", "1E-7"),
+            ("15e-1", "1.5"),
+            ("1e0", "1"),
+            ("2E2", "2E+2"),
+            ("0.0000001", "1E-7"),
+        ] {
+            assert_eq!(java_number(json), java, "{json}");
+        }
     }
 
     #[test]

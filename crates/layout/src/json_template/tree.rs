@@ -205,7 +205,7 @@ impl<R: MaybeResolvable> Compiler<'_, R> {
         Ok(match value {
             Value::Null => Node::Unresolvable("null"),
             Value::Bool(b) => Node::Raw(if *b { "true" } else { "false" }.to_string()),
-            Value::Number(n) => Node::Raw(n.clone()),
+            Value::Number(n) => Node::Raw(super::reader::java_number(n)),
             Value::String(s) => self.string(s),
             Value::Array(items) if items.is_empty() => Node::Unresolvable("[]"),
             Value::Array(items) => {

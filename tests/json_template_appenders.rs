@@ -1,6 +1,6 @@
-//! JsonTemplateLayout behind every kind of appender: File, RollingFile, and an Async appender
-//! in front of a File, with the bundled EcsLayout; every line written parses as JSON, and a
-//! synchronous log call through it allocates nothing in steady state.
+//! JsonTemplateLayout behind every kind of appender: File, RollingFile, an Async appender in
+//! front of a File, and Console (in a child process); every line written parses as JSON, and
+//! a synchronous log call through it allocates nothing in steady state.
 
 use l4rs::core::testing::CountingAllocator;
 
@@ -76,4 +76,36 @@ fn ecs_events_through_file_rolling_and_async_appenders() {
     let gelf: serde_json::Value = serde_json::from_str(&asynchronous[0]).unwrap();
     assert_eq!(gelf["short_message"], "event 0");
     assert_eq!(gelf["_user"], "ann");
+}
+
+#[test]
+fn ecs_events_on_the_console_are_json_lines() {
+    let dir = l4rs_tests::fresh_output_dir("json-template-console");
+    let config = l4rs_tests::write_config(
+        &dir,
+        r#"<Configuration><Appenders>
+  <Console name="C"><JsonTemplateLayout eventTemplateUri="classpath:EcsLayout.json"/></Console>
+</Appenders><Loggers>
+  <Logger name="discovery.Probe" level="info" additivity="false"><AppenderRef ref="C"/></Logger>
+  <Root level="off"/>
+</Loggers></Configuration>"#,
+    );
+    let run = l4rs_tests::run_discovery_probe(
+        env!("CARGO_BIN_EXE_l4rs-discovery-probe"),
+        "lazy",
+        &dir,
+        &[("LOG4RS_CONFIGURATION_FILE", &config)],
+    );
+    assert!(run.problems().is_empty(), "{run:?}");
+    let messages: Vec<String> = run
+        .output
+        .iter()
+        .map(|line| {
+            let value: serde_json::Value =
+                serde_json::from_str(line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}"));
+            assert_eq!(value["log.logger"], "discovery.Probe");
+            value["message"].as_str().unwrap().to_string()
+        })
+        .collect();
+    assert_eq!(messages, ["error line", "warn line", "info line"]);
 }

@@ -736,3 +736,19 @@ fn formatting_allocates_nothing_once_warm() {
         }
     }
 }
+
+#[test]
+fn the_deprecated_root_stringified_flag_warns_and_still_works() {
+    // ExceptionResolver.isStackTraceStringified: the root-level flag is honoured, with a WARN.
+    let (layout, records) = l4rs_core::status::capture(|| {
+        build(&spec(
+            r#"{"ex":{"$resolver":"exception","field":"stackTrace","stringified":true}}"#,
+        ))
+    });
+    assert!(
+        records.iter().any(|r| r.level == Level::WARN
+            && r.message.starts_with("\"stringified\" flag at the root level of an exception [root cause] resolver is deprecated")),
+        "{records:?}"
+    );
+    assert!(json_of(&layout, &event_with_error())["ex"].is_string());
+}

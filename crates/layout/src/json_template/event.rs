@@ -392,6 +392,12 @@ fn exception(
         "message" => ExceptionField::Message,
         _ => {
             let old = options.boolean(&["stringified"])?;
+            if old.is_some() {
+                l4rs_core::status::warn(format_args!(
+                    "\"stringified\" flag at the root level of an exception [root cause] resolver is deprecated in favor of \"stackTrace.stringified\" (at {})",
+                    options.path
+                ));
+            }
             let new = options.get(&["stackTrace", "stringified"]);
             let stringified = match new {
                 None => old.unwrap_or(false),

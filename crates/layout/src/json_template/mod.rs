@@ -2,8 +2,8 @@
 //! object its event template describes.
 //!
 //! The template (an `eventTemplate` text, or a `classpath:` bundled template or `file:` path
-//! from `eventTemplateUri`) is read ([`reader`]), given its additional fields and root object
-//! key, and compiled once into a resolver tree ([`tree`], [`event`], [`stack_trace`]).
+//! from `eventTemplateUri`) is read (`reader`), given its additional fields and root object
+//! key, and compiled once into a resolver tree (`tree`, `event`, `stack_trace`).
 //! Formatting an event walks the tree into the caller's buffer, with per-thread scratch
 //! buffers for the few values that must be formed before they are escaped (dates, formatted
 //! messages, stack trace text), so steady-state formatting allocates nothing.

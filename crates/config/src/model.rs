@@ -621,6 +621,12 @@ pub struct JsonTemplateLayoutSpec {
     /// `recyclerFactory`: accepted (`dummy`, `threadLocal`, `queue…`); l4rs always reuses
     /// per-thread buffers.
     pub recycler_factory: Option<String>,
+    /// `log4j.layout.jsonTemplate.timestampFormatPattern`: the `timestamp` resolver's
+    /// default `pattern.format` (log4j2's default `yyyy-MM-dd'T'HH:mm:ss.SSSZZZ` when unset).
+    pub timestamp_format_pattern: Option<String>,
+    /// `log4j.layout.jsonTemplate.timeZone`: the `timestamp` resolver's default
+    /// `pattern.timeZone` (the local zone when unset).
+    pub time_zone: Option<String>,
     /// Where the element is (`file:line:column`, or `line:column` without a file), named in
     /// the messages about its templates.
     pub origin: String,
@@ -643,6 +649,8 @@ impl Default for JsonTemplateLayoutSpec {
             max_string_length: 16 * 1024,
             truncated_string_suffix: "…".to_string(),
             recycler_factory: None,
+            timestamp_format_pattern: None,
+            time_zone: None,
             origin: String::new(),
         }
     }

@@ -309,6 +309,8 @@ fn json_template_layout_binds_every_attribute_and_additional_field() {
             max_string_length: 64,
             truncated_string_suffix: "...".into(),
             recycler_factory: Some("threadLocal".into()),
+            timestamp_format_pattern: None,
+            time_zone: None,
             origin: spec.origin.clone(),
         }
     );

@@ -752,3 +752,20 @@ fn the_deprecated_root_stringified_flag_warns_and_still_works() {
     );
     assert!(json_of(&layout, &event_with_error())["ex"].is_string());
 }
+
+#[test]
+fn timestamp_defaults_come_from_the_layout_properties() {
+    // JsonTemplateLayoutDefaults: log4j.layout.jsonTemplate.timestampFormatPattern and
+    // .timeZone are the timestamp resolver's defaults (the loader puts them in the spec).
+    let layout = build(&JsonTemplateLayoutSpec {
+        timestamp_format_pattern: Some("HH:mm:ss".into()),
+        time_zone: Some("UTC".into()),
+        ..spec(
+            r#"{"t":{"$resolver":"timestamp"},"p":{"$resolver":"timestamp","pattern":{"timeZone":"Asia/Tokyo"}}}"#,
+        )
+    });
+    assert_eq!(
+        json_of(&layout, &OwnedEvent::reference()),
+        json!({"t": "14:34:02", "p": "23:34:02"})
+    );
+}

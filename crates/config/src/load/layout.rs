@@ -373,8 +373,39 @@ fn build_json_template_layout(binder: &mut Binder, mut node: PNode) -> JsonTempl
         Some(file) => format!("{}:{}", file.display(), node.position),
         None => format!("line {}", node.position),
     };
+    // log4j2 takes each default from a `log4j.layout.jsonTemplate.*` system property.
+    let property =
+        |name: &str| crate::system_property(&format!("log4j.layout.jsonTemplate.{name}"));
+    let flag = |name: &str, default: bool| {
+        property(name).map_or(default, |value| value.eq_ignore_ascii_case("true"))
+    };
+    let defaults = JsonTemplateLayoutSpec {
+        charset: property("charset"),
+        location_info_enabled: flag("locationInfoEnabled", defaults.location_info_enabled),
+        stack_trace_enabled: flag("stackTraceEnabled", defaults.stack_trace_enabled),
+        event_template: property("eventTemplate"),
+        event_template_uri: property("eventTemplateUri").unwrap_or(defaults.event_template_uri),
+        event_template_root_object_key: property("eventTemplateRootObjectKey"),
+        stack_trace_element_template: property("stackTraceElementTemplate"),
+        stack_trace_element_template_uri: property("stackTraceElementTemplateUri")
+            .unwrap_or(defaults.stack_trace_element_template_uri),
+        event_delimiter: property("eventDelimiter").unwrap_or(defaults.event_delimiter),
+        null_event_delimiter_enabled: flag(
+            "nullEventDelimiterEnabled",
+            defaults.null_event_delimiter_enabled,
+        ),
+        max_string_length: property("maxStringLength")
+            .and_then(|value| value.trim().parse().ok())
+            .unwrap_or(defaults.max_string_length),
+        truncated_string_suffix: property("truncatedStringSuffix")
+            .unwrap_or(defaults.truncated_string_suffix),
+        recycler_factory: property("recyclerFactory"),
+        timestamp_format_pattern: property("timestampFormatPattern"),
+        time_zone: property("timeZone"),
+        ..defaults
+    };
     let mut spec = JsonTemplateLayoutSpec {
-        charset: binder.charset(&mut node, &["charset"]),
+        charset: binder.charset(&mut node, &["charset"]).or(defaults.charset),
         location_info_enabled: binder.boolean(
             &mut node,
             &["locationInfoEnabled"],
@@ -385,13 +416,19 @@ fn build_json_template_layout(binder: &mut Binder, mut node: PNode) -> JsonTempl
             &["stackTraceEnabled"],
             defaults.stack_trace_enabled,
         ),
-        event_template: binder.string(&mut node, &["eventTemplate"]),
+        event_template: binder
+            .string(&mut node, &["eventTemplate"])
+            .or(defaults.event_template),
         event_template_uri: binder
             .string(&mut node, &["eventTemplateUri"])
             .unwrap_or(defaults.event_template_uri),
-        event_template_root_object_key: binder.string(&mut node, &["eventTemplateRootObjectKey"]),
+        event_template_root_object_key: binder
+            .string(&mut node, &["eventTemplateRootObjectKey"])
+            .or(defaults.event_template_root_object_key),
         additional_fields,
-        stack_trace_element_template: binder.string(&mut node, &["stackTraceElementTemplate"]),
+        stack_trace_element_template: binder
+            .string(&mut node, &["stackTraceElementTemplate"])
+            .or(defaults.stack_trace_element_template),
         stack_trace_element_template_uri: binder
             .string(&mut node, &["stackTraceElementTemplateUri"])
             .unwrap_or(defaults.stack_trace_element_template_uri),
@@ -409,7 +446,11 @@ fn build_json_template_layout(binder: &mut Binder, mut node: PNode) -> JsonTempl
         truncated_string_suffix: binder
             .string(&mut node, &["truncatedStringSuffix"])
             .unwrap_or(defaults.truncated_string_suffix),
-        recycler_factory: binder.string(&mut node, &["recyclerFactory"]),
+        recycler_factory: binder
+            .string(&mut node, &["recyclerFactory"])
+            .or(defaults.recycler_factory),
+        timestamp_format_pattern: defaults.timestamp_format_pattern,
+        time_zone: defaults.time_zone,
         origin,
     };
     // Accepted by every log4j2 layout builder; JsonTemplateLayout has no header or footer.

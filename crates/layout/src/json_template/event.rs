@@ -31,6 +31,10 @@ pub(crate) struct Context<'a> {
     pub interpolator: Option<Arc<dyn Interpolator>>,
     /// `maxStringLength` and `truncatedStringSuffix`.
     pub limits: &'a Limits,
+    /// The `timestamp` resolver's default format and zone (`log4j.layout.jsonTemplate.*`).
+    pub timestamp_format: &'a str,
+    /// The default time zone id; `None` for the local zone.
+    pub time_zone: Option<&'a str>,
 }
 
 /// One `$resolver` of an event template.
@@ -188,7 +192,7 @@ impl EventResolver {
         let options = Options::new(value, path);
         let name = options.name()?;
         Ok(match name {
-            "timestamp" => timestamp(&options)?,
+            "timestamp" => timestamp(&options, context)?,
             "level" => EventResolver::Level(match options.field(&["name", "severity"])? {
                 "name" => LevelField::Name,
                 _ => match options.one_of(&["severity", "field"], &["keyword", "code"])? {
@@ -329,7 +333,7 @@ fn whole_regex(pattern: &str, options: &Options<'_>, key: &str) -> Result<regex:
     })
 }
 
-fn timestamp(options: &Options<'_>) -> Result<EventResolver, String> {
+fn timestamp(options: &Options<'_>, context: &Context<'_>) -> Result<EventResolver, String> {
     if options.get(&["epoch"]).is_some() {
         let unit = options.string(&["epoch", "unit"])?;
         let rounded = options.boolean(&["epoch", "rounded"])?;
@@ -352,8 +356,10 @@ fn timestamp(options: &Options<'_>) -> Result<EventResolver, String> {
     }
     let format = options
         .string(&["pattern", "format"])?
-        .unwrap_or("yyyy-MM-dd'T'HH:mm:ss.SSSZZZ");
-    let zone = options.string(&["pattern", "timeZone"])?;
+        .unwrap_or(context.timestamp_format);
+    let zone = options
+        .string(&["pattern", "timeZone"])?
+        .or(context.time_zone);
     if let Some(zone) = zone {
         if !is_time_zone(zone) {
             return Err(options.invalid(

@@ -26,6 +26,9 @@ use reader::Value;
 use tree::{Compiler, Node};
 use writer::{Limits, Writer};
 
+/// The `timestamp` resolver's default format (`JsonTemplateLayoutDefaults`).
+const DEFAULT_TIMESTAMP_FORMAT: &str = "yyyy-MM-dd'T'HH:mm:ss.SSSZZZ";
+
 /// log4j2's `JsonTemplateLayout`.
 pub struct JsonTemplateLayout {
     root: Node<EventResolver>,
@@ -98,6 +101,11 @@ impl JsonTemplateLayout {
             element_template: &element_template,
             interpolator: context.interpolator.clone(),
             limits: &limits,
+            timestamp_format: spec
+                .timestamp_format_pattern
+                .as_deref()
+                .unwrap_or(DEFAULT_TIMESTAMP_FORMAT),
+            time_zone: spec.time_zone.as_deref(),
         };
         let mut build =
             |value: &Value, path: &str| EventResolver::new(value, path, &resolver_context);

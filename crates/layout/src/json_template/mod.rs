@@ -23,7 +23,7 @@ use crate::charset::Charset;
 use crate::LayoutContext;
 use event::{Context, EventResolver};
 use reader::Value;
-use tree::{Compiler, Node};
+use tree::{Compiler, MaybeResolvable, Node};
 use writer::{Limits, Writer};
 
 /// The `timestamp` resolver's default format (`JsonTemplateLayoutDefaults`).
@@ -115,6 +115,13 @@ impl JsonTemplateLayout {
             limits: &limits,
         };
         let root = compiler.compile(&root, "")?;
+        // log4j2 would write the members without braces; l4rs refuses the template instead.
+        if matches!(&root, Node::Resolver(resolver) if resolver.flattens()) {
+            return Err(
+                "a flattening resolver cannot be the whole event template; put it in an object"
+                    .to_string(),
+            );
+        }
         let mut delimiter = spec.event_delimiter.clone();
         if spec.null_event_delimiter_enabled {
             delimiter.push('\0');

@@ -769,3 +769,19 @@ fn timestamp_defaults_come_from_the_layout_properties() {
         json!({"t": "14:34:02", "p": "23:34:02"})
     );
 }
+
+#[test]
+fn switched_off_resolvers_in_arrays_write_what_log4j2_writes() {
+    // TemplateResolvers.ofList keeps every item; ExceptionResolver's stack trace is its
+    // NULL_RESOLVER without stackTraceEnabled, while className still resolves.
+    let layout = build(&JsonTemplateLayoutSpec {
+        stack_trace_enabled: false,
+        ..spec(
+            r#"{"a":[{"$resolver":"exception","field":"className"},{"$resolver":"exception","field":"stackTrace"},null,{}]}"#,
+        )
+    });
+    assert_eq!(
+        json_of(&layout, &event_with_error()),
+        json!({"a": ["java.lang.IllegalStateException", null, null, {}]})
+    );
+}

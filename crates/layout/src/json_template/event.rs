@@ -660,6 +660,9 @@ impl Resolve<LogEvent<'_>> for EventResolver {
                     match &exception.field {
                         ExceptionField::ClassName => out.string(throwable.class_name()),
                         ExceptionField::Message => out.optional_string(throwable.message()),
+                        // Only reachable in an array: log4j2 writes `null` for a stack
+                        // trace with `stackTraceEnabled="false"`.
+                        ExceptionField::StackTrace(_) if !exception.enabled => out.null(),
                         ExceptionField::StackTrace(trace) => trace.write(throwable, out),
                     }
                 });

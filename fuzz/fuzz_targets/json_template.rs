@@ -64,9 +64,13 @@ fuzz_target!(|data: &[u8]| {
     event.throwable = None;
     layout.format(&event, &mut out);
     for line in out.lines() {
-        assert!(
-            serde_json::from_str::<serde_json::Value>(line).is_ok(),
-            "not JSON: {line}"
-        );
+        // Literal numbers are printed as log4j2 prints them (`6.66E+6668` is JSON), beyond
+        // what serde_json holds in an f64: that error is not a layout fault.
+        if let Err(error) = serde_json::from_str::<serde_json::Value>(line) {
+            assert!(
+                error.to_string().starts_with("number out of range"),
+                "not JSON ({error}): {line}"
+            );
+        }
     }
 });

@@ -95,6 +95,12 @@ def main():
         ["   lead and trail   ", "#k", "'x", "line\nbreak", "head"],
     ]:
         add("jackson_layouts", "\0".join(fields))
+    # log4j2's bundled JsonTemplateLayout templates, each with the bundled element template.
+    templates = ROOT / "crates" / "layout" / "src" / "json_template" / "templates"
+    element = (templates / "StackTraceElementLayout.json").read_text(encoding="utf-8")
+    for template in sorted(templates.glob("*.json")):
+        add("json_template", template.read_text(encoding="utf-8") + "\0" + element
+            + "\0Hello, world\0" + '{"$resolver": "level", "field": "name"}')
 
     # The syntaxes the shared sources rarely show.
     for cron in ["0 0 0 * * ?", "0 */5 * * * ?", "0 0 12 ? * MON-FRI", "0 15 10 L * ?",

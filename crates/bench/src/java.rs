@@ -13,6 +13,15 @@ pub const MAIN_CLASS: &str = "L4rsLog4j2Harness";
 /// The jars the harness needs, in `LOG4J_JAR_DIR` (default `/usr/share/java`).
 pub const JARS: [&str; 3] = ["log4j-api.jar", "log4j-core.jar", "disruptor.jar"];
 
+/// Jars put on the harness's class path when they are there: Jackson, which log4j2's
+/// JsonLayout needs (`apt-get install -y libjackson2-databind-java`); without them a
+/// `--config` with a JsonLayout runs in log4j2 with its appender failing.
+pub const OPTIONAL_JARS: [&str; 3] = [
+    "jackson-core.jar",
+    "jackson-databind.jar",
+    "jackson-annotations.jar",
+];
+
 /// A compiled harness, ready to run.
 #[derive(Clone, Debug)]
 pub struct Harness {
@@ -73,6 +82,13 @@ pub fn prepare(build: &Path) -> Result<Harness, String> {
             String::from_utf8_lossy(&output.stderr).trim()
         ));
     }
+    let optional: Vec<String> = OPTIONAL_JARS
+        .iter()
+        .map(|jar| jar_dir.join(jar))
+        .filter(|jar| jar.is_file())
+        .map(|jar| jar.display().to_string())
+        .collect();
+    let jars = jars.into_iter().chain(optional).collect::<Vec<_>>();
     Ok(Harness {
         classpath: format!("{}:{}", build.display(), jars.join(":")),
         version: None,

@@ -863,6 +863,90 @@ pub enum LayoutSpec {
     Gelf(GelfLayoutSpec),
     /// `<CsvLogEventLayout>` or `<CsvParameterLayout>`.
     Csv(CsvLayoutSpec),
+    /// `<JsonTemplateLayout>` (log4j-layout-template-json).
+    JsonTemplate(JsonTemplateLayoutSpec),
+}
+
+/// `<JsonTemplateLayout>` attributes and `<EventTemplateAdditionalField>` children, with
+/// log4j2 2.24's defaults. The templates themselves are read and compiled when the layout is
+/// built, which reports their errors with [`JsonTemplateLayoutSpec::origin`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JsonTemplateLayoutSpec {
+    /// `charset` (default UTF-8).
+    pub charset: Option<String>,
+    /// `locationInfoEnabled` (default false): the `source` resolver writes the caller's
+    /// location, which loggers then capture.
+    pub location_info_enabled: bool,
+    /// `stackTraceEnabled` (default true): without it `exception` resolvers write nothing.
+    pub stack_trace_enabled: bool,
+    /// `eventTemplate`: the template text; when blank, `eventTemplateUri` is read.
+    pub event_template: Option<String>,
+    /// `eventTemplateUri` (default `classpath:EcsLayout.json`).
+    pub event_template_uri: String,
+    /// `eventTemplateRootObjectKey`: the event object is wrapped as `{"KEY": event}`.
+    pub event_template_root_object_key: Option<String>,
+    /// `<EventTemplateAdditionalField>` children, in order.
+    pub additional_fields: Vec<EventTemplateAdditionalField>,
+    /// `stackTraceElementTemplate`: the element template text; when blank,
+    /// `stackTraceElementTemplateUri` is read.
+    pub stack_trace_element_template: Option<String>,
+    /// `stackTraceElementTemplateUri` (default `classpath:StackTraceElementLayout.json`).
+    pub stack_trace_element_template_uri: String,
+    /// `eventDelimiter` (default the line separator, `\n`).
+    pub event_delimiter: String,
+    /// `nullEventDelimiterEnabled` (default false): a NUL byte after the delimiter.
+    pub null_event_delimiter_enabled: bool,
+    /// `maxStringLength` (default 16384): string values are cut after this many Java chars.
+    pub max_string_length: i32,
+    /// `truncatedStringSuffix` (default `…`), written after a cut string.
+    pub truncated_string_suffix: String,
+    /// `recyclerFactory`: accepted (`dummy`, `threadLocal`, `queue…`); l4rs always reuses
+    /// per-thread buffers.
+    pub recycler_factory: Option<String>,
+    /// `log4j.layout.jsonTemplate.timestampFormatPattern`: the `timestamp` resolver's
+    /// default `pattern.format` (log4j2's default `yyyy-MM-dd'T'HH:mm:ss.SSSZZZ` when unset).
+    pub timestamp_format_pattern: Option<String>,
+    /// `log4j.layout.jsonTemplate.timeZone`: the `timestamp` resolver's default
+    /// `pattern.timeZone` (the local zone when unset).
+    pub time_zone: Option<String>,
+    /// Where the element is (`file:line:column`, or `line:column` without a file), named in
+    /// the messages about its templates.
+    pub origin: String,
+}
+
+impl Default for JsonTemplateLayoutSpec {
+    fn default() -> JsonTemplateLayoutSpec {
+        JsonTemplateLayoutSpec {
+            charset: None,
+            location_info_enabled: false,
+            stack_trace_enabled: true,
+            event_template: None,
+            event_template_uri: "classpath:EcsLayout.json".to_string(),
+            event_template_root_object_key: None,
+            additional_fields: Vec::new(),
+            stack_trace_element_template: None,
+            stack_trace_element_template_uri: "classpath:StackTraceElementLayout.json".to_string(),
+            event_delimiter: "\n".to_string(),
+            null_event_delimiter_enabled: false,
+            max_string_length: 16 * 1024,
+            truncated_string_suffix: "…".to_string(),
+            recycler_factory: None,
+            timestamp_format_pattern: None,
+            time_zone: None,
+            origin: String::new(),
+        }
+    }
+}
+
+/// One `<EventTemplateAdditionalField key value format>`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EventTemplateAdditionalField {
+    /// `key`: the member name.
+    pub key: String,
+    /// `value`: a string, or JSON text with `format="JSON"`.
+    pub value: String,
+    /// `format="JSON"` (default `STRING`): `value` is JSON (which may hold resolvers).
+    pub json: bool,
 }
 
 /// How `<GelfLayout>` compresses an event's bytes (`compressionType`).

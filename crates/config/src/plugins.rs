@@ -228,6 +228,8 @@ const L4RS_PLUGINS: &[&str] = &[
     "GelfLayout",
     "CsvLogEventLayout",
     "CsvParameterLayout",
+    "JsonTemplateLayout",
+    "EventTemplateAdditionalField",
     "MarkerPatternSelector",
     "LevelPatternSelector",
     "PatternMatch",
@@ -382,7 +384,7 @@ pub fn element_type(canonical: &str) -> &'static str {
         }
         "Failovers" => "failovers",
         "PatternLayout" | "JsonLayout" | "XmlLayout" | "YamlLayout" | "SyslogLayout"
-        | "Rfc5424Layout" => "layout",
+        | "Rfc5424Layout" | "JsonTemplateLayout" => "layout",
         "GelfLayout" | "CsvLogEventLayout" | "CsvParameterLayout" => "layout",
         "LoggerFields" => "LoggerFields",
         "MarkerPatternSelector" | "LevelPatternSelector" => "patternSelector",

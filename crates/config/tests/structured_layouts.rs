@@ -2,7 +2,10 @@
 //! defaults (JsonLayout keeps its `<KeyValuePair>` fields in order) and report what they cannot
 //! use the way PatternLayout does.
 
-use l4rs_config::model::{JsonLayoutSpec, LayoutSpec, Rfc5424LayoutSpec, SyslogLayoutSpec};
+use l4rs_config::model::{
+    EventTemplateAdditionalField, JsonLayoutSpec, JsonTemplateLayoutSpec, LayoutSpec,
+    Rfc5424LayoutSpec, SyslogLayoutSpec,
+};
 use l4rs_config::{load_str, Configuration};
 use l4rs_core::Level;
 
@@ -489,4 +492,103 @@ fn rfc5424_logger_fields_and_mdc_required_bind() {
         ]
     );
     assert_eq!(spec.logger_fields[1].sd_id, None);
+}
+
+fn template_spec(config: &Configuration, appender: &str) -> JsonTemplateLayoutSpec {
+    match &config
+        .appender(appender)
+        .expect("the appender is kept")
+        .layout
+    {
+        Some(LayoutSpec::JsonTemplate(spec)) => spec.clone(),
+        other => panic!("not a JsonTemplateLayout: {other:?}"),
+    }
+}
+
+#[test]
+fn json_template_layout_binds_every_attribute_and_additional_field() {
+    let config = load(r#"<Console name="D"><JsonTemplateLayout/></Console>"#);
+    let defaults = JsonTemplateLayoutSpec::default();
+    let bound = template_spec(&config, "D");
+    assert_eq!(bound.event_template_uri, "classpath:EcsLayout.json");
+    assert_eq!(
+        JsonTemplateLayoutSpec {
+            origin: defaults.origin.clone(),
+            ..bound.clone()
+        },
+        defaults
+    );
+    assert_eq!(bound.origin, "line 2:30");
+    let config = load(
+        r#"<Console name="C"><JsonTemplateLayout charset="ISO-8859-1" locationInfoEnabled="true"
+  stackTraceEnabled="false" eventTemplate='{"a":"${app}"}' eventTemplateUri="file:/t.json"
+  eventTemplateRootObjectKey="event" stackTraceElementTemplate="{}"
+  stackTraceElementTemplateUri="file:/s.json" eventDelimiter="|" nullEventDelimiterEnabled="true"
+  maxStringLength="64" truncatedStringSuffix="..." recyclerFactory="threadLocal">
+  <EventTemplateAdditionalField key="service" value="${app}"/>
+  <EventTemplateAdditionalField key="n" value="1" format="JSON"/>
+</JsonTemplateLayout></Console>"#,
+    );
+    assert_eq!(messages(&config), Vec::<String>::new());
+    let spec = template_spec(&config, "C");
+    assert_eq!(
+        spec,
+        JsonTemplateLayoutSpec {
+            charset: Some("ISO-8859-1".into()),
+            location_info_enabled: true,
+            stack_trace_enabled: false,
+            event_template: Some(r#"{"a":"orders"}"#.into()),
+            event_template_uri: "file:/t.json".into(),
+            event_template_root_object_key: Some("event".into()),
+            additional_fields: vec![
+                EventTemplateAdditionalField {
+                    key: "service".into(),
+                    value: "orders".into(),
+                    json: false,
+                },
+                EventTemplateAdditionalField {
+                    key: "n".into(),
+                    value: "1".into(),
+                    json: true,
+                },
+            ],
+            stack_trace_element_template: Some("{}".into()),
+            stack_trace_element_template_uri: "file:/s.json".into(),
+            event_delimiter: "|".into(),
+            null_event_delimiter_enabled: true,
+            max_string_length: 64,
+            truncated_string_suffix: "...".into(),
+            recycler_factory: Some("threadLocal".into()),
+            timestamp_format_pattern: None,
+            time_zone: None,
+            origin: spec.origin.clone(),
+        }
+    );
+}
+
+#[test]
+fn json_template_layout_reports_blank_fields_and_bad_recyclers() {
+    let config = load(
+        r#"<Console name="C"><JsonTemplateLayout recyclerFactory="pool" colour="x">
+  <EventTemplateAdditionalField key="k"/>
+</JsonTemplateLayout></Console>"#,
+    );
+    let messages = messages(&config);
+    assert!(
+        messages.iter().any(|m| m.ends_with("JsonTemplateLayout$EventTemplateAdditionalField for element EventTemplateAdditionalField: java.lang.IllegalArgumentException: blank value")),
+        "{messages:?}"
+    );
+    assert!(
+        messages.iter().any(|m| m
+            .contains(r#"JsonTemplateLayout contains an invalid element or attribute "colour""#)),
+        "{messages:?}"
+    );
+    assert!(
+        messages
+            .iter()
+            .any(|m| m == "invalid recycler factory: pool; the default is used"),
+        "{messages:?}"
+    );
+    let spec = template_spec(&config, "C");
+    assert!(spec.additional_fields.is_empty() && spec.recycler_factory.is_none());
 }

@@ -11,8 +11,8 @@ use l4rs_config::routing::LoggerTree;
 use l4rs_config::Configuration;
 use l4rs_core::{status, AppendError, Filter, FilterResult, Layout, Level, Location, LogEvent};
 use l4rs_layout::{
-    CsvLayout, GelfLayout, JsonLayout, LayoutContext, PatternLayout, Rfc5424Layout, SyslogLayout,
-    XmlLayout, YamlLayout,
+    CsvLayout, GelfLayout, JsonLayout, JsonTemplateLayout, LayoutContext, PatternLayout,
+    Rfc5424Layout, SyslogLayout, XmlLayout, YamlLayout,
 };
 
 use crate::appender_control::AppenderControl;
@@ -614,6 +614,16 @@ pub fn build_layout(
         }
         Some(LayoutSpec::Gelf(gelf)) => (Arc::new(GelfLayout::new(gelf, context)), false),
         Some(LayoutSpec::Csv(csv)) => (Arc::new(CsvLayout::new(csv, context)), false),
+        Some(LayoutSpec::JsonTemplate(template)) => {
+            match JsonTemplateLayout::new(template, context.clone()) {
+                Ok(layout) => (Arc::new(layout), false),
+                // log4j2 creates no layout, so the appender takes its default one.
+                Err(message) => {
+                    l4rs_core::status::error(message);
+                    pattern_layout(&PatternLayoutSpec::default(), context)
+                }
+            }
+        }
         Some(LayoutSpec::Pattern(pattern)) => pattern_layout(pattern, context),
         None => pattern_layout(&PatternLayoutSpec::default(), context),
     }

@@ -879,3 +879,47 @@ fn xml_and_yaml_layouts_are_checked_and_keep_their_appenders() {
         checked.stdout
     );
 }
+
+#[test]
+fn json_template_layouts_are_built_and_their_template_errors_named() {
+    let dir = fresh_dir("json-template-layout");
+    let clean = r#"<Configuration status="warn">
+  <Appenders>
+    <Console name="Ecs"><JsonTemplateLayout eventTemplateUri="classpath:EcsLayout.json">
+      <EventTemplateAdditionalField key="service.name" value="orders"/>
+    </JsonTemplateLayout></Console>
+  </Appenders>
+  <Loggers><Root level="info"><AppenderRef ref="Ecs"/></Root></Loggers>
+</Configuration>
+"#;
+    let (_, checked) = check(&dir, clean);
+    assert!(checked.success, "{}", checked.stdout);
+    let broken = clean.replace(
+        r#"eventTemplateUri="classpath:EcsLayout.json""#,
+        r#"eventTemplate='{"level": {"$resolver": "levle"}}'"#,
+    );
+    let (config, checked) = check(&dir, &broken);
+    assert!(!checked.success, "{}", checked.stdout);
+    let errors = lines_starting(&checked.stdout, "error");
+    assert!(
+        errors.iter().any(|l| l
+            .contains(&format!("JsonTemplateLayout at {}:3:25", config.display()))
+            && l.contains("unknown resolver: levle (at /level)")),
+        "{}",
+        checked.stdout
+    );
+}
+
+#[test]
+fn the_ecs_sample_configuration_checks_clean() {
+    let sample =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../config-samples/json-template-ecs.xml");
+    let output = Command::new(env!("CARGO_BIN_EXE_l4rs"))
+        .arg("check")
+        .arg(&sample)
+        .output()
+        .expect("run l4rs check");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}");
+    assert!(stdout.contains("EcsLogger -> DEBUG -> [Ecs]"), "{stdout}");
+}

@@ -17,7 +17,8 @@
 //! The [`structured`] module holds log4j2's non-pattern layouts ([`JsonLayout`],
 //! [`XmlLayout`], [`YamlLayout`], [`SyslogLayout`], [`Rfc5424Layout`], [`GelfLayout`],
 //! [`CsvLayout`]), which share
-//! this crate's charsets, exception renderer and scratch buffers.
+//! this crate's charsets, exception renderer and scratch buffers; [`json_template`] holds
+//! log4j-layout-template-json's [`JsonTemplateLayout`].
 //!
 //! Converter families live in private modules, one per family: `date`,
 //! `level`, `names` (logger/class precision), `location`, `message`, `thread`, `context`
@@ -27,6 +28,7 @@
 
 mod charset;
 mod converters;
+pub mod json_template;
 mod modifiers;
 mod parser;
 mod pattern;
@@ -45,6 +47,7 @@ use l4rs_core::{status, Interpolator, Layout, Level, LogEvent};
 pub use charset::Charset;
 pub use converters::date::DateFormatter;
 pub use converters::runtime::reset_sequence_number;
+pub use json_template::JsonTemplateLayout;
 pub use pattern::{Pattern, PatternOptions};
 pub use structured::{
     CsvLayout, GelfLayout, JsonLayout, Rfc5424Layout, SyslogLayout, XmlLayout, YamlLayout,

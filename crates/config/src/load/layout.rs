@@ -1,14 +1,14 @@
 //! `<PatternLayout>` with its selectors and `<Replace>`, the Jackson layouts (`<JsonLayout>`,
-//! `<XmlLayout>`, `<YamlLayout>`) with their `<KeyValuePair>` fields, `<SyslogLayout>` and
-//! `<Rfc5424Layout>`.
+//! `<XmlLayout>`, `<YamlLayout>`) with their `<KeyValuePair>` fields, `<SyslogLayout>`,
+//! `<Rfc5424Layout>` and `<JsonTemplateLayout>` with its `<EventTemplateAdditionalField>`s.
 
 use super::binder::Binder;
 use super::node::PNode;
 use crate::diagnostic::Severity;
 use crate::model::{
-    CsvLayoutKind, JsonLayoutSpec, LayoutSpec, LoggerFieldsSpec, PatternLayoutSpec,
-    PatternSelectorKind, PatternSelectorSpec, ReplaceSpec, Rfc5424LayoutSpec, SyslogLayoutSpec,
-    SYSLOG_FACILITIES,
+    CsvLayoutKind, EventTemplateAdditionalField, JsonLayoutSpec, JsonTemplateLayoutSpec,
+    LayoutSpec, LoggerFieldsSpec, PatternLayoutSpec, PatternSelectorKind, PatternSelectorSpec,
+    ReplaceSpec, Rfc5424LayoutSpec, SyslogLayoutSpec, SYSLOG_FACILITIES,
 };
 
 /// True when a child element occupies an appender's layout slot.
@@ -48,6 +48,9 @@ pub(crate) fn build_layout(binder: &mut Binder, node: PNode) -> Option<LayoutSpe
             super::csv_layout::build_csv_layout(binder, node, CsvLayoutKind::Parameter)
                 .map(LayoutSpec::Csv)
         }
+        Some("JsonTemplateLayout") => Some(LayoutSpec::JsonTemplate(build_json_template_layout(
+            binder, node,
+        ))),
         _ => {
             binder.unsupported(&node);
             None
@@ -465,4 +468,165 @@ fn build_replace(binder: &mut Binder, mut node: PNode) -> Option<ReplaceSpec> {
             None
         }
     }
+}
+
+/// `<JsonTemplateLayout>`: log4j2 2.24's attributes and defaults. The templates are read and
+/// compiled when the layout is built (their errors name [`JsonTemplateLayoutSpec::origin`]);
+/// here only the attributes are bound.
+fn build_json_template_layout(binder: &mut Binder, mut node: PNode) -> JsonTemplateLayoutSpec {
+    let inserted = node.attrs.len();
+    let defaults = JsonTemplateLayoutSpec::default();
+    let mut additional_fields = Vec::new();
+    for child in std::mem::take(&mut node.children) {
+        if child.canonical == Some("EventTemplateAdditionalField") {
+            if let Some(field) = build_additional_field(binder, child) {
+                additional_fields.push(field);
+            }
+        } else {
+            binder.unusable_child(&node, &child);
+        }
+    }
+    let file = node.file.clone().or_else(|| binder.file.clone());
+    let origin = match file {
+        Some(file) => format!("{}:{}", file.display(), node.position),
+        None => format!("line {}", node.position),
+    };
+    // log4j2 takes each default from a `log4j.layout.jsonTemplate.*` system property.
+    let property =
+        |name: &str| crate::system_property(&format!("log4j.layout.jsonTemplate.{name}"));
+    let flag = |name: &str, default: bool| {
+        property(name).map_or(default, |value| value.eq_ignore_ascii_case("true"))
+    };
+    let defaults = JsonTemplateLayoutSpec {
+        charset: property("charset"),
+        location_info_enabled: flag("locationInfoEnabled", defaults.location_info_enabled),
+        stack_trace_enabled: flag("stackTraceEnabled", defaults.stack_trace_enabled),
+        event_template: property("eventTemplate"),
+        event_template_uri: property("eventTemplateUri").unwrap_or(defaults.event_template_uri),
+        event_template_root_object_key: property("eventTemplateRootObjectKey"),
+        stack_trace_element_template: property("stackTraceElementTemplate"),
+        stack_trace_element_template_uri: property("stackTraceElementTemplateUri")
+            .unwrap_or(defaults.stack_trace_element_template_uri),
+        event_delimiter: property("eventDelimiter").unwrap_or(defaults.event_delimiter),
+        null_event_delimiter_enabled: flag(
+            "nullEventDelimiterEnabled",
+            defaults.null_event_delimiter_enabled,
+        ),
+        max_string_length: property("maxStringLength")
+            .and_then(|value| value.trim().parse().ok())
+            .unwrap_or(defaults.max_string_length),
+        truncated_string_suffix: property("truncatedStringSuffix")
+            .unwrap_or(defaults.truncated_string_suffix),
+        recycler_factory: property("recyclerFactory"),
+        timestamp_format_pattern: property("timestampFormatPattern"),
+        time_zone: property("timeZone"),
+        ..defaults
+    };
+    let mut spec = JsonTemplateLayoutSpec {
+        charset: binder.charset(&mut node, &["charset"]).or(defaults.charset),
+        location_info_enabled: binder.boolean(
+            &mut node,
+            &["locationInfoEnabled"],
+            defaults.location_info_enabled,
+        ),
+        stack_trace_enabled: binder.boolean(
+            &mut node,
+            &["stackTraceEnabled"],
+            defaults.stack_trace_enabled,
+        ),
+        event_template: binder
+            .string(&mut node, &["eventTemplate"])
+            .or(defaults.event_template),
+        event_template_uri: binder
+            .string(&mut node, &["eventTemplateUri"])
+            .unwrap_or(defaults.event_template_uri),
+        event_template_root_object_key: binder
+            .string(&mut node, &["eventTemplateRootObjectKey"])
+            .or(defaults.event_template_root_object_key),
+        additional_fields,
+        stack_trace_element_template: binder
+            .string(&mut node, &["stackTraceElementTemplate"])
+            .or(defaults.stack_trace_element_template),
+        stack_trace_element_template_uri: binder
+            .string(&mut node, &["stackTraceElementTemplateUri"])
+            .unwrap_or(defaults.stack_trace_element_template_uri),
+        event_delimiter: binder
+            .string(&mut node, &["eventDelimiter"])
+            .unwrap_or(defaults.event_delimiter),
+        null_event_delimiter_enabled: binder.boolean(
+            &mut node,
+            &["nullEventDelimiterEnabled"],
+            defaults.null_event_delimiter_enabled,
+        ),
+        max_string_length: binder
+            .int(&mut node, &["maxStringLength"])
+            .unwrap_or(defaults.max_string_length),
+        truncated_string_suffix: binder
+            .string(&mut node, &["truncatedStringSuffix"])
+            .unwrap_or(defaults.truncated_string_suffix),
+        recycler_factory: binder
+            .string(&mut node, &["recyclerFactory"])
+            .or(defaults.recycler_factory),
+        timestamp_format_pattern: defaults.timestamp_format_pattern,
+        time_zone: defaults.time_zone,
+        origin,
+    };
+    // Accepted by every log4j2 layout builder; JsonTemplateLayout has no header or footer.
+    let _ = binder.string(&mut node, &["header"]);
+    let _ = binder.string(&mut node, &["footer"]);
+    binder.finish(&node, inserted);
+    if let Some(factory) = &spec.recycler_factory {
+        if !is_recycler_factory(factory) {
+            binder.report(
+                Severity::Warning,
+                format!("invalid recycler factory: {factory}; the default is used"),
+                Some(&node),
+                None,
+                Some("recyclerFactory takes dummy, threadLocal or queue (optionally queue:supplier=…,capacity=N); l4rs reuses per-thread buffers whatever it says".to_string()),
+            );
+            spec.recycler_factory = None;
+        }
+    }
+    spec
+}
+
+/// The recycler factory specs log4j2's `RecyclerFactories.ofSpec` accepts.
+fn is_recycler_factory(spec: &str) -> bool {
+    matches!(spec, "dummy" | "threadLocal" | "queue") || spec.starts_with("queue:")
+}
+
+/// `<EventTemplateAdditionalField key value format>`; `None` (after an error naming what is
+/// missing) when the key or value is blank, as log4j2's builder rejects them.
+fn build_additional_field(
+    binder: &mut Binder,
+    mut node: PNode,
+) -> Option<EventTemplateAdditionalField> {
+    let inserted = node.attrs.len();
+    for child in std::mem::take(&mut node.children) {
+        binder.unusable_child(&node, &child);
+    }
+    let key = binder.string(&mut node, &["key"]);
+    let value = binder.string(&mut node, &["value"]);
+    let format = binder.enumeration(
+        &mut node,
+        &["format"],
+        "class org.apache.logging.log4j.layout.template.json.JsonTemplateLayout$EventTemplateAdditionalField$Format",
+        &["STRING", "JSON"],
+    );
+    binder.finish(&node, inserted);
+    let blank = |text: &Option<String>| text.as_deref().is_none_or(|t| t.trim().is_empty());
+    if blank(&key) || blank(&value) {
+        let missing = if blank(&key) { "key" } else { "value" };
+        binder.error_help(
+            &node,
+            format!("Could not create plugin of type class org.apache.logging.log4j.layout.template.json.JsonTemplateLayout$EventTemplateAdditionalField for element EventTemplateAdditionalField: java.lang.IllegalArgumentException: blank {missing}"),
+            format!("give the field a non-blank {missing}; it is left out"),
+        );
+        return None;
+    }
+    Some(EventTemplateAdditionalField {
+        key: key.unwrap_or_default(),
+        value: value.unwrap_or_default(),
+        json: format == Some(1),
+    })
 }

@@ -170,6 +170,10 @@ fn java_class(canonical: &str) -> String {
         "GelfLayout" => "org.apache.logging.log4j.core.layout.GelfLayout",
         "CsvLogEventLayout" => "org.apache.logging.log4j.core.layout.CsvLogEventLayout",
         "CsvParameterLayout" => "org.apache.logging.log4j.core.layout.CsvParameterLayout",
+        "JsonTemplateLayout" => "org.apache.logging.log4j.layout.template.json.JsonTemplateLayout",
+        "EventTemplateAdditionalField" => {
+            "org.apache.logging.log4j.layout.template.json.JsonTemplateLayout$EventTemplateAdditionalField"
+        }
         "KeyValuePair" => "org.apache.logging.log4j.core.util.KeyValuePair",
         "Logger" => "org.apache.logging.log4j.core.config.LoggerConfig",
         "Root" => "org.apache.logging.log4j.core.config.LoggerConfig$RootLogger",

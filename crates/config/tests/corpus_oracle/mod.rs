@@ -227,6 +227,7 @@ pub fn l4rs_dump(config: &Configuration) -> Vec<String> {
                 l4rs_config::model::CsvLayoutKind::LogEvent => "CsvLogEventLayout",
                 l4rs_config::model::CsvLayoutKind::Parameter => "CsvParameterLayout",
             },
+            (_, Some(LayoutSpec::JsonTemplate(_))) => "JsonTemplateLayout",
         };
         lines.push(format!(
             "appender {} {kind} layout={layout} filter={}",

@@ -33,6 +33,9 @@ mod yaml_writer;
 pub use csv::CsvLayout;
 pub use gelf::GelfLayout;
 pub use json::JsonLayout;
+// JsonTemplateLayout writes the same escapes and logger FQCN.
+pub(crate) use jackson::LOGGER_FQCN;
+pub(crate) use json_writer::escape_into;
 pub use rfc5424::Rfc5424Layout;
 pub use syslog::SyslogLayout;
 pub use xml::XmlLayout;

@@ -5,6 +5,7 @@
 //! each event then copies that text and writes its sub-second digits, allocating nothing.
 
 mod format;
+mod java_time;
 mod zone;
 
 use std::cell::RefCell;
@@ -134,6 +135,26 @@ impl DateFormatter {
             items,
             zone,
         }
+    }
+
+    /// Compiles a `java.time.format.DateTimeFormatter` pattern (what JsonTemplateLayout's
+    /// `timestamp` resolver takes) for `zone` (as in [`DateFormatter::new`]); an error names
+    /// the letters l4rs does not format.
+    pub(crate) fn java_time(pattern: &str, zone: Option<&str>) -> Result<DateFormatter, String> {
+        let items = java_time::compile(pattern)?;
+        let zone = match zone {
+            None => Zone::local(),
+            Some(id) => Zone::from_id(id),
+        };
+        Ok(DateFormatter {
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            // The cached-second patch is measured and tested for `%d` only; java.time patterns
+            // keep formatting their fraction in full.
+            patch_millis: false,
+            has_sub_second: items.iter().any(Item::is_sub_second),
+            items,
+            zone,
+        })
     }
 
     /// The time zone dates are printed in (rolling appenders compute their periods in it).

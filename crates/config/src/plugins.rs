@@ -193,6 +193,7 @@ const L4RS_PLUGINS: &[&str] = &[
     "Failover",
     "Failovers",
     "Rewrite",
+    "Kafka",
     "MapRewritePolicy",
     "PropertiesRewritePolicy",
     "LoggerNameLevelRewritePolicy",
@@ -346,7 +347,8 @@ pub fn element_type(canonical: &str) -> &'static str {
         | "RollingMemoryMappedFile"
         | "Null"
         | "Failover"
-        | "Rewrite" => "appender",
+        | "Rewrite"
+        | "Kafka" => "appender",
         "MapRewritePolicy" | "PropertiesRewritePolicy" | "LoggerNameLevelRewritePolicy" => {
             "rewritePolicy"
         }

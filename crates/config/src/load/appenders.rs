@@ -47,6 +47,7 @@ pub(crate) fn build_appenders(
             Some("Null") => null_appender(binder, child),
             Some("Failover") => super::failover::build_failover_appender(binder, child),
             Some("Rewrite") => super::rewrite::build_rewrite_appender(binder, child),
+            Some("Kafka") => super::kafka::build_kafka_appender(binder, child),
             _ => {
                 binder.unusable_child(&node, &child);
                 continue;
@@ -336,7 +337,8 @@ impl ManagerKind {
             | AppenderKind::Async(_)
             | AppenderKind::Null
             | AppenderKind::Failover(_)
-            | AppenderKind::Rewrite(_) => return None,
+            | AppenderKind::Rewrite(_)
+            | AppenderKind::Kafka(_) => return None,
         };
         let resource = rolling
             .file_name

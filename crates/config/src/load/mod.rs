@@ -17,6 +17,7 @@ mod async_appender;
 mod binder;
 mod failover;
 mod filters;
+mod kafka;
 mod layout;
 mod loggers;
 mod node;

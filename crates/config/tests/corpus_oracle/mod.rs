@@ -194,6 +194,7 @@ pub fn l4rs_dump(config: &Configuration) -> Vec<String> {
             AppenderKind::Null => "Null",
             AppenderKind::Failover(_) => "Failover",
             AppenderKind::Rewrite(_) => "Rewrite",
+            AppenderKind::Kafka(_) => "Kafka",
         };
         // log4j2's AsyncAppender has no layout (`getLayout()` is null); the others fall back
         // to a PatternLayout when none is configured.

@@ -556,6 +556,21 @@ fn build_appender(
                 requires_location: layout.requires_location(),
             }) as Arc<dyn l4rs_core::Appender>
         })
+    } else if let l4rs_config::model::AppenderKind::Kafka(kafka) = &spec.kind {
+        let interpolator: Arc<dyn l4rs_core::Interpolator> = configuration.substitutor.clone();
+        match crate::kafka::build_kafka_appender(spec, kafka, layout, interpolator) {
+            Ok(appender) => {
+                return Some(AppenderControl::new(
+                    appender,
+                    spec.filter.as_ref().map(l4rs_filter::build_filter),
+                    spec.ignore_exceptions,
+                ))
+            }
+            Err(message) => {
+                status::error(message);
+                return None;
+            }
+        }
     } else {
         l4rs_appenders::build_appender_with(spec, layout, &rolling)
     };

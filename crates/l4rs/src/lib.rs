@@ -32,6 +32,7 @@ mod check;
 mod context;
 mod error;
 mod failover;
+mod kafka;
 mod lifecycle;
 mod logger;
 #[doc(hidden)]

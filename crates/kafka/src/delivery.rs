@@ -115,6 +115,9 @@ pub(crate) struct Context {
     pub(crate) failures: Throttle,
     /// librdkafka's log lines and errors.
     pub(crate) client_log: Throttle,
+    /// Set when the appender stopped: librdkafka may still retry connections until the
+    /// producer is dropped, which is no news any more.
+    pub(crate) stopped: std::sync::atomic::AtomicBool,
 }
 
 impl Context {
@@ -124,12 +127,16 @@ impl Context {
             failed: AtomicU64::new(0),
             failures: Throttle::default(),
             client_log: Throttle::default(),
+            stopped: std::sync::atomic::AtomicBool::new(false),
         }
     }
 }
 
 impl ClientContext for Context {
     fn log(&self, level: RDKafkaLogLevel, fac: &str, log_message: &str) {
+        if self.stopped.load(Ordering::Relaxed) {
+            return;
+        }
         let level = match level {
             RDKafkaLogLevel::Emerg
             | RDKafkaLogLevel::Alert
@@ -151,6 +158,9 @@ impl ClientContext for Context {
     }
 
     fn error(&self, error: KafkaError, reason: &str) {
+        if self.stopped.load(Ordering::Relaxed) {
+            return;
+        }
         // Connection failures while the broker is down: the Java client logs them as WARN
         // ("Broker may not be available"); the sends that fail because of them are the errors.
         self.client_log.report(

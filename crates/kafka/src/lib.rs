@@ -394,6 +394,10 @@ impl Appender for KafkaAppender {
             return;
         }
         let _ = self.producer.flush(self.timeout);
+        self.producer
+            .context()
+            .stopped
+            .store(true, Ordering::Relaxed);
         let undelivered = self.in_flight();
         let failed = self
             .producer

@@ -47,12 +47,17 @@ while time.time() < deadline and (extra_until is None or time.time() < extra_unt
 out.flush()
 "#;
 
-/// Creates a topic (`partitions` partitions, replication 1).
+/// Creates a topic (`partitions` partitions, replication 1); one that exists already (a
+/// producer's metadata request may have had the broker create it) is left as it is.
 const CREATE_TOPIC: &str = r#"
 import sys
 from kafka.admin import KafkaAdminClient, NewTopic
+from kafka.errors import TopicAlreadyExistsError
 admin = KafkaAdminClient(bootstrap_servers=sys.argv[1], request_timeout_ms=10000)
-admin.create_topics([NewTopic(sys.argv[2], int(sys.argv[3]), 1)])
+try:
+    admin.create_topics([NewTopic(sys.argv[2], int(sys.argv[3]), 1)])
+except TopicAlreadyExistsError:
+    pass
 admin.close()
 "#;
 
@@ -222,7 +227,7 @@ impl Broker {
         }
     }
 
-    /// Creates `topic` with `partitions` partitions.
+    /// Creates `topic` with `partitions` partitions, unless it exists already.
     pub fn create_topic(&self, topic: &str, partitions: u32) -> io::Result<()> {
         let output = Command::new("python3")
             .args(["-c", CREATE_TOPIC, &self.bootstrap_servers(), topic])

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
 
 pub mod fifo_gate;
+pub mod kafka;
 
 /// The text after the sequence number in each line the exit probe's `crash-loop` mode logs.
 pub const CRASH_PAYLOAD: &str = "payload-0123456789-abcdefghijklmnopqrstuvwxyz";

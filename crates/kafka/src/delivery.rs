@@ -132,52 +132,10 @@ impl Context {
     }
 }
 
-impl ClientContext for Context {
-    fn log(&self, level: RDKafkaLogLevel, fac: &str, log_message: &str) {
-        if self.stopped.load(Ordering::Relaxed) {
-            return;
-        }
-        let level = match level {
-            RDKafkaLogLevel::Emerg
-            | RDKafkaLogLevel::Alert
-            | RDKafkaLogLevel::Critical
-            | RDKafkaLogLevel::Error => Level::ERROR,
-            RDKafkaLogLevel::Warning => Level::WARN,
-            RDKafkaLogLevel::Notice | RDKafkaLogLevel::Info => Level::INFO,
-            RDKafkaLogLevel::Debug => Level::DEBUG,
-        };
-        if level.is_at_least_as_severe_as(status::level()) {
-            self.client_log.report(
-                level,
-                format_args!(
-                    "Kafka appender [{}]: librdkafka {fac}: {log_message}",
-                    self.appender
-                ),
-            );
-        }
-    }
-
-    fn error(&self, error: KafkaError, reason: &str) {
-        if self.stopped.load(Ordering::Relaxed) {
-            return;
-        }
-        // Connection failures while the broker is down: the Java client logs them as WARN
-        // ("Broker may not be available"); the sends that fail because of them are the errors.
-        self.client_log.report(
-            Level::WARN,
-            format_args!("Kafka appender [{}]: {error}: {reason}", self.appender),
-        );
-    }
-}
-
-impl ProducerContext for Context {
-    type DeliveryOpaque = usize;
-
-    fn delivery(&self, result: &DeliveryResult<'_>, opaque: usize) {
-        let outcome = match result {
-            Ok(_) => Ok(()),
-            Err((error, _)) => Err(error.to_string()),
-        };
+impl Context {
+    /// A delivery report: wakes the waiting caller of a synchronous send (a non-zero
+    /// `opaque`), or reports a failed asynchronous one.
+    pub(crate) fn report(&self, opaque: usize, outcome: Result<(), String>) {
         if opaque != 0 {
             // SAFETY: a non-zero opaque is a reference made by `opaque`, given back once here.
             let waiter = unsafe { Arc::from_raw(opaque as *const Waiter) };
@@ -193,5 +151,74 @@ impl ProducerContext for Context {
                 ),
             );
         }
+    }
+
+    /// One of librdkafka's log lines, at its syslog level.
+    pub(crate) fn client_line(&self, syslog_level: i32, facility: &str, text: &str) {
+        if self.stopped.load(Ordering::Relaxed) {
+            return;
+        }
+        let level = match syslog_level {
+            i32::MIN..=3 => Level::ERROR,
+            4 => Level::WARN,
+            5 | 6 => Level::INFO,
+            _ => Level::DEBUG,
+        };
+        if level.is_at_least_as_severe_as(status::level()) {
+            self.client_log.report(
+                level,
+                format_args!(
+                    "Kafka appender [{}]: librdkafka {facility}: {text}",
+                    self.appender
+                ),
+            );
+        }
+    }
+
+    /// One of librdkafka's errors (connection failures while the broker is down, …). The Java
+    /// client logs them as WARN ("Broker may not be available"); the sends that fail because
+    /// of them are the errors.
+    pub(crate) fn client_error(&self, error: &str, reason: &str) {
+        if self.stopped.load(Ordering::Relaxed) {
+            return;
+        }
+        self.client_log.report(
+            Level::WARN,
+            format_args!("Kafka appender [{}]: {error}: {reason}", self.appender),
+        );
+    }
+}
+
+/// rdkafka calls these only while the producer is dropped (its final purge and poll); the
+/// poll thread (`crate::poller`) serves everything before.
+impl ClientContext for Context {
+    fn log(&self, level: RDKafkaLogLevel, fac: &str, log_message: &str) {
+        let syslog_level = match level {
+            RDKafkaLogLevel::Emerg => 0,
+            RDKafkaLogLevel::Alert => 1,
+            RDKafkaLogLevel::Critical => 2,
+            RDKafkaLogLevel::Error => 3,
+            RDKafkaLogLevel::Warning => 4,
+            RDKafkaLogLevel::Notice => 5,
+            RDKafkaLogLevel::Info => 6,
+            RDKafkaLogLevel::Debug => 7,
+        };
+        self.client_line(syslog_level, fac, log_message);
+    }
+
+    fn error(&self, error: KafkaError, reason: &str) {
+        self.client_error(&error.to_string(), reason);
+    }
+}
+
+impl ProducerContext for Context {
+    type DeliveryOpaque = usize;
+
+    fn delivery(&self, result: &DeliveryResult<'_>, opaque: usize) {
+        let outcome = match result {
+            Ok(_) => Ok(()),
+            Err((error, _)) => Err(error.to_string()),
+        };
+        self.report(opaque, outcome);
     }
 }

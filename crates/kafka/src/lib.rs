@@ -28,11 +28,12 @@ use std::time::{Duration, Instant};
 use l4rs_config::model::KafkaSpec;
 use l4rs_core::{status, AppendError, Appender, Interpolator, Layout, Level, LogEvent};
 use rdkafka::config::FromClientConfigAndContext;
-use rdkafka::producer::{Producer, ThreadedProducer};
+use rdkafka::producer::{BaseProducer, Producer};
 use rdkafka::types::RDKafkaErrorCode;
 use rdkafka_sys as rdsys;
 
 mod delivery;
+mod poller;
 mod properties;
 pub mod testing;
 
@@ -72,7 +73,9 @@ pub struct KafkaAppender {
     timeout: Duration,
     max_block: Duration,
     layout: Arc<dyn Layout>,
-    producer: ThreadedProducer<Context>,
+    /// Declared before `producer`, so that the poll thread ends before the producer goes.
+    _poller: poller::Poller,
+    producer: BaseProducer<Context>,
     stopped: AtomicBool,
     send_failures: Throttle,
 }
@@ -117,13 +120,24 @@ impl KafkaAppender {
             )));
         }
         let topic_c = CString::new(spec.topic.as_str()).expect("validated: no NUL");
-        let producer =
-            ThreadedProducer::from_config_and_context(&settings.config, Context::new(name))
-                .map_err(|error| {
-                    KafkaBuildError(format!(
-                        "Could not create the Kafka producer of appender {name}: {error}"
-                    ))
-                })?;
+        let producer = BaseProducer::from_config_and_context(&settings.config, Context::new(name))
+            .map_err(|error| {
+                KafkaBuildError(format!(
+                    "Could not create the Kafka producer of appender {name}: {error}"
+                ))
+            })?;
+        // SAFETY: the poller is stopped (dropped) before the producer: see the field order.
+        let poller = unsafe {
+            poller::Poller::start(
+                producer.client().native_ptr(),
+                std::sync::Arc::clone(producer.context()),
+            )
+        }
+        .map_err(|error| {
+            KafkaBuildError(format!(
+                "Could not start the Kafka poll thread of appender {name}: {error}"
+            ))
+        })?;
         let key = match &spec.key {
             None => Key::None,
             Some(text) if text.contains("${") => Key::Lookup(text.clone(), interpolator),
@@ -141,6 +155,7 @@ impl KafkaAppender {
             timeout: settings.timeout,
             max_block: settings.max_block,
             layout,
+            _poller: poller,
             producer,
             stopped: AtomicBool::new(false),
             send_failures: Throttle::default(),
@@ -155,6 +170,23 @@ impl KafkaAppender {
     /// Records librdkafka still holds (queued or awaiting acknowledgement).
     pub fn in_flight(&self) -> usize {
         usize::try_from(self.producer.in_flight_count()).unwrap_or(0)
+    }
+
+    /// Waits, at most `timeout`, until librdkafka holds no record (each was acknowledged or
+    /// given up, and its report served by the poll thread). rdkafka's `flush` would poll the
+    /// queue itself, on this thread and with its allocating event handling.
+    fn wait_until_flushed(&self, timeout: Duration) {
+        let deadline = Instant::now() + timeout;
+        let native = self.producer.client().native_ptr();
+        loop {
+            // SAFETY: `native` is the live producer; a zero timeout only checks the queue.
+            let done = unsafe { rdsys::rd_kafka_flush(native, 0) }
+                == rdsys::rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR_NO_ERROR;
+            if done || Instant::now() >= deadline {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
     }
 
     /// One send of `value` (log4j2's `tryAppend`): queues the record and, with `syncSend`,
@@ -383,7 +415,7 @@ impl Appender for KafkaAppender {
 
     /// Waits (at most the timeout) until every queued record is acknowledged or given up.
     fn flush(&self) -> Result<(), AppendError> {
-        let _ = self.producer.flush(self.timeout);
+        self.wait_until_flushed(self.timeout);
         Ok(())
     }
 
@@ -393,7 +425,7 @@ impl Appender for KafkaAppender {
         if self.stopped.swap(true, Ordering::AcqRel) {
             return;
         }
-        let _ = self.producer.flush(self.timeout);
+        self.wait_until_flushed(self.timeout);
         self.producer
             .context()
             .stopped

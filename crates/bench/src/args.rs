@@ -112,6 +112,9 @@ pub struct Options {
     /// Also run the `--tracing` rows (needs the `tracing` feature): the workload through
     /// `tracing::debug!` into l4rs's layer and into tracing-subscriber's fmt layer.
     pub tracing: bool,
+    /// Run only the `--kafka` rows (needs the `kafka` feature): AsyncLogger + Kafka and
+    /// synchronous Kafka beside AsyncLogger + File and File, against a local broker.
+    pub kafka: bool,
     /// Hidden: run one peer in this (child) process and print its RESULT line.
     pub peer_child: Option<String>,
     /// Hidden: run one `--tracing` row in this (child) process and print its RESULT line.
@@ -138,6 +141,7 @@ impl Default for Options {
             keep_logs: false,
             ceiling: false,
             tracing: false,
+            kafka: false,
             peer_child: None,
             tracing_child: None,
         }
@@ -209,6 +213,10 @@ OPTIONS:
                            row) and once into tracing-subscriber's fmt layer writing a
                            file; prints l4rs's ops/ms ratio and both B/op (target >= 1.5x,
                            0 B/op)   (build with --features tracing; peers includes it)
+  --kafka                  run only AsyncLogger + Kafka (syncSend=false), Kafka (syncSend),
+                           AsyncLogger + File and File against a local tansu broker the
+                           bench starts; counts what the broker received
+                           (build with --features kafka)
   --json                   print one JSON document instead of the table
   -h, --help               this text
 ";
@@ -284,6 +292,7 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, String>
             "--keep-logs" => options.keep_logs = true,
             "--ceiling" => options.ceiling = true,
             "--tracing" => options.tracing = true,
+            "--kafka" => options.kafka = true,
             "--peer-child" => options.peer_child = Some(value("--peer-child")?),
             "--tracing-child" => options.tracing_child = Some(value("--tracing-child")?),
             other => return Err(format!("unknown option '{other}' (see --help)")),

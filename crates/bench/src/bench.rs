@@ -80,6 +80,9 @@ fn run(options: &Options) -> Result<(), String> {
     if options.tracing && !tracing_row::AVAILABLE {
         return Err("--tracing needs the tracing feature: cargo run --release -p l4rs-bench --features tracing -- --tracing".into());
     }
+    if options.kafka {
+        return crate::kafka_row::run(options);
+    }
     let counting = alloc::is_counting();
     if !counting {
         eprintln!("l4rs-bench: warning: the counting allocator is not installed; allocation figures read 0");

@@ -20,6 +20,7 @@ const CONSUMER: &str = r#"
 import sys, time
 from kafka import KafkaConsumer, TopicPartition
 bootstrap, topic, expected, timeout = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
+summary = len(sys.argv) > 5
 consumer = KafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False,
                          auto_offset_reset="earliest", max_partition_fetch_bytes=8 * 1024 * 1024)
 deadline = time.time() + timeout
@@ -34,16 +35,22 @@ assigned = [TopicPartition(topic, p) for p in sorted(partitions)]
 consumer.assign(assigned)
 consumer.seek_to_beginning(*assigned)
 count = 0
+value_bytes = 0
 extra_until = None
 out = sys.stdout
 while time.time() < deadline and (extra_until is None or time.time() < extra_until):
     for records in consumer.poll(timeout_ms=300, max_records=20000).values():
         for r in records:
+            count += 1
+            if summary:
+                value_bytes += len(r.value)
+                continue
             key = "-" if r.key is None else r.key.hex()
             out.write(f"{r.partition}\t{r.offset}\t{r.timestamp}\t{key}\t{r.value.hex()}\n")
-            count += 1
     if count >= expected and extra_until is None:
         extra_until = time.time() + 1.0
+if summary:
+    out.write(f"{count}\t{value_bytes}\n")
 out.flush()
 "#;
 
@@ -267,6 +274,34 @@ impl Broker {
             .lines()
             .map(parse_record)
             .collect()
+    }
+}
+
+impl Broker {
+    /// [`Broker::consume`] without the records: how many were read, and their values' total
+    /// size (for topics too large to copy out).
+    pub fn count(
+        &self,
+        topic: &str,
+        expected: usize,
+        timeout: Duration,
+    ) -> io::Result<(usize, u64)> {
+        let output = Command::new("python3")
+            .args(["-c", CONSUMER, &self.bootstrap_servers(), topic])
+            .arg(expected.to_string())
+            .arg(format!("{:.1}", timeout.as_secs_f64()))
+            .arg("summary")
+            .stderr(Stdio::inherit())
+            .output()?;
+        let text = String::from_utf8_lossy(&output.stdout);
+        let mut fields = text.trim().split('\t').map(str::parse::<u64>);
+        match (output.status.success(), fields.next(), fields.next()) {
+            (true, Some(Ok(count)), Some(Ok(bytes))) => Ok((count as usize, bytes)),
+            _ => Err(io::Error::other(format!(
+                "the consumer failed ({}): {text}",
+                output.status
+            ))),
+        }
     }
 }
 

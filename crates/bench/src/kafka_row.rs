@@ -210,3 +210,29 @@ mod enabled {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_rows_configuration_loads_cleanly_with_one_logger_per_row() {
+        let xml = config("/tmp/l4rs-kafka-bench", "127.0.0.1:9092");
+        let configuration = l4rs::config::load_str(&xml, None).expect("well-formed");
+        let errors: Vec<_> = configuration
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == l4rs::config::Severity::Error)
+            .map(|d| d.message.clone())
+            .collect();
+        assert!(errors.is_empty(), "{errors:?}");
+        for (_, logger, appender, _) in ROWS {
+            let route = crate::ours::route(&configuration, logger);
+            assert!(
+                route.appenders.iter().any(|name| name == appender),
+                "{logger} -> {:?}",
+                route.appenders
+            );
+        }
+    }
+}

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
 
 pub mod fifo_gate;
+pub mod kafka;
 pub mod net;
 pub mod rsyslog;
 

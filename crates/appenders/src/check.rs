@@ -117,6 +117,8 @@ pub fn check_appender(spec: &AppenderSpec) -> Result<(), AppenderBuildError> {
         AppenderKind::Routing(_) => {
             return Err(AppenderBuildError::Unsupported { kind: "Routing" })
         }
+        // Checking opens no connection: the producer properties are judged when it is built.
+        AppenderKind::Kafka(_) => return Ok(()),
     };
     let target = classify(manager, file_name, when)?;
     if let Some(warning) = target.warning(manager, file_name) {

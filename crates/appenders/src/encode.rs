@@ -15,7 +15,7 @@ thread_local! {
 /// per-thread scratch vector when the layout's charset needs one) and hands the bytes to
 /// `write`. Nothing is allocated in steady state and no lock is taken here: the caller's `write`
 /// decides what to lock, and only for as long as it copies or writes the bytes.
-pub(crate) fn with_encoded<R>(
+pub fn with_encoded<R>(
     layout: &dyn Layout,
     fill: impl FnOnce(&mut String),
     write: impl FnOnce(&[u8]) -> R,

@@ -66,6 +66,9 @@ pub mod fuzzing {
 
 pub use check::check_appender;
 pub use console::ConsoleAppender;
+/// Also used by appenders outside this crate (l4rs-kafka) to format an event into the calling
+/// thread's reused buffers.
+pub use encode::with_encoded;
 pub use error::AppenderBuildError;
 pub use file::FileAppender;
 /// Kept here for the callers that open files as appenders do; it lives in `l4rs-core` so that
@@ -153,6 +156,8 @@ pub fn build_appender_with(
             layout,
         )?)),
         AppenderKind::Routing(_) => Err(AppenderBuildError::Unsupported { kind: "Routing" }),
+        // Built by the facade with l4rs-kafka, behind the `kafka` feature of `l4rs`.
+        AppenderKind::Kafka(_) => Err(AppenderBuildError::Unsupported { kind: "Kafka" }),
     }
 }
 

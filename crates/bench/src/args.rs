@@ -117,6 +117,9 @@ pub struct Options {
     /// `--latency`'s offered rate, calls per second per thread (default: half the measured
     /// maximum).
     pub rate: Option<f64>,
+    /// Run only the `--kafka` rows (needs the `kafka` feature): AsyncLogger + Kafka and
+    /// synchronous Kafka beside AsyncLogger + File and File, against a local broker.
+    pub kafka: bool,
     /// Hidden: run one peer in this (child) process and print its RESULT line.
     pub peer_child: Option<String>,
     /// Hidden: run one `--tracing` row in this (child) process and print its RESULT line.
@@ -145,6 +148,7 @@ impl Default for Options {
             tracing: false,
             latency: false,
             rate: None,
+            kafka: false,
             peer_child: None,
             tracing_child: None,
         }
@@ -228,6 +232,10 @@ OPTIONS:
   --rate N                 --latency's calls per second per thread (default: half of
                            log4j2's measured maximum for the row with --vs-log4j2, else
                            half of l4rs's own)
+  --kafka                  run only AsyncLogger + Kafka (syncSend=false), Kafka (syncSend),
+                           AsyncLogger + File and File against a local tansu broker the
+                           bench starts; counts what the broker received
+                           (build with --features kafka)
   --json                   print one JSON document instead of the table
   -h, --help               this text
 ";
@@ -315,6 +323,7 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, String>
                     }
                 };
             }
+            "--kafka" => options.kafka = true,
             "--peer-child" => options.peer_child = Some(value("--peer-child")?),
             "--tracing-child" => options.tracing_child = Some(value("--tracing-child")?),
             other => return Err(format!("unknown option '{other}' (see --help)")),

@@ -83,6 +83,9 @@ fn run(options: &Options) -> Result<(), String> {
     if options.latency {
         return crate::latency::run(options);
     }
+    if options.kafka {
+        return crate::kafka_row::run(options);
+    }
     let counting = alloc::is_counting();
     if !counting {
         eprintln!("l4rs-bench: warning: the counting allocator is not installed; allocation figures read 0");

@@ -10,6 +10,7 @@ pub mod bench;
 pub mod ceiling;
 pub mod disk;
 pub mod java;
+pub mod kafka_row;
 pub mod latency;
 pub mod ours;
 pub mod peers;

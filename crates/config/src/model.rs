@@ -205,6 +205,29 @@ pub enum AppenderKind {
     Socket(Box<SocketSpec>),
     /// `<Routing>`: each event goes to the appender of the route its key selects.
     Routing(RoutingSpec),
+    /// `<Kafka>`: sends each event's layout bytes to a Kafka topic (built only with the `l4rs`
+    /// crate's `kafka` feature).
+    Kafka(KafkaSpec),
+}
+
+/// `<Kafka>` attributes and producer properties, with log4j2 2.24's defaults.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KafkaSpec {
+    /// `topic` (required).
+    pub topic: String,
+    /// `key`: the record key; a value that still holds `${` after configuration-time
+    /// substitution (written `$${…}` in the file) is resolved for every event.
+    pub key: Option<String>,
+    /// `syncSend` (default true): wait for the broker's acknowledgement before returning.
+    pub sync_send: bool,
+    /// `sendEventTimestamp` (default false): the record's timestamp is the event's time rather
+    /// than the producer's.
+    pub send_event_timestamp: bool,
+    /// `retryCount` (default 0): how many more times a failed send is tried.
+    pub retry_count: u32,
+    /// The `<Property name="…">` children, in document order: the producer's configuration
+    /// (Java client names; the appender maps them onto its client's).
+    pub properties: Vec<(String, String)>,
 }
 
 /// `<Routing>`'s routes and purge policy.
@@ -1488,7 +1511,8 @@ impl AppenderKind {
             | AppenderKind::Failover(_)
             | AppenderKind::Rewrite(_)
             | AppenderKind::Socket(_)
-            | AppenderKind::Routing(_) => None,
+            | AppenderKind::Routing(_)
+            | AppenderKind::Kafka(_) => None,
         }
     }
 }

@@ -193,6 +193,7 @@ const L4RS_PLUGINS: &[&str] = &[
     "Failover",
     "Failovers",
     "Rewrite",
+    "Kafka",
     "MapRewritePolicy",
     "PropertiesRewritePolicy",
     "LoggerNameLevelRewritePolicy",
@@ -373,7 +374,8 @@ pub fn element_type(canonical: &str) -> &'static str {
         | "Rewrite"
         | "Socket"
         | "Syslog"
-        | "Routing" => "appender",
+        | "Routing"
+        | "Kafka" => "appender",
         "Ssl" => "Ssl",
         "KeyStore" => "KeyStore",
         "TrustStore" => "TrustStore",

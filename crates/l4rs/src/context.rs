@@ -669,6 +669,21 @@ pub(crate) fn build_appender(
         let handover = Arc::new(crate::handover::HandedOver::new(spec, layout, rolling));
         handovers.push(Arc::clone(&handover));
         Ok(handover as Arc<dyn l4rs_core::Appender>)
+    } else if let l4rs_config::model::AppenderKind::Kafka(kafka) = &spec.kind {
+        let interpolator: Arc<dyn l4rs_core::Interpolator> = configuration.substitutor.clone();
+        match crate::kafka::build_kafka_appender(spec, kafka, layout, interpolator) {
+            Ok(appender) => {
+                return Some(AppenderControl::new(
+                    appender,
+                    spec.filter.as_ref().map(l4rs_filter::build_filter),
+                    spec.ignore_exceptions,
+                ))
+            }
+            Err(message) => {
+                status::error(message);
+                return None;
+            }
+        }
     } else {
         l4rs_appenders::build_appender_with(spec, layout, &rolling)
     };

@@ -33,6 +33,7 @@ mod context;
 mod error;
 mod failover;
 mod handover;
+mod kafka;
 mod lifecycle;
 mod logger;
 #[doc(hidden)]

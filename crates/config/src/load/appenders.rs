@@ -73,6 +73,7 @@ fn build_one(
         Some("Rewrite") => super::rewrite::build_rewrite_appender(binder, child),
         Some("Socket" | "Syslog") => super::socket::build_socket_appender(binder, child),
         Some("Routing") => super::routing_appender::build_routing_appender(binder, child),
+        Some("Kafka") => super::kafka::build_kafka_appender(binder, child),
         _ => return Err(Box::new(child)),
     })
 }
@@ -363,7 +364,8 @@ impl ManagerKind {
             | AppenderKind::Failover(_)
             | AppenderKind::Rewrite(_)
             | AppenderKind::Socket(_)
-            | AppenderKind::Routing(_) => return None,
+            | AppenderKind::Routing(_)
+            | AppenderKind::Kafka(_) => return None,
         };
         let resource = rolling
             .file_name

@@ -20,6 +20,7 @@ mod delete;
 mod failover;
 mod filters;
 mod gelf_layout;
+mod kafka;
 mod layout;
 mod loggers;
 mod node;

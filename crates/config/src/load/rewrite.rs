@@ -195,7 +195,7 @@ fn key_value_pairs(
 
 /// A `<Property name="…" value="…"/>` (or with the value as element text), substituted at
 /// configuration time; `None` after log4j2's message when it has no name.
-fn property(binder: &mut Binder, mut node: PNode) -> Option<(String, String)> {
+pub(crate) fn property(binder: &mut Binder, mut node: PNode) -> Option<(String, String)> {
     let inserted = node.attrs.len();
     for child in std::mem::take(&mut node.children) {
         binder.unusable_child(&node, &child);

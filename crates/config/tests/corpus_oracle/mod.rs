@@ -204,6 +204,7 @@ pub fn l4rs_dump(config: &Configuration) -> Vec<String> {
             AppenderKind::Rewrite(_) => "Rewrite",
             AppenderKind::Socket(spec) => spec.element,
             AppenderKind::Routing(_) => "Routing",
+            AppenderKind::Kafka(_) => "Kafka",
         };
         // log4j2's AsyncAppender has no layout (`getLayout()` is null); the others fall back
         // to a PatternLayout when none is configured.

@@ -216,7 +216,9 @@ fn load_survey() -> Option<Survey> {
             (0, warnings) => format!("loaded; {warnings} warning(s)"),
             (errors, _) => format!("{errors} error(s); first: {first}"),
         };
-        let comparable = (!matches!(class, Class::UnsupportedPlugins(_))).then(|| Box::new(config));
+        let comparable = (!matches!(class, Class::UnsupportedPlugins(_))
+            && !needs_what_the_oracle_lacks(file))
+        .then(|| Box::new(config));
         survey.rows.push(Row {
             name,
             class,
@@ -275,6 +277,21 @@ fn every_corpus_configuration_loads_or_is_rejected_without_panicking() {
 /// Files where l4rs builds something else than log4j2, with the reason. Each must still
 /// differ: the test fails when one starts to match, so the list stays true.
 const KNOWN_DIFFERENCES: &[(&str, &str)] = &[];
+
+/// Plugins l4rs implements whose jars the oracle's log4j2 does not have (Debian ships neither
+/// log4j-layout-template-json nor the Kafka client): log4j2 would build something else for a
+/// file that uses them, so such files are loaded by l4rs but not compared.
+const ORACLE_LACKS: &[&str] = &["<JsonTemplateLayout", "<Kafka"];
+
+/// Whether the file at `path` names a plugin of [`ORACLE_LACKS`].
+fn needs_what_the_oracle_lacks(path: &std::path::Path) -> bool {
+    let text = std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    ORACLE_LACKS
+        .iter()
+        .any(|plugin| text.contains(&plugin.to_ascii_lowercase()))
+}
 
 #[test]
 fn configurations_without_unsupported_plugins_build_what_log4j2_builds() {

@@ -104,6 +104,8 @@ pub(crate) struct FileManager {
     /// True while some asynchronous stage's thread owes this manager a flush at the end of its
     /// batch ([`FileManager::defer_flush`]): later deferring writers rely on that flush.
     deferred: AtomicBool,
+    /// True after a deferred flush failed, until one succeeds.
+    deferred_failing: AtomicBool,
     /// Serializes locked writes within the process (the OS lock is per process).
     lock_writes: Mutex<()>,
     /// The file's length when the manager was created (0 when it was truncated) plus every
@@ -165,6 +167,7 @@ impl FileManager {
             pending: AtomicBool::new(false),
             closed: AtomicBool::new(false),
             deferred: AtomicBool::new(false),
+            deferred_failing: AtomicBool::new(false),
             lock_writes: Mutex::new(()),
             size: AtomicU64::new(initial_size),
         })
@@ -420,11 +423,18 @@ impl l4rs_core::batch::DeferredFlush for FileManager {
         // (see `defer_flush`).
         self.deferred.store(false, Ordering::SeqCst);
         match self.flush() {
-            Ok(()) | Err(WriteError::Closed) => {}
-            Err(WriteError::Io(source)) => status::error(format_args!(
-                "Error writing to stream {}: {source}",
-                self.file_name
-            )),
+            Ok(()) | Err(WriteError::Closed) => {
+                self.deferred_failing.store(false, Ordering::Relaxed)
+            }
+            // Reported when the flushes start failing, not once per batch while they go on.
+            Err(WriteError::Io(source)) => {
+                if !self.deferred_failing.swap(true, Ordering::Relaxed) {
+                    status::error(format_args!(
+                        "Error writing to stream {}: {source} (further failures of this file's batched flushes are not reported until one succeeds)",
+                        self.file_name
+                    ));
+                }
+            }
         }
     }
 }

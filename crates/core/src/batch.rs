@@ -57,6 +57,26 @@ pub fn is_deferring() -> bool {
     DEFERRING.try_with(Cell::get).unwrap_or(false)
 }
 
+/// Runs `f` with deferring suspended on this thread: an appender whose errors must reach the
+/// code that called it (`ignoreExceptions="false"`: an Async appender's `errorRef`, a
+/// Failover appender) writes and flushes each event at once, so a failure comes back with the
+/// event it belongs to.
+pub fn without_deferring<R>(f: impl FnOnce() -> R) -> R {
+    /// Puts the flag back even when `f` panics.
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let _ = DEFERRING.try_with(|deferring| deferring.set(self.0));
+        }
+    }
+    let _restore = Restore(
+        DEFERRING
+            .try_with(|deferring| deferring.replace(false))
+            .unwrap_or(false),
+    );
+    f()
+}
+
 /// Records `target` to be flushed by the next [`flush_deferred`] on this thread. Returns false
 /// when it could not be recorded (not a deferring thread, or the list is busy because a flush
 /// is running); the caller must then flush at once.
@@ -130,6 +150,10 @@ mod tests {
             assert!(!has_deferred());
             flush_deferred();
             assert_eq!(counter.0.load(Ordering::Relaxed), 2);
+            assert!(without_deferring(
+                || !is_deferring() && !defer(counter.clone())
+            ));
+            assert!(is_deferring(), "restored afterwards");
         })
         .join()
         .unwrap();

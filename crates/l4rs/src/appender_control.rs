@@ -94,7 +94,13 @@ impl AppenderControl {
             }
             return Ok(());
         }
-        let result = self.appender.append(event);
+        let result = if self.ignore_exceptions || !l4rs_core::batch::is_deferring() {
+            self.appender.append(event)
+        } else {
+            // Its errors go back to the caller per event (errorRef, Failover), so its flush
+            // cannot wait for the end of a queue's batch.
+            l4rs_core::batch::without_deferring(|| self.appender.append(event))
+        };
         let _ = APPENDING.try_with(|stack| {
             stack.borrow_mut().retain(|entry| *entry != id);
         });

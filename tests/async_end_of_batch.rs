@@ -8,6 +8,11 @@
 //!
 //! A File appender on a named pipe (see `tests/support/fifo_gate.rs`) comes first on the path
 //! and holds the queue's thread mid-batch, so the check in between needs no timing.
+//!
+//! Immediate-flush File and RandomAccessFile appenders (log4j2's defaults) on the same path
+//! flush once per batch behind a queue (`l4rs_core::batch`): the whole run costs the queue's
+//! thread fewer `write(2)` calls than there are events, where a flush per event would cost
+//! three per event (the pipe's File and the two).
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -37,7 +42,8 @@ fn check(front: &str) {
     let gate = FifoGate::create(&dir.join("gate.pipe"));
     // The plug is a DEBUG event; the buffered appenders take INFO and above only.
     let refs = r#"<AppenderRef ref="Gate"/><AppenderRef ref="F" level="info"/>
-      <AppenderRef ref="R" level="info"/><AppenderRef ref="M" level="info"/>"#;
+      <AppenderRef ref="R" level="info"/><AppenderRef ref="M" level="info"/>
+      <AppenderRef ref="FI" level="info"/><AppenderRef ref="RI" level="info"/>"#;
     let (appender, loggers, queue) = match front {
         "logger" => (
             String::new(),
@@ -45,16 +51,17 @@ fn check(front: &str) {
                 r#"<AsyncLogger name="plug" level="debug" additivity="false"><AppenderRef ref="Gate"/></AsyncLogger>
   <AsyncLogger name="batch" level="info" additivity="false">{refs}</AsyncLogger>"#
             ),
-            "AsyncLoggerConfig",
+            ("AsyncLoggerConfig", "AsyncLoggerConf"),
         ),
         _ => (
             format!(r#"<Async name="A" bufferSize="1024">{refs}</Async>"#),
             r#"<Logger name="plug" level="debug" additivity="false"><AppenderRef ref="A"/></Logger>
   <Logger name="batch" level="info" additivity="false"><AppenderRef ref="A"/></Logger>"#
                 .to_string(),
-            "AsyncAppender A",
+            ("AsyncAppender A", "AsyncAppenderEv"),
         ),
     };
+    let (queue, thread) = queue;
     let xml = format!(
         r#"<Configuration><Appenders>
   <File name="Gate" fileName="{gate}"><PatternLayout pattern="%m%n"/></File>
@@ -65,6 +72,8 @@ fn check(front: &str) {
     <PatternLayout pattern="%m%n"/>
   </RandomAccessFile>
   <MemoryMappedFile name="M" fileName="{dir}/mmf.log"><PatternLayout pattern="%m%n"/></MemoryMappedFile>
+  <File name="FI" fileName="{dir}/file-immediate.log"><PatternLayout pattern="%m%n"/></File>
+  <RandomAccessFile name="RI" fileName="{dir}/raf-immediate.log"><PatternLayout pattern="%m%n"/></RandomAccessFile>
   {appender}
 </Appenders><Loggers>
   {loggers}
@@ -74,6 +83,7 @@ fn check(front: &str) {
         dir = dir.display()
     );
     l4rs::init_with_file(l4rs_tests::write_config(&dir, &xml)).expect("configuration loads");
+    let writes_before = l4rs_tests::thread_write_calls(thread);
 
     // The plug goes out alone and fills the pipe: the queue's thread stalls in its write.
     l4rs::debug!(l4rs::get_logger("plug"), "{}", "p".repeat(PLUG));
@@ -104,7 +114,13 @@ fn check(front: &str) {
     // Open the pipe; the queue runs dry and its last event flushes the buffers. No flush call.
     gate.open();
     let expected: Vec<String> = (0..EVENTS).map(line).collect();
-    for file in ["file.log", "raf.log", "mmf.log"] {
+    for file in [
+        "file.log",
+        "raf.log",
+        "mmf.log",
+        "file-immediate.log",
+        "raf-immediate.log",
+    ] {
         let path = dir.join(file);
         while non_nul_lines(&path).len() < EVENTS {
             assert!(
@@ -120,6 +136,11 @@ fn check(front: &str) {
         );
     }
     assert_eq!(stats().len, 0);
+    let writes = l4rs_tests::thread_write_calls(thread) - writes_before;
+    assert!(
+        writes < EVENTS as u64,
+        "{front}: {writes} write calls for {EVENTS} events: not batched"
+    );
     l4rs::shutdown();
     let through_gate = gate.finish();
     assert_eq!(

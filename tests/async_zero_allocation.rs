@@ -1,5 +1,6 @@
 //! The producer side of asynchronous logging allocates nothing in steady state: an AsyncRoot in
-//! front of a buffered File, and an Async appender in front of a RandomAccessFile, with the log4j2
+//! front of a buffered File, and an Async appender in front of a RandomAccessFile (each beside
+//! an immediate-flush one of the other kind, whose flushes the queue's thread batches), with the log4j2
 //! appender benchmark's pattern, a 101-frame throwable on every fifth call, and MDC/NDC entries.
 //! Only allocations made on the logging thread are counted; the background threads' are reported.
 
@@ -44,10 +45,14 @@ fn steady_state_async_log_calls_do_not_allocate_on_the_producer() {
   <RandomAccessFile name="R" fileName="{dir}/appender.log" immediateFlush="false">
     <PatternLayout pattern="{pattern}"/>
   </RandomAccessFile>
-  <Async name="A" bufferSize="128"><AppenderRef ref="R"/></Async>
+  <File name="FI" fileName="{dir}/appender-immediate.log"><PatternLayout pattern="{pattern}"/></File>
+  <RandomAccessFile name="RI" fileName="{dir}/logger-immediate.log">
+    <PatternLayout pattern="{pattern}"/>
+  </RandomAccessFile>
+  <Async name="A" bufferSize="128"><AppenderRef ref="R"/><AppenderRef ref="FI"/></Async>
 </Appenders><Loggers>
   <Logger name="Appender" level="debug" additivity="false"><AppenderRef ref="A"/></Logger>
-  <AsyncRoot level="debug"><AppenderRef ref="F"/></AsyncRoot>
+  <AsyncRoot level="debug"><AppenderRef ref="F"/><AppenderRef ref="RI"/></AsyncRoot>
 </Loggers></Configuration>"#,
         dir = dir.display()
     );
@@ -85,7 +90,12 @@ fn steady_state_async_log_calls_do_not_allocate_on_the_producer() {
         producer, 0,
         "producer allocations in 20,000 steady-state calls"
     );
-    for file in ["logger.log", "appender.log"] {
+    for file in [
+        "logger.log",
+        "appender.log",
+        "logger-immediate.log",
+        "appender-immediate.log",
+    ] {
         let lines = l4rs_tests::read_lines(&dir.join(file));
         let events = lines.iter().filter(|line| line.contains(" - xxx")).count();
         assert_eq!(events, 15_000, "{file}: every event written");

@@ -189,6 +189,28 @@ pub fn queue_stats(name: &str) -> l4rs::QueueStats {
         .unwrap_or_else(|| panic!("no queue {name}"))
 }
 
+/// The `write`-family system calls (`syscw` in `/proc/self/task/*/io`) made so far by the
+/// threads of this process whose name starts with `name_prefix` (Linux keeps 15 bytes of a
+/// thread's name: `AsyncLoggerConf`, `AsyncAppenderEv`).
+pub fn thread_write_calls(name_prefix: &str) -> u64 {
+    let mut total = 0;
+    for task in std::fs::read_dir("/proc/self/task").expect("/proc/self/task") {
+        let task = task.expect("a task").path();
+        let named = std::fs::read_to_string(task.join("comm"))
+            .is_ok_and(|comm| comm.trim_end().starts_with(name_prefix));
+        // A thread that ended between the listing and the reads counts nothing.
+        let io = std::fs::read_to_string(task.join("io")).unwrap_or_default();
+        if named {
+            total += io
+                .lines()
+                .find_map(|line| line.strip_prefix("syscw: "))
+                .and_then(|count| count.trim().parse::<u64>().ok())
+                .unwrap_or(0);
+        }
+    }
+    total
+}
+
 /// What one run of the discovery probe (`tests/support/discovery_probe.rs`) printed.
 #[derive(Debug)]
 pub struct ProbeRun {

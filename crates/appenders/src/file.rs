@@ -124,6 +124,12 @@ impl AppenderManager for FileManager {
         self.flush()
     }
 
+    const DEFERS_FLUSH: bool = true;
+
+    fn defer_flush(this: &Arc<Self>) -> bool {
+        FileManager::defer_flush(this)
+    }
+
     fn debug_fields(
         &self,
         out: &mut fmt::DebugStruct<'_, '_>,

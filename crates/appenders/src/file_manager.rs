@@ -101,6 +101,11 @@ pub(crate) struct FileManager {
     pending: AtomicBool,
     /// Set, under the buffer lock, once the manager is closed.
     closed: AtomicBool,
+    /// True while some asynchronous stage's thread owes this manager a flush at the end of its
+    /// batch ([`FileManager::defer_flush`]): later deferring writers rely on that flush.
+    deferred: AtomicBool,
+    /// True after a deferred flush failed, until one succeeds.
+    deferred_failing: AtomicBool,
     /// Serializes locked writes within the process (the OS lock is per process).
     lock_writes: Mutex<()>,
     /// The file's length when the manager was created (0 when it was truncated) plus every
@@ -161,6 +166,8 @@ impl FileManager {
             buffer,
             pending: AtomicBool::new(false),
             closed: AtomicBool::new(false),
+            deferred: AtomicBool::new(false),
+            deferred_failing: AtomicBool::new(false),
             lock_writes: Mutex::new(()),
             size: AtomicU64::new(initial_size),
         })
@@ -202,6 +209,25 @@ impl FileManager {
             self.drain(&mut buffered)?;
         }
         Ok(())
+    }
+
+    /// Leaves what was just buffered for the calling thread's asynchronous stage to flush at
+    /// the end of its batch ([`l4rs_core::batch`]). Returns false when the caller must flush
+    /// now: no buffer, or not a deferring thread. Called after the record was buffered, so a
+    /// stage whose flush is already owed (the flag was set) clears the flag before draining
+    /// and therefore drains this record too.
+    pub(crate) fn defer_flush(this: &Arc<FileManager>) -> bool {
+        if this.buffer.is_none() || !l4rs_core::batch::is_deferring() {
+            return false;
+        }
+        if this.deferred.swap(true, Ordering::SeqCst) {
+            return true;
+        }
+        if l4rs_core::batch::defer(Arc::clone(this) as Arc<dyn l4rs_core::batch::DeferredFlush>) {
+            return true;
+        }
+        this.deferred.store(false, Ordering::SeqCst);
+        false
     }
 
     /// Writes the buffer out.
@@ -387,6 +413,30 @@ pub(crate) fn prepare(
     let target = classify(manager, file_name, opening)?;
     make_missing_parent(manager, file_name, &target)?;
     Ok(target)
+}
+
+impl l4rs_core::batch::DeferredFlush for FileManager {
+    /// The end of a batch: the buffered records reach the OS. A failure has no caller to go
+    /// to, so it is reported here with the wording of a failed append.
+    fn flush_deferred(&self) {
+        // Cleared before draining: a writer that finds the flag still set relies on this drain
+        // (see `defer_flush`).
+        self.deferred.store(false, Ordering::SeqCst);
+        match self.flush() {
+            Ok(()) | Err(WriteError::Closed) => {
+                self.deferred_failing.store(false, Ordering::Relaxed)
+            }
+            // Reported when the flushes start failing, not once per batch while they go on.
+            Err(WriteError::Io(source)) => {
+                if !self.deferred_failing.swap(true, Ordering::Relaxed) {
+                    status::error(format_args!(
+                        "Error writing to stream {}: {source} (further failures of this file's batched flushes are not reported until one succeeds)",
+                        self.file_name
+                    ));
+                }
+            }
+        }
+    }
 }
 
 /// Writes the layout's header straight to the file, bypassing any buffer, as log4j2 does. A

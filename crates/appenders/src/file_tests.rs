@@ -152,6 +152,101 @@ fn immediate_flush_is_one_write_per_event() {
     }
 }
 
+/// Runs `f` on a new thread marked as an asynchronous stage's writer
+/// ([`l4rs_core::batch::begin_deferring`]), as a queue's background thread is.
+fn on_deferring_thread<R: Send>(f: impl FnOnce() -> R + Send) -> R {
+    std::thread::scope(|scope| {
+        scope
+            .spawn(|| {
+                l4rs_core::batch::begin_deferring();
+                f()
+            })
+            .join()
+            .unwrap()
+    })
+}
+
+/// Behind an asynchronous stage, `immediateFlush="true"` flushes once per batch: the events
+/// wait in the buffer (no `write(2)`) until the stage's batch ends, then leave in one write.
+/// Without a buffer (`bufferedIo="false"`) nothing can wait: one write per event, as before.
+#[test]
+fn immediate_flush_on_a_stage_thread_is_one_write_per_batch() {
+    let dir = TempDir::new("batched");
+    for buffered_io in [true, false] {
+        let path = dir.file(&format!("batched-{buffered_io}.log"));
+        let mut s = spec(&path);
+        s.buffered_io = buffered_io;
+        let a = appender(&s, TestLayout::default());
+        let (writes, visible_before_flush, flush_writes) = on_deferring_thread(|| {
+            a.append(&event("warm-up")).unwrap();
+            l4rs_core::batch::flush_deferred();
+            let writes = write_calls_during(|| {
+                for _ in 0..100 {
+                    a.append(&event("one batch, one write")).unwrap();
+                }
+            });
+            let visible = read(&path).lines().count();
+            let flush_writes = write_calls_during(l4rs_core::batch::flush_deferred);
+            (writes, visible, flush_writes)
+        });
+        if buffered_io {
+            assert_eq!((writes, visible_before_flush, flush_writes), (0, 1, 1));
+        } else {
+            assert_eq!((writes, visible_before_flush, flush_writes), (100, 101, 0));
+        }
+        assert_eq!(read(&path).lines().count(), 101, "bufferedIo={buffered_io}");
+        a.stop();
+    }
+}
+
+/// An event that ends a batch is flushed at once with what the batch left buffered; the same
+/// appender used from an ordinary thread meanwhile still flushes each event, after the
+/// deferred bytes (one buffer, so the file keeps the order of the appends).
+#[test]
+fn end_of_batch_and_ordinary_threads_still_flush_at_once() {
+    let dir = TempDir::new("batched-end");
+    let path = dir.file("batched-end.log");
+    let a = appender(&spec(&path), TestLayout::default());
+    on_deferring_thread(|| {
+        a.append(&event("deferred 1")).unwrap();
+        assert_eq!(read(&path), "");
+        // Another thread writing meanwhile: its flush takes the deferred line along, in order.
+        std::thread::scope(|scope| {
+            scope.spawn(|| a.append(&event("ordinary")).unwrap());
+        });
+        assert_eq!(read(&path), "deferred 1\nordinary\n");
+        a.append(&event("deferred 2")).unwrap();
+        let mut last = event("last of batch");
+        last.end_of_batch = true;
+        a.append(&last).unwrap();
+        assert_eq!(
+            read(&path),
+            "deferred 1\nordinary\ndeferred 2\nlast of batch\n"
+        );
+        l4rs_core::batch::flush_deferred();
+    });
+    a.stop();
+}
+
+/// A deferred flush that fails has no caller to return to: it is reported through the status
+/// logger with the wording of a failed append, naming the file.
+#[test]
+fn a_failing_deferred_flush_is_reported() {
+    let a = appender(&spec("/dev/full"), TestLayout::default());
+    let records = on_deferring_thread(|| {
+        // The write only buffers, so the append succeeds; the failure comes with the flush.
+        a.append(&event("no space")).unwrap();
+        status::capture(l4rs_core::batch::flush_deferred).1
+    });
+    assert!(
+        records.iter().any(|r| r.level == Level::ERROR
+            && r.message.starts_with("Error writing to stream /dev/full: ")
+            && r.message.contains("No space left on device")),
+        "{records:?}"
+    );
+    a.stop();
+}
+
 #[test]
 fn buffered_events_wait_for_flush_a_full_buffer_end_of_batch_or_stop() {
     let dir = TempDir::new("buffered");

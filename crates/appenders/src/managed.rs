@@ -28,6 +28,18 @@ pub(crate) trait AppenderManager: Managed + 'static {
     ) -> Result<(), WriteError>;
     /// [`l4rs_core::Appender::flush`].
     fn flush_appender(&self) -> Result<(), WriteError>;
+    /// True when [`AppenderManager::defer_flush`] may succeed, i.e. the manager can keep an
+    /// immediate-flush record buffered until an asynchronous stage's batch ends.
+    const DEFERS_FLUSH: bool = false;
+    /// Leaves the flush of what was just written to the end of the calling asynchronous
+    /// stage's batch ([`l4rs_core::batch`]); false (the default) when the caller must flush
+    /// now.
+    fn defer_flush(_this: &Arc<Self>) -> bool
+    where
+        Self: Sized,
+    {
+        false
+    }
     /// The appender's `Debug` fields after its name, and the end of the `Debug` output.
     fn debug_fields(
         &self,
@@ -94,14 +106,24 @@ impl<M: AppenderManager> ManagedAppender<M> {
             return Err(AppendError::NotStarted(self.name.clone()));
         }
         // log4j2 flushes after an event when immediateFlush is set or the event ends a batch
-        // (an asynchronous stage found its queue empty).
-        let flush = self.flush_each || event.end_of_batch;
+        // (an asynchronous stage found its queue empty). Behind an asynchronous stage the
+        // immediate flush waits for the end of the stage's batch instead (see
+        // `l4rs_core::batch` for why that keeps what immediateFlush promises).
+        let deferring = M::DEFERS_FLUSH
+            && self.flush_each
+            && !event.end_of_batch
+            && l4rs_core::batch::is_deferring();
+        let flush = (self.flush_each || event.end_of_batch) && !deferring;
         crate::encode::with_encoded(
             self.layout.as_ref(),
             |out| self.layout.format(event, out),
             |bytes| self.manager.write_event(event, bytes, flush),
         )
-        .map_err(|error| self.error(error))
+        .map_err(|error| self.error(error))?;
+        if deferring && !M::defer_flush(&self.manager) {
+            return self.flush();
+        }
+        Ok(())
     }
 
     pub(crate) fn flush(&self) -> Result<(), AppendError> {

@@ -11,7 +11,10 @@
 //! * **Consumer side.** The background thread hands each event, in order, to an
 //!   [`EventHandler`], marking it end-of-batch when no further event is ready so that buffered
 //!   appenders (File with `immediateFlush="false"`, RandomAccessFile, MemoryMappedFile) flush
-//!   only when the queue runs dry. A handler that panics loses its event, not the thread.
+//!   only when the queue runs dry. Immediate-flush File and RandomAccessFile appenders written
+//!   from the thread flush once per batch as well ([`l4rs_core::batch`]): the thread flushes
+//!   them when the batch ends, before a waiting drain sees the event released, and before it
+//!   ends. A handler that panics loses its event, not the thread.
 //! * **Full queue.** Blocking queues apply the [`QueueFullPolicy`] (wait, or discard events at
 //!   or below a threshold, counted in [`QueueStats`] and [`dropped_events`]); a non-blocking
 //!   queue hands the event back ([`Enqueued::Full`]); an l4rs background thread (any queue's

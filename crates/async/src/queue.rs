@@ -327,15 +327,15 @@ impl AsyncQueue {
     /// thread, which cannot wait for itself.
     pub fn drain(&self, timeout: Option<Duration>) -> bool {
         let shared = &*self.shared;
-        let target = shared.ring.claimed();
-        if shared.ring.consumed() >= target {
-            return true;
-        }
         if shared.is_current_dispatcher() {
-            return false;
+            return shared.ring.consumed() >= shared.ring.claimed();
         }
-        let deadline = timeout.map(|timeout| Instant::now() + timeout);
+        // Announced before the target is read: the background thread then either sees this
+        // waiter and flushes its deferred appenders before releasing each event, or released
+        // the target's last event at the end of a batch, which flushes them too.
         shared.drain_waiters.fetch_add(1, Ordering::SeqCst);
+        let target = shared.ring.claimed();
+        let deadline = timeout.map(|timeout| Instant::now() + timeout);
         let drained = loop {
             if shared.ring.consumed() >= target {
                 break true;
@@ -614,10 +614,24 @@ impl Shared {
         }
     }
 
+    /// Pushes the batch's deferred appender flushes to the OS; a panicking flush is reported
+    /// and does not end the thread.
+    fn flush_deferred(&self) {
+        if catch_unwind(l4rs_core::batch::flush_deferred).is_err() {
+            status::error(format_args!(
+                "{}: flushing the written events panicked; the queue goes on",
+                self.options.name
+            ));
+        }
+    }
+
     /// The background thread's loop.
     fn run(self: Arc<Shared>) {
         let _ = DISPATCHER_OF.try_with(|current| current.set(self.id()));
         let _ = self.consumer.set(std::thread::current());
+        // Immediate-flush file appenders written from here flush once per batch (see
+        // `l4rs_core::batch`): one `write(2)` for what was queued instead of one per event.
+        l4rs_core::batch::begin_deferring();
         // Waking the producers waiting for room costs a lock and wakes every one of them; do
         // it once half the queue's slots were released since a producer started waiting (and
         // whenever the queue runs dry), so each woken producer finds room for several events
@@ -652,6 +666,13 @@ impl Shared {
                         "{}: writing an event panicked; that event is lost and the queue goes on",
                         self.options.name
                     ));
+                }
+                // The batch's deferred flushes happen before the slot is released, so a drain
+                // that sees this event handled also sees its bytes in the OS.
+                if (end_of_batch || self.drain_waiters.load(Ordering::SeqCst) > 0)
+                    && l4rs_core::batch::has_deferred()
+                {
+                    self.flush_deferred();
                 }
                 data.snapshot.trim();
                 self.ring.release(position);
@@ -694,6 +715,8 @@ impl Shared {
                 self.consumer_sleeping.0.store(false, Ordering::SeqCst);
             }
         }
+        // A timed-out stop can end the loop in the middle of a batch.
+        self.flush_deferred();
         *self.finished.lock().unwrap_or_else(|e| e.into_inner()) = true;
         self.finished_signal.notify_all();
         self.wake_producers();

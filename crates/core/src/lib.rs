@@ -15,6 +15,7 @@
 //! opens files without blocking for the crates that do.
 
 pub mod appender;
+pub mod batch;
 pub mod buffer;
 pub mod calendar;
 pub mod context;

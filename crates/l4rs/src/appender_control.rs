@@ -100,7 +100,13 @@ impl AppenderControl {
             return Ok(());
         }
         let _ = PROPAGATED.try_with(|flag| flag.set(false));
-        let result = self.appender.append(event);
+        let result = if self.ignore_exceptions || !l4rs_core::batch::is_deferring() {
+            self.appender.append(event)
+        } else {
+            // Its errors go back to the caller per event (errorRef, Failover), so its flush
+            // cannot wait for the end of a queue's batch.
+            l4rs_core::batch::without_deferring(|| self.appender.append(event))
+        };
         let propagated = PROPAGATED
             .try_with(|flag| flag.replace(false))
             .unwrap_or(false);

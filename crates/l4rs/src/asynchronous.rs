@@ -1,6 +1,7 @@
 //! Asynchronous logging in the facade: the AsyncLogger queue behind `<AsyncLogger>` and
 //! `<AsyncRoot>`, and the `<Async>` appenders (the queues themselves are in `l4rs-async`).
 
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
@@ -28,6 +29,37 @@ const ASYNC_LOGGER_DRAIN: Duration = Duration::from_secs(10);
 /// reconfiguration waits for the calls on the old configuration (10 s) plus a queue's drain,
 /// so that only a stuck old configuration makes a call go ahead out of order.
 const CALLER_WAIT: Duration = Duration::from_secs(30);
+
+thread_local! {
+    /// How many routing calls the thread is inside: above zero, a log call is nested in another
+    /// one (a message argument's `Display` that logs, an appender that logs).
+    static ROUTING_DEPTH: Cell<u32> = const { Cell::new(0) };
+}
+
+/// Marks the thread as inside a routing call until dropped (also when the call unwinds), so
+/// that a nested call does not wait at a closed gate ([`Gate::pass_caller`]).
+pub(crate) struct RoutingCall(());
+
+impl RoutingCall {
+    /// Counts the thread into a routing call.
+    pub(crate) fn enter() -> RoutingCall {
+        let _ = ROUTING_DEPTH.try_with(|depth| depth.set(depth.get().saturating_add(1)));
+        RoutingCall(())
+    }
+
+    /// True when the thread is already inside a routing call.
+    fn nested() -> bool {
+        ROUTING_DEPTH
+            .try_with(|depth| depth.get() > 0)
+            .unwrap_or(false)
+    }
+}
+
+impl Drop for RoutingCall {
+    fn drop(&mut self) {
+        let _ = ROUTING_DEPTH.try_with(|depth| depth.set(depth.get().saturating_sub(1)));
+    }
+}
 
 /// Holds a new configuration's queues back until the configuration it replaces has drained its
 /// own, so that an event a thread logged before a reload is written before one it logged after
@@ -72,9 +104,14 @@ impl Gate {
     /// queues may still hold events (or whose file it takes over): returns once the gate is
     /// open, or after [`CALLER_WAIT`], so the caller's events come after the ones it queued
     /// before. One atomic load once the gate is open. l4rs's own threads do not wait: one of
-    /// them may be the old queue the gate waits for.
+    /// them may be the old queue the gate waits for. Nor does a call nested in another one
+    /// (a message argument whose `Display` logs): the outer call may hold the old
+    /// configuration, which the reconfiguration waits for before it opens the gate.
     pub(crate) fn pass_caller(&self) {
-        if self.open.load(Ordering::Acquire) || l4rs_async::is_background_thread() {
+        if self.open.load(Ordering::Acquire)
+            || l4rs_async::is_background_thread()
+            || RoutingCall::nested()
+        {
             return;
         }
         let deadline = Instant::now() + CALLER_WAIT;

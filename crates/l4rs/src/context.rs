@@ -16,7 +16,7 @@ use l4rs_layout::{
 };
 
 use crate::appender_control::AppenderControl;
-use crate::asynchronous::{self, AsyncLoggerStage, Gate};
+use crate::asynchronous::{self, AsyncLoggerStage, Gate, RoutingCall};
 use crate::check::{BuildMode, CheckedAppender};
 
 /// One `<AppenderRef>` (of a logger config or an Async appender), resolved to its appender.
@@ -491,6 +491,7 @@ impl Context {
                 gate.pass_caller();
             }
         }
+        let _inside = RoutingCall::enter();
         let mut walk = Walk::new(event, self.configs[owner].location_up_front);
         let Some(stage) = &self.async_logger else {
             walk.run(&self.configs, owner, Predicate::Everything, false);

@@ -61,6 +61,15 @@ impl Drop for RoutingCall {
     }
 }
 
+/// Opens its gate when dropped ([`Gate::opens_on_drop`]).
+pub(crate) struct OpensOnDrop(Arc<Gate>);
+
+impl Drop for OpensOnDrop {
+    fn drop(&mut self) {
+        self.0.open();
+    }
+}
+
 /// Holds a new configuration's queues back until the configuration it replaces has drained its
 /// own, so that an event a thread logged before a reload is written before one it logged after
 /// it, whichever queue each went through. Open from the start for a first configuration.
@@ -92,6 +101,13 @@ impl Gate {
         let _guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
         self.open.store(true, Ordering::Release);
         self.opened.notify_all();
+    }
+
+    /// A guard that opens the gate when dropped, also when the reconfiguration unwinds
+    /// between its switch and the opening: a gate left closed would hold every queue's thread,
+    /// and callers for [`CALLER_WAIT`] each, for good.
+    pub(crate) fn opens_on_drop(self: &Arc<Gate>) -> OpensOnDrop {
+        OpensOnDrop(Arc::clone(self))
     }
 
     /// True once [`Gate::open`] was called (a gate that is not open belongs to a configuration
@@ -417,6 +433,17 @@ mod tests {
     use std::time::{Duration, Instant};
 
     use super::Gate;
+
+    #[test]
+    fn a_gate_guarded_by_opens_on_drop_opens_when_the_holder_panics() {
+        let gate = Gate::closed();
+        let unwound = std::panic::catch_unwind(|| {
+            let _opens = gate.opens_on_drop();
+            panic!("between the switch and the opening");
+        });
+        assert!(unwound.is_err());
+        assert!(gate.is_open());
+    }
 
     #[test]
     fn a_caller_waits_at_a_closed_gate_until_it_opens() {

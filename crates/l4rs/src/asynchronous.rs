@@ -374,6 +374,11 @@ pub(crate) fn build_async_appender(
         && refs
             .iter()
             .any(|reference| reference.control.requires_location());
+    let drops_when_full = !async_spec.blocking
+        || matches!(
+            settings.queue_full_policy,
+            l4rs_async::QueueFullPolicy::Discard { .. }
+        );
     let options = AsyncAppenderOptions {
         name: spec.name.clone(),
         buffer_size: async_spec.buffer_size,
@@ -408,7 +413,8 @@ pub(crate) fn build_async_appender(
         Ok(appender) => {
             let appender = Arc::new(appender);
             let control = Arc::new(
-                AppenderControl::new(appender.clone(), filter, spec.ignore_exceptions).queueing(),
+                AppenderControl::new(appender.clone(), filter, spec.ignore_exceptions)
+                    .queueing(drops_when_full),
             );
             Some((control, Some(appender)))
         }

@@ -573,7 +573,7 @@ fn dyn_error_type_name(error: &(dyn Error + 'static)) -> &'static str {
             if let Some(known) = names.iter().find(|known| **known == name) {
                 return Some(*known);
             }
-            let interned = intern(name.to_string());
+            let interned = intern(name);
             if names.len() < NAMES_MET_PER_THREAD {
                 names.push(interned);
             }
@@ -581,7 +581,7 @@ fn dyn_error_type_name(error: &(dyn Error + 'static)) -> &'static str {
         })
         .ok()
         .flatten()
-        .unwrap_or_else(|| intern(name.to_string()))
+        .unwrap_or_else(|| intern(name))
 }
 
 /// How many source type names each thread remembers (a program has few error types; the
@@ -635,8 +635,15 @@ impl fmt::Write for LeadingName {
     }
 }
 
-/// Keeps each distinct source type name once, so a `&'static str` can name it.
-fn intern(name: String) -> &'static str {
+/// How many distinct source type names are kept for the process: names are leaked to be
+/// `&'static`, so a program that makes up type names without end must not grow memory without
+/// end. Past the bound, a new name is reported as `std::error::Error`.
+const INTERNED_NAMES: usize = 4096;
+
+/// Keeps each distinct source type name once, so a `&'static str` can name it. A name met
+/// before is found by `&str` and costs no allocation: only a new one is copied (a thread that
+/// met more names than it remembers comes here for each of them).
+fn intern(name: &str) -> &'static str {
     use std::collections::HashSet;
     use std::sync::{Mutex, OnceLock};
     static NAMES: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
@@ -644,10 +651,13 @@ fn intern(name: String) -> &'static str {
         .get_or_init(|| Mutex::new(HashSet::new()))
         .lock()
         .unwrap_or_else(|e| e.into_inner());
-    if let Some(existing) = names.get(name.as_str()) {
+    if let Some(existing) = names.get(name) {
         return existing;
     }
-    let leaked: &'static str = Box::leak(name.into_boxed_str());
+    if names.len() >= INTERNED_NAMES {
+        return "std::error::Error";
+    }
+    let leaked: &'static str = Box::leak(Box::from(name));
     names.insert(leaked);
     leaked
 }
@@ -763,6 +773,14 @@ mod tests {
         expected(&target);
         ThrowableRef::from_dyn_error(error).resolve_into(&mut target);
         expected(&target);
+    }
+
+    #[test]
+    fn a_name_is_interned_once() {
+        let first = intern("InternedOnce");
+        let again = intern(&String::from("InternedOnce"));
+        assert!(std::ptr::eq(first, again));
+        assert_eq!(first, "InternedOnce");
     }
 
     #[test]

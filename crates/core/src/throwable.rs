@@ -190,6 +190,16 @@ impl Throwable {
     /// Makes `self` the conversion of `error` (type `type_name`) and its source chain, as
     /// [`Throwable::from_dyn_error`] would, reusing `self`'s buffers.
     fn assign_from_error(&mut self, type_name: &str, error: &(dyn Error + 'static)) {
+        self.assign_from_error_in(type_name, error, &mut Chain::starting_at(error));
+    }
+
+    /// [`Throwable::assign_from_error`] for an error of the source chain `chain` walked so far.
+    fn assign_from_error_in<'a>(
+        &mut self,
+        type_name: &str,
+        error: &'a (dyn Error + 'static),
+        chain: &mut Chain<'a>,
+    ) {
         self.class_name.clear();
         self.class_name.push_str(type_name);
         let message = self.message.get_or_insert_with(String::new);
@@ -197,13 +207,45 @@ impl Throwable {
         let _ = fmt::Write::write_fmt(message, format_args!("{error}"));
         self.frames = None;
         self.suppressed.clear();
-        match error.source() {
-            Some(source) => match &mut self.cause {
-                Some(cause) => cause.assign_from_error(dyn_error_type_name(source), source),
-                None => self.cause = Some(Box::new(Throwable::from_dyn_error(source))),
+        match chain.next(error) {
+            Link::Source(source) => match &mut self.cause {
+                Some(cause) => {
+                    cause.assign_from_error_in(dyn_error_type_name(source), source, chain)
+                }
+                None => self.cause = Some(Box::new(Throwable::from_dyn_error_in(source, chain))),
             },
-            None => self.cause = None,
+            Link::Circular(source) => self.cause = Some(Box::new(Throwable::circular(source))),
+            Link::End => self.cause = None,
         }
+    }
+
+    /// The cause of `error` in the source chain `chain` walked so far.
+    fn cause_in<'a>(
+        error: &'a (dyn Error + 'static),
+        chain: &mut Chain<'a>,
+    ) -> Option<Box<Throwable>> {
+        match chain.next(error) {
+            Link::Source(source) => Some(Box::new(Throwable::from_dyn_error_in(source, chain))),
+            Link::Circular(source) => Some(Box::new(Throwable::circular(source))),
+            Link::End => None,
+        }
+    }
+
+    /// [`Throwable::from_dyn_error`] for an error of the source chain `chain` walked so far.
+    fn from_dyn_error_in<'a>(error: &'a (dyn Error + 'static), chain: &mut Chain<'a>) -> Throwable {
+        let mut throwable =
+            Throwable::new(dyn_error_type_name(error)).with_message(error.to_string());
+        throwable.cause = Throwable::cause_in(error, chain);
+        throwable
+    }
+
+    /// The stand-in for a source already in the chain: Java prints such a cause as
+    /// `[CIRCULAR REFERENCE: <toString>]`; here it is the type name of the last cause.
+    fn circular(source: &(dyn Error + 'static)) -> Throwable {
+        Throwable::new(format!(
+            "[CIRCULAR REFERENCE: {}: {source}]",
+            dyn_error_type_name(source)
+        ))
     }
 
     /// A throwable of type `class_name` with no message, frames, cause or suppressed throwables.
@@ -247,20 +289,13 @@ impl Throwable {
     pub fn from_error<E: Error + 'static>(error: &E) -> Throwable {
         let mut throwable =
             Throwable::new(std::any::type_name::<E>()).with_message(error.to_string());
-        throwable.cause = error
-            .source()
-            .map(|s| Box::new(Throwable::from_dyn_error(s)));
+        throwable.cause = Throwable::cause_in(error, &mut Chain::starting_at(error));
         throwable
     }
 
     /// Converts a `dyn Error` and its source chain (type names as in [`Throwable::from_error`]).
     pub fn from_dyn_error(error: &(dyn Error + 'static)) -> Throwable {
-        let mut throwable =
-            Throwable::new(dyn_error_type_name(error)).with_message(error.to_string());
-        throwable.cause = error
-            .source()
-            .map(|s| Box::new(Throwable::from_dyn_error(s)));
-        throwable
+        Throwable::from_dyn_error_in(error, &mut Chain::starting_at(error))
     }
 
     /// Like [`Throwable::from_error`], with the current thread's backtrace as the frames of the
@@ -374,9 +409,7 @@ impl ThrowableRef<'_> {
             ThrowableRef::Throwable(throwable) => std::borrow::Cow::Borrowed(throwable),
             ThrowableRef::Error { error, type_name } => {
                 let mut throwable = Throwable::new(type_name).with_message(error.to_string());
-                throwable.cause = error
-                    .source()
-                    .map(|s| Box::new(Throwable::from_dyn_error(s)));
+                throwable.cause = Throwable::cause_in(error, &mut Chain::starting_at(error));
                 std::borrow::Cow::Owned(throwable)
             }
         }
@@ -442,6 +475,64 @@ impl AsThrowableRef for dyn Error + Send + Sync + 'static {
     }
 }
 
+/// How many errors of a `source()` chain are converted: a chain longer than any real one is
+/// cut there (a `source()` that makes a new error each time never repeats a pointer).
+const MAX_CHAIN: usize = 64;
+
+/// The errors of a `source()` chain walked so far, to stop at one that comes back (an error
+/// that is its own source overflowed the stack) and at [`MAX_CHAIN`]. On the stack: converting
+/// a chain allocates nothing more than the throwables.
+struct Chain<'a> {
+    seen: [&'a (dyn Error + 'static); MAX_CHAIN],
+    len: usize,
+}
+
+/// What follows an error in its source chain.
+enum Link<'a> {
+    /// A source not met before.
+    Source(&'a (dyn Error + 'static)),
+    /// A source already in the chain: the chain loops.
+    Circular(&'a (dyn Error + 'static)),
+    /// No source, or the chain is [`MAX_CHAIN`] long.
+    End,
+}
+
+impl<'a> Chain<'a> {
+    fn starting_at(error: &'a (dyn Error + 'static)) -> Chain<'a> {
+        Chain {
+            seen: [error; MAX_CHAIN],
+            len: 1,
+        }
+    }
+
+    /// True when `source` is an error of the chain: the same address and the same type. A
+    /// wrapper and the error it holds at offset 0 share an address, so the address alone is
+    /// not enough; the vtable tells the type apart but one type may have several, so the type
+    /// name decides when the vtables differ (rare: only for equal addresses).
+    fn has(&self, source: &(dyn Error + 'static)) -> bool {
+        self.seen[..self.len].iter().any(|&seen| {
+            std::ptr::addr_eq(seen, source)
+                && (std::ptr::eq(seen, source)
+                    || dyn_error_type_name(seen) == dyn_error_type_name(source))
+        })
+    }
+
+    fn next(&mut self, error: &'a (dyn Error + 'static)) -> Link<'a> {
+        let Some(source) = error.source() else {
+            return Link::End;
+        };
+        if self.has(source) {
+            return Link::Circular(source);
+        }
+        if self.len == MAX_CHAIN {
+            return Link::End;
+        }
+        self.seen[self.len] = source;
+        self.len += 1;
+        Link::Source(source)
+    }
+}
+
 fn dyn_error_type_name(error: &(dyn Error + 'static)) -> &'static str {
     macro_rules! known {
         ($($ty:ty),*) => {
@@ -482,7 +573,7 @@ fn dyn_error_type_name(error: &(dyn Error + 'static)) -> &'static str {
             if let Some(known) = names.iter().find(|known| **known == name) {
                 return Some(*known);
             }
-            let interned = intern(name.to_string());
+            let interned = intern(name);
             if names.len() < NAMES_MET_PER_THREAD {
                 names.push(interned);
             }
@@ -490,7 +581,7 @@ fn dyn_error_type_name(error: &(dyn Error + 'static)) -> &'static str {
         })
         .ok()
         .flatten()
-        .unwrap_or_else(|| intern(name.to_string()))
+        .unwrap_or_else(|| intern(name))
 }
 
 /// How many source type names each thread remembers (a program has few error types; the
@@ -544,8 +635,15 @@ impl fmt::Write for LeadingName {
     }
 }
 
-/// Keeps each distinct source type name once, so a `&'static str` can name it.
-fn intern(name: String) -> &'static str {
+/// How many distinct source type names are kept for the process: names are leaked to be
+/// `&'static`, so a program that makes up type names without end must not grow memory without
+/// end. Past the bound, a new name is reported as `std::error::Error`.
+const INTERNED_NAMES: usize = 4096;
+
+/// Keeps each distinct source type name once, so a `&'static str` can name it. A name met
+/// before is found by `&str` and costs no allocation: only a new one is copied (a thread that
+/// met more names than it remembers comes here for each of them).
+fn intern(name: &str) -> &'static str {
     use std::collections::HashSet;
     use std::sync::{Mutex, OnceLock};
     static NAMES: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
@@ -553,10 +651,13 @@ fn intern(name: String) -> &'static str {
         .get_or_init(|| Mutex::new(HashSet::new()))
         .lock()
         .unwrap_or_else(|e| e.into_inner());
-    if let Some(existing) = names.get(name.as_str()) {
+    if let Some(existing) = names.get(name) {
         return existing;
     }
-    let leaked: &'static str = Box::leak(name.into_boxed_str());
+    if names.len() >= INTERNED_NAMES {
+        return "std::error::Error";
+    }
+    let leaked: &'static str = Box::leak(Box::from(name));
     names.insert(leaked);
     leaked
 }
@@ -616,6 +717,81 @@ fn frames_from_backtrace(text: &str) -> Vec<StackFrame> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An error that is its own source (the review's probe review_cyclic_source.rs).
+    #[derive(Debug)]
+    struct OwnSource;
+    impl fmt::Display for OwnSource {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("loop")
+        }
+    }
+    impl Error for OwnSource {
+        fn source(&self) -> Option<&(dyn Error + 'static)> {
+            Some(self)
+        }
+    }
+
+    /// An error whose source is a new error each time: no pointer repeats.
+    #[derive(Debug)]
+    struct Endless(#[allow(dead_code)] u64);
+    impl fmt::Display for Endless {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("endless")
+        }
+    }
+    impl Error for Endless {
+        fn source(&self) -> Option<&(dyn Error + 'static)> {
+            // Leaked once per level: the test's chain is bounded by MAX_CHAIN.
+            let next: &'static Endless = Box::leak(Box::new(Endless(0)));
+            Some(next)
+        }
+    }
+
+    fn chain_length(throwable: &Throwable) -> usize {
+        std::iter::successors(Some(throwable), |t| Throwable::cause(t)).count()
+    }
+
+    #[test]
+    fn a_source_chain_that_loops_ends_at_a_circular_reference() {
+        let error: &(dyn Error + 'static) = &OwnSource;
+        let expected = |throwable: &Throwable| {
+            assert_eq!(chain_length(throwable), 2, "{throwable:?}");
+            let cause = throwable.cause().expect("cause");
+            assert!(
+                cause.class_name().starts_with("[CIRCULAR REFERENCE: ")
+                    && cause.class_name().ends_with(": loop]"),
+                "{cause:?}"
+            );
+        };
+        expected(&Throwable::from_error(&OwnSource));
+        expected(&Throwable::from_dyn_error(error));
+        expected(&ThrowableRef::from_dyn_error(error).resolve());
+        // The reusing conversion, into a fresh target and into one that has causes already.
+        let mut target = Throwable::new("");
+        ThrowableRef::from_dyn_error(error).resolve_into(&mut target);
+        expected(&target);
+        ThrowableRef::from_dyn_error(error).resolve_into(&mut target);
+        expected(&target);
+    }
+
+    #[test]
+    fn a_name_is_interned_once() {
+        let first = intern("InternedOnce");
+        let again = intern(&String::from("InternedOnce"));
+        assert!(std::ptr::eq(first, again));
+        assert_eq!(first, "InternedOnce");
+    }
+
+    #[test]
+    fn a_source_chain_that_never_ends_is_cut() {
+        let error = Endless(0);
+        let converted = Throwable::from_error(&error);
+        assert_eq!(chain_length(&converted), MAX_CHAIN);
+        let mut target = Throwable::new("");
+        ThrowableRef::from_dyn_error(&error).resolve_into(&mut target);
+        assert_eq!(chain_length(&target), MAX_CHAIN);
+    }
 
     #[test]
     fn frames_print_like_java_stack_trace_elements() {

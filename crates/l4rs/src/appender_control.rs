@@ -34,6 +34,9 @@ pub(crate) struct AppenderControl {
     errors: ErrorReporter,
     /// True for an Async appender: calling it queues the event for a thread of its own.
     queue: bool,
+    /// True for an Async appender that drops events when its queue is full
+    /// (`blocking="false"`, or the `Discard` queue-full policy).
+    drops_when_full: bool,
 }
 
 impl AppenderControl {
@@ -48,19 +51,24 @@ impl AppenderControl {
             ignore_exceptions,
             errors: ErrorReporter::default(),
             queue: false,
+            drops_when_full: false,
         }
     }
 
     /// The control of an appender that queues events (an Async appender) rather than writing
     /// them in the caller's thread.
-    pub(crate) fn queueing(mut self) -> AppenderControl {
+    pub(crate) fn queueing(mut self, drops_when_full: bool) -> AppenderControl {
         self.queue = true;
+        self.drops_when_full = drops_when_full;
         self
     }
 
-    /// True when calling the appender only queues the event.
-    pub(crate) fn queues(&self) -> bool {
-        self.queue
+    /// True when a call through this appender waits at a closed caller gate during a
+    /// reconfiguration: it writes in the caller's thread, or it queues into a queue that drops
+    /// when full (its thread waits at the gate, so the queue would fill and throw events away;
+    /// the caller waiting instead loses nothing).
+    pub(crate) fn waits_at_caller_gate(&self) -> bool {
+        !self.queue || self.drops_when_full
     }
 
     pub(crate) fn name(&self) -> &str {

@@ -1,6 +1,7 @@
 //! Asynchronous logging in the facade: the AsyncLogger queue behind `<AsyncLogger>` and
 //! `<AsyncRoot>`, and the `<Async>` appenders (the queues themselves are in `l4rs-async`).
 
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
@@ -28,6 +29,46 @@ const ASYNC_LOGGER_DRAIN: Duration = Duration::from_secs(10);
 /// reconfiguration waits for the calls on the old configuration (10 s) plus a queue's drain,
 /// so that only a stuck old configuration makes a call go ahead out of order.
 const CALLER_WAIT: Duration = Duration::from_secs(30);
+
+thread_local! {
+    /// How many routing calls the thread is inside: above zero, a log call is nested in another
+    /// one (a message argument's `Display` that logs, an appender that logs).
+    static ROUTING_DEPTH: Cell<u32> = const { Cell::new(0) };
+}
+
+/// Marks the thread as inside a routing call until dropped (also when the call unwinds), so
+/// that a nested call does not wait at a closed gate ([`Gate::pass_caller`]).
+pub(crate) struct RoutingCall(());
+
+impl RoutingCall {
+    /// Counts the thread into a routing call.
+    pub(crate) fn enter() -> RoutingCall {
+        let _ = ROUTING_DEPTH.try_with(|depth| depth.set(depth.get().saturating_add(1)));
+        RoutingCall(())
+    }
+
+    /// True when the thread is already inside a routing call.
+    fn nested() -> bool {
+        ROUTING_DEPTH
+            .try_with(|depth| depth.get() > 0)
+            .unwrap_or(false)
+    }
+}
+
+impl Drop for RoutingCall {
+    fn drop(&mut self) {
+        let _ = ROUTING_DEPTH.try_with(|depth| depth.set(depth.get().saturating_sub(1)));
+    }
+}
+
+/// Opens its gate when dropped ([`Gate::opens_on_drop`]).
+pub(crate) struct OpensOnDrop(Arc<Gate>);
+
+impl Drop for OpensOnDrop {
+    fn drop(&mut self) {
+        self.0.open();
+    }
+}
 
 /// Holds a new configuration's queues back until the configuration it replaces has drained its
 /// own, so that an event a thread logged before a reload is written before one it logged after
@@ -62,6 +103,13 @@ impl Gate {
         self.opened.notify_all();
     }
 
+    /// A guard that opens the gate when dropped, also when the reconfiguration unwinds
+    /// between its switch and the opening: a gate left closed would hold every queue's thread,
+    /// and callers for [`CALLER_WAIT`] each, for good.
+    pub(crate) fn opens_on_drop(self: &Arc<Gate>) -> OpensOnDrop {
+        OpensOnDrop(Arc::clone(self))
+    }
+
     /// True once [`Gate::open`] was called (a gate that is not open belongs to a configuration
     /// that replaces another).
     pub(crate) fn is_open(&self) -> bool {
@@ -72,9 +120,14 @@ impl Gate {
     /// queues may still hold events (or whose file it takes over): returns once the gate is
     /// open, or after [`CALLER_WAIT`], so the caller's events come after the ones it queued
     /// before. One atomic load once the gate is open. l4rs's own threads do not wait: one of
-    /// them may be the old queue the gate waits for.
+    /// them may be the old queue the gate waits for. Nor does a call nested in another one
+    /// (a message argument whose `Display` logs): the outer call may hold the old
+    /// configuration, which the reconfiguration waits for before it opens the gate.
     pub(crate) fn pass_caller(&self) {
-        if self.open.load(Ordering::Acquire) || l4rs_async::is_background_thread() {
+        if self.open.load(Ordering::Acquire)
+            || l4rs_async::is_background_thread()
+            || RoutingCall::nested()
+        {
             return;
         }
         let deadline = Instant::now() + CALLER_WAIT;
@@ -321,6 +374,11 @@ pub(crate) fn build_async_appender(
         && refs
             .iter()
             .any(|reference| reference.control.requires_location());
+    let drops_when_full = !async_spec.blocking
+        || matches!(
+            settings.queue_full_policy,
+            l4rs_async::QueueFullPolicy::Discard { .. }
+        );
     let options = AsyncAppenderOptions {
         name: spec.name.clone(),
         buffer_size: async_spec.buffer_size,
@@ -355,7 +413,8 @@ pub(crate) fn build_async_appender(
         Ok(appender) => {
             let appender = Arc::new(appender);
             let control = Arc::new(
-                AppenderControl::new(appender.clone(), filter, spec.ignore_exceptions).queueing(),
+                AppenderControl::new(appender.clone(), filter, spec.ignore_exceptions)
+                    .queueing(drops_when_full),
             );
             Some((control, Some(appender)))
         }
@@ -380,6 +439,17 @@ mod tests {
     use std::time::{Duration, Instant};
 
     use super::Gate;
+
+    #[test]
+    fn a_gate_guarded_by_opens_on_drop_opens_when_the_holder_panics() {
+        let gate = Gate::closed();
+        let unwound = std::panic::catch_unwind(|| {
+            let _opens = gate.opens_on_drop();
+            panic!("between the switch and the opening");
+        });
+        assert!(unwound.is_err());
+        assert!(gate.is_open());
+    }
 
     #[test]
     fn a_caller_waits_at_a_closed_gate_until_it_opens() {

@@ -16,7 +16,7 @@ use l4rs_layout::{
 };
 
 use crate::appender_control::AppenderControl;
-use crate::asynchronous::{self, AsyncLoggerStage, Gate};
+use crate::asynchronous::{self, AsyncLoggerStage, Gate, RoutingCall};
 use crate::check::{BuildMode, CheckedAppender};
 
 /// One `<AppenderRef>` (of a logger config or an Async appender), resolved to its appender.
@@ -491,6 +491,7 @@ impl Context {
                 gate.pass_caller();
             }
         }
+        let _inside = RoutingCall::enter();
         let mut walk = Walk::new(event, self.configs[owner].location_up_front);
         let Some(stage) = &self.async_logger else {
             walk.run(&self.configs, owner, Predicate::Everything, false);
@@ -551,14 +552,16 @@ impl LoggerConfig {
 }
 
 /// Whether an event of the config at `start` may reach, in the caller's thread, an appender
-/// that writes there (not an Async appender): on the additivity path, the synchronous configs
+/// that writes there (not an Async appender) or an Async appender whose queue drops when full
+/// (which a closed gate would make it do): on the additivity path, the synchronous configs
 /// (and every config while no AsyncLogger queue splits the path) call their appenders in the
 /// caller's thread.
 fn writes_in_caller(configs: &[LoggerConfig], start: usize) -> bool {
     let mut index = Some(start);
     while let Some(current) = index {
         let config = &configs[current];
-        if !config.splits_to_async() && config.refs.iter().any(|r| !r.control.queues()) {
+        if !config.splits_to_async() && config.refs.iter().any(|r| r.control.waits_at_caller_gate())
+        {
             return true;
         }
         if !config.additive {
@@ -749,6 +752,18 @@ mod tests {
                 &["direct", "other"],
             ),
             [true, false]
+        );
+        // A non-blocking Async appender's call waits at the gate: its queue would drop.
+        assert_eq!(
+            writes_in_caller(
+                "non-blocking",
+                &format!(
+                    r#"{file}<Async name="Q" blocking="false"><AppenderRef ref="F"/></Async>"#
+                ),
+                r#"<Root level="info"><AppenderRef ref="Q"/></Root>"#,
+                &["other"],
+            ),
+            [true]
         );
     }
 }

@@ -381,6 +381,8 @@ fn activate(configuration: Configuration, version: SourceVersion) -> (Arc<Contex
         context.hold_callers(&gate);
     }
     let context = Arc::new(context);
+    // Whatever happens from the switch on, the gate opens when this returns or unwinds.
+    let opens = gate.opens_on_drop();
     let previous = {
         let loggers = registry().loggers.read().unwrap_or_else(|e| e.into_inner());
         for logger in loggers.values() {
@@ -403,7 +405,7 @@ fn activate(configuration: Configuration, version: SourceVersion) -> (Arc<Contex
         previous.stop();
     }
     context.complete_handovers();
-    gate.open();
+    drop(opens);
     monitor::follow(&context.configuration, version);
     install_exit_hooks();
     (context, build_errors)

@@ -592,16 +592,19 @@ impl FieldSink for EventFields<'_> {
         if self.thrown.is_some() {
             return false;
         }
-        let slot = throwable_slot(error);
-        if self.throwables.len() <= slot {
-            self.throwables.resize_with(slot + 1, || Throwable::new(""));
-        }
-        let target = &mut self.throwables[slot];
+        let throwables = &mut self.throwables;
+        // The slot is inside the guard too: it walks the error's `source()`, which may panic.
         let converted = catch_unwind(AssertUnwindSafe(|| {
-            ThrowableRef::from_dyn_error(error).resolve_into(target)
+            let slot = throwable_slot(error);
+            if throwables.len() <= slot {
+                throwables.resize_with(slot + 1, || Throwable::new(""));
+            }
+            ThrowableRef::from_dyn_error(error).resolve_into(&mut throwables[slot]);
+            slot
         }));
-        // An error whose `Display` panics is kept as a field, written as the placeholder.
-        self.thrown = converted.is_ok().then_some(slot);
+        // An error whose `Display` or `source()` panics is kept as a field, written as the
+        // placeholder.
+        self.thrown = converted.ok();
         self.thrown.is_some()
     }
 }

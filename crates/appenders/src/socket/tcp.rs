@@ -473,7 +473,9 @@ impl TcpManager {
             // waits in the emptied one.
             if state.buffer.len() + bytes.len() > capacity {
                 if let Err(error) = Self::send(&mut state, &[]) {
-                    return self.failed(state, &[], error);
+                    // The buffer is still whole; the re-send after reconnecting carries this
+                    // event after it, or the failure report covers it.
+                    return self.failed(state, bytes, error);
                 }
             }
             state.buffer.extend_from_slice(bytes);

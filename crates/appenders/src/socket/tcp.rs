@@ -14,7 +14,7 @@
 //! connection that can no longer deliver it (log4j2 loses that event without an error).
 
 use std::io::{self, Write};
-use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
+use std::net::{SocketAddr, TcpStream};
 use std::os::fd::AsRawFd;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, Weak};
@@ -301,15 +301,12 @@ impl TcpManager {
     /// factory tries each resolved address; the error says which were tried, in log4j2's words.
     fn connect(&self) -> io::Result<(Stream, String)> {
         let options = &self.options;
-        let addresses: Vec<SocketAddr> = (options.host.as_str(), options.port)
-            .to_socket_addrs()
-            .map_err(|error| {
-                io::Error::new(
-                    error.kind(),
-                    format!("java.net.UnknownHostException: {}: {error}", options.host),
-                )
-            })?
-            .collect();
+        let addresses = super::resolve::resolve(&options.host, options.port).map_err(|error| {
+            io::Error::new(
+                error.kind(),
+                format!("java.net.UnknownHostException: {}: {error}", options.host),
+            )
+        })?;
         let mut last = None;
         for address in &addresses {
             match self.connect_to(address) {

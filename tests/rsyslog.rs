@@ -390,11 +390,20 @@ fn a_restart_with_a_failover_doubles_none_and_loses_only_what_rsyslog_had_not_re
         },
         per_thread,
     );
-    let lost = lost_in_flight(&seen, per_thread, 100);
+    // Runs lost 8 to 59 events in all; more than 60 in one thread is not what was in flight.
+    let lost = lost_in_flight(&seen, per_thread, 60);
     eprintln!("with failover: rsyslog {in_rsyslog}, failover file {in_file}, lost {lost}");
     assert!(in_file > 0, "the restart sent nothing to the failover");
     assert!(in_rsyslog > 0);
-    assert_eq!(in_rsyslog + in_file + lost, 4 * per_thread);
+    // Both outputs hold the test's events only (each once, as lost_in_flight checked).
+    let ours: std::collections::HashSet<String> = (0..4)
+        .flat_map(|thread| (0..per_thread).map(move |sequence| format!("T{thread}-{sequence}")))
+        .collect();
+    let strangers: Vec<&String> = seen.keys().filter(|line| !ours.contains(*line)).collect();
+    assert!(
+        strangers.is_empty(),
+        "lines the test did not log: {strangers:?}"
+    );
 }
 
 #[test]

@@ -181,6 +181,76 @@ fn tls_with_a_pkcs12_or_pem_key_store_delivers_every_event() {
 }
 
 #[test]
+fn a_stalled_tls_receiver_costs_an_event_one_write_timeout() {
+    let _serial = serial();
+    if !Rsyslog::available() {
+        return;
+    }
+    let dir = l4rs_tests::fresh_output_dir("rsyslog-tls-stall");
+    let Some(certificates) = Certificates::generate(&dir.join("certs")) else {
+        return;
+    };
+    let rsyslog = Rsyslog::start(&dir.join("rsyslog"), Some(&certificates));
+    let timeout = Duration::from_millis(1000);
+    let capture = GlobalCapture::start();
+    let (_, problems) = start("rsyslog-tls-stall-l4rs", |_| {
+        config(
+            &format!(
+                r#"<Socket name="S" host="127.0.0.1" port="{port}" protocol="SSL" connectTimeoutMillis="{millis}" reconnectionDelayMillis="60000">
+  <PatternLayout pattern="%m%n"/>
+  <Ssl>
+    <KeyStore location="{pem}" type="PEM"/>
+    <TrustStore location="{ca}" type="PEM"/>
+  </Ssl>
+</Socket>"#,
+                port = rsyslog.tls_port(),
+                millis = timeout.as_millis(),
+                pem = certificates.file("client-with-key.pem"),
+                ca = certificates.file("ca.pem"),
+            ),
+            &["S"],
+        )
+    });
+    assert!(problems.is_empty(), "{problems:#?}");
+    let logger = l4rs::get_logger("rsyslog.stall");
+    l4rs::info!(logger, "before the stall");
+    rsyslog.wait_for(1, Duration::from_secs(10));
+    rsyslog.set_frozen(true);
+    let line = "x".repeat(64 * 1024);
+    let mut slowest = Duration::ZERO;
+    let began = std::time::Instant::now();
+    // The socket buffers fill after a few MiB; the write that then times out drops the
+    // connection, and later events fail at once until the reconnector's delay.
+    for _ in 0..400 {
+        let start = std::time::Instant::now();
+        l4rs::info!(logger, "{line}");
+        slowest = slowest.max(start.elapsed());
+        if capture
+            .records()
+            .iter()
+            .any(|r| r.message.contains("socket not available"))
+        {
+            break;
+        }
+    }
+    let total = began.elapsed();
+    rsyslog.set_frozen(false);
+    l4rs::shutdown();
+    let all: Vec<String> = capture.records().into_iter().map(|r| r.message).collect();
+    assert!(
+        all.iter().any(|m| m.contains("the write timed out")),
+        "no timeout reported: {all:#?}"
+    );
+    // One timeout, and not the two or three that rustls's own write, flush and close_notify
+    // each waited before; half a timeout of slack for a loaded machine.
+    assert!(
+        slowest < timeout * 3 / 2,
+        "one event blocked for {slowest:?} (write timeout {timeout:?})"
+    );
+    assert!(total < Duration::from_secs(30), "took {total:?}");
+}
+
+#[test]
 fn tls_failures_are_reported_and_the_program_keeps_logging() {
     let _serial = serial();
     if !Rsyslog::available() {
@@ -320,11 +390,20 @@ fn a_restart_with_a_failover_doubles_none_and_loses_only_what_rsyslog_had_not_re
         },
         per_thread,
     );
-    let lost = lost_in_flight(&seen, per_thread, 100);
+    // Runs lost 8 to 59 events in all; more than 60 in one thread is not what was in flight.
+    let lost = lost_in_flight(&seen, per_thread, 60);
     eprintln!("with failover: rsyslog {in_rsyslog}, failover file {in_file}, lost {lost}");
     assert!(in_file > 0, "the restart sent nothing to the failover");
     assert!(in_rsyslog > 0);
-    assert_eq!(in_rsyslog + in_file + lost, 4 * per_thread);
+    // Both outputs hold the test's events only (each once, as lost_in_flight checked).
+    let ours: std::collections::HashSet<String> = (0..4)
+        .flat_map(|thread| (0..per_thread).map(move |sequence| format!("T{thread}-{sequence}")))
+        .collect();
+    let strangers: Vec<&String> = seen.keys().filter(|line| !ours.contains(*line)).collect();
+    assert!(
+        strangers.is_empty(),
+        "lines the test did not log: {strangers:?}"
+    );
 }
 
 #[test]

@@ -154,6 +154,45 @@ fn buffered_tcp_waits_for_a_full_buffer_or_shutdown() {
 }
 
 #[test]
+fn buffered_tcp_keeps_the_event_that_overflowed_a_buffer_it_could_not_send() {
+    let _serial = serial();
+    let receiver = TcpReceiver::start();
+    let port = receiver.port();
+    let capture = GlobalCapture::start();
+    start(
+        "socket-buffered-restart",
+        &config(
+            &format!(
+                r#"<Socket name="S" host="127.0.0.1" port="{port}" immediateFlush="false" bufferSize="1000" reconnectionDelayMillis="100"><PatternLayout pattern="%m%n"/></Socket>"#
+            ),
+            &["S"],
+        ),
+    );
+    let logger = l4rs::get_logger("buffered-restart");
+    // 10 lines of 50 bytes wait in the buffer while the receiver goes away and comes back.
+    for index in 0..10 {
+        l4rs::info!(logger, "{index:049}");
+    }
+    assert_eq!(receiver.stop(), "", "buffered events were sent early");
+    let receiver = TcpReceiver::restart_on(port);
+    // The 21st line overflows the buffer: its flush fails on the closed connection, the
+    // immediate reconnection succeeds, and the buffer and that line go out on the new one.
+    for index in 10..30 {
+        l4rs::info!(logger, "{index:049}");
+    }
+    l4rs::shutdown();
+    let text = receiver.wait_for(Duration::from_secs(5), |text| text.lines().count() >= 30);
+    let expected: Vec<String> = (0..30).map(|index| format!("{index:049}")).collect();
+    let reported = messages(&capture);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines == expected || !reported.is_empty(),
+        "a line went missing without a report: {lines:#?}"
+    );
+    assert_eq!(lines, expected, "{reported:#?}");
+}
+
+#[test]
 fn a_refused_port_is_reported_and_logging_goes_on() {
     let _serial = serial();
     let port = refused_port();

@@ -342,6 +342,7 @@ action(type="omfile" file="{dir}/out.log" template="fields")
 
     /// Stops rsyslogd (SIGTERM, then SIGKILL after a bounded wait).
     pub fn stop(&mut self) {
+        self.set_frozen(false);
         let Some(mut child) = self.child.take() else {
             return;
         };
@@ -358,6 +359,18 @@ action(type="omfile" file="{dir}/out.log" template="fields")
         }
         let _ = child.kill();
         let _ = child.wait();
+    }
+
+    /// Freezes (SIGSTOP) or thaws (SIGCONT) rsyslogd: frozen, it keeps its connections open
+    /// and reads nothing, a receiver that stalled.
+    pub fn set_frozen(&self, frozen: bool) {
+        let signal = if frozen { libc::SIGSTOP } else { libc::SIGCONT };
+        if let Some(child) = &self.child {
+            // SAFETY: signalling the child this runner started, by its own pid.
+            unsafe {
+                libc::kill(child.id() as libc::pid_t, signal);
+            }
+        }
     }
 
     /// Stops rsyslogd and starts it again on the same ports, keeping `out.log`.

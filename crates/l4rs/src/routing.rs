@@ -249,10 +249,8 @@ impl RoutingAppender {
         if let Some(created) = self.created.get(key) {
             return Some(Target::Created(created));
         }
-        let _creating = self.creating.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(created) = self.created.get(key) {
-            return Some(Target::Created(created));
-        }
+        // The routes are fixed once built, so the way to the default route is known without
+        // the creation lock: an event taking a default `ref` never waits on it.
         let inline = match self
             .inline_routes
             .iter()
@@ -274,6 +272,10 @@ impl RoutingAppender {
                 None => return None,
             },
         };
+        let _creating = self.creating.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(created) = self.created.get(key) {
+            return Some(Target::Created(created));
+        }
         if self.stopped.load(Ordering::Acquire) {
             return None;
         }
@@ -513,4 +515,71 @@ fn probe_requires_location(
         status::muted(probe)
     };
     requires.unwrap_or(false)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::mpsc;
+
+    use l4rs_core::{Level, Message};
+
+    use super::*;
+
+    /// Takes every event, keeping nothing.
+    struct Sink;
+
+    impl Appender for Sink {
+        fn name(&self) -> &str {
+            "sink"
+        }
+
+        fn append(&self, _: &LogEvent<'_>) -> Result<(), AppendError> {
+            Ok(())
+        }
+    }
+
+    /// A Routing appender with no inline route and a default `ref` route to a [`Sink`].
+    fn with_default_ref() -> RoutingAppender {
+        let configuration = Arc::new(l4rs_config::default_configuration());
+        let sink = Arc::new(AppenderControl::new(Arc::new(Sink), None, true));
+        RoutingAppender {
+            name: "routing".to_string(),
+            key: RouteKey::new(Some("$${ctx:k}"), &configuration.substitutor),
+            referenced: HashMap::from([(DEFAULT_KEY.to_string(), sink)]),
+            inline_routes: Vec::new(),
+            default_route: Some(DefaultRoute::Ref),
+            created: Arc::new(CreatedRoutes::default()),
+            creating: Mutex::new(()),
+            configuration,
+            purger: None,
+            rewrite: None,
+            requires_location: false,
+            stopped: AtomicBool::new(false),
+        }
+    }
+
+    #[test]
+    fn the_default_ref_route_does_not_wait_for_route_creation() {
+        let appender = with_default_ref();
+        let (sent, received) = mpsc::channel();
+        std::thread::scope(|scope| {
+            // Held as while another key's appender is being created.
+            let creating = appender.creating.lock().unwrap();
+            scope.spawn(|| {
+                let event = LogEvent::new("a", Level::INFO, Message::Text("m"));
+                let referenced = matches!(
+                    appender.target("no-such-route", &event),
+                    Some(Target::Referenced(_))
+                );
+                let _ = sent.send(referenced);
+            });
+            let taken = received.recv_timeout(Duration::from_secs(5));
+            drop(creating);
+            assert_eq!(
+                taken,
+                Ok(true),
+                "the default route waited on the creation lock"
+            );
+        });
+    }
 }

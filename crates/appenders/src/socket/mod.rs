@@ -19,6 +19,7 @@ use crate::managed::{AppenderManager, ManagedAppender};
 use crate::registry::{Managed, Registry};
 use crate::AppenderBuildError;
 
+mod resolve;
 mod tcp;
 mod tls;
 mod udp;

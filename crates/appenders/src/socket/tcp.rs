@@ -14,11 +14,11 @@
 //! connection that can no longer deliver it (log4j2 loses that event without an error).
 
 use std::io::{self, Write};
-use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
+use std::net::{SocketAddr, TcpStream};
 use std::os::fd::AsRawFd;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, Weak};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use l4rs_config::model::SocketOptionsSpec;
 use l4rs_core::{status, Layout};
@@ -171,24 +171,77 @@ impl Stream {
     fn write_all(&mut self, bytes: &[u8]) -> io::Result<()> {
         match self {
             Stream::Plain(stream) => stream.write_all(bytes),
-            Stream::Tls(stream) => stream.write_all(bytes),
+            Stream::Tls(stream) => {
+                // Not rustls's `StreamOwned::write`: it ignores a failed send of the records
+                // it just sealed, so a stalled receiver cost one timeout there and another
+                // in the flush after. Here the first timed-out send is the error.
+                let StreamOwned { conn, sock } = stream.as_mut();
+                let began = Instant::now();
+                let mut rest = bytes;
+                loop {
+                    drain(conn, sock, began)?;
+                    if rest.is_empty() {
+                        return Ok(());
+                    }
+                    let taken = conn.writer().write(rest)?;
+                    if taken == 0 && !conn.wants_write() {
+                        return Err(io::ErrorKind::WriteZero.into());
+                    }
+                    rest = &rest[taken..];
+                }
+            }
         }
     }
 
     fn flush(&mut self) -> io::Result<()> {
         match self {
             Stream::Plain(stream) => stream.flush(),
-            Stream::Tls(stream) => stream.flush(),
+            Stream::Tls(stream) => {
+                let StreamOwned { conn, sock } = stream.as_mut();
+                drain(conn, sock, Instant::now())
+            }
         }
     }
 
     fn close(mut self) {
         if let Stream::Tls(stream) = &mut self {
-            stream.conn.send_close_notify();
-            let _ = stream.flush();
+            // Best effort and never blocking: after a timed-out write the receiver is not
+            // reading, and waiting for room for the close_notify would cost another timeout.
+            let StreamOwned { conn, sock } = stream.as_mut();
+            conn.send_close_notify();
+            if sock.set_nonblocking(true).is_ok() {
+                while conn.wants_write() {
+                    if conn.write_tls(sock).is_err() {
+                        break;
+                    }
+                }
+            }
         }
         let _ = self.tcp().shutdown(std::net::Shutdown::Both);
     }
+}
+
+/// Sends the TLS records `conn` holds. A blocking send that times out after moving some
+/// bytes returns their count, not an error, and the next one would wait a whole timeout
+/// again: once the write timeout has passed since `began`, a short send is the timeout.
+fn drain(conn: &mut ClientConnection, sock: &mut TcpStream, began: Instant) -> io::Result<()> {
+    while conn.wants_write() {
+        match conn.write_tls(sock) {
+            Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
+            // Only a short send asks the socket for its timeout (a system call).
+            Ok(_)
+                if conn.wants_write()
+                    && began.elapsed()
+                        >= sock.write_timeout()?.unwrap_or(DEFAULT_WRITE_TIMEOUT) =>
+            {
+                return Err(io::ErrorKind::TimedOut.into())
+            }
+            Ok(_) => {}
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+            Err(error) => return Err(error),
+        }
+    }
+    Ok(())
 }
 
 /// Reads what has arrived without waiting for more.
@@ -301,15 +354,12 @@ impl TcpManager {
     /// factory tries each resolved address; the error says which were tried, in log4j2's words.
     fn connect(&self) -> io::Result<(Stream, String)> {
         let options = &self.options;
-        let addresses: Vec<SocketAddr> = (options.host.as_str(), options.port)
-            .to_socket_addrs()
-            .map_err(|error| {
-                io::Error::new(
-                    error.kind(),
-                    format!("java.net.UnknownHostException: {}: {error}", options.host),
-                )
-            })?
-            .collect();
+        let addresses = super::resolve::resolve(&options.host, options.port).map_err(|error| {
+            io::Error::new(
+                error.kind(),
+                format!("java.net.UnknownHostException: {}: {error}", options.host),
+            )
+        })?;
         let mut last = None;
         for address in &addresses {
             match self.connect_to(address) {
@@ -473,7 +523,9 @@ impl TcpManager {
             // waits in the emptied one.
             if state.buffer.len() + bytes.len() > capacity {
                 if let Err(error) = Self::send(&mut state, &[]) {
-                    return self.failed(state, &[], error);
+                    // The buffer is still whole; the re-send after reconnecting carries this
+                    // event after it, or the failure report covers it.
+                    return self.failed(state, bytes, error);
                 }
             }
             state.buffer.extend_from_slice(bytes);

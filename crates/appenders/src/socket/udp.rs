@@ -2,7 +2,7 @@
 //! header and footer around each (as log4j2's `DatagramOutputStream` sends them).
 
 use std::io;
-use std::net::{SocketAddr, ToSocketAddrs, UdpSocket};
+use std::net::{SocketAddr, UdpSocket};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -31,10 +31,9 @@ impl UdpManager {
         port: u16,
         layout: &Arc<dyn Layout>,
     ) -> Result<UdpManager, AppenderBuildError> {
-        let target = (host, port)
-            .to_socket_addrs()
+        let target = super::resolve::resolve(host, port)
             .ok()
-            .and_then(|mut addresses| addresses.next())
+            .and_then(|addresses| addresses.first().copied())
             .ok_or_else(|| AppenderBuildError::Socket {
                 message: format!(
                     "Could not find address of {host} java.net.UnknownHostException: {host}"

@@ -5,28 +5,20 @@
 //! failures: a server certificate from another CA, a wrong key store password.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
 use std::time::Duration;
 
 use l4rs::core::status::{self, GlobalCapture};
 use l4rs_tests::rsyslog::{Certificates, Received, Rsyslog, STORE_PASSWORD};
-
-/// Tests in this file replace the global configuration; they take turns.
-static SERIAL: Mutex<()> = Mutex::new(());
-
-fn serial() -> std::sync::MutexGuard<'static, ()> {
-    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
-}
+use l4rs_tests::serial;
 
 /// A configuration named `name` (the RFC 5424 app name defaults to it) with `appenders` and
 /// a root at DEBUG referring to `root_refs`.
 fn config(appenders: &str, root_refs: &[&str]) -> String {
-    let refs: String = root_refs
-        .iter()
-        .map(|name| format!(r#"<AppenderRef ref="{name}"/>"#))
-        .collect();
-    format!(
-        r#"<Configuration name="l4rs-test" status="off"><Appenders>{appenders}</Appenders><Loggers><Root level="debug">{refs}</Root></Loggers></Configuration>"#
+    l4rs_tests::root_config(
+        r#"name="l4rs-test" status="off""#,
+        "debug",
+        appenders,
+        root_refs,
     )
 }
 

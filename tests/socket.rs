@@ -3,28 +3,15 @@
 //! connection across reconfiguration, and the bad cases (refused port, unresolvable host, a
 //! receiver that stops reading) reported in log4j2's words while the program keeps running.
 
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use l4rs::core::status::{self, GlobalCapture};
 use l4rs_tests::net::{refused_port, TcpReceiver, UdpReceiver};
-
-/// Tests in this file replace the global configuration; they take turns.
-static SERIAL: Mutex<()> = Mutex::new(());
-
-fn serial() -> std::sync::MutexGuard<'static, ()> {
-    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
-}
+use l4rs_tests::serial;
 
 /// A configuration with `appenders` and a root at INFO referring to `root_refs`.
 fn config(appenders: &str, root_refs: &[&str]) -> String {
-    let refs: String = root_refs
-        .iter()
-        .map(|name| format!(r#"<AppenderRef ref="{name}"/>"#))
-        .collect();
-    format!(
-        r#"<Configuration status="off"><Appenders>{appenders}</Appenders><Loggers><Root level="info">{refs}</Root></Loggers></Configuration>"#
-    )
+    l4rs_tests::root_config(r#"status="off""#, "info", appenders, root_refs)
 }
 
 /// Starts l4rs with `xml` written into the fresh output directory `name`.

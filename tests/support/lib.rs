@@ -55,6 +55,25 @@ pub fn deep_throwable(depth: usize) -> l4rs::Throwable {
     }
 }
 
+/// Tests that replace the global configuration take turns through this lock (a panicking test
+/// does not poison it for the others).
+pub fn serial() -> std::sync::MutexGuard<'static, ()> {
+    static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A configuration with the `<Configuration>` attributes `attributes`, `appenders`, and a root
+/// at `level` referring to `root_refs`.
+pub fn root_config(attributes: &str, level: &str, appenders: &str, root_refs: &[&str]) -> String {
+    let refs: String = root_refs
+        .iter()
+        .map(|name| format!(r#"<AppenderRef ref="{name}"/>"#))
+        .collect();
+    format!(
+        r#"<Configuration {attributes}><Appenders>{appenders}</Appenders><Loggers><Root level="{level}">{refs}</Root></Loggers></Configuration>"#
+    )
+}
+
 /// Makes the fresh output directory `name` (see [`fresh_output_dir`]), writes the configuration
 /// `xml(dir)` into it and initializes l4rs with it; returns the directory.
 pub fn init_in_fresh_dir(name: &str, xml: impl FnOnce(&str) -> String) -> PathBuf {

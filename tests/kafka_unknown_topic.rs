@@ -1,0 +1,162 @@
+//! A topic the broker does not have, with auto-creation off: a real refusal, not a stand-in.
+//! tansu (the tests' broker) creates a topic when a metadata request allows it, and answers
+//! UNKNOWN_TOPIC_OR_PARTITION when the request says `allow_auto_topic_creation=false`, which
+//! librdkafka sends when the producer property `allow.auto.create.topics` is false. (A Kafka
+//! broker with `auto.create.topics.enable=false` refuses every producer the same way.)
+//!
+//! Each send must fail with a status ERROR in log4j2's words naming the topic (the Java
+//! producer's "Topic T not present in metadata after N ms."), after at most `max.block.ms`, never
+//! hanging or panicking; synchronous sends behind a Failover put every event in its file;
+//! asynchronous calls return at once and their failures are reported; the topic is never
+//! created.
+
+use std::time::{Duration, Instant};
+
+use l4rs_tests::kafka::{kafka_config, require_kafka_tools, Broker, StatusLog};
+
+const TOPIC: &str = "absent";
+/// `max.block.ms`: how long librdkafka waits for the topic before it fails the records.
+const MAX_BLOCK_MS: u64 = 1000;
+/// The appender's timeout (`timeout.ms`), longer than `max.block.ms`.
+const TIMEOUT_MS: u64 = 3000;
+
+/// The producer properties: no auto-creation, short waits, quick reconnects.
+fn properties() -> [(&'static str, String); 3] {
+    [
+        ("allow.auto.create.topics", "false".to_string()),
+        ("max.block.ms", MAX_BLOCK_MS.to_string()),
+        ("timeout.ms", TIMEOUT_MS.to_string()),
+    ]
+}
+
+/// The status line of a failed send to the missing topic.
+fn unknown_topic_error() -> String {
+    format!(
+        "Unable to write to Kafka in appender [kafka] org.apache.kafka.common.errors.TimeoutException: \
+         Topic {TOPIC} not present in metadata after {MAX_BLOCK_MS} ms. The broker has no topic {TOPIC} \
+         and does not create it: create the topic, or let the broker create it (its \
+         auto.create.topics.enable, and the producer property allow.auto.create.topics)"
+    )
+}
+
+/// Logs `prefix-0` … `prefix-(count-1)`, each call bounded by the timeout and a margin; returns
+/// how long each took.
+fn log_all(prefix: &str, count: usize) -> Vec<Duration> {
+    let logger = l4rs::get_logger("kafka.unknown");
+    (0..count)
+        .map(|n| {
+            let started = Instant::now();
+            l4rs::info!(logger, "{}-{}", prefix, n);
+            let took = started.elapsed();
+            assert!(took < Duration::from_secs(8), "{prefix}-{n} hung: {took:?}");
+            took
+        })
+        .collect()
+}
+
+/// Waits (at most 10 s) until an ERROR equal to `expected` was reported.
+fn wait_for_error(status: &StatusLog, expected: &str) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let errors = status.messages(l4rs::Level::ERROR);
+        if errors.iter().any(|e| e == expected) {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no ERROR {expected:?} among {errors:?}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn a_topic_the_broker_refuses_to_create_is_an_error_naming_it() {
+    if !require_kafka_tools("the Kafka unknown-topic test") {
+        return;
+    }
+    let broker = Broker::start().expect("start the broker");
+    let dir = l4rs_tests::fresh_output_dir("kafka-unknown-topic");
+    let fallback = dir.join("fallback.log");
+    let status = StatusLog::start();
+    let owned = properties();
+    let properties: Vec<(&str, &str)> = owned.iter().map(|(k, v)| (*k, v.as_str())).collect();
+
+    // Synchronous, behind a Failover: each event goes to the file, Kafka's failure is reported.
+    let failover = format!(
+        r#"<File name="fallback" fileName="{}"><PatternLayout pattern="%m%n"/></File>
+  <Failover name="failover" primary="kafka" retryIntervalSeconds="0">
+    <Failovers><AppenderRef ref="fallback"/></Failovers>
+  </Failover>"#,
+        fallback.display()
+    );
+    let xml = kafka_config(
+        &broker,
+        &format!(r#"topic="{TOPIC}" ignoreExceptions="false""#),
+        &properties,
+        false,
+        &failover,
+        "failover",
+    );
+    l4rs::init_with_file(l4rs_tests::write_config(&dir, &xml)).expect("configuration loads");
+    let took = log_all("sync", 5);
+    eprintln!("synchronous sends to the missing topic took {took:?}");
+    wait_for_error(&status, &unknown_topic_error());
+    // The first send waits for the topic (max.block.ms), not for the longer timeout.
+    assert!(
+        took[0] >= Duration::from_millis(MAX_BLOCK_MS / 2)
+            && took[0] < Duration::from_millis(TIMEOUT_MS),
+        "first send took {:?}",
+        took[0]
+    );
+    // librdkafka remembers the topic as missing: the next sends fail at once.
+    for later in &took[1..] {
+        assert!(*later < Duration::from_millis(MAX_BLOCK_MS / 2), "{took:?}");
+    }
+
+    // Asynchronous: the calls return at once; the delivery reports say what failed.
+    let xml = kafka_config(
+        &broker,
+        &format!(r#"topic="{TOPIC}" syncSend="false""#),
+        &properties,
+        true,
+        "",
+        "kafka",
+    );
+    l4rs::reconfigure_with_file(l4rs_tests::write_config(&dir, &xml)).expect("reconfigure");
+    let before = status.messages(l4rs::Level::ERROR).len();
+    let started = Instant::now();
+    log_all("async", 10);
+    assert!(
+        started.elapsed() < Duration::from_millis(MAX_BLOCK_MS),
+        "asynchronous calls waited: {:?}",
+        started.elapsed()
+    );
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while status.messages(l4rs::Level::ERROR).len() == before {
+        assert!(
+            Instant::now() < deadline,
+            "no asynchronous failure reported"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let stopping = Instant::now();
+    l4rs::shutdown();
+    assert!(
+        stopping.elapsed() < Duration::from_millis(TIMEOUT_MS + 2000),
+        "stopping took {:?}",
+        stopping.elapsed()
+    );
+    let errors = status.messages(l4rs::Level::ERROR);
+    assert!(
+        errors[before..]
+            .iter()
+            .all(|e| e.starts_with(&unknown_topic_error()) || e.contains("could not be delivered")),
+        "{errors:?}"
+    );
+
+    let sync_names: Vec<String> = (0..5).map(|n| format!("sync-{n}")).collect();
+    assert_eq!(l4rs_tests::read_lines(&fallback), sync_names);
+    let topics = broker.topics().expect("list the topics");
+    assert!(!topics.iter().any(|t| t == TOPIC), "created: {topics:?}");
+}

@@ -12,7 +12,7 @@
 
 use std::time::{Duration, Instant};
 
-use l4rs_tests::kafka::{kafka_config, require_kafka_tools, Broker, StatusLog};
+use l4rs_tests::kafka::{kafka_config, log_numbered, numbered, Broker, KafkaTest};
 
 const TOPIC: &str = "absent";
 /// `max.block.ms`: how long librdkafka waits for the topic before it fails the records.
@@ -42,43 +42,16 @@ fn unknown_topic_error() -> String {
 /// Logs `prefix-0` … `prefix-(count-1)`, each call bounded by the timeout and a margin; returns
 /// how long each took.
 fn log_all(prefix: &str, count: usize) -> Vec<Duration> {
-    let logger = l4rs::get_logger("kafka.unknown");
-    (0..count)
-        .map(|n| {
-            let started = Instant::now();
-            l4rs::info!(logger, "{}-{}", prefix, n);
-            let took = started.elapsed();
-            assert!(took < Duration::from_secs(8), "{prefix}-{n} hung: {took:?}");
-            took
-        })
-        .collect()
-}
-
-/// Waits (at most 10 s) until an ERROR equal to `expected` was reported.
-fn wait_for_error(status: &StatusLog, expected: &str) {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        let errors = status.messages(l4rs::Level::ERROR);
-        if errors.iter().any(|e| e == expected) {
-            return;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "no ERROR {expected:?} among {errors:?}"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    log_numbered("kafka.unknown", prefix, count, Duration::from_secs(8))
 }
 
 #[test]
 fn a_topic_the_broker_refuses_to_create_is_an_error_naming_it() {
-    if !require_kafka_tools("the Kafka unknown-topic test") {
+    let Some(test) = KafkaTest::start("kafka-unknown-topic") else {
         return;
-    }
+    };
     let broker = Broker::start().expect("start the broker");
-    let dir = l4rs_tests::fresh_output_dir("kafka-unknown-topic");
-    let fallback = dir.join("fallback.log");
-    let status = StatusLog::start();
+    let fallback = test.dir.join("fallback.log");
     let owned = properties();
     let properties: Vec<(&str, &str)> = owned.iter().map(|(k, v)| (*k, v.as_str())).collect();
 
@@ -98,10 +71,12 @@ fn a_topic_the_broker_refuses_to_create_is_an_error_naming_it() {
         &failover,
         "failover",
     );
-    l4rs::init_with_file(l4rs_tests::write_config(&dir, &xml)).expect("configuration loads");
+    test.load(&xml);
     let took = log_all("sync", 5);
     eprintln!("synchronous sends to the missing topic took {took:?}");
-    wait_for_error(&status, &unknown_topic_error());
+    let expected = unknown_topic_error();
+    test.status
+        .wait_for_errors(Duration::from_secs(10), |errors| errors.contains(&expected));
     // The first send waits for the topic (max.block.ms), not for the longer timeout.
     assert!(
         took[0] >= Duration::from_millis(MAX_BLOCK_MS / 2)
@@ -123,8 +98,8 @@ fn a_topic_the_broker_refuses_to_create_is_an_error_naming_it() {
         "",
         "kafka",
     );
-    l4rs::reconfigure_with_file(l4rs_tests::write_config(&dir, &xml)).expect("reconfigure");
-    let before = status.messages(l4rs::Level::ERROR).len();
+    test.load(&xml);
+    let before = test.status.messages(l4rs::Level::ERROR).len();
     let started = Instant::now();
     log_all("async", 10);
     assert!(
@@ -132,14 +107,8 @@ fn a_topic_the_broker_refuses_to_create_is_an_error_naming_it() {
         "asynchronous calls waited: {:?}",
         started.elapsed()
     );
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while status.messages(l4rs::Level::ERROR).len() == before {
-        assert!(
-            Instant::now() < deadline,
-            "no asynchronous failure reported"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    test.status
+        .wait_for_errors(Duration::from_secs(10), |errors| errors.len() > before);
     let stopping = Instant::now();
     l4rs::shutdown();
     assert!(
@@ -147,7 +116,7 @@ fn a_topic_the_broker_refuses_to_create_is_an_error_naming_it() {
         "stopping took {:?}",
         stopping.elapsed()
     );
-    let errors = status.messages(l4rs::Level::ERROR);
+    let errors = test.status.messages(l4rs::Level::ERROR);
     assert!(
         errors[before..]
             .iter()
@@ -155,8 +124,7 @@ fn a_topic_the_broker_refuses_to_create_is_an_error_naming_it() {
         "{errors:?}"
     );
 
-    let sync_names: Vec<String> = (0..5).map(|n| format!("sync-{n}")).collect();
-    assert_eq!(l4rs_tests::read_lines(&fallback), sync_names);
+    assert_eq!(l4rs_tests::read_lines(&fallback), numbered("sync", 5));
     let topics = broker.topics().expect("list the topics");
     assert!(!topics.iter().any(|t| t == TOPIC), "created: {topics:?}");
 }

@@ -2,6 +2,8 @@
 //! front of a buffered File, and an Async appender in front of a RandomAccessFile (each beside
 //! an immediate-flush one of the other kind, whose flushes the queue's thread batches), with the log4j2
 //! appender benchmark's pattern, a 101-frame throwable on every fifth call, and MDC/NDC entries.
+//! Then the same through rings far larger than the warm-up, so that the counted errors reach
+//! slots that never held one (their throwable buffers come from the queue's spares).
 //! Only allocations made on the logging thread are counted; the background threads' are reported.
 
 use std::cell::Cell;
@@ -30,14 +32,13 @@ fn count() {
 #[global_allocator]
 static ALLOCATOR: CountingAllocator = CountingAllocator::new(count);
 
-#[test]
-fn steady_state_async_log_calls_do_not_allocate_on_the_producer() {
-    let dir = l4rs_tests::fresh_output_dir("async-zero-allocation");
-    // A small ring reaches its steady state (every slot's buffers grown) quickly.
-    l4rs::config::set_system_property("log4j2.asyncLoggerConfigRingBufferSize", "128");
+/// The configuration: an AsyncRoot and an Async appender, each with `slots` slots, writing to
+/// files in `dir` with the log4j2 appender benchmark's pattern and a full trace.
+fn config(dir: &std::path::Path, slots: usize) -> String {
+    l4rs::config::set_system_property("log4j2.asyncLoggerConfigRingBufferSize", slots.to_string());
     // Spliced into the XML below as an argument, so its braces are written once.
     let pattern = "%d{yyyy-MM-dd HH:mm:ss.SSS} %-5level %pid %t %X{user} %x - %msg %ex{full} %n";
-    let xml = format!(
+    format!(
         r#"<Configuration><Appenders>
   <File name="F" fileName="{dir}/logger.log" immediateFlush="false">
     <PatternLayout pattern="{pattern}"/>
@@ -49,47 +50,49 @@ fn steady_state_async_log_calls_do_not_allocate_on_the_producer() {
   <RandomAccessFile name="RI" fileName="{dir}/logger-immediate.log">
     <PatternLayout pattern="{pattern}"/>
   </RandomAccessFile>
-  <Async name="A" bufferSize="128"><AppenderRef ref="R"/><AppenderRef ref="FI"/></Async>
+  <Async name="A" bufferSize="{slots}"><AppenderRef ref="R"/><AppenderRef ref="FI"/></Async>
 </Appenders><Loggers>
   <Logger name="Appender" level="debug" additivity="false"><AppenderRef ref="A"/></Logger>
   <AsyncRoot level="debug"><AppenderRef ref="F"/><AppenderRef ref="RI"/></AsyncRoot>
 </Loggers></Configuration>"#,
         dir = dir.display()
-    );
-    l4rs::init_with_file(l4rs_tests::write_config(&dir, &xml)).unwrap();
-    let async_logger = l4rs::get_logger("FileLogger");
-    let async_appender = l4rs::get_logger("Appender");
-    let error = l4rs_tests::deep_throwable(100);
-    let message = "x".repeat(100);
-    l4rs::ThreadContext::put("user", "ann");
-    l4rs::ThreadContext::push("request-7");
-    let run = |count: usize| {
-        for index in 0..count {
-            for logger in [&async_logger, &async_appender] {
-                if index % 5 == 0 {
-                    l4rs::debug!(logger, error = &error, "{message} {index}");
-                } else {
-                    l4rs::debug!(logger, "{message} {index}");
-                }
-                l4rs::trace!(logger, "disabled {}", index);
+    )
+}
+
+/// What the calls log: one logger for each of the two queues, the message and the throwable.
+struct Workload {
+    loggers: [l4rs::Logger; 2],
+    message: String,
+    error: l4rs::Throwable,
+}
+
+/// Logs `count` events to each of the two queues, with the 101-frame throwable on every
+/// `error_every`-th (none when 0), and a disabled call beside each.
+fn run(work: &Workload, count: usize, error_every: usize) {
+    let (message, error) = (&work.message, &work.error);
+    for index in 0..count {
+        for logger in &work.loggers {
+            if error_every != 0 && index % error_every == 0 {
+                l4rs::debug!(logger, error = error, "{message} {index}");
+            } else {
+                l4rs::debug!(logger, "{message} {index}");
             }
+            l4rs::trace!(logger, "disabled {}", index);
         }
-    };
-    IS_PRODUCER.with(|flag| flag.set(true));
-    run(5_000);
-    l4rs::flush();
+    }
+}
+
+/// The producer's allocations while `work` runs.
+fn producer_allocations(work: impl FnOnce()) -> usize {
+    let before = PRODUCER_ALLOCATIONS.load(Ordering::SeqCst);
     COUNTING.store(true, Ordering::SeqCst);
-    run(10_000);
+    work();
     COUNTING.store(false, Ordering::SeqCst);
-    IS_PRODUCER.with(|flag| flag.set(false));
-    l4rs::shutdown();
-    let producer = PRODUCER_ALLOCATIONS.load(Ordering::SeqCst);
-    let other = OTHER_ALLOCATIONS.load(Ordering::SeqCst);
-    eprintln!("allocations during 20,000 calls: producer {producer}, background threads {other}");
-    assert_eq!(
-        producer, 0,
-        "producer allocations in 20,000 steady-state calls"
-    );
+    PRODUCER_ALLOCATIONS.load(Ordering::SeqCst) - before
+}
+
+/// Checks that each file in `dir` holds `events` events, with the MDC, the NDC and the trace.
+fn check_files(dir: &std::path::Path, events: usize) {
     for file in [
         "logger.log",
         "appender.log",
@@ -97,8 +100,8 @@ fn steady_state_async_log_calls_do_not_allocate_on_the_producer() {
         "appender-immediate.log",
     ] {
         let lines = l4rs_tests::read_lines(&dir.join(file));
-        let events = lines.iter().filter(|line| line.contains(" - xxx")).count();
-        assert_eq!(events, 15_000, "{file}: every event written");
+        let written = lines.iter().filter(|line| line.contains(" - xxx")).count();
+        assert_eq!(written, events, "{file}: every event written");
         // The whole pattern was in force: MDC, NDC and the rendered trace.
         assert!(
             lines
@@ -112,4 +115,50 @@ fn steady_state_async_log_calls_do_not_allocate_on_the_producer() {
             "{file}: the error's frames are printed"
         );
     }
+}
+
+#[test]
+fn steady_state_async_log_calls_do_not_allocate_on_the_producer() {
+    let dir = l4rs_tests::fresh_output_dir("async-zero-allocation");
+    // A small ring reaches its steady state (every slot's buffers grown) quickly.
+    l4rs::init_with_file(l4rs_tests::write_config(&dir, &config(&dir, 128))).unwrap();
+    let work = Workload {
+        loggers: [l4rs::get_logger("FileLogger"), l4rs::get_logger("Appender")],
+        message: "x".repeat(100),
+        error: l4rs_tests::deep_throwable(100),
+    };
+    l4rs::ThreadContext::put("user", "ann");
+    l4rs::ThreadContext::push("request-7");
+    IS_PRODUCER.with(|flag| flag.set(true));
+    run(&work, 5_000, 5);
+    l4rs::flush();
+    let steady = producer_allocations(|| run(&work, 10_000, 5));
+
+    // Rings far larger than the errors of the warm-up: nearly every counted error reaches a
+    // slot that never held one. Warm-up: every slot twice (the snapshots move between the two
+    // queues through the thread's staging one, so each must have held both logger names),
+    // then a burst of errors.
+    let large = l4rs_tests::fresh_output_dir("async-zero-allocation-first-error");
+    l4rs::reconfigure_with_file(l4rs_tests::write_config(&large, &config(&large, 8192))).unwrap();
+    run(&work, 17_000, 0);
+    run(&work, 64, 1);
+    l4rs::flush();
+    let first_errors = producer_allocations(|| run(&work, 3_000, 100));
+    IS_PRODUCER.with(|flag| flag.set(false));
+    l4rs::shutdown();
+    let other = OTHER_ALLOCATIONS.load(Ordering::SeqCst);
+    eprintln!(
+        "producer allocations: {steady} in 20,000 calls, {first_errors} in 6,000 calls with \
+         errors in fresh slots; background threads {other}"
+    );
+    assert_eq!(
+        steady, 0,
+        "producer allocations in 20,000 steady-state calls"
+    );
+    assert_eq!(
+        first_errors, 0,
+        "producer allocations in 6,000 calls whose errors reach slots that never held one"
+    );
+    check_files(&dir, 15_000);
+    check_files(&large, 20_064);
 }

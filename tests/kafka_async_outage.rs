@@ -5,26 +5,22 @@
 
 use std::time::{Duration, Instant};
 
-use l4rs_tests::kafka::{kafka_config, parse_value, require_kafka_tools, Broker, StatusLog};
+use l4rs_tests::kafka::{kafka_config, log_numbered, messages, numbered, Broker, KafkaTest};
 
 const EVENTS: usize = 100;
 
+/// Logs `prefix-0` … `prefix-(count-1)`; returns how long that took.
 fn log_all(prefix: &str, count: usize) -> Duration {
-    let logger = l4rs::get_logger("kafka.async");
     let started = Instant::now();
-    for n in 0..count {
-        l4rs::info!(logger, "{}-{}", prefix, n);
-    }
+    log_numbered("kafka.async", prefix, count, Duration::from_secs(5));
     started.elapsed()
 }
 
 #[test]
 fn queued_records_survive_a_late_broker_and_are_counted_when_lost() {
-    if !require_kafka_tools("the Kafka asynchronous outage test") {
+    let Some(test) = KafkaTest::start("kafka-async-outage") else {
         return;
-    }
-    let dir = l4rs_tests::fresh_output_dir("kafka-async-outage");
-    let status = StatusLog::start();
+    };
     let properties = [
         ("timeout.ms", "15000"),
         ("reconnect.backoff.ms", "50"),
@@ -41,7 +37,7 @@ fn queued_records_survive_a_late_broker_and_are_counted_when_lost() {
         "",
         "kafka",
     );
-    l4rs::init_with_file(l4rs_tests::write_config(&dir, &xml)).expect("configuration loads");
+    test.load(&xml);
     let took = log_all("late", EVENTS);
     assert!(
         took < Duration::from_secs(5),
@@ -61,14 +57,12 @@ fn queued_records_survive_a_late_broker_and_are_counted_when_lost() {
         "",
         "kafka",
     );
-    l4rs::reconfigure_with_file(l4rs_tests::write_config(&dir, &xml)).expect("reconfigure");
+    test.load(&xml);
     let records = late
         .consume("late", EVENTS, Duration::from_secs(30))
         .expect("consume");
-    let got: Vec<String> = records.iter().map(|r| parse_value(r).message).collect();
-    let want: Vec<String> = (0..EVENTS).map(|n| format!("late-{n}")).collect();
-    assert_eq!(got, want);
-    let errors = status.messages(l4rs::Level::ERROR);
+    assert_eq!(messages(&records), numbered("late", EVENTS));
+    let errors = test.status.messages(l4rs::Level::ERROR);
     assert!(
         !errors.iter().any(|e| e.contains("could not be delivered")),
         "{errors:?}"
@@ -77,7 +71,7 @@ fn queued_records_survive_a_late_broker_and_are_counted_when_lost() {
     // Never up: stopping gives up after the timeout and counts what is lost.
     log_all("never", 10);
     l4rs::shutdown();
-    let errors = status.messages(l4rs::Level::ERROR);
+    let errors = test.status.messages(l4rs::Level::ERROR);
     assert!(
         errors.iter().any(|e| e
             == "KafkaAppender kafka: 10 records could not be delivered to topic never within 1000 ms of stopping; they are lost"),

@@ -3,11 +3,12 @@
 //! the appender from being created; so does a topic name Kafka refuses. No broker is needed:
 //! nothing is sent.
 
-use l4rs_tests::kafka::StatusLog;
+use l4rs_tests::kafka::KafkaTest;
 
 #[test]
 fn bad_properties_and_topics_are_reported() {
-    let dir = l4rs_tests::fresh_output_dir("kafka-config-errors");
+    let test = KafkaTest::offline("kafka-config-errors");
+    let dir = &test.dir;
     let xml = format!(
         r#"<Configuration status="WARN"><Appenders>
   <Kafka name="unknown" topic="logs"><PatternLayout pattern="%m"/>
@@ -25,15 +26,15 @@ fn bad_properties_and_topics_are_reported() {
 </Appenders><Loggers><Root level="info"><AppenderRef ref="file"/></Root></Loggers></Configuration>"#,
         dir = dir.display()
     );
-    let status = StatusLog::start();
-    let _ = l4rs::init_with_file(l4rs_tests::write_config(&dir, &xml));
-    let warnings = status.messages(l4rs::Level::WARN);
+    // The appenders not created make it an error; the status records say which.
+    assert!(test.try_load(&xml).is_err());
+    let warnings = test.status.messages(l4rs::Level::WARN);
     assert!(
         warnings.iter().any(|w| w
             == "KafkaAppender unknown: The configuration 'no.such.property' was supplied but isn't a known config."),
         "{warnings:?}"
     );
-    let errors = status.messages(l4rs::Level::ERROR);
+    let errors = test.status.messages(l4rs::Level::ERROR);
     assert!(
         errors.iter().any(|e| e
             .starts_with("KafkaAppender badvalue: Invalid value banana for configuration acks: ")),

@@ -8,7 +8,8 @@
 use std::time::{Duration, Instant};
 
 use l4rs_tests::kafka::{
-    kafka_config, parse_value, require_kafka_tools, sequences_by_thread, Broker, StatusLog,
+    assert_each_thread_in_order, broker_with_topic, kafka_config, log_from_threads, parse_value,
+    KafkaTest,
 };
 
 const THREADS: usize = 4;
@@ -17,12 +18,10 @@ const TOPIC: &str = "delivery";
 
 #[test]
 fn every_event_arrives_once_in_order_with_key_and_timestamp() {
-    if !require_kafka_tools("the Kafka delivery test") {
+    let Some(test) = KafkaTest::start("kafka-delivery") else {
         return;
-    }
-    let broker = Broker::start().expect("start the broker");
-    broker.create_topic(TOPIC, 4).expect("create the topic");
-    let dir = l4rs_tests::fresh_output_dir("kafka-delivery");
+    };
+    let broker = broker_with_topic(TOPIC, 4);
     let xml = kafka_config(
         &broker,
         &format!(
@@ -33,25 +32,9 @@ fn every_event_arrives_once_in_order_with_key_and_timestamp() {
         "",
         "kafka",
     );
-    let status = StatusLog::start();
-    l4rs::init_with_file(l4rs_tests::write_config(&dir, &xml)).expect("configuration loads");
+    test.load(&xml);
     let started = Instant::now();
-    let handles: Vec<_> = (0..THREADS)
-        .map(|thread| {
-            std::thread::Builder::new()
-                .name(format!("producer-{thread}"))
-                .spawn(|| {
-                    let logger = l4rs::get_logger("kafka.delivery");
-                    for n in 0..PER_THREAD {
-                        l4rs::info!(logger, "event-{}", n);
-                    }
-                })
-                .unwrap()
-        })
-        .collect();
-    for handle in handles {
-        handle.join().unwrap();
-    }
+    log_from_threads("kafka.delivery", "producer", THREADS, PER_THREAD);
     let logged = started.elapsed();
     l4rs::shutdown();
     let drained = started.elapsed();
@@ -59,11 +42,8 @@ fn every_event_arrives_once_in_order_with_key_and_timestamp() {
         "{} events logged in {logged:?}, shutdown (drained) after {drained:?}",
         THREADS as u64 * PER_THREAD
     );
-    assert!(
-        status.messages(l4rs::Level::ERROR).is_empty(),
-        "{:?}",
-        status.messages(l4rs::Level::ERROR)
-    );
+    let errors = test.status.messages(l4rs::Level::ERROR);
+    assert!(errors.is_empty(), "{errors:?}");
 
     let expected = THREADS * PER_THREAD as usize;
     let records = broker
@@ -75,14 +55,5 @@ fn every_event_arrives_once_in_order_with_key_and_timestamp() {
         assert_eq!(record.key.as_deref(), Some(logged.thread.as_bytes()), "key");
         assert_eq!(record.timestamp, logged.millis, "timestamp of {logged:?}");
     }
-    let sequences = sequences_by_thread(&records);
-    assert_eq!(sequences.len(), THREADS);
-    let in_order: Vec<u64> = (0..PER_THREAD).collect();
-    for (thread, numbers) in &sequences {
-        assert!(thread.starts_with("producer-"), "{thread}");
-        assert!(
-            *numbers == in_order,
-            "{thread}: not every event once and in order"
-        );
-    }
+    assert_each_thread_in_order(&records, "producer-", THREADS, PER_THREAD);
 }

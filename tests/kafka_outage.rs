@@ -5,42 +5,39 @@
 //! (`message.timeout.ms` is the appender's timeout), so it is not delivered later behind the
 //! file's back.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use l4rs_tests::kafka::{kafka_config, parse_value, require_kafka_tools, Broker, StatusLog};
+use l4rs_tests::kafka::{kafka_config, log_numbered, messages, numbered, Broker, KafkaTest};
 
 const TOPIC: &str = "outage";
 /// The Failover appender's `retryIntervalSeconds`: after a failure, Kafka is left alone this long.
 const RETRY: Duration = Duration::from_secs(1);
 
+/// Logs `prefix-0` … `prefix-(count-1)`, each call within the appender's timeout (3 s) plus
+/// librdkafka's last report: never longer.
 fn log_all(prefix: &str, count: usize) {
-    let logger = l4rs::get_logger("kafka.outage");
-    for n in 0..count {
-        let started = Instant::now();
-        l4rs::info!(logger, "{}-{}", prefix, n);
-        // The appender's timeout (3 s) plus librdkafka's last report: never longer.
-        assert!(
-            started.elapsed() < Duration::from_secs(8),
-            "{prefix}-{n} hung"
-        );
-    }
+    log_numbered("kafka.outage", prefix, count, Duration::from_secs(8));
 }
 
-fn messages(records: &[l4rs_tests::kafka::Record]) -> Vec<String> {
-    records.iter().map(|r| parse_value(r).message).collect()
-}
-
-fn names(prefix: &str, count: usize) -> Vec<String> {
-    (0..count).map(|n| format!("{prefix}-{n}")).collect()
+/// (Re)starts the broker (empty) with the topic, waits out the Failover's retry interval, logs
+/// five `prefix-N` events and checks that exactly those reached Kafka.
+fn back_up(broker: &mut Broker, prefix: &str) {
+    broker.restart().expect("start the broker");
+    broker.create_topic(TOPIC, 1).expect("create the topic");
+    std::thread::sleep(RETRY + Duration::from_millis(200));
+    log_all(prefix, 5);
+    let records = broker
+        .consume(TOPIC, 5, Duration::from_secs(20))
+        .expect("consume");
+    assert_eq!(messages(&records), numbered(prefix, 5));
 }
 
 #[test]
 fn failover_takes_what_the_broker_cannot() {
-    if !require_kafka_tools("the Kafka outage test") {
+    let Some(test) = KafkaTest::start("kafka-outage") else {
         return;
-    }
-    let dir = l4rs_tests::fresh_output_dir("kafka-outage");
-    let fallback = dir.join("fallback.log");
+    };
+    let fallback = test.dir.join("fallback.log");
     let mut broker = Broker::stopped().expect("a free port");
     let failover = format!(
         r#"<File name="fallback" fileName="{}"><PatternLayout pattern="%m%n"/></File>
@@ -64,45 +61,25 @@ fn failover_takes_what_the_broker_cannot() {
         &failover,
         "failover",
     );
-    let status = StatusLog::start();
-    l4rs::init_with_file(l4rs_tests::write_config(&dir, &xml)).expect("configuration loads");
+    test.load(&xml);
 
     // Down at start: the first send times out, the rest go straight to the file.
     log_all("down", 3);
-    let errors = status.messages(l4rs::Level::ERROR);
-    assert!(
-        errors
-            .iter()
-            .any(|e| e.starts_with("Unable to write to Kafka in appender [kafka]")),
-        "{errors:?}"
-    );
+    test.status
+        .assert_error_starting_with("Unable to write to Kafka in appender [kafka]");
 
     // Up: after the retry interval, events reach Kafka again.
-    broker.restart().expect("start the broker");
-    broker.create_topic(TOPIC, 1).expect("create the topic");
-    std::thread::sleep(RETRY + Duration::from_millis(200));
-    log_all("up", 5);
-    let records = broker
-        .consume(TOPIC, 5, Duration::from_secs(20))
-        .expect("consume");
-    assert_eq!(messages(&records), names("up", 5));
+    back_up(&mut broker, "up");
 
     // Stopped mid-run (its in-memory records go with it): the file takes over.
     broker.stop();
     log_all("gone", 3);
 
     // Restarted: Kafka again, and nothing that went to the file shows up there.
-    broker.restart().expect("restart the broker");
-    broker.create_topic(TOPIC, 1).expect("create the topic");
-    std::thread::sleep(RETRY + Duration::from_millis(200));
-    log_all("back", 5);
-    let records = broker
-        .consume(TOPIC, 5, Duration::from_secs(20))
-        .expect("consume");
-    assert_eq!(messages(&records), names("back", 5));
+    back_up(&mut broker, "back");
 
     l4rs::shutdown();
-    let mut expected = names("down", 3);
-    expected.extend(names("gone", 3));
+    let mut expected = numbered("down", 3);
+    expected.extend(numbered("gone", 3));
     assert_eq!(l4rs_tests::read_lines(&fallback), expected);
 }

@@ -3,10 +3,11 @@
 //! with the broker down, a call waits for the manager's timeout (`timeout.ms`) and then fails
 //! with log4j2's status error, without panicking.
 
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use l4rs_tests::kafka::{
-    kafka_config, parse_value, require_kafka_tools, sequences_by_thread, Broker, StatusLog,
+    assert_each_thread_in_order, broker_with_topic, kafka_config, log_from_threads, log_numbered,
+    parse_value, Broker, KafkaTest,
 };
 
 const THREADS: usize = 4;
@@ -21,11 +22,9 @@ fn now_millis() -> i64 {
 
 #[test]
 fn a_synchronous_send_is_acknowledged_before_it_returns() {
-    if !require_kafka_tools("the Kafka syncSend test") {
+    let Some(test) = KafkaTest::start("kafka-sync-send") else {
         return;
-    }
-    let dir = l4rs_tests::fresh_output_dir("kafka-sync-send");
-    let status = StatusLog::start();
+    };
 
     // The broker is down: the call waits for the timeout, then reports and returns.
     let down = Broker::stopped().expect("a free port");
@@ -37,30 +36,17 @@ fn a_synchronous_send_is_acknowledged_before_it_returns() {
         "",
         "kafka",
     );
-    l4rs::init_with_file(l4rs_tests::write_config(&dir, &xml)).expect("configuration loads");
-    let logger = l4rs::get_logger("kafka.sync");
-    let started = Instant::now();
-    l4rs::info!(logger, "lost-0");
-    let waited = started.elapsed();
+    test.load(&xml);
+    let waited = log_numbered("kafka.sync", "lost", 1, Duration::from_secs(10))[0];
     assert!(
         waited >= Duration::from_millis(1000),
         "returned after {waited:?}"
     );
-    assert!(
-        waited < Duration::from_secs(10),
-        "returned after {waited:?}"
-    );
-    let errors = status.messages(l4rs::Level::ERROR);
-    assert!(
-        errors
-            .iter()
-            .any(|e| e.starts_with("Unable to write to Kafka in appender [kafka]")),
-        "{errors:?}"
-    );
+    test.status
+        .assert_error_starting_with("Unable to write to Kafka in appender [kafka]");
 
     // The broker is up: every call is acknowledged when it returns.
-    let broker = Broker::start().expect("start the broker");
-    broker.create_topic("sync", 1).expect("create the topic");
+    let broker = broker_with_topic("sync", 1);
     let xml = kafka_config(
         &broker,
         r#"topic="sync" key="fixed-key""#,
@@ -69,24 +55,9 @@ fn a_synchronous_send_is_acknowledged_before_it_returns() {
         "",
         "kafka",
     );
-    l4rs::reconfigure_with_file(l4rs_tests::write_config(&dir, &xml)).expect("reconfigure");
+    test.load(&xml);
     let before = now_millis();
-    let handles: Vec<_> = (0..THREADS)
-        .map(|thread| {
-            std::thread::Builder::new()
-                .name(format!("sync-{thread}"))
-                .spawn(|| {
-                    let logger = l4rs::get_logger("kafka.sync");
-                    for n in 0..PER_THREAD {
-                        l4rs::info!(logger, "event-{}", n);
-                    }
-                })
-                .unwrap()
-        })
-        .collect();
-    for handle in handles {
-        handle.join().unwrap();
-    }
+    log_from_threads("kafka.sync", "sync", THREADS, PER_THREAD);
     let after = now_millis();
     // Read back before anything flushes or stops the appender.
     let expected = THREADS * PER_THREAD as usize;
@@ -104,14 +75,6 @@ fn a_synchronous_send_is_acknowledged_before_it_returns() {
         );
         assert!(parse_value(record).millis <= record.timestamp + 1);
     }
-    let in_order: Vec<u64> = (0..PER_THREAD).collect();
-    let sequences = sequences_by_thread(&records);
-    assert_eq!(sequences.len(), THREADS);
-    for (thread, numbers) in &sequences {
-        assert!(
-            *numbers == in_order,
-            "{thread}: not every event once and in order"
-        );
-    }
+    assert_each_thread_in_order(&records, "sync-", THREADS, PER_THREAD);
     l4rs::shutdown();
 }

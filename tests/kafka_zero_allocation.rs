@@ -7,19 +7,17 @@
 use std::time::Duration;
 
 use l4rs::core::testing::CountingAllocator;
-use l4rs_tests::kafka::{kafka_config, require_kafka_tools, Broker};
+use l4rs_tests::kafka::{broker_with_topic, kafka_config, KafkaTest};
 
 #[global_allocator]
 static ALLOCATOR: CountingAllocator = CountingAllocator::new(l4rs_tests::allocations::count);
 
 #[test]
 fn steady_state_kafka_calls_do_not_allocate() {
-    if !require_kafka_tools("the Kafka zero-allocation test") {
+    let Some(test) = KafkaTest::start("kafka-zero-allocation") else {
         return;
-    }
-    let broker = Broker::start().expect("start the broker");
-    broker.create_topic("quiet", 1).expect("create the topic");
-    let dir = l4rs_tests::fresh_output_dir("kafka-zero-allocation");
+    };
+    let broker = broker_with_topic("quiet", 1);
     let error = l4rs_tests::deep_throwable(100);
     let message = "x".repeat(100);
     for sync in ["false", "true"] {
@@ -31,7 +29,7 @@ fn steady_state_kafka_calls_do_not_allocate() {
             "",
             "kafka",
         );
-        l4rs::reconfigure_with_file(l4rs_tests::write_config(&dir, &xml)).unwrap();
+        test.load(&xml);
         let logger = l4rs::get_logger("kafka.quiet");
         let run = |count: usize| {
             for index in 0..count {

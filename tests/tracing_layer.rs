@@ -114,6 +114,33 @@ impl std::fmt::Display for Exploding {
     }
 }
 
+/// A panic l4rs catches while formatting (a field's `Display`) is no crash: l4rs's panic hook
+/// must not flush every appender for it, as it does for a panic nobody catches. A buffered
+/// file shows which happened: nothing reaches the disk until something flushes it.
+#[test]
+fn only_an_uncaught_panic_makes_the_hook_flush_every_appender() {
+    let (_turn, dir) = configure("tracing-caught-panic", |dir| {
+        format!(
+            r#"<Configuration><Appenders>
+  <File name="Buffered" fileName="{dir}/buffered.log" immediateFlush="false" bufferSize="1048576">
+    <PatternLayout pattern="%m%n"/>
+  </File>
+</Appenders><Loggers><Root level="info"><AppenderRef ref="Buffered"/></Root></Loggers></Configuration>"#
+        )
+    });
+    let on_disk = || std::fs::metadata(dir.join("buffered.log")).map_or(0, |m| m.len());
+    tracing::info!(target: "caught", "before");
+    tracing::info!(target: "caught", value = %Exploding, "with a panicking field");
+    assert_eq!(on_disk(), 0, "the caught panic flushed the buffered file");
+    // A panic nobody catches (here ending a thread) is flushed for.
+    let crashed = std::thread::spawn(|| panic!("a real crash")).join();
+    assert!(crashed.is_err());
+    assert_eq!(
+        lines(&dir, "buffered.log"),
+        ["before", "with a panicking field"]
+    );
+}
+
 #[test]
 fn fields_and_spans_are_the_context_map_and_stack_and_the_location_is_the_call_site() {
     let (_turn, dir) = configure("tracing-context", |dir| {

@@ -25,6 +25,9 @@ const YIELDS: u32 = 8;
 const SPACE_RECHECK: Duration = Duration::from_millis(5);
 /// How often a drain waiter re-checks progress without a wake-up.
 const DRAIN_RECHECK: Duration = Duration::from_millis(10);
+/// How many handled events' throwable buffers a queue keeps for the next events with a
+/// throwable: about as many as can be in flight at once in a burst of errors.
+const SPARE_THROWABLES: usize = 64;
 
 /// Called on the background thread for every event, in queue order. The same handler also
 /// runs on a producer's thread when [`Enqueued::RunHere`] is returned and the caller chooses to
@@ -193,6 +196,13 @@ struct Shared {
     panicked: AtomicU64,
     discard_reported: AtomicBool,
     totals_reported: AtomicBool,
+    /// Throwable buffers of handled events, for producers whose staging snapshot never held a
+    /// throwable: without them, the first error through each of a large ring's slots would
+    /// allocate its strings, however long the program ran (an error every thousand events
+    /// reaches the last of 256 Ki slots after a quarter of a billion events). The background
+    /// thread returns them after handling an event; a producer takes one before capturing an
+    /// error. Never grows past [`SPARE_THROWABLES`], which is reserved at the start.
+    spare_throwables: Mutex<Vec<l4rs_core::Throwable>>,
 }
 
 /// A bounded queue of events with one background thread that hands each event, in order, to an
@@ -255,6 +265,7 @@ impl AsyncQueue {
             panicked: AtomicU64::new(0),
             discard_reported: AtomicBool::new(false),
             totals_reported: AtomicBool::new(false),
+            spare_throwables: Mutex::new(Vec::with_capacity(SPARE_THROWABLES)),
         });
         let consumer = Arc::clone(&shared);
         let thread = std::thread::Builder::new()
@@ -293,6 +304,9 @@ impl AsyncQueue {
         }
         let staged = STAGING.try_with(|cell| {
             cell.try_borrow_mut().ok().map(|mut staging| {
+                if event.throwable.is_some() && !staging.has_warm_throwable() {
+                    shared.lend_spare_throwable(&mut staging);
+                }
                 staging.capture(event, include_location);
                 shared.offer(&mut staging, tag)
             })
@@ -533,6 +547,32 @@ impl Shared {
         }
     }
 
+    /// Gives `staging` the buffers of a throwable handled before, if the queue has one: the
+    /// lock is held for one `pop`, never while formatting.
+    fn lend_spare_throwable(&self, staging: &mut EventSnapshot) {
+        let spare = self
+            .spare_throwables
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .pop();
+        if let Some(spare) = spare {
+            staging.put_throwable_buffers(spare);
+        }
+    }
+
+    /// Keeps the throwable buffers of the handled event in `snapshot` for a later producer,
+    /// while there is room (never waiting for a producer that holds the lock).
+    fn keep_spare_throwable(&self, snapshot: &mut EventSnapshot) {
+        if !snapshot.has_warm_throwable() {
+            return;
+        }
+        if let Ok(mut spares) = self.spare_throwables.try_lock() {
+            if spares.len() < spares.capacity() {
+                spares.push(snapshot.take_throwable_buffers());
+            }
+        }
+    }
+
     /// Moves the staged snapshot into a free slot, applying the full-queue rules.
     fn offer(&self, staged: &mut Box<EventSnapshot>, tag: u64) -> Enqueued {
         loop {
@@ -674,6 +714,7 @@ impl Shared {
                 {
                     self.flush_deferred();
                 }
+                self.keep_spare_throwable(&mut data.snapshot);
                 data.snapshot.trim();
                 self.ring.release(position);
                 position += 1;

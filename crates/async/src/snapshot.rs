@@ -43,6 +43,9 @@ pub struct EventSnapshot {
     location_line: i32,
     has_throwable: bool,
     throwable: Throwable,
+    /// True once `throwable`'s buffers held a throwable, so that capturing one reuses them;
+    /// false for a fresh snapshot and after [`EventSnapshot::take_throwable_buffers`].
+    throwable_warm: bool,
     context_map: ContextMap,
     context_stack: ContextStack,
     marker: Option<Arc<Marker>>,
@@ -73,6 +76,7 @@ impl EventSnapshot {
             location_line: 0,
             has_throwable: false,
             throwable: Throwable::new(""),
+            throwable_warm: false,
             context_map: ContextMap::new(),
             context_stack: ContextStack::new(),
             marker: None,
@@ -105,6 +109,7 @@ impl EventSnapshot {
         match &event.throwable {
             Some(throwable) => {
                 self.has_throwable = true;
+                self.throwable_warm = true;
                 throwable.resolve_into(&mut self.throwable);
             }
             None => self.has_throwable = false,
@@ -154,6 +159,28 @@ impl EventSnapshot {
     /// The formatted message of the captured event.
     pub fn message(&self) -> &str {
         &self.message
+    }
+
+    /// True when capturing an event with a throwable would reuse buffers that held one (a
+    /// snapshot whose buffers never did allocates them).
+    pub fn has_warm_throwable(&self) -> bool {
+        self.throwable_warm
+    }
+
+    /// Takes out the throwable's buffers (after the event was handled), leaving empty ones
+    /// that own no memory, so that another snapshot can reuse them through
+    /// [`EventSnapshot::put_throwable_buffers`].
+    pub fn take_throwable_buffers(&mut self) -> Throwable {
+        self.has_throwable = false;
+        self.throwable_warm = false;
+        std::mem::replace(&mut self.throwable, Throwable::new(""))
+    }
+
+    /// Gives this snapshot the buffers `spare` of a throwable captured before, to capture the
+    /// next throwable into without allocating.
+    pub fn put_throwable_buffers(&mut self, spare: Throwable) {
+        self.throwable = spare;
+        self.throwable_warm = true;
     }
 
     /// Drops buffers that grew unusually large and releases the marker, so a slot does not
@@ -229,6 +256,27 @@ mod tests {
         assert_eq!(*event.throwable.unwrap().resolve(), throwable);
         assert_eq!(event.nano_time, 7);
         assert!(event.end_of_batch);
+    }
+
+    #[test]
+    fn throwable_buffers_move_between_snapshots() {
+        let throwable = Throwable::new("x.Boom").with_message("bad");
+        let event = LogEvent {
+            throwable: Some(ThrowableRef::Throwable(&throwable)),
+            ..LogEvent::new("a", Level::ERROR, Message::Text("first"))
+        };
+        let mut handled = EventSnapshot::new();
+        assert!(!handled.has_warm_throwable());
+        handled.capture(&event, false);
+        assert!(handled.has_warm_throwable());
+        let spare = handled.take_throwable_buffers();
+        assert!(!handled.has_warm_throwable());
+        assert!(handled.event(false).throwable.is_none());
+        let mut next = EventSnapshot::new();
+        next.put_throwable_buffers(spare);
+        assert!(next.has_warm_throwable());
+        next.capture(&event, false);
+        assert_eq!(*next.event(false).throwable.unwrap().resolve(), throwable);
     }
 
     #[test]

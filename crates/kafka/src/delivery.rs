@@ -12,6 +12,7 @@ use rdkafka::client::ClientContext;
 use rdkafka::config::RDKafkaLogLevel;
 use rdkafka::error::KafkaError;
 use rdkafka::producer::{DeliveryResult, ProducerContext};
+use rdkafka::types::RDKafkaErrorCode;
 
 /// Where the caller of a synchronous send waits for its record's delivery report. One per
 /// thread, reused: a send hands librdkafka a counted reference as the record's opaque pointer.
@@ -109,6 +110,10 @@ impl Throttle {
 pub(crate) struct Context {
     /// The appender's name, for messages.
     pub(crate) appender: String,
+    /// The topic records go to, for messages.
+    topic: String,
+    /// How long librdkafka waits for a topic the broker does not report, for messages.
+    metadata_wait: Duration,
     /// Asynchronous records that librdkafka gave up on.
     pub(crate) failed: AtomicU64,
     /// Delivery failures of asynchronous sends.
@@ -121,9 +126,11 @@ pub(crate) struct Context {
 }
 
 impl Context {
-    pub(crate) fn new(appender: &str) -> Context {
+    pub(crate) fn new(appender: &str, topic: &str, metadata_wait: Duration) -> Context {
         Context {
             appender: appender.to_string(),
+            topic: topic.to_string(),
+            metadata_wait,
             failed: AtomicU64::new(0),
             failures: Throttle::default(),
             client_log: Throttle::default(),
@@ -133,6 +140,26 @@ impl Context {
 }
 
 impl Context {
+    /// The reason a send failed with `code`, as the status line says it. A topic the broker
+    /// does not have (and does not create) is said in the Java producer's words, naming the
+    /// topic, with the fix; other codes are librdkafka's description.
+    pub(crate) fn failure(&self, code: RDKafkaErrorCode) -> String {
+        match code {
+            // librdkafka's verdict after `topic.metadata.propagation.max.ms` (and at once for
+            // later records, until a metadata refresh finds the topic), or the broker's own.
+            RDKafkaErrorCode::UnknownTopic | RDKafkaErrorCode::UnknownTopicOrPartition => {
+                format!(
+                    "org.apache.kafka.common.errors.TimeoutException: Topic {topic} not present in metadata after {ms} ms. \
+                     The broker has no topic {topic} and does not create it: create the topic, or let the broker create it \
+                     (its auto.create.topics.enable, and the producer property allow.auto.create.topics)",
+                    topic = self.topic,
+                    ms = self.metadata_wait.as_millis()
+                )
+            }
+            code => code.to_string(),
+        }
+    }
+
     /// A delivery report: wakes the waiting caller of a synchronous send (a non-zero
     /// `opaque`), or reports a failed asynchronous one.
     pub(crate) fn report(&self, opaque: usize, outcome: Result<(), String>) {
@@ -217,7 +244,10 @@ impl ProducerContext for Context {
     fn delivery(&self, result: &DeliveryResult<'_>, opaque: usize) {
         let outcome = match result {
             Ok(_) => Ok(()),
-            Err((error, _)) => Err(error.to_string()),
+            Err((error, _)) => Err(match error.rdkafka_error_code() {
+                Some(code) => self.failure(code),
+                None => error.to_string(),
+            }),
         };
         self.report(opaque, outcome);
     }

@@ -120,12 +120,15 @@ impl KafkaAppender {
             )));
         }
         let topic_c = CString::new(spec.topic.as_str()).expect("validated: no NUL");
-        let producer = BaseProducer::from_config_and_context(&settings.config, Context::new(name))
-            .map_err(|error| {
-                KafkaBuildError(format!(
-                    "Could not create the Kafka producer of appender {name}: {error}"
-                ))
-            })?;
+        let producer = BaseProducer::from_config_and_context(
+            &settings.config,
+            Context::new(name, &spec.topic, settings.metadata_wait),
+        )
+        .map_err(|error| {
+            KafkaBuildError(format!(
+                "Could not create the Kafka producer of appender {name}: {error}"
+            ))
+        })?;
         // SAFETY: the poller is stopped (dropped) before the producer: see the field order.
         let poller = unsafe {
             poller::Poller::start(
@@ -235,7 +238,7 @@ impl KafkaAppender {
                 Err(code) => {
                     delivery::reclaim(opaque);
                     if code != RDKafkaErrorCode::QueueFull {
-                        return Err(code.to_string());
+                        return Err(self.producer.context().failure(code));
                     }
                     let deadline = *deadline.get_or_insert_with(|| Instant::now() + self.max_block);
                     if Instant::now() >= deadline {

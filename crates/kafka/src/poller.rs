@@ -85,7 +85,7 @@ fn serve(queue: Queue, context: &Context, stop: &AtomicBool) {
                     let opaque = (*message)._private as usize;
                     let result = match (*message).err {
                         rdsys::rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR_NO_ERROR => Ok(()),
-                        code => Err(RDKafkaErrorCode::from(code).to_string()),
+                        code => Err(context.failure(RDKafkaErrorCode::from(code))),
                     };
                     context.report(opaque, result);
                 },

@@ -28,6 +28,9 @@ pub(crate) struct ProducerSettings {
     pub(crate) timeout: Duration,
     /// Java's `max.block.ms`: how long a send waits while librdkafka's queue is full.
     pub(crate) max_block: Duration,
+    /// How long librdkafka waits for a topic the broker does not report before it fails the
+    /// records queued for it (`topic.metadata.propagation.max.ms`; see [`apply_defaults`]).
+    pub(crate) metadata_wait: Duration,
     /// What was reported while mapping: (is an error, message). An error means the producer
     /// must not be built.
     pub(crate) reports: Vec<(bool, String)>,
@@ -50,6 +53,7 @@ pub(crate) fn producer_settings(
         config: ClientConfig::new(),
         timeout: Duration::from_millis(DEFAULT_TIMEOUT_MS),
         max_block: Duration::from_millis(DEFAULT_MAX_BLOCK_MS),
+        metadata_wait: Duration::from_millis(DEFAULT_MAX_BLOCK_MS),
         reports: Vec::new(),
     };
     let lookup = |name: &str| {
@@ -194,7 +198,12 @@ fn reason(error: &KafkaError) -> String {
 /// * with `syncSend`, `message.timeout.ms` is the manager's timeout unless
 ///   `delivery.timeout.ms` / `message.timeout.ms` is set: a record whose send timed out is then
 ///   also given up by librdkafka, so it is not delivered later, behind the caller's back (and
-///   behind a Failover appender that already wrote it elsewhere).
+///   behind a Failover appender that already wrote it elsewhere);
+/// * `topic.metadata.propagation.max.ms` is `max.block.ms` unless set: the Java producer waits
+///   that long for a topic's metadata before it fails the send with "Topic T not present in
+///   metadata after N ms."; librdkafka's own wait (30 s) is the same bound under another name.
+///   With `syncSend` it is cut to the timeout, so that a topic the broker does not have fails
+///   the send as an unknown topic (naming it) rather than as a timed-out message.
 fn apply_defaults(
     settings: &mut ProducerSettings,
     properties: &[(String, String)],
@@ -208,6 +217,24 @@ fn apply_defaults(
         // librdkafka wants at least 1 ms, and at least `linger.ms`.
         let ms = settings.timeout.as_millis().clamp(1, i32::MAX as u128);
         settings.config.set("message.timeout.ms", ms.to_string());
+    }
+    let propagation = "topic.metadata.propagation.max.ms";
+    match properties.iter().rev().find(|(key, _)| key == propagation) {
+        Some((_, value)) => {
+            if let Ok(ms) = value.trim().parse::<u64>() {
+                settings.metadata_wait = Duration::from_millis(ms);
+            }
+        }
+        None => {
+            let mut wait = settings.max_block;
+            if sync_send {
+                wait = wait.min(settings.timeout);
+            }
+            // librdkafka takes 1 ms to about 24 days.
+            let ms = wait.as_millis().clamp(1, i32::MAX as u128);
+            settings.metadata_wait = Duration::from_millis(ms as u64);
+            settings.config.set(propagation, ms.to_string());
+        }
     }
 }
 
@@ -267,6 +294,42 @@ mod tests {
         let request = producer_settings(&props(&[("request.timeout.ms", "700")]), true);
         assert_eq!(request.timeout, Duration::from_millis(700));
         assert_eq!(request.config.get("message.timeout.ms"), Some("700"));
+    }
+
+    #[test]
+    fn a_missing_topic_is_waited_for_as_long_as_max_block_ms() {
+        // Asynchronous: Java's max.block.ms (60 s by default) bounds the wait for metadata.
+        let default = producer_settings(&[], false);
+        assert_eq!(
+            default.metadata_wait,
+            Duration::from_millis(DEFAULT_MAX_BLOCK_MS)
+        );
+        assert_eq!(
+            default.config.get("topic.metadata.propagation.max.ms"),
+            Some("60000")
+        );
+        let set = producer_settings(&props(&[("max.block.ms", "1200")]), false);
+        assert_eq!(
+            set.config.get("topic.metadata.propagation.max.ms"),
+            Some("1200")
+        );
+        // Synchronous: never past the timeout, so the send fails as an unknown topic.
+        let sync = producer_settings(&props(&[("timeout.ms", "900")]), true);
+        assert_eq!(sync.metadata_wait, Duration::from_millis(900));
+        assert_eq!(
+            sync.config.get("topic.metadata.propagation.max.ms"),
+            Some("900")
+        );
+        // librdkafka's own name wins.
+        let own = producer_settings(
+            &props(&[("topic.metadata.propagation.max.ms", "250")]),
+            true,
+        );
+        assert_eq!(own.metadata_wait, Duration::from_millis(250));
+        assert_eq!(
+            own.config.get("topic.metadata.propagation.max.ms"),
+            Some("250")
+        );
     }
 
     #[test]

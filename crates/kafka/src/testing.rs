@@ -68,6 +68,17 @@ except TopicAlreadyExistsError:
 admin.close()
 "#;
 
+/// Lists the broker's topics, one a line. A metadata request for every topic: unlike the
+/// consumer's request for one topic, it cannot make the broker create one.
+const LIST_TOPICS: &str = r#"
+import sys
+from kafka.admin import KafkaAdminClient
+admin = KafkaAdminClient(bootstrap_servers=sys.argv[1], request_timeout_ms=10000)
+for name in sorted(admin.list_topics()):
+    print(name)
+admin.close()
+"#;
+
 /// Imports the consumer's package, to tell whether it is installed.
 const PROBE: &str = "import kafka";
 
@@ -248,6 +259,23 @@ impl Broker {
                 String::from_utf8_lossy(&output.stderr)
             )))
         }
+    }
+
+    /// The names of the topics the broker has.
+    pub fn topics(&self) -> io::Result<Vec<String>> {
+        let output = Command::new("python3")
+            .args(["-c", LIST_TOPICS, &self.bootstrap_servers()])
+            .output()?;
+        if !output.status.success() {
+            return Err(io::Error::other(format!(
+                "listing the topics failed: {}",
+                String::from_utf8_lossy(&output.stderr)
+            )));
+        }
+        Ok(String::from_utf8_lossy(&output.stdout)
+            .lines()
+            .map(str::to_string)
+            .collect())
     }
 
     /// Reads `topic` back with kafka-python: every record, from the start of each partition,

@@ -28,6 +28,7 @@
 mod appender_control;
 mod asynchronous;
 mod bridge;
+mod caught;
 mod check;
 mod context;
 mod error;

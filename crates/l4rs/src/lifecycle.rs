@@ -515,8 +515,10 @@ fn install_exit_hooks() {
         // Not on l4rs's own threads: there the panic comes from an appender the queue catches
         // (the event is lost, the thread goes on and flushes at end of batch), that appender may
         // still hold its own lock, and waiting for the other queues from here could stall the
-        // queue this thread serves.
-        if !l4rs_async::is_background_thread() {
+        // queue this thread serves. Nor for a panic l4rs catches while formatting (a user's
+        // `Display`): the call goes on, no crash follows, and flushing every appender for
+        // each such value would cost as much as the logging.
+        if !l4rs_async::is_background_thread() && !crate::caught::is_catching() {
             flush();
         }
     }));

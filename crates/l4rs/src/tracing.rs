@@ -27,7 +27,6 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fmt::{self, Write as _};
 use std::hash::{BuildHasherDefault, Hasher};
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
 use l4rs_core::location::{file_name_from_path, UNKNOWN_METHOD};
@@ -594,14 +593,14 @@ impl FieldSink for EventFields<'_> {
         }
         let throwables = &mut self.throwables;
         // The slot is inside the guard too: it walks the error's `source()`, which may panic.
-        let converted = catch_unwind(AssertUnwindSafe(|| {
+        let converted = crate::caught::catching(|| {
             let slot = throwable_slot(error);
             if throwables.len() <= slot {
                 throwables.resize_with(slot + 1, || Throwable::new(""));
             }
             ThrowableRef::from_dyn_error(error).resolve_into(&mut throwables[slot]);
             slot
-        }));
+        });
         // An error whose `Display` or `source()` panics is kept as a field, written as the
         // placeholder.
         self.thrown = converted.ok();
@@ -622,7 +621,7 @@ impl<T: FieldSink> Render<T> {
             return;
         }
         self.0.put(name, |out| {
-            if catch_unwind(AssertUnwindSafe(|| render(out))).is_err() {
+            if crate::caught::catching(|| render(out)).is_err() {
                 out.clear();
                 out.push_str(PANICKED_VALUE);
             }
@@ -664,7 +663,7 @@ impl fmt::Display for MessageOf<'_, '_> {
             out: f,
             result: Ok(()),
         };
-        if catch_unwind(AssertUnwindSafe(|| self.0.record(&mut writer))).is_err() {
+        if crate::caught::catching(|| self.0.record(&mut writer)).is_err() {
             return f.write_str(PANICKED_VALUE);
         }
         writer.result

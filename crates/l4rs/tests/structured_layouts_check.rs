@@ -47,6 +47,9 @@ fn refused_layouts_are_reported_where_they_are() {
     <Console name="Csv"><CsvLogEventLayout format="excel" quoteMode="SOMETIMES"/></Console>
     <Console name="NoEscape"><CsvParameterLayout quoteMode="NONE"/></Console>
     <Console name="Fields"><Rfc5424Layout><LoggerFields bogus="1"><KeyValuePair key="k"/></LoggerFields></Rfc5424Layout></Console>
+    <Console name="QuoteDelimiter"><CsvLogEventLayout delimiter="&quot;"/></Console>
+    <Console name="EscapeDelimiter"><CsvParameterLayout format="MySQL" delimiter="\"/></Console>
+    <Console name="LineBreak"><CsvLogEventLayout delimiter="&#10;"/></Console>
   </Appenders>
   <Loggers><Root level="info"><AppenderRef ref="Gelf"/></Root></Loggers>
 </Configuration>
@@ -86,4 +89,21 @@ fn refused_layouts_are_reported_where_they_are() {
         "{stdout}"
     );
     assert!(at(6, "KeyValuePair needs both key and value"), "{stdout}");
+    // commons-csv's CSVFormat.validate (1.9, the oracle's), at configuration time.
+    assert!(
+        at(
+            7,
+            "The quoteChar character and the delimiter cannot be the same ('\"')"
+        ),
+        "{stdout}"
+    );
+    assert!(at(7, "set delimiter or quote"), "{stdout}");
+    assert!(
+        at(
+            8,
+            "The escape character and the delimiter cannot be the same ('\\')"
+        ),
+        "{stdout}"
+    );
+    assert!(at(9, "The delimiter cannot be a line break"), "{stdout}");
 }

@@ -263,6 +263,32 @@ impl Drop for UdpReceiver {
     }
 }
 
+/// A receiver on an ephemeral 127.0.0.1 port that accepts one connection, sends it `bytes`,
+/// closes it and stops listening (the join handle ends then, at most 10 s after the start):
+/// a receiver that said something before it went away.
+pub fn say_and_hang_up(bytes: &'static [u8]) -> (u16, JoinHandle<()>) {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1");
+    let port = listener.local_addr().expect("local address").port();
+    listener
+        .set_nonblocking(true)
+        .expect("non-blocking listener");
+    let speaker = std::thread::spawn(move || {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while Instant::now() < deadline {
+            match listener.accept() {
+                Ok((mut stream, _)) => {
+                    use std::io::Write;
+                    let _ = stream.set_nonblocking(false);
+                    let _ = stream.write_all(bytes);
+                    return;
+                }
+                Err(_) => std::thread::sleep(Duration::from_millis(5)),
+            }
+        }
+    });
+    (port, speaker)
+}
+
 /// A port on 127.0.0.1 where nothing listens (bound, then released): connections are refused.
 pub fn refused_port() -> u16 {
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1");

@@ -141,6 +141,58 @@ fn buffered_tcp_waits_for_a_full_buffer_or_shutdown() {
 }
 
 #[test]
+fn syslog_without_immediate_flush_buffers_until_full_reconfiguration_or_shutdown() {
+    let _serial = serial();
+    let receiver = TcpReceiver::start();
+    let syslog = |facility: &str| {
+        config(
+            &format!(
+                r#"<Syslog name="Y" host="127.0.0.1" port="{}" protocol="TCP" facility="{facility}" newLine="true" immediateFlush="false"/>"#,
+                receiver.port()
+            ),
+            &["Y"],
+        )
+    };
+    let dir = start("syslog-buffered", &syslog("LOCAL0"));
+    let logger = l4rs::get_logger("syslog-buffered");
+    let messages_of = |text: &str| -> Vec<String> {
+        text.lines()
+            .map(|line| line.rsplit(' ').next().unwrap_or_default().to_string())
+            .collect()
+    };
+    for index in 0..10 {
+        l4rs::info!(logger, "a{index}");
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(
+        receiver.text(),
+        "",
+        "buffered Syslog events were sent early"
+    );
+    // The old configuration's appender stops: what it left in the shared buffer goes out.
+    let path = l4rs_tests::write_config(&dir, &syslog("LOCAL1"));
+    l4rs::reconfigure_with_file(&path).expect("reconfigure");
+    let text = receiver.wait_for(Duration::from_secs(5), |text| text.lines().count() >= 10);
+    let expected: Vec<String> = (0..10).map(|index| format!("a{index}")).collect();
+    assert_eq!(messages_of(&text), expected);
+    // Syslog's buffer holds 8192 bytes: 60 events of about 230 bytes fill it more than once.
+    let filler = "x".repeat(200);
+    for index in 0..60 {
+        l4rs::info!(logger, "{filler}{index}");
+    }
+    let before_shutdown =
+        receiver.wait_for(Duration::from_secs(5), |text| text.lines().count() > 10);
+    let sent = before_shutdown.lines().count() - 10;
+    assert!((1..60).contains(&sent), "{sent} of 60 sent before shutdown");
+    l4rs::shutdown();
+    let text = receiver.wait_for(Duration::from_secs(5), |text| text.lines().count() >= 70);
+    let mut expected = expected;
+    expected.extend((0..60).map(|index| format!("{filler}{index}")));
+    assert_eq!(messages_of(&text), expected, "shutdown sends the rest");
+    assert_eq!(receiver.connections(), 1);
+}
+
+#[test]
 fn buffered_tcp_keeps_the_event_that_overflowed_a_buffer_it_could_not_send() {
     let _serial = serial();
     let receiver = TcpReceiver::start();

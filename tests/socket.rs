@@ -572,15 +572,18 @@ fn without_immediate_fail_an_event_waits_for_one_reconnection_attempt_only() {
 }
 
 #[test]
-fn socket_options_are_applied_and_events_still_arrive() {
+fn socket_options_are_set_on_the_connection_and_events_still_arrive() {
+    use l4rs_tests::net::{connection_to, set_int_option, set_linger, socket_options};
+    use std::os::fd::AsRawFd;
     let _serial = serial();
     let receiver = TcpReceiver::start();
+    let (receive_buffer, send_buffer, linger, write_timeout) = (4096, 65536, 1, 700);
     start(
         "socket-options",
         &config(
             &format!(
-                r#"<Socket name="S" host="127.0.0.1" port="{}"><PatternLayout pattern="%m%n"/>
-<SocketOptions tcpNoDelay="true" keepAlive="true" sendBufferSize="65536" receiveBufferSize="4096" soLinger="1" reuseAddress="true" oobInline="false" rfc1349TrafficClass="IPTOS_LOWDELAY"/></Socket>"#,
+                r#"<Socket name="S" host="127.0.0.1" port="{}" connectTimeoutMillis="{write_timeout}"><PatternLayout pattern="%m%n"/>
+<SocketOptions tcpNoDelay="true" keepAlive="true" sendBufferSize="{send_buffer}" receiveBufferSize="{receive_buffer}" soLinger="{linger}" reuseAddress="true" oobInline="true" rfc1349TrafficClass="IPTOS_LOWDELAY"/></Socket>"#,
                 receiver.port()
             ),
             &["S"],
@@ -591,7 +594,48 @@ fn socket_options_are_applied_and_events_still_arrive() {
         l4rs::info!(logger, "with options {index}");
     }
     let text = receiver.wait_for(Duration::from_secs(5), |text| text.lines().count() >= 10);
+    let fd = connection_to(receiver.port()).expect("the appender's connection");
+    let applied = socket_options(fd);
+    // What the kernel makes of the same options on a connection of the test's own (it doubles
+    // buffer sizes, for one), and what it gives a connection without them.
+    let reference = std::net::TcpStream::connect(("127.0.0.1", receiver.port())).expect("connect");
+    let defaults = socket_options(reference.as_raw_fd());
+    let raw = reference.as_raw_fd();
+    for name in [libc::SO_KEEPALIVE, libc::SO_OOBINLINE, libc::SO_REUSEADDR] {
+        set_int_option(raw, libc::SOL_SOCKET, name, 1);
+    }
+    set_int_option(raw, libc::IPPROTO_TCP, libc::TCP_NODELAY, 1);
+    set_int_option(raw, libc::SOL_SOCKET, libc::SO_RCVBUF, receive_buffer);
+    set_int_option(raw, libc::SOL_SOCKET, libc::SO_SNDBUF, send_buffer);
+    set_int_option(
+        raw,
+        libc::IPPROTO_IP,
+        libc::IP_TOS,
+        i32::from(libc::IPTOS_LOWDELAY),
+    );
+    set_linger(raw, linger);
+    reference
+        .set_write_timeout(Some(Duration::from_millis(write_timeout)))
+        .expect("write timeout");
+    let expected = socket_options(raw);
     l4rs::shutdown();
-    let expected: String = (0..10).map(|i| format!("with options {i}\n")).collect();
-    assert_eq!(text, expected);
+    assert_eq!(applied, expected, "defaults: {defaults:?}");
+    // Each option is one the configuration changed, so reading it back tells.
+    let differs = [
+        defaults.keep_alive != expected.keep_alive,
+        defaults.oob_inline != expected.oob_inline,
+        defaults.reuse_address != expected.reuse_address,
+        defaults.tcp_no_delay != expected.tcp_no_delay,
+        defaults.receive_buffer_size != expected.receive_buffer_size,
+        defaults.send_buffer_size != expected.send_buffer_size,
+        defaults.linger != expected.linger,
+        defaults.traffic_class != expected.traffic_class,
+        defaults.send_timeout_millis != expected.send_timeout_millis,
+    ];
+    assert_eq!(
+        differs, [true; 9],
+        "defaults {defaults:?}, expected {expected:?}"
+    );
+    let sent: String = (0..10).map(|i| format!("with options {i}\n")).collect();
+    assert_eq!(text, sent);
 }

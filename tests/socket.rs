@@ -573,7 +573,10 @@ fn without_immediate_fail_an_event_waits_for_one_reconnection_attempt_only() {
 
 #[test]
 fn socket_options_are_set_on_the_connection_and_events_still_arrive() {
-    use l4rs_tests::net::{connection_to, set_int_option, set_linger, socket_options};
+    use l4rs_tests::net::{
+        connect_with_receive_buffer, connection_to, set_int_option, set_linger, socket_options,
+        SocketOptionsRead,
+    };
     use std::os::fd::AsRawFd;
     let _serial = serial();
     let receiver = TcpReceiver::start();
@@ -617,7 +620,14 @@ fn socket_options_are_set_on_the_connection_and_events_still_arrive() {
     reference
         .set_write_timeout(Some(Duration::from_millis(write_timeout)))
         .expect("write timeout");
-    let expected = socket_options(raw);
+    let expected = SocketOptionsRead {
+        // The same receive buffer set before connecting (as log4j2 sets it).
+        receive_window_scale: socket_options(
+            connect_with_receive_buffer(receiver.port(), receive_buffer).as_raw_fd(),
+        )
+        .receive_window_scale,
+        ..socket_options(raw)
+    };
     l4rs::shutdown();
     assert_eq!(applied, expected, "defaults: {defaults:?}");
     // Each option is one the configuration changed, so reading it back tells.

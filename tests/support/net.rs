@@ -317,6 +317,9 @@ pub struct SocketOptionsRead {
     pub traffic_class: i32,
     /// `SO_SNDTIMEO`, in milliseconds (0: none).
     pub send_timeout_millis: u128,
+    /// The window scale this side announced when it connected (`TCP_INFO`'s
+    /// `tcpi_rcv_wscale`): bounded by a receive buffer set before the connection, not after.
+    pub receive_window_scale: u8,
 }
 
 fn int_option(fd: RawFd, level: libc::c_int, name: libc::c_int) -> i32 {
@@ -370,7 +373,23 @@ pub fn socket_options(fd: RawFd) -> SocketOptionsRead {
         )
     };
     assert_eq!(result, 0, "getsockopt(SO_SNDTIMEO) failed");
+    // SAFETY: an all-zero `tcp_info` is valid; getsockopt writes at most its size.
+    let mut info: libc::tcp_info = unsafe { std::mem::zeroed() };
+    let mut length = std::mem::size_of::<libc::tcp_info>() as libc::socklen_t;
+    // SAFETY: a `tcp_info` of its own size, on a descriptor the caller names.
+    let result = unsafe {
+        libc::getsockopt(
+            fd,
+            libc::IPPROTO_TCP,
+            libc::TCP_INFO,
+            (&mut info as *mut libc::tcp_info).cast(),
+            &mut length,
+        )
+    };
+    assert_eq!(result, 0, "getsockopt(TCP_INFO) failed");
     SocketOptionsRead {
+        // The byte holds two 4-bit fields: tcpi_snd_wscale, then tcpi_rcv_wscale.
+        receive_window_scale: info.tcpi_snd_rcv_wscale >> 4,
         keep_alive: int_option(fd, libc::SOL_SOCKET, libc::SO_KEEPALIVE) != 0,
         oob_inline: int_option(fd, libc::SOL_SOCKET, libc::SO_OOBINLINE) != 0,
         reuse_address: int_option(fd, libc::SOL_SOCKET, libc::SO_REUSEADDR) != 0,
@@ -450,4 +469,34 @@ pub fn set_linger(fd: RawFd, seconds: i32) {
         )
     };
     assert_eq!(result, 0, "setsockopt(SO_LINGER) failed");
+}
+
+/// A connection to 127.0.0.1:`port` whose receive buffer was set to `size` before it connected
+/// (a reference for the window scale a sender should announce).
+pub fn connect_with_receive_buffer(port: u16, size: i32) -> TcpStream {
+    use std::os::fd::FromRawFd;
+    // SAFETY: a new socket; its descriptor is owned by the stream made from it below.
+    let fd = unsafe { libc::socket(libc::AF_INET, libc::SOCK_STREAM | libc::SOCK_CLOEXEC, 0) };
+    assert!(fd >= 0, "socket() failed");
+    // SAFETY: `fd` is a fresh socket no one else owns.
+    let stream = unsafe { TcpStream::from_raw_fd(fd) };
+    set_int_option(fd, libc::SOL_SOCKET, libc::SO_RCVBUF, size);
+    let address = libc::sockaddr_in {
+        sin_family: libc::AF_INET as libc::sa_family_t,
+        sin_port: port.to_be(),
+        sin_addr: libc::in_addr {
+            s_addr: u32::from(std::net::Ipv4Addr::LOCALHOST).to_be(),
+        },
+        sin_zero: [0; 8],
+    };
+    // SAFETY: a `sockaddr_in` of its own size, on the socket made above.
+    let result = unsafe {
+        libc::connect(
+            fd,
+            (&address as *const libc::sockaddr_in).cast(),
+            std::mem::size_of::<libc::sockaddr_in>() as libc::socklen_t,
+        )
+    };
+    assert_eq!(result, 0, "connect to 127.0.0.1:{port} failed");
+    stream
 }

@@ -15,7 +15,7 @@
 
 use std::io::{self, Write};
 use std::net::{SocketAddr, TcpStream};
-use std::os::fd::AsRawFd;
+use std::os::fd::{AsRawFd, RawFd};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, Weak};
 use std::time::{Duration, Instant};
@@ -48,10 +48,11 @@ pub(crate) struct TcpOptions {
     pub socket_options: Option<SocketOptionsSpec>,
 }
 
-/// Sets the options that are given on `tcp`, as log4j2's `SocketOptions.apply` does
-/// (`soTimeout` is a read timeout, and l4rs never reads).
-fn apply_options(tcp: &TcpStream, options: &SocketOptionsSpec) -> io::Result<()> {
-    let fd = tcp.as_raw_fd();
+/// Sets the options that are given on the socket `fd` that is to connect to `peer`, as
+/// log4j2's `SocketOptions.apply` does (`soTimeout` is a read timeout, and l4rs never reads).
+/// Set before connecting, as log4j2 does: a receive buffer set later no longer bounds the
+/// window scale the connection announced in its SYN.
+fn apply_options(fd: RawFd, options: &SocketOptionsSpec, peer: &SocketAddr) -> io::Result<()> {
     let set = |level: libc::c_int, name: libc::c_int, value: libc::c_int| -> io::Result<()> {
         // SAFETY: an int option of the size given, on a descriptor the stream owns.
         let result = unsafe {
@@ -90,8 +91,7 @@ fn apply_options(tcp: &TcpStream, options: &SocketOptionsSpec) -> io::Result<()>
         }
     }
     if let Some(class) = options.traffic_class {
-        let address = tcp.peer_addr()?;
-        if address.is_ipv4() {
+        if peer.is_ipv4() {
             set(libc::IPPROTO_IP, libc::IP_TOS, class)?;
         } else {
             set(libc::IPPROTO_IPV6, libc::IPV6_TCLASS, class)?;
@@ -440,10 +440,16 @@ impl TcpManager {
 
     fn connect_to(&self, address: &SocketAddr) -> io::Result<Stream> {
         let options = &self.options;
-        let tcp = TcpStream::connect_timeout(address, options.connect_timeout)?;
+        let socket = socket2::Socket::new(
+            socket2::Domain::for_address(*address),
+            socket2::Type::STREAM,
+            Some(socket2::Protocol::TCP),
+        )?;
         if let Some(socket_options) = &options.socket_options {
-            apply_options(&tcp, socket_options)?;
+            apply_options(socket.as_raw_fd(), socket_options, address)?;
         }
+        socket.connect_timeout(&(*address).into(), options.connect_timeout)?;
+        let tcp = TcpStream::from(socket);
         tcp.set_write_timeout(Some(options.write_timeout))?;
         let Some(config) = &options.tls else {
             return Ok(Stream::Plain(tcp));

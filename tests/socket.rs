@@ -101,11 +101,44 @@ fn udp_sends_one_datagram_per_event() {
         std::thread::sleep(Duration::from_millis(2));
     }
     let datagrams = receiver.wait_for(20, Duration::from_secs(5));
+    // Sent from a socket connected to the receiver, which the kernel bound to the loopback
+    // address, not to the wildcard address log4j2's DatagramSocket takes.
+    let socket = l4rs_tests::net::connection_to(receiver.port());
     l4rs::shutdown();
     let expected: Vec<Vec<u8>> = (0..20)
         .map(|index| format!("INFO datagram {index}\n").into_bytes())
         .collect();
     assert_eq!(datagrams, expected);
+    let socket = socket.expect("no socket connected to the receiver");
+    assert_eq!(
+        *l4rs_tests::net::local_address(socket).ip(),
+        std::net::Ipv4Addr::LOCALHOST
+    );
+}
+
+#[test]
+fn udp_to_a_receiver_that_is_down_fails_no_event() {
+    let _serial = serial();
+    let port = l4rs_tests::net::refused_udp_port();
+    let capture = GlobalCapture::start();
+    start(
+        "socket-udp-down",
+        &config(
+            &format!(
+                r#"<Socket name="U" host="127.0.0.1" port="{port}" protocol="UDP" ignoreExceptions="false"><PatternLayout pattern="%m%n"/></Socket>"#
+            ),
+            &["U"],
+        ),
+    );
+    let logger = l4rs::get_logger("udp-down");
+    // Each datagram draws an ICMP port unreachable, which the connected socket reports on the
+    // next send; that send concerns the earlier datagram and is made again.
+    for index in 0..20 {
+        l4rs::info!(logger, "nobody hears {index}");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    l4rs::shutdown();
+    assert_eq!(messages(&capture), Vec::<String>::new());
 }
 
 #[test]

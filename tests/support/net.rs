@@ -500,3 +500,29 @@ pub fn connect_with_receive_buffer(port: u16, size: i32) -> TcpStream {
     assert_eq!(result, 0, "connect to 127.0.0.1:{port} failed");
     stream
 }
+
+/// The local IPv4 address the socket `fd` is bound to.
+pub fn local_address(fd: RawFd) -> std::net::SocketAddrV4 {
+    // SAFETY: an all-zero `sockaddr_in` is valid; getsockname writes at most its size.
+    let mut address: libc::sockaddr_in = unsafe { std::mem::zeroed() };
+    let mut length = std::mem::size_of::<libc::sockaddr_in>() as libc::socklen_t;
+    let result = unsafe {
+        libc::getsockname(
+            fd,
+            (&mut address as *mut libc::sockaddr_in).cast(),
+            &mut length,
+        )
+    };
+    assert_eq!(result, 0, "getsockname failed");
+    std::net::SocketAddrV4::new(
+        u32::from_be(address.sin_addr.s_addr).into(),
+        u16::from_be(address.sin_port),
+    )
+}
+
+/// A UDP port on 127.0.0.1 where nothing listens (bound, then released): datagrams sent there
+/// are answered by ICMP port unreachable.
+pub fn refused_udp_port() -> u16 {
+    let socket = UdpSocket::bind("127.0.0.1:0").expect("bind 127.0.0.1");
+    socket.local_addr().expect("local address").port()
+}

@@ -56,6 +56,7 @@ fn idle_route_appenders_are_stopped_and_recreated() {
 </Configuration>"#,
         dir = dir.display()
     );
+    let capture = l4rs::core::status::GlobalCapture::start();
     l4rs::init_with_file(l4rs_tests::write_config(&dir, &xml)).expect("loads");
     let logger = l4rs::get_logger("app");
     let log_as = |user: &str, message: &str| {
@@ -82,6 +83,23 @@ fn idle_route_appenders_are_stopped_and_recreated() {
         start.elapsed()
     );
     assert_eq!(footers(&dir.join("busy.log")), 0, "a key in use is kept");
+    // The purge's debug lines name the route's key in log4j2's words (IdlePurgePolicy.purge,
+    // RoutingAppender.deleteAppender), then the appender.
+    let purge_lines: Vec<String> = capture
+        .records()
+        .into_iter()
+        .map(|record| record.message)
+        .filter(|message| message.contains(" route ") || message.starts_with("Removing appender"))
+        .collect();
+    assert_eq!(
+        purge_lines,
+        [
+            "Removing appender idle",
+            "Deleting route with idle key ",
+            "Stopping route with idle key",
+            "Stopping appender u-idle of route idle",
+        ]
+    );
     // The next event of the key creates a new appender, which continues the file.
     log_as("idle", "idle 2");
     assert!(

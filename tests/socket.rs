@@ -6,7 +6,7 @@
 use std::time::{Duration, Instant};
 
 use l4rs::core::status::{self, GlobalCapture};
-use l4rs_tests::net::{refused_port, TcpReceiver, UdpReceiver};
+use l4rs_tests::net::{refused_port, say_and_hang_up, TcpReceiver, UdpReceiver};
 use l4rs_tests::serial;
 
 /// A configuration with `appenders` and a root at INFO referring to `root_refs`.
@@ -101,11 +101,44 @@ fn udp_sends_one_datagram_per_event() {
         std::thread::sleep(Duration::from_millis(2));
     }
     let datagrams = receiver.wait_for(20, Duration::from_secs(5));
+    // Sent from a socket connected to the receiver, which the kernel bound to the loopback
+    // address, not to the wildcard address log4j2's DatagramSocket takes.
+    let socket = l4rs_tests::net::connection_to(receiver.port());
     l4rs::shutdown();
     let expected: Vec<Vec<u8>> = (0..20)
         .map(|index| format!("INFO datagram {index}\n").into_bytes())
         .collect();
     assert_eq!(datagrams, expected);
+    let socket = socket.expect("no socket connected to the receiver");
+    assert_eq!(
+        *l4rs_tests::net::local_address(socket).ip(),
+        std::net::Ipv4Addr::LOCALHOST
+    );
+}
+
+#[test]
+fn udp_to_a_receiver_that_is_down_fails_no_event() {
+    let _serial = serial();
+    let port = l4rs_tests::net::refused_udp_port();
+    let capture = GlobalCapture::start();
+    start(
+        "socket-udp-down",
+        &config(
+            &format!(
+                r#"<Socket name="U" host="127.0.0.1" port="{port}" protocol="UDP" ignoreExceptions="false"><PatternLayout pattern="%m%n"/></Socket>"#
+            ),
+            &["U"],
+        ),
+    );
+    let logger = l4rs::get_logger("udp-down");
+    // Each datagram draws an ICMP port unreachable, which the connected socket reports on the
+    // next send; that send concerns the earlier datagram and is made again.
+    for index in 0..20 {
+        l4rs::info!(logger, "nobody hears {index}");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    l4rs::shutdown();
+    assert_eq!(messages(&capture), Vec::<String>::new());
 }
 
 #[test]
@@ -138,6 +171,58 @@ fn buffered_tcp_waits_for_a_full_buffer_or_shutdown() {
     l4rs::shutdown();
     let all = receiver.wait_for(Duration::from_secs(5), |text| text.lines().count() >= 30);
     assert_eq!(all.lines().count(), 30, "shutdown sends the rest");
+}
+
+#[test]
+fn syslog_without_immediate_flush_buffers_until_full_reconfiguration_or_shutdown() {
+    let _serial = serial();
+    let receiver = TcpReceiver::start();
+    let syslog = |facility: &str| {
+        config(
+            &format!(
+                r#"<Syslog name="Y" host="127.0.0.1" port="{}" protocol="TCP" facility="{facility}" newLine="true" immediateFlush="false"/>"#,
+                receiver.port()
+            ),
+            &["Y"],
+        )
+    };
+    let dir = start("syslog-buffered", &syslog("LOCAL0"));
+    let logger = l4rs::get_logger("syslog-buffered");
+    let messages_of = |text: &str| -> Vec<String> {
+        text.lines()
+            .map(|line| line.rsplit(' ').next().unwrap_or_default().to_string())
+            .collect()
+    };
+    for index in 0..10 {
+        l4rs::info!(logger, "a{index}");
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(
+        receiver.text(),
+        "",
+        "buffered Syslog events were sent early"
+    );
+    // The old configuration's appender stops: what it left in the shared buffer goes out.
+    let path = l4rs_tests::write_config(&dir, &syslog("LOCAL1"));
+    l4rs::reconfigure_with_file(&path).expect("reconfigure");
+    let text = receiver.wait_for(Duration::from_secs(5), |text| text.lines().count() >= 10);
+    let expected: Vec<String> = (0..10).map(|index| format!("a{index}")).collect();
+    assert_eq!(messages_of(&text), expected);
+    // Syslog's buffer holds 8192 bytes: 60 events of about 230 bytes fill it more than once.
+    let filler = "x".repeat(200);
+    for index in 0..60 {
+        l4rs::info!(logger, "{filler}{index}");
+    }
+    let before_shutdown =
+        receiver.wait_for(Duration::from_secs(5), |text| text.lines().count() > 10);
+    let sent = before_shutdown.lines().count() - 10;
+    assert!((1..60).contains(&sent), "{sent} of 60 sent before shutdown");
+    l4rs::shutdown();
+    let text = receiver.wait_for(Duration::from_secs(5), |text| text.lines().count() >= 70);
+    let mut expected = expected;
+    expected.extend((0..60).map(|index| format!("{filler}{index}")));
+    assert_eq!(messages_of(&text), expected, "shutdown sends the rest");
+    assert_eq!(receiver.connections(), 1);
 }
 
 #[test]
@@ -255,6 +340,33 @@ fn the_appender_reconnects_after_the_receiver_restarts() {
     l4rs::shutdown();
     assert!(text.contains("after"), "nothing arrived after the restart");
     assert_eq!(receiver.connections(), 1);
+}
+
+#[test]
+fn a_receiver_that_sent_bytes_before_closing_is_seen_closed() {
+    let _serial = serial();
+    let (port, speaker) = say_and_hang_up(b"hello from the receiver\n");
+    start(
+        "socket-said-and-closed",
+        &config(
+            &format!(
+                r#"<Socket name="S" host="127.0.0.1" port="{port}" reconnectionDelayMillis="100"><PatternLayout pattern="%m%n"/></Socket>"#
+            ),
+            &["S"],
+        ),
+    );
+    speaker.join().expect("the receiver's thread");
+    let receiver = TcpReceiver::restart_on(port);
+    // The receiver's FIN has arrived behind its bytes once the closure is visible to a poll.
+    std::thread::sleep(Duration::from_millis(100));
+    let logger = l4rs::get_logger("said-and-closed");
+    l4rs::info!(logger, "first");
+    l4rs::info!(logger, "second");
+    // Not written into the closed connection (lost there without an error): the check sees the
+    // closure, the appender reconnects at once and the event goes out on the new connection.
+    let text = receiver.wait_for(Duration::from_secs(5), |text| text.contains("second\n"));
+    l4rs::shutdown();
+    assert_eq!(text, "first\nsecond\n");
 }
 
 #[test]
@@ -493,15 +605,21 @@ fn without_immediate_fail_an_event_waits_for_one_reconnection_attempt_only() {
 }
 
 #[test]
-fn socket_options_are_applied_and_events_still_arrive() {
+fn socket_options_are_set_on_the_connection_and_events_still_arrive() {
+    use l4rs_tests::net::{
+        connect_with_receive_buffer, connection_to, set_int_option, set_linger, socket_options,
+        SocketOptionsRead,
+    };
+    use std::os::fd::AsRawFd;
     let _serial = serial();
     let receiver = TcpReceiver::start();
+    let (receive_buffer, send_buffer, linger, write_timeout) = (4096, 65536, 1, 700);
     start(
         "socket-options",
         &config(
             &format!(
-                r#"<Socket name="S" host="127.0.0.1" port="{}"><PatternLayout pattern="%m%n"/>
-<SocketOptions tcpNoDelay="true" keepAlive="true" sendBufferSize="65536" receiveBufferSize="4096" soLinger="1" reuseAddress="true" oobInline="false" rfc1349TrafficClass="IPTOS_LOWDELAY"/></Socket>"#,
+                r#"<Socket name="S" host="127.0.0.1" port="{}" connectTimeoutMillis="{write_timeout}"><PatternLayout pattern="%m%n"/>
+<SocketOptions tcpNoDelay="true" keepAlive="true" sendBufferSize="{send_buffer}" receiveBufferSize="{receive_buffer}" soLinger="{linger}" reuseAddress="true" oobInline="true" rfc1349TrafficClass="IPTOS_LOWDELAY"/></Socket>"#,
                 receiver.port()
             ),
             &["S"],
@@ -512,7 +630,55 @@ fn socket_options_are_applied_and_events_still_arrive() {
         l4rs::info!(logger, "with options {index}");
     }
     let text = receiver.wait_for(Duration::from_secs(5), |text| text.lines().count() >= 10);
+    let fd = connection_to(receiver.port()).expect("the appender's connection");
+    let applied = socket_options(fd);
+    // What the kernel makes of the same options on a connection of the test's own (it doubles
+    // buffer sizes, for one), and what it gives a connection without them.
+    let reference = std::net::TcpStream::connect(("127.0.0.1", receiver.port())).expect("connect");
+    let defaults = socket_options(reference.as_raw_fd());
+    let raw = reference.as_raw_fd();
+    for name in [libc::SO_KEEPALIVE, libc::SO_OOBINLINE, libc::SO_REUSEADDR] {
+        set_int_option(raw, libc::SOL_SOCKET, name, 1);
+    }
+    set_int_option(raw, libc::IPPROTO_TCP, libc::TCP_NODELAY, 1);
+    set_int_option(raw, libc::SOL_SOCKET, libc::SO_RCVBUF, receive_buffer);
+    set_int_option(raw, libc::SOL_SOCKET, libc::SO_SNDBUF, send_buffer);
+    set_int_option(
+        raw,
+        libc::IPPROTO_IP,
+        libc::IP_TOS,
+        i32::from(libc::IPTOS_LOWDELAY),
+    );
+    set_linger(raw, linger);
+    reference
+        .set_write_timeout(Some(Duration::from_millis(write_timeout)))
+        .expect("write timeout");
+    let expected = SocketOptionsRead {
+        // The same receive buffer set before connecting (as log4j2 sets it).
+        receive_window_scale: socket_options(
+            connect_with_receive_buffer(receiver.port(), receive_buffer).as_raw_fd(),
+        )
+        .receive_window_scale,
+        ..socket_options(raw)
+    };
     l4rs::shutdown();
-    let expected: String = (0..10).map(|i| format!("with options {i}\n")).collect();
-    assert_eq!(text, expected);
+    assert_eq!(applied, expected, "defaults: {defaults:?}");
+    // Each option is one the configuration changed, so reading it back tells.
+    let differs = [
+        defaults.keep_alive != expected.keep_alive,
+        defaults.oob_inline != expected.oob_inline,
+        defaults.reuse_address != expected.reuse_address,
+        defaults.tcp_no_delay != expected.tcp_no_delay,
+        defaults.receive_buffer_size != expected.receive_buffer_size,
+        defaults.send_buffer_size != expected.send_buffer_size,
+        defaults.linger != expected.linger,
+        defaults.traffic_class != expected.traffic_class,
+        defaults.send_timeout_millis != expected.send_timeout_millis,
+    ];
+    assert_eq!(
+        differs, [true; 9],
+        "defaults {defaults:?}, expected {expected:?}"
+    );
+    let sent: String = (0..10).map(|i| format!("with options {i}\n")).collect();
+    assert_eq!(text, sent);
 }

@@ -3,6 +3,7 @@
 
 use std::io::Read;
 use std::net::{Shutdown, TcpListener, TcpStream, UdpSocket};
+use std::os::fd::RawFd;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -263,8 +264,265 @@ impl Drop for UdpReceiver {
     }
 }
 
+/// A receiver on an ephemeral 127.0.0.1 port that accepts one connection, sends it `bytes`,
+/// closes it and stops listening (the join handle ends then, at most 10 s after the start):
+/// a receiver that said something before it went away.
+pub fn say_and_hang_up(bytes: &'static [u8]) -> (u16, JoinHandle<()>) {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1");
+    let port = listener.local_addr().expect("local address").port();
+    listener
+        .set_nonblocking(true)
+        .expect("non-blocking listener");
+    let speaker = std::thread::spawn(move || {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while Instant::now() < deadline {
+            match listener.accept() {
+                Ok((mut stream, _)) => {
+                    use std::io::Write;
+                    let _ = stream.set_nonblocking(false);
+                    let _ = stream.write_all(bytes);
+                    return;
+                }
+                Err(_) => std::thread::sleep(Duration::from_millis(5)),
+            }
+        }
+    });
+    (port, speaker)
+}
+
 /// A port on 127.0.0.1 where nothing listens (bound, then released): connections are refused.
 pub fn refused_port() -> u16 {
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1");
     listener.local_addr().expect("local address").port()
+}
+
+/// The options of one TCP socket, as `getsockopt` reads them back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SocketOptionsRead {
+    /// `SO_KEEPALIVE`.
+    pub keep_alive: bool,
+    /// `SO_OOBINLINE`.
+    pub oob_inline: bool,
+    /// `SO_REUSEADDR`.
+    pub reuse_address: bool,
+    /// `TCP_NODELAY`.
+    pub tcp_no_delay: bool,
+    /// `SO_RCVBUF` (what the kernel made of the size asked for).
+    pub receive_buffer_size: i32,
+    /// `SO_SNDBUF`.
+    pub send_buffer_size: i32,
+    /// `SO_LINGER`: on, and the seconds.
+    pub linger: (bool, i32),
+    /// `IP_TOS`.
+    pub traffic_class: i32,
+    /// `SO_SNDTIMEO`, in milliseconds (0: none).
+    pub send_timeout_millis: u128,
+    /// The window scale this side announced when it connected (`TCP_INFO`'s
+    /// `tcpi_rcv_wscale`): bounded by a receive buffer set before the connection, not after.
+    pub receive_window_scale: u8,
+}
+
+fn int_option(fd: RawFd, level: libc::c_int, name: libc::c_int) -> i32 {
+    let mut value: libc::c_int = 0;
+    let mut length = std::mem::size_of::<libc::c_int>() as libc::socklen_t;
+    // SAFETY: an int-sized option into a local int, on a descriptor the caller names.
+    let result = unsafe {
+        libc::getsockopt(
+            fd,
+            level,
+            name,
+            (&mut value as *mut libc::c_int).cast(),
+            &mut length,
+        )
+    };
+    assert_eq!(result, 0, "getsockopt({level}, {name}) failed");
+    value
+}
+
+/// Reads back the options of the TCP socket `fd`.
+pub fn socket_options(fd: RawFd) -> SocketOptionsRead {
+    let mut linger = libc::linger {
+        l_onoff: 0,
+        l_linger: 0,
+    };
+    let mut length = std::mem::size_of::<libc::linger>() as libc::socklen_t;
+    // SAFETY: a `linger` of its own size, on a descriptor the caller names.
+    let result = unsafe {
+        libc::getsockopt(
+            fd,
+            libc::SOL_SOCKET,
+            libc::SO_LINGER,
+            (&mut linger as *mut libc::linger).cast(),
+            &mut length,
+        )
+    };
+    assert_eq!(result, 0, "getsockopt(SO_LINGER) failed");
+    let mut timeout = libc::timeval {
+        tv_sec: 0,
+        tv_usec: 0,
+    };
+    let mut length = std::mem::size_of::<libc::timeval>() as libc::socklen_t;
+    // SAFETY: a `timeval` of its own size, on a descriptor the caller names.
+    let result = unsafe {
+        libc::getsockopt(
+            fd,
+            libc::SOL_SOCKET,
+            libc::SO_SNDTIMEO,
+            (&mut timeout as *mut libc::timeval).cast(),
+            &mut length,
+        )
+    };
+    assert_eq!(result, 0, "getsockopt(SO_SNDTIMEO) failed");
+    // SAFETY: an all-zero `tcp_info` is valid; getsockopt writes at most its size.
+    let mut info: libc::tcp_info = unsafe { std::mem::zeroed() };
+    let mut length = std::mem::size_of::<libc::tcp_info>() as libc::socklen_t;
+    // SAFETY: a `tcp_info` of its own size, on a descriptor the caller names.
+    let result = unsafe {
+        libc::getsockopt(
+            fd,
+            libc::IPPROTO_TCP,
+            libc::TCP_INFO,
+            (&mut info as *mut libc::tcp_info).cast(),
+            &mut length,
+        )
+    };
+    assert_eq!(result, 0, "getsockopt(TCP_INFO) failed");
+    SocketOptionsRead {
+        // The byte holds two 4-bit fields: tcpi_snd_wscale, then tcpi_rcv_wscale.
+        receive_window_scale: info.tcpi_snd_rcv_wscale >> 4,
+        keep_alive: int_option(fd, libc::SOL_SOCKET, libc::SO_KEEPALIVE) != 0,
+        oob_inline: int_option(fd, libc::SOL_SOCKET, libc::SO_OOBINLINE) != 0,
+        reuse_address: int_option(fd, libc::SOL_SOCKET, libc::SO_REUSEADDR) != 0,
+        tcp_no_delay: int_option(fd, libc::IPPROTO_TCP, libc::TCP_NODELAY) != 0,
+        receive_buffer_size: int_option(fd, libc::SOL_SOCKET, libc::SO_RCVBUF),
+        send_buffer_size: int_option(fd, libc::SOL_SOCKET, libc::SO_SNDBUF),
+        linger: (linger.l_onoff != 0, linger.l_linger),
+        traffic_class: int_option(fd, libc::IPPROTO_IP, libc::IP_TOS),
+        send_timeout_millis: Duration::new(timeout.tv_sec as u64, timeout.tv_usec as u32 * 1000)
+            .as_millis(),
+    }
+}
+
+/// Sets an int option on `fd` (for a reference socket to compare with).
+pub fn set_int_option(fd: RawFd, level: libc::c_int, name: libc::c_int, value: i32) {
+    // SAFETY: an int option of its own size, on a descriptor the caller names.
+    let result = unsafe {
+        libc::setsockopt(
+            fd,
+            level,
+            name,
+            (&value as *const libc::c_int).cast(),
+            std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+        )
+    };
+    assert_eq!(result, 0, "setsockopt({level}, {name}) failed");
+}
+
+/// The descriptor of this process's one TCP connection to 127.0.0.1:`port` (the sending
+/// side: its peer is that port), found among the open descriptors.
+pub fn connection_to(port: u16) -> Option<RawFd> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc/self/fd").ok()?.flatten() {
+        let Some(fd) = entry
+            .file_name()
+            .to_str()
+            .and_then(|name| name.parse::<RawFd>().ok())
+        else {
+            continue;
+        };
+        // SAFETY: an all-zero `sockaddr_in` is valid; getpeername writes at most its size.
+        let mut address: libc::sockaddr_in = unsafe { std::mem::zeroed() };
+        let mut length = std::mem::size_of::<libc::sockaddr_in>() as libc::socklen_t;
+        let result = unsafe {
+            libc::getpeername(
+                fd,
+                (&mut address as *mut libc::sockaddr_in).cast(),
+                &mut length,
+            )
+        };
+        if result == 0
+            && libc::c_int::from(address.sin_family) == libc::AF_INET
+            && u16::from_be(address.sin_port) == port
+            && u32::from_be(address.sin_addr.s_addr) == u32::from(std::net::Ipv4Addr::LOCALHOST)
+        {
+            found.push(fd);
+        }
+    }
+    assert!(found.len() <= 1, "more than one connection to port {port}");
+    found.first().copied()
+}
+
+/// Sets `SO_LINGER` on `fd` to on with `seconds` (for a reference socket to compare with).
+pub fn set_linger(fd: RawFd, seconds: i32) {
+    let linger = libc::linger {
+        l_onoff: 1,
+        l_linger: seconds,
+    };
+    // SAFETY: a `linger` of its own size, on a descriptor the caller names.
+    let result = unsafe {
+        libc::setsockopt(
+            fd,
+            libc::SOL_SOCKET,
+            libc::SO_LINGER,
+            (&linger as *const libc::linger).cast(),
+            std::mem::size_of::<libc::linger>() as libc::socklen_t,
+        )
+    };
+    assert_eq!(result, 0, "setsockopt(SO_LINGER) failed");
+}
+
+/// A connection to 127.0.0.1:`port` whose receive buffer was set to `size` before it connected
+/// (a reference for the window scale a sender should announce).
+pub fn connect_with_receive_buffer(port: u16, size: i32) -> TcpStream {
+    use std::os::fd::FromRawFd;
+    // SAFETY: a new socket; its descriptor is owned by the stream made from it below.
+    let fd = unsafe { libc::socket(libc::AF_INET, libc::SOCK_STREAM | libc::SOCK_CLOEXEC, 0) };
+    assert!(fd >= 0, "socket() failed");
+    // SAFETY: `fd` is a fresh socket no one else owns.
+    let stream = unsafe { TcpStream::from_raw_fd(fd) };
+    set_int_option(fd, libc::SOL_SOCKET, libc::SO_RCVBUF, size);
+    let address = libc::sockaddr_in {
+        sin_family: libc::AF_INET as libc::sa_family_t,
+        sin_port: port.to_be(),
+        sin_addr: libc::in_addr {
+            s_addr: u32::from(std::net::Ipv4Addr::LOCALHOST).to_be(),
+        },
+        sin_zero: [0; 8],
+    };
+    // SAFETY: a `sockaddr_in` of its own size, on the socket made above.
+    let result = unsafe {
+        libc::connect(
+            fd,
+            (&address as *const libc::sockaddr_in).cast(),
+            std::mem::size_of::<libc::sockaddr_in>() as libc::socklen_t,
+        )
+    };
+    assert_eq!(result, 0, "connect to 127.0.0.1:{port} failed");
+    stream
+}
+
+/// The local IPv4 address the socket `fd` is bound to.
+pub fn local_address(fd: RawFd) -> std::net::SocketAddrV4 {
+    // SAFETY: an all-zero `sockaddr_in` is valid; getsockname writes at most its size.
+    let mut address: libc::sockaddr_in = unsafe { std::mem::zeroed() };
+    let mut length = std::mem::size_of::<libc::sockaddr_in>() as libc::socklen_t;
+    let result = unsafe {
+        libc::getsockname(
+            fd,
+            (&mut address as *mut libc::sockaddr_in).cast(),
+            &mut length,
+        )
+    };
+    assert_eq!(result, 0, "getsockname failed");
+    std::net::SocketAddrV4::new(
+        u32::from_be(address.sin_addr.s_addr).into(),
+        u16::from_be(address.sin_port),
+    )
+}
+
+/// A UDP port on 127.0.0.1 where nothing listens (bound, then released): datagrams sent there
+/// are answered by ICMP port unreachable.
+pub fn refused_udp_port() -> u16 {
+    let socket = UdpSocket::bind("127.0.0.1:0").expect("bind 127.0.0.1");
+    socket.local_addr().expect("local address").port()
 }

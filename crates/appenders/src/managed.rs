@@ -40,6 +40,10 @@ pub(crate) trait AppenderManager: Managed + 'static {
     {
         false
     }
+    /// True when an appender that stops while others keep the manager (a reconfiguration
+    /// that keeps the destination) writes out what it left in the manager's buffer, so that
+    /// its events do not wait for the next configuration's.
+    const FLUSHES_ON_STOP: bool = false;
     /// The appender's `Debug` fields after its name, and the end of the `Debug` output.
     fn debug_fields(
         &self,
@@ -134,6 +138,15 @@ impl<M: AppenderManager> ManagedAppender<M> {
 
     pub(crate) fn stop(&self) {
         if self.started.swap(false, Ordering::AcqRel) {
+            if M::FLUSHES_ON_STOP && !self.flush_each {
+                if let Err(WriteError::Io(error)) = self.manager.flush_appender() {
+                    l4rs_core::status::error(format_args!(
+                        "Unable to write to stream {} for appender {} while stopping it: {error}",
+                        self.manager.destination(),
+                        self.name
+                    ));
+                }
+            }
             self.registry.release(self.manager.key(), &self.manager);
         }
     }

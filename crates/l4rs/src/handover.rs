@@ -9,8 +9,11 @@ use l4rs_appenders::RollingContext;
 use l4rs_config::model::AppenderSpec;
 use l4rs_core::{status, AppendError, Appender, Layout, LogEvent};
 
-/// The new appender, built at its first use or when [`HandedOver::open`] is called after the
-/// switch, whichever comes first. Until then nothing of it exists: no file is opened.
+/// The new appender, built only by [`HandedOver::open`], which the reconfiguration calls once
+/// the replaced configuration has stopped (`Context::complete_handovers`). Until then nothing
+/// of it exists: no file is opened, and an event that reaches it (a call that waited past the
+/// caller gate's 30 s bound, or a call nested in another that does not wait) fails as a
+/// non-started appender's, reported, instead of opening the file beside the old manager.
 pub(crate) struct HandedOver {
     name: String,
     /// The appender as configured, with `append` set: the file continues.
@@ -65,9 +68,9 @@ impl Appender for HandedOver {
     }
 
     fn append(&self, event: &LogEvent<'_>) -> Result<(), AppendError> {
-        match self.open() {
-            Some(appender) => appender.append(event),
-            None => Err(AppendError::NotStarted(self.name.clone())),
+        match self.built.get() {
+            Some(Some(appender)) => appender.append(event),
+            _ => Err(AppendError::NotStarted(self.name.clone())),
         }
     }
 
@@ -86,5 +89,50 @@ impl Appender for HandedOver {
 
     fn requires_location(&self) -> bool {
         self.requires_location
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use l4rs_config::model::PatternLayoutSpec;
+    use l4rs_core::{Level, Message};
+
+    #[test]
+    fn an_event_before_the_hand_over_opens_nothing() {
+        let dir = std::env::temp_dir().join(format!("l4rs-handover-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temporary directory");
+        let path = dir.join("taken-over.log");
+        let _ = std::fs::remove_file(&path);
+        let xml = format!(
+            r#"<Configuration><Appenders><File name="F" fileName="{}"/></Appenders><Loggers><Root level="off"/></Loggers></Configuration>"#,
+            path.display()
+        );
+        let spec = l4rs_config::load_str(&xml, None)
+            .expect("parses")
+            .appenders
+            .remove(0);
+        let pattern = PatternLayoutSpec {
+            pattern: "%m%n".into(),
+            ..PatternLayoutSpec::default()
+        };
+        let layout = Arc::new(l4rs_layout::PatternLayout::new(
+            &pattern,
+            Default::default(),
+        ));
+        let handover = HandedOver::new(&spec, layout, RollingContext::default());
+        let event = LogEvent::new("a", Level::INFO, Message::Text("early"));
+        // A call that went past the gate before the old configuration stopped.
+        assert!(matches!(
+            handover.append(&event),
+            Err(AppendError::NotStarted(name)) if name == "F"
+        ));
+        assert!(!path.exists(), "the file was opened before the hand-over");
+        handover.open().expect("built");
+        let event = LogEvent::new("a", Level::INFO, Message::Text("after"));
+        handover.append(&event).expect("appends once handed over");
+        handover.stop();
+        assert_eq!(std::fs::read_to_string(&path).expect("written"), "after\n");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -101,15 +101,17 @@ impl CreatedRoutes {
     }
 
     /// Removes the routes not used since `before` (nanoseconds on [`now_nanos`]'s clock) and
-    /// returns them, so that they are dropped (and so stopped) outside the lock.
-    fn remove_idle(&self, before: u64) -> Vec<Arc<CreatedRoute>> {
+    /// returns them with their keys, so that they are dropped (and so stopped) outside the lock.
+    fn remove_idle(&self, before: u64) -> Vec<(String, Arc<CreatedRoute>)> {
         let mut routes = self.routes.write().unwrap_or_else(|e| e.into_inner());
         let idle: Vec<String> = routes
             .iter()
             .filter(|(_, route)| route.last_used.load(Ordering::Relaxed) < before)
             .map(|(key, _)| key.clone())
             .collect();
-        idle.iter().filter_map(|key| routes.remove(key)).collect()
+        idle.into_iter()
+            .filter_map(|key| routes.remove(&key).map(|route| (key, route)))
+            .collect()
     }
 
     /// The oldest last use, if any route is left.
@@ -225,12 +227,20 @@ fn purge_loop(
             return;
         }
         drop(guard);
-        let idle = created.remove_idle(now_nanos().saturating_sub(ttl));
-        for route in &idle {
-            status::debug(format_args!("Removing appender {}", route.control.name()));
+        // log4j2's IdlePurgePolicy.purge and RoutingAppender.deleteAppender name the route's
+        // key, in these words (the space ending the second is theirs); a fourth line of
+        // l4rs's own names the appender too.
+        for (key, route) in created.remove_idle(now_nanos().saturating_sub(ttl)) {
+            status::debug(format_args!("Removing appender {key}"));
+            status::debug(format_args!("Deleting route with {key} key "));
+            status::debug(format_args!("Stopping route with {key} key"));
+            status::debug(format_args!(
+                "Stopping appender {} of route {key}",
+                route.control.name()
+            ));
+            // Dropped here, outside the map's lock: it stops unless an event still holds it.
+            drop(route);
         }
-        // Dropped here, outside the map's lock: each stops unless an event still holds it.
-        drop(idle);
     }
 }
 

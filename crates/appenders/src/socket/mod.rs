@@ -76,6 +76,10 @@ impl AppenderManager for SocketManager {
         }
     }
 
+    // A receiver should get an old configuration's events when it stops, not with the new
+    // one's first full buffer.
+    const FLUSHES_ON_STOP: bool = true;
+
     fn debug_fields(
         &self,
         out: &mut fmt::DebugStruct<'_, '_>,

@@ -15,7 +15,7 @@
 
 use std::io::{self, Write};
 use std::net::{SocketAddr, TcpStream};
-use std::os::fd::AsRawFd;
+use std::os::fd::{AsRawFd, RawFd};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, Weak};
 use std::time::{Duration, Instant};
@@ -48,10 +48,11 @@ pub(crate) struct TcpOptions {
     pub socket_options: Option<SocketOptionsSpec>,
 }
 
-/// Sets the options that are given on `tcp`, as log4j2's `SocketOptions.apply` does
-/// (`soTimeout` is a read timeout, and l4rs never reads).
-fn apply_options(tcp: &TcpStream, options: &SocketOptionsSpec) -> io::Result<()> {
-    let fd = tcp.as_raw_fd();
+/// Sets the options that are given on the socket `fd` that is to connect to `peer`, as
+/// log4j2's `SocketOptions.apply` does (`soTimeout` is a read timeout, and l4rs never reads).
+/// Set before connecting, as log4j2 does: a receive buffer set later no longer bounds the
+/// window scale the connection announced in its SYN.
+fn apply_options(fd: RawFd, options: &SocketOptionsSpec, peer: &SocketAddr) -> io::Result<()> {
     let set = |level: libc::c_int, name: libc::c_int, value: libc::c_int| -> io::Result<()> {
         // SAFETY: an int option of the size given, on a descriptor the stream owns.
         let result = unsafe {
@@ -90,8 +91,7 @@ fn apply_options(tcp: &TcpStream, options: &SocketOptionsSpec) -> io::Result<()>
         }
     }
     if let Some(class) = options.traffic_class {
-        let address = tcp.peer_addr()?;
-        if address.is_ipv4() {
+        if peer.is_ipv4() {
             set(libc::IPPROTO_IP, libc::IP_TOS, class)?;
         } else {
             set(libc::IPPROTO_IPV6, libc::IPV6_TCLASS, class)?;
@@ -133,30 +133,52 @@ impl Stream {
         }
     }
 
-    /// True when the receiver has closed its side: a non-blocking peek reads end-of-stream.
-    /// Over TLS, what the receiver sent (session tickets, its `close_notify`) is read through
-    /// rustls, so that a closure behind those bytes is seen too.
+    /// True when the receiver has closed its side (or the connection broke), whatever it sent
+    /// before: a zero-timeout `poll` reports the receiver's FIN (`POLLRDHUP`), a reset or an
+    /// error even when bytes it sent wait unread, which a peek alone cannot see past.
+    ///
+    /// What a receiver sends on a plain connection is read and discarded (l4rs never reads a
+    /// reply, and a syslog receiver owes none): left unread it would fill the receive buffer
+    /// and turn the final close into a reset that can cost the receiver its last events. Over
+    /// TLS it is read through rustls, so that a `close_notify` behind it is seen too.
     fn closed_by_peer(&mut self) -> bool {
-        let mut byte = 0u8;
-        // SAFETY: a one-byte peek into a local byte on a descriptor this stream owns.
-        let read = unsafe {
-            libc::recv(
-                self.tcp().as_raw_fd(),
-                (&mut byte as *mut u8).cast(),
-                1,
-                libc::MSG_PEEK | libc::MSG_DONTWAIT,
-            )
+        let mut poll = libc::pollfd {
+            fd: self.tcp().as_raw_fd(),
+            events: libc::POLLIN | PEER_CLOSED,
+            revents: 0,
         };
-        match (read, self) {
-            (0, _) => true,
-            (1.., Stream::Tls(stream)) => {
+        // SAFETY: one `pollfd` of a descriptor this stream owns, no waiting.
+        let ready = unsafe { libc::poll(&mut poll, 1, 0) };
+        if ready <= 0 {
+            return false;
+        }
+        if poll.revents & (PEER_CLOSED | libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) != 0 {
+            return true;
+        }
+        if poll.revents & libc::POLLIN == 0 {
+            return false;
+        }
+        match self {
+            Stream::Plain(stream) => discard_received(stream),
+            Stream::Tls(stream) => {
                 let StreamOwned { conn, sock } = stream.as_mut();
                 loop {
                     match conn.read_tls(&mut NonBlocking(sock)) {
                         Ok(0) => return true,
                         Ok(_) => match conn.process_new_packets() {
                             Ok(state) if state.peer_has_closed() => return true,
-                            Ok(_) => {}
+                            Ok(state) => {
+                                // Application data the receiver sent: not for l4rs, and it
+                                // would fill rustls's bounded plaintext buffer.
+                                let mut rest = state.plaintext_bytes_to_read();
+                                let mut sink = [0u8; 512];
+                                while rest > 0 {
+                                    match io::Read::read(&mut conn.reader(), &mut sink) {
+                                        Ok(0) | Err(_) => break,
+                                        Ok(read) => rest = rest.saturating_sub(read),
+                                    }
+                                }
+                            }
                             Err(_) => return true,
                         },
                         Err(error) if error.kind() == io::ErrorKind::WouldBlock => return false,
@@ -164,7 +186,6 @@ impl Stream {
                     }
                 }
             }
-            _ => false,
         }
     }
 
@@ -242,6 +263,30 @@ fn drain(conn: &mut ClientConnection, sock: &mut TcpStream, began: Instant) -> i
         }
     }
     Ok(())
+}
+
+/// `poll`'s report of a receiver that shut down its sending side (Linux's `POLLRDHUP`; elsewhere
+/// only a hang-up or a reset is seen, and the end-of-stream read below).
+#[cfg(any(target_os = "linux", target_os = "android"))]
+const PEER_CLOSED: libc::c_short = libc::POLLRDHUP;
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+const PEER_CLOSED: libc::c_short = 0;
+
+/// Reads and drops what the receiver sent on a plain connection, at most 64 KiB per check so
+/// that a receiver that keeps sending cannot hold the writer; true when the reading reaches
+/// the end of the stream or an error.
+fn discard_received(stream: &TcpStream) -> bool {
+    let mut sink = [0u8; 4096];
+    for _ in 0..16 {
+        match io::Read::read(&mut NonBlocking(stream), &mut sink) {
+            Ok(0) => return true,
+            Ok(_) => {}
+            Err(error) if error.kind() == io::ErrorKind::WouldBlock => return false,
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+            Err(_) => return true,
+        }
+    }
+    false
 }
 
 /// Reads what has arrived without waiting for more.
@@ -395,10 +440,16 @@ impl TcpManager {
 
     fn connect_to(&self, address: &SocketAddr) -> io::Result<Stream> {
         let options = &self.options;
-        let tcp = TcpStream::connect_timeout(address, options.connect_timeout)?;
+        let socket = socket2::Socket::new(
+            socket2::Domain::for_address(*address),
+            socket2::Type::STREAM,
+            Some(socket2::Protocol::TCP),
+        )?;
         if let Some(socket_options) = &options.socket_options {
-            apply_options(&tcp, socket_options)?;
+            apply_options(socket.as_raw_fd(), socket_options, address)?;
         }
+        socket.connect_timeout(&(*address).into(), options.connect_timeout)?;
+        let tcp = TcpStream::from(socket);
         tcp.set_write_timeout(Some(options.write_timeout))?;
         let Some(config) = &options.tls else {
             return Ok(Stream::Plain(tcp));

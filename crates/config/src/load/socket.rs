@@ -231,7 +231,9 @@ pub(crate) fn build_socket_appender(binder: &mut Binder, mut node: PNode) -> Opt
             // log4j2's SocketAppender flushes every UDP event; a datagram is always one event
             // in l4rs, Syslog included.
             immediate_flush: immediate_flush || protocol == SocketProtocol::Udp,
-            buffered_io: buffered_io && element == "Socket",
+            // log4j2's SyslogAppender also takes `bufferedIo`; l4rs buffers a Syslog with
+            // `immediateFlush="false"` as it buffers a Socket (docs/appenders.md).
+            buffered_io,
             buffer_size,
             ssl,
             socket_options,

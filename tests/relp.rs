@@ -107,3 +107,260 @@ fn every_event_from_four_threads_arrives_once_with_its_fields() {
         }
     }
 }
+
+/// How many times each event `T{thread}-{sequence}` is in rsyslog's output and in the
+/// failover file, after four threads logged `per_thread` events each through the appenders
+/// `appenders(port, dir)` while rsyslog restarted once; and the two counts of lines.
+fn run_through_a_restart(
+    name: &str,
+    appenders: impl FnOnce(u16, &str) -> String,
+    per_thread: usize,
+) -> (HashMap<String, usize>, usize, usize) {
+    let dir = l4rs_tests::fresh_output_dir(name);
+    let mut rsyslog = Rsyslog::start_relp(&dir.join("rsyslog"), None);
+    let port = rsyslog.relp_port();
+    let (out, problems) = start(&format!("{name}-l4rs"), |dir| {
+        config(&appenders(port, dir), &["Root"])
+    });
+    assert!(problems.is_empty(), "{problems:#?}");
+    std::thread::scope(|scope| {
+        scope.spawn(|| log_from_threads(4, per_thread, Duration::from_micros(500)));
+        std::thread::sleep(Duration::from_millis(300));
+        rsyslog.restart();
+    });
+    l4rs::shutdown();
+    let received = rsyslog.received();
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    for message in &received {
+        *seen.entry(message.msg.clone()).or_default() += 1;
+    }
+    let in_file = l4rs_tests::read_lines(&out.join("failover.log"));
+    for line in &in_file {
+        *seen.entry(line.clone()).or_default() += 1;
+    }
+    (seen, received.len(), in_file.len())
+}
+
+/// The acceptance test of the restart: behind a Failover, every event is in rsyslog's output
+/// or in the failover file. RELP guarantees no loss; what it cannot exclude is a duplicate:
+/// an event rsyslog wrote whose acknowledgement was lost when the session broke is failed
+/// (and written to the file) or sent again on the next session. Each thread has one event
+/// in flight at a time and the restart breaks one session, so each thread may see at most
+/// one such event; any other count is a failure.
+#[test]
+fn a_restart_behind_a_failover_loses_no_event() {
+    let _serial = serial();
+    if !Rsyslog::relp_available() {
+        return;
+    }
+    let per_thread = 1000;
+    let (seen, in_rsyslog, in_file) = run_through_a_restart(
+        "relp-restart-failover",
+        |port, dir| {
+            format!(
+                r#"<Syslog name="S" host="127.0.0.1" port="{port}" protocol="RELP" format="RFC5424" ignoreExceptions="false" reconnectionDelayMillis="100" connectTimeoutMillis="2000"/>
+<File name="F" fileName="{dir}/failover.log"><PatternLayout pattern="%m%n"/></File>
+<Failover name="Root" primary="S" retryIntervalSeconds="1"><Failovers><AppenderRef ref="F"/></Failovers></Failover>"#
+            )
+        },
+        per_thread,
+    );
+    let mut lost = Vec::new();
+    let mut doubled = Vec::new();
+    for thread in 0..4 {
+        let mut doubled_here = 0;
+        for sequence in 0..per_thread {
+            let event = format!("T{thread}-{sequence}");
+            match seen.get(&event).copied().unwrap_or(0) {
+                0 => lost.push(event),
+                1 => {}
+                2 => {
+                    doubled_here += 1;
+                    doubled.push(event);
+                }
+                n => panic!("{event} is there {n} times"),
+            }
+        }
+        assert!(
+            doubled_here <= 1,
+            "thread {thread} has {doubled_here} events twice: {doubled:?}"
+        );
+    }
+    eprintln!(
+        "RELP restart behind a Failover: rsyslog {in_rsyslog}, failover file {in_file}, lost {}, twice {doubled:?}",
+        lost.len()
+    );
+    assert!(lost.is_empty(), "lost: {lost:?}");
+    assert!(in_file > 0, "the restart sent nothing to the failover");
+    assert!(in_rsyslog > 0);
+    assert_eq!(
+        seen.len(),
+        4 * per_thread,
+        "lines the test did not log are among {:?}",
+        seen.keys()
+            .filter(|k| !k.starts_with('T'))
+            .collect::<Vec<_>>()
+    );
+}
+
+/// Without a Failover, the events logged while rsyslog was down are lost (each with its
+/// error); the appender reconnects and every thread's last events arrive.
+#[test]
+fn a_restart_without_a_failover_reconnects_and_keeps_logging() {
+    let _serial = serial();
+    if !Rsyslog::relp_available() {
+        return;
+    }
+    let per_thread = 1000;
+    let (seen, in_rsyslog, _) = run_through_a_restart(
+        "relp-restart-plain",
+        |port, _| {
+            format!(
+                r#"<Syslog name="Root" host="127.0.0.1" port="{port}" protocol="RELP" format="RFC5424" reconnectionDelayMillis="100"/>"#
+            )
+        },
+        per_thread,
+    );
+    let missing = 4 * per_thread - seen.len();
+    eprintln!("RELP restart without a Failover: {in_rsyslog} received, {missing} missing");
+    assert!(
+        missing > 0,
+        "the restart cost nothing: was rsyslog restarted?"
+    );
+    for thread in 0..4 {
+        assert!(seen.contains_key(&format!("T{thread}-{}", per_thread - 1)));
+    }
+}
+
+#[test]
+fn relp_over_tls_delivers_every_event() {
+    let _serial = serial();
+    if !Rsyslog::relp_available() {
+        return;
+    }
+    let dir = l4rs_tests::fresh_output_dir("relp-tls");
+    let Some(certificates) = Certificates::generate(&dir.join("certs")) else {
+        return;
+    };
+    let rsyslog = Rsyslog::start_relp(&dir.join("rsyslog"), Some(&certificates));
+    let (_, problems) = start("relp-tls-l4rs", |_| {
+        config(
+            &format!(
+                r#"<Syslog name="R" host="localhost" port="{port}" protocol="RELP" format="RFC5424" appName="tls">
+  <Ssl verifyHostName="true">
+    <KeyStore location="{p12}" password="{STORE_PASSWORD}"/>
+    <TrustStore location="{ca}" type="PEM"/>
+  </Ssl>
+</Syslog>"#,
+                port = rsyslog.relp_tls_port(),
+                p12 = certificates.file("client.p12"),
+                ca = certificates.file("ca.pem"),
+            ),
+            &["R"],
+        )
+    });
+    assert!(problems.is_empty(), "{problems:#?}");
+    let logger = l4rs::get_logger("relp.tls");
+    for index in 0..200 {
+        l4rs::info!(logger, "tls event {index}");
+    }
+    // Acknowledged, so written: no waiting.
+    let received = rsyslog.received();
+    l4rs::shutdown();
+    let messages: Vec<&str> = received.iter().map(|r| r.msg.as_str()).collect();
+    let expected: Vec<String> = (0..200).map(|i| format!("tls event {i}")).collect();
+    assert_eq!(messages, expected, "{}", rsyslog.stderr());
+    assert!(received.iter().all(|r| r.app_name == "tls"));
+}
+
+#[test]
+fn a_refused_port_is_reported_and_the_failover_takes_every_event_at_once() {
+    let _serial = serial();
+    let port = l4rs_tests::net::refused_port();
+    let capture = GlobalCapture::start();
+    let (out, building) = start("relp-refused", |dir| {
+        config(
+            &format!(
+                r#"<Syslog name="S" host="127.0.0.1" port="{port}" protocol="RELP" ignoreExceptions="false" reconnectionDelayMillis="100"/>
+<File name="F" fileName="{dir}/failover.log"><PatternLayout pattern="%m%n"/></File>
+<Failover name="Root" primary="S" retryIntervalSeconds="1"><Failovers><AppenderRef ref="F"/></Failovers></Failover>"#
+            ),
+            &["Root"],
+        )
+    });
+    let logger = l4rs::get_logger("relp.refused");
+    let began = Instant::now();
+    for index in 0..50 {
+        l4rs::info!(logger, "spooled {index}");
+    }
+    let elapsed = began.elapsed();
+    l4rs::shutdown();
+    assert!(elapsed < Duration::from_secs(5), "took {elapsed:?}");
+    let all = messages(&capture, &building);
+    let creation = format!(
+        "RelpSocketManager (RELP:127.0.0.1:{port}) caught exception and will continue: java.io.IOException: Unable to create socket for 127.0.0.1 at port {port}"
+    );
+    assert!(
+        all.iter().any(|m| m.starts_with(&creation)),
+        "{creation}\n{all:#?}"
+    );
+    let expected: Vec<String> = (0..50).map(|i| format!("spooled {i}")).collect();
+    assert_eq!(l4rs_tests::read_lines(&out.join("failover.log")), expected);
+}
+
+/// rsyslog frozen (SIGSTOP) keeps the session open and acknowledges nothing: the event
+/// fails after the acknowledgement timeout and goes to the failover; the events after it fail
+/// at once until the reconnector's delay. No call waits longer than the bounds.
+#[test]
+fn a_receiver_that_stops_acknowledging_fails_the_event_within_the_timeout() {
+    let _serial = serial();
+    if !Rsyslog::relp_available() {
+        return;
+    }
+    let dir = l4rs_tests::fresh_output_dir("relp-stall");
+    let rsyslog = Rsyslog::start_relp(&dir.join("rsyslog"), None);
+    let timeout = Duration::from_millis(500);
+    let capture = GlobalCapture::start();
+    let (out, building) = start("relp-stall-l4rs", |dir| {
+        config(
+            &format!(
+                r#"<Syslog name="S" host="127.0.0.1" port="{port}" protocol="RELP" ignoreExceptions="false" connectTimeoutMillis="{millis}" reconnectionDelayMillis="60000"/>
+<File name="F" fileName="{dir}/failover.log"><PatternLayout pattern="%m%n"/></File>
+<Failover name="Root" primary="S" retryIntervalSeconds="60"><Failovers><AppenderRef ref="F"/></Failovers></Failover>"#,
+                port = rsyslog.relp_port(),
+                millis = timeout.as_millis(),
+            ),
+            &["Root"],
+        )
+    });
+    assert!(building.is_empty(), "{building:#?}");
+    let logger = l4rs::get_logger("relp.stall");
+    l4rs::info!(logger, "before the stall");
+    assert_eq!(rsyslog.received().len(), 1);
+    rsyslog.set_frozen(true);
+    let mut slowest = Duration::ZERO;
+    for index in 0..5 {
+        let began = Instant::now();
+        l4rs::info!(logger, "stalled {index}");
+        slowest = slowest.max(began.elapsed());
+    }
+    rsyslog.set_frozen(false);
+    l4rs::shutdown();
+    // One acknowledgement timeout, with half a timeout of slack for a loaded machine.
+    assert!(
+        slowest < timeout * 3 / 2,
+        "one event blocked for {slowest:?} (timeout {timeout:?})"
+    );
+    assert!(
+        slowest >= timeout,
+        "no event waited for its acknowledgement"
+    );
+    let expected: Vec<String> = (0..5).map(|i| format!("stalled {i}")).collect();
+    assert_eq!(l4rs_tests::read_lines(&out.join("failover.log")), expected);
+    let all = messages(&capture, &building);
+    assert!(
+        all.iter()
+            .any(|m| m.contains("the receiver did not acknowledge the event within 500 ms")),
+        "{all:#?}"
+    );
+}

@@ -16,6 +16,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::net::refused_port;
+
 /// How long rsyslog may take to start listening or to stop.
 const STARTUP: Duration = Duration::from_secs(15);
 
@@ -231,7 +233,7 @@ impl Rsyslog {
             tls_port: None,
             tls: certificates.is_some(),
             // imrelp has no listenPortFileName: ports are taken free and handed over.
-            relp_ports: relp.then(|| (free_tcp_port(), certificates.map(|_| free_tcp_port()))),
+            relp_ports: relp.then(|| (refused_port(), certificates.map(|_| refused_port()))),
         };
         rsyslog.launch();
         rsyslog
@@ -462,12 +464,6 @@ impl Drop for Rsyslog {
     fn drop(&mut self) {
         self.stop();
     }
-}
-
-/// A TCP port nobody listens on now (for an input that cannot report the one it chose).
-fn free_tcp_port() -> u16 {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind tcp");
-    listener.local_addr().unwrap().port()
 }
 
 /// rsyslogd's path: on `PATH` or in `/usr/sbin` (not on a normal user's `PATH`).

@@ -39,6 +39,8 @@ use crate::file_manager::WriteError;
 const MAX_TXNR: u32 = 999_999_999;
 /// The largest response accepted: RELP's default maximum data size.
 const MAX_RESPONSE: usize = 128 * 1024;
+/// How much one read of responses takes from the socket.
+const READ_BUFFER: usize = 16 * 1024;
 /// How long closing waits for the receiver to answer `close`, at most.
 const CLOSE_WAIT: Duration = Duration::from_secs(2);
 
@@ -274,8 +276,9 @@ impl Session {
             }),
             input: Mutex::new(Input {
                 socket: reader,
-                raw: vec![0; 16 * 1024].into_boxed_slice(),
-                plain: Vec::new(),
+                raw: vec![0; READ_BUFFER].into_boxed_slice(),
+                // One read's worth, decrypted or not: reading never grows it.
+                plain: Vec::with_capacity(READ_BUFFER),
                 frames: FrameReader::default(),
             }),
             tls,

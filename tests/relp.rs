@@ -108,11 +108,21 @@ fn every_event_from_four_threads_arrives_once_with_its_fields() {
     }
 }
 
+/// How rsyslog is restarted in the middle of a run.
+#[derive(Clone, Copy)]
+enum Restart {
+    /// SIGTERM: rsyslog's orderly shutdown (it tells its RELP clients `serverclose`).
+    Stop,
+    /// SIGKILL: no shutdown at all.
+    Kill,
+}
+
 /// How many times each event `T{thread}-{sequence}` is in rsyslog's output and in the
 /// failover file, after four threads logged `per_thread` events each through the appenders
 /// `appenders(port, dir)` while rsyslog restarted once; and the two counts of lines.
 fn run_through_a_restart(
     name: &str,
+    restart: Restart,
     appenders: impl FnOnce(u16, &str) -> String,
     per_thread: usize,
 ) -> (HashMap<String, usize>, Vec<String>, usize) {
@@ -128,7 +138,10 @@ fn run_through_a_restart(
         // restart.
         scope.spawn(|| log_from_threads(4, per_thread, Duration::from_millis(2)));
         std::thread::sleep(Duration::from_millis(300));
-        rsyslog.restart();
+        match restart {
+            Restart::Stop => rsyslog.restart(),
+            Restart::Kill => rsyslog.kill_and_restart(),
+        }
     });
     l4rs::shutdown();
     let received: Vec<String> = rsyslog.received().into_iter().map(|r| r.msg).collect();
@@ -155,9 +168,26 @@ fn a_restart_behind_a_failover_loses_no_event() {
     if !Rsyslog::relp_available() {
         return;
     }
+    behind_a_failover_no_event_is_lost("relp-restart-failover", Restart::Stop);
+}
+
+/// The same with rsyslog killed (SIGKILL) instead of stopped: nothing tells the appender, the
+/// unacknowledged events fail when the connection breaks.
+#[test]
+fn a_killed_receiver_behind_a_failover_loses_no_event() {
+    let _serial = serial();
+    if !Rsyslog::relp_available() {
+        return;
+    }
+    behind_a_failover_no_event_is_lost("relp-kill-failover", Restart::Kill);
+}
+
+/// The body of the two tests above (see the first one's documentation).
+fn behind_a_failover_no_event_is_lost(name: &str, restart: Restart) {
     let per_thread = 1000;
     let (seen, in_rsyslog, in_file) = run_through_a_restart(
-        "relp-restart-failover",
+        name,
+        restart,
         |port, dir| {
             format!(
                 r#"<Syslog name="S" host="127.0.0.1" port="{port}" protocol="RELP" format="RFC5424" ignoreExceptions="false" reconnectionDelayMillis="100" connectTimeoutMillis="2000"/>
@@ -189,7 +219,7 @@ fn a_restart_behind_a_failover_loses_no_event() {
         );
     }
     eprintln!(
-        "RELP restart behind a Failover: rsyslog {}, failover file {in_file}, lost {}, twice {doubled:?}",
+        "{name}: rsyslog {}, failover file {in_file}, lost {}, twice {doubled:?}",
         in_rsyslog.len(),
         lost.len()
     );
@@ -222,6 +252,7 @@ fn a_restart_without_a_failover_reconnects_and_keeps_logging() {
     let per_thread = 1000;
     let (seen, in_rsyslog, _) = run_through_a_restart(
         "relp-restart-plain",
+        Restart::Stop,
         |port, _| {
             format!(
                 r#"<Syslog name="Root" host="127.0.0.1" port="{port}" protocol="RELP" format="RFC5424" reconnectionDelayMillis="100"/>"#
@@ -374,4 +405,114 @@ fn a_receiver_that_stops_acknowledging_fails_the_event_within_the_timeout() {
             .any(|m| m.contains("the receiver did not acknowledge the event within 500 ms")),
         "{all:#?}"
     );
+}
+
+/// `config-samples/syslog-relp-failover.xml` as shipped: RELP over TLS to rsyslog, and to its
+/// failover file once rsyslog is gone.
+#[test]
+fn the_relp_failover_sample_ships_to_rsyslog_and_spools_when_it_is_down() {
+    let _serial = serial();
+    if !Rsyslog::relp_available() {
+        return;
+    }
+    let dir = l4rs_tests::fresh_output_dir("relp-sample");
+    let Some(certificates) = Certificates::generate(&dir.join("certs")) else {
+        return;
+    };
+    let mut rsyslog = Rsyslog::start_relp(&dir.join("rsyslog"), Some(&certificates));
+    let spool = dir.join("spool");
+    // The sample reads its receiver, certificates and directory from the environment; this
+    // test binary changes them only while it holds SERIAL.
+    for (variable, value) in [
+        ("RELP_HOST", "localhost".to_string()),
+        ("RELP_PORT", rsyslog.relp_tls_port().to_string()),
+        ("TLS_DIR", certificates.dir.display().to_string()),
+        ("LOG_DIR", spool.display().to_string()),
+        ("RELP_KEYSTORE_PASSWORD", STORE_PASSWORD.to_string()),
+    ] {
+        std::env::set_var(variable, value);
+    }
+    let sample = l4rs_tests::workspace_root().join("config-samples/syslog-relp-failover.xml");
+    let (result, records) = status::capture(|| l4rs::init_with_file(&sample));
+    assert!(result.is_ok(), "{records:#?}");
+    let logger = l4rs::get_logger("shop.orders");
+    l4rs::ThreadContext::put("order", "17");
+    l4rs::info!(logger, "shipped over RELP");
+    // Acknowledged before the call returned.
+    let received = rsyslog.received();
+    assert_eq!(received.len(), 1, "{}", rsyslog.stderr());
+    assert_eq!(
+        (
+            received[0].app_name.as_str(),
+            received[0].facility.as_str(),
+            received[0].structured_data.as_str(),
+            received[0].msg.as_str()
+        ),
+        (
+            "shop",
+            "local0",
+            r#"[ctx@32473 order="17"]"#,
+            "shipped over RELP"
+        )
+    );
+    rsyslog.stop();
+    for index in 0..5 {
+        l4rs::info!(logger, "spooled {index}");
+    }
+    l4rs::ThreadContext::clear_map();
+    l4rs::shutdown();
+    let spooled = l4rs_tests::read_lines(&spool.join("relp-failover.log"));
+    let expected: Vec<String> = (0..5)
+        .map(|i| format!("{{order=17}} spooled {i}"))
+        .collect();
+    let got: Vec<String> = spooled
+        .iter()
+        .map(|line| line.split(" - ").nth(1).unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(got, expected);
+    assert_eq!(
+        rsyslog.received().len(),
+        1,
+        "rsyslog got events while stopped"
+    );
+}
+
+/// A Socket's layout bytes are the RELP message as they are; a line end at the end (`%n`)
+/// travels inside it (RELP frames carry their length), and rsyslog drops it: both appenders'
+/// events (sharing the manager `RELP:127.0.0.1:port`) are parsed alike.
+#[test]
+fn a_socket_with_a_pattern_layout_sends_its_bytes_as_they_are() {
+    let _serial = serial();
+    if !Rsyslog::relp_available() {
+        return;
+    }
+    let dir = l4rs_tests::fresh_output_dir("relp-socket");
+    let rsyslog = Rsyslog::start_relp(&dir.join("rsyslog"), None);
+    let (_, problems) = start("relp-socket-l4rs", |_| {
+        config(
+            &format!(
+                r#"<Socket name="S" host="127.0.0.1" port="{port}" protocol="RELP"><PatternLayout pattern="&lt;14&gt;1 - - app - - - %m"/></Socket>
+<Socket name="N" host="127.0.0.1" port="{port}" protocol="RELP"><PatternLayout pattern="&lt;14&gt;1 - - app - - - %m%n"/></Socket>"#,
+                port = rsyslog.relp_port()
+            ),
+            &["S", "N"],
+        )
+    });
+    assert!(problems.is_empty(), "{problems:#?}");
+    let logger = l4rs::get_logger("relp.socket");
+    l4rs::info!(logger, "plain pattern");
+    let received = rsyslog.received();
+    l4rs::shutdown();
+    assert_eq!(received.len(), 2, "{}", rsyslog.stderr());
+    for message in &received {
+        assert_eq!(
+            (
+                message.facility.as_str(),
+                message.severity.as_str(),
+                message.app_name.as_str(),
+                message.msg.as_str()
+            ),
+            ("user", "info", "app", "plain pattern")
+        );
+    }
 }

@@ -458,6 +458,16 @@ action(type="omfile" file="{dir}/out.log" template="fields")
         self.stop();
         self.launch();
     }
+
+    /// Kills rsyslogd (SIGKILL: no orderly shutdown, no goodbye to its clients) and starts it
+    /// again on the same ports, keeping `out.log`.
+    pub fn kill_and_restart(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+        self.launch();
+    }
 }
 
 impl Drop for Rsyslog {

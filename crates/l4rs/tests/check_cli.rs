@@ -807,9 +807,10 @@ fn relp_is_a_protocol_check_knows() {
     assert!(started.elapsed() < Duration::from_secs(10));
     assert!(!checked.success, "{}", checked.stdout);
     assert!(
-        checked
-            .stdout
-            .contains(&format!("The keystore file {}/missing.pem is not found", dir.display())),
+        checked.stdout.contains(&format!(
+            "The keystore file {}/missing.pem is not found",
+            dir.display()
+        )),
         "{}",
         checked.stdout
     );

@@ -1,10 +1,11 @@
 //! `<Socket>` and `<Syslog>` (log4j2's `SocketAppender` and `SyslogAppender`): events sent to a
-//! receiver over TCP, TLS or UDP.
+//! receiver over TCP, TLS or UDP, or (an l4rs extension) RELP.
 //!
 //! Like the file appenders, a socket appender is a name, a layout and a share of a manager
 //! from a process-wide registry, keyed as log4j2 names its managers (`TCP:host:port`,
-//! `TLS:host:port`, `UDP:host:port`): appenders that name the same receiver share one
-//! connection, and a reconfiguration that keeps the receiver keeps the connection.
+//! `TLS:host:port`, `UDP:host:port`; l4rs's `RELP:host:port`, `RELP-TLS:host:port`):
+//! appenders that name the same receiver share one connection, and a reconfiguration that
+//! keeps the receiver keeps the connection.
 
 use std::fmt;
 use std::net::ToSocketAddrs;
@@ -109,6 +110,9 @@ impl AppenderManager for SocketManager {
 ///   receiver that stops reading costs the caller at most that long per event; the connection
 ///   is then dropped and re-made.
 /// * `protocol="UDP"`: one datagram per event; the receiver's absence is not noticed.
+/// * `protocol="RELP"` (an l4rs extension; over TLS with `<Ssl>`): each event is a RELP
+///   command the receiver must acknowledge before the append returns; a broken session, a
+///   refusal or no acknowledgement within `connectTimeoutMillis` fails the event.
 /// * `bufferedIo` with `immediateFlush="false"`: TCP events wait in a `bufferSize` buffer until
 ///   it is full, a batch ends, the appender is flushed or stopped.
 ///

@@ -364,8 +364,7 @@ impl Session {
         } = &mut *output;
         let txnr = *next_txnr;
         if txnr > MAX_TXNR {
-            return Err(io::Error::new(
-                io::ErrorKind::Other,
+            return Err(io::Error::other(
                 "the session used its last transaction number",
             ));
         }
@@ -969,6 +968,160 @@ mod tests {
         for value in [0, 7, 10, 999_999_999, u32::MAX] {
             assert_eq!(itoa(value, &mut [0; 10]), value.to_string().as_bytes());
         }
+    }
+
+    /// A RELP server on 127.0.0.1 that checks that each command's number is above the
+    /// previous one's (from 1 per session), answers every command with `answer` (the open
+    /// with its offers) and records each session's syslog messages.
+    struct FakeServer {
+        port: u16,
+        sessions: Arc<Mutex<Vec<Recorded>>>,
+    }
+
+    /// One session's syslog commands: number and message.
+    type Recorded = Vec<(u32, String)>;
+
+    impl FakeServer {
+        fn start(answer: &'static str) -> FakeServer {
+            let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+            let port = listener.local_addr().unwrap().port();
+            let sessions = Arc::new(Mutex::new(Vec::new()));
+            let recorded = Arc::clone(&sessions);
+            std::thread::spawn(move || {
+                for stream in listener.incoming() {
+                    let Ok(mut stream) = stream else { return };
+                    let recorded = Arc::clone(&recorded);
+                    std::thread::spawn(move || {
+                        let index = {
+                            let mut sessions = lock(&recorded);
+                            sessions.push(Vec::new());
+                            sessions.len() - 1
+                        };
+                        let mut reader = FrameReader::default();
+                        let mut last = 0;
+                        let mut buffer = [0u8; 4096];
+                        loop {
+                            let Ok(read) = stream.read(&mut buffer) else {
+                                return;
+                            };
+                            if read == 0 {
+                                return;
+                            }
+                            let mut replies = Vec::new();
+                            reader
+                                .feed(&buffer[..read], |frame| {
+                                    assert!(frame.txnr > last, "out of order");
+                                    last = frame.txnr;
+                                    let data = match frame.command {
+                                        b"open" => "200 OK\nrelp_version=0\ncommands=syslog",
+                                        b"close" => "",
+                                        _ => answer,
+                                    };
+                                    if frame.command == b"syslog" {
+                                        lock(&recorded)[index].push((
+                                            frame.txnr,
+                                            String::from_utf8_lossy(frame.data).into_owned(),
+                                        ));
+                                    }
+                                    replies.extend_from_slice(
+                                        format!("{} rsp {} {data}\n", frame.txnr, data.len())
+                                            .replace(" 0 \n", " 0\n")
+                                            .as_bytes(),
+                                    );
+                                })
+                                .expect("a well-framed command");
+                            if stream.write_all(&replies).is_err() {
+                                return;
+                            }
+                        }
+                    });
+                }
+            });
+            FakeServer { port, sessions }
+        }
+
+        fn sessions(&self) -> Vec<Recorded> {
+            lock(&self.sessions).clone()
+        }
+    }
+
+    fn manager(port: u16) -> Arc<RelpManager> {
+        RelpManager::create(TcpOptions {
+            name: format!("RELP:127.0.0.1:{port}"),
+            host: "127.0.0.1".into(),
+            port,
+            tls: None,
+            connect_timeout: Duration::from_secs(2),
+            write_timeout: Duration::from_secs(2),
+            reconnect_delay: Duration::from_millis(100),
+            retry: true,
+            immediate_fail: true,
+            buffer_size: 0,
+            socket_options: None,
+        })
+    }
+
+    /// Eight threads pipelining into one session keep the numbers in wire order (the server
+    /// asserts it) and each gets its own acknowledgement.
+    #[test]
+    fn concurrent_callers_keep_the_numbers_in_order() {
+        let server = FakeServer::start("200 OK");
+        let manager = manager(server.port);
+        std::thread::scope(|scope| {
+            for thread in 0..8 {
+                let manager = &manager;
+                scope.spawn(move || {
+                    for index in 0..200 {
+                        manager
+                            .write(format!("T{thread}-{index}").as_bytes())
+                            .expect("acknowledged");
+                    }
+                });
+            }
+        });
+        manager.close();
+        let sessions = server.sessions();
+        assert_eq!(sessions.len(), 1);
+        assert_eq!(sessions[0].len(), 1600);
+        // The open was 1.
+        assert!(sessions[0].iter().zip(2..).all(|((txnr, _), n)| *txnr == n));
+    }
+
+    /// After the last transaction number the next event opens a new session (numbers from 1
+    /// again) instead of wrapping; every event is acknowledged.
+    #[test]
+    fn the_last_transaction_number_opens_a_new_session() {
+        let server = FakeServer::start("200 OK");
+        let manager = manager(server.port);
+        assert!(manager.write(b"first").is_ok());
+        let session = manager.lock().session.clone().expect("a session");
+        // As if the session had used every number but its last.
+        lock(&session.output).next_txnr = MAX_TXNR;
+        assert!(manager.write(b"last").is_ok());
+        assert!(manager.write(b"next session").is_ok());
+        manager.close();
+        let sessions = server.sessions();
+        assert_eq!(sessions.len(), 2, "{sessions:?}");
+        assert_eq!(
+            sessions[0],
+            [(2, "first".to_string()), (MAX_TXNR, "last".to_string())]
+        );
+        assert_eq!(sessions[1], [(2, "next session".to_string())]);
+    }
+
+    /// A receiver that refuses an event (`500 …`) fails it with its words.
+    #[test]
+    fn a_refusal_fails_the_event_with_the_receivers_words() {
+        let server = FakeServer::start("500 no room");
+        let manager = manager(server.port);
+        let error = match manager.write(b"refused") {
+            Err(WriteError::Io(error)) => error.to_string(),
+            Err(WriteError::Closed) => panic!("closed"),
+            Ok(()) => panic!("a refused event was acknowledged"),
+        };
+        manager.close();
+        assert!(error.contains("the receiver refused event"), "{error}");
+        assert!(error.contains("500 no room"), "{error}");
     }
 
     #[test]

@@ -342,6 +342,52 @@ fn the_appender_reconnects_after_the_receiver_restarts() {
     assert_eq!(receiver.connections(), 1);
 }
 
+/// log4j2 keeps a negative `reconnectionDelayMillis` (TcpSocketManager: `retry` is `delay > 0`,
+/// and only 0 takes the default): once the connection is lost it is never re-made, neither at
+/// once after the failed write nor by a reconnector. The same run with a delay of 100 ms
+/// reconnects (the_appender_reconnects_after_the_receiver_restarts).
+#[test]
+fn a_negative_reconnection_delay_never_reconnects() {
+    let _serial = serial();
+    let receiver = TcpReceiver::start();
+    let port = receiver.port();
+    let capture = GlobalCapture::start();
+    start(
+        "socket-negative-delay",
+        &config(
+            &format!(
+                r#"<Socket name="S" host="127.0.0.1" port="{port}" reconnectionDelayMillis="-1"><PatternLayout pattern="%m%n"/></Socket>"#
+            ),
+            &["S"],
+        ),
+    );
+    let logger = l4rs::get_logger("negative");
+    l4rs::info!(logger, "before");
+    let first = receiver.wait_for(Duration::from_secs(5), |text| text.contains("before\n"));
+    assert_eq!(first, "before\n");
+    drop(receiver.stop());
+    let receiver = TcpReceiver::restart_on(port);
+    // Ten times the delay the reconnecting test needs.
+    for index in 0..50 {
+        l4rs::info!(logger, "after {index}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let text = receiver.text();
+    let connections = receiver.connections();
+    l4rs::shutdown();
+    assert_eq!((text.as_str(), connections), ("", 0));
+    let all = messages(&capture);
+    let broken = format!("Error writing to TCP:127.0.0.1:{port} for connection");
+    assert!(
+        all.iter().any(|m| m.contains(&broken)),
+        "{broken}\n{all:#?}"
+    );
+    assert!(
+        all.iter().any(|m| m.contains("socket not available")),
+        "{all:#?}"
+    );
+}
+
 #[test]
 fn a_receiver_that_sent_bytes_before_closing_is_seen_closed() {
     let _serial = serial();

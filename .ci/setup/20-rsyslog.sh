@@ -1,7 +1,13 @@
-# A real rsyslog for tests/rsyslog.rs (plain TCP, UDP and a GnuTLS input), and the openssl CLI
-# that makes the test certificates and PKCS12 stores. The tests start and stop rsyslogd
-# themselves on 127.0.0.1; the package's own service is not needed.
-if ! [ -x /usr/sbin/rsyslogd ] || ! [ -r /usr/lib/x86_64-linux-gnu/rsyslog/lmnsd_gtls.so ] \
-    || ! command -v openssl >/dev/null; then
-    ci_apt_install rsyslog rsyslog-gnutls rsyslog-openssl openssl
+# A real rsyslog for tests/rsyslog.rs and tests/relp.rs (plain TCP, UDP, a GnuTLS input and the
+# RELP inputs of imrelp, plain and TLS), and the openssl CLI that makes the test certificates
+# and PKCS12 stores. The tests start and stop rsyslogd themselves on 127.0.0.1; the package's
+# own service is not needed. dpkg is asked which packages are installed, so the check holds on
+# any architecture (the modules' directory is named after it).
+rsyslog_packages="rsyslog rsyslog-gnutls rsyslog-openssl rsyslog-relp"
+# shellcheck disable=SC2086 # one argument per package
+rsyslog_installed=$(dpkg-query -W -f='${Status}\n' $rsyslog_packages 2>/dev/null \
+    | grep -c '^install ok installed$')
+if [ "$rsyslog_installed" -ne 4 ] || ! command -v openssl >/dev/null; then
+    # shellcheck disable=SC2086
+    ci_apt_install $rsyslog_packages openssl
 fi

@@ -1,6 +1,9 @@
 //! A real rsyslog for the Syslog and Socket appender tests, started on 127.0.0.1 with a
 //! generated configuration: a plain TCP input, a UDP input and, when given certificates, a TLS
-//! input (GnuTLS netstream driver) that requires a client certificate signed by the test CA.
+//! input (GnuTLS netstream driver) that requires a client certificate signed by the test CA;
+//! started with [`Rsyslog::start_relp`], also a RELP input (`imrelp`) and, with certificates, a
+//! RELP-over-TLS one, with a direct main queue so that a RELP acknowledgement means the message
+//! went through to the output file's action.
 //! Everything it receives is written to `out.log` with a template that shows rsyslog's parsed
 //! fields, one line per message:
 //! `facility|severity|app-name|procid|msgid|structured-data|msg`.
@@ -12,6 +15,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
+
+use crate::net::refused_port;
 
 /// How long rsyslog may take to start listening or to stop.
 const STARTUP: Duration = Duration::from_secs(15);
@@ -157,6 +162,9 @@ pub struct Rsyslog {
     udp_port: u16,
     tls_port: Option<u16>,
     tls: bool,
+    /// The RELP input's port, and the RELP-over-TLS one's (with certificates), when started
+    /// with RELP.
+    relp_ports: Option<(u16, Option<u16>)>,
 }
 
 impl Rsyslog {
@@ -165,9 +173,47 @@ impl Rsyslog {
         tool_available("rsyslogd", "-v")
     }
 
+    /// True when rsyslogd and its RELP input module (Debian's `rsyslog-relp`) are installed;
+    /// false (after a notice) when one is missing outside CI.
+    pub fn relp_available() -> bool {
+        if !Rsyslog::available() {
+            return false;
+        }
+        let module = ["/usr/lib", "/usr/lib64", "/usr/local/lib"]
+            .iter()
+            .flat_map(|root| {
+                let direct = Path::new(root).join("rsyslog/imrelp.so");
+                // Debian's multiarch directories: /usr/lib/<triplet>/rsyslog.
+                let nested = std::fs::read_dir(root)
+                    .into_iter()
+                    .flatten()
+                    .flatten()
+                    .map(|entry| entry.path().join("rsyslog/imrelp.so"));
+                std::iter::once(direct).chain(nested)
+            })
+            .any(|path| path.exists());
+        if !module {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "rsyslog's imrelp module is missing; .ci/setup/20-rsyslog.sh must install rsyslog-relp"
+            );
+            eprintln!("notice: rsyslog-relp (imrelp) is not installed; skipping this RELP test");
+        }
+        module
+    }
+
     /// Starts rsyslog in `dir` (its configuration, work files and `out.log`), with a TLS input
     /// when `certificates` are given; waits (bounded) until it listens.
     pub fn start(dir: &Path, certificates: Option<&Certificates>) -> Rsyslog {
+        Rsyslog::start_with(dir, certificates, false)
+    }
+
+    /// As [`Rsyslog::start`], with RELP inputs too (see the module documentation).
+    pub fn start_relp(dir: &Path, certificates: Option<&Certificates>) -> Rsyslog {
+        Rsyslog::start_with(dir, certificates, true)
+    }
+
+    fn start_with(dir: &Path, certificates: Option<&Certificates>, relp: bool) -> Rsyslog {
         std::fs::create_dir_all(dir).expect("rsyslog directory");
         let udp_port = {
             let socket = std::net::UdpSocket::bind("127.0.0.1:0").expect("bind udp");
@@ -186,6 +232,8 @@ impl Rsyslog {
             udp_port,
             tls_port: None,
             tls: certificates.is_some(),
+            // imrelp has no listenPortFileName: ports are taken free and handed over.
+            relp_ports: relp.then(|| (refused_port(), certificates.map(|_| refused_port()))),
         };
         rsyslog.launch();
         rsyslog
@@ -203,8 +251,23 @@ impl Rsyslog {
         } else {
             String::new()
         };
+        let relp_inputs = match self.relp_ports {
+            None => String::new(),
+            Some((plain, tls)) => {
+                let mut inputs = format!(
+                    "main_queue(queue.type=\"Direct\")\nmodule(load=\"imrelp\")\ninput(type=\"imrelp\" port=\"{plain}\" address=\"127.0.0.1\")\n"
+                );
+                if let Some(tls) = tls {
+                    inputs += &format!(
+                        r#"input(type="imrelp" port="{tls}" address="127.0.0.1" tls="on" tls.caCert="{dir}/ca.pem" tls.myCert="{dir}/server.pem" tls.myPrivKey="{dir}/server.key" tls.authMode="certvalid")"#
+                    );
+                }
+                inputs
+            }
+        };
         let config = format!(
             r#"global(workDirectory="{dir}" maxMessageSize="64k")
+{relp_inputs}
 module(load="imtcp")
 module(load="imudp")
 input(type="imtcp" port="{tcp}" address="127.0.0.1" listenPortFileName="{dir}/tcp.port")
@@ -234,6 +297,11 @@ action(type="omfile" file="{dir}/out.log" template="fields")
         self.tcp_port = self.wait_for_port("tcp.port", self.tcp_port);
         if self.tls {
             self.tls_port = Some(self.wait_for_port("tls.port", self.tls_port.unwrap_or(0)));
+        }
+        if let Some((plain, tls)) = self.relp_ports {
+            for port in std::iter::once(plain).chain(tls) {
+                self.wait_for_port("relp.port-not-written", port);
+            }
         }
         // The UDP input starts with the TCP ones; give it a moment to be bound.
         std::thread::sleep(Duration::from_millis(200));
@@ -277,6 +345,18 @@ action(type="omfile" file="{dir}/out.log" template="fields")
     /// The plain TCP input's port.
     pub fn tcp_port(&self) -> u16 {
         self.tcp_port
+    }
+
+    /// The RELP input's port (started with RELP only).
+    pub fn relp_port(&self) -> u16 {
+        self.relp_ports.expect("started with RELP").0
+    }
+
+    /// The RELP-over-TLS input's port (started with RELP and certificates only).
+    pub fn relp_tls_port(&self) -> u16 {
+        self.relp_ports
+            .and_then(|(_, tls)| tls)
+            .expect("started with RELP and certificates")
     }
 
     /// The UDP input's port.
@@ -376,6 +456,16 @@ action(type="omfile" file="{dir}/out.log" template="fields")
     /// Stops rsyslogd and starts it again on the same ports, keeping `out.log`.
     pub fn restart(&mut self) {
         self.stop();
+        self.launch();
+    }
+
+    /// Kills rsyslogd (SIGKILL: no orderly shutdown, no goodbye to its clients) and starts it
+    /// again on the same ports, keeping `out.log`.
+    pub fn kill_and_restart(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
         self.launch();
     }
 }

@@ -61,7 +61,7 @@ mod target;
 #[doc(hidden)]
 pub mod fuzzing {
     pub use crate::rolling::fuzz_file_pattern;
-    pub use crate::socket::fuzz_store;
+    pub use crate::socket::{fuzz_relp_frames, fuzz_store};
 }
 
 pub use check::check_appender;

@@ -374,21 +374,29 @@ pub enum SocketProtocol {
     Udp,
     /// TLS over TCP.
     Ssl,
+    /// RELP, the Reliable Event Logging Protocol (rsyslog's `imrelp`), over TCP, or over TLS
+    /// with an `<Ssl>` child: every event is acknowledged by the receiver. An l4rs extension;
+    /// log4j2's `Protocol` has no such constant.
+    Relp,
 }
 
 impl SocketProtocol {
-    /// The prefix of log4j2's manager name (`TCP:host:port`, `UDP:…`, `TLS:…`).
-    pub fn manager_prefix(self) -> &'static str {
+    /// The prefix of log4j2's manager name (`TCP:host:port`, `UDP:…`, `TLS:…`; l4rs's
+    /// `RELP:…`, or `RELP-TLS:…` when `tls`).
+    pub fn manager_prefix(self, tls: bool) -> &'static str {
         match self {
             SocketProtocol::Tcp => "TCP",
             SocketProtocol::Udp => "UDP",
             SocketProtocol::Ssl => "TLS",
+            SocketProtocol::Relp if tls => "RELP-TLS",
+            SocketProtocol::Relp => "RELP",
         }
     }
 }
 
 /// `<Socket>` / `<Syslog>` attributes, with log4j2's defaults applied the way its socket
-/// managers apply them (port 0: 4560 for TCP, 6514 for SSL; reconnection delay 0: 30000 ms).
+/// managers apply them (port 0: 4560 for TCP, 6514 for SSL, 20514 for RELP; reconnection delay
+/// 0: 30000 ms).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SocketSpec {
     /// `Socket` or `Syslog`: the element, for messages.
@@ -397,13 +405,15 @@ pub struct SocketSpec {
     pub host: String,
     /// `port`, after the managers' defaults.
     pub port: u16,
-    /// `protocol` (default TCP; TCP with an `<Ssl>` child becomes SSL, as in log4j2).
+    /// `protocol` (default TCP; TCP with an `<Ssl>` child becomes SSL, as in log4j2; RELP with
+    /// an `<Ssl>` child is RELP over TLS).
     pub protocol: SocketProtocol,
     /// `connectTimeoutMillis` (default 0). l4rs bounds each connection attempt and each TCP
     /// write with it, 10 s for 0 (see docs/appenders.md).
     pub connect_timeout_millis: u32,
-    /// `reconnectionDelayMillis` and its aliases, 0 replaced by 30000.
-    pub reconnect_delay_millis: u32,
+    /// `reconnectionDelayMillis` and its aliases, 0 replaced by 30000. A negative delay is
+    /// kept, as log4j2 keeps it: the connection is then never re-made once it is lost.
+    pub reconnect_delay_millis: i32,
     /// `immediateFail` (default true): while disconnected, an event fails at once instead of
     /// waiting for the next reconnection attempt.
     pub immediate_fail: bool,

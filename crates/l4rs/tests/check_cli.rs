@@ -779,6 +779,54 @@ fn socket_stores_are_loaded_and_receivers_are_not_contacted() {
     );
 }
 
+/// `protocol="RELP"` (an l4rs extension) is a known protocol value for `l4rs check`: judged
+/// like TCP (its TLS stores loaded, the receiver not contacted); a misspelt protocol lists it
+/// among the allowed values.
+#[test]
+fn relp_is_a_protocol_check_knows() {
+    let dir = fresh_dir("relp");
+    let started = Instant::now();
+    let (config, checked) = check(
+        &dir,
+        &format!(
+            r#"<Configuration status="warn">
+  <Appenders>
+    <Syslog name="Relp" host="127.0.0.1" port="9" protocol="RELP" format="RFC5424"/>
+    <Syslog name="RelpTls" host="127.0.0.1" port="9" protocol="relp">
+      <Ssl><TrustStore location="{dir}/missing.pem" type="PEM"/></Ssl></Syslog>
+    <Socket name="Typo" host="127.0.0.1" port="9" protocol="RELPP"><PatternLayout/></Socket>
+  </Appenders>
+  <Loggers>
+    <Root level="info"><AppenderRef ref="Relp"/><AppenderRef ref="RelpTls"/><AppenderRef ref="Typo"/></Root>
+  </Loggers>
+</Configuration>
+"#,
+            dir = dir.display()
+        ),
+    );
+    assert!(started.elapsed() < Duration::from_secs(10));
+    assert!(!checked.success, "{}", checked.stdout);
+    assert!(
+        checked.stdout.contains(&format!(
+            "The keystore file {}/missing.pem is not found",
+            dir.display()
+        )),
+        "{}",
+        checked.stdout
+    );
+    assert!(
+        checked.stdout.contains("allowed: TCP, SSL, UDP, RELP"),
+        "{}",
+        checked.stdout
+    );
+    let relp = format!("{}:3:", config.display());
+    assert!(
+        !checked.stdout.lines().any(|line| line.contains(&relp)),
+        "the plain RELP appender is fine: {}",
+        checked.stdout
+    );
+}
+
 #[test]
 fn routing_appenders_show_their_routes_and_their_appenders_are_judged() {
     let dir = fresh_dir("routing");

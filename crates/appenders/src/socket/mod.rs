@@ -1,10 +1,11 @@
 //! `<Socket>` and `<Syslog>` (log4j2's `SocketAppender` and `SyslogAppender`): events sent to a
-//! receiver over TCP, TLS or UDP.
+//! receiver over TCP, TLS or UDP, or (an l4rs extension) RELP.
 //!
 //! Like the file appenders, a socket appender is a name, a layout and a share of a manager
 //! from a process-wide registry, keyed as log4j2 names its managers (`TCP:host:port`,
-//! `TLS:host:port`, `UDP:host:port`): appenders that name the same receiver share one
-//! connection, and a reconfiguration that keeps the receiver keeps the connection.
+//! `TLS:host:port`, `UDP:host:port`; l4rs's `RELP:host:port`, `RELP-TLS:host:port`):
+//! appenders that name the same receiver share one connection, and a reconfiguration that
+//! keeps the receiver keeps the connection.
 
 use std::fmt;
 use std::net::ToSocketAddrs;
@@ -19,6 +20,7 @@ use crate::managed::{AppenderManager, ManagedAppender};
 use crate::registry::{Managed, Registry};
 use crate::AppenderBuildError;
 
+mod relp;
 mod resolve;
 mod tcp;
 mod tls;
@@ -29,10 +31,11 @@ pub(crate) use tcp::DEFAULT_WRITE_TIMEOUT;
 /// The socket managers of the process, by log4j2's manager name.
 pub(crate) static SOCKET_MANAGERS: Registry<String, SocketManager> = Registry::new();
 
-/// A TCP/TLS connection or a UDP socket.
+/// A TCP/TLS connection, a UDP socket or a RELP session.
 pub(crate) enum SocketManager {
     Tcp(Arc<tcp::TcpManager>),
     Udp(udp::UdpManager),
+    Relp(Arc<relp::RelpManager>),
 }
 
 impl Managed for SocketManager {
@@ -46,6 +49,7 @@ impl Managed for SocketManager {
         match self {
             SocketManager::Tcp(manager) => manager.close(),
             SocketManager::Udp(manager) => manager.close(),
+            SocketManager::Relp(manager) => manager.close(),
         }
     }
 }
@@ -55,6 +59,7 @@ impl AppenderManager for SocketManager {
         match self {
             SocketManager::Tcp(manager) => manager.name(),
             SocketManager::Udp(manager) => manager.name(),
+            SocketManager::Relp(manager) => manager.name(),
         }
     }
 
@@ -66,13 +71,14 @@ impl AppenderManager for SocketManager {
         match self {
             SocketManager::Tcp(manager) => manager.write(bytes, flush),
             SocketManager::Udp(manager) => manager.write(bytes),
+            SocketManager::Relp(manager) => manager.write(bytes),
         }
     }
 
     fn flush_appender(&self) -> Result<(), WriteError> {
         match self {
             SocketManager::Tcp(manager) => manager.flush(),
-            SocketManager::Udp(_) => Ok(()),
+            SocketManager::Udp(_) | SocketManager::Relp(_) => Ok(()),
         }
     }
 
@@ -87,9 +93,11 @@ impl AppenderManager for SocketManager {
         started: bool,
     ) -> fmt::Result {
         out.field("manager", &self.key());
-        if let SocketManager::Tcp(manager) = self {
-            out.field("connected", &manager.is_connected());
-        }
+        match self {
+            SocketManager::Tcp(manager) => out.field("connected", &manager.is_connected()),
+            SocketManager::Relp(manager) => out.field("connected", &manager.is_connected()),
+            SocketManager::Udp(_) => out,
+        };
         out.field("immediate_flush", &flush_each)
             .field("started", &started)
             .finish()
@@ -106,6 +114,9 @@ impl AppenderManager for SocketManager {
 ///   receiver that stops reading costs the caller at most that long per event; the connection
 ///   is then dropped and re-made.
 /// * `protocol="UDP"`: one datagram per event; the receiver's absence is not noticed.
+/// * `protocol="RELP"` (an l4rs extension; over TLS with `<Ssl>`): each event is a RELP
+///   command the receiver must acknowledge before the append returns; a broken session, a
+///   refusal or no acknowledgement within `connectTimeoutMillis` fails the event.
 /// * `bufferedIo` with `immediateFlush="false"`: TCP events wait in a `bufferSize` buffer until
 ///   it is full, a batch ends, the appender is flushed or stopped.
 ///
@@ -127,12 +138,14 @@ impl SocketAppender {
         let name = name.into();
         let key = format!(
             "{}:{}:{}",
-            spec.protocol.manager_prefix(),
+            spec.protocol.manager_prefix(spec.ssl.is_some()),
             spec.host,
             spec.port
         );
         let tls = match (&spec.ssl, spec.protocol) {
-            (Some(ssl), SocketProtocol::Ssl) => Some(tls::client_config(&name, ssl)?),
+            (Some(ssl), SocketProtocol::Ssl | SocketProtocol::Relp) => {
+                Some(tls::client_config(&name, ssl)?)
+            }
             (None, SocketProtocol::Ssl) => {
                 return Err(AppenderBuildError::Socket {
                     message: format!("SSL appender {name} has no <Ssl> configuration: there is no default trust store to verify the server's certificate with"),
@@ -149,7 +162,7 @@ impl SocketAppender {
                 spec.port,
                 &layout,
             )?)),
-            SocketProtocol::Tcp | SocketProtocol::Ssl => {
+            SocketProtocol::Tcp | SocketProtocol::Ssl | SocketProtocol::Relp => {
                 // As TcpSocketManagerFactory: a host without an address gives no manager.
                 if (spec.host.as_str(), spec.port).to_socket_addrs().is_err() {
                     return Err(AppenderBuildError::Socket {
@@ -163,8 +176,7 @@ impl SocketAppender {
                     });
                 }
                 let millis = |ms: u32| (ms > 0).then(|| Duration::from_millis(u64::from(ms)));
-                Ok::<_, AppenderBuildError>(SocketManager::Tcp(tcp::TcpManager::create(
-                    tcp::TcpOptions {
+                let options = tcp::TcpOptions {
                         name: key.clone(),
                         host: spec.host.clone(),
                         port: spec.port,
@@ -173,20 +185,24 @@ impl SocketAppender {
                             .unwrap_or(DEFAULT_WRITE_TIMEOUT),
                         write_timeout: millis(spec.connect_timeout_millis)
                             .unwrap_or(DEFAULT_WRITE_TIMEOUT),
-                        reconnect_delay: Duration::from_millis(u64::from(
-                            spec.reconnect_delay_millis,
-                        )),
+                        reconnect_delay: Duration::from_millis(
+                            u64::try_from(spec.reconnect_delay_millis).unwrap_or(0),
+                        ),
+                        retry: spec.reconnect_delay_millis > 0,
                         immediate_fail: spec.immediate_fail,
                         buffer_size: if buffered { spec.buffer_size } else { 0 },
                         socket_options: spec.socket_options.clone(),
-                    },
-                    Arc::clone(&layout),
-                )))
+                    };
+                Ok::<_, AppenderBuildError>(if spec.protocol == SocketProtocol::Relp {
+                    SocketManager::Relp(relp::RelpManager::create(options))
+                } else {
+                    SocketManager::Tcp(tcp::TcpManager::create(options, Arc::clone(&layout)))
+                })
             }
         })?;
         let shared_unbuffered = match manager.as_ref() {
             SocketManager::Tcp(tcp) => !tcp.is_buffered(),
-            SocketManager::Udp(_) => true,
+            SocketManager::Udp(_) | SocketManager::Relp(_) => true,
         };
         let flush_each = !buffered || shared_unbuffered;
         Ok(SocketAppender {
@@ -203,6 +219,7 @@ impl SocketAppender {
     pub fn is_connected(&self) -> bool {
         match self.core.manager.as_ref() {
             SocketManager::Tcp(manager) => manager.is_connected(),
+            SocketManager::Relp(manager) => manager.is_connected(),
             SocketManager::Udp(_) => true,
         }
     }
@@ -214,6 +231,13 @@ crate::managed::managed_appender!(SocketAppender);
 #[cfg(fuzzing)]
 pub fn fuzz_store(data: &[u8], store_type: &str, password: &str) -> Result<usize, String> {
     tls::read_store(data, store_type, password)
+}
+
+/// The fuzz target `relp_frames`: reads `data` as RELP frames from a receiver, in pieces of
+/// `piece` bytes.
+#[cfg(fuzzing)]
+pub fn fuzz_relp_frames(data: &[u8], piece: usize) -> Result<usize, String> {
+    relp::fuzz_frames(data, piece)
 }
 
 /// Loads what `l4rs check` can judge without connecting: the TLS stores.

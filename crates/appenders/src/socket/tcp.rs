@@ -41,6 +41,9 @@ pub(crate) struct TcpOptions {
     pub connect_timeout: Duration,
     pub write_timeout: Duration,
     pub reconnect_delay: Duration,
+    /// False for a negative `reconnectionDelayMillis`: as log4j2, a lost connection is then
+    /// never re-made (no attempt after a failed write, no reconnector).
+    pub retry: bool,
     pub immediate_fail: bool,
     /// 0: no buffer (every event is written at once).
     pub buffer_size: usize,
@@ -119,8 +122,8 @@ fn apply_options(fd: RawFd, options: &SocketOptionsSpec, peer: &SocketAddr) -> i
     Ok(())
 }
 
-/// An open connection.
-enum Stream {
+/// An open connection (RELP reads and writes the two halves itself: socket/relp.rs).
+pub(super) enum Stream {
     Plain(TcpStream),
     Tls(Box<StreamOwned<ClientConnection, TcpStream>>),
 }
@@ -395,86 +398,91 @@ impl TcpManager {
         self.options.buffer_size > 0
     }
 
-    /// Opens a connection to the first address of the host that accepts one, as log4j2's
-    /// factory tries each resolved address; the error says which were tried, in log4j2's words.
     fn connect(&self) -> io::Result<(Stream, String)> {
-        let options = &self.options;
-        let addresses = super::resolve::resolve(&options.host, options.port).map_err(|error| {
+        connect(&self.options)
+    }
+}
+
+/// Opens a connection to the first address of the host that accepts one, as log4j2's
+/// factory tries each resolved address; the error says which were tried, in log4j2's words.
+pub(super) fn connect(options: &TcpOptions) -> io::Result<(Stream, String)> {
+    let addresses = super::resolve::resolve(&options.host, options.port).map_err(|error| {
+        io::Error::new(
+            error.kind(),
+            format!("java.net.UnknownHostException: {}: {error}", options.host),
+        )
+    })?;
+    let mut last = None;
+    for address in &addresses {
+        match connect_to(options, address) {
+            Ok(stream) => {
+                let peer = format!("{}/{}:{}", options.host, address.ip(), address.port());
+                return Ok((stream, peer));
+            }
+            Err(error) => last = Some(error),
+        }
+    }
+    let mut message = format!(
+        "java.io.IOException: Unable to create socket for {} at port {}",
+        options.host, options.port
+    );
+    if let [only] = addresses.as_slice() {
+        if only.ip().to_string() != options.host {
+            message.push_str(&format!(
+                " using ip address {} and port {}",
+                only.ip(),
+                only.port()
+            ));
+        }
+    } else {
+        message.push_str(" using ip addresses and ports ");
+        let listed: Vec<String> = addresses.iter().map(ToString::to_string).collect();
+        message.push_str(&listed.join(", "));
+    }
+    if let Some(cause) = last {
+        message.push_str(&format!(" ({})", crate::os_reason(&cause)));
+    }
+    Err(io::Error::new(io::ErrorKind::NotConnected, message))
+}
+
+fn connect_to(options: &TcpOptions, address: &SocketAddr) -> io::Result<Stream> {
+    let socket = socket2::Socket::new(
+        socket2::Domain::for_address(*address),
+        socket2::Type::STREAM,
+        Some(socket2::Protocol::TCP),
+    )?;
+    if let Some(socket_options) = &options.socket_options {
+        apply_options(socket.as_raw_fd(), socket_options, address)?;
+    }
+    socket.connect_timeout(&(*address).into(), options.connect_timeout)?;
+    let tcp = TcpStream::from(socket);
+    tcp.set_write_timeout(Some(options.write_timeout))?;
+    let Some(config) = &options.tls else {
+        return Ok(Stream::Plain(tcp));
+    };
+    // The handshake reads; it is bounded as writes are.
+    tcp.set_read_timeout(Some(options.write_timeout))?;
+    let server_name = ServerName::try_from(options.host.clone())
+        .map_err(|error| io::Error::new(io::ErrorKind::InvalidInput, error))?;
+    let connection = ClientConnection::new(Arc::clone(config), server_name)
+        .map_err(|error| io::Error::new(io::ErrorKind::InvalidData, error))?;
+    let mut stream = StreamOwned::new(connection, tcp);
+    while stream.conn.is_handshaking() {
+        stream.conn.complete_io(&mut stream.sock).map_err(|error| {
             io::Error::new(
                 error.kind(),
-                format!("java.net.UnknownHostException: {}: {error}", options.host),
+                format!("javax.net.ssl.SSLHandshakeException: {error}"),
             )
         })?;
-        let mut last = None;
-        for address in &addresses {
-            match self.connect_to(address) {
-                Ok(stream) => {
-                    let peer = format!("{}/{}:{}", options.host, address.ip(), address.port());
-                    return Ok((stream, peer));
-                }
-                Err(error) => last = Some(error),
-            }
-        }
-        let mut message = format!(
-            "java.io.IOException: Unable to create socket for {} at port {}",
-            options.host, options.port
-        );
-        if let [only] = addresses.as_slice() {
-            if only.ip().to_string() != options.host {
-                message.push_str(&format!(
-                    " using ip address {} and port {}",
-                    only.ip(),
-                    only.port()
-                ));
-            }
-        } else {
-            message.push_str(" using ip addresses and ports ");
-            let listed: Vec<String> = addresses.iter().map(ToString::to_string).collect();
-            message.push_str(&listed.join(", "));
-        }
-        if let Some(cause) = last {
-            message.push_str(&format!(" ({})", crate::os_reason(&cause)));
-        }
-        Err(io::Error::new(io::ErrorKind::NotConnected, message))
     }
+    Ok(Stream::Tls(Box::new(stream)))
+}
 
-    fn connect_to(&self, address: &SocketAddr) -> io::Result<Stream> {
-        let options = &self.options;
-        let socket = socket2::Socket::new(
-            socket2::Domain::for_address(*address),
-            socket2::Type::STREAM,
-            Some(socket2::Protocol::TCP),
-        )?;
-        if let Some(socket_options) = &options.socket_options {
-            apply_options(socket.as_raw_fd(), socket_options, address)?;
-        }
-        socket.connect_timeout(&(*address).into(), options.connect_timeout)?;
-        let tcp = TcpStream::from(socket);
-        tcp.set_write_timeout(Some(options.write_timeout))?;
-        let Some(config) = &options.tls else {
-            return Ok(Stream::Plain(tcp));
-        };
-        // The handshake reads; it is bounded as writes are.
-        tcp.set_read_timeout(Some(options.write_timeout))?;
-        let server_name = ServerName::try_from(options.host.clone())
-            .map_err(|error| io::Error::new(io::ErrorKind::InvalidInput, error))?;
-        let connection = ClientConnection::new(Arc::clone(config), server_name)
-            .map_err(|error| io::Error::new(io::ErrorKind::InvalidData, error))?;
-        let mut stream = StreamOwned::new(connection, tcp);
-        while stream.conn.is_handshaking() {
-            stream.conn.complete_io(&mut stream.sock).map_err(|error| {
-                io::Error::new(
-                    error.kind(),
-                    format!("javax.net.ssl.SSLHandshakeException: {error}"),
-                )
-            })?;
-        }
-        Ok(Stream::Tls(Box::new(stream)))
-    }
-
+impl TcpManager {
     /// Starts the reconnector thread unless one runs.
     fn start_reconnector(&self, state: &mut State) {
-        if state.reconnector.is_some() || self.closed.load(Ordering::Acquire) {
+        if !self.options.retry || state.reconnector.is_some() || self.closed.load(Ordering::Acquire)
+        {
             return;
         }
         let Some(manager) = self.this.upgrade() else {
@@ -640,6 +648,17 @@ impl TcpManager {
         };
         if stalled {
             self.start_reconnector(&mut state);
+        } else if !self.options.retry {
+            // log4j2 without retry: no reconnection, and its own words for the failure.
+            state.buffer.clear();
+            return Err(WriteError::Io(io::Error::new(
+                cause.kind(),
+                format!(
+                    "Error writing to {} for connection {peer} ({})",
+                    self.options.name,
+                    crate::os_reason(&cause)
+                ),
+            )));
         } else if state.reconnector.is_none() {
             match self.connect() {
                 Ok((stream, new_peer)) => {

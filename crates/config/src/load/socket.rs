@@ -17,12 +17,14 @@ use crate::model::{
 const DEFAULT_TCP_PORT: u16 = 4560;
 /// `SslSocketManager.DEFAULT_PORT`.
 const DEFAULT_SSL_PORT: u16 = 6514;
+/// librelp's `RELP_DFLT_PORT`, for `protocol="RELP"` (an l4rs extension).
+const DEFAULT_RELP_PORT: u16 = 20514;
 /// `TcpSocketManager.DEFAULT_RECONNECTION_DELAY_MILLIS`.
-const DEFAULT_RECONNECTION_DELAY_MILLIS: u32 = 30_000;
+const DEFAULT_RECONNECTION_DELAY_MILLIS: i32 = 30_000;
 /// `Constants.ENCODER_BYTE_BUFFER_SIZE`: the default `bufferSize`, and Syslog's only one.
 const DEFAULT_BUFFER_SIZE: usize = 8192;
-/// log4j2's `Protocol` constants, in declaration order.
-const PROTOCOLS: [&str; 3] = ["TCP", "SSL", "UDP"];
+/// log4j2's `Protocol` constants, in declaration order, and l4rs's `RELP`.
+const PROTOCOLS: [&str; 4] = ["TCP", "SSL", "UDP", "RELP"];
 
 /// Builds one `<Socket>` or `<Syslog>`; `None` (after log4j2's message) when it cannot be built.
 pub(crate) fn build_socket_appender(binder: &mut Binder, mut node: PNode) -> Option<AppenderSpec> {
@@ -73,6 +75,7 @@ pub(crate) fn build_socket_appender(binder: &mut Binder, mut node: PNode) -> Opt
     ) {
         Some(1) => SocketProtocol::Ssl,
         Some(2) => SocketProtocol::Udp,
+        Some(3) => SocketProtocol::Relp,
         _ => SocketProtocol::Tcp,
     };
     let connect_timeout = binder
@@ -99,7 +102,9 @@ pub(crate) fn build_socket_appender(binder: &mut Binder, mut node: PNode) -> Opt
     // Accepted by log4j2 on every appender; l4rs has no advertiser.
     let _ = binder.string(&mut node, &["advertise"]);
     let ssl = ssl.flatten();
-    let use_tls_message_format = ssl.is_some() || protocol == SocketProtocol::Ssl;
+    // RFC 5425's octet counting frames syslog over TLS; a RELP frame carries its own length.
+    let use_tls_message_format =
+        protocol != SocketProtocol::Relp && (ssl.is_some() || protocol == SocketProtocol::Ssl);
     let syslog_layout = (element == "Syslog")
         .then(|| syslog_attributes(binder, &mut node, use_tls_message_format, logger_fields));
     if name.is_none() {
@@ -155,7 +160,7 @@ pub(crate) fn build_socket_appender(binder: &mut Binder, mut node: PNode) -> Opt
     // protocol keeps its own and drops the child with log4j2's INFO.
     let protocol = match (protocol, &ssl) {
         (SocketProtocol::Tcp, Some(_)) => SocketProtocol::Ssl,
-        (other, Some(_)) if other != SocketProtocol::Ssl => {
+        (other, Some(_)) if other == SocketProtocol::Udp => {
             binder.report(
                 crate::Severity::Info,
                 // Only UDP gets here: TCP became SSL above.
@@ -168,7 +173,7 @@ pub(crate) fn build_socket_appender(binder: &mut Binder, mut node: PNode) -> Opt
         }
         (other, _) => other,
     };
-    let ssl = if protocol == SocketProtocol::Ssl {
+    let ssl = if matches!(protocol, SocketProtocol::Ssl | SocketProtocol::Relp) {
         ssl
     } else {
         None
@@ -176,6 +181,7 @@ pub(crate) fn build_socket_appender(binder: &mut Binder, mut node: PNode) -> Opt
     let port = match (u16::try_from(port), protocol) {
         (Ok(0), SocketProtocol::Tcp) => DEFAULT_TCP_PORT,
         (Ok(0), SocketProtocol::Ssl) => DEFAULT_SSL_PORT,
+        (Ok(0), SocketProtocol::Relp) => DEFAULT_RELP_PORT,
         (Ok(port), _) if port > 0 => port,
         (Ok(_), SocketProtocol::Udp) => {
             binder.error_help(
@@ -223,14 +229,17 @@ pub(crate) fn build_socket_appender(binder: &mut Binder, mut node: PNode) -> Opt
             port,
             protocol,
             connect_timeout_millis: u32::try_from(connect_timeout).unwrap_or(0),
-            reconnect_delay_millis: match u32::try_from(reconnect_delay) {
-                Ok(0) | Err(_) => DEFAULT_RECONNECTION_DELAY_MILLIS,
-                Ok(delay) => delay,
+            // As TcpSocketManager's factory: only 0 takes the default; a negative delay stays
+            // and turns reconnection off.
+            reconnect_delay_millis: match reconnect_delay {
+                0 => DEFAULT_RECONNECTION_DELAY_MILLIS,
+                delay => delay,
             },
             immediate_fail,
             // log4j2's SocketAppender flushes every UDP event; a datagram is always one event
-            // in l4rs, Syslog included.
-            immediate_flush: immediate_flush || protocol == SocketProtocol::Udp,
+            // in l4rs, Syslog included. A RELP event waits for its acknowledgement.
+            immediate_flush: immediate_flush
+                || matches!(protocol, SocketProtocol::Udp | SocketProtocol::Relp),
             // log4j2's SyslogAppender also takes `bufferedIo`; l4rs buffers a Syslog with
             // `immediateFlush="false"` as it buffers a Socket (docs/appenders.md).
             buffered_io,

@@ -3,9 +3,9 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-/// One appender of the study's configuration: its name, its logger and its log file.
+/// One file appender of the benchmark's configuration (`config-samples/log4j2-appender.xml`): its name, its logger and its log file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct StudyAppender {
+pub struct SampleAppender {
     /// The appender's name (and the row label).
     pub name: &'static str,
     /// The logger routed to it.
@@ -14,34 +14,34 @@ pub struct StudyAppender {
     pub file: &'static str,
 }
 
-/// The study's three appenders, in the study's order.
-pub const STUDY_APPENDERS: [StudyAppender; 3] = [
-    StudyAppender {
+/// The sample's three file appenders, in the order the sample declares them.
+pub const SAMPLE_APPENDERS: [SampleAppender; 3] = [
+    SampleAppender {
         name: "File",
         logger: "FileLogger",
         file: "log4j2-file.log",
     },
-    StudyAppender {
+    SampleAppender {
         name: "RandomAccessFile",
         logger: "RandomAccessFileLogger",
         file: "log4j2-random-access-file.log",
     },
-    StudyAppender {
+    SampleAppender {
         name: "MemoryMappedFile",
         logger: "MemoryMappedFileLogger",
         file: "log4j2-memory-mapped-file.log",
     },
 ];
 
-/// How the study's events reach its file appenders: one configuration per mode, every file
+/// How the benchmark's events reach the sample's file appenders: one configuration per mode, every file
 /// appender option unchanged.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
-    /// The study's configuration as it is: `<Logger>`s straight to the file appenders.
+    /// The sample configuration as it is: `<Logger>`s straight to the file appenders.
     Sync,
-    /// Each study logger is an `<AsyncLogger>` (the AsyncLogger queue, log4j2's mixed mode).
+    /// Each of the sample's loggers is an `<AsyncLogger>` (the AsyncLogger queue, log4j2's mixed mode).
     AsyncLogger,
-    /// Each study logger refers to an `<Async>` appender in front of its file appender.
+    /// Each of the sample's loggers refers to an `<Async>` appender in front of its file appender.
     AsyncAppender,
 }
 
@@ -65,7 +65,7 @@ impl Mode {
 
     /// The row label of `appender` in this mode: `File`, `AsyncLogger-File`,
     /// `AsyncAppender-File` (no spaces, so `RESULT` lines keep one token per value).
-    pub fn label(self, appender: &StudyAppender) -> String {
+    pub fn label(self, appender: &SampleAppender) -> String {
         match self {
             Mode::Sync => appender.name.to_string(),
             Mode::AsyncLogger => format!("AsyncLogger-{}", appender.name),
@@ -77,9 +77,9 @@ impl Mode {
 /// Everything the options decide.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Options {
-    /// Study appenders to run (ignored with `--config`).
-    pub appenders: Vec<StudyAppender>,
-    /// Modes each study appender is run in (ignored with `--config`).
+    /// The sample's file appenders to run (ignored with `--config`).
+    pub appenders: Vec<SampleAppender>,
+    /// Modes each of those appenders is run in (ignored with `--config`).
     pub modes: Vec<Mode>,
     /// Thread counts; every row is run once per count.
     pub threads: Vec<usize>,
@@ -90,7 +90,7 @@ pub struct Options {
     pub warmup: Duration,
     /// Length of each measured window.
     pub measure: Duration,
-    /// A user configuration to benchmark instead of the study's.
+    /// A user configuration to benchmark instead of the sample.
     pub config: Option<PathBuf>,
     /// The user configuration's loggers to benchmark, one row each.
     pub loggers: Vec<String>,
@@ -102,11 +102,11 @@ pub struct Options {
     pub dir: Option<PathBuf>,
     /// Also run log4j2 through the Java harness, interleaved with the l4rs rows.
     pub vs_log4j2: bool,
-    /// Keep each study row's log files (by default they are deleted once measured, so the
+    /// Keep each sample row's log files (by default they are deleted once measured, so the
     /// next row's raw probe and run do not compete with their writeback, and a tmpfs does not
     /// fill up).
     pub keep_logs: bool,
-    /// After each study row, measure its kernel ceiling ([`crate::ceiling`]): the row's bytes
+    /// After each sample row, measure its kernel ceiling ([`crate::ceiling`]): the row's bytes
     /// written event by event the way its appender writes them, with nothing else on the path.
     pub ceiling: bool,
     /// Also run the `--tracing` rows (needs the `tracing` feature): the workload through
@@ -129,7 +129,7 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Options {
         Options {
-            appenders: STUDY_APPENDERS.to_vec(),
+            appenders: SAMPLE_APPENDERS.to_vec(),
             modes: Mode::ALL.to_vec(),
             threads: vec![4],
             rounds: 1,
@@ -168,7 +168,7 @@ pub enum Command {
 
 /// The `--help` text.
 pub const USAGE: &str = "\
-l4rs-bench: the study's log4j2 appender benchmark on l4rs
+l4rs-bench: the log4j2 appender benchmark (config-samples/log4j2-appender.xml) on l4rs
 
 USAGE: cargo run --release -p l4rs-bench [--features peers|tracing] -- [OPTIONS]
 
@@ -185,8 +185,8 @@ l4rs::flush() runs and the row reports dropped_events() (must be 0) and the even
 OPTIONS:
   --appender NAME[,NAME]   File | RandomAccessFile | MemoryMappedFile | all   (default all)
   --mode MODE[,MODE]       how the events reach each appender                 (default all)
-                             sync            the study's configuration as it is
-                             async-logger    each study logger an <AsyncLogger>
+                             sync            the sample configuration as it is
+                             async-logger    each of its loggers an <AsyncLogger>
                              async-appender  an <Async> appender in front of each file appender
                              async           both async modes;  all  every mode
   --threads N[,N]          worker threads, e.g. 4 or 4,64; with several counts each row
@@ -203,13 +203,13 @@ OPTIONS:
   --logger NAME[,NAME]     ... through these loggers (one row each; repeatable)
   --dir DIR                folder for the log files and the raw-bandwidth probe
                            (default <workspace>/target/l4rs-bench/logs; try a tmpfs)
-  --keep-logs              keep each study row's log files (default: deleted once measured)
-  --ceiling                after each study row, its kernel ceiling: the row's bytes per
+  --keep-logs              keep each sample row's log files (default: deleted once measured)
+  --ceiling                after each sample row, its kernel ceiling: the row's bytes per
                            event handed to the OS event by event as its appender does (one
                            write(2) each, or a copy into a mapping), by as many threads as
                            write in the row (one for an async row), nothing else on the
                            path, same warm-up and window: no per-event writer can beat
-                           it here (study rows only)
+                           it here (sample rows only)
   --vs-log4j2              also run log4j2 (Java harness in benches/log4j2-java) with the
                            same configuration file, right after each l4rs row, and print
                            the ratios; its AsyncLogger rows need disruptor.jar
@@ -219,7 +219,7 @@ OPTIONS:
                            terms with l4rs); both printed beside l4rs's File row
                            (build with --features peers)
   --tracing                also send the workload through tracing::debug!, once into
-                           l4rs's appenders by l4rs::tracing::layer() (the study's File
+                           l4rs's appenders by l4rs::tracing::layer() (the sample's File
                            row) and once into tracing-subscriber's fmt layer writing a
                            file; prints l4rs's ops/ms ratio and both B/op (target >= 1.5x,
                            0 B/op)   (build with --features tracing; peers includes it)
@@ -243,7 +243,7 @@ OPTIONS:
 /// Parses the arguments after the program name.
 pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, String> {
     let mut options = Options::default();
-    let mut appenders: Option<Vec<StudyAppender>> = None;
+    let mut appenders: Option<Vec<SampleAppender>> = None;
     let mut modes: Option<Vec<Mode>> = None;
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
@@ -266,9 +266,9 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, String>
                 let list = appenders.get_or_insert_with(Vec::new);
                 for name in split_list(&value("--appender")?) {
                     if name.eq_ignore_ascii_case("all") {
-                        list.extend(STUDY_APPENDERS);
+                        list.extend(SAMPLE_APPENDERS);
                     } else {
-                        list.push(study_appender(name)?);
+                        list.push(sample_appender(name)?);
                     }
                 }
             }
@@ -350,7 +350,7 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, String>
         // of different runs line up.
         list.sort_by_key(|m| Mode::ALL.iter().position(|a| a == m));
         if options.config.is_some() {
-            return Err("--mode applies to the study's configuration; with --config your configuration decides what is asynchronous".into());
+            return Err("--mode applies to the sample configuration (config-samples/log4j2-appender.xml); with --config your configuration decides what is asynchronous".into());
         }
         options.modes = list;
     }
@@ -367,8 +367,8 @@ fn split_list(value: &str) -> impl Iterator<Item = &str> {
     value.split(',').map(str::trim).filter(|s| !s.is_empty())
 }
 
-fn study_appender(name: &str) -> Result<StudyAppender, String> {
-    STUDY_APPENDERS
+fn sample_appender(name: &str) -> Result<SampleAppender, String> {
+    SAMPLE_APPENDERS
         .iter()
         .find(|a| a.name.eq_ignore_ascii_case(name))
         .copied()
@@ -427,9 +427,9 @@ mod tests {
     }
 
     #[test]
-    fn no_arguments_is_the_study_at_four_threads() {
+    fn no_arguments_is_the_sample_at_four_threads() {
         let options = run(&[]).unwrap();
-        assert_eq!(options.appenders, STUDY_APPENDERS.to_vec());
+        assert_eq!(options.appenders, SAMPLE_APPENDERS.to_vec());
         assert_eq!(options.modes, Mode::ALL.to_vec());
         assert_eq!(options.threads, vec![4]);
         assert_eq!(options.warmup, Duration::from_secs(1));
@@ -458,11 +458,11 @@ mod tests {
 
     #[test]
     fn labels_name_the_mode_and_the_appender() {
-        let file = STUDY_APPENDERS[0];
+        let file = SAMPLE_APPENDERS[0];
         assert_eq!(Mode::Sync.label(&file), "File");
         assert_eq!(Mode::AsyncLogger.label(&file), "AsyncLogger-File");
         assert_eq!(
-            Mode::AsyncAppender.label(&STUDY_APPENDERS[2]),
+            Mode::AsyncAppender.label(&SAMPLE_APPENDERS[2]),
             "AsyncAppender-MemoryMappedFile"
         );
         assert!(!Mode::Sync.is_async() && Mode::AsyncAppender.is_async());

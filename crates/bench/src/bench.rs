@@ -21,13 +21,13 @@ const RAW_PROBE_CAP: u64 = 4 << 30;
 const JVM_OVERHEAD_SECONDS: f64 = 1.5;
 
 /// One benchmarked row: its label, the configuration file and logger it runs, and whether it
-/// is one of the study's (whose files the bench may delete).
+/// is one of the sample's (whose files the bench may delete).
 struct Target {
     label: String,
     logger: String,
     config: PathBuf,
-    study: bool,
-    /// How the row's kernel ceiling is measured (study rows, whose appender is known).
+    from_sample: bool,
+    /// How the row's kernel ceiling is measured (sample rows, whose appender is known).
     ceiling: Option<ceiling::Plan>,
 }
 
@@ -97,7 +97,7 @@ fn run(options: &Options) -> Result<(), String> {
 
     let targets = targets(options, &base)?;
     if options.ceiling && options.config.is_some() {
-        eprintln!("l4rs-bench: --ceiling measures the study's rows only (their appenders are known); ignored with --config");
+        eprintln!("l4rs-bench: --ceiling measures the sample's rows only (their appenders are known); ignored with --config");
     }
     let mut java_rows_reason = None;
     let mut harness = None;
@@ -337,7 +337,7 @@ fn run_round(plan: &RoundPlan<'_>, harness: &mut Option<Harness>) -> Vec<Row> {
                     probe_folder(&r.files).or_else(|| probe_folder(&rolled))
                 })
                 .unwrap_or_else(|| dir.to_path_buf());
-            if target.study {
+            if target.from_sample {
                 // Deleted before the probe too: the dirty pages of a deleted file are dropped,
                 // not written back, so the probe does not pay for an earlier run's output.
                 delete_files(&target.config, &target.logger);
@@ -352,7 +352,7 @@ fn run_round(plan: &RoundPlan<'_>, harness: &mut Option<Harness>) -> Vec<Row> {
             attach_raw(&mut row, raw_mb_per_s);
             let ours = rows.len();
             rows.push(row);
-            if target.study && !options.keep_logs {
+            if target.from_sample && !options.keep_logs {
                 delete_files(&target.config, &target.logger);
             }
             if options.vs_log4j2 {
@@ -375,7 +375,7 @@ fn run_round(plan: &RoundPlan<'_>, harness: &mut Option<Harness>) -> Vec<Row> {
                 );
                 attach_raw(&mut row, raw_mb_per_s);
                 rows.push(row);
-                if target.study && !options.keep_logs {
+                if target.from_sample && !options.keep_logs {
                     delete_files(&target.config, &target.logger);
                 }
             }
@@ -450,12 +450,12 @@ fn median_of_rounds(ratios: &[Option<f64>], decimals: usize) -> String {
     }
 }
 
-/// The anchor harness's warm-up and window (`../shared/anchors/log4j2-java/run.sh`): shorter
+/// The warm-up and window of the log4j2 reference runs (`../shared/anchors/log4j2-java/run.sh`): shorter
 /// ones give ratios against log4j2 that do not hold over a longer run.
 const QUOTE_WARMUP: Duration = Duration::from_secs(5);
 const QUOTE_MEASURE: Duration = Duration::from_secs(10);
 
-/// True when a comparison with log4j2 ran with windows shorter than the anchor's.
+/// True when a comparison with log4j2 ran with windows shorter than those reference runs'.
 fn short_for_quoting(options: &Options) -> bool {
     options.warmup < QUOTE_WARMUP || options.measure < QUOTE_MEASURE
 }
@@ -520,7 +520,7 @@ fn attach_raw(row: &mut Row, raw_mb_per_s: Option<f64>) {
     }
 }
 
-/// The rows to run: the study's appenders in each mode (each mode's configuration written
+/// The rows to run: the sample's file appenders in each mode (each mode's configuration written
 /// under `base`, where the Java harness reads it too), or the user's loggers.
 fn targets(options: &Options, base: &Path) -> Result<Vec<Target>, String> {
     if let Some(config) = &options.config {
@@ -531,31 +531,31 @@ fn targets(options: &Options, base: &Path) -> Result<Vec<Target>, String> {
                 label: logger.clone(),
                 logger: logger.clone(),
                 config: config.clone(),
-                study: false,
+                from_sample: false,
                 ceiling: None,
             })
             .collect());
     }
     let mut targets = Vec::new();
     for &mode in &options.modes {
-        let path = base.join(study_config_file(mode));
-        std::fs::write(&path, ours::study_config(mode))
+        let path = base.join(sample_config_file(mode));
+        std::fs::write(&path, ours::sample_config(mode))
             .map_err(|e| format!("{}: {e}", path.display()))?;
         for appender in &options.appenders {
             targets.push(Target {
                 label: mode.label(appender),
                 logger: appender.logger.to_string(),
                 config: path.clone(),
-                study: true,
-                ceiling: Some(ceiling::Plan::for_study(appender, mode)),
+                from_sample: true,
+                ceiling: Some(ceiling::Plan::for_sample(appender, mode)),
             });
         }
     }
     Ok(targets)
 }
 
-/// The file name of the study's configuration in `mode`.
-pub fn study_config_file(mode: Mode) -> String {
+/// The file name of the sample configuration's variant in `mode`.
+pub fn sample_config_file(mode: Mode) -> String {
     match mode {
         Mode::Sync => "log4j2-appender.xml".to_string(),
         other => format!("log4j2-appender-{}.xml", other.cli_name()),
@@ -672,7 +672,7 @@ fn drop_summary(rows: &[Row]) -> String {
     out
 }
 
-/// Deletes the files `logger` writes (the study's rows start from no file, as the study's).
+/// Deletes the files `logger` writes (the sample rows start from no file, as in the JMH benchmark the sample comes from).
 fn delete_files(config: &Path, logger: &str) {
     if let Ok(route) = planned_route(config, logger) {
         for file in &route.files {
@@ -700,7 +700,7 @@ fn l4rs_row(target: &Target, threads: usize, options: &Options, progress: &Progr
         Err(reason) => return row(false, Outcome::Skipped(reason)),
     };
     l4rs::shutdown();
-    if target.study {
+    if target.from_sample {
         for file in &route.files {
             let _ = std::fs::remove_file(file);
         }
@@ -814,7 +814,7 @@ fn java_row(
             Outcome::Skipped(unavailable.unwrap_or("no Java harness").to_string()),
         );
     };
-    if target.study {
+    if target.from_sample {
         for file in &route.files {
             let _ = std::fs::remove_file(file);
         }
@@ -901,7 +901,7 @@ mod tests {
 
     #[test]
     fn each_mode_has_its_own_configuration_file() {
-        let names: Vec<String> = Mode::ALL.iter().map(|m| study_config_file(*m)).collect();
+        let names: Vec<String> = Mode::ALL.iter().map(|m| sample_config_file(*m)).collect();
         assert_eq!(
             names,
             [
@@ -1010,7 +1010,7 @@ mod tests {
     }
 
     #[test]
-    fn only_windows_as_long_as_the_anchors_are_quotable() {
+    fn only_windows_as_long_as_the_log4j2_reference_runs_are_quotable() {
         let mut options = Options::default();
         assert!(short_for_quoting(&options));
         options.warmup = QUOTE_WARMUP;

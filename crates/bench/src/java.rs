@@ -171,7 +171,7 @@ impl Harness {
         let files: Vec<String> = run.files.iter().map(|f| f.display().to_string()).collect();
         let mut command = Command::new("java");
         command
-            // A heap large enough that GC pauses do not dominate, as the study's JMH setup.
+            // A heap large enough that GC pauses do not dominate, as in the JMH setup the log4j2 appender benchmark comes from.
             .args(["-Xms2g", "-Xmx2g"])
             // log4j 2.19's MemoryMappedFile unmaps through JDK internals; without these it
             // spins forever once its first region is full (Java 9+).

@@ -1,11 +1,11 @@
-//! `--kafka`: the study's recommended setup, an AsyncLogger in front of a message-queue
-//! appender, measured beside the file appenders in the same run. Four rows, each the study's
-//! workload (the study's pattern, one event in five with the 101-frame error) on the same
+//! `--kafka`: the setup log4j2's performance guidance recommends for speed, an AsyncLogger in front of a message-queue
+//! appender, measured beside the file appenders in the same run. Four rows, each the benchmark's
+//! workload (the sample's pattern, one event in five with the 101-frame error) on the same
 //! threads, one after the other:
 //!
 //! * `AsyncLogger + Kafka`: an `<AsyncLogger>` feeding `<Kafka syncSend="false">`;
 //! * `Kafka (syncSend)`: a synchronous logger feeding `<Kafka>` (log4j2's default, syncSend);
-//! * `AsyncLogger + File` and `File`: the study's File appender behind an AsyncLogger and not.
+//! * `AsyncLogger + File` and `File`: the sample's File appender behind an AsyncLogger and not.
 //!
 //! The broker is a local tansu (`l4rs_kafka::testing`), started on 127.0.0.1 by the bench and
 //! stopped at the end. A row's time runs until its drain returned (`l4rs::flush()`, which for
@@ -36,7 +36,7 @@ pub const ROWS: [(&str, &str, &str, Option<&str>); 4] = [
     ("File", "FileLogger", "File", None),
 ];
 
-/// The configuration of the four rows: the study's pattern and File appender (each row its own
+/// The configuration of the four rows: the sample's pattern and File appender (each row its own
 /// file), the two Kafka appenders on `servers`.
 pub fn config(dir: &str, servers: &str) -> String {
     let pattern = "%d{yyyy-MM-dd HH:mm:ss.SSS} %-5level %pid %t %C.%M:%L - %msg %ex{full} %n";

@@ -1,4 +1,4 @@
-//! The study's log4j2 appender benchmark, run on l4rs: the workload of
+//! The log4j2 appender benchmark, run on l4rs: the workload of
 //! `config-samples/log4j2-appender.xml` through its three file appenders on N threads, beside
 //! this folder's raw write bandwidth, log4j2 itself (`--vs-log4j2`), the Rust peers
 //! (`--peers`) and `tracing`'s fmt layer (`--tracing`). The binary `l4rs-bench` is the entry point; this library holds its parts so

@@ -9,40 +9,40 @@ use l4rs::config::routing::LoggerTree;
 use l4rs::config::Configuration;
 use l4rs::Logger;
 
-use crate::args::{Mode, STUDY_APPENDERS};
+use crate::args::{Mode, SAMPLE_APPENDERS};
 use crate::workload::{fixture, Workload};
 
-/// The study's configuration with `logDir` = `${sys:bench.dir:-target/test-output}` (see the
+/// The benchmark's configuration, `config-samples/log4j2-appender.xml`, with `logDir` = `${sys:bench.dir:-target/test-output}` (see the
 /// comment at its top); written next to the logs so the Java harness reads the same file.
-pub const STUDY_CONFIG: &str = include_str!("../config/log4j2-appender.xml");
+pub const SAMPLE_CONFIG: &str = include_str!("../config/log4j2-appender.xml");
 
-/// The name of the `<Async>` appender put in front of a study appender.
+/// The name of the `<Async>` appender put in front of one of the sample's file appenders.
 pub fn async_appender_name(appender: &str) -> String {
     format!("Async{appender}")
 }
 
-/// The study's configuration in `mode`, derived from [`STUDY_CONFIG`] so that the file
-/// appenders, layouts and levels stay exactly the study's:
+/// The benchmark's configuration in `mode`, derived from [`SAMPLE_CONFIG`] so that the file
+/// appenders, layouts and levels stay exactly the sample's:
 ///
 /// - [`Mode::Sync`] leaves it unchanged.
-/// - [`Mode::AsyncLogger`] turns each study `<Logger>` into an `<AsyncLogger>` with the same
+/// - [`Mode::AsyncLogger`] turns each of the sample's `<Logger>`s into an `<AsyncLogger>` with the same
 ///   attributes and references (log4j2's mixed synchronous/asynchronous mode; Root stays
 ///   synchronous, as it only feeds the console).
 /// - [`Mode::AsyncAppender`] adds an `<Async name="AsyncFile"><AppenderRef ref="File"/></Async>`
-///   (every attribute at log4j2's default) after the file appenders, and each study logger
+///   (every attribute at log4j2's default) after the file appenders, and each of the sample's loggers
 ///   refers to its Async appender instead of the file appender.
 ///
 /// The bench writes each variant under `target/l4rs-bench/`, where the Java harness reads the
 /// same file.
-pub fn study_config(mode: Mode) -> String {
+pub fn sample_config(mode: Mode) -> String {
     match mode {
-        Mode::Sync => STUDY_CONFIG.to_string(),
-        Mode::AsyncLogger => STUDY_CONFIG
+        Mode::Sync => SAMPLE_CONFIG.to_string(),
+        Mode::AsyncLogger => SAMPLE_CONFIG
             .replace("<Logger name=", "<AsyncLogger name=")
             .replace("</Logger>", "</AsyncLogger>"),
         Mode::AsyncAppender => {
-            let mut text = STUDY_CONFIG.to_string();
-            for appender in STUDY_APPENDERS {
+            let mut text = SAMPLE_CONFIG.to_string();
+            for appender in SAMPLE_APPENDERS {
                 text = text.replace(
                     &format!("<AppenderRef ref=\"{}\"/>", appender.name),
                     &format!(
@@ -51,7 +51,7 @@ pub fn study_config(mode: Mode) -> String {
                     ),
                 );
             }
-            let asyncs: String = STUDY_APPENDERS
+            let asyncs: String = SAMPLE_APPENDERS
                 .iter()
                 .map(|a| {
                     format!(
@@ -586,9 +586,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_study_config_is_the_sample_but_for_its_log_folder() {
+    fn the_sample_config_is_the_sample_file_but_for_its_log_folder() {
         let sample = include_str!("../../../config-samples/log4j2-appender.xml");
-        let ours: Vec<&str> = STUDY_CONFIG
+        let ours: Vec<&str> = SAMPLE_CONFIG
             .lines()
             .filter(|l| !l.contains("logDir") && !l.trim_start().starts_with("<!--"))
             .collect();
@@ -605,7 +605,7 @@ mod tests {
                 .collect()
         };
         assert_eq!(elements(&ours), elements(&theirs));
-        assert!(STUDY_CONFIG.contains(
+        assert!(SAMPLE_CONFIG.contains(
             r#"<Property name="logDir">${sys:bench.dir:-target/test-output}</Property>"#
         ));
     }
@@ -615,14 +615,14 @@ mod tests {
         let dir = std::env::temp_dir().join("l4rs-bench-variants");
         l4rs::config::set_system_property(DIR_PROPERTY, dir.display().to_string());
         for mode in Mode::ALL {
-            let text = study_config(mode);
+            let text = sample_config(mode);
             let configuration = l4rs::config::load_str(&text, None).unwrap();
             let problems: Vec<String> = configuration
                 .diagnostics_at_least(l4rs::config::Severity::Warning)
                 .map(|d| d.to_string())
                 .collect();
             assert!(problems.is_empty(), "{mode:?}: {problems:?}");
-            for appender in STUDY_APPENDERS {
+            for appender in SAMPLE_APPENDERS {
                 let route = route(&configuration, appender.logger);
                 assert_eq!(route.asynchronous, mode.is_async(), "{mode:?}");
                 assert_eq!(
@@ -662,9 +662,9 @@ mod tests {
                 .filter(|l| !l.starts_with("<Async") && !l.starts_with("</Async"))
                 .collect()
         };
-        let study = strip(STUDY_CONFIG);
-        assert_eq!(strip(&study_config(Mode::AsyncLogger)), study);
-        let appender_variant = study_config(Mode::AsyncAppender);
+        let sample = strip(SAMPLE_CONFIG);
+        assert_eq!(strip(&sample_config(Mode::AsyncLogger)), sample);
+        let appender_variant = sample_config(Mode::AsyncAppender);
         let mut lines = strip(&appender_variant);
         // The Async elements' own references (the lines after each `<Async …>`) go too.
         let inner: Vec<String> = appender_variant
@@ -679,7 +679,7 @@ mod tests {
             let at = lines.iter().position(|l| l == line).unwrap();
             lines.remove(at);
         }
-        assert_eq!(lines, study);
+        assert_eq!(lines, sample);
     }
 
     #[test]

@@ -144,7 +144,7 @@ pub enum Outcome {
 /// One line of the report.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Row {
-    /// The appender (study) or logger (`--config`) name.
+    /// The row label (sample rows) or logger name (`--config`).
     pub label: String,
     /// `l4rs`, `log4j2`, or the peer's crate name.
     pub library: String,
@@ -459,7 +459,7 @@ pub struct Ratio {
     pub ceiling_limit_share: Option<f64>,
 }
 
-/// The throughput target against log4j2: this many times its ops/ms ...
+/// The throughput target l4rs sets itself against log4j2: this many times its ops/ms ...
 pub const VS_OTHER_TARGET: f64 = 10.0;
 /// ... unless the disk caps l4rs first: then at least this share of the raw bandwidth.
 pub const LIMIT_SHARE_TARGET: f64 = 0.8;
@@ -601,7 +601,7 @@ fn lower_median<T>(mut items: Vec<T>, key: impl Fn(&T) -> f64) -> Option<T> {
     items.into_iter().nth(middle)
 }
 
-/// The scaling target: at many threads no worse than this share of the same row's
+/// The scaling target l4rs sets itself: at many threads no worse than this share of the same row's
 /// figure at the fewest threads. Reported beside the ratio, never enforced.
 pub const SCALING_TARGET: f64 = 0.8;
 

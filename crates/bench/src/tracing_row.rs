@@ -1,4 +1,4 @@
-//! `--tracing`: the study's workload sent through `tracing::debug!`, once into l4rs's
+//! `--tracing`: the benchmark's workload sent through `tracing::debug!`, once into l4rs's
 //! appenders by `l4rs::tracing::layer()` and once into `tracing-subscriber`'s fmt layer writing
 //! a file (the `tracing` peer's setup), in the same run, one child process each (a `tracing`
 //! subscriber is process-wide).
@@ -7,10 +7,10 @@
 //! the report pairs them like an l4rs row and its log4j2 row. The events are the same
 //! `tracing` calls, the error as `tracing`'s error value (`error = &e as &dyn Error`): an
 //! error whose `Display` writes its message and then its 101 frames, resolved once, with no
-//! allocation (as the Rust peers of `../shared/anchors/rust-peers` give theirs), so both
+//! allocation (as the rust-peers reference writers in `../shared/anchors/rust-peers` give theirs), so both
 //! sides get the same text to write for the same price. The fmt layer writes it as the
 //! `error` field; l4rs's layer makes it the event's throwable, and its configuration is the
-//! study's File appender with the study's own pattern (`%ex{full}`).
+//! File appender of `config-samples/log4j2-appender.xml` with its pattern (`%ex{full}`).
 //!
 //! Compiled with the `tracing` feature (which `peers` includes); without it [`AVAILABLE`] is
 //! false and `--tracing` explains how to enable it.
@@ -25,7 +25,7 @@ use crate::report::Row;
 /// True when the rows are compiled in (the `tracing` feature).
 pub const AVAILABLE: bool = cfg!(feature = "tracing");
 
-/// The label of the rows of the study's workload.
+/// The label of the rows of the benchmark's workload.
 pub const LABEL: &str = "tracing-File";
 
 /// The label of the rows of plain events only (no event carries the error).
@@ -50,7 +50,7 @@ pub struct TracingRow {
     pub errors: bool,
 }
 
-/// The rows, each l4rs row right before its fmt row: the study's workload (one event in five
+/// The rows, each l4rs row right before its fmt row: the benchmark's workload (one event in five
 /// with the error and backtrace fields, whose `Display` both sides pay alike), then plain events
 /// only (what the layer itself costs).
 pub const ROWS: [TracingRow; 4] = [
@@ -90,10 +90,10 @@ pub fn log_file(dir: &Path, name: &str) -> std::path::PathBuf {
     }
 }
 
-/// The l4rs configuration of the `--tracing` row: the study's File logger, appender and
+/// The l4rs configuration of the `--tracing` row: the sample's File logger, appender and
 /// pattern; the events' error field is their throwable, which `%ex{full}` prints.
 pub const CONFIG: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
-<!-- The tracing row of l4rs-bench: the study's File row for events sent through tracing::debug!. -->
+<!-- The tracing row of l4rs-bench: the File row of config-samples/log4j2-appender.xml for events sent through tracing::debug!. -->
 <Configuration name="log4j2AppenderTracing" status="error">
     <Properties>
         <Property name="pattern">%d{yyyy-MM-dd HH:mm:ss.SSS} %-5level %pid %t %C.%M:%L - %msg %ex{full} %n</Property>
@@ -242,7 +242,7 @@ pub(crate) mod imp {
         })
     }
 
-    /// The workload as `tracing` calls to the study's logger, the error as `tracing`'s error
+    /// The workload as `tracing` calls to the sample's File logger, the error as `tracing`'s error
     /// value. With `errors` false every operation is the plain event.
     pub struct TracingCalls {
         pub errors: bool,
@@ -394,25 +394,25 @@ mod tests {
     }
 
     #[test]
-    fn the_configuration_is_the_study_file_row() {
+    fn the_configuration_is_the_sample_file_row() {
         let configuration = l4rs::config::load_str(CONFIG, None).expect("parses");
         assert!(
             configuration.diagnostics.is_empty(),
             "{:?}",
             configuration.diagnostics
         );
-        let study = include_str!("../../../config-samples/log4j2-appender.xml");
+        let sample = include_str!("../../../config-samples/log4j2-appender.xml");
         let pattern = |xml: &str| {
             let start = xml.find(r#"name="pattern">"#).expect("a pattern property") + 15;
             xml[start..start + xml[start..].find("</Property>").unwrap()].to_string()
         };
-        assert_eq!(pattern(CONFIG), pattern(study));
+        assert_eq!(pattern(CONFIG), pattern(sample));
         assert!(CONFIG.contains(r#"<Logger name="FileLogger" level="debug" additivity="false">"#));
     }
 
     #[cfg(feature = "tracing")]
     #[test]
-    fn the_error_displays_its_frames_as_the_study_throwable_prints_them() {
+    fn the_error_displays_its_frames_as_the_workload_throwable_prints_them() {
         let throwable = &crate::workload::fixture().throwable;
         let mut expected = throwable.message().expect("a message").to_string();
         for frame in throwable.frames() {

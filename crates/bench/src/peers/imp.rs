@@ -1,10 +1,10 @@
 //! The peers themselves (feature `peers`). Each is set up the way its documentation shows for
-//! a plain log file, at DEBUG, with a pattern close to the study's (time, level, thread,
+//! a plain log file, at DEBUG, with a pattern close to the sample's (time, level, thread,
 //! location, message) where it has one, and prints the error the way its users usually do:
 //! message, error and std's backtrace (captured at the bottom of the same 100-deep recursion
 //! and resolved once), or ([`ErrorForm::Resolved`]) the same frames through the `Display` that
 //! only copies pre-resolved names (`FramedError`, the `--tracing` rows' error). Synchronous peers are set to hand every event to the OS before the call
-//! returns, as the study's `immediateFlush="true"` appenders do.
+//! returns, as the sample's `immediateFlush="true"` appenders do.
 
 use std::path::Path;
 use std::sync::Mutex;

@@ -3,7 +3,6 @@
 //! with the same configuration file, so both see the same machine state; then the peers
 //! (`--peers`); then the report.
 
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -156,20 +155,25 @@ fn run(options: &Options) -> Result<(), String> {
         .collect();
     progress.finish();
 
-    let folded = report::median_rounds(&rounds);
-    let rows: Vec<Row> = folded.iter().map(|r| r.median.clone()).collect();
-    let rounds_of_ratios = report::median_ratios(&rounds, "log4j2");
-    let ratios: Vec<report::Ratio> = rounds_of_ratios.iter().map(|r| r.median.clone()).collect();
-    let rounds_of_scaling = report::median_scaling(&rounds);
-    let scaling: Vec<report::Scaling> =
-        rounds_of_scaling.iter().map(|r| r.median.clone()).collect();
     let mut machine = machine_info(
         &dir,
         harness.as_ref().and_then(|h| h.version.clone()),
         counting,
     );
     machine["rounds"] = options.rounds.into();
+    let rows: Vec<Row> = report::median_rounds(&rounds)
+        .into_iter()
+        .map(|r| r.median)
+        .collect();
     if options.json {
+        let ratios: Vec<report::Ratio> = report::median_ratios(&rounds, "log4j2")
+            .into_iter()
+            .map(|r| r.median)
+            .collect();
+        let scaling: Vec<report::Scaling> = report::median_scaling(&rounds)
+            .into_iter()
+            .map(|r| r.median)
+            .collect();
         println!("{}", report::json(&rows, &ratios, &scaling, &machine));
         // stdout holds only the JSON document; the chart's path goes to stderr.
         if let Some(chart) = write_chart(&base, &rows, &machine) {
@@ -177,118 +181,16 @@ fn run(options: &Options) -> Result<(), String> {
         }
         return Ok(());
     }
-    println!(
-        "l4rs-bench · {} · {} · logs in {}",
-        machine["date"].as_str().unwrap_or(""),
-        machine["cpu"].as_str().unwrap_or(""),
-        dir.display()
+    print!(
+        "{}",
+        report::text::render(&report::text::Report {
+            options,
+            dir: &dir,
+            machine: &machine,
+            rounds: &rounds,
+            java_skipped: java_rows_reason.as_deref(),
+        })
     );
-    println!(
-        "workload: DEBUG, 100-char message, 20% with a 101-frame error rendered by %ex{{full}}; {} s warm-up, {} s measured, then drained (end to end)\n",
-        options.warmup.as_secs_f64(),
-        options.measure.as_secs_f64()
-    );
-    print!("{}", report::table(&rows));
-    println!("(alloc B/op: the logging threads' own allocations; bg B/op: every other thread's, e.g. a queue's writer, until drained)");
-    print!("{}", drop_summary(&rows));
-    println!(
-        "(raw MB/s: this folder's bandwidth just before each row, {}; of raw = write MB/s / raw MB/s)",
-        disk::Probe::for_row(1, options.measure).describe()
-    );
-    print!("{}", ceiling_summary(&rows));
-    if rows
-        .iter()
-        .filter_map(Row::measurement)
-        .any(|m| m.limit_share().is_some_and(|s| s > 1.0))
-    {
-        println!("(a share above 100%: the row met less writeback throttling than the raw probe did; this disk's bandwidth varies a lot from second to second)");
-    }
-    if options.rounds > 1 {
-        println!(
-            "(the table shows each row's median round of {}; ops/ms of every round, in order:)",
-            options.rounds
-        );
-        for row in &folded {
-            println!(
-                "(  {} · {} · {} threads: {})",
-                row.median.label,
-                row.median.library,
-                row.median.threads,
-                each_round(&row.per_round, 1, "", " / ")
-            );
-        }
-    }
-    if !rounds_of_ratios.is_empty() {
-        println!();
-        for rounds_of_ratio in &rounds_of_ratios {
-            let ratio = &rounds_of_ratio.median;
-            let each = median_of_rounds(&rounds_of_ratio.per_round, 1);
-            println!(
-                "{} at {} threads: l4rs is {:.1}x log4j2 in ops/ms{each}; allocated {:.0} B/op vs log4j2's {:.0} B/op (target >= {:.0}x or >= {:.0}% of raw: {}){}",
-                ratio.label,
-                ratio.threads,
-                ratio.ops_ratio,
-                ratio.ours_alloc_per_op,
-                ratio.theirs_alloc_per_op,
-                report::VS_OTHER_TARGET,
-                report::LIMIT_SHARE_TARGET * 100.0,
-                if ratio.target_met() { "met" } else { "missed" },
-                ceiling_verdict(&rounds_of_ratio.each)
-            );
-        }
-    }
-    if !rounds_of_scaling.is_empty() {
-        println!();
-        for rounds_of_scaling in &rounds_of_scaling {
-            let s = &rounds_of_scaling.median;
-            let each = median_of_rounds(&rounds_of_scaling.per_round, 2);
-            println!(
-                "{} · {}: {} threads = {:.2}x its own {}-thread ops/ms{each} (target >= {:.1}x: {})",
-                s.label,
-                s.library,
-                s.threads,
-                s.ratio,
-                s.base_threads,
-                report::SCALING_TARGET,
-                if s.ratio >= report::SCALING_TARGET {
-                    "met"
-                } else {
-                    "missed"
-                }
-            );
-        }
-    }
-    print!("{}", peers::compare::summary(&rows));
-    let rounds_of_tracing = report::median_ratios(&rounds, tracing_row::FMT_LIBRARY);
-    if !rounds_of_tracing.is_empty() {
-        println!();
-        for rounds_of_ratio in &rounds_of_tracing {
-            let each = median_of_rounds(&rounds_of_ratio.per_round, 1);
-            println!("{}", tracing_row::verdict(&rounds_of_ratio.median, &each));
-        }
-    }
-    if let Some(reason) = &java_rows_reason {
-        println!("\nlog4j2 rows skipped: {reason}");
-    }
-    if !ratios.is_empty() && short_for_quoting(options) {
-        println!(
-            "\n(these windows are short: log4j2's JIT may not have settled and l4rs may not yet pay the kernel's cost of new page-cache pages; figures to quote: --warmup {}s --measure {}s, or --rounds 3; see docs/benchmarks.md)",
-            QUOTE_WARMUP.as_secs(),
-            QUOTE_MEASURE.as_secs()
-        );
-    }
-    println!();
-    if options.rounds > 1 {
-        for (index, round) in rounds.iter().enumerate() {
-            for row in round {
-                println!("{} round={}", row.result_line(), index + 1);
-            }
-        }
-    } else {
-        for row in &rows {
-            println!("{}", row.result_line());
-        }
-    }
     if let Some(chart) = write_chart(&base, &rows, &machine) {
         println!("\nchart: {}", chart.display());
     }
@@ -427,39 +329,6 @@ fn run_round(plan: &RoundPlan<'_>, harness: &mut Option<Harness>) -> Vec<Row> {
     rows
 }
 
-/// Each round's value with `decimals` digits (`-` where it has none), `unit` after it, joined
-/// by `separator`.
-fn each_round(values: &[Option<f64>], decimals: usize, unit: &str, separator: &str) -> String {
-    let shown: Vec<String> = values
-        .iter()
-        .map(|value| value.map_or("-".to_string(), |v| format!("{v:.decimals$}{unit}")))
-        .collect();
-    shown.join(separator)
-}
-
-/// ` (median of the rounds: 8.0x 6.2x 7.4x)` after a ratio measured in several rounds; nothing
-/// after one measured once.
-fn median_of_rounds(ratios: &[Option<f64>], decimals: usize) -> String {
-    if ratios.len() > 1 {
-        format!(
-            " (median of the rounds: {})",
-            each_round(ratios, decimals, "x", " ")
-        )
-    } else {
-        String::new()
-    }
-}
-
-/// The warm-up and window of the log4j2 reference runs (`../shared/anchors/log4j2-java/run.sh`): shorter
-/// ones give ratios against log4j2 that do not hold over a longer run.
-const QUOTE_WARMUP: Duration = Duration::from_secs(5);
-const QUOTE_MEASURE: Duration = Duration::from_secs(10);
-
-/// True when a comparison with log4j2 ran with windows shorter than those reference runs'.
-fn short_for_quoting(options: &Options) -> bool {
-    options.warmup < QUOTE_WARMUP || options.measure < QUOTE_MEASURE
-}
-
 /// Writes the run's SVG chart under `base`; its path, or `None` after saying why not.
 fn write_chart(base: &Path, rows: &[Row], machine: &serde_json::Value) -> Option<PathBuf> {
     let chart = base.join("l4rs-bench.svg");
@@ -573,103 +442,6 @@ fn probe_folder(files: &[PathBuf]) -> Option<PathBuf> {
     };
     let folder = absolute.parent()?.to_path_buf();
     folder.is_dir().then_some(folder)
-}
-
-/// What the kernel ceiling says of a ratio measured in `rounds` (each round's counterpart):
-/// `; the ceiling is 7.3x log4j2: out of reach of per-event writes here`, with the largest
-/// ceiling and each round's (`-` for a round without one) after several rounds. Out of reach
-/// only when every round had a ceiling and none left the target within reach; nothing
-/// without any ceiling.
-fn ceiling_verdict(rounds: &[report::Ratio]) -> String {
-    let ceilings: Vec<Option<f64>> = rounds.iter().map(|r| r.ceiling_ratio).collect();
-    let Some(highest) = ceilings.iter().flatten().copied().max_by(f64::total_cmp) else {
-        return String::new();
-    };
-    let verdicts: Vec<Option<bool>> = rounds.iter().map(|r| r.target_reachable()).collect();
-    let verdict = if verdicts.contains(&Some(true)) {
-        ""
-    } else if verdicts.contains(&None) {
-        " (not every round has a ceiling, so no verdict)"
-    } else {
-        ": the target is out of reach of per-event writes here"
-    };
-    let each = if ceilings.len() > 1 {
-        format!(" at most (rounds: {})", each_round(&ceilings, 1, "x", " "))
-    } else {
-        String::new()
-    };
-    format!("; the ceiling is {highest:.1}x log4j2{each}{verdict}")
-}
-
-/// One footnote line per row with a kernel ceiling (`--ceiling`): the ceiling, how it was
-/// written, and the share of it the row reached.
-fn ceiling_summary(rows: &[Row]) -> String {
-    let mut out = String::new();
-    for row in rows {
-        let Some(m) = row.measurement() else {
-            continue;
-        };
-        if let (Some(ceiling), Some(share), Some(writers)) =
-            (m.ceiling_ops_per_ms, m.ceiling_share(), m.ceiling_writers)
-        {
-            let _ = writeln!(
-                out,
-                "(ceiling of {} at {} threads: {ceiling:.1} ops/ms, its {:.0} B events handed to the OS one by one by {writers} writer thread{} with nothing else on the path; l4rs reached {:.0}% of it)",
-                row.label,
-                row.threads,
-                m.bytes_per_event(),
-                if writers == 1 { "" } else { "s" },
-                share * 100.0
-            );
-        }
-    }
-    if rows
-        .iter()
-        .filter_map(Row::measurement)
-        .any(|m| m.ceiling_share().is_some_and(|s| s > 1.0))
-    {
-        out.push_str("(a share above 100%: one ceiling run is a sample of a noisy machine, not a hard bound; a row beyond it counts as within reach)\n");
-    }
-    out
-}
-
-/// Lines saying whether the asynchronous rows lost anything: the figures of a row that dropped
-/// events would flatter it, so this is printed under every table that has such rows.
-fn drop_summary(rows: &[Row]) -> String {
-    let checked: Vec<(&Row, &Measurement)> = rows
-        .iter()
-        .filter(|r| r.library == "l4rs" && r.asynchronous)
-        .filter_map(|r| Some((r, r.measurement()?)))
-        .collect();
-    if checked.is_empty() {
-        return String::new();
-    }
-    let mut out = String::new();
-    let lossy: Vec<String> = checked
-        .iter()
-        .filter(|(_, m)| m.dropped != Some(0) || m.queued.is_some_and(|q| q < m.events))
-        .map(|(r, m)| {
-            format!(
-                "{} ({} threads): dropped_events() = {}, queued {} of {} events",
-                r.label,
-                r.threads,
-                m.dropped.map_or("unknown".to_string(), |d| d.to_string()),
-                m.queued.map_or("?".to_string(), |q| q.to_string()),
-                m.events
-            )
-        })
-        .collect();
-    if lossy.is_empty() {
-        out.push_str(&format!(
-            "(asynchronous l4rs rows: l4rs::flush() drained every queue; dropped_events() = 0 on all {} of them)\n",
-            checked.len()
-        ));
-    } else {
-        for line in lossy {
-            out.push_str(&format!("WARNING: events lost or not queued: {line}\n"));
-        }
-    }
-    out
 }
 
 /// Deletes the files `logger` writes (the sample rows start from no file, as in the JMH benchmark the sample comes from).
@@ -868,37 +640,6 @@ fn machine_info(dir: &Path, java: Option<String>, counting: bool) -> serde_json:
 mod tests {
     use super::*;
 
-    fn async_row(dropped: Option<u64>, queued: Option<u64>) -> Row {
-        Row {
-            label: "AsyncLogger-File".into(),
-            library: "l4rs".into(),
-            threads: 4,
-            asynchronous: true,
-            outcome: Outcome::Measured(Measurement {
-                ops: 10,
-                seconds: 1.0,
-                events: 20,
-                dropped,
-                queued,
-                ..Measurement::default()
-            }),
-        }
-    }
-
-    #[test]
-    fn the_drop_summary_confirms_or_warns() {
-        assert_eq!(drop_summary(&[]), "");
-        let clean = drop_summary(&[async_row(Some(0), Some(20))]);
-        assert!(clean.contains("dropped_events() = 0 on all 1"), "{clean}");
-        let lossy = drop_summary(&[async_row(Some(3), Some(20))]);
-        assert!(
-            lossy.starts_with("WARNING") && lossy.contains("= 3"),
-            "{lossy}"
-        );
-        let short = drop_summary(&[async_row(Some(0), Some(19))]);
-        assert!(short.contains("queued 19 of 20"), "{short}");
-    }
-
     #[test]
     fn each_mode_has_its_own_configuration_file() {
         let names: Vec<String> = Mode::ALL.iter().map(|m| sample_config_file(*m)).collect();
@@ -913,111 +654,10 @@ mod tests {
     }
 
     #[test]
-    fn the_ceiling_says_when_the_target_is_out_of_reach() {
-        let ratio = |ceiling_ratio, ceiling_limit_share| report::Ratio {
-            label: "File".into(),
-            threads: 4,
-            other: "log4j2".into(),
-            ops_ratio: 3.5,
-            ours_alloc_per_op: 0.0,
-            theirs_alloc_per_op: 16_000.0,
-            ours_limit_share: Some(0.1),
-            ceiling_ratio,
-            ceiling_limit_share,
-        };
-        assert_eq!(ceiling_verdict(&[ratio(None, None)]), "");
-        assert_eq!(ceiling_verdict(&[]), "");
-        assert_eq!(
-            ceiling_verdict(&[ratio(Some(7.34), Some(0.2))]),
-            "; the ceiling is 7.3x log4j2: the target is out of reach of per-event writes here"
-        );
-        // Below 10x, but the ceiling reaches 80% of the raw bandwidth, which the target
-        // also accepts.
-        assert_eq!(
-            ceiling_verdict(&[ratio(Some(7.34), Some(0.85))]),
-            "; the ceiling is 7.3x log4j2"
-        );
-        assert_eq!(
-            ceiling_verdict(&[ratio(Some(12.0), Some(0.2))]),
-            "; the ceiling is 12.0x log4j2"
-        );
-        // Several rounds: the largest ceiling, each round's, and out of reach only when it
-        // was in every round.
-        let (low, lower, high) = (
-            ratio(Some(8.5), Some(0.2)),
-            ratio(Some(9.6), Some(0.2)),
-            ratio(Some(10.4), Some(0.2)),
-        );
-        assert_eq!(
-            ceiling_verdict(&[low.clone(), lower.clone()]),
-            "; the ceiling is 9.6x log4j2 at most (rounds: 8.5x 9.6x): the target is out of reach of per-event writes here"
-        );
-        let without = ratio(None, None);
-        assert_eq!(
-            ceiling_verdict(&[low.clone(), without]),
-            "; the ceiling is 8.5x log4j2 at most (rounds: 8.5x -) (not every round has a ceiling, so no verdict)"
-        );
-        assert_eq!(
-            ceiling_verdict(&[low, high, lower]),
-            "; the ceiling is 10.4x log4j2 at most (rounds: 8.5x 10.4x 9.6x)"
-        );
-    }
-
-    #[test]
-    fn each_ceiling_gets_a_footnote_with_the_share_reached() {
-        let row = |label: &str, ceiling| Row {
-            label: label.into(),
-            library: "l4rs".into(),
-            threads: 4,
-            asynchronous: false,
-            outcome: Outcome::Measured(Measurement {
-                ops: 1_000_000,
-                seconds: 2.0,
-                events: 1000,
-                bytes_written: 1_204_000,
-                ceiling_ops_per_ms: ceiling,
-                ceiling_writers: Some(4),
-                ..Measurement::default()
-            }),
-        };
-        let summary = ceiling_summary(&[row("File", Some(625.0)), row("RandomAccessFile", None)]);
-        assert_eq!(
-            summary,
-            "(ceiling of File at 4 threads: 625.0 ops/ms, its 1204 B events handed to the OS one by one by 4 writer threads with nothing else on the path; l4rs reached 80% of it)\n"
-        );
-    }
-
-    #[test]
     fn the_probe_goes_where_the_row_writes() {
         let dir = std::env::temp_dir();
         assert_eq!(probe_folder(&[dir.join("some.log")]), Some(dir.clone()));
         assert_eq!(probe_folder(&[]), None);
         assert_eq!(probe_folder(&[dir.join("no-such-folder-l4rs/x.log")]), None);
-    }
-
-    #[test]
-    fn each_round_shows_missing_rounds() {
-        assert_eq!(
-            each_round(&[Some(8.04), None, Some(12.5)], 1, "x", " "),
-            "8.0x - 12.5x"
-        );
-        assert_eq!(each_round(&[Some(0.805)], 2, "x", " "), "0.81x");
-        assert_eq!(median_of_rounds(&[Some(7.0)], 1), "");
-        assert_eq!(
-            median_of_rounds(&[Some(7.0), Some(9.04)], 1),
-            " (median of the rounds: 7.0x 9.0x)"
-        );
-    }
-
-    #[test]
-    fn only_windows_as_long_as_the_log4j2_reference_runs_are_quotable() {
-        let mut options = Options::default();
-        assert!(short_for_quoting(&options));
-        options.warmup = QUOTE_WARMUP;
-        assert!(short_for_quoting(&options));
-        options.measure = QUOTE_MEASURE;
-        assert!(!short_for_quoting(&options));
-        options.measure = Duration::from_secs(30);
-        assert!(!short_for_quoting(&options));
     }
 }

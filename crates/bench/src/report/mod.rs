@@ -1,5 +1,7 @@
 //! Rows, and the ways they are shown: the table, `RESULT` lines, JSON and an SVG chart.
 
+pub mod text;
+
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 

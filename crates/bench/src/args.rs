@@ -3,76 +3,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-/// One file appender of the benchmark's configuration (`config-samples/log4j2-appender.xml`): its name, its logger and its log file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SampleAppender {
-    /// The appender's name (and the row label).
-    pub name: &'static str,
-    /// The logger routed to it.
-    pub logger: &'static str,
-    /// The log file's name inside the output folder.
-    pub file: &'static str,
-}
-
-/// The sample's three file appenders, in the order the sample declares them.
-pub const SAMPLE_APPENDERS: [SampleAppender; 3] = [
-    SampleAppender {
-        name: "File",
-        logger: "FileLogger",
-        file: "log4j2-file.log",
-    },
-    SampleAppender {
-        name: "RandomAccessFile",
-        logger: "RandomAccessFileLogger",
-        file: "log4j2-random-access-file.log",
-    },
-    SampleAppender {
-        name: "MemoryMappedFile",
-        logger: "MemoryMappedFileLogger",
-        file: "log4j2-memory-mapped-file.log",
-    },
-];
-
-/// How the benchmark's events reach the sample's file appenders: one configuration per mode, every file
-/// appender option unchanged.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Mode {
-    /// The sample configuration as it is: `<Logger>`s straight to the file appenders.
-    Sync,
-    /// Each of the sample's loggers is an `<AsyncLogger>` (the AsyncLogger queue, log4j2's mixed mode).
-    AsyncLogger,
-    /// Each of the sample's loggers refers to an `<Async>` appender in front of its file appender.
-    AsyncAppender,
-}
-
-impl Mode {
-    /// Every mode, in the order rows are run.
-    pub const ALL: [Mode; 3] = [Mode::Sync, Mode::AsyncLogger, Mode::AsyncAppender];
-
-    /// The name `--mode` takes.
-    pub fn cli_name(self) -> &'static str {
-        match self {
-            Mode::Sync => "sync",
-            Mode::AsyncLogger => "async-logger",
-            Mode::AsyncAppender => "async-appender",
-        }
-    }
-
-    /// True when the logging call only queues the event.
-    pub fn is_async(self) -> bool {
-        self != Mode::Sync
-    }
-
-    /// The row label of `appender` in this mode: `File`, `AsyncLogger-File`,
-    /// `AsyncAppender-File` (no spaces, so `RESULT` lines keep one token per value).
-    pub fn label(self, appender: &SampleAppender) -> String {
-        match self {
-            Mode::Sync => appender.name.to_string(),
-            Mode::AsyncLogger => format!("AsyncLogger-{}", appender.name),
-            Mode::AsyncAppender => format!("AsyncAppender-{}", appender.name),
-        }
-    }
-}
+use crate::sample::{Mode, SampleAppender, SAMPLE_APPENDERS};
 
 /// Everything the options decide.
 #[derive(Clone, Debug, PartialEq)]

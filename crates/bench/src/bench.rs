@@ -6,11 +6,12 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::args::{self, Command, Mode, Options};
+use crate::args::{self, Command, Options};
 use crate::java::{self, Harness, JavaRun};
-use crate::ours::{self, L4rsWorkload, DIR_PROPERTY};
+use crate::ours::{self, L4rsWorkload};
 use crate::progress::Progress;
 use crate::report::{self, Measurement, Outcome, Row};
+use crate::sample::{self, DIR_PROPERTY};
 use crate::{alloc, ceiling, disk, peers, runner, tracing_row};
 
 /// At most this many bytes per raw probe round (a fast tmpfs would otherwise fill memory);
@@ -407,8 +408,8 @@ fn targets(options: &Options, base: &Path) -> Result<Vec<Target>, String> {
     }
     let mut targets = Vec::new();
     for &mode in &options.modes {
-        let path = base.join(sample_config_file(mode));
-        std::fs::write(&path, ours::sample_config(mode))
+        let path = base.join(sample::config_file(mode));
+        std::fs::write(&path, sample::config(mode))
             .map_err(|e| format!("{}: {e}", path.display()))?;
         for appender in &options.appenders {
             targets.push(Target {
@@ -421,14 +422,6 @@ fn targets(options: &Options, base: &Path) -> Result<Vec<Target>, String> {
         }
     }
     Ok(targets)
-}
-
-/// The file name of the sample configuration's variant in `mode`.
-pub fn sample_config_file(mode: Mode) -> String {
-    match mode {
-        Mode::Sync => "log4j2-appender.xml".to_string(),
-        other => format!("log4j2-appender-{}.xml", other.cli_name()),
-    }
 }
 
 /// The folder of the first file a row writes (made absolute against the working folder), if
@@ -639,19 +632,6 @@ fn machine_info(dir: &Path, java: Option<String>, counting: bool) -> serde_json:
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn each_mode_has_its_own_configuration_file() {
-        let names: Vec<String> = Mode::ALL.iter().map(|m| sample_config_file(*m)).collect();
-        assert_eq!(
-            names,
-            [
-                "log4j2-appender.xml",
-                "log4j2-appender-async-logger.xml",
-                "log4j2-appender-async-appender.xml"
-            ]
-        );
-    }
 
     #[test]
     fn the_probe_goes_where_the_row_writes() {

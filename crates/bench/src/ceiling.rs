@@ -20,10 +20,11 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::OnceLock;
 
-use crate::args::{Mode, Options, SampleAppender};
+use crate::args::Options;
 use crate::disk;
 use crate::progress::Progress;
 use crate::runner;
+use crate::sample::{Mode, SampleAppender};
 use crate::workload::Workload;
 
 /// How an appender hands an event's bytes to the OS.
@@ -299,7 +300,7 @@ impl Workload for CeilingWorkload {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::args::SAMPLE_APPENDERS;
+    use crate::sample::SAMPLE_APPENDERS;
     use std::time::Duration;
 
     fn options() -> Options {

@@ -17,6 +17,7 @@ pub mod peers;
 pub mod progress;
 pub mod report;
 pub mod runner;
+pub mod sample;
 pub mod tracing_row;
 pub mod workload;
 

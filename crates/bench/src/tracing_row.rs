@@ -286,7 +286,7 @@ pub(crate) mod imp {
         use tracing_subscriber::prelude::*;
         let config = dir.join("log4j2-tracing.xml");
         std::fs::write(&config, super::CONFIG).map_err(|e| format!("{}: {e}", config.display()))?;
-        l4rs::config::set_system_property(crate::ours::DIR_PROPERTY, dir.display().to_string());
+        l4rs::config::set_system_property(crate::sample::DIR_PROPERTY, dir.display().to_string());
         l4rs::init_with_file(&config).map_err(|e| e.to_string())?;
         tracing_subscriber::registry()
             .with(l4rs::tracing::layer())

@@ -14,11 +14,12 @@ pub mod schedule;
 
 use std::path::Path;
 
-use crate::args::{Mode, Options, SampleAppender, SAMPLE_APPENDERS};
+use crate::args::Options;
 use crate::java::{self, Harness, JavaRun};
-use crate::ours::{self, L4rsWorkload, DIR_PROPERTY};
+use crate::ours::{self, L4rsWorkload};
 use crate::progress::Progress;
 use crate::runner;
+use crate::sample::{self, Mode, SampleAppender, DIR_PROPERTY, SAMPLE_APPENDERS};
 use result::Latency;
 
 /// The rows `--latency` runs unless `--appender` or `--mode` narrow the sample's nine: the
@@ -87,8 +88,8 @@ pub fn run(options: &Options) -> Result<(), String> {
     let mut sources = Vec::new();
     for &threads in &options.threads {
         for (mode, appender) in rows(options) {
-            let config = base.join(crate::bench::sample_config_file(mode));
-            std::fs::write(&config, ours::sample_config(mode))
+            let config = base.join(sample::config_file(mode));
+            std::fs::write(&config, sample::config(mode))
                 .map_err(|e| format!("{}: {e}", config.display()))?;
             let label = mode.label(&appender);
             let row = Row {

@@ -29,6 +29,9 @@ pub struct Options {
     pub peers: bool,
     /// Print one JSON document instead of the table.
     pub json: bool,
+    /// Judge each ratio against l4rs's targets (`met`/`missed`); without it the report gives
+    /// the figures and ratios only.
+    pub verdicts: bool,
     /// Where log files go (default `<workspace>/target/l4rs-bench/logs`).
     pub dir: Option<PathBuf>,
     /// Also run log4j2 through the Java harness, interleaved with the l4rs rows.
@@ -72,6 +75,7 @@ impl Default for Options {
             loggers: Vec::new(),
             peers: false,
             json: false,
+            verdicts: false,
             dir: None,
             vs_log4j2: false,
             keep_logs: false,
@@ -122,7 +126,6 @@ OPTIONS:
                              async           both async modes;  all  every mode
   --threads N[,N]          worker threads, e.g. 4 or 4,64; with several counts each row
                            also prints its ops/ms against its own lowest-count figure
-                           (the target: 64 threads at least 0.8x the 4-thread figure)
                                                                               (default 4)
   --rounds N               run every row N times, one round after the other; the table
                            shows each row's median round, every ratio is the median of
@@ -152,8 +155,8 @@ OPTIONS:
   --tracing                also send the workload through tracing::debug!, once into
                            l4rs's appenders by l4rs::tracing::layer() (the sample's File
                            row) and once into tracing-subscriber's fmt layer writing a
-                           file; prints l4rs's ops/ms ratio and both B/op (target >= 1.5x,
-                           0 B/op)   (build with --features tracing; peers includes it)
+                           file; prints l4rs's ops/ms ratio and both B/op
+                           (build with --features tracing; peers includes it)
   --latency                instead of throughput: tail latency at a fixed offered rate
                            per thread; every call timed from its scheduled start
                            (coordinated omission counted), p50/p99/p99.9/p99.99/max of
@@ -168,6 +171,11 @@ OPTIONS:
                            bench starts; counts what the broker received
                            (build with --features kafka)
   --json                   print one JSON document instead of the table
+  --verdicts               also judge each ratio against l4rs's targets (met/missed): 10x
+                           log4j2 or 80% of raw, 64 threads >= 0.8x 4 threads, tracing
+                           >= 1.5x the fmt layer at 0 B/op, latency p99.99 and max
+                           <= 0.1x log4j2's (docs/benchmarks.md); JSON then has
+                           target_met/target_reachable
   -h, --help               this text
 ";
 
@@ -238,6 +246,7 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, String>
             "--dir" => options.dir = Some(PathBuf::from(value("--dir")?)),
             "--peers" => options.peers = true,
             "--json" => options.json = true,
+            "--verdicts" => options.verdicts = true,
             "--vs-log4j2" => options.vs_log4j2 = true,
             "--keep-logs" => options.keep_logs = true,
             "--ceiling" => options.ceiling = true,
@@ -462,13 +471,15 @@ mod tests {
             "--keep-logs",
             "--ceiling",
             "--tracing",
+            "--verdicts",
             "--dir",
             "/tmp/x",
         ])
         .unwrap();
         assert!(options.peers && options.json && options.vs_log4j2 && options.keep_logs);
-        assert!(options.ceiling && options.tracing);
+        assert!(options.ceiling && options.tracing && options.verdicts);
         assert!(!run(&[]).unwrap().tracing);
+        assert!(!run(&[]).unwrap().verdicts);
         assert_eq!(
             run(&["--tracing-child", "fmt"])
                 .unwrap()

@@ -175,7 +175,10 @@ fn run(options: &Options) -> Result<(), String> {
             .into_iter()
             .map(|r| r.median)
             .collect();
-        println!("{}", report::json(&rows, &ratios, &scaling, &machine));
+        println!(
+            "{}",
+            report::json(&rows, &ratios, &scaling, &machine, options.verdicts)
+        );
         // stdout holds only the JSON document; the chart's path goes to stderr.
         if let Some(chart) = write_chart(&base, &rows, &machine) {
             eprintln!("chart: {}", chart.display());

@@ -174,17 +174,25 @@ fn run_here(row: &TracingRow, threads: usize, _: &Options, _: &Path) -> Row {
     }
 }
 
-/// The verdict line of one pairing: ops/ms ratio and bytes allocated per operation.
-pub fn verdict(ratio: &crate::report::Ratio, each_round: &str) -> String {
+/// The line of one pairing: ops/ms ratio and bytes allocated per operation, and with
+/// `verdicts` (`--verdicts`) whether [`VS_FMT_TARGET`] and 0 B/op were met.
+pub fn verdict(ratio: &crate::report::Ratio, each_round: &str, verdicts: bool) -> String {
     let met = ratio.ops_ratio >= VS_FMT_TARGET && ratio.ours_alloc_per_op == 0.0;
+    let verdict = if verdicts {
+        format!(
+            " (target >= {VS_FMT_TARGET}x and 0 B/op: {})",
+            if met { "met" } else { "missed" }
+        )
+    } else {
+        String::new()
+    };
     format!(
-        "{} at {} threads: l4rs's tracing layer is {:.1}x tracing-subscriber's fmt layer in ops/ms{each_round}; allocated {:.0} B/op vs {:.0} B/op (target >= {VS_FMT_TARGET}x and 0 B/op: {})",
+        "{} at {} threads: l4rs's tracing layer is {:.1}x tracing-subscriber's fmt layer in ops/ms{each_round}; allocated {:.0} B/op vs {:.0} B/op{verdict}",
         ratio.label,
         ratio.threads,
         ratio.ops_ratio,
         ratio.ours_alloc_per_op,
         ratio.theirs_alloc_per_op,
-        if met { "met" } else { "missed" }
     )
 }
 
@@ -386,11 +394,12 @@ mod tests {
     #[test]
     fn the_verdict_needs_the_ratio_and_no_allocation() {
         assert_eq!(
-            verdict(&ratio(2.04, 0.0), ""),
+            verdict(&ratio(2.04, 0.0), "", true),
             "tracing-File at 4 threads: l4rs's tracing layer is 2.0x tracing-subscriber's fmt layer in ops/ms; allocated 0 B/op vs 120 B/op (target >= 1.5x and 0 B/op: met)"
         );
-        assert!(verdict(&ratio(1.4, 0.0), "").ends_with("missed)"));
-        assert!(verdict(&ratio(3.0, 8.0), "").ends_with("missed)"));
+        assert!(verdict(&ratio(1.4, 0.0), "", true).ends_with("missed)"));
+        assert!(verdict(&ratio(3.0, 8.0), "", true).ends_with("missed)"));
+        assert!(verdict(&ratio(2.04, 0.0), "", false).ends_with("vs 120 B/op"));
     }
 
     #[test]

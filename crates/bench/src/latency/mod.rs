@@ -158,7 +158,7 @@ pub fn run(options: &Options) -> Result<(), String> {
     }
     println!();
     print!("{}", result::table(&results));
-    for verdict in result::verdicts(&results) {
+    for verdict in result::comparisons(&results, options.verdicts) {
         println!("{verdict}");
     }
     if let Some(reason) = java_missing {

@@ -649,26 +649,43 @@ pub fn scaling(rows: &[Row]) -> Vec<Scaling> {
 }
 
 /// The whole report as one JSON document.
+///
+/// With `verdicts` (`--verdicts`) each ratio also says whether it met l4rs's target
+/// (`target_met`, `target_reachable`, and the scaling `target`).
 pub fn json(
     rows: &[Row],
     ratios: &[Ratio],
     scaling: &[Scaling],
     machine: &serde_json::Value,
+    verdicts: bool,
 ) -> String {
     let document = serde_json::json!({
         "machine": machine,
         "rows": rows.iter().map(Row::json).collect::<Vec<_>>(),
-        "ratios": ratios.iter().map(|r| serde_json::json!({
-            "appender": r.label, "threads": r.threads, "vs": r.other, "ops_ratio": r.ops_ratio,
-            "alloc_bytes_per_op": r.ours_alloc_per_op, "vs_alloc_bytes_per_op": r.theirs_alloc_per_op,
-            "limit_share": r.ours_limit_share, "target_met": r.target_met(),
-            "ceiling_ratio": r.ceiling_ratio, "ceiling_limit_share": r.ceiling_limit_share,
-            "target_reachable": r.target_reachable(),
-        })).collect::<Vec<_>>(),
-        "scaling": scaling.iter().map(|s| serde_json::json!({
-            "appender": s.label, "library": s.library, "base_threads": s.base_threads,
-            "threads": s.threads, "ops_ratio": s.ratio, "target": SCALING_TARGET,
-        })).collect::<Vec<_>>(),
+        "ratios": ratios.iter().map(|r| {
+            let mut ratio = serde_json::json!({
+                "appender": r.label, "threads": r.threads, "vs": r.other, "ops_ratio": r.ops_ratio,
+                "alloc_bytes_per_op": r.ours_alloc_per_op, "vs_alloc_bytes_per_op": r.theirs_alloc_per_op,
+                "limit_share": r.ours_limit_share,
+                "ceiling_ratio": r.ceiling_ratio, "ceiling_limit_share": r.ceiling_limit_share,
+            });
+            if verdicts {
+                ratio["target_met"] = r.target_met().into();
+                ratio["target_reachable"] = r.target_reachable().into();
+            }
+            ratio
+        }).collect::<Vec<_>>(),
+        "scaling": scaling.iter().map(|s| {
+            let mut scaling = serde_json::json!({
+                "appender": s.label, "library": s.library, "base_threads": s.base_threads,
+                "threads": s.threads, "ops_ratio": s.ratio,
+            });
+            if verdicts {
+                scaling["target"] = SCALING_TARGET.into();
+                scaling["target_met"] = (s.ratio >= SCALING_TARGET).into();
+            }
+            scaling
+        }).collect::<Vec<_>>(),
     });
     serde_json::to_string_pretty(&document).unwrap_or_default()
 }
@@ -1070,10 +1087,21 @@ mod tests {
             &ratios(&rows, "log4j2"),
             &scaling(&rows),
             &serde_json::json!({}),
+            false,
         ))
         .unwrap();
         assert_eq!(doc["rows"].as_array().unwrap().len(), 2);
         assert_eq!(doc["ratios"][0]["ops_ratio"], 20.0);
+        assert!(doc["ratios"][0].get("target_met").is_none());
+        let judged: serde_json::Value = serde_json::from_str(&json(
+            &rows,
+            &ratios(&rows, "log4j2"),
+            &scaling(&rows),
+            &serde_json::json!({}),
+            true,
+        ))
+        .unwrap();
+        assert_eq!(judged["ratios"][0]["target_met"], true);
         assert!(doc["scaling"].as_array().unwrap().is_empty());
     }
 

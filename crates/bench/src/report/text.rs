@@ -83,8 +83,8 @@ pub fn render(report: &Report<'_>) -> String {
             );
         }
     }
-    out.push_str(&ratio_lines(&rounds_of_ratios));
-    out.push_str(&scaling_lines(&rounds_of_scaling));
+    out.push_str(&ratio_lines(&rounds_of_ratios, options.verdicts));
+    out.push_str(&scaling_lines(&rounds_of_scaling, options.verdicts));
     out.push_str(&peers::compare::summary(&rows));
     let rounds_of_tracing = super::median_ratios(rounds, tracing_row::FMT_LIBRARY);
     if !rounds_of_tracing.is_empty() {
@@ -94,7 +94,7 @@ pub fn render(report: &Report<'_>) -> String {
             let _ = writeln!(
                 out,
                 "{}",
-                tracing_row::verdict(&rounds_of_ratio.median, &each)
+                tracing_row::verdict(&rounds_of_ratio.median, &each, options.verdicts)
             );
         }
     }
@@ -124,8 +124,10 @@ pub fn render(report: &Report<'_>) -> String {
     out
 }
 
-/// One line per l4rs row beside its log4j2 row: the ops/ms ratio and both allocations.
-fn ratio_lines(rounds_of_ratios: &[AcrossRounds<Ratio>]) -> String {
+/// One line per l4rs row beside its log4j2 row: the ops/ms ratio and both allocations, the
+/// kernel ceiling's ratio where measured, and with `verdicts` whether the throughput target
+/// was met and is within reach.
+fn ratio_lines(rounds_of_ratios: &[AcrossRounds<Ratio>], verdicts: bool) -> String {
     let mut out = String::new();
     if rounds_of_ratios.is_empty() {
         return out;
@@ -134,25 +136,33 @@ fn ratio_lines(rounds_of_ratios: &[AcrossRounds<Ratio>]) -> String {
     for rounds_of_ratio in rounds_of_ratios {
         let ratio = &rounds_of_ratio.median;
         let each = median_of_rounds(&rounds_of_ratio.per_round, 1);
+        let verdict = if verdicts {
+            format!(
+                " (target >= {:.0}x or >= {:.0}% of raw: {})",
+                super::VS_OTHER_TARGET,
+                super::LIMIT_SHARE_TARGET * 100.0,
+                if ratio.target_met() { "met" } else { "missed" },
+            )
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             out,
-            "{} at {} threads: l4rs is {:.1}x log4j2 in ops/ms{each}; allocated {:.0} B/op vs log4j2's {:.0} B/op (target >= {:.0}x or >= {:.0}% of raw: {}){}",
+            "{} at {} threads: l4rs is {:.1}x log4j2 in ops/ms{each}; allocated {:.0} B/op vs log4j2's {:.0} B/op{verdict}{}",
             ratio.label,
             ratio.threads,
             ratio.ops_ratio,
             ratio.ours_alloc_per_op,
             ratio.theirs_alloc_per_op,
-            super::VS_OTHER_TARGET,
-            super::LIMIT_SHARE_TARGET * 100.0,
-            if ratio.target_met() { "met" } else { "missed" },
-            ceiling_verdict(&rounds_of_ratio.each)
+            ceiling_verdict(&rounds_of_ratio.each, verdicts)
         );
     }
     out
 }
 
-/// One line per row run at several thread counts: its ops/ms against its own lowest count's.
-fn scaling_lines(rounds_of_scaling: &[AcrossRounds<Scaling>]) -> String {
+/// One line per row run at several thread counts: its ops/ms against its own lowest count's,
+/// and with `verdicts` whether it met [`super::SCALING_TARGET`].
+fn scaling_lines(rounds_of_scaling: &[AcrossRounds<Scaling>], verdicts: bool) -> String {
     let mut out = String::new();
     if rounds_of_scaling.is_empty() {
         return out;
@@ -161,20 +171,23 @@ fn scaling_lines(rounds_of_scaling: &[AcrossRounds<Scaling>]) -> String {
     for rounds_of_scaling in rounds_of_scaling {
         let s = &rounds_of_scaling.median;
         let each = median_of_rounds(&rounds_of_scaling.per_round, 2);
+        let verdict = if verdicts {
+            format!(
+                " (target >= {:.1}x: {})",
+                super::SCALING_TARGET,
+                if s.ratio >= super::SCALING_TARGET {
+                    "met"
+                } else {
+                    "missed"
+                }
+            )
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             out,
-            "{} · {}: {} threads = {:.2}x its own {}-thread ops/ms{each} (target >= {:.1}x: {})",
-            s.label,
-            s.library,
-            s.threads,
-            s.ratio,
-            s.base_threads,
-            super::SCALING_TARGET,
-            if s.ratio >= super::SCALING_TARGET {
-                "met"
-            } else {
-                "missed"
-            }
+            "{} · {}: {} threads = {:.2}x its own {}-thread ops/ms{each}{verdict}",
+            s.label, s.library, s.threads, s.ratio, s.base_threads,
         );
     }
     out
@@ -217,16 +230,16 @@ fn short_for_quoting(options: &Options) -> bool {
 /// `; the ceiling is 7.3x log4j2: out of reach of per-event writes here`, with the largest
 /// ceiling and each round's (`-` for a round without one) after several rounds. Out of reach
 /// only when every round had a ceiling and none left the target within reach; nothing
-/// without any ceiling.
-fn ceiling_verdict(rounds: &[Ratio]) -> String {
+/// without any ceiling. Without `verdicts` only the ceiling's ratio.
+fn ceiling_verdict(rounds: &[Ratio], verdicts: bool) -> String {
     let ceilings: Vec<Option<f64>> = rounds.iter().map(|r| r.ceiling_ratio).collect();
     let Some(highest) = ceilings.iter().flatten().copied().max_by(f64::total_cmp) else {
         return String::new();
     };
-    let verdicts: Vec<Option<bool>> = rounds.iter().map(|r| r.target_reachable()).collect();
-    let verdict = if verdicts.contains(&Some(true)) {
+    let reachable: Vec<Option<bool>> = rounds.iter().map(|r| r.target_reachable()).collect();
+    let verdict = if !verdicts || reachable.contains(&Some(true)) {
         ""
-    } else if verdicts.contains(&None) {
+    } else if reachable.contains(&None) {
         " (not every round has a ceiling, so no verdict)"
     } else {
         ": the target is out of reach of per-event writes here"
@@ -359,20 +372,25 @@ mod tests {
             ceiling_ratio,
             ceiling_limit_share,
         };
-        assert_eq!(ceiling_verdict(&[ratio(None, None)]), "");
-        assert_eq!(ceiling_verdict(&[]), "");
+        assert_eq!(ceiling_verdict(&[ratio(None, None)], true), "");
+        assert_eq!(ceiling_verdict(&[], true), "");
         assert_eq!(
-            ceiling_verdict(&[ratio(Some(7.34), Some(0.2))]),
+            ceiling_verdict(&[ratio(Some(7.34), Some(0.2))], true),
             "; the ceiling is 7.3x log4j2: the target is out of reach of per-event writes here"
+        );
+        // Without --verdicts: the ceiling's ratio, no judgement.
+        assert_eq!(
+            ceiling_verdict(&[ratio(Some(7.34), Some(0.2))], false),
+            "; the ceiling is 7.3x log4j2"
         );
         // Below 10x, but the ceiling reaches 80% of the raw bandwidth, which the target
         // also accepts.
         assert_eq!(
-            ceiling_verdict(&[ratio(Some(7.34), Some(0.85))]),
+            ceiling_verdict(&[ratio(Some(7.34), Some(0.85))], true),
             "; the ceiling is 7.3x log4j2"
         );
         assert_eq!(
-            ceiling_verdict(&[ratio(Some(12.0), Some(0.2))]),
+            ceiling_verdict(&[ratio(Some(12.0), Some(0.2))], true),
             "; the ceiling is 12.0x log4j2"
         );
         // Several rounds: the largest ceiling, each round's, and out of reach only when it
@@ -383,16 +401,16 @@ mod tests {
             ratio(Some(10.4), Some(0.2)),
         );
         assert_eq!(
-            ceiling_verdict(&[low.clone(), lower.clone()]),
+            ceiling_verdict(&[low.clone(), lower.clone()], true),
             "; the ceiling is 9.6x log4j2 at most (rounds: 8.5x 9.6x): the target is out of reach of per-event writes here"
         );
         let without = ratio(None, None);
         assert_eq!(
-            ceiling_verdict(&[low.clone(), without]),
+            ceiling_verdict(&[low.clone(), without], true),
             "; the ceiling is 8.5x log4j2 at most (rounds: 8.5x -) (not every round has a ceiling, so no verdict)"
         );
         assert_eq!(
-            ceiling_verdict(&[low, high, lower]),
+            ceiling_verdict(&[low, high, lower], true),
             "; the ceiling is 10.4x log4j2 at most (rounds: 8.5x 10.4x 9.6x)"
         );
     }
@@ -457,13 +475,14 @@ mod tests {
         let rounds = vec![vec![l4rs.clone(), log4j2]];
         let options = Options::default();
         let machine = serde_json::json!({"date": "2026-12-01 00:00 UTC", "cpu": "cpu, 2 cores"});
-        let text = render(&Report {
+        let report = Report {
             options: &options,
             dir: Path::new("/tmp/logs"),
             machine: &machine,
             rounds: &rounds,
             java_skipped: None,
-        });
+        };
+        let text = render(&report);
         assert!(
             text.starts_with(
                 "l4rs-bench · 2026-12-01 00:00 UTC · cpu, 2 cores · logs in /tmp/logs\n"
@@ -478,6 +497,19 @@ mod tests {
         );
         // Default windows are shorter than the reference runs': the reminder is printed.
         assert!(text.contains("these windows are short"), "{text}");
+        // Pass/fail verdicts only with --verdicts.
+        assert!(!text.contains("target"), "{text}");
+        let judged = render(&Report {
+            options: &Options {
+                verdicts: true,
+                ..Options::default()
+            },
+            ..report
+        });
+        assert!(
+            judged.contains("vs log4j2's 0 B/op (target >= 10x or >= 80% of raw: missed)"),
+            "{judged}"
+        );
         let results: Vec<&str> = text.lines().filter(|l| l.starts_with("RESULT ")).collect();
         assert_eq!(results, [l4rs.result_line(), rounds[0][1].result_line()]);
     }

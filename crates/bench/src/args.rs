@@ -144,7 +144,7 @@ OPTIONS:
                            write in the row (one for an async row), nothing else on the
                            path, same warm-up and window: no per-event writer can beat
                            it here (sample rows only)
-  --vs-log4j2              also run log4j2 (Java harness in benches/log4j2-java) with the
+  --vs-log4j2              also run log4j2 (Java harness in crates/bench/java) with the
                            same configuration file, right after each l4rs row, and print
                            the ratios; its AsyncLogger rows need disruptor.jar
   --peers                  also run log4rs, spdlog-rs, tracing, fast_log and ftlog,

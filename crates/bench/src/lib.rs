@@ -28,8 +28,8 @@ pub use bench::main_with_args;
 #[global_allocator]
 static TEST_ALLOCATOR: alloc::CountingAllocator = alloc::CountingAllocator;
 
-/// The workspace this bench was built from (where `target/`, `benches/` and
-/// `config-samples/` are); falls back to the working folder when run elsewhere.
+/// The workspace this bench was built from (where its `target/` is); falls back to the
+/// working folder when run elsewhere.
 pub fn workspace_root() -> std::path::PathBuf {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     if root.join("Cargo.toml").is_file() {

@@ -1,7 +1,6 @@
 //! One latency row's figures, its `LATENCY` line (printed by l4rs's side and by the Java
 //! harness alike, and read back), its JSON and the side-by-side table.
 
-use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use super::histogram::Histogram;
@@ -100,11 +99,7 @@ impl Latency {
 
     /// Reads a [`Latency::line`] back (from the Java harness or a test).
     pub fn parse(line: &str) -> Option<Latency> {
-        let rest = line.strip_prefix("LATENCY ")?;
-        let fields: HashMap<&str, &str> = rest
-            .split_whitespace()
-            .filter_map(|f| f.split_once('='))
-            .collect();
+        let fields = crate::report::fields(line.strip_prefix("LATENCY ")?);
         let mut nanos = [0; PERCENTILES.len()];
         for (slot, (_, key)) in nanos.iter_mut().zip(PERCENTILES) {
             *slot = fields.get(format!("{key}_ns").as_str())?.parse().ok()?;

@@ -1,5 +1,6 @@
 //! Rows, and the ways they are shown: the table, `RESULT` lines, JSON and an SVG chart.
 
+pub mod svg;
 pub mod text;
 
 use std::collections::BTreeMap;
@@ -283,11 +284,7 @@ impl Row {
 /// Reads the raw figures back from a [`Row::result_line`] (a peer's child process) or from the
 /// Java harness's `RESULT` line (which names `alloc_bytes` but no allocation count).
 pub fn parse_result_line(line: &str) -> Option<(String, usize, Measurement)> {
-    let rest = line.trim().strip_prefix("RESULT ")?;
-    let fields: BTreeMap<&str, &str> = rest
-        .split_whitespace()
-        .filter_map(|field| field.split_once('='))
-        .collect();
+    let fields = fields(line.trim().strip_prefix("RESULT ")?);
     let number = |key: &str| fields.get(key)?.parse::<f64>().ok();
     let integer = |key: &str| fields.get(key)?.parse::<u64>().ok();
     Some((
@@ -313,6 +310,15 @@ pub fn parse_result_line(line: &str) -> Option<(String, usize, Measurement)> {
             ceiling_writers: fields.get("ceiling_writers").and_then(|w| w.parse().ok()),
         },
     ))
+}
+
+/// The `key=value` fields of a `RESULT` or `LATENCY` line after its first word: one token per
+/// field, so values hold no spaces (labels have theirs replaced, see [`Row::result_line`]).
+/// Tokens without `=` are skipped; a repeated key keeps its last value.
+pub fn fields(rest: &str) -> BTreeMap<&str, &str> {
+    rest.split_whitespace()
+        .filter_map(|field| field.split_once('='))
+        .collect()
 }
 
 /// The rows as a fixed-width table.
@@ -714,21 +720,19 @@ pub fn svg(rows: &[Row], title: &str) -> String {
         .max(1e-9);
     let height = TOP + ROW_HEIGHT * measured.len().max(1) as f64 + 40.0;
     let width = left + BAR_WIDTH + 220.0;
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="13">"#
-    );
-    let _ = writeln!(out, r#"<rect width="100%" height="100%" fill="white"/>"#);
-    let _ = writeln!(
-        out,
-        r#"<text x="12" y="24" font-size="16" font-weight="bold">{}</text>"#,
-        escape(title)
-    );
-    let _ = writeln!(
-        out,
-        r##"<text x="12" y="44" fill="#555">operations per millisecond (longer is better); right: share of the raw write bandwidth measured beside it</text>"##
-    );
+    let mut out = svg::Header {
+        width,
+        height,
+        font_size: 13,
+        title,
+        title_size: 16,
+        title_y: 24.0,
+        notes: &[(
+            44.0,
+            "operations per millisecond (longer is better); right: share of the raw write bandwidth measured beside it",
+        )],
+    }
+    .render();
     for (index, ((row, m), name)) in measured.iter().zip(&names).enumerate() {
         let y = TOP + ROW_HEIGHT * index as f64;
         let length = (m.ops_per_ms() / max * BAR_WIDTH).max(1.0);
@@ -742,7 +746,7 @@ pub fn svg(rows: &[Row], title: &str) -> String {
             r#"<text x="{x}" y="{ty}" text-anchor="end">{name}</text><rect x="{left}" y="{y}" width="{length:.1}" height="{h}" fill="{colour}"/><text x="{vx:.1}" y="{ty}">{ops:.1}{share}</text>"#,
             x = left - 8.0,
             ty = y + 15.0,
-            name = escape(name),
+            name = svg::escape(name),
             h = ROW_HEIGHT - 8.0,
             vx = left + length + 6.0,
             ops = m.ops_per_ms(),
@@ -754,7 +758,7 @@ pub fn svg(rows: &[Row], title: &str) -> String {
     if measured.is_empty() {
         let _ = writeln!(out, r#"<text x="12" y="{TOP}">no row was measured</text>"#);
     }
-    out.push_str("</svg>\n");
+    out.push_str(svg::END);
     out
 }
 
@@ -774,13 +778,6 @@ fn chart_label(row: &Row) -> String {
 /// errs towards room to spare.
 fn label_width(text: &str) -> f64 {
     text.chars().count() as f64 * 8.0
-}
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 #[cfg(test)]
@@ -987,6 +984,22 @@ mod tests {
     }
 
     #[test]
+    fn fields_are_the_key_value_tokens_of_a_line() {
+        let fields = fields("appender=File threads=4 stray ops=1 ops=2 reason=a=b");
+        let pairs: Vec<(&str, &str)> = fields.into_iter().collect();
+        assert_eq!(
+            pairs,
+            [
+                ("appender", "File"),
+                ("ops", "2"),
+                ("reason", "a=b"),
+                ("threads", "4")
+            ]
+        );
+        assert!(super::fields("").is_empty());
+    }
+
+    #[test]
     fn java_lines_parse_without_an_allocation_count() {
         let line = "RESULT appender=File threads=4 ops_per_ms=20.0 alloc_bytes_per_op=16000 alloc_mb_per_s=1.0 bytes_per_event=9000 write_mb_per_s=1.0 ops=100000 seconds=5.000 alloc_bytes=1600000000 events=140000 bytes_written=1260000000 lib=log4j2";
         let (_, _, m) = parse_result_line(line).unwrap();
@@ -1072,7 +1085,7 @@ mod tests {
                 "bar at {x} overlaps a {label:?} label"
             );
         }
-        assert!(chart.contains(&escape(&label)));
+        assert!(chart.contains(&svg::escape(&label)));
     }
 
     #[test]

@@ -51,9 +51,9 @@ pub struct Options {
     /// `--latency`'s offered rate, calls per second per thread (default: half the measured
     /// maximum).
     pub rate: Option<f64>,
-    /// Run only the `--kafka` rows (needs the `kafka` feature): AsyncLogger + Kafka and
-    /// synchronous Kafka beside AsyncLogger + File and File, against a local broker.
-    pub kafka: bool,
+    /// Whether the Kafka rows (`AsyncLogger-Kafka`, `Kafka`; [`crate::kafka_row`]) run
+    /// beside the sample's rows.
+    pub kafka: KafkaRows,
     /// Hidden: run one peer in this (child) process and print its RESULT line.
     pub peer_child: Option<String>,
     /// Hidden: run one `--tracing` row in this (child) process and print its RESULT line.
@@ -83,11 +83,24 @@ impl Default for Options {
             tracing: false,
             latency: false,
             rate: None,
-            kafka: false,
+            kafka: KafkaRows::IfAvailable,
             peer_child: None,
             tracing_child: None,
         }
     }
+}
+
+/// Whether a run has the Kafka rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KafkaRows {
+    /// Not chosen by `--appender` and not asked for: run them when the `kafka` feature is
+    /// built in and the broker and consumer are installed, else leave them out (with a note
+    /// when only the tools are missing).
+    IfAvailable,
+    /// Asked for (`--appender Kafka`, `--kafka`): run them, or fail saying what is missing.
+    Asked,
+    /// Left out by an `--appender` list without `Kafka`, or by `--config`.
+    Off,
 }
 
 /// What the command line asks for.
@@ -118,7 +131,9 @@ after the window the workers stop, the clock runs on until every asynchronous qu
 l4rs::flush() runs and the row reports dropped_events() (must be 0) and the events queued.
 
 OPTIONS:
-  --appender NAME[,NAME]   File | RandomAccessFile | MemoryMappedFile | all   (default all)
+  --appender NAME[,NAME]   File | RandomAccessFile | MemoryMappedFile | Kafka | all
+                           (default all; all includes Kafka when it is built in and
+                           its broker is installed, see --kafka)
   --mode MODE[,MODE]       how the events reach each appender                 (default all)
                              sync            the sample configuration as it is
                              async-logger    each of its loggers an <AsyncLogger>
@@ -166,10 +181,12 @@ OPTIONS:
   --rate N                 --latency's calls per second per thread (default: half of
                            log4j2's measured maximum for the row with --vs-log4j2, else
                            half of l4rs's own)
-  --kafka                  run only AsyncLogger + Kafka (syncSend=false), Kafka (syncSend),
-                           AsyncLogger + File and File against a local tansu broker the
-                           bench starts; counts what the broker received
-                           (build with --features kafka)
+  --kafka                  the Kafka rows, whatever --appender says: AsyncLogger-Kafka
+                           (syncSend=false) and Kafka (syncSend=true, log4j2's default) in
+                           the sync and async-logger modes, against a local tansu broker
+                           the bench starts; each row's topic is read back and its
+                           received count reported (build with --features kafka; needs
+                           the tansu broker and kafka-python)
   --json                   print one JSON document instead of the table
   --verdicts               also judge each ratio against l4rs's targets (met/missed): 10x
                            log4j2 or 80% of raw, 64 threads >= 0.8x 4 threads, tracing
@@ -184,6 +201,8 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, String>
     let mut options = Options::default();
     let mut appenders: Option<Vec<SampleAppender>> = None;
     let mut modes: Option<Vec<Mode>> = None;
+    // `--appender` naming Kafka, or `all` (which keeps Kafka's "if available").
+    let (mut kafka_named, mut all, mut kafka_flag) = (false, false, false);
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
         // Accept both `--flag value` and `--flag=value`.
@@ -206,6 +225,9 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, String>
                 for name in split_list(&value("--appender")?) {
                     if name.eq_ignore_ascii_case("all") {
                         list.extend(SAMPLE_APPENDERS);
+                        all = true;
+                    } else if name.eq_ignore_ascii_case(crate::kafka_row::APPENDER) {
+                        kafka_named = true;
                     } else {
                         list.push(sample_appender(name)?);
                     }
@@ -263,12 +285,19 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, String>
                     }
                 };
             }
-            "--kafka" => options.kafka = true,
+            "--kafka" => kafka_flag = true,
             "--peer-child" => options.peer_child = Some(value("--peer-child")?),
             "--tracing-child" => options.tracing_child = Some(value("--tracing-child")?),
             other => return Err(format!("unknown option '{other}' (see --help)")),
         }
     }
+    options.kafka = if kafka_named || kafka_flag {
+        KafkaRows::Asked
+    } else if appenders.is_some() && !all {
+        KafkaRows::Off
+    } else {
+        KafkaRows::IfAvailable
+    };
     if let Some(mut list) = appenders {
         // `--appender File,all` must not run File twice.
         let mut seen = Vec::new();
@@ -294,6 +323,14 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, String>
         }
         options.modes = list;
     }
+    if options.config.is_some() {
+        if options.kafka == KafkaRows::Asked {
+            return Err(
+                "the Kafka rows run the sample's workload; they do not take --config".into(),
+            );
+        }
+        options.kafka = KafkaRows::Off;
+    }
     if options.config.is_some() && options.loggers.is_empty() {
         return Err("--config needs at least one --logger NAME to benchmark".into());
     }
@@ -313,7 +350,7 @@ fn sample_appender(name: &str) -> Result<SampleAppender, String> {
         .find(|a| a.name.eq_ignore_ascii_case(name))
         .copied()
         .ok_or_else(|| {
-            format!("--appender: unknown appender '{name}' (File, RandomAccessFile, MemoryMappedFile or all)")
+            format!("--appender: unknown appender '{name}' (File, RandomAccessFile, MemoryMappedFile, Kafka or all)")
         })
 }
 
@@ -443,6 +480,34 @@ mod tests {
                 "{bad}"
             );
         }
+    }
+
+    #[test]
+    fn kafka_rows_run_if_available_unless_an_appender_list_leaves_them_out() {
+        assert_eq!(run(&[]).unwrap().kafka, KafkaRows::IfAvailable);
+        assert_eq!(
+            run(&["--appender", "all"]).unwrap().kafka,
+            KafkaRows::IfAvailable
+        );
+        assert_eq!(run(&["--appender", "File"]).unwrap().kafka, KafkaRows::Off);
+        let kafka_only = run(&["--appender", "kafka"]).unwrap();
+        assert_eq!(kafka_only.kafka, KafkaRows::Asked);
+        assert!(kafka_only.appenders.is_empty());
+        let beside_file =
+            run(&["--appender", "File,Kafka", "--mode", "sync,async-logger"]).unwrap();
+        assert_eq!(beside_file.kafka, KafkaRows::Asked);
+        assert_eq!(beside_file.appenders, [SAMPLE_APPENDERS[0]]);
+        assert_eq!(
+            run(&["--appender", "File", "--kafka"]).unwrap().kafka,
+            KafkaRows::Asked
+        );
+        assert_eq!(
+            run(&["--config", "x.xml", "--logger", "a"]).unwrap().kafka,
+            KafkaRows::Off
+        );
+        assert!(run(&["--config", "x.xml", "--logger", "a", "--kafka"])
+            .unwrap_err()
+            .contains("--config"));
     }
 
     #[test]

@@ -6,13 +6,13 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::args::{self, Command, Options};
+use crate::args::{self, Command, KafkaRows, Options};
 use crate::java::{self, Harness, JavaRun};
 use crate::ours::{self, L4rsWorkload};
 use crate::progress::Progress;
 use crate::report::{self, Measurement, Outcome, Row};
-use crate::sample::{self, DIR_PROPERTY};
-use crate::{alloc, ceiling, disk, peers, runner, tracing_row};
+use crate::sample::{self, Mode, DIR_PROPERTY};
+use crate::{alloc, ceiling, disk, kafka_row, peers, runner, tracing_row};
 
 /// At most this many bytes per raw probe round (a fast tmpfs would otherwise fill memory);
 /// the probe itself is [`disk::Probe::for_row`].
@@ -29,6 +29,9 @@ struct Target {
     from_sample: bool,
     /// How the row's kernel ceiling is measured (sample rows, whose appender is known).
     ceiling: Option<ceiling::Plan>,
+    /// For a Kafka row, its mode: the row's configuration is written before each run, on a
+    /// topic of its own ([`kafka_row`]).
+    kafka: Option<Mode>,
 }
 
 /// Parses `args` (without the program name), runs, prints, and returns the exit status.
@@ -83,9 +86,6 @@ fn run(options: &Options) -> Result<(), String> {
     if options.latency {
         return crate::latency::run(options);
     }
-    if options.kafka {
-        return crate::kafka_row::run(options);
-    }
     let counting = alloc::is_counting();
     if !counting {
         eprintln!("l4rs-bench: warning: the counting allocator is not installed; allocation figures read 0");
@@ -95,7 +95,8 @@ fn run(options: &Options) -> Result<(), String> {
     let dir = log_dir(options)?;
     l4rs::config::set_system_property(DIR_PROPERTY, dir.display().to_string());
 
-    let targets = targets(options, &base)?;
+    let broker = start_broker(options)?;
+    let targets = targets(options, &base, broker.is_some())?;
     if options.ceiling && options.config.is_some() {
         eprintln!("l4rs-bench: --ceiling measures the sample's rows only (their appenders are known); ignored with --config");
     }
@@ -150,6 +151,7 @@ fn run(options: &Options) -> Result<(), String> {
         raw,
         window,
         progress: &progress,
+        broker: broker.as_ref(),
     };
     let rounds: Vec<Vec<Row>> = (0..options.rounds)
         .map(|_| run_round(&plan, &mut harness))
@@ -213,6 +215,8 @@ struct RoundPlan<'a> {
     /// Seconds of warm-up plus window (for the progress bar).
     window: f64,
     progress: &'a Progress,
+    /// The local broker of the Kafka rows, when the run has them.
+    broker: Option<&'a kafka_row::Broker>,
 }
 
 /// Runs every row once: each thread count, each target (l4rs, then log4j2 when asked), then
@@ -226,11 +230,34 @@ fn run_round(plan: &RoundPlan<'_>, harness: &mut Option<Harness>) -> Vec<Row> {
         raw,
         window,
         progress,
+        broker,
     } = *plan;
     let mut rows = Vec::new();
     for &threads in &options.threads {
         let probe = disk::Probe::for_row(threads, options.measure);
         for target in targets {
+            if let Some(mode) = target.kafka {
+                // No raw probe or ceiling: the row's bytes go to the broker, not to a disk.
+                progress.step(
+                    &format!("{} · l4rs · {threads} threads", target.label),
+                    window,
+                );
+                rows.push(kafka_l4rs_row(
+                    target, mode, broker, threads, options, progress,
+                ));
+                if options.vs_log4j2 {
+                    rows.push(Row {
+                        label: target.label.clone(),
+                        library: "log4j2".into(),
+                        threads,
+                        asynchronous: mode.is_async(),
+                        outcome: Outcome::Skipped(
+                            "log4j2's Kafka appender needs the kafka-clients jar, which the Java harness does not load".into(),
+                        ),
+                    });
+                }
+                continue;
+            }
             let route = planned_route(&target.config, &target.logger);
             // The probe writes where this row's files go (a user configuration may log
             // elsewhere than --dir).
@@ -394,8 +421,9 @@ fn attach_raw(row: &mut Row, raw_mb_per_s: Option<f64>) {
 }
 
 /// The rows to run: the sample's file appenders in each mode (each mode's configuration written
-/// under `base`, where the Java harness reads it too), or the user's loggers.
-fn targets(options: &Options, base: &Path) -> Result<Vec<Target>, String> {
+/// under `base`, where the Java harness reads it too) and, with `kafka`, the Kafka row of each
+/// mode that has one; or the user's loggers.
+fn targets(options: &Options, base: &Path, kafka: bool) -> Result<Vec<Target>, String> {
     if let Some(config) = &options.config {
         return Ok(options
             .loggers
@@ -406,6 +434,7 @@ fn targets(options: &Options, base: &Path) -> Result<Vec<Target>, String> {
                 config: config.clone(),
                 from_sample: false,
                 ceiling: None,
+                kafka: None,
             })
             .collect());
     }
@@ -421,6 +450,17 @@ fn targets(options: &Options, base: &Path) -> Result<Vec<Target>, String> {
                 config: path.clone(),
                 from_sample: true,
                 ceiling: Some(ceiling::Plan::for_sample(appender, mode)),
+                kafka: None,
+            });
+        }
+        if kafka && kafka_row::MODES.contains(&mode) {
+            targets.push(Target {
+                label: kafka_row::label(mode),
+                logger: kafka_row::LOGGER.to_string(),
+                config: base.join(kafka_row::config_file(mode)),
+                from_sample: false,
+                ceiling: None,
+                kafka: Some(mode),
             });
         }
     }
@@ -483,6 +523,17 @@ fn l4rs_row(target: &Target, threads: usize, options: &Options, progress: &Progr
     // Files a retention policy deletes during the row take their bytes out of the count.
     let deletions = ours::DeletionWatch::start(&route);
     let problems = ours::restart(&target.config).err();
+    // A broker row's events are delivered once the broker acknowledged them: its drain waits
+    // for that too (`l4rs::flush()`), a file row's ends when its queues are empty.
+    let flush_to_broker = || {
+        wait_for_empty_queues();
+        l4rs::flush();
+    };
+    let drain: &dyn Fn() = if target.kafka.is_some() {
+        &flush_to_broker
+    } else {
+        &wait_for_empty_queues
+    };
     let missing = ours::missing_appenders(&route, &l4rs::active_appenders());
     if !missing.is_empty() {
         l4rs::shutdown();
@@ -507,7 +558,7 @@ fn l4rs_row(target: &Target, threads: usize, options: &Options, progress: &Progr
         options.warmup,
         options.measure,
         progress,
-        &wait_for_empty_queues,
+        drain,
     );
     // Outside the clock: flush() drains again (a no-op now) and flushes every appender, which
     // for MemoryMappedFile means msync to the disk, a durability step no row pays per event
@@ -541,8 +592,75 @@ fn l4rs_row(target: &Target, threads: usize, options: &Options, progress: &Progr
             queued,
             ceiling_ops_per_ms: None,
             ceiling_writers: None,
+            received: None,
         }),
     )
+}
+
+/// A Kafka row: a fresh topic and the row's configuration on it, the l4rs row, then the
+/// topic read back: the broker's count, and its records' bytes as the bytes written.
+fn kafka_l4rs_row(
+    target: &Target,
+    mode: Mode,
+    broker: Option<&kafka_row::Broker>,
+    threads: usize,
+    options: &Options,
+    progress: &Progress,
+) -> Row {
+    let skipped = |reason: String| Row {
+        label: target.label.clone(),
+        library: "l4rs".into(),
+        threads,
+        asynchronous: mode.is_async(),
+        outcome: Outcome::Skipped(reason),
+    };
+    let Some(broker) = broker else {
+        return skipped("no Kafka broker".into());
+    };
+    let topic = match broker.prepare(mode, &target.config) {
+        Ok(topic) => topic,
+        Err(reason) => return skipped(reason),
+    };
+    let mut row = l4rs_row(target, threads, options, progress);
+    if let Outcome::Measured(m) = &mut row.outcome {
+        match broker.received(&topic, m.events) {
+            Ok((count, bytes)) => {
+                m.received = Some(count);
+                m.bytes_written = bytes;
+                m.bytes_unknown = false;
+            }
+            Err(reason) => {
+                eprintln!("l4rs-bench: {}: {reason}", target.label);
+                m.bytes_unknown = true;
+            }
+        }
+    }
+    row
+}
+
+/// The broker of the Kafka rows, started when the run has them: asked for and unavailable is
+/// an error; available only "if available" and missing tools is a note on stderr.
+fn start_broker(options: &Options) -> Result<Option<kafka_row::Broker>, String> {
+    let wanted = options
+        .modes
+        .iter()
+        .any(|mode| kafka_row::MODES.contains(mode));
+    match options.kafka {
+        KafkaRows::Off => Ok(None),
+        KafkaRows::Asked if !wanted => Err(format!(
+            "the Kafka rows run in the {} modes; --mode leaves none of them",
+            kafka_row::MODES.map(Mode::cli_name).join(" and ")
+        )),
+        KafkaRows::Asked => kafka_row::Broker::start().map(Some),
+        KafkaRows::IfAvailable if !wanted || !kafka_row::AVAILABLE => Ok(None),
+        KafkaRows::IfAvailable => match kafka_row::Broker::start() {
+            Ok(broker) => Ok(Some(broker)),
+            Err(reason) => {
+                eprintln!("l4rs-bench: note: no Kafka rows: {reason}");
+                Ok(None)
+            }
+        },
+    }
 }
 
 /// The end of an l4rs row's measured time: every asynchronous queue is empty, i.e. each event

@@ -69,10 +69,15 @@ impl Mode {
     /// The row label of `appender` in this mode: `File`, `AsyncLogger-File`,
     /// `AsyncAppender-File` (no spaces, so `RESULT` lines keep one token per value).
     pub fn label(self, appender: &SampleAppender) -> String {
+        self.label_of(appender.name)
+    }
+
+    /// The row label of the appender named `appender` in this mode (see [`Mode::label`]).
+    pub fn label_of(self, appender: &str) -> String {
         match self {
-            Mode::Sync => appender.name.to_string(),
-            Mode::AsyncLogger => format!("AsyncLogger-{}", appender.name),
-            Mode::AsyncAppender => format!("AsyncAppender-{}", appender.name),
+            Mode::Sync => appender.to_string(),
+            Mode::AsyncLogger => format!("AsyncLogger-{appender}"),
+            Mode::AsyncAppender => format!("AsyncAppender-{appender}"),
         }
     }
 }
@@ -100,6 +105,15 @@ pub fn base_config() -> String {
         &SAMPLE[..start],
         &SAMPLE[start + length..]
     )
+}
+
+/// The sample's `pattern` property (the PatternLayout of every appender), for rows that put
+/// the same events through another appender; `None` if the sample has no such property.
+pub fn pattern() -> Option<&'static str> {
+    const OPEN: &str = r#"<Property name="pattern">"#;
+    let start = SAMPLE.find(OPEN)? + OPEN.len();
+    let length = SAMPLE[start..].find("</Property>")?;
+    Some(&SAMPLE[start..start + length])
 }
 
 /// The name of the `<Async>` appender put in front of one of the sample's file appenders.
@@ -180,6 +194,16 @@ mod tests {
         };
         assert_eq!(others(&base), others(SAMPLE));
         assert_eq!(base.lines().count(), SAMPLE.lines().count());
+    }
+
+    #[test]
+    fn the_pattern_is_the_samples_pattern_property() {
+        assert_eq!(
+            pattern(),
+            Some("%d{yyyy-MM-dd HH:mm:ss.SSS} %-5level %pid %t %C.%M:%L - %msg %ex{full} %n")
+        );
+        assert_eq!(Mode::AsyncLogger.label_of("Kafka"), "AsyncLogger-Kafka");
+        assert_eq!(Mode::Sync.label_of("Kafka"), "Kafka");
     }
 
     #[test]

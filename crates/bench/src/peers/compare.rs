@@ -142,6 +142,7 @@ mod tests {
                 queued: None,
                 ceiling_ops_per_ms: None,
                 ceiling_writers: None,
+                received: None,
             }),
         }
     }

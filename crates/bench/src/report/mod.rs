@@ -47,6 +47,9 @@ pub struct Measurement {
     pub ceiling_ops_per_ms: Option<f64>,
     /// The writer threads of that ceiling (the row's threads, or one for an asynchronous row).
     pub ceiling_writers: Option<usize>,
+    /// Records a message broker received for the row (the Kafka rows), read back after it:
+    /// every one of `events` must be there.
+    pub received: Option<u64>,
 }
 
 impl Measurement {
@@ -107,6 +110,12 @@ impl Measurement {
     /// Bytes logged per second during the window, in MB/s.
     pub fn write_mb_per_s(&self) -> f64 {
         self.bytes_per_event() * self.ops as f64 / self.seconds.max(1e-9) / MB
+    }
+
+    /// Events a broker should have received but did not (0 when all arrived), where counted.
+    pub fn missing(&self) -> Option<u64> {
+        self.received
+            .map(|received| self.events.saturating_sub(received))
     }
 
     /// Share of the kernel ceiling this run reached, where the ceiling was measured.
@@ -223,6 +232,9 @@ impl Row {
                 if let Some(dropped) = m.dropped {
                     let _ = write!(line, " dropped={dropped}");
                 }
+                if let Some(received) = m.received {
+                    let _ = write!(line, " received={received}");
+                }
                 if let (Some(ceiling), Some(share)) = (m.ceiling_ops_per_ms, m.ceiling_share()) {
                     let _ = write!(
                         line,
@@ -266,6 +278,7 @@ impl Row {
                 value["drain_seconds"] = m.drain_seconds().into();
                 value["queued"] = m.queued.into();
                 value["dropped"] = m.dropped.into();
+                value["received"] = m.received.into();
                 value["ceiling_ops_per_ms"] = m.ceiling_ops_per_ms.into();
                 value["ceiling_share"] = m.ceiling_share().into();
                 value["ceiling_writers"] = m.ceiling_writers.into();
@@ -308,6 +321,7 @@ pub fn parse_result_line(line: &str) -> Option<(String, usize, Measurement)> {
             queued: integer("queued"),
             ceiling_ops_per_ms: number("ceiling_ops_per_ms"),
             ceiling_writers: fields.get("ceiling_writers").and_then(|w| w.parse().ok()),
+            received: integer("received"),
         },
     ))
 }
@@ -439,6 +453,17 @@ fn note(row: &Row, m: &Measurement) -> String {
             "{}DROPPED {dropped} events",
             if note.is_empty() { "" } else { ", " }
         );
+    }
+    if let (Some(received), Some(missing)) = (m.received, m.missing()) {
+        let separator = if note.is_empty() { "" } else { ", " };
+        if missing == 0 {
+            let _ = write!(note, "{separator}broker received all {received}");
+        } else {
+            let _ = write!(
+                note,
+                "{separator}broker received {received}: MISSING {missing} events"
+            );
+        }
     }
     note
 }
@@ -1153,6 +1178,26 @@ mod tests {
             text.contains("500.0") && text.trim_end().ends_with("async"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn the_brokers_count_goes_into_the_note_the_result_line_and_the_json() {
+        let mut row = measured("l4rs", 1000);
+        row.asynchronous = true;
+        if let Outcome::Measured(m) = &mut row.outcome {
+            m.received = Some(m.events);
+        }
+        assert!(table(&[row.clone()]).contains("async, broker received all 2000"));
+        let line = row.result_line();
+        assert!(line.ends_with(" received=2000"), "{line}");
+        assert_eq!(parse_result_line(&line).unwrap().2.received, Some(2000));
+        assert_eq!(row.json()["received"], 2000);
+        if let Outcome::Measured(m) = &mut row.outcome {
+            m.received = Some(1990);
+        }
+        assert_eq!(row.measurement().unwrap().missing(), Some(10));
+        assert!(table(&[row]).contains("broker received 1990: MISSING 10 events"));
+        assert_eq!(measured("l4rs", 1).measurement().unwrap().missing(), None);
     }
 
     #[test]

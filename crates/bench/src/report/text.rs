@@ -53,6 +53,7 @@ pub fn render(report: &Report<'_>) -> String {
     out.push_str(&super::table(&rows));
     out.push_str("(alloc B/op: the logging threads' own allocations; bg B/op: every other thread's, e.g. a queue's writer, until drained)\n");
     out.push_str(&drop_summary(&rows));
+    out.push_str(&received_summary(&rows));
     let _ = writeln!(
         out,
         "(raw MB/s: this folder's bandwidth just before each row, {}; of raw = write MB/s / raw MB/s)",
@@ -323,6 +324,43 @@ fn drop_summary(rows: &[Row]) -> String {
     out
 }
 
+/// A line saying whether the broker received every event of the rows that log to one (the
+/// Kafka rows): a row whose records did not all arrive would flatter its figures.
+fn received_summary(rows: &[Row]) -> String {
+    let counted: Vec<(&Row, &Measurement)> = rows
+        .iter()
+        .filter_map(|r| Some((r, r.measurement()?)))
+        .filter(|(_, m)| m.received.is_some())
+        .collect();
+    if counted.is_empty() {
+        return String::new();
+    }
+    let mut out = String::new();
+    let missing: Vec<&(&Row, &Measurement)> = counted
+        .iter()
+        .filter(|(_, m)| m.missing() != Some(0))
+        .collect();
+    if missing.is_empty() {
+        let _ = writeln!(
+            out,
+            "(broker rows: the broker received every event logged, read back after each of the {} rows)",
+            counted.len()
+        );
+    }
+    for (row, m) in missing {
+        let _ = writeln!(
+            out,
+            "WARNING: the broker received {} of {} events of {} ({} threads): {} missing",
+            m.received.unwrap_or(0),
+            m.events,
+            row.label,
+            row.threads,
+            m.missing().unwrap_or(0)
+        );
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -463,6 +501,26 @@ mod tests {
         assert!(!short_for_quoting(&options));
         options.measure = Duration::from_secs(30);
         assert!(!short_for_quoting(&options));
+    }
+
+    #[test]
+    fn the_received_summary_confirms_or_warns() {
+        let kafka = |received| Row {
+            label: "AsyncLogger-Kafka".into(),
+            outcome: match async_row(Some(0), Some(20)).outcome {
+                Outcome::Measured(m) => Outcome::Measured(Measurement { received, ..m }),
+                other => other,
+            },
+            ..async_row(Some(0), Some(20))
+        };
+        assert_eq!(received_summary(&[async_row(Some(0), Some(20))]), "");
+        let all = received_summary(&[kafka(Some(20))]);
+        assert!(all.contains("received every event logged"), "{all}");
+        let short = received_summary(&[kafka(Some(17))]);
+        assert_eq!(
+            short,
+            "WARNING: the broker received 17 of 20 events of AsyncLogger-Kafka (4 threads): 3 missing\n"
+        );
     }
 
     #[test]

@@ -90,7 +90,7 @@ pub const DIR_PROPERTY: &str = "bench.dir";
 /// `${sys:bench.dir:-target/test-output}`, so the bench (and the Java harness, through the
 /// same system property) can point the log files at its `--dir` folder. Nothing else changes.
 /// A sample without a `logDir` property is returned unchanged (its rows then write where it
-/// says; [`tests`] keep the shipped sample's property in place).
+/// says; the tests keep the shipped sample's property in place).
 pub fn base_config() -> String {
     const OPEN: &str = r#"<Property name="logDir">"#;
     let Some(start) = SAMPLE.find(OPEN).map(|at| at + OPEN.len()) else {

@@ -339,6 +339,7 @@ pub(crate) mod imp {
                     queued: None,
                     ceiling_ops_per_ms: None,
                     ceiling_writers: None,
+                    received: None,
                 })
             }
         };

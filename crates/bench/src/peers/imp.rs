@@ -65,6 +65,7 @@ pub fn run(peer: &Peer, form: ErrorForm, threads: usize, options: &Options, dir:
                 queued: None,
                 ceiling_ops_per_ms: None,
                 ceiling_writers: None,
+                received: None,
             })
         }
     };

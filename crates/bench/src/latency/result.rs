@@ -178,33 +178,7 @@ pub fn table(rows: &[Latency]) -> String {
         line.extend(TABLE.iter().map(|p| row.at(*p).map_or("-".into(), micros)));
         cells.push(line);
     }
-    let widths: Vec<usize> = (0..cells[0].len())
-        .map(|c| {
-            cells
-                .iter()
-                .map(|l| l[c].chars().count())
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    let mut out = String::new();
-    for (index, line) in cells.iter().enumerate() {
-        for (c, cell) in line.iter().enumerate() {
-            if c < 2 {
-                let _ = write!(out, "{cell:<w$}  ", w = widths[c]);
-            } else {
-                let _ = write!(out, "{cell:>w$}  ", w = widths[c]);
-            }
-        }
-        let trimmed = out.trim_end().len();
-        out.truncate(trimmed);
-        out.push('\n');
-        if index == 0 {
-            out.push_str(&"-".repeat(widths.iter().map(|w| w + 2).sum::<usize>()));
-            out.push('\n');
-        }
-    }
-    out
+    crate::report::columns(&cells, false)
 }
 
 /// For each l4rs row with a log4j2 row of the same label and threads: l4rs's p99.99 and max

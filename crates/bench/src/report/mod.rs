@@ -392,12 +392,25 @@ pub fn table(rows: &[Row]) -> String {
         }
         cells.push(line);
     }
-    let columns = header.len();
-    let widths: Vec<usize> = (0..columns - 1)
+    columns(&cells, true)
+}
+
+/// Lays `cells` out as a fixed-width table, the first line being the header: the first two
+/// columns left-aligned, the others right-aligned, two spaces apart, trailing spaces trimmed,
+/// a rule under the header. With `free_last` the last column (a note) is not padded and the
+/// rule reaches 4 characters into it.
+pub fn columns(cells: &[Vec<String>], free_last: bool) -> String {
+    let count = cells.first().map_or(0, Vec::len);
+    let padded = if free_last {
+        count.saturating_sub(1)
+    } else {
+        count
+    };
+    let widths: Vec<usize> = (0..padded)
         .map(|c| {
             cells
                 .iter()
-                .map(|l| l[c].chars().count())
+                .map(|l| l.get(c).map_or(0, |cell| cell.chars().count()))
                 .max()
                 .unwrap_or(0)
         })
@@ -405,19 +418,22 @@ pub fn table(rows: &[Row]) -> String {
     let mut out = String::new();
     for (index, line) in cells.iter().enumerate() {
         for (c, cell) in line.iter().enumerate() {
-            if c == columns - 1 {
-                out.push_str(cell);
-            } else if c < 2 {
-                let _ = write!(out, "{cell:<w$}  ", w = widths[c]);
-            } else {
-                let _ = write!(out, "{cell:>w$}  ", w = widths[c]);
+            match widths.get(c) {
+                None => out.push_str(cell),
+                Some(&w) if c < 2 => {
+                    let _ = write!(out, "{cell:<w$}  ");
+                }
+                Some(&w) => {
+                    let _ = write!(out, "{cell:>w$}  ");
+                }
             }
         }
         let trimmed = out.trim_end_matches(' ').len();
         out.truncate(trimmed);
         out.push('\n');
         if index == 0 {
-            let rule: usize = widths.iter().map(|w| w + 2).sum::<usize>() + 4;
+            let rule: usize =
+                widths.iter().map(|w| w + 2).sum::<usize>() + if free_last { 4 } else { 0 };
             out.push_str(&"-".repeat(rule));
             out.push('\n');
         }
@@ -1006,6 +1022,34 @@ mod tests {
         assert_eq!(back.events, 2_000_000);
         assert_eq!(back.alloc_count, Some(0));
         assert_eq!(back.raw_mb_per_s, Some(1000.0));
+    }
+
+    #[test]
+    fn columns_align_names_left_figures_right_and_leave_the_note_free() {
+        let cells = |rows: &[&[&str]]| -> Vec<Vec<String>> {
+            rows.iter()
+                .map(|r| r.iter().map(|c| c.to_string()).collect())
+                .collect()
+        };
+        let table = cells(&[
+            &["row", "lib", "ops", "note"],
+            &["File", "l4rs", "12.5", "async, long note"],
+            &["RandomAccessFile", "x", "3", ""],
+        ]);
+        assert_eq!(
+            columns(&table, true),
+            "row               lib    ops  note\n\
+             ----------------------------------\n\
+             File              l4rs  12.5  async, long note\n\
+             RandomAccessFile  x        3\n"
+        );
+        assert_eq!(
+            columns(&table[..2], false),
+            "row   lib    ops              note\n\
+             ------------------------------------\n\
+             File  l4rs  12.5  async, long note\n"
+        );
+        assert_eq!(columns(&[], true), "");
     }
 
     #[test]

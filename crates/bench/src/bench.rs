@@ -578,21 +578,10 @@ fn l4rs_row(target: &Target, threads: usize, options: &Options, progress: &Progr
     row(
         route.asynchronous,
         Outcome::Measured(Measurement {
-            ops: sample.ops,
-            seconds: sample.seconds,
-            window_seconds: Some(sample.window_seconds),
-            alloc_bytes: sample.alloc.bytes,
-            alloc_count: Some(sample.alloc.count),
-            background_alloc_bytes: Some(sample.background_alloc.bytes),
-            events: sample.events,
-            bytes_written: *written.as_ref().unwrap_or(&0),
             bytes_unknown: written.is_err(),
-            raw_mb_per_s: None,
             dropped: Some(dropped),
             queued,
-            ceiling_ops_per_ms: None,
-            ceiling_writers: None,
-            received: None,
+            ..Measurement::of_sample(&sample, *written.as_ref().unwrap_or(&0))
         }),
     )
 }

@@ -324,23 +324,10 @@ pub(crate) mod imp {
                     &|| {},
                 );
                 l4rs::shutdown();
-                Outcome::Measured(Measurement {
-                    ops: sample.ops,
-                    seconds: sample.seconds,
-                    window_seconds: Some(sample.window_seconds),
-                    alloc_bytes: sample.alloc.bytes,
-                    alloc_count: Some(sample.alloc.count),
-                    background_alloc_bytes: Some(sample.background_alloc.bytes),
-                    events: sample.events,
-                    bytes_written: std::fs::metadata(&path).map_or(0, |m| m.len()),
-                    bytes_unknown: false,
-                    raw_mb_per_s: None,
-                    dropped: None,
-                    queued: None,
-                    ceiling_ops_per_ms: None,
-                    ceiling_writers: None,
-                    received: None,
-                })
+                Outcome::Measured(Measurement::of_sample(
+                    &sample,
+                    std::fs::metadata(&path).map_or(0, |m| m.len()),
+                ))
             }
         };
         Row {

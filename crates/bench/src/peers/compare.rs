@@ -136,13 +136,7 @@ mod tests {
                 background_alloc_bytes: Some(0),
                 events: ops,
                 bytes_written: ops * 100,
-                bytes_unknown: false,
-                raw_mb_per_s: None,
-                dropped: None,
-                queued: None,
-                ceiling_ops_per_ms: None,
-                ceiling_writers: None,
-                received: None,
+                ..Measurement::default()
             }),
         }
     }

@@ -53,6 +53,23 @@ pub struct Measurement {
 }
 
 impl Measurement {
+    /// The figures of one run of the workload ([`crate::runner::run`]) that wrote
+    /// `bytes_written` bytes; everything the runner does not know (raw bandwidth, queues,
+    /// ceiling, broker) is left for the row to add.
+    pub fn of_sample(sample: &crate::runner::Sample, bytes_written: u64) -> Measurement {
+        Measurement {
+            ops: sample.ops,
+            seconds: sample.seconds,
+            window_seconds: Some(sample.window_seconds),
+            alloc_bytes: sample.alloc.bytes,
+            alloc_count: Some(sample.alloc.count),
+            background_alloc_bytes: Some(sample.background_alloc.bytes),
+            events: sample.events,
+            bytes_written,
+            ..Measurement::default()
+        }
+    }
+
     /// Operations per millisecond, end to end (window + drain).
     pub fn ops_per_ms(&self) -> f64 {
         self.ops as f64 / (self.seconds * 1000.0).max(1e-9)
@@ -1050,6 +1067,38 @@ mod tests {
              File  l4rs  12.5  async, long note\n"
         );
         assert_eq!(columns(&[], true), "");
+    }
+
+    #[test]
+    fn a_runners_sample_gives_the_figures_it_knows() {
+        let sample = crate::runner::Sample {
+            ops: 1000,
+            window_seconds: 2.0,
+            seconds: 2.5,
+            alloc: crate::alloc::AllocSnapshot {
+                bytes: 64,
+                count: 2,
+            },
+            background_alloc: crate::alloc::AllocSnapshot { bytes: 8, count: 1 },
+            events: 1400,
+        };
+        let m = Measurement::of_sample(&sample, 1_400_000);
+        assert_eq!(
+            m,
+            Measurement {
+                ops: 1000,
+                seconds: 2.5,
+                window_seconds: Some(2.0),
+                alloc_bytes: 64,
+                alloc_count: Some(2),
+                background_alloc_bytes: Some(8),
+                events: 1400,
+                bytes_written: 1_400_000,
+                ..Measurement::default()
+            }
+        );
+        assert_eq!(m.bytes_per_event(), 1000.0);
+        assert_eq!(m.drain_seconds(), Some(0.5));
     }
 
     #[test]

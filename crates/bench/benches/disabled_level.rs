@@ -1,4 +1,4 @@
-//! What a log call costs when its level is disabled: the "a few nanoseconds".
+//! What a log call costs when its level is disabled: l4rs aims at "a few nanoseconds".
 //!
 //! Run with `cargo bench -p l4rs-bench --bench disabled_level`; `cargo test` runs each
 //! benchmark once as a smoke test. The context is log4j2's default configuration (root at
@@ -25,7 +25,7 @@ fn is_enabled(bencher: divan::Bencher<'_, '_>) {
     bencher.bench_local(|| black_box(&logger).is_enabled(black_box(l4rs::Level::DEBUG)));
 }
 
-/// A disabled `debug!` with format arguments, as the study's workload writes it.
+/// A disabled `debug!` with format arguments, as the benchmark's workload writes it.
 #[divan::bench]
 fn debug_macro_with_arguments(bencher: divan::Bencher<'_, '_>) {
     let logger = l4rs::get_logger("bench.disabled");

@@ -3,83 +3,14 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-/// One appender of the study's configuration: its name, its logger and its log file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct StudyAppender {
-    /// The appender's name (and the row label).
-    pub name: &'static str,
-    /// The logger routed to it.
-    pub logger: &'static str,
-    /// The log file's name inside the output folder.
-    pub file: &'static str,
-}
-
-/// The study's three appenders, in the study's order.
-pub const STUDY_APPENDERS: [StudyAppender; 3] = [
-    StudyAppender {
-        name: "File",
-        logger: "FileLogger",
-        file: "log4j2-file.log",
-    },
-    StudyAppender {
-        name: "RandomAccessFile",
-        logger: "RandomAccessFileLogger",
-        file: "log4j2-random-access-file.log",
-    },
-    StudyAppender {
-        name: "MemoryMappedFile",
-        logger: "MemoryMappedFileLogger",
-        file: "log4j2-memory-mapped-file.log",
-    },
-];
-
-/// How the study's events reach its file appenders: one configuration per mode, every file
-/// appender option unchanged.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Mode {
-    /// The study's configuration as it is: `<Logger>`s straight to the file appenders.
-    Sync,
-    /// Each study logger is an `<AsyncLogger>` (the AsyncLogger queue, log4j2's mixed mode).
-    AsyncLogger,
-    /// Each study logger refers to an `<Async>` appender in front of its file appender.
-    AsyncAppender,
-}
-
-impl Mode {
-    /// Every mode, in the order rows are run.
-    pub const ALL: [Mode; 3] = [Mode::Sync, Mode::AsyncLogger, Mode::AsyncAppender];
-
-    /// The name `--mode` takes.
-    pub fn cli_name(self) -> &'static str {
-        match self {
-            Mode::Sync => "sync",
-            Mode::AsyncLogger => "async-logger",
-            Mode::AsyncAppender => "async-appender",
-        }
-    }
-
-    /// True when the logging call only queues the event.
-    pub fn is_async(self) -> bool {
-        self != Mode::Sync
-    }
-
-    /// The row label of `appender` in this mode: `File`, `AsyncLogger-File`,
-    /// `AsyncAppender-File` (no spaces, so `RESULT` lines keep one token per value).
-    pub fn label(self, appender: &StudyAppender) -> String {
-        match self {
-            Mode::Sync => appender.name.to_string(),
-            Mode::AsyncLogger => format!("AsyncLogger-{}", appender.name),
-            Mode::AsyncAppender => format!("AsyncAppender-{}", appender.name),
-        }
-    }
-}
+use crate::sample::{Mode, SampleAppender, SAMPLE_APPENDERS};
 
 /// Everything the options decide.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Options {
-    /// Study appenders to run (ignored with `--config`).
-    pub appenders: Vec<StudyAppender>,
-    /// Modes each study appender is run in (ignored with `--config`).
+    /// The sample's file appenders to run (ignored with `--config`).
+    pub appenders: Vec<SampleAppender>,
+    /// Modes each of those appenders is run in (ignored with `--config`).
     pub modes: Vec<Mode>,
     /// Thread counts; every row is run once per count.
     pub threads: Vec<usize>,
@@ -90,7 +21,7 @@ pub struct Options {
     pub warmup: Duration,
     /// Length of each measured window.
     pub measure: Duration,
-    /// A user configuration to benchmark instead of the study's.
+    /// A user configuration to benchmark instead of the sample.
     pub config: Option<PathBuf>,
     /// The user configuration's loggers to benchmark, one row each.
     pub loggers: Vec<String>,
@@ -98,15 +29,18 @@ pub struct Options {
     pub peers: bool,
     /// Print one JSON document instead of the table.
     pub json: bool,
+    /// Judge each ratio against l4rs's targets (`met`/`missed`); without it the report gives
+    /// the figures and ratios only.
+    pub verdicts: bool,
     /// Where log files go (default `<workspace>/target/l4rs-bench/logs`).
     pub dir: Option<PathBuf>,
     /// Also run log4j2 through the Java harness, interleaved with the l4rs rows.
     pub vs_log4j2: bool,
-    /// Keep each study row's log files (by default they are deleted once measured, so the
+    /// Keep each sample row's log files (by default they are deleted once measured, so the
     /// next row's raw probe and run do not compete with their writeback, and a tmpfs does not
     /// fill up).
     pub keep_logs: bool,
-    /// After each study row, measure its kernel ceiling ([`crate::ceiling`]): the row's bytes
+    /// After each sample row, measure its kernel ceiling ([`crate::ceiling`]): the row's bytes
     /// written event by event the way its appender writes them, with nothing else on the path.
     pub ceiling: bool,
     /// Also run the `--tracing` rows (needs the `tracing` feature): the workload through
@@ -117,9 +51,9 @@ pub struct Options {
     /// `--latency`'s offered rate, calls per second per thread (default: half the measured
     /// maximum).
     pub rate: Option<f64>,
-    /// Run only the `--kafka` rows (needs the `kafka` feature): AsyncLogger + Kafka and
-    /// synchronous Kafka beside AsyncLogger + File and File, against a local broker.
-    pub kafka: bool,
+    /// Whether the Kafka rows (`AsyncLogger-Kafka`, `Kafka`; [`crate::kafka_row`]) run
+    /// beside the sample's rows.
+    pub kafka: KafkaRows,
     /// Hidden: run one peer in this (child) process and print its RESULT line.
     pub peer_child: Option<String>,
     /// Hidden: run one `--tracing` row in this (child) process and print its RESULT line.
@@ -129,7 +63,7 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Options {
         Options {
-            appenders: STUDY_APPENDERS.to_vec(),
+            appenders: SAMPLE_APPENDERS.to_vec(),
             modes: Mode::ALL.to_vec(),
             threads: vec![4],
             rounds: 1,
@@ -141,6 +75,7 @@ impl Default for Options {
             loggers: Vec::new(),
             peers: false,
             json: false,
+            verdicts: false,
             dir: None,
             vs_log4j2: false,
             keep_logs: false,
@@ -148,11 +83,24 @@ impl Default for Options {
             tracing: false,
             latency: false,
             rate: None,
-            kafka: false,
+            kafka: KafkaRows::IfAvailable,
             peer_child: None,
             tracing_child: None,
         }
     }
+}
+
+/// Whether a run has the Kafka rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KafkaRows {
+    /// Not chosen by `--appender` and not asked for: run them when the `kafka` feature is
+    /// built in and the broker and consumer are installed, else leave them out (with a note
+    /// when only the tools are missing).
+    IfAvailable,
+    /// Asked for (`--appender Kafka`, `--kafka`): run them, or fail saying what is missing.
+    Asked,
+    /// Left out by an `--appender` list without `Kafka`, or by `--config`.
+    Off,
 }
 
 /// What the command line asks for.
@@ -168,7 +116,7 @@ pub enum Command {
 
 /// The `--help` text.
 pub const USAGE: &str = "\
-l4rs-bench: the study's log4j2 appender benchmark on l4rs
+l4rs-bench: the log4j2 appender benchmark (config-samples/log4j2-appender.xml) on l4rs
 
 USAGE: cargo run --release -p l4rs-bench [--features peers|tracing] -- [OPTIONS]
 
@@ -183,15 +131,16 @@ after the window the workers stop, the clock runs on until every asynchronous qu
 l4rs::flush() runs and the row reports dropped_events() (must be 0) and the events queued.
 
 OPTIONS:
-  --appender NAME[,NAME]   File | RandomAccessFile | MemoryMappedFile | all   (default all)
+  --appender NAME[,NAME]   File | RandomAccessFile | MemoryMappedFile | Kafka | all
+                           (default all; all includes Kafka when it is built in and
+                           its broker is installed, see --kafka)
   --mode MODE[,MODE]       how the events reach each appender                 (default all)
-                             sync            the study's configuration as it is
-                             async-logger    each study logger an <AsyncLogger>
+                             sync            the sample configuration as it is
+                             async-logger    each of its loggers an <AsyncLogger>
                              async-appender  an <Async> appender in front of each file appender
                              async           both async modes;  all  every mode
   --threads N[,N]          worker threads, e.g. 4 or 4,64; with several counts each row
                            also prints its ops/ms against its own lowest-count figure
-                           (the target: 64 threads at least 0.8x the 4-thread figure)
                                                                               (default 4)
   --rounds N               run every row N times, one round after the other; the table
                            shows each row's median round, every ratio is the median of
@@ -203,14 +152,14 @@ OPTIONS:
   --logger NAME[,NAME]     ... through these loggers (one row each; repeatable)
   --dir DIR                folder for the log files and the raw-bandwidth probe
                            (default <workspace>/target/l4rs-bench/logs; try a tmpfs)
-  --keep-logs              keep each study row's log files (default: deleted once measured)
-  --ceiling                after each study row, its kernel ceiling: the row's bytes per
+  --keep-logs              keep each sample row's log files (default: deleted once measured)
+  --ceiling                after each sample row, its kernel ceiling: the row's bytes per
                            event handed to the OS event by event as its appender does (one
                            write(2) each, or a copy into a mapping), by as many threads as
                            write in the row (one for an async row), nothing else on the
                            path, same warm-up and window: no per-event writer can beat
-                           it here (study rows only)
-  --vs-log4j2              also run log4j2 (Java harness in benches/log4j2-java) with the
+                           it here (sample rows only)
+  --vs-log4j2              also run log4j2 (Java harness in crates/bench/java) with the
                            same configuration file, right after each l4rs row, and print
                            the ratios; its AsyncLogger rows need disruptor.jar
   --peers                  also run log4rs, spdlog-rs, tracing, fast_log and ftlog,
@@ -219,10 +168,10 @@ OPTIONS:
                            terms with l4rs); both printed beside l4rs's File row
                            (build with --features peers)
   --tracing                also send the workload through tracing::debug!, once into
-                           l4rs's appenders by l4rs::tracing::layer() (the study's File
+                           l4rs's appenders by l4rs::tracing::layer() (the sample's File
                            row) and once into tracing-subscriber's fmt layer writing a
-                           file; prints l4rs's ops/ms ratio and both B/op (target >= 1.5x,
-                           0 B/op)   (build with --features tracing; peers includes it)
+                           file; prints l4rs's ops/ms ratio and both B/op
+                           (build with --features tracing; peers includes it)
   --latency                instead of throughput: tail latency at a fixed offered rate
                            per thread; every call timed from its scheduled start
                            (coordinated omission counted), p50/p99/p99.9/p99.99/max of
@@ -232,19 +181,28 @@ OPTIONS:
   --rate N                 --latency's calls per second per thread (default: half of
                            log4j2's measured maximum for the row with --vs-log4j2, else
                            half of l4rs's own)
-  --kafka                  run only AsyncLogger + Kafka (syncSend=false), Kafka (syncSend),
-                           AsyncLogger + File and File against a local tansu broker the
-                           bench starts; counts what the broker received
-                           (build with --features kafka)
+  --kafka                  the Kafka rows, whatever --appender says: AsyncLogger-Kafka
+                           (syncSend=false) and Kafka (syncSend=true, log4j2's default) in
+                           the sync and async-logger modes, against a local tansu broker
+                           the bench starts; each row's topic is read back and its
+                           received count reported (build with --features kafka; needs
+                           the tansu broker and kafka-python)
   --json                   print one JSON document instead of the table
+  --verdicts               also judge each ratio against l4rs's targets (met/missed): 10x
+                           log4j2 or 80% of raw, 64 threads >= 0.8x 4 threads, tracing
+                           >= 1.5x the fmt layer at 0 B/op, latency p99.99 and max
+                           <= 0.1x log4j2's (docs/benchmarks.md); JSON then has
+                           target_met/target_reachable
   -h, --help               this text
 ";
 
 /// Parses the arguments after the program name.
 pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, String> {
     let mut options = Options::default();
-    let mut appenders: Option<Vec<StudyAppender>> = None;
+    let mut appenders: Option<Vec<SampleAppender>> = None;
     let mut modes: Option<Vec<Mode>> = None;
+    // `--appender` naming Kafka, or `all` (which keeps Kafka's "if available").
+    let (mut kafka_named, mut all, mut kafka_flag) = (false, false, false);
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
         // Accept both `--flag value` and `--flag=value`.
@@ -266,9 +224,12 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, String>
                 let list = appenders.get_or_insert_with(Vec::new);
                 for name in split_list(&value("--appender")?) {
                     if name.eq_ignore_ascii_case("all") {
-                        list.extend(STUDY_APPENDERS);
+                        list.extend(SAMPLE_APPENDERS);
+                        all = true;
+                    } else if name.eq_ignore_ascii_case(crate::kafka_row::APPENDER) {
+                        kafka_named = true;
                     } else {
-                        list.push(study_appender(name)?);
+                        list.push(sample_appender(name)?);
                     }
                 }
             }
@@ -307,6 +268,7 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, String>
             "--dir" => options.dir = Some(PathBuf::from(value("--dir")?)),
             "--peers" => options.peers = true,
             "--json" => options.json = true,
+            "--verdicts" => options.verdicts = true,
             "--vs-log4j2" => options.vs_log4j2 = true,
             "--keep-logs" => options.keep_logs = true,
             "--ceiling" => options.ceiling = true,
@@ -323,12 +285,19 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, String>
                     }
                 };
             }
-            "--kafka" => options.kafka = true,
+            "--kafka" => kafka_flag = true,
             "--peer-child" => options.peer_child = Some(value("--peer-child")?),
             "--tracing-child" => options.tracing_child = Some(value("--tracing-child")?),
             other => return Err(format!("unknown option '{other}' (see --help)")),
         }
     }
+    options.kafka = if kafka_named || kafka_flag {
+        KafkaRows::Asked
+    } else if appenders.is_some() && !all {
+        KafkaRows::Off
+    } else {
+        KafkaRows::IfAvailable
+    };
     if let Some(mut list) = appenders {
         // `--appender File,all` must not run File twice.
         let mut seen = Vec::new();
@@ -350,9 +319,17 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, String>
         // of different runs line up.
         list.sort_by_key(|m| Mode::ALL.iter().position(|a| a == m));
         if options.config.is_some() {
-            return Err("--mode applies to the study's configuration; with --config your configuration decides what is asynchronous".into());
+            return Err("--mode applies to the sample configuration (config-samples/log4j2-appender.xml); with --config your configuration decides what is asynchronous".into());
         }
         options.modes = list;
+    }
+    if options.config.is_some() {
+        if options.kafka == KafkaRows::Asked {
+            return Err(
+                "the Kafka rows run the sample's workload; they do not take --config".into(),
+            );
+        }
+        options.kafka = KafkaRows::Off;
     }
     if options.config.is_some() && options.loggers.is_empty() {
         return Err("--config needs at least one --logger NAME to benchmark".into());
@@ -367,13 +344,13 @@ fn split_list(value: &str) -> impl Iterator<Item = &str> {
     value.split(',').map(str::trim).filter(|s| !s.is_empty())
 }
 
-fn study_appender(name: &str) -> Result<StudyAppender, String> {
-    STUDY_APPENDERS
+fn sample_appender(name: &str) -> Result<SampleAppender, String> {
+    SAMPLE_APPENDERS
         .iter()
         .find(|a| a.name.eq_ignore_ascii_case(name))
         .copied()
         .ok_or_else(|| {
-            format!("--appender: unknown appender '{name}' (File, RandomAccessFile, MemoryMappedFile or all)")
+            format!("--appender: unknown appender '{name}' (File, RandomAccessFile, MemoryMappedFile, Kafka or all)")
         })
 }
 
@@ -427,9 +404,9 @@ mod tests {
     }
 
     #[test]
-    fn no_arguments_is_the_study_at_four_threads() {
+    fn no_arguments_is_the_sample_at_four_threads() {
         let options = run(&[]).unwrap();
-        assert_eq!(options.appenders, STUDY_APPENDERS.to_vec());
+        assert_eq!(options.appenders, SAMPLE_APPENDERS.to_vec());
         assert_eq!(options.modes, Mode::ALL.to_vec());
         assert_eq!(options.threads, vec![4]);
         assert_eq!(options.warmup, Duration::from_secs(1));
@@ -458,11 +435,11 @@ mod tests {
 
     #[test]
     fn labels_name_the_mode_and_the_appender() {
-        let file = STUDY_APPENDERS[0];
+        let file = SAMPLE_APPENDERS[0];
         assert_eq!(Mode::Sync.label(&file), "File");
         assert_eq!(Mode::AsyncLogger.label(&file), "AsyncLogger-File");
         assert_eq!(
-            Mode::AsyncAppender.label(&STUDY_APPENDERS[2]),
+            Mode::AsyncAppender.label(&SAMPLE_APPENDERS[2]),
             "AsyncAppender-MemoryMappedFile"
         );
         assert!(!Mode::Sync.is_async() && Mode::AsyncAppender.is_async());
@@ -506,6 +483,34 @@ mod tests {
     }
 
     #[test]
+    fn kafka_rows_run_if_available_unless_an_appender_list_leaves_them_out() {
+        assert_eq!(run(&[]).unwrap().kafka, KafkaRows::IfAvailable);
+        assert_eq!(
+            run(&["--appender", "all"]).unwrap().kafka,
+            KafkaRows::IfAvailable
+        );
+        assert_eq!(run(&["--appender", "File"]).unwrap().kafka, KafkaRows::Off);
+        let kafka_only = run(&["--appender", "kafka"]).unwrap();
+        assert_eq!(kafka_only.kafka, KafkaRows::Asked);
+        assert!(kafka_only.appenders.is_empty());
+        let beside_file =
+            run(&["--appender", "File,Kafka", "--mode", "sync,async-logger"]).unwrap();
+        assert_eq!(beside_file.kafka, KafkaRows::Asked);
+        assert_eq!(beside_file.appenders, [SAMPLE_APPENDERS[0]]);
+        assert_eq!(
+            run(&["--appender", "File", "--kafka"]).unwrap().kafka,
+            KafkaRows::Asked
+        );
+        assert_eq!(
+            run(&["--config", "x.xml", "--logger", "a"]).unwrap().kafka,
+            KafkaRows::Off
+        );
+        assert!(run(&["--config", "x.xml", "--logger", "a", "--kafka"])
+            .unwrap_err()
+            .contains("--config"));
+    }
+
+    #[test]
     fn all_does_not_repeat_an_appender() {
         let options = run(&["--appender", "File", "--appender", "all"]).unwrap();
         assert_eq!(options.appenders.len(), 3);
@@ -531,13 +536,15 @@ mod tests {
             "--keep-logs",
             "--ceiling",
             "--tracing",
+            "--verdicts",
             "--dir",
             "/tmp/x",
         ])
         .unwrap();
         assert!(options.peers && options.json && options.vs_log4j2 && options.keep_logs);
-        assert!(options.ceiling && options.tracing);
+        assert!(options.ceiling && options.tracing && options.verdicts);
         assert!(!run(&[]).unwrap().tracing);
+        assert!(!run(&[]).unwrap().verdicts);
         assert_eq!(
             run(&["--tracing-child", "fmt"])
                 .unwrap()

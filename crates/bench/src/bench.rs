@@ -3,16 +3,16 @@
 //! with the same configuration file, so both see the same machine state; then the peers
 //! (`--peers`); then the report.
 
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::args::{self, Command, Mode, Options};
+use crate::args::{self, Command, KafkaRows, Options};
 use crate::java::{self, Harness, JavaRun};
-use crate::ours::{self, L4rsWorkload, DIR_PROPERTY};
+use crate::ours::{self, L4rsWorkload};
 use crate::progress::Progress;
 use crate::report::{self, Measurement, Outcome, Row};
-use crate::{alloc, ceiling, disk, peers, runner, tracing_row};
+use crate::sample::{self, Mode, DIR_PROPERTY};
+use crate::{alloc, ceiling, disk, kafka_row, peers, runner, tracing_row};
 
 /// At most this many bytes per raw probe round (a fast tmpfs would otherwise fill memory);
 /// the probe itself is [`disk::Probe::for_row`].
@@ -21,14 +21,17 @@ const RAW_PROBE_CAP: u64 = 4 << 30;
 const JVM_OVERHEAD_SECONDS: f64 = 1.5;
 
 /// One benchmarked row: its label, the configuration file and logger it runs, and whether it
-/// is one of the study's (whose files the bench may delete).
+/// is one of the sample's (whose files the bench may delete).
 struct Target {
     label: String,
     logger: String,
     config: PathBuf,
-    study: bool,
-    /// How the row's kernel ceiling is measured (study rows, whose appender is known).
+    from_sample: bool,
+    /// How the row's kernel ceiling is measured (sample rows, whose appender is known).
     ceiling: Option<ceiling::Plan>,
+    /// For a Kafka row, its mode: the row's configuration is written before each run, on a
+    /// topic of its own ([`kafka_row`]).
+    kafka: Option<Mode>,
 }
 
 /// Parses `args` (without the program name), runs, prints, and returns the exit status.
@@ -83,9 +86,6 @@ fn run(options: &Options) -> Result<(), String> {
     if options.latency {
         return crate::latency::run(options);
     }
-    if options.kafka {
-        return crate::kafka_row::run(options);
-    }
     let counting = alloc::is_counting();
     if !counting {
         eprintln!("l4rs-bench: warning: the counting allocator is not installed; allocation figures read 0");
@@ -95,9 +95,10 @@ fn run(options: &Options) -> Result<(), String> {
     let dir = log_dir(options)?;
     l4rs::config::set_system_property(DIR_PROPERTY, dir.display().to_string());
 
-    let targets = targets(options, &base)?;
+    let broker = start_broker(options)?;
+    let targets = targets(options, &base, broker.is_some())?;
     if options.ceiling && options.config.is_some() {
-        eprintln!("l4rs-bench: --ceiling measures the study's rows only (their appenders are known); ignored with --config");
+        eprintln!("l4rs-bench: --ceiling measures the sample's rows only (their appenders are known); ignored with --config");
     }
     let mut java_rows_reason = None;
     let mut harness = None;
@@ -150,145 +151,52 @@ fn run(options: &Options) -> Result<(), String> {
         raw,
         window,
         progress: &progress,
+        broker: broker.as_ref(),
     };
     let rounds: Vec<Vec<Row>> = (0..options.rounds)
         .map(|_| run_round(&plan, &mut harness))
         .collect();
     progress.finish();
 
-    let folded = report::median_rounds(&rounds);
-    let rows: Vec<Row> = folded.iter().map(|r| r.median.clone()).collect();
-    let rounds_of_ratios = report::median_ratios(&rounds, "log4j2");
-    let ratios: Vec<report::Ratio> = rounds_of_ratios.iter().map(|r| r.median.clone()).collect();
-    let rounds_of_scaling = report::median_scaling(&rounds);
-    let scaling: Vec<report::Scaling> =
-        rounds_of_scaling.iter().map(|r| r.median.clone()).collect();
     let mut machine = machine_info(
         &dir,
         harness.as_ref().and_then(|h| h.version.clone()),
         counting,
     );
     machine["rounds"] = options.rounds.into();
+    let rows: Vec<Row> = report::median_rounds(&rounds)
+        .into_iter()
+        .map(|r| r.median)
+        .collect();
     if options.json {
-        println!("{}", report::json(&rows, &ratios, &scaling, &machine));
+        let ratios: Vec<report::Ratio> = report::median_ratios(&rounds, "log4j2")
+            .into_iter()
+            .map(|r| r.median)
+            .collect();
+        let scaling: Vec<report::Scaling> = report::median_scaling(&rounds)
+            .into_iter()
+            .map(|r| r.median)
+            .collect();
+        println!(
+            "{}",
+            report::json(&rows, &ratios, &scaling, &machine, options.verdicts)
+        );
         // stdout holds only the JSON document; the chart's path goes to stderr.
         if let Some(chart) = write_chart(&base, &rows, &machine) {
             eprintln!("chart: {}", chart.display());
         }
         return Ok(());
     }
-    println!(
-        "l4rs-bench · {} · {} · logs in {}",
-        machine["date"].as_str().unwrap_or(""),
-        machine["cpu"].as_str().unwrap_or(""),
-        dir.display()
+    print!(
+        "{}",
+        report::text::render(&report::text::Report {
+            options,
+            dir: &dir,
+            machine: &machine,
+            rounds: &rounds,
+            java_skipped: java_rows_reason.as_deref(),
+        })
     );
-    println!(
-        "workload: DEBUG, 100-char message, 20% with a 101-frame error rendered by %ex{{full}}; {} s warm-up, {} s measured, then drained (end to end)\n",
-        options.warmup.as_secs_f64(),
-        options.measure.as_secs_f64()
-    );
-    print!("{}", report::table(&rows));
-    println!("(alloc B/op: the logging threads' own allocations; bg B/op: every other thread's, e.g. a queue's writer, until drained)");
-    print!("{}", drop_summary(&rows));
-    println!(
-        "(raw MB/s: this folder's bandwidth just before each row, {}; of raw = write MB/s / raw MB/s)",
-        disk::Probe::for_row(1, options.measure).describe()
-    );
-    print!("{}", ceiling_summary(&rows));
-    if rows
-        .iter()
-        .filter_map(Row::measurement)
-        .any(|m| m.limit_share().is_some_and(|s| s > 1.0))
-    {
-        println!("(a share above 100%: the row met less writeback throttling than the raw probe did; this disk's bandwidth varies a lot from second to second)");
-    }
-    if options.rounds > 1 {
-        println!(
-            "(the table shows each row's median round of {}; ops/ms of every round, in order:)",
-            options.rounds
-        );
-        for row in &folded {
-            println!(
-                "(  {} · {} · {} threads: {})",
-                row.median.label,
-                row.median.library,
-                row.median.threads,
-                each_round(&row.per_round, 1, "", " / ")
-            );
-        }
-    }
-    if !rounds_of_ratios.is_empty() {
-        println!();
-        for rounds_of_ratio in &rounds_of_ratios {
-            let ratio = &rounds_of_ratio.median;
-            let each = median_of_rounds(&rounds_of_ratio.per_round, 1);
-            println!(
-                "{} at {} threads: l4rs is {:.1}x log4j2 in ops/ms{each}; allocated {:.0} B/op vs log4j2's {:.0} B/op (target >= {:.0}x or >= {:.0}% of raw: {}){}",
-                ratio.label,
-                ratio.threads,
-                ratio.ops_ratio,
-                ratio.ours_alloc_per_op,
-                ratio.theirs_alloc_per_op,
-                report::VS_OTHER_TARGET,
-                report::LIMIT_SHARE_TARGET * 100.0,
-                if ratio.target_met() { "met" } else { "missed" },
-                ceiling_verdict(&rounds_of_ratio.each)
-            );
-        }
-    }
-    if !rounds_of_scaling.is_empty() {
-        println!();
-        for rounds_of_scaling in &rounds_of_scaling {
-            let s = &rounds_of_scaling.median;
-            let each = median_of_rounds(&rounds_of_scaling.per_round, 2);
-            println!(
-                "{} · {}: {} threads = {:.2}x its own {}-thread ops/ms{each} (target >= {:.1}x: {})",
-                s.label,
-                s.library,
-                s.threads,
-                s.ratio,
-                s.base_threads,
-                report::SCALING_TARGET,
-                if s.ratio >= report::SCALING_TARGET {
-                    "met"
-                } else {
-                    "missed"
-                }
-            );
-        }
-    }
-    print!("{}", peers::compare::summary(&rows));
-    let rounds_of_tracing = report::median_ratios(&rounds, tracing_row::FMT_LIBRARY);
-    if !rounds_of_tracing.is_empty() {
-        println!();
-        for rounds_of_ratio in &rounds_of_tracing {
-            let each = median_of_rounds(&rounds_of_ratio.per_round, 1);
-            println!("{}", tracing_row::verdict(&rounds_of_ratio.median, &each));
-        }
-    }
-    if let Some(reason) = &java_rows_reason {
-        println!("\nlog4j2 rows skipped: {reason}");
-    }
-    if !ratios.is_empty() && short_for_quoting(options) {
-        println!(
-            "\n(these windows are short: log4j2's JIT may not have settled and l4rs may not yet pay the kernel's cost of new page-cache pages; figures to quote: --warmup {}s --measure {}s, or --rounds 3; see docs/benchmarks.md)",
-            QUOTE_WARMUP.as_secs(),
-            QUOTE_MEASURE.as_secs()
-        );
-    }
-    println!();
-    if options.rounds > 1 {
-        for (index, round) in rounds.iter().enumerate() {
-            for row in round {
-                println!("{} round={}", row.result_line(), index + 1);
-            }
-        }
-    } else {
-        for row in &rows {
-            println!("{}", row.result_line());
-        }
-    }
     if let Some(chart) = write_chart(&base, &rows, &machine) {
         println!("\nchart: {}", chart.display());
     }
@@ -307,6 +215,8 @@ struct RoundPlan<'a> {
     /// Seconds of warm-up plus window (for the progress bar).
     window: f64,
     progress: &'a Progress,
+    /// The local broker of the Kafka rows, when the run has them.
+    broker: Option<&'a kafka_row::Broker>,
 }
 
 /// Runs every row once: each thread count, each target (l4rs, then log4j2 when asked), then
@@ -320,11 +230,34 @@ fn run_round(plan: &RoundPlan<'_>, harness: &mut Option<Harness>) -> Vec<Row> {
         raw,
         window,
         progress,
+        broker,
     } = *plan;
     let mut rows = Vec::new();
     for &threads in &options.threads {
         let probe = disk::Probe::for_row(threads, options.measure);
         for target in targets {
+            if let Some(mode) = target.kafka {
+                // No raw probe or ceiling: the row's bytes go to the broker, not to a disk.
+                progress.step(
+                    &format!("{} · l4rs · {threads} threads", target.label),
+                    window,
+                );
+                rows.push(kafka_l4rs_row(
+                    target, mode, broker, threads, options, progress,
+                ));
+                if options.vs_log4j2 {
+                    rows.push(Row {
+                        label: target.label.clone(),
+                        library: "log4j2".into(),
+                        threads,
+                        asynchronous: mode.is_async(),
+                        outcome: Outcome::Skipped(
+                            "log4j2's Kafka appender needs the kafka-clients jar, which the Java harness does not load".into(),
+                        ),
+                    });
+                }
+                continue;
+            }
             let route = planned_route(&target.config, &target.logger);
             // The probe writes where this row's files go (a user configuration may log
             // elsewhere than --dir).
@@ -337,7 +270,7 @@ fn run_round(plan: &RoundPlan<'_>, harness: &mut Option<Harness>) -> Vec<Row> {
                     probe_folder(&r.files).or_else(|| probe_folder(&rolled))
                 })
                 .unwrap_or_else(|| dir.to_path_buf());
-            if target.study {
+            if target.from_sample {
                 // Deleted before the probe too: the dirty pages of a deleted file are dropped,
                 // not written back, so the probe does not pay for an earlier run's output.
                 delete_files(&target.config, &target.logger);
@@ -352,7 +285,7 @@ fn run_round(plan: &RoundPlan<'_>, harness: &mut Option<Harness>) -> Vec<Row> {
             attach_raw(&mut row, raw_mb_per_s);
             let ours = rows.len();
             rows.push(row);
-            if target.study && !options.keep_logs {
+            if target.from_sample && !options.keep_logs {
                 delete_files(&target.config, &target.logger);
             }
             if options.vs_log4j2 {
@@ -375,7 +308,7 @@ fn run_round(plan: &RoundPlan<'_>, harness: &mut Option<Harness>) -> Vec<Row> {
                 );
                 attach_raw(&mut row, raw_mb_per_s);
                 rows.push(row);
-                if target.study && !options.keep_logs {
+                if target.from_sample && !options.keep_logs {
                     delete_files(&target.config, &target.logger);
                 }
             }
@@ -425,39 +358,6 @@ fn run_round(plan: &RoundPlan<'_>, harness: &mut Option<Harness>) -> Vec<Row> {
         }
     }
     rows
-}
-
-/// Each round's value with `decimals` digits (`-` where it has none), `unit` after it, joined
-/// by `separator`.
-fn each_round(values: &[Option<f64>], decimals: usize, unit: &str, separator: &str) -> String {
-    let shown: Vec<String> = values
-        .iter()
-        .map(|value| value.map_or("-".to_string(), |v| format!("{v:.decimals$}{unit}")))
-        .collect();
-    shown.join(separator)
-}
-
-/// ` (median of the rounds: 8.0x 6.2x 7.4x)` after a ratio measured in several rounds; nothing
-/// after one measured once.
-fn median_of_rounds(ratios: &[Option<f64>], decimals: usize) -> String {
-    if ratios.len() > 1 {
-        format!(
-            " (median of the rounds: {})",
-            each_round(ratios, decimals, "x", " ")
-        )
-    } else {
-        String::new()
-    }
-}
-
-/// The anchor harness's warm-up and window (`../shared/anchors/log4j2-java/run.sh`): shorter
-/// ones give ratios against log4j2 that do not hold over a longer run.
-const QUOTE_WARMUP: Duration = Duration::from_secs(5);
-const QUOTE_MEASURE: Duration = Duration::from_secs(10);
-
-/// True when a comparison with log4j2 ran with windows shorter than the anchor's.
-fn short_for_quoting(options: &Options) -> bool {
-    options.warmup < QUOTE_WARMUP || options.measure < QUOTE_MEASURE
 }
 
 /// Writes the run's SVG chart under `base`; its path, or `None` after saying why not.
@@ -520,9 +420,10 @@ fn attach_raw(row: &mut Row, raw_mb_per_s: Option<f64>) {
     }
 }
 
-/// The rows to run: the study's appenders in each mode (each mode's configuration written
-/// under `base`, where the Java harness reads it too), or the user's loggers.
-fn targets(options: &Options, base: &Path) -> Result<Vec<Target>, String> {
+/// The rows to run: the sample's file appenders in each mode (each mode's configuration written
+/// under `base`, where the Java harness reads it too) and, with `kafka`, the Kafka row of each
+/// mode that has one; or the user's loggers.
+fn targets(options: &Options, base: &Path, kafka: bool) -> Result<Vec<Target>, String> {
     if let Some(config) = &options.config {
         return Ok(options
             .loggers
@@ -531,35 +432,39 @@ fn targets(options: &Options, base: &Path) -> Result<Vec<Target>, String> {
                 label: logger.clone(),
                 logger: logger.clone(),
                 config: config.clone(),
-                study: false,
+                from_sample: false,
                 ceiling: None,
+                kafka: None,
             })
             .collect());
     }
     let mut targets = Vec::new();
     for &mode in &options.modes {
-        let path = base.join(study_config_file(mode));
-        std::fs::write(&path, ours::study_config(mode))
+        let path = base.join(sample::config_file(mode));
+        std::fs::write(&path, sample::config(mode))
             .map_err(|e| format!("{}: {e}", path.display()))?;
         for appender in &options.appenders {
             targets.push(Target {
                 label: mode.label(appender),
                 logger: appender.logger.to_string(),
                 config: path.clone(),
-                study: true,
-                ceiling: Some(ceiling::Plan::for_study(appender, mode)),
+                from_sample: true,
+                ceiling: Some(ceiling::Plan::for_sample(appender, mode)),
+                kafka: None,
+            });
+        }
+        if kafka && kafka_row::MODES.contains(&mode) {
+            targets.push(Target {
+                label: kafka_row::label(mode),
+                logger: kafka_row::LOGGER.to_string(),
+                config: base.join(kafka_row::config_file(mode)),
+                from_sample: false,
+                ceiling: None,
+                kafka: Some(mode),
             });
         }
     }
     Ok(targets)
-}
-
-/// The file name of the study's configuration in `mode`.
-pub fn study_config_file(mode: Mode) -> String {
-    match mode {
-        Mode::Sync => "log4j2-appender.xml".to_string(),
-        other => format!("log4j2-appender-{}.xml", other.cli_name()),
-    }
 }
 
 /// The folder of the first file a row writes (made absolute against the working folder), if
@@ -575,104 +480,7 @@ fn probe_folder(files: &[PathBuf]) -> Option<PathBuf> {
     folder.is_dir().then_some(folder)
 }
 
-/// What the kernel ceiling says of a ratio measured in `rounds` (each round's counterpart):
-/// `; the ceiling is 7.3x log4j2: out of reach of per-event writes here`, with the largest
-/// ceiling and each round's (`-` for a round without one) after several rounds. Out of reach
-/// only when every round had a ceiling and none left the target within reach; nothing
-/// without any ceiling.
-fn ceiling_verdict(rounds: &[report::Ratio]) -> String {
-    let ceilings: Vec<Option<f64>> = rounds.iter().map(|r| r.ceiling_ratio).collect();
-    let Some(highest) = ceilings.iter().flatten().copied().max_by(f64::total_cmp) else {
-        return String::new();
-    };
-    let verdicts: Vec<Option<bool>> = rounds.iter().map(|r| r.target_reachable()).collect();
-    let verdict = if verdicts.contains(&Some(true)) {
-        ""
-    } else if verdicts.contains(&None) {
-        " (not every round has a ceiling, so no verdict)"
-    } else {
-        ": the target is out of reach of per-event writes here"
-    };
-    let each = if ceilings.len() > 1 {
-        format!(" at most (rounds: {})", each_round(&ceilings, 1, "x", " "))
-    } else {
-        String::new()
-    };
-    format!("; the ceiling is {highest:.1}x log4j2{each}{verdict}")
-}
-
-/// One footnote line per row with a kernel ceiling (`--ceiling`): the ceiling, how it was
-/// written, and the share of it the row reached.
-fn ceiling_summary(rows: &[Row]) -> String {
-    let mut out = String::new();
-    for row in rows {
-        let Some(m) = row.measurement() else {
-            continue;
-        };
-        if let (Some(ceiling), Some(share), Some(writers)) =
-            (m.ceiling_ops_per_ms, m.ceiling_share(), m.ceiling_writers)
-        {
-            let _ = writeln!(
-                out,
-                "(ceiling of {} at {} threads: {ceiling:.1} ops/ms, its {:.0} B events handed to the OS one by one by {writers} writer thread{} with nothing else on the path; l4rs reached {:.0}% of it)",
-                row.label,
-                row.threads,
-                m.bytes_per_event(),
-                if writers == 1 { "" } else { "s" },
-                share * 100.0
-            );
-        }
-    }
-    if rows
-        .iter()
-        .filter_map(Row::measurement)
-        .any(|m| m.ceiling_share().is_some_and(|s| s > 1.0))
-    {
-        out.push_str("(a share above 100%: one ceiling run is a sample of a noisy machine, not a hard bound; a row beyond it counts as within reach)\n");
-    }
-    out
-}
-
-/// Lines saying whether the asynchronous rows lost anything: the figures of a row that dropped
-/// events would flatter it, so this is printed under every table that has such rows.
-fn drop_summary(rows: &[Row]) -> String {
-    let checked: Vec<(&Row, &Measurement)> = rows
-        .iter()
-        .filter(|r| r.library == "l4rs" && r.asynchronous)
-        .filter_map(|r| Some((r, r.measurement()?)))
-        .collect();
-    if checked.is_empty() {
-        return String::new();
-    }
-    let mut out = String::new();
-    let lossy: Vec<String> = checked
-        .iter()
-        .filter(|(_, m)| m.dropped != Some(0) || m.queued.is_some_and(|q| q < m.events))
-        .map(|(r, m)| {
-            format!(
-                "{} ({} threads): dropped_events() = {}, queued {} of {} events",
-                r.label,
-                r.threads,
-                m.dropped.map_or("unknown".to_string(), |d| d.to_string()),
-                m.queued.map_or("?".to_string(), |q| q.to_string()),
-                m.events
-            )
-        })
-        .collect();
-    if lossy.is_empty() {
-        out.push_str(&format!(
-            "(asynchronous l4rs rows: l4rs::flush() drained every queue; dropped_events() = 0 on all {} of them)\n",
-            checked.len()
-        ));
-    } else {
-        for line in lossy {
-            out.push_str(&format!("WARNING: events lost or not queued: {line}\n"));
-        }
-    }
-    out
-}
-
-/// Deletes the files `logger` writes (the study's rows start from no file, as the study's).
+/// Deletes the files `logger` writes (the sample rows start from no file, as in the JMH benchmark the sample comes from).
 fn delete_files(config: &Path, logger: &str) {
     if let Ok(route) = planned_route(config, logger) {
         for file in &route.files {
@@ -700,7 +508,7 @@ fn l4rs_row(target: &Target, threads: usize, options: &Options, progress: &Progr
         Err(reason) => return row(false, Outcome::Skipped(reason)),
     };
     l4rs::shutdown();
-    if target.study {
+    if target.from_sample {
         for file in &route.files {
             let _ = std::fs::remove_file(file);
         }
@@ -715,6 +523,17 @@ fn l4rs_row(target: &Target, threads: usize, options: &Options, progress: &Progr
     // Files a retention policy deletes during the row take their bytes out of the count.
     let deletions = ours::DeletionWatch::start(&route);
     let problems = ours::restart(&target.config).err();
+    // A broker row's events are delivered once the broker acknowledged them: its drain waits
+    // for that too (`l4rs::flush()`), a file row's ends when its queues are empty.
+    let flush_to_broker = || {
+        wait_for_empty_queues();
+        l4rs::flush();
+    };
+    let drain: &dyn Fn() = if target.kafka.is_some() {
+        &flush_to_broker
+    } else {
+        &wait_for_empty_queues
+    };
     let missing = ours::missing_appenders(&route, &l4rs::active_appenders());
     if !missing.is_empty() {
         l4rs::shutdown();
@@ -739,7 +558,7 @@ fn l4rs_row(target: &Target, threads: usize, options: &Options, progress: &Progr
         options.warmup,
         options.measure,
         progress,
-        &wait_for_empty_queues,
+        drain,
     );
     // Outside the clock: flush() drains again (a no-op now) and flushes every appender, which
     // for MemoryMappedFile means msync to the disk, a durability step no row pays per event
@@ -759,22 +578,78 @@ fn l4rs_row(target: &Target, threads: usize, options: &Options, progress: &Progr
     row(
         route.asynchronous,
         Outcome::Measured(Measurement {
-            ops: sample.ops,
-            seconds: sample.seconds,
-            window_seconds: Some(sample.window_seconds),
-            alloc_bytes: sample.alloc.bytes,
-            alloc_count: Some(sample.alloc.count),
-            background_alloc_bytes: Some(sample.background_alloc.bytes),
-            events: sample.events,
-            bytes_written: *written.as_ref().unwrap_or(&0),
             bytes_unknown: written.is_err(),
-            raw_mb_per_s: None,
             dropped: Some(dropped),
             queued,
-            ceiling_ops_per_ms: None,
-            ceiling_writers: None,
+            ..Measurement::of_sample(&sample, *written.as_ref().unwrap_or(&0))
         }),
     )
+}
+
+/// A Kafka row: a fresh topic and the row's configuration on it, the l4rs row, then the
+/// topic read back: the broker's count, and its records' bytes as the bytes written.
+fn kafka_l4rs_row(
+    target: &Target,
+    mode: Mode,
+    broker: Option<&kafka_row::Broker>,
+    threads: usize,
+    options: &Options,
+    progress: &Progress,
+) -> Row {
+    let skipped = |reason: String| Row {
+        label: target.label.clone(),
+        library: "l4rs".into(),
+        threads,
+        asynchronous: mode.is_async(),
+        outcome: Outcome::Skipped(reason),
+    };
+    let Some(broker) = broker else {
+        return skipped("no Kafka broker".into());
+    };
+    let topic = match broker.prepare(mode, &target.config) {
+        Ok(topic) => topic,
+        Err(reason) => return skipped(reason),
+    };
+    let mut row = l4rs_row(target, threads, options, progress);
+    if let Outcome::Measured(m) = &mut row.outcome {
+        match broker.received(&topic, m.events) {
+            Ok((count, bytes)) => {
+                m.received = Some(count);
+                m.bytes_written = bytes;
+                m.bytes_unknown = false;
+            }
+            Err(reason) => {
+                eprintln!("l4rs-bench: {}: {reason}", target.label);
+                m.bytes_unknown = true;
+            }
+        }
+    }
+    row
+}
+
+/// The broker of the Kafka rows, started when the run has them: asked for and unavailable is
+/// an error; available only "if available" and missing tools is a note on stderr.
+fn start_broker(options: &Options) -> Result<Option<kafka_row::Broker>, String> {
+    let wanted = options
+        .modes
+        .iter()
+        .any(|mode| kafka_row::MODES.contains(mode));
+    match options.kafka {
+        KafkaRows::Off => Ok(None),
+        KafkaRows::Asked if !wanted => Err(format!(
+            "the Kafka rows run in the {} modes; --mode leaves none of them",
+            kafka_row::MODES.map(Mode::cli_name).join(" and ")
+        )),
+        KafkaRows::Asked => kafka_row::Broker::start().map(Some),
+        KafkaRows::IfAvailable if !wanted || !kafka_row::AVAILABLE => Ok(None),
+        KafkaRows::IfAvailable => match kafka_row::Broker::start() {
+            Ok(broker) => Ok(Some(broker)),
+            Err(reason) => {
+                eprintln!("l4rs-bench: note: no Kafka rows: {reason}");
+                Ok(None)
+            }
+        },
+    }
 }
 
 /// The end of an l4rs row's measured time: every asynchronous queue is empty, i.e. each event
@@ -814,7 +689,7 @@ fn java_row(
             Outcome::Skipped(unavailable.unwrap_or("no Java harness").to_string()),
         );
     };
-    if target.study {
+    if target.from_sample {
         for file in &route.files {
             let _ = std::fs::remove_file(file);
         }
@@ -868,156 +743,11 @@ fn machine_info(dir: &Path, java: Option<String>, counting: bool) -> serde_json:
 mod tests {
     use super::*;
 
-    fn async_row(dropped: Option<u64>, queued: Option<u64>) -> Row {
-        Row {
-            label: "AsyncLogger-File".into(),
-            library: "l4rs".into(),
-            threads: 4,
-            asynchronous: true,
-            outcome: Outcome::Measured(Measurement {
-                ops: 10,
-                seconds: 1.0,
-                events: 20,
-                dropped,
-                queued,
-                ..Measurement::default()
-            }),
-        }
-    }
-
-    #[test]
-    fn the_drop_summary_confirms_or_warns() {
-        assert_eq!(drop_summary(&[]), "");
-        let clean = drop_summary(&[async_row(Some(0), Some(20))]);
-        assert!(clean.contains("dropped_events() = 0 on all 1"), "{clean}");
-        let lossy = drop_summary(&[async_row(Some(3), Some(20))]);
-        assert!(
-            lossy.starts_with("WARNING") && lossy.contains("= 3"),
-            "{lossy}"
-        );
-        let short = drop_summary(&[async_row(Some(0), Some(19))]);
-        assert!(short.contains("queued 19 of 20"), "{short}");
-    }
-
-    #[test]
-    fn each_mode_has_its_own_configuration_file() {
-        let names: Vec<String> = Mode::ALL.iter().map(|m| study_config_file(*m)).collect();
-        assert_eq!(
-            names,
-            [
-                "log4j2-appender.xml",
-                "log4j2-appender-async-logger.xml",
-                "log4j2-appender-async-appender.xml"
-            ]
-        );
-    }
-
-    #[test]
-    fn the_ceiling_says_when_the_target_is_out_of_reach() {
-        let ratio = |ceiling_ratio, ceiling_limit_share| report::Ratio {
-            label: "File".into(),
-            threads: 4,
-            other: "log4j2".into(),
-            ops_ratio: 3.5,
-            ours_alloc_per_op: 0.0,
-            theirs_alloc_per_op: 16_000.0,
-            ours_limit_share: Some(0.1),
-            ceiling_ratio,
-            ceiling_limit_share,
-        };
-        assert_eq!(ceiling_verdict(&[ratio(None, None)]), "");
-        assert_eq!(ceiling_verdict(&[]), "");
-        assert_eq!(
-            ceiling_verdict(&[ratio(Some(7.34), Some(0.2))]),
-            "; the ceiling is 7.3x log4j2: the target is out of reach of per-event writes here"
-        );
-        // Below 10x, but the ceiling reaches 80% of the raw bandwidth, which the target
-        // also accepts.
-        assert_eq!(
-            ceiling_verdict(&[ratio(Some(7.34), Some(0.85))]),
-            "; the ceiling is 7.3x log4j2"
-        );
-        assert_eq!(
-            ceiling_verdict(&[ratio(Some(12.0), Some(0.2))]),
-            "; the ceiling is 12.0x log4j2"
-        );
-        // Several rounds: the largest ceiling, each round's, and out of reach only when it
-        // was in every round.
-        let (low, lower, high) = (
-            ratio(Some(8.5), Some(0.2)),
-            ratio(Some(9.6), Some(0.2)),
-            ratio(Some(10.4), Some(0.2)),
-        );
-        assert_eq!(
-            ceiling_verdict(&[low.clone(), lower.clone()]),
-            "; the ceiling is 9.6x log4j2 at most (rounds: 8.5x 9.6x): the target is out of reach of per-event writes here"
-        );
-        let without = ratio(None, None);
-        assert_eq!(
-            ceiling_verdict(&[low.clone(), without]),
-            "; the ceiling is 8.5x log4j2 at most (rounds: 8.5x -) (not every round has a ceiling, so no verdict)"
-        );
-        assert_eq!(
-            ceiling_verdict(&[low, high, lower]),
-            "; the ceiling is 10.4x log4j2 at most (rounds: 8.5x 10.4x 9.6x)"
-        );
-    }
-
-    #[test]
-    fn each_ceiling_gets_a_footnote_with_the_share_reached() {
-        let row = |label: &str, ceiling| Row {
-            label: label.into(),
-            library: "l4rs".into(),
-            threads: 4,
-            asynchronous: false,
-            outcome: Outcome::Measured(Measurement {
-                ops: 1_000_000,
-                seconds: 2.0,
-                events: 1000,
-                bytes_written: 1_204_000,
-                ceiling_ops_per_ms: ceiling,
-                ceiling_writers: Some(4),
-                ..Measurement::default()
-            }),
-        };
-        let summary = ceiling_summary(&[row("File", Some(625.0)), row("RandomAccessFile", None)]);
-        assert_eq!(
-            summary,
-            "(ceiling of File at 4 threads: 625.0 ops/ms, its 1204 B events handed to the OS one by one by 4 writer threads with nothing else on the path; l4rs reached 80% of it)\n"
-        );
-    }
-
     #[test]
     fn the_probe_goes_where_the_row_writes() {
         let dir = std::env::temp_dir();
         assert_eq!(probe_folder(&[dir.join("some.log")]), Some(dir.clone()));
         assert_eq!(probe_folder(&[]), None);
         assert_eq!(probe_folder(&[dir.join("no-such-folder-l4rs/x.log")]), None);
-    }
-
-    #[test]
-    fn each_round_shows_missing_rounds() {
-        assert_eq!(
-            each_round(&[Some(8.04), None, Some(12.5)], 1, "x", " "),
-            "8.0x - 12.5x"
-        );
-        assert_eq!(each_round(&[Some(0.805)], 2, "x", " "), "0.81x");
-        assert_eq!(median_of_rounds(&[Some(7.0)], 1), "");
-        assert_eq!(
-            median_of_rounds(&[Some(7.0), Some(9.04)], 1),
-            " (median of the rounds: 7.0x 9.0x)"
-        );
-    }
-
-    #[test]
-    fn only_windows_as_long_as_the_anchors_are_quotable() {
-        let mut options = Options::default();
-        assert!(short_for_quoting(&options));
-        options.warmup = QUOTE_WARMUP;
-        assert!(short_for_quoting(&options));
-        options.measure = QUOTE_MEASURE;
-        assert!(!short_for_quoting(&options));
-        options.measure = Duration::from_secs(30);
-        assert!(!short_for_quoting(&options));
     }
 }

@@ -20,17 +20,18 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::OnceLock;
 
-use crate::args::{Mode, Options, StudyAppender};
+use crate::args::Options;
 use crate::disk;
 use crate::progress::Progress;
 use crate::runner;
+use crate::sample::{Mode, SampleAppender};
 use crate::workload::Workload;
 
 /// How an appender hands an event's bytes to the OS.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Delivery {
     /// One `write(2)` per event into a file opened for appending (File and RandomAccessFile
-    /// with the study's `immediateFlush="true"`).
+    /// with the sample's `immediateFlush="true"`).
     Append,
     /// A copy into a shared mapping of the file, each writer at the position it reserved
     /// (MemoryMappedFile).
@@ -46,7 +47,7 @@ pub enum Writers {
     One,
 }
 
-/// What the ceiling of one study row writes, and with how many threads.
+/// What the ceiling of one sample row writes, and with how many threads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Plan {
     /// How the row's appender hands bytes to the OS.
@@ -56,8 +57,8 @@ pub struct Plan {
 }
 
 impl Plan {
-    /// The plan of `appender` in `mode` (the study's three appenders, immediate flush).
-    pub fn for_study(appender: &StudyAppender, mode: Mode) -> Plan {
+    /// The plan of `appender` in `mode` (the sample's three file appenders, immediate flush).
+    pub fn for_sample(appender: &SampleAppender, mode: Mode) -> Plan {
         Plan {
             delivery: if appender.name == "MemoryMappedFile" {
                 Delivery::Map
@@ -299,7 +300,7 @@ impl Workload for CeilingWorkload {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::args::STUDY_APPENDERS;
+    use crate::sample::SAMPLE_APPENDERS;
     use std::time::Duration;
 
     fn options() -> Options {
@@ -319,28 +320,28 @@ mod tests {
 
     #[test]
     fn the_plan_follows_the_appender_and_the_mode() {
-        let [file, raf, mmf] = STUDY_APPENDERS;
+        let [file, raf, mmf] = SAMPLE_APPENDERS;
         assert_eq!(
-            Plan::for_study(&file, Mode::Sync),
+            Plan::for_sample(&file, Mode::Sync),
             Plan {
                 delivery: Delivery::Append,
                 writers: Writers::RowThreads
             }
         );
         assert_eq!(
-            Plan::for_study(&raf, Mode::AsyncAppender).delivery,
+            Plan::for_sample(&raf, Mode::AsyncAppender).delivery,
             Delivery::Append
         );
-        let mapped = Plan::for_study(&mmf, Mode::AsyncLogger);
+        let mapped = Plan::for_sample(&mmf, Mode::AsyncLogger);
         assert_eq!(mapped.delivery, Delivery::Map);
         assert_eq!(mapped.writer_count(64), 1);
-        assert_eq!(Plan::for_study(&mmf, Mode::Sync).writer_count(64), 64);
+        assert_eq!(Plan::for_sample(&mmf, Mode::Sync).writer_count(64), 64);
         assert_eq!(
             mapped.describe(4),
             "1 thread, one copy per event into a shared mapping"
         );
         assert_eq!(
-            Plan::for_study(&file, Mode::Sync).describe(4),
+            Plan::for_sample(&file, Mode::Sync).describe(4),
             "4 threads, one write(2) per event"
         );
     }

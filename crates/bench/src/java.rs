@@ -1,4 +1,4 @@
-//! `--vs-log4j2`: compiles and runs the project's Java harness (`benches/log4j2-java/`) against
+//! `--vs-log4j2`: compiles and runs the project's Java harness (`crates/bench/java/`) against
 //! Debian's log4j2 jars, one JVM per row, between the l4rs rows.
 
 use std::path::{Path, PathBuf};
@@ -32,7 +32,7 @@ pub struct Harness {
 
 /// The harness's source folder in this checkout.
 pub fn source_dir() -> PathBuf {
-    crate::workspace_root().join("benches/log4j2-java")
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("java")
 }
 
 /// Checks for `java`, `javac` and the jars, then compiles the harness into `build`.
@@ -171,7 +171,7 @@ impl Harness {
         let files: Vec<String> = run.files.iter().map(|f| f.display().to_string()).collect();
         let mut command = Command::new("java");
         command
-            // A heap large enough that GC pauses do not dominate, as the study's JMH setup.
+            // A heap large enough that GC pauses do not dominate, as in the JMH setup the log4j2 appender benchmark comes from.
             .args(["-Xms2g", "-Xmx2g"])
             // log4j 2.19's MemoryMappedFile unmaps through JDK internals; without these it
             // spins forever once its first region is full (Java 9+).
@@ -219,7 +219,7 @@ mod tests {
 
     #[test]
     fn the_harness_logs_the_same_message() {
-        let source = include_str!("../../../benches/log4j2-java/L4rsLog4j2Harness.java");
+        let source = include_str!("../java/L4rsLog4j2Harness.java");
         assert!(source.contains(&format!("\"{}\"", crate::workload::MESSAGE)));
         assert!(source.contains(&format!("public final class {MAIN_CLASS}")));
     }

@@ -1,4 +1,4 @@
-//! The study's log4j2 appender benchmark, run on l4rs: the workload of
+//! The log4j2 appender benchmark, run on l4rs: the workload of
 //! `config-samples/log4j2-appender.xml` through its three file appenders on N threads, beside
 //! this folder's raw write bandwidth, log4j2 itself (`--vs-log4j2`), the Rust peers
 //! (`--peers`) and `tracing`'s fmt layer (`--tracing`). The binary `l4rs-bench` is the entry point; this library holds its parts so
@@ -17,6 +17,7 @@ pub mod peers;
 pub mod progress;
 pub mod report;
 pub mod runner;
+pub mod sample;
 pub mod tracing_row;
 pub mod workload;
 
@@ -27,8 +28,8 @@ pub use bench::main_with_args;
 #[global_allocator]
 static TEST_ALLOCATOR: alloc::CountingAllocator = alloc::CountingAllocator;
 
-/// The workspace this bench was built from (where `target/`, `benches/` and
-/// `config-samples/` are); falls back to the working folder when run elsewhere.
+/// The workspace this bench was built from (where its `target/` is); falls back to the
+/// working folder when run elsewhere.
 pub fn workspace_root() -> std::path::PathBuf {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     if root.join("Cargo.toml").is_file() {

@@ -1,4 +1,5 @@
-//! `l4rs-bench`: the study's log4j2 appender benchmark on l4rs. See `--help` and
+//! `l4rs-bench`: the log4j2 appender benchmark
+//! (`config-samples/log4j2-appender.xml`) on l4rs. See `--help` and
 //! `docs/benchmarks.md`.
 
 use l4rs_bench::alloc::CountingAllocator;

@@ -1,4 +1,4 @@
-//! `--tracing`: the study's workload sent through `tracing::debug!`, once into l4rs's
+//! `--tracing`: the benchmark's workload sent through `tracing::debug!`, once into l4rs's
 //! appenders by `l4rs::tracing::layer()` and once into `tracing-subscriber`'s fmt layer writing
 //! a file (the `tracing` peer's setup), in the same run, one child process each (a `tracing`
 //! subscriber is process-wide).
@@ -7,10 +7,10 @@
 //! the report pairs them like an l4rs row and its log4j2 row. The events are the same
 //! `tracing` calls, the error as `tracing`'s error value (`error = &e as &dyn Error`): an
 //! error whose `Display` writes its message and then its 101 frames, resolved once, with no
-//! allocation (as the Rust peers of `../shared/anchors/rust-peers` give theirs), so both
+//! allocation (as the rust-peers reference writers in `../shared/anchors/rust-peers` give theirs), so both
 //! sides get the same text to write for the same price. The fmt layer writes it as the
 //! `error` field; l4rs's layer makes it the event's throwable, and its configuration is the
-//! study's File appender with the study's own pattern (`%ex{full}`).
+//! File appender of `config-samples/log4j2-appender.xml` with its pattern (`%ex{full}`).
 //!
 //! Compiled with the `tracing` feature (which `peers` includes); without it [`AVAILABLE`] is
 //! false and `--tracing` explains how to enable it.
@@ -25,7 +25,7 @@ use crate::report::Row;
 /// True when the rows are compiled in (the `tracing` feature).
 pub const AVAILABLE: bool = cfg!(feature = "tracing");
 
-/// The label of the rows of the study's workload.
+/// The label of the rows of the benchmark's workload.
 pub const LABEL: &str = "tracing-File";
 
 /// The label of the rows of plain events only (no event carries the error).
@@ -50,7 +50,7 @@ pub struct TracingRow {
     pub errors: bool,
 }
 
-/// The rows, each l4rs row right before its fmt row: the study's workload (one event in five
+/// The rows, each l4rs row right before its fmt row: the benchmark's workload (one event in five
 /// with the error and backtrace fields, whose `Display` both sides pay alike), then plain events
 /// only (what the layer itself costs).
 pub const ROWS: [TracingRow; 4] = [
@@ -90,10 +90,10 @@ pub fn log_file(dir: &Path, name: &str) -> std::path::PathBuf {
     }
 }
 
-/// The l4rs configuration of the `--tracing` row: the study's File logger, appender and
+/// The l4rs configuration of the `--tracing` row: the sample's File logger, appender and
 /// pattern; the events' error field is their throwable, which `%ex{full}` prints.
 pub const CONFIG: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
-<!-- The tracing row of l4rs-bench: the study's File row for events sent through tracing::debug!. -->
+<!-- The tracing row of l4rs-bench: the File row of config-samples/log4j2-appender.xml for events sent through tracing::debug!. -->
 <Configuration name="log4j2AppenderTracing" status="error">
     <Properties>
         <Property name="pattern">%d{yyyy-MM-dd HH:mm:ss.SSS} %-5level %pid %t %C.%M:%L - %msg %ex{full} %n</Property>
@@ -174,17 +174,25 @@ fn run_here(row: &TracingRow, threads: usize, _: &Options, _: &Path) -> Row {
     }
 }
 
-/// The verdict line of one pairing: ops/ms ratio and bytes allocated per operation.
-pub fn verdict(ratio: &crate::report::Ratio, each_round: &str) -> String {
+/// The line of one pairing: ops/ms ratio and bytes allocated per operation, and with
+/// `verdicts` (`--verdicts`) whether [`VS_FMT_TARGET`] and 0 B/op were met.
+pub fn verdict(ratio: &crate::report::Ratio, each_round: &str, verdicts: bool) -> String {
     let met = ratio.ops_ratio >= VS_FMT_TARGET && ratio.ours_alloc_per_op == 0.0;
+    let verdict = if verdicts {
+        format!(
+            " (target >= {VS_FMT_TARGET}x and 0 B/op: {})",
+            if met { "met" } else { "missed" }
+        )
+    } else {
+        String::new()
+    };
     format!(
-        "{} at {} threads: l4rs's tracing layer is {:.1}x tracing-subscriber's fmt layer in ops/ms{each_round}; allocated {:.0} B/op vs {:.0} B/op (target >= {VS_FMT_TARGET}x and 0 B/op: {})",
+        "{} at {} threads: l4rs's tracing layer is {:.1}x tracing-subscriber's fmt layer in ops/ms{each_round}; allocated {:.0} B/op vs {:.0} B/op{verdict}",
         ratio.label,
         ratio.threads,
         ratio.ops_ratio,
         ratio.ours_alloc_per_op,
         ratio.theirs_alloc_per_op,
-        if met { "met" } else { "missed" }
     )
 }
 
@@ -242,7 +250,7 @@ pub(crate) mod imp {
         })
     }
 
-    /// The workload as `tracing` calls to the study's logger, the error as `tracing`'s error
+    /// The workload as `tracing` calls to the sample's File logger, the error as `tracing`'s error
     /// value. With `errors` false every operation is the plain event.
     pub struct TracingCalls {
         pub errors: bool,
@@ -286,7 +294,7 @@ pub(crate) mod imp {
         use tracing_subscriber::prelude::*;
         let config = dir.join("log4j2-tracing.xml");
         std::fs::write(&config, super::CONFIG).map_err(|e| format!("{}: {e}", config.display()))?;
-        l4rs::config::set_system_property(crate::ours::DIR_PROPERTY, dir.display().to_string());
+        l4rs::config::set_system_property(crate::sample::DIR_PROPERTY, dir.display().to_string());
         l4rs::init_with_file(&config).map_err(|e| e.to_string())?;
         tracing_subscriber::registry()
             .with(l4rs::tracing::layer())
@@ -316,22 +324,10 @@ pub(crate) mod imp {
                     &|| {},
                 );
                 l4rs::shutdown();
-                Outcome::Measured(Measurement {
-                    ops: sample.ops,
-                    seconds: sample.seconds,
-                    window_seconds: Some(sample.window_seconds),
-                    alloc_bytes: sample.alloc.bytes,
-                    alloc_count: Some(sample.alloc.count),
-                    background_alloc_bytes: Some(sample.background_alloc.bytes),
-                    events: sample.events,
-                    bytes_written: std::fs::metadata(&path).map_or(0, |m| m.len()),
-                    bytes_unknown: false,
-                    raw_mb_per_s: None,
-                    dropped: None,
-                    queued: None,
-                    ceiling_ops_per_ms: None,
-                    ceiling_writers: None,
-                })
+                Outcome::Measured(Measurement::of_sample(
+                    &sample,
+                    std::fs::metadata(&path).map_or(0, |m| m.len()),
+                ))
             }
         };
         Row {
@@ -386,33 +382,34 @@ mod tests {
     #[test]
     fn the_verdict_needs_the_ratio_and_no_allocation() {
         assert_eq!(
-            verdict(&ratio(2.04, 0.0), ""),
+            verdict(&ratio(2.04, 0.0), "", true),
             "tracing-File at 4 threads: l4rs's tracing layer is 2.0x tracing-subscriber's fmt layer in ops/ms; allocated 0 B/op vs 120 B/op (target >= 1.5x and 0 B/op: met)"
         );
-        assert!(verdict(&ratio(1.4, 0.0), "").ends_with("missed)"));
-        assert!(verdict(&ratio(3.0, 8.0), "").ends_with("missed)"));
+        assert!(verdict(&ratio(1.4, 0.0), "", true).ends_with("missed)"));
+        assert!(verdict(&ratio(3.0, 8.0), "", true).ends_with("missed)"));
+        assert!(verdict(&ratio(2.04, 0.0), "", false).ends_with("vs 120 B/op"));
     }
 
     #[test]
-    fn the_configuration_is_the_study_file_row() {
+    fn the_configuration_is_the_sample_file_row() {
         let configuration = l4rs::config::load_str(CONFIG, None).expect("parses");
         assert!(
             configuration.diagnostics.is_empty(),
             "{:?}",
             configuration.diagnostics
         );
-        let study = include_str!("../../../config-samples/log4j2-appender.xml");
+        let sample = include_str!("../../../config-samples/log4j2-appender.xml");
         let pattern = |xml: &str| {
             let start = xml.find(r#"name="pattern">"#).expect("a pattern property") + 15;
             xml[start..start + xml[start..].find("</Property>").unwrap()].to_string()
         };
-        assert_eq!(pattern(CONFIG), pattern(study));
+        assert_eq!(pattern(CONFIG), pattern(sample));
         assert!(CONFIG.contains(r#"<Logger name="FileLogger" level="debug" additivity="false">"#));
     }
 
     #[cfg(feature = "tracing")]
     #[test]
-    fn the_error_displays_its_frames_as_the_study_throwable_prints_them() {
+    fn the_error_displays_its_frames_as_the_workload_throwable_prints_them() {
         let throwable = &crate::workload::fixture().throwable;
         let mut expected = throwable.message().expect("a message").to_string();
         for frame in throwable.frames() {

@@ -1,4 +1,4 @@
-//! The study's workload: one operation logs, at DEBUG, a fixed 100-character message; one
+//! The workload of the log4j2 appender benchmark (`config-samples/log4j2-appender.xml`): one operation logs, at DEBUG, a fixed 100-character message; one
 //! operation in five also passes an error whose stack is 100 calls deep, rendered in full on
 //! every event.
 
@@ -20,10 +20,10 @@ macro_rules! bench_message {
 /// The fixed message of every event: exactly 100 characters.
 pub const MESSAGE: &str = bench_message!();
 
-/// Share of operations that also pass the error (the study's 0.2).
+/// Share of operations that also pass the error (the benchmark's 0.2).
 pub const ERROR_PROBABILITY: f64 = 0.2;
 
-/// Depth of the recursion the error is captured in; with its caller that makes the study's
+/// Depth of the recursion the error is captured in; with its caller that makes the benchmark's
 /// 101 frames.
 pub const RECURSION_DEPTH: usize = 100;
 
@@ -64,7 +64,8 @@ fn build_fixture() -> ErrorFixture {
     let _ = backtrace.to_string();
     ErrorFixture {
         error: DeepError,
-        throwable: Throwable::from_error(&DeepError).with_frames(study_frames(captured.frames())),
+        throwable: Throwable::from_error(&DeepError)
+            .with_frames(benchmark_frames(captured.frames())),
         backtrace,
     }
 }
@@ -82,8 +83,8 @@ fn descend(depth: usize) -> (Throwable, Backtrace) {
 }
 
 /// Keeps the recursion's frames and the one frame that called it, dropping the runtime frames
-/// below (`main`, `lang_start`, …), so the throwable has the study's 101 frames.
-fn study_frames(frames: &[l4rs::StackFrame]) -> Vec<l4rs::StackFrame> {
+/// below (`main`, `lang_start`, …), so the throwable has the benchmark's 101 frames.
+fn benchmark_frames(frames: &[l4rs::StackFrame]) -> Vec<l4rs::StackFrame> {
     let in_recursion = |frame: &l4rs::StackFrame| frame.method.starts_with("descend");
     let first = frames.iter().position(in_recursion).unwrap_or(0);
     let last = frames.iter().rposition(in_recursion).unwrap_or(first);

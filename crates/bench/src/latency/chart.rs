@@ -5,6 +5,7 @@
 use std::fmt::Write as _;
 
 use super::result::{Latency, PERCENTILES};
+use crate::report::svg::{self, escape};
 
 const PANEL_WIDTH: f64 = 560.0;
 const PANEL_HEIGHT: f64 = 230.0;
@@ -52,25 +53,25 @@ pub fn svg(rows: &[Latency], title: &str) -> String {
     }
     let width = LEFT + PANEL_WIDTH + 40.0;
     let height = TOP + (PANEL_HEIGHT + GAP) * panels.len().max(1) as f64;
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">"#
-    );
-    let _ = writeln!(out, r#"<rect width="100%" height="100%" fill="white"/>"#);
-    let _ = writeln!(
-        out,
-        r#"<text x="12" y="22" font-size="15" font-weight="bold">{}</text>"#,
-        escape(title)
-    );
-    let _ = writeln!(
-        out,
-        r##"<text x="12" y="42" fill="#555">latency of each call from its scheduled start (log scale, lower is better)</text>"##
-    );
-    let _ = writeln!(
-        out,
-        r##"<text x="12" y="58" fill="#555">by percentile (log scale of 1 / (1 − p)); solid l4rs, dashed log4j2</text>"##
-    );
+    let mut out = svg::Header {
+        width,
+        height,
+        font_size: 12,
+        title,
+        title_size: 15,
+        title_y: 22.0,
+        notes: &[
+            (
+                42.0,
+                "latency of each call from its scheduled start (log scale, lower is better)",
+            ),
+            (
+                58.0,
+                "by percentile (log scale of 1 / (1 − p)); solid l4rs, dashed log4j2",
+            ),
+        ],
+    }
+    .render();
     if panels.is_empty() {
         let _ = writeln!(out, r#"<text x="12" y="{TOP}">no row was measured</text>"#);
     }
@@ -82,7 +83,7 @@ pub fn svg(rows: &[Latency], title: &str) -> String {
         let top = TOP + (PANEL_HEIGHT + GAP) * index as f64;
         panel(&mut out, label, *threads, &series, top);
     }
-    out.push_str("</svg>\n");
+    out.push_str(svg::END);
     out
 }
 
@@ -186,12 +187,6 @@ pub fn duration(nanos: u64) -> String {
     } else {
         format!("{scaled:.2} {unit}")
     }
-}
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
 }
 
 #[cfg(test)]

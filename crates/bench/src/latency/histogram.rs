@@ -4,7 +4,7 @@
 //!
 //! Values below 2^[`SUB_BITS`] have a bucket each; above, every power of two is cut into
 //! 2^[`SUB_BITS`] equal buckets, so a bucket is at most 1/128 (0.8%) of its values wide. The
-//! Java harness (`benches/log4j2-java`) uses the same layout, so both sides' percentiles carry
+//! Java harness (`crates/bench/java`) uses the same layout, so both sides' percentiles carry
 //! the same rounding.
 
 /// Bits of each power of two's sub-buckets: 128 buckets per power of two.

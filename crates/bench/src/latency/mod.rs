@@ -14,14 +14,15 @@ pub mod schedule;
 
 use std::path::Path;
 
-use crate::args::{Mode, Options, StudyAppender, STUDY_APPENDERS};
+use crate::args::Options;
 use crate::java::{self, Harness, JavaRun};
-use crate::ours::{self, L4rsWorkload, DIR_PROPERTY};
+use crate::ours::{self, L4rsWorkload};
 use crate::progress::Progress;
 use crate::runner;
+use crate::sample::{self, Mode, SampleAppender, DIR_PROPERTY, SAMPLE_APPENDERS};
 use result::Latency;
 
-/// The rows `--latency` runs unless `--appender` or `--mode` narrow the study's nine: the
+/// The rows `--latency` runs unless `--appender` or `--mode` narrow the sample's nine: the
 /// synchronous File and MemoryMappedFile appenders and File behind an AsyncLogger.
 pub const DEFAULT_ROWS: [(Mode, &str); 3] = [
     (Mode::Sync, "File"),
@@ -33,13 +34,13 @@ pub const DEFAULT_ROWS: [(Mode, &str); 3] = [
 pub const RATE_SHARE: f64 = 0.5;
 
 /// The (mode, appender) rows to run for `options`.
-pub fn rows(options: &Options) -> Vec<(Mode, StudyAppender)> {
-    let untouched = options.appenders == STUDY_APPENDERS && options.modes == Mode::ALL;
+pub fn rows(options: &Options) -> Vec<(Mode, SampleAppender)> {
+    let untouched = options.appenders == SAMPLE_APPENDERS && options.modes == Mode::ALL;
     if untouched {
         DEFAULT_ROWS
             .iter()
             .filter_map(|(mode, name)| {
-                let appender = STUDY_APPENDERS.iter().find(|a| a.name == *name)?;
+                let appender = SAMPLE_APPENDERS.iter().find(|a| a.name == *name)?;
                 Some((*mode, *appender))
             })
             .collect()
@@ -69,7 +70,7 @@ pub enum RateSource {
 /// Runs the latency rows, prints the report, writes the chart.
 pub fn run(options: &Options) -> Result<(), String> {
     if options.config.is_some() {
-        return Err("--latency runs the study's rows; it does not take --config".into());
+        return Err("--latency runs the sample's rows (config-samples/log4j2-appender.xml); it does not take --config".into());
     }
     let base = crate::bench::output_base();
     std::fs::create_dir_all(&base).map_err(|e| format!("{}: {e}", base.display()))?;
@@ -87,8 +88,8 @@ pub fn run(options: &Options) -> Result<(), String> {
     let mut sources = Vec::new();
     for &threads in &options.threads {
         for (mode, appender) in rows(options) {
-            let config = base.join(crate::bench::study_config_file(mode));
-            std::fs::write(&config, ours::study_config(mode))
+            let config = base.join(sample::config_file(mode));
+            std::fs::write(&config, sample::config(mode))
                 .map_err(|e| format!("{}: {e}", config.display()))?;
             let label = mode.label(&appender);
             let row = Row {
@@ -157,7 +158,7 @@ pub fn run(options: &Options) -> Result<(), String> {
     }
     println!();
     print!("{}", result::table(&results));
-    for verdict in result::verdicts(&results) {
+    for verdict in result::comparisons(&results, options.verdicts) {
         println!("{verdict}");
     }
     if let Some(reason) = java_missing {
@@ -292,7 +293,7 @@ mod tests {
             .collect();
         assert_eq!(labels, ["File", "MemoryMappedFile", "AsyncLogger-File"]);
         let narrowed = Options {
-            appenders: vec![STUDY_APPENDERS[1]],
+            appenders: vec![SAMPLE_APPENDERS[1]],
             modes: vec![Mode::Sync, Mode::AsyncAppender],
             ..Options::default()
         };

@@ -1,7 +1,6 @@
 //! One latency row's figures, its `LATENCY` line (printed by l4rs's side and by the Java
 //! harness alike, and read back), its JSON and the side-by-side table.
 
-use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use super::histogram::Histogram;
@@ -100,11 +99,7 @@ impl Latency {
 
     /// Reads a [`Latency::line`] back (from the Java harness or a test).
     pub fn parse(line: &str) -> Option<Latency> {
-        let rest = line.strip_prefix("LATENCY ")?;
-        let fields: HashMap<&str, &str> = rest
-            .split_whitespace()
-            .filter_map(|f| f.split_once('='))
-            .collect();
+        let fields = crate::report::fields(line.strip_prefix("LATENCY ")?);
         let mut nanos = [0; PERCENTILES.len()];
         for (slot, (_, key)) in nanos.iter_mut().zip(PERCENTILES) {
             *slot = fields.get(format!("{key}_ns").as_str())?.parse().ok()?;
@@ -183,38 +178,13 @@ pub fn table(rows: &[Latency]) -> String {
         line.extend(TABLE.iter().map(|p| row.at(*p).map_or("-".into(), micros)));
         cells.push(line);
     }
-    let widths: Vec<usize> = (0..cells[0].len())
-        .map(|c| {
-            cells
-                .iter()
-                .map(|l| l[c].chars().count())
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    let mut out = String::new();
-    for (index, line) in cells.iter().enumerate() {
-        for (c, cell) in line.iter().enumerate() {
-            if c < 2 {
-                let _ = write!(out, "{cell:<w$}  ", w = widths[c]);
-            } else {
-                let _ = write!(out, "{cell:>w$}  ", w = widths[c]);
-            }
-        }
-        let trimmed = out.trim_end().len();
-        out.truncate(trimmed);
-        out.push('\n');
-        if index == 0 {
-            out.push_str(&"-".repeat(widths.iter().map(|w| w + 2).sum::<usize>()));
-            out.push('\n');
-        }
-    }
-    out
+    crate::report::columns(&cells, false)
 }
 
 /// For each l4rs row with a log4j2 row of the same label and threads: l4rs's p99.99 and max
-/// as a share of log4j2's, and whether both are within [`TAIL_TARGET`].
-pub fn verdicts(rows: &[Latency]) -> Vec<String> {
+/// as a share of log4j2's and, with `verdicts` (`--verdicts`), whether both are within
+/// [`TAIL_TARGET`].
+pub fn comparisons(rows: &[Latency], verdicts: bool) -> Vec<String> {
     rows.iter()
         .filter(|r| r.library == "l4rs")
         .filter_map(|ours| {
@@ -227,14 +197,17 @@ pub fn verdicts(rows: &[Latency]) -> Vec<String> {
             };
             let (tail, max) = (share(99.99)?, share(100.0)?);
             let met = tail <= TAIL_TARGET && max <= TAIL_TARGET;
+            let verdict = if verdicts {
+                format!(
+                    " (target <= {TAIL_TARGET:.1}x: {})",
+                    if met { "met" } else { "missed" }
+                )
+            } else {
+                String::new()
+            };
             Some(format!(
-                "{} at {} threads: l4rs's p99.99 = {:.2}x log4j2's, max = {:.2}x (target <= {:.1}x: {})",
-                ours.label,
-                ours.threads,
-                tail,
-                max,
-                TAIL_TARGET,
-                if met { "met" } else { "missed" }
+                "{} at {} threads: l4rs's p99.99 = {:.2}x log4j2's, max = {:.2}x{verdict}",
+                ours.label, ours.threads, tail, max,
             ))
         })
         .collect()
@@ -300,7 +273,7 @@ mod tests {
         let text = table(&rows);
         assert_eq!(text.lines().count(), 4);
         assert!(text.lines().nth(2).unwrap().starts_with("File      l4rs"));
-        let verdicts = verdicts(&rows);
+        let verdicts = comparisons(&rows, true);
         assert_eq!(verdicts.len(), 1);
         assert!(
             verdicts[0].contains("max = 0.05x") && verdicts[0].ends_with("met)"),
@@ -309,11 +282,17 @@ mod tests {
         );
         let close = [sample("l4rs", 1), sample("log4j2", 2)];
         assert!(verdicts_of(&close).ends_with("missed)"));
-        assert!(super::verdicts(&[sample("l4rs", 1)]).is_empty());
+        assert!(comparisons(&[sample("l4rs", 1)], true).is_empty());
+        // Without --verdicts the same figures, no pass/fail.
+        assert!(
+            comparisons(&rows, false)[0].ends_with("max = 0.05x"),
+            "{:?}",
+            comparisons(&rows, false)
+        );
     }
 
     fn verdicts_of(rows: &[Latency]) -> String {
-        verdicts(rows).join("")
+        comparisons(rows, true).join("")
     }
 
     #[test]

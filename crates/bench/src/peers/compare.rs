@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use super::{ErrorForm, PEERS};
 use crate::report::Row;
 
-/// The l4rs row the peers are compared with: the study's synchronous File appender, which
+/// The l4rs row the peers are compared with: the sample's synchronous File appender, which
 /// like every synchronous peer hands each event to the OS before the call returns.
 pub const L4RS_ROW: &str = "File";
 
@@ -136,12 +136,7 @@ mod tests {
                 background_alloc_bytes: Some(0),
                 events: ops,
                 bytes_written: ops * 100,
-                bytes_unknown: false,
-                raw_mb_per_s: None,
-                dropped: None,
-                queued: None,
-                ceiling_ops_per_ms: None,
-                ceiling_writers: None,
+                ..Measurement::default()
             }),
         }
     }

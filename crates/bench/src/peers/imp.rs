@@ -1,10 +1,10 @@
 //! The peers themselves (feature `peers`). Each is set up the way its documentation shows for
-//! a plain log file, at DEBUG, with a pattern close to the study's (time, level, thread,
+//! a plain log file, at DEBUG, with a pattern close to the sample's (time, level, thread,
 //! location, message) where it has one, and prints the error the way its users usually do:
 //! message, error and std's backtrace (captured at the bottom of the same 100-deep recursion
 //! and resolved once), or ([`ErrorForm::Resolved`]) the same frames through the `Display` that
 //! only copies pre-resolved names (`FramedError`, the `--tracing` rows' error). Synchronous peers are set to hand every event to the OS before the call
-//! returns, as the study's `immediateFlush="true"` appenders do.
+//! returns, as the sample's `immediateFlush="true"` appenders do.
 
 use std::path::Path;
 use std::sync::Mutex;
@@ -50,22 +50,10 @@ pub fn run(peer: &Peer, form: ErrorForm, threads: usize, options: &Options, dir:
                 // the measured time.
                 &|| workload.finish(),
             );
-            Outcome::Measured(Measurement {
-                ops: sample.ops,
-                seconds: sample.seconds,
-                window_seconds: Some(sample.window_seconds),
-                alloc_bytes: sample.alloc.bytes,
-                alloc_count: Some(sample.alloc.count),
-                background_alloc_bytes: Some(sample.background_alloc.bytes),
-                events: sample.events,
-                bytes_written: std::fs::metadata(&path).map_or(0, |m| m.len()),
-                bytes_unknown: false,
-                raw_mb_per_s: None,
-                dropped: None,
-                queued: None,
-                ceiling_ops_per_ms: None,
-                ceiling_writers: None,
-            })
+            Outcome::Measured(Measurement::of_sample(
+                &sample,
+                std::fs::metadata(&path).map_or(0, |m| m.len()),
+            ))
         }
     };
     Row {

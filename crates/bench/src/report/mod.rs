@@ -1,5 +1,8 @@
 //! Rows, and the ways they are shown: the table, `RESULT` lines, JSON and an SVG chart.
 
+pub mod svg;
+pub mod text;
+
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
@@ -44,9 +47,29 @@ pub struct Measurement {
     pub ceiling_ops_per_ms: Option<f64>,
     /// The writer threads of that ceiling (the row's threads, or one for an asynchronous row).
     pub ceiling_writers: Option<usize>,
+    /// Records a message broker received for the row (the Kafka rows), read back after it:
+    /// every one of `events` must be there.
+    pub received: Option<u64>,
 }
 
 impl Measurement {
+    /// The figures of one run of the workload ([`crate::runner::run`]) that wrote
+    /// `bytes_written` bytes; everything the runner does not know (raw bandwidth, queues,
+    /// ceiling, broker) is left for the row to add.
+    pub fn of_sample(sample: &crate::runner::Sample, bytes_written: u64) -> Measurement {
+        Measurement {
+            ops: sample.ops,
+            seconds: sample.seconds,
+            window_seconds: Some(sample.window_seconds),
+            alloc_bytes: sample.alloc.bytes,
+            alloc_count: Some(sample.alloc.count),
+            background_alloc_bytes: Some(sample.background_alloc.bytes),
+            events: sample.events,
+            bytes_written,
+            ..Measurement::default()
+        }
+    }
+
     /// Operations per millisecond, end to end (window + drain).
     pub fn ops_per_ms(&self) -> f64 {
         self.ops as f64 / (self.seconds * 1000.0).max(1e-9)
@@ -106,6 +129,12 @@ impl Measurement {
         self.bytes_per_event() * self.ops as f64 / self.seconds.max(1e-9) / MB
     }
 
+    /// Events a broker should have received but did not (0 when all arrived), where counted.
+    pub fn missing(&self) -> Option<u64> {
+        self.received
+            .map(|received| self.events.saturating_sub(received))
+    }
+
     /// Share of the kernel ceiling this run reached, where the ceiling was measured.
     pub fn ceiling_share(&self) -> Option<f64> {
         self.ceiling_ops_per_ms
@@ -144,7 +173,7 @@ pub enum Outcome {
 /// One line of the report.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Row {
-    /// The appender (study) or logger (`--config`) name.
+    /// The row label (sample rows) or logger name (`--config`).
     pub label: String,
     /// `l4rs`, `log4j2`, or the peer's crate name.
     pub library: String,
@@ -220,6 +249,9 @@ impl Row {
                 if let Some(dropped) = m.dropped {
                     let _ = write!(line, " dropped={dropped}");
                 }
+                if let Some(received) = m.received {
+                    let _ = write!(line, " received={received}");
+                }
                 if let (Some(ceiling), Some(share)) = (m.ceiling_ops_per_ms, m.ceiling_share()) {
                     let _ = write!(
                         line,
@@ -263,6 +295,7 @@ impl Row {
                 value["drain_seconds"] = m.drain_seconds().into();
                 value["queued"] = m.queued.into();
                 value["dropped"] = m.dropped.into();
+                value["received"] = m.received.into();
                 value["ceiling_ops_per_ms"] = m.ceiling_ops_per_ms.into();
                 value["ceiling_share"] = m.ceiling_share().into();
                 value["ceiling_writers"] = m.ceiling_writers.into();
@@ -281,11 +314,7 @@ impl Row {
 /// Reads the raw figures back from a [`Row::result_line`] (a peer's child process) or from the
 /// Java harness's `RESULT` line (which names `alloc_bytes` but no allocation count).
 pub fn parse_result_line(line: &str) -> Option<(String, usize, Measurement)> {
-    let rest = line.trim().strip_prefix("RESULT ")?;
-    let fields: BTreeMap<&str, &str> = rest
-        .split_whitespace()
-        .filter_map(|field| field.split_once('='))
-        .collect();
+    let fields = fields(line.trim().strip_prefix("RESULT ")?);
     let number = |key: &str| fields.get(key)?.parse::<f64>().ok();
     let integer = |key: &str| fields.get(key)?.parse::<u64>().ok();
     Some((
@@ -309,8 +338,18 @@ pub fn parse_result_line(line: &str) -> Option<(String, usize, Measurement)> {
             queued: integer("queued"),
             ceiling_ops_per_ms: number("ceiling_ops_per_ms"),
             ceiling_writers: fields.get("ceiling_writers").and_then(|w| w.parse().ok()),
+            received: integer("received"),
         },
     ))
+}
+
+/// The `key=value` fields of a `RESULT` or `LATENCY` line after its first word: one token per
+/// field, so values hold no spaces (labels have theirs replaced, see [`Row::result_line`]).
+/// Tokens without `=` are skipped; a repeated key keeps its last value.
+pub fn fields(rest: &str) -> BTreeMap<&str, &str> {
+    rest.split_whitespace()
+        .filter_map(|field| field.split_once('='))
+        .collect()
 }
 
 /// The rows as a fixed-width table.
@@ -370,12 +409,25 @@ pub fn table(rows: &[Row]) -> String {
         }
         cells.push(line);
     }
-    let columns = header.len();
-    let widths: Vec<usize> = (0..columns - 1)
+    columns(&cells, true)
+}
+
+/// Lays `cells` out as a fixed-width table, the first line being the header: the first two
+/// columns left-aligned, the others right-aligned, two spaces apart, trailing spaces trimmed,
+/// a rule under the header. With `free_last` the last column (a note) is not padded and the
+/// rule reaches 4 characters into it.
+pub fn columns(cells: &[Vec<String>], free_last: bool) -> String {
+    let count = cells.first().map_or(0, Vec::len);
+    let padded = if free_last {
+        count.saturating_sub(1)
+    } else {
+        count
+    };
+    let widths: Vec<usize> = (0..padded)
         .map(|c| {
             cells
                 .iter()
-                .map(|l| l[c].chars().count())
+                .map(|l| l.get(c).map_or(0, |cell| cell.chars().count()))
                 .max()
                 .unwrap_or(0)
         })
@@ -383,19 +435,22 @@ pub fn table(rows: &[Row]) -> String {
     let mut out = String::new();
     for (index, line) in cells.iter().enumerate() {
         for (c, cell) in line.iter().enumerate() {
-            if c == columns - 1 {
-                out.push_str(cell);
-            } else if c < 2 {
-                let _ = write!(out, "{cell:<w$}  ", w = widths[c]);
-            } else {
-                let _ = write!(out, "{cell:>w$}  ", w = widths[c]);
+            match widths.get(c) {
+                None => out.push_str(cell),
+                Some(&w) if c < 2 => {
+                    let _ = write!(out, "{cell:<w$}  ");
+                }
+                Some(&w) => {
+                    let _ = write!(out, "{cell:>w$}  ");
+                }
             }
         }
         let trimmed = out.trim_end_matches(' ').len();
         out.truncate(trimmed);
         out.push('\n');
         if index == 0 {
-            let rule: usize = widths.iter().map(|w| w + 2).sum::<usize>() + 4;
+            let rule: usize =
+                widths.iter().map(|w| w + 2).sum::<usize>() + if free_last { 4 } else { 0 };
             out.push_str(&"-".repeat(rule));
             out.push('\n');
         }
@@ -432,6 +487,17 @@ fn note(row: &Row, m: &Measurement) -> String {
             if note.is_empty() { "" } else { ", " }
         );
     }
+    if let (Some(received), Some(missing)) = (m.received, m.missing()) {
+        let separator = if note.is_empty() { "" } else { ", " };
+        if missing == 0 {
+            let _ = write!(note, "{separator}broker received all {received}");
+        } else {
+            let _ = write!(
+                note,
+                "{separator}broker received {received}: MISSING {missing} events"
+            );
+        }
+    }
     note
 }
 
@@ -459,7 +525,7 @@ pub struct Ratio {
     pub ceiling_limit_share: Option<f64>,
 }
 
-/// The issue's throughput target against log4j2: this many times its ops/ms ...
+/// The throughput target l4rs sets itself against log4j2: this many times its ops/ms ...
 pub const VS_OTHER_TARGET: f64 = 10.0;
 /// ... unless the disk caps l4rs first: then at least this share of the raw bandwidth.
 pub const LIMIT_SHARE_TARGET: f64 = 0.8;
@@ -601,7 +667,7 @@ fn lower_median<T>(mut items: Vec<T>, key: impl Fn(&T) -> f64) -> Option<T> {
     items.into_iter().nth(middle)
 }
 
-/// The issue's scaling target: at many threads no worse than this share of the same row's
+/// The scaling target l4rs sets itself: at many threads no worse than this share of the same row's
 /// figure at the fewest threads. Reported beside the ratio, never enforced.
 pub const SCALING_TARGET: f64 = 0.8;
 
@@ -647,26 +713,43 @@ pub fn scaling(rows: &[Row]) -> Vec<Scaling> {
 }
 
 /// The whole report as one JSON document.
+///
+/// With `verdicts` (`--verdicts`) each ratio also says whether it met l4rs's target
+/// (`target_met`, `target_reachable`, and the scaling `target`).
 pub fn json(
     rows: &[Row],
     ratios: &[Ratio],
     scaling: &[Scaling],
     machine: &serde_json::Value,
+    verdicts: bool,
 ) -> String {
     let document = serde_json::json!({
         "machine": machine,
         "rows": rows.iter().map(Row::json).collect::<Vec<_>>(),
-        "ratios": ratios.iter().map(|r| serde_json::json!({
-            "appender": r.label, "threads": r.threads, "vs": r.other, "ops_ratio": r.ops_ratio,
-            "alloc_bytes_per_op": r.ours_alloc_per_op, "vs_alloc_bytes_per_op": r.theirs_alloc_per_op,
-            "limit_share": r.ours_limit_share, "target_met": r.target_met(),
-            "ceiling_ratio": r.ceiling_ratio, "ceiling_limit_share": r.ceiling_limit_share,
-            "target_reachable": r.target_reachable(),
-        })).collect::<Vec<_>>(),
-        "scaling": scaling.iter().map(|s| serde_json::json!({
-            "appender": s.label, "library": s.library, "base_threads": s.base_threads,
-            "threads": s.threads, "ops_ratio": s.ratio, "target": SCALING_TARGET,
-        })).collect::<Vec<_>>(),
+        "ratios": ratios.iter().map(|r| {
+            let mut ratio = serde_json::json!({
+                "appender": r.label, "threads": r.threads, "vs": r.other, "ops_ratio": r.ops_ratio,
+                "alloc_bytes_per_op": r.ours_alloc_per_op, "vs_alloc_bytes_per_op": r.theirs_alloc_per_op,
+                "limit_share": r.ours_limit_share,
+                "ceiling_ratio": r.ceiling_ratio, "ceiling_limit_share": r.ceiling_limit_share,
+            });
+            if verdicts {
+                ratio["target_met"] = r.target_met().into();
+                ratio["target_reachable"] = r.target_reachable().into();
+            }
+            ratio
+        }).collect::<Vec<_>>(),
+        "scaling": scaling.iter().map(|s| {
+            let mut scaling = serde_json::json!({
+                "appender": s.label, "library": s.library, "base_threads": s.base_threads,
+                "threads": s.threads, "ops_ratio": s.ratio,
+            });
+            if verdicts {
+                scaling["target"] = SCALING_TARGET.into();
+                scaling["target_met"] = (s.ratio >= SCALING_TARGET).into();
+            }
+            scaling
+        }).collect::<Vec<_>>(),
     });
     serde_json::to_string_pretty(&document).unwrap_or_default()
 }
@@ -695,21 +778,19 @@ pub fn svg(rows: &[Row], title: &str) -> String {
         .max(1e-9);
     let height = TOP + ROW_HEIGHT * measured.len().max(1) as f64 + 40.0;
     let width = left + BAR_WIDTH + 220.0;
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="13">"#
-    );
-    let _ = writeln!(out, r#"<rect width="100%" height="100%" fill="white"/>"#);
-    let _ = writeln!(
-        out,
-        r#"<text x="12" y="24" font-size="16" font-weight="bold">{}</text>"#,
-        escape(title)
-    );
-    let _ = writeln!(
-        out,
-        r##"<text x="12" y="44" fill="#555">operations per millisecond (longer is better); right: share of the raw write bandwidth measured beside it</text>"##
-    );
+    let mut out = svg::Header {
+        width,
+        height,
+        font_size: 13,
+        title,
+        title_size: 16,
+        title_y: 24.0,
+        notes: &[(
+            44.0,
+            "operations per millisecond (longer is better); right: share of the raw write bandwidth measured beside it",
+        )],
+    }
+    .render();
     for (index, ((row, m), name)) in measured.iter().zip(&names).enumerate() {
         let y = TOP + ROW_HEIGHT * index as f64;
         let length = (m.ops_per_ms() / max * BAR_WIDTH).max(1.0);
@@ -723,7 +804,7 @@ pub fn svg(rows: &[Row], title: &str) -> String {
             r#"<text x="{x}" y="{ty}" text-anchor="end">{name}</text><rect x="{left}" y="{y}" width="{length:.1}" height="{h}" fill="{colour}"/><text x="{vx:.1}" y="{ty}">{ops:.1}{share}</text>"#,
             x = left - 8.0,
             ty = y + 15.0,
-            name = escape(name),
+            name = svg::escape(name),
             h = ROW_HEIGHT - 8.0,
             vx = left + length + 6.0,
             ops = m.ops_per_ms(),
@@ -735,7 +816,7 @@ pub fn svg(rows: &[Row], title: &str) -> String {
     if measured.is_empty() {
         let _ = writeln!(out, r#"<text x="12" y="{TOP}">no row was measured</text>"#);
     }
-    out.push_str("</svg>\n");
+    out.push_str(svg::END);
     out
 }
 
@@ -755,13 +836,6 @@ fn chart_label(row: &Row) -> String {
 /// errs towards room to spare.
 fn label_width(text: &str) -> f64 {
     text.chars().count() as f64 * 8.0
-}
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 #[cfg(test)]
@@ -968,6 +1042,82 @@ mod tests {
     }
 
     #[test]
+    fn columns_align_names_left_figures_right_and_leave_the_note_free() {
+        let cells = |rows: &[&[&str]]| -> Vec<Vec<String>> {
+            rows.iter()
+                .map(|r| r.iter().map(|c| c.to_string()).collect())
+                .collect()
+        };
+        let table = cells(&[
+            &["row", "lib", "ops", "note"],
+            &["File", "l4rs", "12.5", "async, long note"],
+            &["RandomAccessFile", "x", "3", ""],
+        ]);
+        assert_eq!(
+            columns(&table, true),
+            "row               lib    ops  note\n\
+             ----------------------------------\n\
+             File              l4rs  12.5  async, long note\n\
+             RandomAccessFile  x        3\n"
+        );
+        assert_eq!(
+            columns(&table[..2], false),
+            "row   lib    ops              note\n\
+             ------------------------------------\n\
+             File  l4rs  12.5  async, long note\n"
+        );
+        assert_eq!(columns(&[], true), "");
+    }
+
+    #[test]
+    fn a_runners_sample_gives_the_figures_it_knows() {
+        let sample = crate::runner::Sample {
+            ops: 1000,
+            window_seconds: 2.0,
+            seconds: 2.5,
+            alloc: crate::alloc::AllocSnapshot {
+                bytes: 64,
+                count: 2,
+            },
+            background_alloc: crate::alloc::AllocSnapshot { bytes: 8, count: 1 },
+            events: 1400,
+        };
+        let m = Measurement::of_sample(&sample, 1_400_000);
+        assert_eq!(
+            m,
+            Measurement {
+                ops: 1000,
+                seconds: 2.5,
+                window_seconds: Some(2.0),
+                alloc_bytes: 64,
+                alloc_count: Some(2),
+                background_alloc_bytes: Some(8),
+                events: 1400,
+                bytes_written: 1_400_000,
+                ..Measurement::default()
+            }
+        );
+        assert_eq!(m.bytes_per_event(), 1000.0);
+        assert_eq!(m.drain_seconds(), Some(0.5));
+    }
+
+    #[test]
+    fn fields_are_the_key_value_tokens_of_a_line() {
+        let fields = fields("appender=File threads=4 stray ops=1 ops=2 reason=a=b");
+        let pairs: Vec<(&str, &str)> = fields.into_iter().collect();
+        assert_eq!(
+            pairs,
+            [
+                ("appender", "File"),
+                ("ops", "2"),
+                ("reason", "a=b"),
+                ("threads", "4")
+            ]
+        );
+        assert!(super::fields("").is_empty());
+    }
+
+    #[test]
     fn java_lines_parse_without_an_allocation_count() {
         let line = "RESULT appender=File threads=4 ops_per_ms=20.0 alloc_bytes_per_op=16000 alloc_mb_per_s=1.0 bytes_per_event=9000 write_mb_per_s=1.0 ops=100000 seconds=5.000 alloc_bytes=1600000000 events=140000 bytes_written=1260000000 lib=log4j2";
         let (_, _, m) = parse_result_line(line).unwrap();
@@ -1053,7 +1203,7 @@ mod tests {
                 "bar at {x} overlaps a {label:?} label"
             );
         }
-        assert!(chart.contains(&escape(&label)));
+        assert!(chart.contains(&svg::escape(&label)));
     }
 
     #[test]
@@ -1068,10 +1218,21 @@ mod tests {
             &ratios(&rows, "log4j2"),
             &scaling(&rows),
             &serde_json::json!({}),
+            false,
         ))
         .unwrap();
         assert_eq!(doc["rows"].as_array().unwrap().len(), 2);
         assert_eq!(doc["ratios"][0]["ops_ratio"], 20.0);
+        assert!(doc["ratios"][0].get("target_met").is_none());
+        let judged: serde_json::Value = serde_json::from_str(&json(
+            &rows,
+            &ratios(&rows, "log4j2"),
+            &scaling(&rows),
+            &serde_json::json!({}),
+            true,
+        ))
+        .unwrap();
+        assert_eq!(judged["ratios"][0]["target_met"], true);
         assert!(doc["scaling"].as_array().unwrap().is_empty());
     }
 
@@ -1110,6 +1271,26 @@ mod tests {
             text.contains("500.0") && text.trim_end().ends_with("async"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn the_brokers_count_goes_into_the_note_the_result_line_and_the_json() {
+        let mut row = measured("l4rs", 1000);
+        row.asynchronous = true;
+        if let Outcome::Measured(m) = &mut row.outcome {
+            m.received = Some(m.events);
+        }
+        assert!(table(&[row.clone()]).contains("async, broker received all 2000"));
+        let line = row.result_line();
+        assert!(line.ends_with(" received=2000"), "{line}");
+        assert_eq!(parse_result_line(&line).unwrap().2.received, Some(2000));
+        assert_eq!(row.json()["received"], 2000);
+        if let Outcome::Measured(m) = &mut row.outcome {
+            m.received = Some(1990);
+        }
+        assert_eq!(row.measurement().unwrap().missing(), Some(10));
+        assert!(table(&[row]).contains("broker received 1990: MISSING 10 events"));
+        assert_eq!(measured("l4rs", 1).measurement().unwrap().missing(), None);
     }
 
     #[test]

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use l4rs_core::{status, FilterResult, Level};
 
 use super::node::{PAttr, PNode, UnknownElement};
-use crate::plugins;
+use crate::plugins::{self, Plugin};
 use crate::substitute::Substitutor;
 use crate::{Diagnostic, Position, Severity};
 
@@ -257,7 +257,8 @@ impl Binder {
         let help = format!(
             "attribute {} of {}: {expected}",
             attr.name,
-            node.canonical.unwrap_or(&node.name)
+            node.canonical
+                .map_or(node.name.as_str(), |plugin| plugin.name())
         );
         self.report(
             Severity::Warning,
@@ -527,7 +528,8 @@ impl Binder {
             let position = leftover.first().map(|attr| attr.position);
             let help = format!(
                 "not an attribute of {}{}",
-                node.canonical.unwrap_or(&node.name),
+                node.canonical
+                    .map_or(node.name.as_str(), |plugin| plugin.name()),
                 if namespaced {
                     String::new()
                 } else {
@@ -540,7 +542,7 @@ impl Binder {
 
     /// Reports a child element the plugin has no place for.
     pub fn unexpected_child(&mut self, parent: &PNode, child: &PNode) {
-        let element_type = parent.canonical.map(plugins::element_type).unwrap_or("");
+        let element_type = parent.canonical.map_or("", Plugin::element_type);
         let start = if element_type.is_empty() || element_type == parent.name {
             parent.name.clone()
         } else {

@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use crate::plugins;
+use crate::plugins::{self, Plugin};
 use crate::xml;
 use crate::Position;
 
@@ -26,8 +26,8 @@ pub(crate) struct PAttr {
 pub(crate) struct PNode {
     /// The tag, or the `type` attribute in strict mode, as written.
     pub name: String,
-    /// The canonical name when l4rs implements this plugin.
-    pub canonical: Option<&'static str>,
+    /// The plugin, when l4rs implements it.
+    pub canonical: Option<Plugin>,
     /// True when the name is a log4j2 Core plugin.
     pub is_plugin: bool,
     pub attrs: Vec<PAttr>,
@@ -256,7 +256,7 @@ mod tests {
         let node = PNode::build(&root, true);
         let appender = &node.children[0].children[0];
         assert_eq!(appender.name, "Console");
-        assert_eq!(appender.canonical, Some("Console"));
+        assert_eq!(appender.canonical, Some(Plugin::Console));
         let layout = &appender.children[0];
         assert_eq!(layout.name, "PatternLayout");
         assert_eq!(layout.attrs[0].name, "Pattern");

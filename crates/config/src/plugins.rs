@@ -463,7 +463,10 @@ mod tests {
     fn every_plugin_is_found_by_its_name_in_any_case() {
         for plugin in Plugin::ALL {
             assert_eq!(l4rs_plugin(plugin.name()), Some(*plugin));
-            assert_eq!(l4rs_plugin(&plugin.name().to_ascii_uppercase()), Some(*plugin));
+            assert_eq!(
+                l4rs_plugin(&plugin.name().to_ascii_uppercase()),
+                Some(*plugin)
+            );
             assert_eq!(plugin.to_string(), plugin.name());
             // log4j2's filters all carry the `filter` element type.
             if plugin.name().ends_with("Filter") {

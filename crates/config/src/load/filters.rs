@@ -26,7 +26,7 @@ pub(crate) struct FilterSlot {
 }
 
 impl FilterSlot {
-    pub fn new() -> FilterSlot {
+    pub(super) fn new() -> FilterSlot {
         FilterSlot {
             filled: false,
             filter: None,
@@ -34,7 +34,7 @@ impl FilterSlot {
     }
 
     /// Offers `child` (a filter) to the slot of `parent`.
-    pub fn offer(&mut self, binder: &mut Binder, parent: &PNode, child: PNode) {
+    pub(super) fn offer(&mut self, binder: &mut Binder, parent: &PNode, child: PNode) {
         if self.filled {
             binder.unexpected_child(parent, &child);
             return;

@@ -52,7 +52,7 @@ pub(crate) struct UnknownElement {
 impl PNode {
     /// The node without its attributes, children and value: enough to name it and its position
     /// in a message after the node itself was consumed.
-    pub fn stub(&self) -> PNode {
+    pub(crate) fn stub(&self) -> PNode {
         PNode {
             canonical: self.canonical,
             is_plugin: self.is_plugin,
@@ -62,7 +62,7 @@ impl PNode {
 
     /// A node that is no plugin, with only a name and a position: what a message about an
     /// element that never became a node (or became an attribute) names.
-    pub fn bare(name: String, position: Position, file: Option<PathBuf>) -> PNode {
+    pub(crate) fn bare(name: String, position: Position, file: Option<PathBuf>) -> PNode {
         PNode {
             name,
             canonical: None,
@@ -77,13 +77,13 @@ impl PNode {
 
     /// Builds the node for `element` and its subtree, ignoring dropped unknown elements.
     #[cfg(test)]
-    pub fn build(element: &xml::Node, strict: bool) -> PNode {
+    pub(crate) fn build(element: &xml::Node, strict: bool) -> PNode {
         PNode::build_collecting(element, strict, &mut Vec::new())
     }
 
     /// Builds the node for `element` and its subtree; the unknown elements dropped from it
     /// are added to `unknown` in the order log4j2 finds them (innermost first).
-    pub fn build_collecting(
+    pub(crate) fn build_collecting(
         element: &xml::Node,
         strict: bool,
         unknown: &mut Vec<UnknownElement>,
@@ -169,7 +169,7 @@ impl PNode {
     }
 
     /// Removes and returns the first attribute answering to any of `names` (case-insensitive).
-    pub fn take(&mut self, names: &[&str]) -> Option<PAttr> {
+    pub(crate) fn take(&mut self, names: &[&str]) -> Option<PAttr> {
         let index = self.attrs.iter().position(|attr| {
             names
                 .iter()
@@ -179,7 +179,7 @@ impl PNode {
     }
 
     /// The leftover attributes in log4j2's listing order.
-    pub fn leftover_in_java_order(&self, inserted_count: usize) -> Vec<&PAttr> {
+    pub(crate) fn leftover_in_java_order(&self, inserted_count: usize) -> Vec<&PAttr> {
         let keys: Vec<&str> = self.attrs.iter().map(|attr| attr.name.as_str()).collect();
         java_hash_map_order(&keys, inserted_count)
             .into_iter()

@@ -39,8 +39,8 @@ fn log_macros_route_by_target_and_module_path() {
 
 /// Plain `log::` calls from here have the target `log_bridge::nested::pool`.
 mod nested {
-    pub mod pool {
-        pub fn log_from_module() {
+    pub(crate) mod pool {
+        pub(crate) fn log_from_module() {
             log::info!("plain info from a nested module");
         }
     }

@@ -50,7 +50,7 @@ impl Kind {
     /// The kind of the appender writing the main file in `version`, and whether an Async
     /// appender stands in front of it and whether the root is asynchronous.
     fn in_version(self, version: usize) -> (Kind, bool, bool) {
-        let odd = version % 2 != 0;
+        let odd = !version.is_multiple_of(2);
         match self {
             Kind::AsyncLogger => (Kind::File, false, true),
             Kind::AsyncAppender => (Kind::File, true, false),
@@ -90,15 +90,27 @@ fn main_appender(kind: Kind, dir: &Path, name: &str, pattern: &str) -> String {
 /// version and its pattern changes every third, an Extra appender exists in odd versions, and
 /// the `noise` logger's level flips.
 fn configuration(kind: Kind, dir: &Path, version: usize) -> String {
-    let main = if version % 2 == 0 { "MainA" } else { "MainB" };
-    let pattern = if version % 3 == 0 { "A|%m%n" } else { "B|%m%n" };
+    let main = if version.is_multiple_of(2) {
+        "MainA"
+    } else {
+        "MainB"
+    };
+    let pattern = if version.is_multiple_of(3) {
+        "A|%m%n"
+    } else {
+        "B|%m%n"
+    };
     let (main_kind, through_queue, asynchronous_root) = kind.in_version(version);
     let mut appenders = main_appender(main_kind, dir, main, pattern);
     let mut loggers = format!(
         r#"<Logger name="noise" level="{}"/>"#,
-        if version % 2 == 0 { "warn" } else { "debug" }
+        if version.is_multiple_of(2) {
+            "warn"
+        } else {
+            "debug"
+        }
     );
-    if version % 2 != 0 {
+    if !version.is_multiple_of(2) {
         appenders.push_str(&format!(
             r#"<File name="Extra" fileName="{}/extra.log"><PatternLayout pattern="%m%n"/></File>"#,
             dir.display()

@@ -136,7 +136,11 @@ fn every_appender_writes_every_event_whole() {
                 .unwrap()
                 .parse()
                 .unwrap();
-            let level = if number % 10 == 0 { "ERROR" } else { "INFO" };
+            let level = if number.is_multiple_of(10) {
+                "ERROR"
+            } else {
+                "INFO"
+            };
             assert_eq!(fields[2], level, "{record}");
             number
         })

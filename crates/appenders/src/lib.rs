@@ -247,7 +247,7 @@ pub(crate) mod test_support {
 
     /// A stand-in for PatternLayout: `<prefix><message>\n`, with optional header and footer.
     #[derive(Clone, Default)]
-    pub struct TestLayout {
+    pub(crate) struct TestLayout {
         pub prefix: &'static str,
         pub header: &'static str,
         pub footer: &'static str,
@@ -255,7 +255,7 @@ pub(crate) mod test_support {
     }
 
     impl TestLayout {
-        pub fn with_header_footer(header: &'static str, footer: &'static str) -> TestLayout {
+        pub(crate) fn with_header_footer(header: &'static str, footer: &'static str) -> TestLayout {
             TestLayout {
                 header,
                 footer,
@@ -263,12 +263,12 @@ pub(crate) mod test_support {
             }
         }
 
-        pub fn prefixed(mut self, prefix: &'static str) -> TestLayout {
+        pub(crate) fn prefixed(mut self, prefix: &'static str) -> TestLayout {
             self.prefix = prefix;
             self
         }
 
-        pub fn with_location(mut self) -> TestLayout {
+        pub(crate) fn with_location(mut self) -> TestLayout {
             self.location = true;
             self
         }
@@ -294,13 +294,13 @@ pub(crate) mod test_support {
         }
     }
 
-    pub fn event(text: &'static str) -> LogEvent<'static> {
+    pub(crate) fn event(text: &'static str) -> LogEvent<'static> {
         LogEvent::new("test", Level::INFO, Message::Text(text))
     }
 
     /// A `<File>` with log4j2's defaults, as l4rs-config binds `<File fileName="…"/>` (its
     /// `appender_defaults` test checks each default by value).
-    pub fn file_spec(file_name: &str) -> FileSpec {
+    pub(crate) fn file_spec(file_name: &str) -> FileSpec {
         let xml = format!(
             r#"<Configuration><Appenders><File name="F" fileName="{file_name}"/></Appenders><Loggers><Root level="info"/></Loggers></Configuration>"#
         );
@@ -313,14 +313,14 @@ pub(crate) mod test_support {
     }
 
     /// The text of the file `path`, which must exist.
-    pub fn read(path: &str) -> String {
+    pub(crate) fn read(path: &str) -> String {
         std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"))
     }
 
     /// Checks that `contents` is lines `T<thread> <sequence>[ <rest>]` holding, for each of
     /// `threads` threads, the sequences `0..per_thread` once each and in order, and that `rest`
     /// accepts each line's thread, sequence and rest: no line lost, doubled, reordered or torn.
-    pub fn check_thread_lines(
+    pub(crate) fn check_thread_lines(
         contents: &str,
         threads: usize,
         per_thread: usize,
@@ -347,10 +347,10 @@ pub(crate) mod test_support {
     }
 
     /// A fresh directory under the system temp dir, removed on drop.
-    pub struct TempDir(PathBuf);
+    pub(crate) struct TempDir(PathBuf);
 
     impl TempDir {
-        pub fn new(label: &str) -> TempDir {
+        pub(crate) fn new(label: &str) -> TempDir {
             static COUNTER: AtomicUsize = AtomicUsize::new(0);
             let path = std::env::temp_dir().join(format!(
                 "l4rs-appenders-{}-{}-{label}",
@@ -362,11 +362,11 @@ pub(crate) mod test_support {
             TempDir(path)
         }
 
-        pub fn path(&self) -> &Path {
+        pub(crate) fn path(&self) -> &Path {
             &self.0
         }
 
-        pub fn file(&self, name: &str) -> String {
+        pub(crate) fn file(&self, name: &str) -> String {
             self.0.join(name).to_string_lossy().into_owned()
         }
     }

@@ -18,7 +18,7 @@ pub const DEFAULT_PATTERN: &str = "%d{HH:mm:ss.SSS} [%t] %-5level %logger{36} - 
 static CONSOLE_COUNTER: AtomicUsize = AtomicUsize::new(0);
 
 /// The root level of a default configuration: `LOG4J_LEVEL` (log4j2's `log4j2.level`) or ERROR.
-pub fn default_root_level() -> Level {
+pub(crate) fn default_root_level() -> Level {
     std::env::var("LOG4J_LEVEL")
         .ok()
         .and_then(|name| Level::from_name(&name).ok())
@@ -26,7 +26,7 @@ pub fn default_root_level() -> Level {
 }
 
 /// A fresh `DefaultConsole-N` appender: SYSTEM_OUT, the default pattern.
-pub fn default_console() -> AppenderSpec {
+pub(crate) fn default_console() -> AppenderSpec {
     let number = CONSOLE_COUNTER.fetch_add(1, Ordering::Relaxed) + 1;
     AppenderSpec {
         name: format!("DefaultConsole-{number}"),
@@ -47,7 +47,7 @@ pub fn default_console() -> AppenderSpec {
 
 /// The root logger log4j2 puts in place of a missing one: the default level and a reference to
 /// `console`.
-pub fn default_root(console: &AppenderSpec) -> LoggerSpec {
+pub(crate) fn default_root(console: &AppenderSpec) -> LoggerSpec {
     LoggerSpec {
         name: String::new(),
         level: Some(default_root_level()),
@@ -66,7 +66,7 @@ pub fn default_root(console: &AppenderSpec) -> LoggerSpec {
 }
 
 /// `Default@<hex>`, as log4j2 names a default configuration (after its identity hash).
-pub fn default_name() -> String {
+pub(crate) fn default_name() -> String {
     use std::hash::{BuildHasher, Hasher};
     let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
     hasher.write_usize(CONSOLE_COUNTER.load(Ordering::Relaxed));

@@ -163,97 +163,153 @@ const LOG4J2_CORE_PLUGINS: &[&str] = &[
     "yieldwaitstrategy",
 ];
 
-/// The plugins l4rs binds, with their canonical spelling (for messages and listings).
-const L4RS_PLUGINS: &[&str] = &[
-    "Appenders",
-    "Loggers",
-    "Logger",
-    "Root",
-    "AsyncLogger",
-    "AsyncRoot",
-    "AppenderRef",
-    "Properties",
-    "Property",
-    "CustomLevels",
-    "CustomLevel",
-    "SystemPropertyArbiter",
-    "EnvironmentArbiter",
-    "ClassArbiter",
-    "Select",
-    "DefaultArbiter",
-    "Console",
-    "File",
-    "RandomAccessFile",
-    "MemoryMappedFile",
-    "Async",
-    "RollingFile",
-    "RollingRandomAccessFile",
-    "RollingMemoryMappedFile",
-    "Null",
-    "Failover",
-    "Failovers",
-    "Rewrite",
-    "Kafka",
-    "MapRewritePolicy",
-    "PropertiesRewritePolicy",
-    "LoggerNameLevelRewritePolicy",
-    "Routing",
-    "Routes",
-    "Route",
-    "IdlePurgePolicy",
-    "Policies",
-    "SizeBasedTriggeringPolicy",
-    "TimeBasedTriggeringPolicy",
-    "OnStartupTriggeringPolicy",
-    "CronTriggeringPolicy",
-    "NoOpTriggeringPolicy",
-    "DefaultRolloverStrategy",
-    "DirectWriteRolloverStrategy",
-    "Delete",
-    "IfFileName",
-    "IfLastModified",
-    "IfAccumulatedFileCount",
-    "IfAccumulatedFileSize",
-    "IfAll",
-    "IfAny",
-    "IfNot",
-    "PathSortByModificationTime",
-    "PatternLayout",
-    "JsonLayout",
-    "XmlLayout",
-    "YamlLayout",
-    "KeyValuePair",
-    "SyslogLayout",
-    "Rfc5424Layout",
-    "LoggerFields",
-    "GelfLayout",
-    "CsvLogEventLayout",
-    "CsvParameterLayout",
-    "JsonTemplateLayout",
-    "EventTemplateAdditionalField",
-    "MarkerPatternSelector",
-    "LevelPatternSelector",
-    "PatternMatch",
-    "Replace",
-    "ThresholdFilter",
-    "LevelRangeFilter",
-    "LevelMatchFilter",
-    "RegexFilter",
-    "StringMatchFilter",
-    "MarkerFilter",
-    "NoMarkerFilter",
-    "BurstFilter",
-    "DenyAllFilter",
-    "DynamicThresholdFilter",
-    "Filters",
-    "Socket",
-    "Syslog",
-    "Ssl",
-    "KeyStore",
-    "TrustStore",
-    "SocketOptions",
-    "SocketPerformancePreferences",
-];
+/// Declares [`Plugin`] from one table: each plugin l4rs binds, spelled as log4j2 spells it
+/// (for messages and listings), with the element type log4j2 prints before its name in
+/// `… has no parameter that matches element …` (its `@Plugin` element type; empty when the
+/// message names the element alone).
+///
+/// The loader matches on the variants, so a plugin renamed or removed here fails to compile
+/// wherever it is bound instead of silently falling through to "unknown plugin".
+macro_rules! l4rs_plugins {
+    ($($(#[$comment:meta])* $plugin:ident => $element_type:literal,)*) => {
+        /// A plugin l4rs implements. Element names map to it case-insensitively
+        /// ([`l4rs_plugin`]), as log4j2 lower-cases its plugin keys.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Plugin {
+            $(
+                #[doc = concat!("`<", stringify!($plugin), ">`.")]
+                $(#[$comment])*
+                $plugin,
+            )*
+        }
+
+        impl Plugin {
+            /// Every plugin l4rs implements, in the order messages list them.
+            pub const ALL: &'static [Plugin] = &[$(Plugin::$plugin),*];
+
+            /// The plugin's canonical spelling, as log4j2 spells it.
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $(Plugin::$plugin => stringify!($plugin),)*
+                }
+            }
+
+            /// The element type log4j2 prints before the plugin's name in `… has no parameter
+            /// that matches element …` (its `@Plugin` element type), or `""` when it prints
+            /// the name alone.
+            pub const fn element_type(self) -> &'static str {
+                match self {
+                    $(Plugin::$plugin => $element_type,)*
+                }
+            }
+        }
+    };
+}
+
+l4rs_plugins! {
+    // Configuration structure.
+    Appenders => "appenders",
+    Loggers => "loggers",
+    Logger => "logger",
+    Root => "root",
+    AsyncLogger => "asyncLogger",
+    AsyncRoot => "asyncRoot",
+    AppenderRef => "AppenderRef",
+    Properties => "properties",
+    Property => "property",
+    CustomLevels => "CustomLevels",
+    CustomLevel => "CustomLevel",
+    // Arbiters (see `ARBITERS` for the ones l4rs does not evaluate).
+    SystemPropertyArbiter => "",
+    EnvironmentArbiter => "",
+    ClassArbiter => "",
+    Select => "",
+    DefaultArbiter => "",
+    // Appenders and their parts.
+    Console => "appender",
+    File => "appender",
+    RandomAccessFile => "appender",
+    MemoryMappedFile => "appender",
+    Async => "appender",
+    RollingFile => "appender",
+    RollingRandomAccessFile => "appender",
+    /// l4rs's own: log4j2 has no rolling memory-mapped file appender.
+    RollingMemoryMappedFile => "appender",
+    Null => "appender",
+    Failover => "appender",
+    Failovers => "failovers",
+    Rewrite => "appender",
+    Kafka => "appender",
+    MapRewritePolicy => "rewritePolicy",
+    PropertiesRewritePolicy => "rewritePolicy",
+    LoggerNameLevelRewritePolicy => "rewritePolicy",
+    Routing => "appender",
+    Routes => "",
+    Route => "",
+    IdlePurgePolicy => "",
+    // Rolling: policies, strategies and actions.
+    Policies => "",
+    SizeBasedTriggeringPolicy => "",
+    TimeBasedTriggeringPolicy => "",
+    OnStartupTriggeringPolicy => "",
+    CronTriggeringPolicy => "",
+    NoOpTriggeringPolicy => "",
+    DefaultRolloverStrategy => "",
+    DirectWriteRolloverStrategy => "",
+    Delete => "",
+    IfFileName => "",
+    IfLastModified => "",
+    IfAccumulatedFileCount => "",
+    IfAccumulatedFileSize => "",
+    IfAll => "",
+    IfAny => "",
+    IfNot => "",
+    PathSortByModificationTime => "",
+    // Layouts and their parts.
+    PatternLayout => "layout",
+    JsonLayout => "layout",
+    XmlLayout => "layout",
+    YamlLayout => "layout",
+    KeyValuePair => "KeyValuePair",
+    SyslogLayout => "layout",
+    Rfc5424Layout => "layout",
+    LoggerFields => "LoggerFields",
+    GelfLayout => "layout",
+    CsvLogEventLayout => "layout",
+    CsvParameterLayout => "layout",
+    JsonTemplateLayout => "layout",
+    EventTemplateAdditionalField => "",
+    MarkerPatternSelector => "patternSelector",
+    LevelPatternSelector => "patternSelector",
+    PatternMatch => "PatternMatch",
+    Replace => "replace",
+    // Filters.
+    ThresholdFilter => "filter",
+    LevelRangeFilter => "filter",
+    LevelMatchFilter => "filter",
+    RegexFilter => "filter",
+    StringMatchFilter => "filter",
+    MarkerFilter => "filter",
+    NoMarkerFilter => "filter",
+    BurstFilter => "filter",
+    DenyAllFilter => "filter",
+    DynamicThresholdFilter => "filter",
+    Filters => "filters",
+    // Network appenders and their parts.
+    Socket => "appender",
+    Syslog => "appender",
+    Ssl => "Ssl",
+    KeyStore => "KeyStore",
+    TrustStore => "TrustStore",
+    SocketOptions => "SocketOptions",
+    SocketPerformancePreferences => "SocketPerformancePreferences",
+}
+
+impl std::fmt::Display for Plugin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
 
 /// The arbiter plugins (lower case): elements replaced by their children when their condition
 /// holds.
@@ -271,11 +327,11 @@ const ARBITERS: &[&str] = &[
 const L4RS_EXTENSIONS: &[&str] = &["rollingmemorymappedfile"];
 
 /// Element names log4j2 accepts in place of a plugin's own (`@PluginAliases`), lower case.
-const ALIASES: &[(&str, &str)] = &[
-    ("appender-ref", "AppenderRef"),
+const ALIASES: &[(&str, Plugin)] = &[
+    ("appender-ref", Plugin::AppenderRef),
     // SocketAppender's `@PluginElement("SslConfiguration") @PluginAliases("SslConfig")`.
-    ("sslconfig", "Ssl"),
-    ("sslconfiguration", "Ssl"),
+    ("sslconfig", Plugin::Ssl),
+    ("sslconfiguration", Plugin::Ssl),
 ];
 
 /// True when `name` is a log4j2 `Core` plugin (implemented by l4rs or not), or one of the
@@ -288,17 +344,18 @@ pub fn is_log4j2_plugin(name: &str) -> bool {
         || ALIASES.iter().any(|(alias, _)| *alias == lower)
 }
 
-/// The canonical name of a plugin l4rs implements, if `name` is one (or an alias of one).
-pub fn l4rs_plugin(name: &str) -> Option<&'static str> {
-    L4RS_PLUGINS
+/// The plugin l4rs implements that `name` names (case-insensitively), or that one of its
+/// aliases names.
+pub fn l4rs_plugin(name: &str) -> Option<Plugin> {
+    Plugin::ALL
         .iter()
         .copied()
-        .find(|plugin| plugin.eq_ignore_ascii_case(name))
+        .find(|plugin| plugin.name().eq_ignore_ascii_case(name))
         .or_else(|| {
             ALIASES
                 .iter()
                 .find(|(alias, _)| alias.eq_ignore_ascii_case(name))
-                .map(|(_, canonical)| *canonical)
+                .map(|(_, plugin)| *plugin)
         })
 }
 
@@ -311,7 +368,8 @@ pub fn is_arbiter(name: &str) -> bool {
 
 /// The plugins l4rs implements, comma-separated, for messages.
 pub fn l4rs_plugin_list() -> String {
-    L4RS_PLUGINS.join(", ")
+    let names: Vec<&str> = Plugin::ALL.iter().map(|plugin| plugin.name()).collect();
+    names.join(", ")
 }
 
 /// The plugin l4rs implements that `name` most likely misspells: the only one within an edit
@@ -325,7 +383,7 @@ pub fn nearest_l4rs_plugin(name: &str) -> Option<&'static str> {
     let allowed = if name.chars().count() <= 4 { 1 } else { 2 };
     let mut best: Option<(usize, &'static str)> = None;
     let mut tie = false;
-    for plugin in L4RS_PLUGINS {
+    for plugin in Plugin::ALL.iter().map(|plugin| plugin.name()) {
         let distance = edit_distance(&name, &plugin.to_ascii_lowercase());
         if distance > allowed {
             continue;
@@ -355,59 +413,6 @@ fn edit_distance(a: &str, b: &str) -> usize {
         previous = current;
     }
     previous[b.len()]
-}
-
-/// The element type log4j2 prints before a plugin's name in `… has no parameter that matches
-/// element …` (its `@Plugin` element type, or its name when it has none).
-pub fn element_type(canonical: &str) -> &'static str {
-    match canonical {
-        "Console"
-        | "File"
-        | "RandomAccessFile"
-        | "MemoryMappedFile"
-        | "Async"
-        | "RollingFile"
-        | "RollingRandomAccessFile"
-        | "RollingMemoryMappedFile"
-        | "Null"
-        | "Failover"
-        | "Rewrite"
-        | "Socket"
-        | "Syslog"
-        | "Routing"
-        | "Kafka" => "appender",
-        "Ssl" => "Ssl",
-        "KeyStore" => "KeyStore",
-        "TrustStore" => "TrustStore",
-        "SocketOptions" => "SocketOptions",
-        "SocketPerformancePreferences" => "SocketPerformancePreferences",
-        "MapRewritePolicy" | "PropertiesRewritePolicy" | "LoggerNameLevelRewritePolicy" => {
-            "rewritePolicy"
-        }
-        "Failovers" => "failovers",
-        "PatternLayout" | "JsonLayout" | "XmlLayout" | "YamlLayout" | "SyslogLayout"
-        | "Rfc5424Layout" | "JsonTemplateLayout" => "layout",
-        "GelfLayout" | "CsvLogEventLayout" | "CsvParameterLayout" => "layout",
-        "LoggerFields" => "LoggerFields",
-        "MarkerPatternSelector" | "LevelPatternSelector" => "patternSelector",
-        "Logger" => "logger",
-        "Root" => "root",
-        "AsyncLogger" => "asyncLogger",
-        "AsyncRoot" => "asyncRoot",
-        "Filters" => "filters",
-        "Appenders" => "appenders",
-        "Loggers" => "loggers",
-        "Properties" => "properties",
-        "Property" => "property",
-        "Replace" => "replace",
-        "AppenderRef" => "AppenderRef",
-        "KeyValuePair" => "KeyValuePair",
-        "PatternMatch" => "PatternMatch",
-        "CustomLevels" => "CustomLevels",
-        "CustomLevel" => "CustomLevel",
-        name if name.ends_with("Filter") => "filter",
-        _ => "",
-    }
 }
 
 #[cfg(test)]
@@ -441,13 +446,34 @@ mod tests {
         for not_plugin in ["Pattern", "fileName", "append", "level", "Apenders", "Foo"] {
             assert!(!is_log4j2_plugin(not_plugin), "{not_plugin}");
         }
-        for plugin in L4RS_PLUGINS {
-            assert!(is_log4j2_plugin(plugin), "{plugin} must be a log4j2 plugin");
+        for plugin in Plugin::ALL {
+            assert!(
+                is_log4j2_plugin(plugin.name()),
+                "{plugin} must be a log4j2 plugin"
+            );
         }
-        assert_eq!(l4rs_plugin("console"), Some("Console"));
-        assert_eq!(l4rs_plugin("rollingfile"), Some("RollingFile"));
-        assert_eq!(l4rs_plugin("routing"), Some("Routing"));
+        assert_eq!(l4rs_plugin("console"), Some(Plugin::Console));
+        assert_eq!(l4rs_plugin("rollingfile"), Some(Plugin::RollingFile));
+        assert_eq!(l4rs_plugin("routing"), Some(Plugin::Routing));
         assert_eq!(l4rs_plugin("ScriptAppenderSelector"), None);
         assert!(is_log4j2_plugin("RollingMemoryMappedFile"));
+    }
+
+    #[test]
+    fn every_plugin_is_found_by_its_name_in_any_case() {
+        for plugin in Plugin::ALL {
+            assert_eq!(l4rs_plugin(plugin.name()), Some(*plugin));
+            assert_eq!(
+                l4rs_plugin(&plugin.name().to_ascii_uppercase()),
+                Some(*plugin)
+            );
+            assert_eq!(plugin.to_string(), plugin.name());
+            // log4j2's filters all carry the `filter` element type.
+            if plugin.name().ends_with("Filter") {
+                assert_eq!(plugin.element_type(), "filter", "{plugin}");
+            }
+        }
+        assert_eq!(l4rs_plugin("appender-ref"), Some(Plugin::AppenderRef));
+        assert_eq!(l4rs_plugin("SslConfig"), Some(Plugin::Ssl));
     }
 }

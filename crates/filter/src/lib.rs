@@ -148,7 +148,7 @@ pub(crate) mod test_support {
 
     /// Every (onMatch, onMismatch) pair worth checking: the defaults, both inversions and the
     /// ACCEPT forms used in OR chains.
-    pub const VERDICT_PAIRS: [(FilterResult, FilterResult); 5] = [
+    pub(crate) const VERDICT_PAIRS: [(FilterResult, FilterResult); 5] = [
         (FilterResult::Neutral, FilterResult::Deny),
         (FilterResult::Accept, FilterResult::Deny),
         (FilterResult::Deny, FilterResult::Neutral),
@@ -156,14 +156,14 @@ pub(crate) mod test_support {
         (FilterResult::Accept, FilterResult::Neutral),
     ];
 
-    pub fn verdicts(on_match: FilterResult, on_mismatch: FilterResult) -> FilterVerdicts {
+    pub(crate) fn verdicts(on_match: FilterResult, on_mismatch: FilterResult) -> FilterVerdicts {
         FilterVerdicts {
             on_match,
             on_mismatch,
         }
     }
 
-    pub fn event(level: Level, text: &'static str) -> LogEvent<'static> {
+    pub(crate) fn event(level: Level, text: &'static str) -> LogEvent<'static> {
         LogEvent::new("test", level, Message::Text(text))
     }
 }

@@ -18,15 +18,15 @@ use axum::routing::get;
 use axum::Router;
 
 /// The example's configuration, beside this file.
-pub const CONFIG: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/tracing_http.xml");
+pub(crate) const CONFIG: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/tracing_http.xml");
 
 /// The requests the client sends: a page, an item, and an item id that is not a number
 /// (axum rejects it and logs the rejection).
-pub const REQUESTS: [&str; 3] = ["/", "/items/7", "/items/seven"];
+pub(crate) const REQUESTS: [&str; 3] = ["/", "/items/7", "/items/seven"];
 
 /// Loads the configuration with its log folder set to `dir`, installs the layer, serves
 /// [`REQUESTS`] and returns each response's status line; the log is `{dir}/http.log`.
-pub fn run(dir: &str) -> Vec<String> {
+pub(crate) fn run(dir: &str) -> Vec<String> {
     l4rs::set_system_property("example.dir", dir);
     if let Err(error) = l4rs::init_with_file(CONFIG) {
         eprintln!("{error}");

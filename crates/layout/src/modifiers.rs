@@ -51,13 +51,13 @@ impl Default for FormattingInfo {
 
 impl FormattingInfo {
     /// True when applying these modifiers can never change anything.
-    pub fn is_default(&self) -> bool {
+    pub(crate) fn is_default(&self) -> bool {
         self.min == 0 && self.max == usize::MAX
     }
 
     /// Applies the modifiers to `out[start..]`. Truncation never pads afterwards (log4j2
     /// checks the two in an if/else-if).
-    pub fn apply(&self, out: &mut String, start: usize) {
+    pub(crate) fn apply(&self, out: &mut String, start: usize) {
         let start = field_start(out, start);
         let units = utf16_len(&out[start..]);
         if units > self.max {

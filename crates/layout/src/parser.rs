@@ -25,7 +25,7 @@ pub(crate) struct ParseOptions {
 impl ParseOptions {
     /// The options a composite converter parses its sub-pattern with: log4j2 2.19 passes
     /// neither `disableAnsi` nor `noConsoleNoAnsi` down.
-    pub fn nested(&self) -> ParseOptions {
+    pub(crate) fn nested(&self) -> ParseOptions {
         ParseOptions {
             interpolator: self.interpolator.clone(),
             disable_ansi: false,
@@ -35,7 +35,7 @@ impl ParseOptions {
     }
 
     /// True when ANSI escapes must be left out.
-    pub fn hide_ansi(&self) -> bool {
+    pub(crate) fn hide_ansi(&self) -> bool {
         self.disable_ansi || (self.no_console_no_ansi && !self.console)
     }
 }

@@ -39,7 +39,7 @@ pub(crate) struct Formatter {
 impl Formatter {
     /// Appends the converter's output for `event`, with the modifiers applied to it.
     #[inline]
-    pub fn format(&self, event: &LogEvent<'_>, out: &mut String, base: usize) {
+    pub(crate) fn format(&self, event: &LogEvent<'_>, out: &mut String, base: usize) {
         let start = out.len();
         self.converter.format(event, out, base);
         if let Some(info) = &self.info {
@@ -193,7 +193,7 @@ pub(crate) enum Converter {
 impl Converter {
     /// Appends this converter's output for `event`.
     #[inline]
-    pub fn format(&self, event: &LogEvent<'_>, out: &mut String, base: usize) {
+    pub(crate) fn format(&self, event: &LogEvent<'_>, out: &mut String, base: usize) {
         match self {
             Converter::Literal(literal) => match &literal.interpolator {
                 None => short::push(out, &literal.text),
@@ -246,7 +246,7 @@ impl Converter {
     /// log4j2's `handlesThrowable`: throwable converters, and the composite converters that
     /// ask their children (`%highlight`, `%style`, `%enc`). `%notEmpty`, `%maxLen`, `%equals`,
     /// `%replace` and the colour shorthands do not, as in 2.19.
-    pub fn handles_throwable(&self) -> bool {
+    pub(crate) fn handles_throwable(&self) -> bool {
         match self {
             Converter::Throwable(_) => true,
             Converter::Highlight(highlight) => highlight.pattern.handles_throwable(),
@@ -257,7 +257,7 @@ impl Converter {
     }
 
     /// False only for text that does not depend on the event (`%notEmpty` ignores it).
-    pub fn is_variable(&self) -> bool {
+    pub(crate) fn is_variable(&self) -> bool {
         !matches!(self, Converter::Literal(_) | Converter::LineSeparator)
     }
 

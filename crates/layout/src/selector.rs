@@ -14,7 +14,7 @@ pub(crate) struct Selector {
 
 impl Selector {
     /// Compiles every pattern with the selector's own options.
-    pub fn new(spec: &PatternSelectorSpec, base: &PatternOptions) -> Selector {
+    pub(crate) fn new(spec: &PatternSelectorSpec, base: &PatternOptions) -> Selector {
         let options = PatternOptions {
             always_write_exceptions: spec.always_write_exceptions,
             disable_ansi: spec.disable_ansi,
@@ -39,7 +39,7 @@ impl Selector {
 
     /// The pattern for `event`: the first match whose key is the event's marker or one of
     /// its ancestors (marker selector), or equals the level name (level selector).
-    pub fn select(&self, event: &LogEvent<'_>) -> &Pattern {
+    pub(crate) fn select(&self, event: &LogEvent<'_>) -> &Pattern {
         let found = match self.kind {
             PatternSelectorKind::Marker => event.marker.and_then(|marker| {
                 self.matches
@@ -55,7 +55,7 @@ impl Selector {
     }
 
     /// Every pattern the selector may use.
-    pub fn patterns(&self) -> impl Iterator<Item = &Pattern> {
+    pub(crate) fn patterns(&self) -> impl Iterator<Item = &Pattern> {
         self.matches
             .iter()
             .map(|(_, p)| p)

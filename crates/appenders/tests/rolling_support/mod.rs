@@ -17,7 +17,7 @@ use l4rs_core::status::StatusRecord;
 use l4rs_core::{AppendError, Appender, Layout, Level, LogEvent, Message, Timestamp};
 
 /// `<message>\n`.
-pub struct Lines;
+pub(crate) struct Lines;
 
 impl Layout for Lines {
     fn format(&self, event: &LogEvent<'_>, out: &mut String) {
@@ -28,7 +28,7 @@ impl Layout for Lines {
 
 /// `<message>\n` as [`Lines`] writes it, with `header` at the start of each new file and
 /// `footer` at its end.
-pub struct Framed {
+pub(crate) struct Framed {
     pub header: &'static str,
     pub footer: &'static str,
 }
@@ -49,15 +49,15 @@ impl Layout for Framed {
 }
 
 /// A fresh directory under the system's temporary directory, removed on drop.
-pub struct TempDir(pub PathBuf);
+pub(crate) struct TempDir(pub PathBuf);
 
 impl TempDir {
-    pub fn new(label: &str) -> TempDir {
+    pub(crate) fn new(label: &str) -> TempDir {
         TempDir::new_in(&std::env::temp_dir(), label)
     }
 
     /// A fresh directory under `root`, removed on drop.
-    pub fn new_in(root: &Path, label: &str) -> TempDir {
+    pub(crate) fn new_in(root: &Path, label: &str) -> TempDir {
         static COUNTER: AtomicUsize = AtomicUsize::new(0);
         let path = root.join(format!(
             "l4rs-rolling-t-{}-{}-{label}",
@@ -69,7 +69,7 @@ impl TempDir {
         TempDir(path)
     }
 
-    pub fn join(&self, name: &str) -> String {
+    pub(crate) fn join(&self, name: &str) -> String {
         self.0.join(name).to_string_lossy().into_owned()
     }
 }
@@ -81,14 +81,14 @@ impl Drop for TempDir {
 }
 
 /// The appender kind `appender_xml` binds to, through l4rs-config (no diagnostics allowed).
-pub fn kind(appender_xml: &str) -> AppenderKind {
+pub(crate) fn kind(appender_xml: &str) -> AppenderKind {
     let (spec, diagnostics) = bind(appender_xml);
     assert!(diagnostics.is_empty(), "{diagnostics:#?}");
     spec.kind
 }
 
 /// The appender `appender_xml` binds to, and the configuration's diagnostics.
-pub fn bind(appender_xml: &str) -> (AppenderSpec, Vec<Diagnostic>) {
+pub(crate) fn bind(appender_xml: &str) -> (AppenderSpec, Vec<Diagnostic>) {
     let xml = format!(
         "<Configuration><Appenders>{appender_xml}</Appenders><Loggers><Root level='info'/></Loggers></Configuration>"
     );
@@ -102,17 +102,22 @@ pub fn bind(appender_xml: &str) -> (AppenderSpec, Vec<Diagnostic>) {
 }
 
 /// A size policy that rolls before every event but the first.
-pub const SIZE_1: &str = r#"<SizeBasedTriggeringPolicy size="1"/>"#;
+pub(crate) const SIZE_1: &str = r#"<SizeBasedTriggeringPolicy size="1"/>"#;
 
 /// `<{element} name="R" fileName="{file_name}" filePattern="{file_pattern}">{children}</{element}>`:
 /// a rolling appender `R` with `children` (policies, strategy) inside.
-pub fn rolling_xml(element: &str, file_name: &str, file_pattern: &str, children: &str) -> String {
+pub(crate) fn rolling_xml(
+    element: &str,
+    file_name: &str,
+    file_pattern: &str,
+    children: &str,
+) -> String {
     rolling_xml_with(element, file_name, file_pattern, "", children)
 }
 
 /// [`rolling_xml`] with more `attributes` (such as `append="false"`, none when empty) after
 /// `filePattern`.
-pub fn rolling_xml_with(
+pub(crate) fn rolling_xml_with(
     element: &str,
     file_name: &str,
     file_pattern: &str,
@@ -126,12 +131,12 @@ pub fn rolling_xml_with(
 }
 
 /// [`rolling_xml`] for a RollingFile on `dir/app.log` whose archives `dir/{file_pattern}` names.
-pub fn rolling_file_xml(dir: &TempDir, file_pattern: &str, children: &str) -> String {
+pub(crate) fn rolling_file_xml(dir: &TempDir, file_pattern: &str, children: &str) -> String {
     rolling_file_xml_with(dir, file_pattern, "", children)
 }
 
 /// [`rolling_file_xml`] with more `attributes`, as [`rolling_xml_with`] takes them.
-pub fn rolling_file_xml_with(
+pub(crate) fn rolling_file_xml_with(
     dir: &TempDir,
     file_pattern: &str,
     attributes: &str,
@@ -148,13 +153,13 @@ pub fn rolling_file_xml_with(
 
 /// Builds the appender `appender_xml` describes (no diagnostics allowed) with [`Lines`], on
 /// `clock`.
-pub fn build_on(appender_xml: &str, clock: &Arc<ManualClock>) -> Arc<dyn Appender> {
+pub(crate) fn build_on(appender_xml: &str, clock: &Arc<ManualClock>) -> Arc<dyn Appender> {
     build_with_layout_on(appender_xml, Arc::new(Lines), clock)
 }
 
 /// Builds the appender `appender_xml` describes (no diagnostics allowed) with `layout`, on
 /// `clock`.
-pub fn build_with_layout_on(
+pub(crate) fn build_with_layout_on(
     appender_xml: &str,
     layout: Arc<dyn Layout>,
     clock: &Arc<ManualClock>,
@@ -165,7 +170,7 @@ pub fn build_with_layout_on(
 }
 
 /// The default rolling context, but on `clock`.
-pub fn context_on(clock: &Arc<ManualClock>) -> RollingContext {
+pub(crate) fn context_on(clock: &Arc<ManualClock>) -> RollingContext {
     RollingContext {
         clock: Arc::clone(clock) as Arc<dyn RolloverClock>,
         ..RollingContext::default()
@@ -174,7 +179,7 @@ pub fn context_on(clock: &Arc<ManualClock>) -> RollingContext {
 
 /// The RollingFile `appender_xml` describes (no diagnostics allowed), with [`Lines`], on
 /// `clock`: for tests that wait for its worker.
-pub fn rolling_file_on(
+pub(crate) fn rolling_file_on(
     appender_xml: &str,
     clock: &Arc<ManualClock>,
 ) -> l4rs_appenders::RollingFileAppender {
@@ -183,7 +188,7 @@ pub fn rolling_file_on(
 
 /// The RollingFile `appender_xml` describes (no diagnostics allowed), with [`Lines`], in
 /// `context`.
-pub fn rolling_file_in(
+pub(crate) fn rolling_file_in(
     appender_xml: &str,
     context: &RollingContext,
 ) -> l4rs_appenders::RollingFileAppender {
@@ -195,7 +200,7 @@ pub fn rolling_file_in(
 
 /// The RollingMemoryMappedFile `appender_xml` describes (no diagnostics allowed), with
 /// [`Lines`], in `context`: for tests that wait for its worker.
-pub fn rolling_memory_mapped_in(
+pub(crate) fn rolling_memory_mapped_in(
     appender_xml: &str,
     context: &RollingContext,
 ) -> l4rs_appenders::RollingMemoryMappedFileAppender {
@@ -213,33 +218,33 @@ pub fn rolling_memory_mapped_in(
 
 /// Builds the appender `appender_xml` describes (no diagnostics allowed) with [`Lines`], on
 /// the system clock.
-pub fn build(appender_xml: &str) -> Arc<dyn Appender> {
+pub(crate) fn build(appender_xml: &str) -> Arc<dyn Appender> {
     build_with_layout(appender_xml, Arc::new(Lines))
 }
 
 /// Builds the appender `appender_xml` describes (no diagnostics allowed) with `layout`, on the
 /// system clock.
-pub fn build_with_layout(appender_xml: &str, layout: Arc<dyn Layout>) -> Arc<dyn Appender> {
+pub(crate) fn build_with_layout(appender_xml: &str, layout: Arc<dyn Layout>) -> Arc<dyn Appender> {
     let (spec, diagnostics) = bind(appender_xml);
     assert!(diagnostics.is_empty(), "{diagnostics:#?}");
     l4rs_appenders::build_appender(&spec, layout).unwrap()
 }
 
 /// Appends an event with `text` at `millis` (epoch ms).
-pub fn log_at(appender: &dyn Appender, text: &str, millis: i64) {
+pub(crate) fn log_at(appender: &dyn Appender, text: &str, millis: i64) {
     let mut event = LogEvent::new("test", Level::INFO, Message::Text(text));
     event.timestamp = Timestamp::from_millis(millis);
     appender.append(&event).unwrap();
 }
 
 /// Appends an event with `text`, timed now.
-pub fn log_now(appender: &dyn Appender, text: &str) {
+pub(crate) fn log_now(appender: &dyn Appender, text: &str) {
     log_at(appender, text, now_millis());
 }
 
 /// Appends an event for each `(text, at)` of `events`, in order, `at` an RFC 3339 timestamp
 /// (see [`millis`]).
-pub fn log_at_times(appender: &dyn Appender, events: &[(&str, &str)]) {
+pub(crate) fn log_at_times(appender: &dyn Appender, events: &[(&str, &str)]) {
     for (text, at) in events {
         log_at(appender, text, millis(at));
     }
@@ -247,7 +252,7 @@ pub fn log_at_times(appender: &dyn Appender, events: &[(&str, &str)]) {
 
 /// Appends an event with `text`, timed now; returns whether it was written. A failure must be
 /// an I/O error with `errno` (a full disk's `ENOSPC`, say): any other fails the test.
-pub fn try_log(appender: &dyn Appender, text: &str, errno: i32) -> bool {
+pub(crate) fn try_log(appender: &dyn Appender, text: &str, errno: i32) -> bool {
     match appender.append(&LogEvent::new("test", Level::INFO, Message::Text(text))) {
         Ok(()) => true,
         Err(AppendError::Io { source, .. }) => {
@@ -259,12 +264,12 @@ pub fn try_log(appender: &dyn Appender, text: &str, errno: i32) -> bool {
 }
 
 /// The time now, in epoch ms.
-pub fn now_millis() -> i64 {
+pub(crate) fn now_millis() -> i64 {
     Timestamp::now().epoch_millis
 }
 
 /// The messages of the `level` records among `records` that mention `needle`.
-pub fn messages_about(records: &[StatusRecord], level: Level, needle: &str) -> Vec<String> {
+pub(crate) fn messages_about(records: &[StatusRecord], level: Level, needle: &str) -> Vec<String> {
     records
         .iter()
         .filter(|r| r.level == level && r.message.contains(needle))
@@ -273,17 +278,17 @@ pub fn messages_about(records: &[StatusRecord], level: Level, needle: &str) -> V
 }
 
 /// The messages of the ERROR records among `records` that mention `needle`.
-pub fn errors_about(records: &[StatusRecord], needle: &str) -> Vec<String> {
+pub(crate) fn errors_about(records: &[StatusRecord], needle: &str) -> Vec<String> {
     messages_about(records, Level::ERROR, needle)
 }
 
 /// Parses `text`, an RFC 3339 timestamp such as `2030-01-01T10:00:00Z`, into epoch ms.
-pub fn millis(text: &str) -> i64 {
+pub(crate) fn millis(text: &str) -> i64 {
     text.parse::<jiff::Timestamp>().unwrap().as_millisecond()
 }
 
 /// Sets the last-modified time of `path` to `millis` (epoch ms).
-pub fn set_modified(path: &Path, millis: i64) {
+pub(crate) fn set_modified(path: &Path, millis: i64) {
     let when = std::time::UNIX_EPOCH + std::time::Duration::from_millis(millis as u64);
     std::fs::File::options()
         .write(true)
@@ -294,7 +299,7 @@ pub fn set_modified(path: &Path, millis: i64) {
 }
 
 /// The names of the files directly in `dir` (hidden ones too), sorted.
-pub fn names(dir: &Path) -> Vec<String> {
+pub(crate) fn names(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
         .unwrap()
         .map(|entry| entry.unwrap())
@@ -306,7 +311,7 @@ pub fn names(dir: &Path) -> Vec<String> {
 }
 
 /// Every file below `dir` (hidden ones too), recursively.
-pub fn walk(dir: &Path) -> Vec<PathBuf> {
+pub(crate) fn walk(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
         let path = entry.path();
@@ -321,7 +326,7 @@ pub fn walk(dir: &Path) -> Vec<PathBuf> {
 }
 
 /// A file's text, decompressed by its suffix.
-pub fn contents(path: &Path) -> String {
+pub(crate) fn contents(path: &Path) -> String {
     let file = std::fs::File::open(path).unwrap();
     let mut text = String::new();
     let name = path.to_string_lossy();
@@ -346,7 +351,7 @@ pub fn contents(path: &Path) -> String {
 }
 
 /// The lines of every file below `dir`, decompressed, sorted.
-pub fn all_lines(dir: &Path) -> Vec<String> {
+pub(crate) fn all_lines(dir: &Path) -> Vec<String> {
     let mut lines: Vec<String> = walk(dir)
         .iter()
         .flat_map(|path| {
@@ -361,12 +366,12 @@ pub fn all_lines(dir: &Path) -> Vec<String> {
 }
 
 /// Whether `path`'s name is a staging or partial file of an interrupted rollover.
-pub fn is_leftover(path: &Path) -> bool {
+pub(crate) fn is_leftover(path: &Path) -> bool {
     path.to_string_lossy().ends_with(".l4rs-rolling")
 }
 
 /// The files below `dir` that [`is_leftover`] recognises, sorted.
-pub fn leftovers(dir: &Path) -> Vec<PathBuf> {
+pub(crate) fn leftovers(dir: &Path) -> Vec<PathBuf> {
     walk(dir)
         .into_iter()
         .filter(|path| is_leftover(path))
@@ -375,7 +380,7 @@ pub fn leftovers(dir: &Path) -> Vec<PathBuf> {
 
 /// The archives `dir/{prefix}<index>.…` by index (any compression suffix), then
 /// `dir/{current}`: the order a `fileIndex="nomax"` rolling appender wrote them in.
-pub fn archives_then_current(dir: &Path, prefix: &str, current: &str) -> Vec<PathBuf> {
+pub(crate) fn archives_then_current(dir: &Path, prefix: &str, current: &str) -> Vec<PathBuf> {
     let mut archives: Vec<(u64, PathBuf)> = walk(dir)
         .into_iter()
         .filter_map(|path| {
@@ -414,7 +419,7 @@ fn note_ack(line: &str, last: &mut HashMap<usize, u64>) -> bool {
 /// `<thread> <sequence>`, lets it acknowledge `acks` calls (for at most a minute), kills it
 /// with SIGKILL and returns the last sequence acknowledged per thread, counting those still in
 /// the pipe. Fails when the child acknowledged fewer.
-pub fn kill_after_acks(mut command: Command, acks: usize) -> HashMap<usize, u64> {
+pub(crate) fn kill_after_acks(mut command: Command, acks: usize) -> HashMap<usize, u64> {
     let mut child = command
         .stdout(Stdio::piped())
         .stderr(Stdio::null())

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 const PREFIX: &str = "l4rs-tmpfs-";
 
 /// A small tmpfs, unmounted (lazily, so even open files cannot keep it) on drop.
-pub struct SmallFilesystem(PathBuf);
+pub(crate) struct SmallFilesystem(PathBuf);
 
 impl SmallFilesystem {
     /// Mounts a tmpfs with the mount `options` (`size=1m,nr_inodes=16`) on a fresh directory
@@ -23,7 +23,7 @@ impl SmallFilesystem {
     /// # Panics
     ///
     /// When the mount fails and `L4RS_REQUIRE_TMPFS=1` is set.
-    pub fn mount(label: &str, options: &str) -> Option<SmallFilesystem> {
+    pub(crate) fn mount(label: &str, options: &str) -> Option<SmallFilesystem> {
         remove_stale_mounts();
         let dir = std::env::temp_dir().join(format!("{PREFIX}{}-{label}", std::process::id()));
         std::fs::create_dir_all(&dir).ok()?;
@@ -53,12 +53,12 @@ impl SmallFilesystem {
         Some(SmallFilesystem(dir))
     }
 
-    pub fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         &self.0
     }
 
     /// The path of the file `name` on the filesystem, as a `fileName`.
-    pub fn join(&self, name: &str) -> String {
+    pub(crate) fn join(&self, name: &str) -> String {
         self.0.join(name).to_string_lossy().into_owned()
     }
 }

@@ -9,6 +9,7 @@ use crate::model::{
     AppenderKind, AppenderSpec, ConsoleSpec, ConsoleTarget, FileSpec, LayoutSpec,
     MemoryMappedFileSpec, RandomAccessFileSpec,
 };
+use crate::plugins::Plugin;
 
 /// log4j2's `log4j2.encoderByteBufferSize`, the File appender's default buffer.
 const DEFAULT_BUFFER_SIZE: usize = 8192;
@@ -59,21 +60,23 @@ fn build_one(
 ) -> Result<Option<AppenderSpec>, Box<PNode>> {
     Ok(match child.canonical {
         Some(
-            "Console"
-            | "File"
-            | "RandomAccessFile"
-            | "MemoryMappedFile"
-            | "RollingFile"
-            | "RollingRandomAccessFile"
-            | "RollingMemoryMappedFile",
-        ) => build_appender(binder, child, managers),
-        Some("Async") => super::async_appender::build_async_appender(binder, child),
-        Some("Null") => null_appender(binder, child),
-        Some("Failover") => super::failover::build_failover_appender(binder, child),
-        Some("Rewrite") => super::rewrite::build_rewrite_appender(binder, child),
-        Some("Socket" | "Syslog") => super::socket::build_socket_appender(binder, child),
-        Some("Routing") => super::routing_appender::build_routing_appender(binder, child),
-        Some("Kafka") => super::kafka::build_kafka_appender(binder, child),
+            plugin @ (Plugin::Console
+            | Plugin::File
+            | Plugin::RandomAccessFile
+            | Plugin::MemoryMappedFile
+            | Plugin::RollingFile
+            | Plugin::RollingRandomAccessFile
+            | Plugin::RollingMemoryMappedFile),
+        ) => build_appender(binder, child, plugin, managers),
+        Some(Plugin::Async) => super::async_appender::build_async_appender(binder, child),
+        Some(Plugin::Null) => null_appender(binder, child),
+        Some(Plugin::Failover) => super::failover::build_failover_appender(binder, child),
+        Some(Plugin::Rewrite) => super::rewrite::build_rewrite_appender(binder, child),
+        Some(Plugin::Socket | Plugin::Syslog) => {
+            super::socket::build_socket_appender(binder, child)
+        }
+        Some(Plugin::Routing) => super::routing_appender::build_routing_appender(binder, child),
+        Some(Plugin::Kafka) => super::kafka::build_kafka_appender(binder, child),
         _ => return Err(Box::new(child)),
     })
 }
@@ -176,10 +179,10 @@ struct Common {
 fn build_appender(
     binder: &mut Binder,
     mut node: PNode,
+    canonical: Plugin,
     managers: &mut FileManagers,
 ) -> Option<AppenderSpec> {
     let inserted = node.attrs.len();
-    let canonical = node.canonical.unwrap_or_default();
     let mut common = Common {
         name: None,
         ignore_exceptions: true,
@@ -196,7 +199,7 @@ fn build_appender(
             common.layout = build_layout(binder, child);
         } else if is_filter(&child) {
             common.filter.offer(binder, &node, child);
-        } else if child.canonical == Some("Property") {
+        } else if child.canonical == Some(Plugin::Property) {
             // Appender properties configure third-party clients; none of l4rs's appenders
             // reads them, and log4j2 accepts them on every appender.
         } else {
@@ -211,10 +214,10 @@ fn build_appender(
     // log4j2's builder: the fields are injected (values converted, children built), the
     // required ones validated, the leftover attributes reported, and only then is `build()` run.
     let pending = match canonical {
-        "Console" => Pending::Ready(console(binder, &mut node)),
-        "File" => file(binder, &mut node),
-        "RandomAccessFile" => random_access_file(binder, &mut node),
-        "MemoryMappedFile" => memory_mapped_file(binder, &mut node),
+        Plugin::Console => Pending::Ready(console(binder, &mut node)),
+        Plugin::File => file(binder, &mut node),
+        Plugin::RandomAccessFile => random_access_file(binder, &mut node),
+        Plugin::MemoryMappedFile => memory_mapped_file(binder, &mut node),
         _ => Pending::Rolling(Box::new(rolling::rolling_parts(
             binder,
             &mut node,

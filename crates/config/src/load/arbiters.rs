@@ -6,7 +6,7 @@
 
 use super::binder::Binder;
 use super::node::PNode;
-use crate::plugins;
+use crate::plugins::{self, Plugin};
 use crate::substitute;
 
 /// Replaces the arbiters anywhere below `node`.
@@ -21,7 +21,7 @@ pub(crate) fn process(binder: &mut Binder, node: &mut PNode) {
             continue;
         }
         changed = true;
-        if child.name.eq_ignore_ascii_case("Select") {
+        if child.canonical == Some(Plugin::Select) {
             added.extend(select(binder, child));
         } else if evaluate(binder, &mut child) {
             process(binder, &mut child);
@@ -38,7 +38,7 @@ fn select(binder: &mut Binder, mut node: PNode) -> Vec<PNode> {
     let inserted = node.attrs.len();
     binder.finish(&node, inserted);
     for mut child in std::mem::take(&mut node.children) {
-        if !plugins::is_arbiter(&child.name) || child.name.eq_ignore_ascii_case("Select") {
+        if !plugins::is_arbiter(&child.name) || child.canonical == Some(Plugin::Select) {
             let message = format!(
                 "Invalid Node {} for Select. Must be a Condition",
                 child.name

@@ -4,6 +4,7 @@ use super::binder::{Binder, MissingField};
 use super::loggers::bind_refs_and_filter;
 use super::node::PNode;
 use crate::model::{AppenderKind, AppenderSpec, AsyncAppenderSpec};
+use crate::plugins::Plugin;
 
 /// `AsyncAppender`'s default `bufferSize` (queue slots).
 const DEFAULT_BUFFER_SIZE: i32 = 1024;
@@ -27,7 +28,7 @@ pub(crate) fn build_async_appender(binder: &mut Binder, mut node: PNode) -> Opti
     let inserted = node.attrs.len();
     // Properties configure nothing here; the queue factory is replaced by l4rs's ring.
     let (appender_refs, filter, failed_refs) = bind_refs_and_filter(binder, &mut node, |child| {
-        child.canonical == Some("Property")
+        child.canonical == Some(Plugin::Property)
             || QUEUE_FACTORIES
                 .iter()
                 .any(|factory| factory.eq_ignore_ascii_case(&child.name))

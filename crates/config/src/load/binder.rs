@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use l4rs_core::{status, FilterResult, Level};
 
 use super::node::{PAttr, PNode, UnknownElement};
-use crate::plugins;
+use crate::plugins::{self, Plugin};
 use crate::substitute::Substitutor;
 use crate::{Diagnostic, Position, Severity};
 
@@ -25,7 +25,7 @@ pub(crate) struct MissingField {
 
 impl MissingField {
     /// A missing attribute, which Java prints as `null`, with its validator's message.
-    pub fn attribute(field: &'static str, message: impl Into<String>) -> MissingField {
+    pub(crate) fn attribute(field: &'static str, message: impl Into<String>) -> MissingField {
         MissingField {
             message: Some(message.into()),
             ..MissingField::reported(field)
@@ -33,7 +33,7 @@ impl MissingField {
     }
 
     /// A missing attribute whose validator's message was already reported.
-    pub fn reported(field: &'static str) -> MissingField {
+    pub(crate) fn reported(field: &'static str) -> MissingField {
         MissingField {
             field,
             shown: "null",
@@ -43,7 +43,7 @@ impl MissingField {
     }
 
     /// The same field, with `to_add` in the help instead of the attribute.
-    pub fn added_as(self, to_add: &str) -> MissingField {
+    pub(crate) fn added_as(self, to_add: &str) -> MissingField {
         MissingField {
             to_add: to_add.to_string(),
             ..self
@@ -51,7 +51,7 @@ impl MissingField {
     }
 
     /// The same field, which Java prints as `shown`.
-    pub fn shown_as(self, shown: &'static str) -> MissingField {
+    pub(crate) fn shown_as(self, shown: &'static str) -> MissingField {
         MissingField { shown, ..self }
     }
 }
@@ -67,7 +67,7 @@ pub(crate) struct Binder {
 }
 
 impl Binder {
-    pub fn new(file: Option<PathBuf>, substitutor: Substitutor) -> Binder {
+    pub(crate) fn new(file: Option<PathBuf>, substitutor: Substitutor) -> Binder {
         Binder {
             file,
             diagnostics: Vec::new(),
@@ -91,7 +91,7 @@ impl Binder {
     }
 
     /// Records a diagnostic about `node` (or the file when `None`).
-    pub fn report(
+    pub(crate) fn report(
         &mut self,
         severity: Severity,
         message: impl Into<String>,
@@ -117,11 +117,11 @@ impl Binder {
         });
     }
 
-    pub fn error(&mut self, node: &PNode, message: impl Into<String>) {
+    pub(crate) fn error(&mut self, node: &PNode, message: impl Into<String>) {
         self.report(Severity::Error, message, Some(node), None, None);
     }
 
-    pub fn error_help(
+    pub(crate) fn error_help(
         &mut self,
         node: &PNode,
         message: impl Into<String>,
@@ -138,7 +138,7 @@ impl Binder {
 
     /// log4j2's report of a plugin factory that threw: the reflective call wraps the cause, and
     /// the status logger appends the wrapper's text after the message.
-    pub fn factory_failure(
+    pub(crate) fn factory_failure(
         &mut self,
         node: &PNode,
         java_class: &str,
@@ -160,7 +160,12 @@ impl Binder {
     /// log4j2's report of a plugin builder whose required fields are missing: each field's
     /// validator message (those it has, in the builder's order), then the builder's refusal
     /// naming them all. The plugin is not created, and its other attributes are not checked.
-    pub fn invalid_arguments(&mut self, node: &PNode, java_class: &str, missing: &[MissingField]) {
+    pub(crate) fn invalid_arguments(
+        &mut self,
+        node: &PNode,
+        java_class: &str,
+        missing: &[MissingField],
+    ) {
         for message in missing.iter().filter_map(|field| field.message.as_ref()) {
             self.error(node, message.clone());
         }
@@ -200,14 +205,14 @@ impl Binder {
     }
 
     /// [`Binder::null_child`] for each of `failed`, in order.
-    pub fn null_children(&mut self, parent: &PNode, failed: &[PNode]) {
+    pub(crate) fn null_children(&mut self, parent: &PNode, failed: &[PNode]) {
         for child in failed {
             self.null_child(parent, child);
         }
     }
 
     /// Substitutes a configuration-time value, recording cycles as warnings.
-    pub fn substitute(&mut self, value: &str, node: &PNode, position: Position) -> String {
+    pub(crate) fn substitute(&mut self, value: &str, node: &PNode, position: Position) -> String {
         let mut problems = Vec::new();
         let result = self
             .substitutor
@@ -221,7 +226,7 @@ impl Binder {
     }
 
     /// The substituted value of an attribute (any of `names`), consumed from the node.
-    pub fn string(&mut self, node: &mut PNode, names: &[&str]) -> Option<String> {
+    pub(crate) fn string(&mut self, node: &mut PNode, names: &[&str]) -> Option<String> {
         let attr = node.take(names)?;
         Some(self.substitute(&attr.value, node, attr.position))
     }
@@ -257,7 +262,8 @@ impl Binder {
         let help = format!(
             "attribute {} of {}: {expected}",
             attr.name,
-            node.canonical.unwrap_or(&node.name)
+            node.canonical
+                .map_or(node.name.as_str(), |plugin| plugin.name())
         );
         self.report(
             Severity::Warning,
@@ -269,7 +275,7 @@ impl Binder {
     }
 
     /// A boolean: `true` in any case is true, anything else false, silently.
-    pub fn boolean(&mut self, node: &mut PNode, names: &[&str], default: bool) -> bool {
+    pub(crate) fn boolean(&mut self, node: &mut PNode, names: &[&str], default: bool) -> bool {
         match self.string(node, names) {
             Some(value) => value.eq_ignore_ascii_case("true"),
             None => default,
@@ -277,7 +283,7 @@ impl Binder {
     }
 
     /// A Java `int` (`Integer.valueOf`: optional sign, decimal digits, nothing else).
-    pub fn int(&mut self, node: &mut PNode, names: &[&str]) -> Option<i32> {
+    pub(crate) fn int(&mut self, node: &mut PNode, names: &[&str]) -> Option<i32> {
         self.integer(
             node,
             names,
@@ -287,7 +293,7 @@ impl Binder {
     }
 
     /// A Java `long`.
-    pub fn long(&mut self, node: &mut PNode, names: &[&str]) -> Option<i64> {
+    pub(crate) fn long(&mut self, node: &mut PNode, names: &[&str]) -> Option<i64> {
         self.integer(
             node,
             names,
@@ -318,7 +324,7 @@ impl Binder {
     }
 
     /// A Java `float` (`Float.valueOf`: surrounding whitespace allowed, an `f`/`d` suffix too).
-    pub fn float(&mut self, node: &mut PNode, names: &[&str]) -> Option<f64> {
+    pub(crate) fn float(&mut self, node: &mut PNode, names: &[&str]) -> Option<f64> {
         let attr = node.take(names)?;
         let value = self.substitute(&attr.value, node, attr.position);
         let trimmed = value.trim_matches(|c: char| c <= ' ');
@@ -345,7 +351,7 @@ impl Binder {
     }
 
     /// A level, by name, case-insensitively (standard or registered custom levels).
-    pub fn level(&mut self, node: &mut PNode, names: &[&str]) -> Option<Level> {
+    pub(crate) fn level(&mut self, node: &mut PNode, names: &[&str]) -> Option<Level> {
         let attr = node.take(names)?;
         let value = self.substitute(&attr.value, node, attr.position);
         match Level::from_name(&value) {
@@ -369,7 +375,7 @@ impl Binder {
     }
 
     /// A filter verdict (`ACCEPT`, `NEUTRAL`, `DENY`, any case).
-    pub fn verdict(
+    pub(crate) fn verdict(
         &mut self,
         node: &mut PNode,
         names: &[&str],
@@ -409,7 +415,7 @@ impl Binder {
 
     /// An enum given by its Java constant names, matched case-insensitively; the index of the
     /// constant, or `None` (after a warning) when it is none of them.
-    pub fn enumeration(
+    pub(crate) fn enumeration(
         &mut self,
         node: &mut PNode,
         names: &[&str],
@@ -439,7 +445,7 @@ impl Binder {
 
     /// A Java `Character`: exactly one UTF-16 unit (so `\t` is two characters and refused, as
     /// log4j2's converter refuses it; XML's `&#9;` gives a tab).
-    pub fn character(&mut self, node: &mut PNode, names: &[&str]) -> Option<char> {
+    pub(crate) fn character(&mut self, node: &mut PNode, names: &[&str]) -> Option<char> {
         let attr = node.take(names)?;
         let value = self.substitute(&attr.value, node, attr.position);
         let mut chars = value.chars();
@@ -466,12 +472,12 @@ impl Binder {
     }
 
     /// A charset name Java knows; anything else warns and keeps the default.
-    pub fn charset(&mut self, node: &mut PNode, names: &[&str]) -> Option<String> {
+    pub(crate) fn charset(&mut self, node: &mut PNode, names: &[&str]) -> Option<String> {
         self.charset_defaulting(node, names, "null")
     }
 
     /// [`Binder::charset`] for a factory attribute whose declared default the warning names.
-    pub fn charset_defaulting(
+    pub(crate) fn charset_defaulting(
         &mut self,
         node: &mut PNode,
         names: &[&str],
@@ -503,7 +509,7 @@ impl Binder {
 
     /// Reports what is left on a built plugin: unknown attributes (log4j2's wording and order)
     /// and unknown child elements.
-    pub fn finish(&mut self, node: &PNode, inserted_attrs: usize) {
+    pub(crate) fn finish(&mut self, node: &PNode, inserted_attrs: usize) {
         if !node.attrs.is_empty() {
             let leftover = node.leftover_in_java_order(inserted_attrs);
             let names: Vec<String> = leftover
@@ -527,7 +533,8 @@ impl Binder {
             let position = leftover.first().map(|attr| attr.position);
             let help = format!(
                 "not an attribute of {}{}",
-                node.canonical.unwrap_or(&node.name),
+                node.canonical
+                    .map_or(node.name.as_str(), |plugin| plugin.name()),
                 if namespaced {
                     String::new()
                 } else {
@@ -539,8 +546,8 @@ impl Binder {
     }
 
     /// Reports a child element the plugin has no place for.
-    pub fn unexpected_child(&mut self, parent: &PNode, child: &PNode) {
-        let element_type = parent.canonical.map(plugins::element_type).unwrap_or("");
+    pub(crate) fn unexpected_child(&mut self, parent: &PNode, child: &PNode) {
+        let element_type = parent.canonical.map_or("", Plugin::element_type);
         let start = if element_type.is_empty() || element_type == parent.name {
             parent.name.clone()
         } else {
@@ -560,7 +567,7 @@ impl Binder {
 
     /// Reports an element that is no log4j2 plugin and that log4j2 would drop without a word
     /// (a top-level leaf becomes an attribute of `<Configuration>`, which ignores it).
-    pub fn unknown_element(&mut self, node: &PNode) {
+    pub(crate) fn unknown_element(&mut self, node: &PNode) {
         let plugins_help = self.plugins_help(&node.name);
         self.report(
             Severity::Error,
@@ -576,7 +583,7 @@ impl Binder {
 
     /// log4j2's report of an element that is no plugin but holds plugins: it is dropped with
     /// everything inside it.
-    pub fn class_not_found(&mut self, unknown: &UnknownElement) {
+    pub(crate) fn class_not_found(&mut self, unknown: &UnknownElement) {
         let node = PNode::bare(unknown.name.clone(), unknown.position, unknown.file.clone());
         let plugins_help = self.plugins_help(&unknown.name);
         self.report(
@@ -595,7 +602,7 @@ impl Binder {
     }
 
     /// Reports a real log4j2 plugin that l4rs does not implement.
-    pub fn unsupported(&mut self, node: &PNode) {
+    pub(crate) fn unsupported(&mut self, node: &PNode) {
         let plugins_help = self.plugins_help(&node.name);
         self.report(
             Severity::Error,
@@ -610,7 +617,7 @@ impl Binder {
     }
 
     /// Reports a child that is neither implemented nor expected where it is.
-    pub fn unusable_child(&mut self, parent: &PNode, child: &PNode) {
+    pub(crate) fn unusable_child(&mut self, parent: &PNode, child: &PNode) {
         if child.is_plugin && child.canonical.is_none() {
             self.unsupported(child);
         } else {

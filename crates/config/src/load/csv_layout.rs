@@ -5,7 +5,7 @@ use super::node::PNode;
 use crate::model::{CsvLayoutKind, CsvLayoutSpec, CsvQuoteMode, PatternLayoutSpec};
 
 /// commons-csv's `CSVFormat.Predefined` names, as `CSVFormat.valueOf` accepts them.
-pub const CSV_FORMATS: [&str; 12] = [
+pub(super) const CSV_FORMATS: [&str; 12] = [
     "Default",
     "Excel",
     "InformixUnload",

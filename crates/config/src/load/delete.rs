@@ -9,6 +9,7 @@ use super::binder::Binder;
 use super::node::PNode;
 use super::rolling::attr_position;
 use crate::model::{DeleteSpec, PathConditionSpec};
+use crate::plugins::Plugin;
 use crate::rolling::{glob_to_regex, parse_age, parse_size};
 use crate::Severity;
 
@@ -23,7 +24,7 @@ pub(super) fn delete_action(binder: &mut Binder, mut node: PNode) -> Option<Dele
     let mut failed = Vec::new();
     let mut recent_first = true;
     for mut child in std::mem::take(&mut node.children) {
-        if child.canonical == Some("PathSortByModificationTime") {
+        if child.canonical == Some(Plugin::PathSortByModificationTime) {
             let child_inserted = child.attrs.len();
             recent_first = binder.boolean(&mut child, &["recentFirst"], true);
             binder.finish(&child, child_inserted);
@@ -85,13 +86,13 @@ fn is_condition(node: &PNode) -> bool {
     matches!(
         node.canonical,
         Some(
-            "IfFileName"
-                | "IfLastModified"
-                | "IfAccumulatedFileCount"
-                | "IfAccumulatedFileSize"
-                | "IfAll"
-                | "IfAny"
-                | "IfNot"
+            Plugin::IfFileName
+                | Plugin::IfLastModified
+                | Plugin::IfAccumulatedFileCount
+                | Plugin::IfAccumulatedFileSize
+                | Plugin::IfAll
+                | Plugin::IfAny
+                | Plugin::IfNot
         )
     )
 }
@@ -115,9 +116,8 @@ fn condition(
         }
     }
     let nested_failed = failed.len() > failed_before;
-    let canonical = node.canonical.unwrap_or_default();
-    let spec = match canonical {
-        "IfFileName" => {
+    let spec = match node.canonical {
+        Some(Plugin::IfFileName) => {
             let glob_position = attr_position(&node, "glob");
             let regex_position = attr_position(&node, "regex");
             let glob = binder.string(&mut node, &["glob"]);
@@ -163,7 +163,7 @@ fn condition(
                 }
             }
         }
-        "IfLastModified" => required_parsed(
+        Some(Plugin::IfLastModified) => required_parsed(
             binder,
             &mut node,
             "age",
@@ -172,7 +172,7 @@ fn condition(
             "IfLastModified needs an age, e.g. age=\"30d\"; the Delete action is not created",
         )
         .map(|age_millis| PathConditionSpec::LastModified { age_millis, nested }),
-        "IfAccumulatedFileCount" => match binder.int(&mut node, &["exceeds"]) {
+        Some(Plugin::IfAccumulatedFileCount) => match binder.int(&mut node, &["exceeds"]) {
             Some(count) if count > 0 => Some(PathConditionSpec::AccumulatedFileCount {
                 exceeds: count as u64,
                 nested,
@@ -182,7 +182,7 @@ fn condition(
                 None
             }
         },
-        "IfAccumulatedFileSize" => required_parsed(
+        Some(Plugin::IfAccumulatedFileSize) => required_parsed(
             binder,
             &mut node,
             "exceeds",
@@ -191,8 +191,8 @@ fn condition(
             "IfAccumulatedFileSize needs exceeds=\"…\"; the Delete action is not created",
         )
         .map(|exceeds| PathConditionSpec::AccumulatedFileSize { exceeds, nested }),
-        "IfAll" => Some(PathConditionSpec::All(nested)),
-        "IfAny" => Some(PathConditionSpec::Any(nested)),
+        Some(Plugin::IfAll) => Some(PathConditionSpec::All(nested)),
+        Some(Plugin::IfAny) => Some(PathConditionSpec::Any(nested)),
         // A nested condition that failed was reported already.
         _ if nested_failed => None,
         _ => {

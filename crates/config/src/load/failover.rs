@@ -6,6 +6,7 @@ use super::filters::{is_filter, FilterSlot};
 use super::loggers::build_appender_ref;
 use super::node::PNode;
 use crate::model::{AppenderKind, AppenderSpec, FailoverSpec};
+use crate::plugins::Plugin;
 
 /// `FailoverAppender.DEFAULT_INTERVAL_SECONDS`.
 const DEFAULT_RETRY_INTERVAL_SECONDS: u64 = 60;
@@ -19,7 +20,7 @@ pub(crate) fn build_failover_appender(
     let mut filter = FilterSlot::new();
     let mut failovers: Option<Vec<String>> = None;
     for child in std::mem::take(&mut node.children) {
-        if child.canonical == Some("Failovers") && failovers.is_none() {
+        if child.canonical == Some(Plugin::Failovers) && failovers.is_none() {
             failovers = build_failovers(binder, child);
         } else if is_filter(&child) {
             filter.offer(binder, &node, child);
@@ -113,7 +114,7 @@ fn build_failovers(binder: &mut Binder, mut node: PNode) -> Option<Vec<String>> 
     let mut names = Vec::new();
     let mut failed = Vec::new();
     for child in std::mem::take(&mut node.children) {
-        if child.canonical == Some("AppenderRef") {
+        if child.canonical == Some(Plugin::AppenderRef) {
             let stub = child.stub();
             match build_appender_ref(binder, child) {
                 Some(reference) => names.push(reference.appender),

@@ -5,6 +5,7 @@ use l4rs_core::{FilterResult, Level};
 use super::binder::Binder;
 use super::node::PNode;
 use crate::model::{FilterSpec, FilterVerdicts};
+use crate::plugins::Plugin;
 
 /// log4j2's BurstFilter: the burst allowance defaults to this many times the rate.
 const BURST_RATE_MULTIPLE: f32 = 100.0;
@@ -25,7 +26,7 @@ pub(crate) struct FilterSlot {
 }
 
 impl FilterSlot {
-    pub fn new() -> FilterSlot {
+    pub(super) fn new() -> FilterSlot {
         FilterSlot {
             filled: false,
             filter: None,
@@ -33,7 +34,7 @@ impl FilterSlot {
     }
 
     /// Offers `child` (a filter) to the slot of `parent`.
-    pub fn offer(&mut self, binder: &mut Binder, parent: &PNode, child: PNode) {
+    pub(super) fn offer(&mut self, binder: &mut Binder, parent: &PNode, child: PNode) {
         if self.filled {
             binder.unexpected_child(parent, &child);
             return;
@@ -76,7 +77,7 @@ fn key_value_levels(
 ) -> Vec<(String, Level)> {
     let mut levels: Vec<(String, Level)> = Vec::new();
     for mut child in children {
-        if child.canonical != Some("KeyValuePair") {
+        if child.canonical != Some(Plugin::KeyValuePair) {
             binder.unusable_child(parent, &child);
             continue;
         }
@@ -102,7 +103,7 @@ pub(crate) fn build_filter(binder: &mut Binder, mut node: PNode) -> Option<Filte
     let inserted = node.attrs.len();
     let children = std::mem::take(&mut node.children);
     let spec = match canonical {
-        "Filters" => {
+        Plugin::Filters => {
             let mut filters = Vec::new();
             for child in children {
                 if is_filter(&child) {
@@ -116,14 +117,14 @@ pub(crate) fn build_filter(binder: &mut Binder, mut node: PNode) -> Option<Filte
             binder.finish(&node, inserted);
             return Some(FilterSpec::Composite(filters));
         }
-        "ThresholdFilter" => {
+        Plugin::ThresholdFilter => {
             let level = binder.level(&mut node, &["level"]).unwrap_or(Level::ERROR);
             Some(FilterSpec::Threshold {
                 level,
                 verdicts: verdicts(binder, &mut node),
             })
         }
-        "LevelRangeFilter" => {
+        Plugin::LevelRangeFilter => {
             // log4j2 2.19 defaults both ends to ERROR (verified with the oracle).
             let min_level = binder
                 .level(&mut node, &["minLevel"])
@@ -137,14 +138,14 @@ pub(crate) fn build_filter(binder: &mut Binder, mut node: PNode) -> Option<Filte
                 verdicts: verdicts(binder, &mut node),
             })
         }
-        "LevelMatchFilter" => {
+        Plugin::LevelMatchFilter => {
             let level = binder.level(&mut node, &["level"]).unwrap_or(Level::ERROR);
             Some(FilterSpec::LevelMatch {
                 level,
                 verdicts: verdicts(binder, &mut node),
             })
         }
-        "RegexFilter" => {
+        Plugin::RegexFilter => {
             let regex = binder.string(&mut node, &["regex"]);
             let use_raw_msg = binder.boolean(&mut node, &["useRawMsg"], false);
             let verdicts = verdicts(binder, &mut node);
@@ -155,27 +156,27 @@ pub(crate) fn build_filter(binder: &mut Binder, mut node: PNode) -> Option<Filte
                 verdicts,
             })
         }
-        "StringMatchFilter" => {
+        Plugin::StringMatchFilter => {
             let text = binder.string(&mut node, &["text"]);
             let verdicts = verdicts(binder, &mut node);
             let message = "A text value must be provided for StringMatchFilter";
             required(binder, &node, text, message)
                 .map(|text| FilterSpec::StringMatch { text, verdicts })
         }
-        "MarkerFilter" => {
+        Plugin::MarkerFilter => {
             let marker = binder.string(&mut node, &["marker"]);
             let verdicts = verdicts(binder, &mut node);
             let message = "A marker must be provided for MarkerFilter";
             required(binder, &node, marker, message)
                 .map(|marker| FilterSpec::Marker { marker, verdicts })
         }
-        "NoMarkerFilter" => Some(FilterSpec::NoMarker {
+        Plugin::NoMarkerFilter => Some(FilterSpec::NoMarker {
             verdicts: verdicts(binder, &mut node),
         }),
-        "DenyAllFilter" => Some(FilterSpec::DenyAll {
+        Plugin::DenyAllFilter => Some(FilterSpec::DenyAll {
             verdicts: verdicts(binder, &mut node),
         }),
-        "BurstFilter" => {
+        Plugin::BurstFilter => {
             let level = binder.level(&mut node, &["level"]).unwrap_or(Level::WARN);
             let rate = binder
                 .float(&mut node, &["rate"])
@@ -195,7 +196,7 @@ pub(crate) fn build_filter(binder: &mut Binder, mut node: PNode) -> Option<Filte
                 verdicts: verdicts(binder, &mut node),
             })
         }
-        "DynamicThresholdFilter" => {
+        Plugin::DynamicThresholdFilter => {
             let levels = key_value_levels(binder, &node, children);
             let key = binder.string(&mut node, &["key"]);
             let default_threshold = binder

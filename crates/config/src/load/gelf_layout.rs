@@ -4,6 +4,7 @@ use super::binder::Binder;
 use super::layout::{build_key_value_pair, build_selector, name_list};
 use super::node::PNode;
 use crate::model::{GelfCompression, GelfLayoutSpec, PatternLayoutSpec};
+use crate::plugins::Plugin;
 
 /// `GelfLayout.CompressionType`'s constants, in the order of [`GelfCompression`]'s variants.
 const COMPRESSION_TYPES: [&str; 3] = ["GZIP", "ZLIB", "OFF"];
@@ -16,7 +17,7 @@ pub(crate) fn build_gelf_layout(binder: &mut Binder, mut node: PNode) -> Option<
     let mut additional_fields = Vec::new();
     let mut selector = None;
     for child in std::mem::take(&mut node.children) {
-        if child.canonical == Some("KeyValuePair") {
+        if child.canonical == Some(Plugin::KeyValuePair) {
             if let Some(pair) = build_key_value_pair(binder, child) {
                 additional_fields.push(pair);
             }

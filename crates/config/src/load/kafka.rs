@@ -8,6 +8,7 @@ use super::layout::{build_layout, is_layout};
 use super::node::PNode;
 use super::rewrite::property;
 use crate::model::{AppenderKind, AppenderSpec, KafkaSpec};
+use crate::plugins::Plugin;
 
 /// The Java class log4j2 names when the appender's required fields are missing.
 const APPENDER_CLASS: &str = "org.apache.logging.log4j.core.appender.mom.kafka.KafkaAppender";
@@ -25,7 +26,7 @@ pub(crate) fn build_kafka_appender(binder: &mut Binder, mut node: PNode) -> Opti
             layout = build_layout(binder, child);
         } else if is_filter(&child) {
             filter.offer(binder, &node, child);
-        } else if child.canonical == Some("Property") {
+        } else if child.canonical == Some(Plugin::Property) {
             // `java.util.Properties.setProperty` in order: a later value of a name wins.
             if let Some((name, value)) = property(binder, child) {
                 properties.retain(|(existing, _)| *existing != name);

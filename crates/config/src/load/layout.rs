@@ -10,6 +10,7 @@ use crate::model::{
     LayoutSpec, LoggerFieldsSpec, PatternLayoutSpec, PatternSelectorKind, PatternSelectorSpec,
     ReplaceSpec, Rfc5424LayoutSpec, SyslogLayoutSpec, SYSLOG_FACILITIES,
 };
+use crate::plugins::Plugin;
 
 /// True when a child element occupies an appender's layout slot.
 pub(crate) fn is_layout(node: &PNode) -> bool {
@@ -19,38 +20,42 @@ pub(crate) fn is_layout(node: &PNode) -> bool {
 /// Builds a layout element; `None` (after a diagnostic) for layouts l4rs does not implement.
 pub(crate) fn build_layout(binder: &mut Binder, node: PNode) -> Option<LayoutSpec> {
     match node.canonical {
-        Some("PatternLayout") => Some(LayoutSpec::Pattern(build_pattern_layout(binder, node))),
-        Some("JsonLayout") => Some(LayoutSpec::Json(build_jackson_layout(
+        Some(Plugin::PatternLayout) => {
+            Some(LayoutSpec::Pattern(build_pattern_layout(binder, node)))
+        }
+        Some(Plugin::JsonLayout) => Some(LayoutSpec::Json(build_jackson_layout(
             binder,
             node,
             Jackson::Json,
         ))),
-        Some("XmlLayout") => Some(LayoutSpec::Xml(build_jackson_layout(
+        Some(Plugin::XmlLayout) => Some(LayoutSpec::Xml(build_jackson_layout(
             binder,
             node,
             Jackson::Xml,
         ))),
-        Some("YamlLayout") => Some(LayoutSpec::Yaml(build_jackson_layout(
+        Some(Plugin::YamlLayout) => Some(LayoutSpec::Yaml(build_jackson_layout(
             binder,
             node,
             Jackson::Yaml,
         ))),
-        Some("SyslogLayout") => Some(LayoutSpec::Syslog(build_syslog_layout(binder, node))),
-        Some("Rfc5424Layout") => Some(LayoutSpec::Rfc5424(build_rfc5424_layout(binder, node))),
-        Some("GelfLayout") => {
+        Some(Plugin::SyslogLayout) => Some(LayoutSpec::Syslog(build_syslog_layout(binder, node))),
+        Some(Plugin::Rfc5424Layout) => {
+            Some(LayoutSpec::Rfc5424(build_rfc5424_layout(binder, node)))
+        }
+        Some(Plugin::GelfLayout) => {
             super::gelf_layout::build_gelf_layout(binder, node).map(LayoutSpec::Gelf)
         }
-        Some("CsvLogEventLayout") => {
+        Some(Plugin::CsvLogEventLayout) => {
             super::csv_layout::build_csv_layout(binder, node, CsvLayoutKind::LogEvent)
                 .map(LayoutSpec::Csv)
         }
-        Some("CsvParameterLayout") => {
+        Some(Plugin::CsvParameterLayout) => {
             super::csv_layout::build_csv_layout(binder, node, CsvLayoutKind::Parameter)
                 .map(LayoutSpec::Csv)
         }
-        Some("JsonTemplateLayout") => Some(LayoutSpec::JsonTemplate(build_json_template_layout(
-            binder, node,
-        ))),
+        Some(Plugin::JsonTemplateLayout) => Some(LayoutSpec::JsonTemplate(
+            build_json_template_layout(binder, node),
+        )),
         _ => {
             binder.unsupported(&node);
             None
@@ -70,7 +75,7 @@ fn build_pattern_layout(binder: &mut Binder, mut node: PNode) -> PatternLayoutSp
         if lower.ends_with("patternselector") && !selector_seen {
             selector_seen = true;
             selector = build_selector(binder, child);
-        } else if child.canonical == Some("Replace") && !replace_seen {
+        } else if child.canonical == Some(Plugin::Replace) && !replace_seen {
             replace_seen = true;
             replace = build_replace(binder, child);
         } else {
@@ -115,7 +120,7 @@ fn build_jackson_layout(binder: &mut Binder, mut node: PNode, kind: Jackson) -> 
     let defaults = JsonLayoutSpec::default();
     let mut additional_fields = Vec::new();
     for child in std::mem::take(&mut node.children) {
-        if child.canonical == Some("KeyValuePair") {
+        if child.canonical == Some(Plugin::KeyValuePair) {
             if let Some(pair) = build_key_value_pair(binder, child) {
                 additional_fields.push(pair);
             }
@@ -273,7 +278,7 @@ fn build_rfc5424_layout(binder: &mut Binder, mut node: PNode) -> Rfc5424LayoutSp
     let defaults = Rfc5424LayoutSpec::default();
     let mut logger_fields = Vec::new();
     for child in std::mem::take(&mut node.children) {
-        if child.canonical == Some("LoggerFields") {
+        if child.canonical == Some(Plugin::LoggerFields) {
             logger_fields.push(build_logger_fields(binder, child));
         } else {
             binder.unusable_child(&node, &child);
@@ -341,7 +346,7 @@ pub(crate) fn build_logger_fields(binder: &mut Binder, mut node: PNode) -> Logge
     let inserted = node.attrs.len();
     let mut fields = Vec::new();
     for child in std::mem::take(&mut node.children) {
-        if child.canonical == Some("KeyValuePair") {
+        if child.canonical == Some(Plugin::KeyValuePair) {
             if let Some(pair) = build_key_value_pair(binder, child) {
                 fields.push(pair);
             }
@@ -390,8 +395,8 @@ pub(super) fn build_key_value_pair(
 
 pub(super) fn build_selector(binder: &mut Binder, mut node: PNode) -> Option<PatternSelectorSpec> {
     let kind = match node.canonical {
-        Some("MarkerPatternSelector") => PatternSelectorKind::Marker,
-        Some("LevelPatternSelector") => PatternSelectorKind::Level,
+        Some(Plugin::MarkerPatternSelector) => PatternSelectorKind::Marker,
+        Some(Plugin::LevelPatternSelector) => PatternSelectorKind::Level,
         _ => {
             binder.unsupported(&node);
             return None;
@@ -401,7 +406,7 @@ pub(super) fn build_selector(binder: &mut Binder, mut node: PNode) -> Option<Pat
     let mut matches = Vec::new();
     let mut complete = true;
     for mut child in std::mem::take(&mut node.children) {
-        if child.canonical != Some("PatternMatch") {
+        if child.canonical != Some(Plugin::PatternMatch) {
             binder.unusable_child(&node, &child);
             continue;
         }
@@ -478,7 +483,7 @@ fn build_json_template_layout(binder: &mut Binder, mut node: PNode) -> JsonTempl
     let defaults = JsonTemplateLayoutSpec::default();
     let mut additional_fields = Vec::new();
     for child in std::mem::take(&mut node.children) {
-        if child.canonical == Some("EventTemplateAdditionalField") {
+        if child.canonical == Some(Plugin::EventTemplateAdditionalField) {
             if let Some(field) = build_additional_field(binder, child) {
                 additional_fields.push(field);
             }

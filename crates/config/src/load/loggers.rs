@@ -5,6 +5,7 @@ use super::filters::{is_filter, FilterSlot};
 use super::node::PNode;
 use super::LastByName;
 use crate::model::{AppenderRefSpec, LoggerSpec};
+use crate::plugins::Plugin;
 
 /// What `<Loggers>` produced.
 pub(crate) enum LoggersOutcome {
@@ -25,13 +26,13 @@ pub(crate) fn build_loggers(binder: &mut Binder, mut node: PNode) -> LoggersOutc
     let mut failed = Vec::new();
     for child in std::mem::take(&mut node.children) {
         match child.canonical {
-            Some(kind @ ("Root" | "AsyncRoot")) => {
+            Some(kind @ (Plugin::Root | Plugin::AsyncRoot)) => {
                 roots += 1;
-                root = build_logger(binder, child, true, kind == "AsyncRoot");
+                root = build_logger(binder, child, true, kind == Plugin::AsyncRoot);
             }
-            Some(kind @ ("Logger" | "AsyncLogger")) => {
+            Some(kind @ (Plugin::Logger | Plugin::AsyncLogger)) => {
                 let stub = child.stub();
-                match build_logger(binder, child, false, kind == "AsyncLogger") {
+                match build_logger(binder, child, false, kind == Plugin::AsyncLogger) {
                     Some(logger) => {
                         loggers.push(&logger.name.clone(), logger);
                     }
@@ -68,7 +69,7 @@ fn build_logger(
     // Logger properties add context data per event, which no scenario covers; log4j2 accepts
     // them on every logger.
     let (appender_refs, filter, failed_refs) = bind_refs_and_filter(binder, &mut node, |child| {
-        child.canonical == Some("Property")
+        child.canonical == Some(Plugin::Property)
     });
     // The builder's fields in log4j2's order: additivity, level, levelAndRefs, loggerName,
     // includeLocation, then the appender refs.
@@ -132,7 +133,7 @@ pub(super) fn bind_refs_and_filter(
     let mut filter = FilterSlot::new();
     let mut failed = Vec::new();
     for child in std::mem::take(&mut node.children) {
-        if child.canonical == Some("AppenderRef") {
+        if child.canonical == Some(Plugin::AppenderRef) {
             let stub = child.stub();
             match build_appender_ref(binder, child) {
                 Some(reference) => appender_refs.push(reference),

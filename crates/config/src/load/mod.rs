@@ -37,6 +37,7 @@ use l4rs_core::{status, Level};
 
 use crate::default::{default_console, default_name, default_root};
 use crate::model::{AppenderSpec, Configuration, FilterSpec, LayoutSpec, LoggersSpec};
+use crate::plugins::Plugin;
 use crate::substitute::Substitutor;
 use crate::xml::{self, XmlError};
 use crate::{Position, Severity};
@@ -286,13 +287,13 @@ fn bind(root: &xml::Node, source: Option<&Path>, options: LoadOptions) -> Config
     if top
         .children
         .first()
-        .is_some_and(|child| child.name.eq_ignore_ascii_case("Properties"))
+        .is_some_and(|child| child.canonical == Some(Plugin::Properties))
     {
         let node = top.children.remove(0);
         properties = toplevel::build_properties(&mut binder, node);
     }
     top.children
-        .retain(|child| !child.name.eq_ignore_ascii_case("Properties"));
+        .retain(|child| child.canonical != Some(Plugin::Properties));
     binder.substitutor = Substitutor::with_properties(source, properties.clone());
     if let Some(index) = top
         .children
@@ -315,7 +316,7 @@ fn bind(root: &xml::Node, source: Option<&Path>, options: LoadOptions) -> Config
             continue;
         }
         match child.canonical {
-            Some("Appenders") => {
+            Some(Plugin::Appenders) => {
                 let first_new = appenders.len();
                 appenders::build_appenders(
                     &mut binder,
@@ -335,11 +336,13 @@ fn bind(root: &xml::Node, source: Option<&Path>, options: LoadOptions) -> Config
                     *header = header_level;
                 });
             }
-            Some("Loggers") => loggers_outcome = Some(loggers::build_loggers(&mut binder, child)),
-            Some("CustomLevels") => {
+            Some(Plugin::Loggers) => {
+                loggers_outcome = Some(loggers::build_loggers(&mut binder, child))
+            }
+            Some(Plugin::CustomLevels) => {
                 toplevel::build_custom_levels(&mut binder, child, &mut custom_levels)
             }
-            Some("CustomLevel") => {
+            Some(Plugin::CustomLevel) => {
                 if let Some(level) = toplevel::build_custom_level(&mut binder, child) {
                     custom_levels.push(level);
                 }

@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use crate::plugins;
+use crate::plugins::{self, Plugin};
 use crate::xml;
 use crate::Position;
 
@@ -26,8 +26,8 @@ pub(crate) struct PAttr {
 pub(crate) struct PNode {
     /// The tag, or the `type` attribute in strict mode, as written.
     pub name: String,
-    /// The canonical name when l4rs implements this plugin.
-    pub canonical: Option<&'static str>,
+    /// The plugin, when l4rs implements it.
+    pub canonical: Option<Plugin>,
     /// True when the name is a log4j2 Core plugin.
     pub is_plugin: bool,
     pub attrs: Vec<PAttr>,
@@ -52,7 +52,7 @@ pub(crate) struct UnknownElement {
 impl PNode {
     /// The node without its attributes, children and value: enough to name it and its position
     /// in a message after the node itself was consumed.
-    pub fn stub(&self) -> PNode {
+    pub(crate) fn stub(&self) -> PNode {
         PNode {
             canonical: self.canonical,
             is_plugin: self.is_plugin,
@@ -62,7 +62,7 @@ impl PNode {
 
     /// A node that is no plugin, with only a name and a position: what a message about an
     /// element that never became a node (or became an attribute) names.
-    pub fn bare(name: String, position: Position, file: Option<PathBuf>) -> PNode {
+    pub(crate) fn bare(name: String, position: Position, file: Option<PathBuf>) -> PNode {
         PNode {
             name,
             canonical: None,
@@ -77,13 +77,13 @@ impl PNode {
 
     /// Builds the node for `element` and its subtree, ignoring dropped unknown elements.
     #[cfg(test)]
-    pub fn build(element: &xml::Node, strict: bool) -> PNode {
+    pub(crate) fn build(element: &xml::Node, strict: bool) -> PNode {
         PNode::build_collecting(element, strict, &mut Vec::new())
     }
 
     /// Builds the node for `element` and its subtree; the unknown elements dropped from it
     /// are added to `unknown` in the order log4j2 finds them (innermost first).
-    pub fn build_collecting(
+    pub(crate) fn build_collecting(
         element: &xml::Node,
         strict: bool,
         unknown: &mut Vec<UnknownElement>,
@@ -169,7 +169,7 @@ impl PNode {
     }
 
     /// Removes and returns the first attribute answering to any of `names` (case-insensitive).
-    pub fn take(&mut self, names: &[&str]) -> Option<PAttr> {
+    pub(crate) fn take(&mut self, names: &[&str]) -> Option<PAttr> {
         let index = self.attrs.iter().position(|attr| {
             names
                 .iter()
@@ -179,7 +179,7 @@ impl PNode {
     }
 
     /// The leftover attributes in log4j2's listing order.
-    pub fn leftover_in_java_order(&self, inserted_count: usize) -> Vec<&PAttr> {
+    pub(crate) fn leftover_in_java_order(&self, inserted_count: usize) -> Vec<&PAttr> {
         let keys: Vec<&str> = self.attrs.iter().map(|attr| attr.name.as_str()).collect();
         java_hash_map_order(&keys, inserted_count)
             .into_iter()
@@ -256,7 +256,7 @@ mod tests {
         let node = PNode::build(&root, true);
         let appender = &node.children[0].children[0];
         assert_eq!(appender.name, "Console");
-        assert_eq!(appender.canonical, Some("Console"));
+        assert_eq!(appender.canonical, Some(Plugin::Console));
         let layout = &appender.children[0];
         assert_eq!(layout.name, "PatternLayout");
         assert_eq!(layout.attrs[0].name, "Pattern");

@@ -7,12 +7,13 @@ use super::filters::{is_filter, FilterSlot};
 use super::loggers::build_appender_ref;
 use super::node::PNode;
 use crate::model::{AppenderKind, AppenderSpec, MapRewriteMode, RewritePolicySpec, RewriteSpec};
+use crate::plugins::Plugin;
 
 /// The rewrite policies l4rs implements.
-const POLICIES: &[&str] = &[
-    "MapRewritePolicy",
-    "PropertiesRewritePolicy",
-    "LoggerNameLevelRewritePolicy",
+const POLICIES: &[Plugin] = &[
+    Plugin::MapRewritePolicy,
+    Plugin::PropertiesRewritePolicy,
+    Plugin::LoggerNameLevelRewritePolicy,
 ];
 
 /// Builds one `<Rewrite>` element; `None` (after log4j2's message) when it cannot be built.
@@ -23,7 +24,7 @@ pub(crate) fn build_rewrite_appender(binder: &mut Binder, mut node: PNode) -> Op
     let mut policy_seen = false;
     let mut policy = None;
     for child in std::mem::take(&mut node.children) {
-        if child.canonical == Some("AppenderRef") {
+        if child.canonical == Some(Plugin::AppenderRef) {
             if let Some(reference) = build_appender_ref(binder, child) {
                 appender_refs.push(reference);
             }
@@ -66,7 +67,7 @@ pub(crate) fn build_policy(binder: &mut Binder, mut node: PNode) -> Option<Rewri
     let inserted = node.attrs.len();
     let children = std::mem::take(&mut node.children);
     match node.canonical {
-        Some("MapRewritePolicy") => {
+        Some(Plugin::MapRewritePolicy) => {
             let mode = binder.string(&mut node, &["mode"]);
             let pairs = key_value_pairs(binder, &node, children);
             binder.finish(&node, inserted);
@@ -123,10 +124,10 @@ pub(crate) fn build_policy(binder: &mut Binder, mut node: PNode) -> Option<Rewri
             );
             Some(RewritePolicySpec::Map { mode, pairs: valid })
         }
-        Some("PropertiesRewritePolicy") => {
+        Some(Plugin::PropertiesRewritePolicy) => {
             let mut properties: Vec<(String, String)> = Vec::new();
             for child in children {
-                if child.canonical != Some("Property") {
+                if child.canonical != Some(Plugin::Property) {
                     binder.unusable_child(&node, &child);
                     continue;
                 }
@@ -184,7 +185,7 @@ fn key_value_pairs(
 ) -> Vec<(Option<String>, Option<String>)> {
     let mut pairs = Vec::new();
     for mut child in children {
-        if child.canonical == Some("KeyValuePair") {
+        if child.canonical == Some(Plugin::KeyValuePair) {
             pairs.push(super::key_value_pair(binder, &mut child));
         } else {
             binder.unusable_child(parent, &child);

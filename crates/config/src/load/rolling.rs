@@ -12,6 +12,7 @@ use crate::model::{
     ActionSpec, AppenderKind, FileIndexOrder, RollingFileSpec, RollingMemoryMappedFileSpec,
     RollingRandomAccessFileSpec, RollingSpec, RolloverStrategySpec, TriggeringPolicySpec,
 };
+use crate::plugins::Plugin;
 use crate::rolling::{parse_size, CronExpression, FilePattern, FilePatternSegment};
 use crate::Severity;
 
@@ -34,10 +35,10 @@ const RANDOM_ACCESS_BUFFER_SIZE: usize = 256 * 1024;
 const DEFAULT_REGION_LENGTH: i64 = 32 * 1024 * 1024;
 
 /// True for the rolling appenders' element names.
-pub(crate) fn is_rolling_appender(canonical: &str) -> bool {
+pub(crate) fn is_rolling_appender(canonical: Plugin) -> bool {
     matches!(
         canonical,
-        "RollingFile" | "RollingRandomAccessFile" | "RollingMemoryMappedFile"
+        Plugin::RollingFile | Plugin::RollingRandomAccessFile | Plugin::RollingMemoryMappedFile
     )
 }
 
@@ -50,12 +51,12 @@ fn is_policy(node: &PNode) -> bool {
     matches!(
         node.canonical,
         Some(
-            "Policies"
-                | "SizeBasedTriggeringPolicy"
-                | "TimeBasedTriggeringPolicy"
-                | "OnStartupTriggeringPolicy"
-                | "CronTriggeringPolicy"
-                | "NoOpTriggeringPolicy"
+            Plugin::Policies
+                | Plugin::SizeBasedTriggeringPolicy
+                | Plugin::TimeBasedTriggeringPolicy
+                | Plugin::OnStartupTriggeringPolicy
+                | Plugin::CronTriggeringPolicy
+                | Plugin::NoOpTriggeringPolicy
         )
     )
 }
@@ -63,14 +64,14 @@ fn is_policy(node: &PNode) -> bool {
 fn is_strategy(node: &PNode) -> bool {
     matches!(
         node.canonical,
-        Some("DefaultRolloverStrategy" | "DirectWriteRolloverStrategy")
+        Some(Plugin::DefaultRolloverStrategy | Plugin::DirectWriteRolloverStrategy)
     )
 }
 
 /// A rolling appender's attributes and children, read (log4j2's builder fields, injected):
 /// what is required is checked by [`RollingParts::missing`], the rest by [`RollingParts::build`].
 pub(crate) struct RollingParts {
-    canonical: &'static str,
+    canonical: Plugin,
     file_name: Option<String>,
     file_name_position: Option<crate::Position>,
     file_pattern: Option<String>,
@@ -96,7 +97,7 @@ pub(crate) struct RollingParts {
 pub(crate) fn rolling_parts(
     binder: &mut Binder,
     node: &mut PNode,
-    canonical: &'static str,
+    canonical: Plugin,
     children: Vec<PNode>,
 ) -> RollingParts {
     // Read one by one in log4j2's field order, which is the order of their diagnostics.
@@ -119,7 +120,7 @@ pub(crate) fn rolling_parts(
     let create_on_demand = binder.boolean(node, &["createOnDemand"], false);
     let _ = binder.string(node, &["locking"]);
     let max_random_delay_seconds = delay_seconds(binder, node);
-    let region_length = if canonical == "RollingMemoryMappedFile" {
+    let region_length = if canonical == Plugin::RollingMemoryMappedFile {
         binder.int(node, &["regionLength"]).map(i64::from)
     } else {
         None
@@ -163,7 +164,7 @@ impl RollingParts {
     /// required; the other rolling appenders check them when built.
     pub(crate) fn missing(&self) -> Vec<MissingField> {
         let mut missing = Vec::new();
-        if self.canonical == "RollingFile" {
+        if self.canonical == Plugin::RollingFile {
             if self.file_pattern.is_none() {
                 missing.push(MissingField::attribute(
                     "filePattern",
@@ -278,13 +279,13 @@ impl RollingParts {
         let file_name = match (&strategy, self.file_name) {
             (RolloverStrategySpec::Default { .. }, None) => {
                 // 2.19's RollingRandomAccessFile leaves the name's placeholder unfilled.
-                let appender = if self.canonical == "RollingRandomAccessFile" {
+                let appender = if self.canonical == Plugin::RollingRandomAccessFile {
                     "{}"
                 } else {
                     name
                 };
                 let class = match self.canonical {
-                    "RollingMemoryMappedFile" => "RollingMemoryMappedFileAppender",
+                    Plugin::RollingMemoryMappedFile => "RollingMemoryMappedFileAppender",
                     _ => "RollingFileAppender",
                 };
                 binder.error_help(
@@ -320,7 +321,7 @@ impl RollingParts {
             max_random_delay_seconds: self.max_random_delay_seconds,
         };
         Some(match self.canonical {
-            "RollingFile" => AppenderKind::RollingFile(RollingFileSpec {
+            Plugin::RollingFile => AppenderKind::RollingFile(RollingFileSpec {
                 rolling,
                 append: self.append,
                 buffered_io: self.buffered_io,
@@ -328,7 +329,7 @@ impl RollingParts {
                 immediate_flush: self.immediate_flush,
                 create_on_demand: self.create_on_demand,
             }),
-            "RollingRandomAccessFile" => {
+            Plugin::RollingRandomAccessFile => {
                 AppenderKind::RollingRandomAccessFile(RollingRandomAccessFileSpec {
                     rolling,
                     append: self.append,
@@ -349,10 +350,10 @@ impl RollingParts {
 /// Binds a policy element (a `<Policies>` contributes each of its children).
 fn policy(binder: &mut Binder, mut node: PNode, into: &mut Vec<TriggeringPolicySpec>) {
     let inserted = node.attrs.len();
-    let canonical = node.canonical.unwrap_or_default();
-    if canonical == "Policies" {
+    let canonical = node.canonical;
+    if canonical == Some(Plugin::Policies) {
         for child in std::mem::take(&mut node.children) {
-            if is_policy(&child) && child.canonical != Some("Policies") {
+            if is_policy(&child) && child.canonical != Some(Plugin::Policies) {
                 policy(binder, child, into);
             } else {
                 binder.unusable_child(&node, &child);
@@ -365,11 +366,11 @@ fn policy(binder: &mut Binder, mut node: PNode, into: &mut Vec<TriggeringPolicyS
         binder.unusable_child(&node, &child);
     }
     let spec = match canonical {
-        "SizeBasedTriggeringPolicy" => {
+        Some(Plugin::SizeBasedTriggeringPolicy) => {
             let max_size = size_attribute(binder, &mut node, "size", DEFAULT_MAX_SIZE, "10 MB");
             Some(TriggeringPolicySpec::Size { max_size })
         }
-        "TimeBasedTriggeringPolicy" => {
+        Some(Plugin::TimeBasedTriggeringPolicy) => {
             let interval = binder.int(&mut node, &["interval"]).unwrap_or(1);
             let modulate = binder.boolean(&mut node, &["modulate"], false);
             let max_random_delay_seconds = delay_seconds(binder, &mut node);
@@ -379,7 +380,7 @@ fn policy(binder: &mut Binder, mut node: PNode, into: &mut Vec<TriggeringPolicyS
                 max_random_delay_seconds,
             })
         }
-        "OnStartupTriggeringPolicy" => {
+        Some(Plugin::OnStartupTriggeringPolicy) => {
             let position = attr_position(&node, "minSize");
             let min_size = binder.long(&mut node, &["minSize"]).unwrap_or(1);
             if min_size < 0 {
@@ -395,7 +396,7 @@ fn policy(binder: &mut Binder, mut node: PNode, into: &mut Vec<TriggeringPolicyS
             }
             Some(TriggeringPolicySpec::OnStartup { min_size })
         }
-        "CronTriggeringPolicy" => {
+        Some(Plugin::CronTriggeringPolicy) => {
             let position = attr_position(&node, "schedule");
             let schedule = binder.string(&mut node, &["schedule"]);
             let evaluate_on_startup = binder.boolean(&mut node, &["evaluateOnStartup"], false);
@@ -513,7 +514,7 @@ fn rollover_strategy(binder: &mut Binder, mut node: PNode) -> RolloverStrategySp
     let inserted = node.attrs.len();
     let mut actions = Vec::new();
     for child in std::mem::take(&mut node.children) {
-        if child.canonical == Some("Delete") {
+        if child.canonical == Some(Plugin::Delete) {
             if let Some(delete) = super::delete::delete_action(binder, child) {
                 actions.push(ActionSpec::Delete(delete));
             }
@@ -541,7 +542,7 @@ fn rollover_strategy(binder: &mut Binder, mut node: PNode) -> RolloverStrategySp
     // with the next action after a failed one is reported.
     let _ = binder.string(&mut node, &["tempCompressedFilePattern"]);
     let _ = binder.string(&mut node, &["stopCustomActionsOnError"]);
-    let strategy = if node.canonical == Some("DirectWriteRolloverStrategy") {
+    let strategy = if node.canonical == Some(Plugin::DirectWriteRolloverStrategy) {
         let max_files = binder.int(&mut node, &["maxFiles"]);
         let max_files = match max_files {
             None => None,

@@ -14,6 +14,7 @@ use crate::model::{
     AppenderKind, AppenderSpec, IdlePurgePolicySpec, InlineAppender, RouteSpec, RouteTarget,
     RoutingSpec,
 };
+use crate::plugins::Plugin;
 use crate::{Diagnostic, Severity};
 
 /// `java.util.concurrent.TimeUnit`'s constants, with their length in nanoseconds.
@@ -41,12 +42,14 @@ pub(crate) fn build_routing_appender(binder: &mut Binder, mut node: PNode) -> Op
     let mut rewrite_policy = None;
     for child in std::mem::take(&mut node.children) {
         match child.canonical {
-            Some("Routes") if routes.is_none() => routes = Some(build_routes(binder, child)),
-            Some("IdlePurgePolicy") if purge_policy.is_none() => {
+            Some(Plugin::Routes) if routes.is_none() => routes = Some(build_routes(binder, child)),
+            Some(Plugin::IdlePurgePolicy) if purge_policy.is_none() => {
                 purge_policy = build_idle_purge_policy(binder, child);
             }
             Some(
-                "MapRewritePolicy" | "PropertiesRewritePolicy" | "LoggerNameLevelRewritePolicy",
+                Plugin::MapRewritePolicy
+                | Plugin::PropertiesRewritePolicy
+                | Plugin::LoggerNameLevelRewritePolicy,
             ) if rewrite_policy.is_none() => {
                 rewrite_policy = Some(super::rewrite::build_policy(binder, child));
             }
@@ -130,7 +133,7 @@ fn build_routes(binder: &mut Binder, mut node: PNode) -> Option<Routes> {
     let mut failed = Vec::new();
     let mut script = None;
     for child in std::mem::take(&mut node.children) {
-        if child.canonical == Some("Route") {
+        if child.canonical == Some(Plugin::Route) {
             let stub = child.stub();
             match build_route(binder, child) {
                 Some(route) => routes.push(route),

@@ -12,6 +12,7 @@ use crate::model::{
     AppenderKind, AppenderSpec, LayoutSpec, LoggerFieldsSpec, Rfc5424LayoutSpec, SocketOptionsSpec,
     SocketProtocol, SocketSpec, SslSpec, StorePassword, StoreSpec, SyslogLayoutSpec,
 };
+use crate::plugins::Plugin;
 
 /// `TcpSocketManager.DEFAULT_PORT`.
 const DEFAULT_TCP_PORT: u16 = 4560;
@@ -29,7 +30,7 @@ const PROTOCOLS: [&str; 4] = ["TCP", "SSL", "UDP", "RELP"];
 /// Builds one `<Socket>` or `<Syslog>`; `None` (after log4j2's message) when it cannot be built.
 pub(crate) fn build_socket_appender(binder: &mut Binder, mut node: PNode) -> Option<AppenderSpec> {
     let inserted = node.attrs.len();
-    let element = if node.canonical == Some("Syslog") {
+    let element = if node.canonical == Some(Plugin::Syslog) {
         "Syslog"
     } else {
         "Socket"
@@ -42,7 +43,7 @@ pub(crate) fn build_socket_appender(binder: &mut Binder, mut node: PNode) -> Opt
     let mut socket_options = None;
     let mut logger_fields = Vec::new();
     for child in std::mem::take(&mut node.children) {
-        if element == "Syslog" && child.canonical == Some("LoggerFields") {
+        if element == "Syslog" && child.canonical == Some(Plugin::LoggerFields) {
             // SyslogAppender hands its `<LoggerFields>` to the RFC 5424 layout it makes.
             logger_fields.push(build_logger_fields(binder, child));
         } else if is_layout(&child) && !layout_seen {
@@ -50,11 +51,11 @@ pub(crate) fn build_socket_appender(binder: &mut Binder, mut node: PNode) -> Opt
             layout = build_layout(binder, child);
         } else if is_filter(&child) {
             filter.offer(binder, &node, child);
-        } else if child.canonical == Some("Ssl") && ssl.is_none() {
+        } else if child.canonical == Some(Plugin::Ssl) && ssl.is_none() {
             ssl = Some(build_ssl(binder, child));
-        } else if child.canonical == Some("SocketOptions") && socket_options.is_none() {
+        } else if child.canonical == Some(Plugin::SocketOptions) && socket_options.is_none() {
             socket_options = Some(build_socket_options(binder, child));
-        } else if child.canonical == Some("Property") {
+        } else if child.canonical == Some(Plugin::Property) {
             // Accepted by every log4j2 appender; the socket appenders read none.
         } else {
             binder.unusable_child(&node, &child);
@@ -351,7 +352,7 @@ fn syslog_attributes(
 fn build_socket_options(binder: &mut Binder, mut node: PNode) -> SocketOptionsSpec {
     let inserted = node.attrs.len();
     for child in std::mem::take(&mut node.children) {
-        if child.canonical != Some("SocketPerformancePreferences") {
+        if child.canonical != Some(Plugin::SocketPerformancePreferences) {
             binder.unusable_child(&node, &child);
         }
     }
@@ -410,11 +411,11 @@ fn build_ssl(binder: &mut Binder, mut node: PNode) -> Option<SslSpec> {
     let mut complete = true;
     for child in std::mem::take(&mut node.children) {
         match child.canonical {
-            Some("KeyStore") if key_store.is_none() => {
+            Some(Plugin::KeyStore) if key_store.is_none() => {
                 key_store = build_store(binder, child);
                 complete &= key_store.is_some();
             }
-            Some("TrustStore") if trust_store.is_none() => {
+            Some(Plugin::TrustStore) if trust_store.is_none() => {
                 trust_store = build_store(binder, child);
                 complete &= trust_store.is_some();
             }

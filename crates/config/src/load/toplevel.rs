@@ -6,6 +6,7 @@ use l4rs_core::Level;
 use super::binder::Binder;
 use super::node::PNode;
 use super::LastByName;
+use crate::plugins::Plugin;
 
 /// Builds `<Properties>`: each `<Property name>` with its text (or `value` attribute; the text
 /// wins when both are given). Values are substituted with lookups only, as log4j2 builds them
@@ -15,7 +16,7 @@ pub(crate) fn build_properties(binder: &mut Binder, mut node: PNode) -> Vec<(Str
     let mut properties = LastByName::new();
     let mut failed = Vec::new();
     for mut child in std::mem::take(&mut node.children) {
-        if child.canonical != Some("Property") {
+        if child.canonical != Some(Plugin::Property) {
             binder.unusable_child(&node, &child);
             continue;
         }
@@ -109,7 +110,7 @@ pub(crate) fn build_custom_levels(binder: &mut Binder, mut node: PNode, into: &m
     let inserted = node.attrs.len();
     let mut failed = Vec::new();
     for child in std::mem::take(&mut node.children) {
-        if child.canonical == Some("CustomLevel") {
+        if child.canonical == Some(Plugin::CustomLevel) {
             let stub = child.stub();
             match build_custom_level(binder, child) {
                 Some(level) => into.push(level),
@@ -154,35 +155,35 @@ pub(crate) fn build_custom_level(binder: &mut Binder, mut node: PNode) -> Option
 }
 
 /// The Java class log4j2 names in its "Unknown object" message, for the plugins l4rs knows.
-fn java_class(canonical: &str) -> String {
+fn java_class(canonical: Plugin) -> String {
     let class = match canonical {
-        "Console" => "org.apache.logging.log4j.core.appender.ConsoleAppender",
-        "File" => "org.apache.logging.log4j.core.appender.FileAppender",
-        "RandomAccessFile" => "org.apache.logging.log4j.core.appender.RandomAccessFileAppender",
-        "MemoryMappedFile" => "org.apache.logging.log4j.core.appender.MemoryMappedFileAppender",
-        "PatternLayout" => "org.apache.logging.log4j.core.layout.PatternLayout",
-        "JsonLayout" => "org.apache.logging.log4j.core.layout.JsonLayout",
-        "XmlLayout" => "org.apache.logging.log4j.core.layout.XmlLayout",
-        "YamlLayout" => "org.apache.logging.log4j.core.layout.YamlLayout",
-        "SyslogLayout" => "org.apache.logging.log4j.core.layout.SyslogLayout",
-        "Rfc5424Layout" => "org.apache.logging.log4j.core.layout.Rfc5424Layout",
-        "LoggerFields" => "org.apache.logging.log4j.core.layout.LoggerFields",
-        "GelfLayout" => "org.apache.logging.log4j.core.layout.GelfLayout",
-        "CsvLogEventLayout" => "org.apache.logging.log4j.core.layout.CsvLogEventLayout",
-        "CsvParameterLayout" => "org.apache.logging.log4j.core.layout.CsvParameterLayout",
-        "JsonTemplateLayout" => "org.apache.logging.log4j.layout.template.json.JsonTemplateLayout",
-        "EventTemplateAdditionalField" => {
+        Plugin::Console => "org.apache.logging.log4j.core.appender.ConsoleAppender",
+        Plugin::File => "org.apache.logging.log4j.core.appender.FileAppender",
+        Plugin::RandomAccessFile => "org.apache.logging.log4j.core.appender.RandomAccessFileAppender",
+        Plugin::MemoryMappedFile => "org.apache.logging.log4j.core.appender.MemoryMappedFileAppender",
+        Plugin::PatternLayout => "org.apache.logging.log4j.core.layout.PatternLayout",
+        Plugin::JsonLayout => "org.apache.logging.log4j.core.layout.JsonLayout",
+        Plugin::XmlLayout => "org.apache.logging.log4j.core.layout.XmlLayout",
+        Plugin::YamlLayout => "org.apache.logging.log4j.core.layout.YamlLayout",
+        Plugin::SyslogLayout => "org.apache.logging.log4j.core.layout.SyslogLayout",
+        Plugin::Rfc5424Layout => "org.apache.logging.log4j.core.layout.Rfc5424Layout",
+        Plugin::LoggerFields => "org.apache.logging.log4j.core.layout.LoggerFields",
+        Plugin::GelfLayout => "org.apache.logging.log4j.core.layout.GelfLayout",
+        Plugin::CsvLogEventLayout => "org.apache.logging.log4j.core.layout.CsvLogEventLayout",
+        Plugin::CsvParameterLayout => "org.apache.logging.log4j.core.layout.CsvParameterLayout",
+        Plugin::JsonTemplateLayout => "org.apache.logging.log4j.layout.template.json.JsonTemplateLayout",
+        Plugin::EventTemplateAdditionalField => {
             "org.apache.logging.log4j.layout.template.json.JsonTemplateLayout$EventTemplateAdditionalField"
         }
-        "KeyValuePair" => "org.apache.logging.log4j.core.util.KeyValuePair",
-        "Logger" => "org.apache.logging.log4j.core.config.LoggerConfig",
-        "Root" => "org.apache.logging.log4j.core.config.LoggerConfig$RootLogger",
-        "AsyncLogger" => "org.apache.logging.log4j.core.async.AsyncLoggerConfig",
-        "AsyncRoot" => "org.apache.logging.log4j.core.async.AsyncLoggerConfig$RootLogger",
-        "AppenderRef" => "org.apache.logging.log4j.core.config.AppenderRef",
-        "Property" => "org.apache.logging.log4j.core.config.Property",
-        "Replace" => "org.apache.logging.log4j.core.pattern.RegexReplacement",
-        "PatternMatch" => "org.apache.logging.log4j.core.layout.PatternMatch",
+        Plugin::KeyValuePair => "org.apache.logging.log4j.core.util.KeyValuePair",
+        Plugin::Logger => "org.apache.logging.log4j.core.config.LoggerConfig",
+        Plugin::Root => "org.apache.logging.log4j.core.config.LoggerConfig$RootLogger",
+        Plugin::AsyncLogger => "org.apache.logging.log4j.core.async.AsyncLoggerConfig",
+        Plugin::AsyncRoot => "org.apache.logging.log4j.core.async.AsyncLoggerConfig$RootLogger",
+        Plugin::AppenderRef => "org.apache.logging.log4j.core.config.AppenderRef",
+        Plugin::Property => "org.apache.logging.log4j.core.config.Property",
+        Plugin::Replace => "org.apache.logging.log4j.core.pattern.RegexReplacement",
+        Plugin::PatternMatch => "org.apache.logging.log4j.core.layout.PatternMatch",
         other => return other.to_string(),
     };
     class.to_string()

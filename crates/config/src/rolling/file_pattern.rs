@@ -114,7 +114,7 @@ const NAMED_DATE_FORMATS: &[&str] = &[
 ];
 
 /// The file name suffixes that select a compression, as log4j2 recognises them.
-pub const COMPRESSION_SUFFIXES: &[&str] =
+pub(super) const COMPRESSION_SUFFIXES: &[&str] =
     &[".gz", ".zip", ".bz2", ".deflate", ".pack200", ".xz", ".zst"];
 
 impl FilePattern {

@@ -20,7 +20,7 @@ pub enum DatePatternError {
 }
 
 /// Formats `at` with a SimpleDateFormat pattern in the system time zone.
-pub fn format(pattern: &str, at: Timestamp) -> Result<String, DatePatternError> {
+pub(super) fn format(pattern: &str, at: Timestamp) -> Result<String, DatePatternError> {
     let instant = jiff::Timestamp::from_millisecond(at.epoch_millis).unwrap_or_default();
     let zone = TimeZone::system();
     let zoned = instant.to_zoned_datetime(zone);
@@ -29,7 +29,7 @@ pub fn format(pattern: &str, at: Timestamp) -> Result<String, DatePatternError> 
 
 /// log4j2's fallback when the pattern is invalid: `DateFormat.getInstance()` in `en_US`
 /// (`M/d/yy, h:mm a`).
-pub fn format_default(at: Timestamp) -> String {
+pub(super) fn format_default(at: Timestamp) -> String {
     format("M/d/yy, h:mm a", at).unwrap_or_default()
 }
 

@@ -17,7 +17,7 @@ use l4rs_core::Level;
 
 /// What log4j2 made of one file: its canonical lines, and the paths it was refused.
 #[derive(Debug, Default)]
-pub struct Log4j2Dump {
+pub(crate) struct Log4j2Dump {
     pub lines: Vec<String>,
     pub denied: Vec<String>,
 }
@@ -27,7 +27,7 @@ fn jar_dir() -> PathBuf {
 }
 
 /// `Ok` when Java, javac and the log4j2 jars are there, else what is missing.
-pub fn available() -> Result<(), String> {
+pub(crate) fn available() -> Result<(), String> {
     for jar in ["log4j-api.jar", "log4j-core.jar"] {
         let path = jar_dir().join(jar);
         if !path.exists() {
@@ -90,7 +90,7 @@ fn class_path(classes: &Path) -> String {
 }
 
 /// Loads every file with log4j2 in one JVM; the dumps by file name.
-pub fn run_log4j2(files: &[PathBuf]) -> Result<BTreeMap<String, Log4j2Dump>, String> {
+pub(crate) fn run_log4j2(files: &[PathBuf]) -> Result<BTreeMap<String, Log4j2Dump>, String> {
     let work = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
         .join(format!("corpus-oracle-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&work);
@@ -170,7 +170,7 @@ fn parse(stdout: &str) -> BTreeMap<String, Log4j2Dump> {
 }
 
 /// Default consoles are numbered per process, differently on each side.
-pub fn normalize(line: &str) -> String {
+pub(crate) fn normalize(line: &str) -> String {
     let mut out = String::with_capacity(line.len());
     let mut rest = line;
     while let Some(at) = rest.find("DefaultConsole-") {
@@ -185,7 +185,7 @@ pub fn normalize(line: &str) -> String {
 }
 
 /// l4rs-config's reading of a configuration, in `ConfigDump.java`'s lines.
-pub fn l4rs_dump(config: &Configuration) -> Vec<String> {
+pub(crate) fn l4rs_dump(config: &Configuration) -> Vec<String> {
     let mut lines = Vec::new();
     let mut appenders: Vec<_> = config.appenders.iter().collect();
     appenders.sort_by(|a, b| java_order(&a.name, &b.name));

@@ -8,13 +8,13 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-pub fn workspace_root() -> PathBuf {
+pub(crate) fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
 /// `shared/oracle` beside the checkout, or `L4RS_ORACLE_DIR` (for a worktree that has no
 /// `shared/` beside it).
-pub fn oracle_dir() -> PathBuf {
+pub(crate) fn oracle_dir() -> PathBuf {
     match std::env::var_os("L4RS_ORACLE_DIR") {
         Some(dir) if !dir.is_empty() => PathBuf::from(dir),
         _ => workspace_root().join("../shared/oracle"),
@@ -22,7 +22,7 @@ pub fn oracle_dir() -> PathBuf {
 }
 
 /// Ok when Java, Debian's log4j2 jars and the oracle's files are all there.
-pub fn oracle_available() -> Result<(), String> {
+pub(crate) fn oracle_available() -> Result<(), String> {
     let jars = ["log4j-api.jar", "log4j-core.jar", "disruptor.jar"];
     let jar_dir = std::env::var("LOG4J_JAR_DIR").unwrap_or_else(|_| "/usr/share/java".into());
     for jar in jars {
@@ -45,7 +45,7 @@ pub fn oracle_available() -> Result<(), String> {
 
 /// True when the oracle can run. Without it a test is skipped with a notice, except under CI
 /// (`CI` set), where the missing oracle fails it.
-pub fn require_oracle(what: &str) -> bool {
+pub(crate) fn require_oracle(what: &str) -> bool {
     match oracle_available() {
         Ok(()) => true,
         Err(missing) => {
@@ -60,7 +60,7 @@ pub fn require_oracle(what: &str) -> bool {
 }
 
 /// The `l4rs-replay` to run: `L4RS_REPLAY` if set, else the one built with this test.
-pub fn replay_binary() -> PathBuf {
+pub(crate) fn replay_binary() -> PathBuf {
     match std::env::var_os("L4RS_REPLAY") {
         Some(path) if !path.is_empty() => {
             let path = PathBuf::from(path);
@@ -87,7 +87,7 @@ pub fn replay_binary() -> PathBuf {
 /// jackson-dataformat-xml depends on and every Maven build of an application ships. `run.sh`
 /// does not list it; without it Jackson falls back to the JDK's StAX writer, which cannot
 /// pretty-print at all and writes random `zdef…` namespace prefixes in compact mode.
-pub fn oracle_java_opts() -> String {
+pub(crate) fn oracle_java_opts() -> String {
     let mut ours = "-XX:-UsePerfData -Xlog:disable -Xlog:all=warning:stderr".to_string();
     let jars = Path::new("/usr/share/java");
     let woodstox = jars.join("woodstox-core.jar");
@@ -106,7 +106,7 @@ pub fn oracle_java_opts() -> String {
 }
 
 /// The scenario names listed in `tests/conformance/<file>`: one per line, a reason after `#`.
-pub fn listed_scenarios(file: &str) -> BTreeSet<String> {
+pub(crate) fn listed_scenarios(file: &str) -> BTreeSet<String> {
     let path = workspace_root().join("tests/conformance").join(file);
     std::fs::read_to_string(path)
         .unwrap_or_default()
@@ -119,7 +119,7 @@ pub fn listed_scenarios(file: &str) -> BTreeSet<String> {
 }
 
 /// The scenarios (folders with a `log4j2.xml`) in `roots`, sorted by path.
-pub fn scenarios_under(roots: &[PathBuf]) -> Vec<PathBuf> {
+pub(crate) fn scenarios_under(roots: &[PathBuf]) -> Vec<PathBuf> {
     let mut dirs = Vec::new();
     for root in roots {
         if let Ok(entries) = std::fs::read_dir(root) {
@@ -135,21 +135,21 @@ pub fn scenarios_under(roots: &[PathBuf]) -> Vec<PathBuf> {
 }
 
 /// A scenario's name: its folder's name.
-pub fn scenario_name(dir: &Path) -> String {
+pub(crate) fn scenario_name(dir: &Path) -> String {
     dir.file_name()
         .map(|name| name.to_string_lossy().into_owned())
         .unwrap_or_default()
 }
 
 /// The time zone a scenario runs in (`scenario.json`'s `timezone`, else UTC).
-pub fn scenario_timezone(dir: &Path) -> String {
+pub(crate) fn scenario_timezone(dir: &Path) -> String {
     l4rs_conformance::scenario::read_settings(dir)
         .map(|settings| settings.timezone)
         .unwrap_or_else(|_| "UTC".to_string())
 }
 
 /// The status logger's levels, as its lines spell them.
-pub const LEVELS: &[&str] = &["FATAL", "ERROR", "WARN", "INFO", "DEBUG", "TRACE"];
+pub(crate) const LEVELS: &[&str] = &["FATAL", "ERROR", "WARN", "INFO", "DEBUG", "TRACE"];
 
 /// True for `yyyy-MM-dd` (`date`) and `HH:mm:ss,SSS` (`time`), the status logger's timestamp.
 fn is_timestamp(date: &str, time: &str) -> bool {
@@ -168,7 +168,12 @@ fn is_timestamp(date: &str, time: &str) -> bool {
 /// configuration exists (`LEVEL StatusLogger message`). Everything else (stack traces, the XML
 /// parser's own output, l4rs-replay's diagnostics) is not a status message. With `strip_help`
 /// an l4rs ` (help: …)` ending is cut off.
-pub fn status_lines(stderr: &str, scenario: &Path, out: &Path, strip_help: bool) -> Vec<String> {
+pub(crate) fn status_lines(
+    stderr: &str,
+    scenario: &Path,
+    out: &Path,
+    strip_help: bool,
+) -> Vec<String> {
     let scenario = scenario.display().to_string();
     let out = out.display().to_string();
     stderr

@@ -10,7 +10,7 @@ use std::process::{Command, Stdio};
 
 /// True when `javac`, `java` and the `jars` are there. Without them the test is skipped with a
 /// notice, except under CI (`CI` set), where their absence fails it.
-pub fn require_jdk(jars: &[&str]) -> bool {
+pub(crate) fn require_jdk(jars: &[&str]) -> bool {
     let tool_missing = ["javac", "java"]
         .into_iter()
         .find(|tool| Command::new(tool).arg("-version").output().is_err())
@@ -34,11 +34,11 @@ pub fn require_jdk(jars: &[&str]) -> bool {
 }
 
 /// A fresh folder under the system's temporary folder, removed when dropped.
-pub struct TempDir(PathBuf);
+pub(crate) struct TempDir(PathBuf);
 
 impl TempDir {
     /// Creates `l4rs-<name>-<pid>`, empty.
-    pub fn new(name: &str) -> TempDir {
+    pub(crate) fn new(name: &str) -> TempDir {
         let path = std::env::temp_dir().join(format!("l4rs-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&path);
         std::fs::create_dir_all(&path).expect("create a temporary folder");
@@ -46,7 +46,7 @@ impl TempDir {
     }
 
     /// Where it is.
-    pub fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         &self.0
     }
 }
@@ -58,12 +58,12 @@ impl Drop for TempDir {
 }
 
 /// UTF-8 bytes in hexadecimal, two digits each.
-pub fn hex(text: &str) -> String {
+pub(crate) fn hex(text: &str) -> String {
     text.bytes().map(|b| format!("{b:02x}")).collect()
 }
 
 /// The text [`hex`] encoded.
-pub fn unhex(hex: &str) -> String {
+pub(crate) fn unhex(hex: &str) -> String {
     let bytes = (0..hex.len() / 2)
         .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).expect("hexadecimal digits"))
         .collect();
@@ -72,7 +72,7 @@ pub fn unhex(hex: &str) -> String {
 
 /// Compiles `tests/java/<class>.java` into `dir` with `jars` on the class path, runs it with
 /// `input` on stdin in the en_US locale, and returns its output lines.
-pub fn run_java(dir: &Path, class: &str, jars: &[&str], input: &str) -> Vec<String> {
+pub(crate) fn run_java(dir: &Path, class: &str, jars: &[&str], input: &str) -> Vec<String> {
     let source = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/java")
         .join(format!("{class}.java"));

@@ -166,7 +166,7 @@ pub(crate) struct HighlightConverter {
 
 impl HighlightConverter {
     /// Parses the sub-pattern and the level styles (`STYLE=default|logback`, `LEVEL=words`).
-    pub fn new(
+    pub(crate) fn new(
         options: &[String],
         parse: &ParseOptions,
     ) -> Result<HighlightConverter, CreateError> {
@@ -219,7 +219,7 @@ impl HighlightConverter {
 
     /// Writes `style + content + reset`, nothing when the content is empty, and the content
     /// alone for a level without a style.
-    pub fn format(&self, event: &LogEvent<'_>, out: &mut String, base: usize) {
+    pub(crate) fn format(&self, event: &LogEvent<'_>, out: &mut String, base: usize) {
         let style = self
             .styles
             .iter()
@@ -293,7 +293,10 @@ pub(crate) struct StyleConverter {
 impl StyleConverter {
     /// `%style{pattern}{style words}`. Without a style option log4j2 ends up styling with its
     /// own `disableAnsi=…` flag, an unknown word; that quirk is kept.
-    pub fn new(options: &[String], parse: &ParseOptions) -> Result<StyleConverter, CreateError> {
+    pub(crate) fn new(
+        options: &[String],
+        parse: &ParseOptions,
+    ) -> Result<StyleConverter, CreateError> {
         let Some(pattern) = options.first() else {
             status::error("Incorrect number of options on style. Expected at least 1, received 0");
             return Err(CreateError::Failed);
@@ -311,7 +314,7 @@ impl StyleConverter {
     }
 
     /// `%red{pattern}` and friends; 2.19 ignores `disableAnsi` for these.
-    pub fn shorthand(
+    pub(crate) fn shorthand(
         color: &str,
         options: &[String],
         parse: &ParseOptions,
@@ -332,12 +335,12 @@ impl StyleConverter {
 
     /// `%style` counts as printing the throwable when its sub-pattern does; the shorthands
     /// never do (2.19).
-    pub fn handles_throwable(&self) -> bool {
+    pub(crate) fn handles_throwable(&self) -> bool {
         !self.shorthand && self.pattern.handles_throwable()
     }
 
     /// Writes `style + content + reset`, nothing when the content is empty.
-    pub fn format(&self, event: &LogEvent<'_>, out: &mut String, base: usize) {
+    pub(crate) fn format(&self, event: &LogEvent<'_>, out: &mut String, base: usize) {
         if self.hide {
             self.pattern.format_from(event, out, base);
         } else {

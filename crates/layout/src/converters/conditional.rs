@@ -25,7 +25,7 @@ enum Substitution {
 
 impl EqualsConverter {
     /// Requires exactly three options.
-    pub fn new(
+    pub(crate) fn new(
         options: &[String],
         ignore_case: bool,
         parse: &ParseOptions,
@@ -56,7 +56,7 @@ impl EqualsConverter {
     }
 
     /// The sub-pattern and, when it is one, the substitution pattern.
-    pub fn patterns(&self) -> [Option<&Pattern>; 2] {
+    pub(crate) fn patterns(&self) -> [Option<&Pattern>; 2] {
         let substitution = match &self.substitution {
             Substitution::Pattern(pattern) => Some(pattern),
             Substitution::Text(_) => None,
@@ -66,7 +66,7 @@ impl EqualsConverter {
 
     /// Formats the sub-pattern in place and swaps it for the substitution when it equals
     /// the test string.
-    pub fn format(&self, event: &LogEvent<'_>, out: &mut String, base: usize) {
+    pub(crate) fn format(&self, event: &LogEvent<'_>, out: &mut String, base: usize) {
         let start = out.len();
         self.pattern.format_from(event, out, base);
         let start = field_start(out, start);
@@ -151,7 +151,7 @@ impl MaxLengthConverter {
     /// Requires two options. The length is read as log4j2's `Integers.parseInt` reads it:
     /// an empty option means 100; otherwise the option, trimmed, must be a Java `int`, or an
     /// ERROR is reported and 100 used. A negative length is reported too (log4j2 says nothing).
-    pub fn new(
+    pub(crate) fn new(
         options: &[String],
         parse: &ParseOptions,
     ) -> Result<MaxLengthConverter, CreateError> {
@@ -187,7 +187,7 @@ impl MaxLengthConverter {
     /// As in log4j2, the converters after the one that crosses the limit are not run (a `%sn`
     /// there does not count), and a negative `n` sets the text back to `n` units before the
     /// converter's start, counted from `base` (where log4j2's buffer starts).
-    pub fn format(&self, event: &LogEvent<'_>, out: &mut String, base: usize) {
+    pub(crate) fn format(&self, event: &LogEvent<'_>, out: &mut String, base: usize) {
         let start = out.len();
         let Ok(max) = usize::try_from(self.max) else {
             if let Some(first) = self.pattern.formatters.first() {

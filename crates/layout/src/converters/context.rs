@@ -15,7 +15,7 @@ pub(crate) enum MdcConverter {
 impl MdcConverter {
     /// Reads the option as log4j2 does: a comma after the first character makes a key list
     /// (trimmed keys); otherwise the option is one key, untrimmed.
-    pub fn new(option: Option<&str>) -> MdcConverter {
+    pub(crate) fn new(option: Option<&str>) -> MdcConverter {
         match option {
             None => MdcConverter::Full,
             Some(option) => match option.find(',') {
@@ -34,7 +34,7 @@ impl MdcConverter {
     }
 
     /// Appends the MDC text.
-    pub fn format(&self, event: &LogEvent<'_>, out: &mut String) {
+    pub(crate) fn format(&self, event: &LogEvent<'_>, out: &mut String) {
         let map = event.context_map;
         match self {
             MdcConverter::Full => {

@@ -25,7 +25,10 @@ pub(crate) struct EncodeConverter {
 
 impl EncodeConverter {
     /// `{pattern}{format}`; the format defaults to HTML.
-    pub fn new(options: &[String], parse: &ParseOptions) -> Result<EncodeConverter, CreateError> {
+    pub(crate) fn new(
+        options: &[String],
+        parse: &ParseOptions,
+    ) -> Result<EncodeConverter, CreateError> {
         if options.is_empty() || options.len() > 2 {
             status::error(format_args!(
                 "Incorrect number of options on escape. Expected 1 or 2, but received {}",
@@ -56,7 +59,7 @@ impl EncodeConverter {
     }
 
     /// Formats the sub-pattern in place, then escapes what it wrote.
-    pub fn format(&self, event: &LogEvent<'_>, out: &mut String, base: usize) {
+    pub(crate) fn format(&self, event: &LogEvent<'_>, out: &mut String, base: usize) {
         let start = out.len();
         self.pattern.format_from(event, out, base);
         let start = field_start(out, start);

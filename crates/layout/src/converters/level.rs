@@ -10,7 +10,7 @@ pub(crate) struct LevelConverter {
 
 impl LevelConverter {
     /// Reads the single comma-separated option.
-    pub fn new(option: Option<&str>) -> LevelConverter {
+    pub(crate) fn new(option: Option<&str>) -> LevelConverter {
         let Some(option) = option else {
             return LevelConverter { labels: None };
         };
@@ -71,7 +71,7 @@ impl LevelConverter {
 
     /// Appends the level's label.
     #[inline]
-    pub fn format(&self, level: Level, out: &mut String) {
+    pub(crate) fn format(&self, level: Level, out: &mut String) {
         match &self.labels {
             None => crate::short::push(out, level.name()),
             Some(labels) => {

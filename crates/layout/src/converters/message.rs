@@ -16,7 +16,7 @@ pub(crate) struct MessageConverter {
 
 impl MessageConverter {
     /// Reads the options; only `ansi` has an effect.
-    pub fn new(options: &[String]) -> MessageConverter {
+    pub(crate) fn new(options: &[String]) -> MessageConverter {
         MessageConverter {
             ansi: options
                 .iter()
@@ -26,7 +26,7 @@ impl MessageConverter {
 
     /// Appends the message.
     #[inline]
-    pub fn format(&self, event: &LogEvent<'_>, out: &mut String) {
+    pub(crate) fn format(&self, event: &LogEvent<'_>, out: &mut String) {
         if !self.ansi {
             event.message.write_to(out);
             return;

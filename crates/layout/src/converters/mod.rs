@@ -1,18 +1,18 @@
 //! The converters, one module per family, and the table of converter keys.
 
-pub mod ansi;
-pub mod conditional;
-pub mod context;
-pub mod date;
-pub mod encode;
-pub mod exception;
-pub mod level;
-pub mod location;
-pub mod message;
-pub mod names;
-pub mod replace;
-pub mod runtime;
-pub mod thread;
+pub(crate) mod ansi;
+pub(crate) mod conditional;
+pub(crate) mod context;
+pub(crate) mod date;
+pub(crate) mod encode;
+pub(crate) mod exception;
+pub(crate) mod level;
+pub(crate) mod location;
+pub(crate) mod message;
+pub(crate) mod names;
+pub(crate) mod replace;
+pub(crate) mod runtime;
+pub(crate) mod thread;
 
 use crate::parser::ParseOptions;
 use crate::pattern::Converter;

@@ -23,7 +23,7 @@ pub(crate) enum NameAbbreviator {
 
 impl NameAbbreviator {
     /// Compiles the precision option.
-    pub fn new(option: Option<&str>) -> NameAbbreviator {
+    pub(crate) fn new(option: Option<&str>) -> NameAbbreviator {
         let Some(option) = option else {
             return NameAbbreviator::Full;
         };
@@ -73,7 +73,7 @@ impl NameAbbreviator {
     }
 
     /// Appends the abbreviated `name`.
-    pub fn abbreviate(&self, name: &str, out: &mut String) {
+    pub(crate) fn abbreviate(&self, name: &str, out: &mut String) {
         match self {
             NameAbbreviator::Full => crate::short::push(out, name),
             NameAbbreviator::Retain(count) => {

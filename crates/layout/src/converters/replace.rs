@@ -16,7 +16,10 @@ pub(crate) struct ReplaceConverter {
 
 impl ReplaceConverter {
     /// Requires three options.
-    pub fn new(options: &[String], parse: &ParseOptions) -> Result<ReplaceConverter, CreateError> {
+    pub(crate) fn new(
+        options: &[String],
+        parse: &ParseOptions,
+    ) -> Result<ReplaceConverter, CreateError> {
         if options.len() != 3 {
             status::error(format_args!(
                 "Incorrect number of options on replace. Expected 3 received {}",
@@ -46,7 +49,7 @@ impl ReplaceConverter {
 
     /// log4j2 formats the sub-pattern into a fresh buffer (so `%ex` inside sees no
     /// preceding text) and appends the replaced result.
-    pub fn format(&self, event: &LogEvent<'_>, out: &mut String) {
+    pub(crate) fn format(&self, event: &LogEvent<'_>, out: &mut String) {
         with_scratch(|buffer| {
             self.pattern.format_from(event, buffer, 0);
             self.replacement.apply(buffer, out);

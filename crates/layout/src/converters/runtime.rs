@@ -71,7 +71,7 @@ pub(crate) enum UuidKind {
 
 impl UuidKind {
     /// `RANDOM` (case-insensitive) selects random UUIDs; anything else time-based ones.
-    pub fn from_option(option: Option<&str>) -> UuidKind {
+    pub(crate) fn from_option(option: Option<&str>) -> UuidKind {
         match option {
             Some(o) if o.trim().eq_ignore_ascii_case("RANDOM") => UuidKind::Random,
             _ => UuidKind::Time,

@@ -188,7 +188,11 @@ const RESOLVERS: &str = "caseConverter, counter, endOfBatch, exception, exceptio
 
 impl EventResolver {
     /// Builds the resolver of the `{"$resolver": …}` object `value` found at `path`.
-    pub fn new(value: &Value, path: &str, context: &Context<'_>) -> Result<EventResolver, String> {
+    pub(super) fn new(
+        value: &Value,
+        path: &str,
+        context: &Context<'_>,
+    ) -> Result<EventResolver, String> {
         let options = Options::new(value, path);
         let name = options.name()?;
         Ok(match name {

@@ -12,12 +12,12 @@ pub(crate) struct Options<'a> {
 
 impl<'a> Options<'a> {
     /// The options of the resolver object `value` found at `path`.
-    pub fn new(value: &'a Value, path: &'a str) -> Options<'a> {
+    pub(super) fn new(value: &'a Value, path: &'a str) -> Options<'a> {
         Options { value, path }
     }
 
     /// The resolver's name (`$resolver`).
-    pub fn name(&self) -> Result<&'a str, String> {
+    pub(super) fn name(&self) -> Result<&'a str, String> {
         match self.value.get("$resolver") {
             Some(Value::String(name)) => Ok(name),
             other => Err(format!(
@@ -29,7 +29,7 @@ impl<'a> Options<'a> {
     }
 
     /// The value at `keys` (nested objects), if present and not `null`.
-    pub fn get(&self, keys: &[&str]) -> Option<&'a Value> {
+    pub(super) fn get(&self, keys: &[&str]) -> Option<&'a Value> {
         let mut current = self.value;
         for key in keys {
             current = current.get(key)?;
@@ -38,7 +38,7 @@ impl<'a> Options<'a> {
     }
 
     /// An error about the option at `keys`.
-    pub fn invalid(&self, keys: &[&str], expected: &str) -> String {
+    pub(super) fn invalid(&self, keys: &[&str], expected: &str) -> String {
         let shown = self.get(keys).map_or_else(|| "null".to_string(), json);
         format!(
             "invalid {} option of the {} resolver: {shown} (at {}); it takes {expected}",
@@ -49,7 +49,7 @@ impl<'a> Options<'a> {
     }
 
     /// A string option.
-    pub fn string(&self, keys: &[&str]) -> Result<Option<&'a str>, String> {
+    pub(super) fn string(&self, keys: &[&str]) -> Result<Option<&'a str>, String> {
         match self.get(keys) {
             None => Ok(None),
             Some(Value::String(s)) => Ok(Some(s)),
@@ -58,7 +58,7 @@ impl<'a> Options<'a> {
     }
 
     /// A boolean option.
-    pub fn boolean(&self, keys: &[&str]) -> Result<Option<bool>, String> {
+    pub(super) fn boolean(&self, keys: &[&str]) -> Result<Option<bool>, String> {
         match self.get(keys) {
             None => Ok(None),
             Some(Value::Bool(b)) => Ok(Some(*b)),
@@ -67,7 +67,7 @@ impl<'a> Options<'a> {
     }
 
     /// An integer option.
-    pub fn integer(&self, keys: &[&str]) -> Result<Option<i64>, String> {
+    pub(super) fn integer(&self, keys: &[&str]) -> Result<Option<i64>, String> {
         match self.get(keys) {
             None => Ok(None),
             Some(Value::Number(n)) => n
@@ -79,7 +79,7 @@ impl<'a> Options<'a> {
     }
 
     /// A list-of-strings option.
-    pub fn strings(&self, keys: &[&str]) -> Result<Vec<String>, String> {
+    pub(super) fn strings(&self, keys: &[&str]) -> Result<Vec<String>, String> {
         match self.get(keys) {
             None => Ok(Vec::new()),
             Some(Value::Array(items)) => items
@@ -94,12 +94,16 @@ impl<'a> Options<'a> {
     }
 
     /// The `field` option, which must be one of `fields`.
-    pub fn field(&self, fields: &[&'static str]) -> Result<&'static str, String> {
+    pub(super) fn field(&self, fields: &[&'static str]) -> Result<&'static str, String> {
         self.one_of(&["field"], fields)
     }
 
     /// A string option that must be one of `allowed`.
-    pub fn one_of(&self, keys: &[&str], allowed: &[&'static str]) -> Result<&'static str, String> {
+    pub(super) fn one_of(
+        &self,
+        keys: &[&str],
+        allowed: &[&'static str],
+    ) -> Result<&'static str, String> {
         let given = self.string(keys)?;
         allowed
             .iter()

@@ -31,7 +31,7 @@ pub(crate) enum Value {
 
 impl Value {
     /// The member `key` of an object.
-    pub fn get(&self, key: &str) -> Option<&Value> {
+    pub(super) fn get(&self, key: &str) -> Option<&Value> {
         match self {
             Value::Object(members) => members.iter().find(|(k, _)| k == key).map(|(_, v)| v),
             _ => None,
@@ -39,7 +39,7 @@ impl Value {
     }
 
     /// Sets the member `key` of an object (in place when present, appended otherwise).
-    pub fn insert(&mut self, key: &str, value: Value) {
+    pub(super) fn insert(&mut self, key: &str, value: Value) {
         if let Value::Object(members) = self {
             match members.iter_mut().find(|(k, _)| k == key) {
                 Some(member) => member.1 = value,
@@ -49,7 +49,7 @@ impl Value {
     }
 
     /// Writes the value back as compact JSON.
-    pub fn write_json(&self, out: &mut String) {
+    pub(super) fn write_json(&self, out: &mut String) {
         match self {
             Value::Null => out.push_str("null"),
             Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),

@@ -26,7 +26,7 @@ pub(crate) enum FrameResolver {
 
 impl FrameResolver {
     /// Builds the resolver from its options.
-    pub fn new(options: &Options<'_>) -> Result<FrameResolver, String> {
+    pub(super) fn new(options: &Options<'_>) -> Result<FrameResolver, String> {
         match options.name()? {
             "stackTraceElement" => {}
             other => {
@@ -102,7 +102,7 @@ impl Truncation {
 
 impl StackTrace {
     /// Writes the stack trace of `throwable`.
-    pub fn write(&self, throwable: &Throwable, out: &mut Writer<'_>) {
+    pub(super) fn write(&self, throwable: &Throwable, out: &mut Writer<'_>) {
         match self {
             StackTrace::Elements(template) => {
                 let frames = throwable.frames();

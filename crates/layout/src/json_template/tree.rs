@@ -93,7 +93,7 @@ impl<R> Node<R> {
     }
 
     /// Whether the node writes something for `value` as an object member.
-    pub fn resolvable<V>(&self, value: &V) -> bool
+    pub(super) fn resolvable<V>(&self, value: &V) -> bool
     where
         R: Resolve<V>,
     {
@@ -106,7 +106,7 @@ impl<R> Node<R> {
     }
 
     /// Writes the node for `value`.
-    pub fn write<V: LookupSubject>(&self, value: &V, out: &mut Writer<'_>)
+    pub(super) fn write<V: LookupSubject>(&self, value: &V, out: &mut Writer<'_>)
     where
         R: Resolve<V>,
     {
@@ -201,7 +201,7 @@ impl<R: MaybeResolvable> Compiler<'_, R> {
     }
 
     /// Compiles `value`, found at `path` (a JSON pointer such as `/labels`) of its template.
-    pub fn compile(&mut self, value: &Value, path: &str) -> Result<Node<R>, String> {
+    pub(super) fn compile(&mut self, value: &Value, path: &str) -> Result<Node<R>, String> {
         Ok(match value {
             Value::Null => Node::Unresolvable("null"),
             Value::Bool(b) => Node::Raw(if *b { "true" } else { "false" }.to_string()),

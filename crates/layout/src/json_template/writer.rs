@@ -14,7 +14,7 @@ pub(crate) struct Limits {
 
 impl Limits {
     /// Limits for `max_string_length` and `suffix`.
-    pub fn new(max_string_length: usize, suffix: &str) -> Limits {
+    pub(super) fn new(max_string_length: usize, suffix: &str) -> Limits {
         let mut escaped_suffix = String::new();
         escape_into(&mut escaped_suffix, suffix);
         Limits {
@@ -33,24 +33,24 @@ pub(crate) struct Writer<'a> {
 
 impl<'a> Writer<'a> {
     /// A writer appending to `out`.
-    pub fn new(out: &'a mut String, limits: &'a Limits) -> Writer<'a> {
+    pub(super) fn new(out: &'a mut String, limits: &'a Limits) -> Writer<'a> {
         Writer { out, limits }
     }
 
     /// Text that is already JSON.
     #[inline]
-    pub fn raw(&mut self, json: &str) {
+    pub(super) fn raw(&mut self, json: &str) {
         self.out.push_str(json);
     }
 
     /// `null`.
-    pub fn null(&mut self) {
+    pub(super) fn null(&mut self) {
         self.out.push_str("null");
     }
 
     /// A quoted string, cut after `maxStringLength` Java chars (never inside a surrogate pair)
     /// and then followed by the truncation suffix, as log4j2's `JsonWriter` does.
-    pub fn string(&mut self, text: &str) {
+    pub(super) fn string(&mut self, text: &str) {
         self.out.push('"');
         match cut_point(text, self.limits.max_string_length) {
             None => escape_into(self.out, text),
@@ -63,7 +63,7 @@ impl<'a> Writer<'a> {
     }
 
     /// An optional string: `null` when absent.
-    pub fn optional_string(&mut self, text: Option<&str>) {
+    pub(super) fn optional_string(&mut self, text: Option<&str>) {
         match text {
             Some(text) => self.string(text),
             None => self.null(),
@@ -71,23 +71,23 @@ impl<'a> Writer<'a> {
     }
 
     /// An object key and its `:`.
-    pub fn key(&mut self, key: &str) {
+    pub(super) fn key(&mut self, key: &str) {
         self.string(key);
         self.out.push(':');
     }
 
     /// An integer.
-    pub fn integer(&mut self, value: i64) {
+    pub(super) fn integer(&mut self, value: i64) {
         self.out.push_str(itoa::Buffer::new().format(value));
     }
 
     /// `true` or `false`.
-    pub fn boolean(&mut self, value: bool) {
+    pub(super) fn boolean(&mut self, value: bool) {
         self.out.push_str(if value { "true" } else { "false" });
     }
 
     /// The current length of the output, to tell whether a resolver wrote anything.
-    pub fn len(&self) -> usize {
+    pub(super) fn len(&self) -> usize {
         self.out.len()
     }
 }

@@ -57,7 +57,7 @@ pub(crate) struct JacksonOptions {
 
 impl JacksonOptions {
     /// The options in `spec`; `context` resolves `${…}` in `<KeyValuePair>` values per event.
-    pub fn new(spec: &JsonLayoutSpec, context: LayoutContext) -> JacksonOptions {
+    pub(super) fn new(spec: &JsonLayoutSpec, context: LayoutContext) -> JacksonOptions {
         let eol = match &spec.end_of_line {
             Some(eol) => eol.clone(),
             None if spec.compact && !spec.event_eol => String::new(),
@@ -90,13 +90,13 @@ impl JacksonOptions {
     }
 
     /// True for every event but the first.
-    pub fn mark_event(&self) -> bool {
+    pub(super) fn mark_event(&self) -> bool {
         self.wrote_event.swap(true, Ordering::Relaxed)
     }
 
     /// Calls `write(key, value)` for each `<KeyValuePair>`, its value resolved for `event`.
     /// Like every other string, a field whose value is (or resolves to) empty is left out.
-    pub fn for_each_additional_field(
+    pub(super) fn for_each_additional_field(
         &self,
         event: &LogEvent<'_>,
         mut write: impl FnMut(&str, &str),
@@ -116,7 +116,7 @@ impl JacksonOptions {
     }
 
     /// Ends an event: the end of line and the NUL delimiter.
-    pub fn end_event(&self, out: &mut String) {
+    pub(super) fn end_event(&self, out: &mut String) {
         out.push_str(&self.eol);
         if self.include_null_delimiter {
             out.push('\0');

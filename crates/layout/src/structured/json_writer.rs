@@ -71,7 +71,7 @@ pub(crate) struct Open {
 
 impl<'a> JsonWriter<'a> {
     /// A writer appending to `out`.
-    pub fn new(out: &'a mut String, pretty: bool) -> JsonWriter<'a> {
+    pub(super) fn new(out: &'a mut String, pretty: bool) -> JsonWriter<'a> {
         JsonWriter {
             out,
             pretty,

@@ -78,7 +78,7 @@ pub(crate) struct XmlWriter<'a> {
 
 impl<'a> XmlWriter<'a> {
     /// A writer appending to `out`.
-    pub fn new(out: &'a mut String, pretty: bool) -> XmlWriter<'a> {
+    pub(super) fn new(out: &'a mut String, pretty: bool) -> XmlWriter<'a> {
         XmlWriter {
             out,
             pretty,
@@ -104,7 +104,7 @@ impl<'a> XmlWriter<'a> {
     }
 
     /// `<name`: attributes may follow, then children, then [`XmlWriter::end`].
-    pub fn start(&mut self, name: &str) {
+    pub(super) fn start(&mut self, name: &str) {
         self.close_start_tag();
         self.indent();
         self.out.push('<');
@@ -114,7 +114,7 @@ impl<'a> XmlWriter<'a> {
     }
 
     /// ` name="value"` on the open start tag.
-    pub fn attribute(&mut self, name: &str, value: &str) {
+    pub(super) fn attribute(&mut self, name: &str, value: &str) {
         self.out.push(' ');
         self.out.push_str(name);
         self.out.push_str("=\"");
@@ -123,17 +123,17 @@ impl<'a> XmlWriter<'a> {
     }
 
     /// An integer attribute.
-    pub fn integer_attribute(&mut self, name: &str, value: i64) {
+    pub(super) fn integer_attribute(&mut self, name: &str, value: i64) {
         self.attribute(name, itoa::Buffer::new().format(value));
     }
 
     /// A boolean attribute.
-    pub fn boolean_attribute(&mut self, name: &str, value: bool) {
+    pub(super) fn boolean_attribute(&mut self, name: &str, value: bool) {
         self.attribute(name, if value { "true" } else { "false" });
     }
 
     /// Closes the element [`XmlWriter::start`] opened: `/>` without children.
-    pub fn end(&mut self, name: &str) {
+    pub(super) fn end(&mut self, name: &str) {
         self.level -= 1;
         if self.start_open {
             self.out.push_str("/>");
@@ -147,12 +147,12 @@ impl<'a> XmlWriter<'a> {
     }
 
     /// `<name>text</name>` (never self-closed, even when empty).
-    pub fn text_element(&mut self, name: &str, text: &str) {
+    pub(super) fn text_element(&mut self, name: &str, text: &str) {
         self.text_element_with(name, |out| escape_text_into(out, text));
     }
 
     /// `<name>…</name>` with the text formatted straight into the escaped output.
-    pub fn formatted_element(&mut self, name: &str, args: fmt::Arguments<'_>) {
+    pub(super) fn formatted_element(&mut self, name: &str, args: fmt::Arguments<'_>) {
         self.text_element_with(name, |out| {
             let _ = fmt::Write::write_fmt(&mut TextEscaper(out), args);
         });

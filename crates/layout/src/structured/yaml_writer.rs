@@ -56,7 +56,7 @@ enum KeyStyle {
 
 impl<'a> YamlWriter<'a> {
     /// A writer appending to `out`, which ends with the document's `---`.
-    pub fn new(out: &'a mut String) -> YamlWriter<'a> {
+    pub(super) fn new(out: &'a mut String) -> YamlWriter<'a> {
         let line_start = out.rfind('\n').map_or(0, |i| i + 1);
         YamlWriter {
             out,

@@ -13,7 +13,7 @@ use l4rs_core::{
 use serde_json::Value;
 
 /// An event that owns its data.
-pub struct OwnedEvent {
+pub(crate) struct OwnedEvent {
     pub logger: String,
     pub level: Level,
     pub message: String,
@@ -30,7 +30,7 @@ pub struct OwnedEvent {
 
 impl OwnedEvent {
     /// The reference event of `pattern-cases.tsv`.
-    pub fn reference() -> OwnedEvent {
+    pub(crate) fn reference() -> OwnedEvent {
         OwnedEvent {
             logger: "org.apache.commons.test.Foo".into(),
             level: Level::INFO,
@@ -48,7 +48,7 @@ impl OwnedEvent {
     }
 
     /// Parses one `events.jsonl` line (SCENARIO.md section 3).
-    pub fn from_json(line: &str) -> OwnedEvent {
+    pub(crate) fn from_json(line: &str) -> OwnedEvent {
         let v: Value = serde_json::from_str(line).expect("valid event JSON");
         let mut event = OwnedEvent::reference();
         event.logger = v["logger"].as_str().unwrap().to_string();
@@ -101,7 +101,7 @@ impl OwnedEvent {
     }
 
     /// Lends the event out.
-    pub fn as_event(&self) -> LogEvent<'_> {
+    pub(crate) fn as_event(&self) -> LogEvent<'_> {
         let mut event = LogEvent::new(&self.logger, self.level, Message::Text(&self.message));
         event.timestamp = self.timestamp;
         event.thread = ThreadInfo {
@@ -127,7 +127,7 @@ impl OwnedEvent {
 }
 
 /// SCENARIO.md section 4.
-pub fn throwable_from_json(v: &Value) -> Throwable {
+pub(crate) fn throwable_from_json(v: &Value) -> Throwable {
     let mut t = Throwable::new(v["class"].as_str().unwrap());
     if let Some(message) = v["message"].as_str() {
         t = t.with_message(message);
@@ -159,7 +159,7 @@ pub fn throwable_from_json(v: &Value) -> Throwable {
 }
 
 /// The synthetic exception E of `pattern-cases.tsv` (reference section c.9).
-pub fn exception_e() -> Throwable {
+pub(crate) fn exception_e() -> Throwable {
     let main = StackFrame::java("com.example.Main", "main", Some("Main.java"), 5);
     let load = StackFrame::java("com.example.Service", "load", Some("Service.java"), 17);
     Throwable::new("java.lang.IllegalStateException")
@@ -189,14 +189,14 @@ pub fn exception_e() -> Throwable {
 }
 
 /// A conformance scenario's folder (`tests/conformance/scenarios/NAME`).
-pub fn scenario_dir(name: &str) -> PathBuf {
+pub(crate) fn scenario_dir(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../tests/conformance/scenarios")
         .join(name)
 }
 
 /// A conformance scenario's events, in order.
-pub fn scenario_events(name: &str) -> Vec<OwnedEvent> {
+pub(crate) fn scenario_events(name: &str) -> Vec<OwnedEvent> {
     std::fs::read_to_string(scenario_dir(name).join("events.jsonl"))
         .expect("the scenario's events")
         .lines()
@@ -208,14 +208,14 @@ pub fn scenario_events(name: &str) -> Vec<OwnedEvent> {
 /// A scenario's File appender: the name of the file it writes, its layout, and whether the
 /// root logger feeds it (every scenario routes all events to the root's appenders and none
 /// elsewhere, so the others get no event).
-pub struct ScenarioFile {
+pub(crate) struct ScenarioFile {
     pub file: String,
     pub layout: Option<l4rs_config::model::LayoutSpec>,
     pub gets_events: bool,
 }
 
 /// The File appenders of scenario folder `scenario`.
-pub fn scenario_files(scenario: &Path) -> Vec<ScenarioFile> {
+pub(crate) fn scenario_files(scenario: &Path) -> Vec<ScenarioFile> {
     use l4rs_config::model::AppenderKind;
     let text = std::fs::read_to_string(scenario.join("log4j2.xml")).unwrap();
     let config = l4rs_config::load_str(&text, None).expect("the scenario's configuration loads");

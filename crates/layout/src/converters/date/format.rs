@@ -64,7 +64,7 @@ pub(crate) enum Item {
 impl Item {
     /// True for items that change within a second (they are written per event, the rest is
     /// cached per second).
-    pub fn is_sub_second(&self) -> bool {
+    pub(super) fn is_sub_second(&self) -> bool {
         matches!(self, Item::Millis(_) | Item::Fraction(_))
     }
 }
@@ -145,7 +145,7 @@ pub(crate) struct Fields {
 
 impl Fields {
     /// Splits local time (epoch seconds plus offset) into fields.
-    pub fn from_local(local_seconds: i64, offset_seconds: i32) -> Fields {
+    pub(super) fn from_local(local_seconds: i64, offset_seconds: i32) -> Fields {
         let days = local_seconds.div_euclid(86_400);
         let of_day = local_seconds.rem_euclid(86_400) as u32;
         let (year, month, day) = civil_from_days(days);

@@ -60,7 +60,7 @@ pub(crate) enum DateConverter {
 
 impl DateConverter {
     /// `%d{pattern}{timezone}{locale}`; the locale is always en_US here.
-    pub fn new(options: &[String]) -> DateConverter {
+    pub(crate) fn new(options: &[String]) -> DateConverter {
         match options.first().map(String::as_str) {
             Some("UNIX") => DateConverter::Unix,
             Some("UNIX_MILLIS") => DateConverter::UnixMillis,
@@ -73,7 +73,7 @@ impl DateConverter {
 
     /// Appends the formatted timestamp.
     #[inline]
-    pub fn format(&self, timestamp: Timestamp, out: &mut String) {
+    pub(crate) fn format(&self, timestamp: Timestamp, out: &mut String) {
         match self {
             DateConverter::Unix => format::write_epoch(timestamp.epoch_millis, true, out),
             DateConverter::UnixMillis => format::write_epoch(timestamp.epoch_millis, false, out),

@@ -144,7 +144,7 @@ fn names_for(id: &str) -> Option<&'static ZoneNames> {
 
 impl Zone {
     /// The process's local zone (honours `TZ`), as the JVM default zone.
-    pub fn local() -> Zone {
+    pub(super) fn local() -> Zone {
         let tz = TimeZone::system();
         let names = tz.iana_name().and_then(names_for);
         Zone {
@@ -155,7 +155,7 @@ impl Zone {
     }
 
     /// GMT, the zone Java falls back to for an id it does not know.
-    pub fn gmt() -> Zone {
+    pub(super) fn gmt() -> Zone {
         Zone {
             tz: TimeZone::UTC,
             names: names_for("GMT"),
@@ -165,7 +165,7 @@ impl Zone {
 
     /// Resolves an id as `TimeZone.getTimeZone` does: a tz database id (case-sensitive), an
     /// old three-letter id, a custom `GMT±h[h][[:]mm]` id, else GMT.
-    pub fn from_id(id: &str) -> Zone {
+    pub(super) fn from_id(id: &str) -> Zone {
         let canonical = SHORT_IDS
             .iter()
             .find(|(short, _)| *short == id)
@@ -196,7 +196,7 @@ impl Zone {
     }
 
     /// Appends the `z` (short) or `zzzz` (long) name at an instant with the given offset.
-    pub fn push_name(
+    pub(super) fn push_name(
         &self,
         long: bool,
         daylight: bool,

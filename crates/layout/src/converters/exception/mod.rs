@@ -34,7 +34,7 @@ pub(crate) struct ThrowableConverter {
 
 impl ThrowableConverter {
     /// Builds the converter from its options.
-    pub fn new(
+    pub(crate) fn new(
         flavor: Flavor,
         raw: &[String],
         parse: &ParseOptions,
@@ -57,7 +57,7 @@ impl ThrowableConverter {
     }
 
     /// The `%xEx` that `alwaysWriteExceptions` adds.
-    pub fn implicit() -> ThrowableConverter {
+    pub(crate) fn implicit() -> ThrowableConverter {
         ThrowableConverter {
             flavor: Flavor::Extended,
             options: ThrowableOptions::default_options(),
@@ -66,12 +66,12 @@ impl ThrowableConverter {
     }
 
     /// The `suffix(…)` pattern, if any.
-    pub fn suffix(&self) -> Option<&Pattern> {
+    pub(crate) fn suffix(&self) -> Option<&Pattern> {
         self.suffix.as_ref()
     }
 
     /// Appends the event's throwable, if any.
-    pub fn format(&self, event: &LogEvent<'_>, out: &mut String, base: usize) {
+    pub(crate) fn format(&self, event: &LogEvent<'_>, out: &mut String, base: usize) {
         let Some(throwable) = &event.throwable else {
             return;
         };

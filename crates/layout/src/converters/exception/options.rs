@@ -47,7 +47,7 @@ pub(crate) struct ThrowableOptions {
 
 impl ThrowableOptions {
     /// The defaults: everything, `\n`-separated, no filters, no suffix.
-    pub fn default_options() -> ThrowableOptions {
+    pub(super) fn default_options() -> ThrowableOptions {
         ThrowableOptions {
             lines: usize::MAX,
             separator: crate::converters::runtime::LINE_SEPARATOR.to_string(),
@@ -58,13 +58,13 @@ impl ThrowableOptions {
     }
 
     /// True when every line is printed.
-    pub fn all_lines(&self) -> bool {
+    pub(super) fn all_lines(&self) -> bool {
         self.lines == usize::MAX
     }
 
     /// Parses the `{…}` options. `Err` carries Java's `NumberFormatException` text for an
     /// option that is none of the known words and not a number.
-    pub fn parse(raw: &[String]) -> Result<ThrowableOptions, String> {
+    pub(super) fn parse(raw: &[String]) -> Result<ThrowableOptions, String> {
         let mut options = ThrowableOptions::default_options();
         if raw.is_empty() {
             return Ok(options);

@@ -34,12 +34,12 @@ struct Split<'a> {
 
 impl<'a> Sink<'a> {
     /// Copies everything to `out`.
-    pub fn direct(out: &'a mut String) -> Sink<'a> {
+    pub(crate) fn direct(out: &'a mut String) -> Sink<'a> {
         Sink { out, split: None }
     }
 
     /// Keeps `limit` lines, joined by `separator`, each followed by ` suffix` when given.
-    pub fn split(
+    pub(crate) fn split(
         out: &'a mut String,
         limit: usize,
         separator: &'a str,
@@ -60,7 +60,7 @@ impl<'a> Sink<'a> {
 
     /// Writes text; in split mode every `\n` ends a line.
     #[inline]
-    pub fn text(&mut self, text: &str) {
+    pub(crate) fn text(&mut self, text: &str) {
         // A trace is hundreds of short pieces: the common, unsplit case stays a bare copy.
         match self.split {
             None => self.out.push_str(text),
@@ -71,7 +71,7 @@ impl<'a> Sink<'a> {
     /// Makes room for `additional` bytes at once, so the pieces of one line copy without
     /// growing the buffer in between.
     #[inline]
-    pub fn reserve(&mut self, additional: usize) {
+    pub(crate) fn reserve(&mut self, additional: usize) {
         self.out.reserve(additional);
     }
 
@@ -108,7 +108,7 @@ impl<'a> Sink<'a> {
     /// The output itself when text is copied through unchanged, for writers that copy many
     /// pieces at once ([`super::lines`]).
     #[inline]
-    pub fn direct_out(&mut self) -> Option<&mut String> {
+    pub(crate) fn direct_out(&mut self) -> Option<&mut String> {
         match self.split {
             None => Some(self.out),
             Some(_) => None,
@@ -117,7 +117,7 @@ impl<'a> Sink<'a> {
 
     /// True when nothing more can be printed (the line limit is reached).
     #[inline]
-    pub fn is_full(&self) -> bool {
+    pub(crate) fn is_full(&self) -> bool {
         self.split
             .as_ref()
             .is_some_and(|s| s.materialized >= s.limit)
@@ -129,7 +129,7 @@ impl<'a> Sink<'a> {
     }
 
     /// Ends the last line.
-    pub fn finish(self) {
+    pub(crate) fn finish(self) {
         if let Some(split) = self.split {
             if split.any && split.materialized < split.limit {
                 if let Some(suffix) = split.suffix {

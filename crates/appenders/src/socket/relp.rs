@@ -188,7 +188,7 @@ impl FrameReader {
 /// The fuzz target `relp_frames`: feeds `data` to a frame reader in pieces of `piece` bytes;
 /// the frames read, or the framing error.
 #[cfg(any(test, fuzzing))]
-pub fn fuzz_frames(data: &[u8], piece: usize) -> Result<usize, String> {
+pub(crate) fn fuzz_frames(data: &[u8], piece: usize) -> Result<usize, String> {
     let mut reader = FrameReader::default();
     let mut frames = 0;
     for chunk in data.chunks(piece.max(1)) {

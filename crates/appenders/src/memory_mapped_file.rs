@@ -137,11 +137,18 @@ impl AppenderManager for MemoryMappedFileManager {
         self.file_name().to_string()
     }
 
-    /// `flush` is the end of a batch: log4j2 then forces the mapping to the disk.
+    /// `flush` is the end of a batch: log4j2 then forces the mapping to the disk and waits for
+    /// it. On an asynchronous stage's thread the sync is handed to the file's syncer thread
+    /// instead ([`crate::mmf_sync`]), so the stage goes on writing meanwhile; where the errors
+    /// must come back with the event (`l4rs_core::batch::without_deferring`) it waits.
     fn write_event(&self, _: &LogEvent<'_>, bytes: &[u8], flush: bool) -> Result<(), WriteError> {
         self.write(bytes)?;
         if flush {
-            self.sync()?;
+            if l4rs_core::batch::is_deferring() {
+                self.request_sync();
+            } else {
+                self.sync()?;
+            }
         }
         Ok(())
     }

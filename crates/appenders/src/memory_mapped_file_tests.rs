@@ -121,6 +121,69 @@ fn immediate_flush_and_end_of_batch_are_accepted_and_flush_fails_once_stopped() 
     assert!(matches!(a.flush(), Err(AppendError::NotStarted(_))));
 }
 
+/// `immediateFlush="true"` does not sync each event, as in log4j2: its
+/// `MemoryMappedFileAppender.Builder.build()` hands `false`, not the attribute, to the
+/// `AbstractOutputStreamAppender` constructor, whose `directEncodeEvent` forces only on
+/// `immediateFlush || event.isEndOfBatch()`, and `MemoryMappedFileManager.write` never forces
+/// (log4j2 2.19 and 2.24 sources). An event ending a batch, written where no stage defers
+/// (the caller's thread, or a stage whose errors must come back with the event), and
+/// `flush()` sync before they return.
+#[test]
+fn immediate_flush_syncs_only_at_the_end_of_a_batch_as_log4j2_does() {
+    let dir = TempDir::new("mmf-immediate");
+    let path = dir.file("mmf.log");
+    let mut s = spec(&path, 4096);
+    s.immediate_flush = true;
+    let a = appender(&s, TestLayout::default());
+    let manager = a.manager();
+    for _ in 0..100 {
+        a.append(&event("immediate")).unwrap();
+    }
+    assert_eq!(manager.syncer().syncs(), 0);
+    let mut last = event("end of batch");
+    last.end_of_batch = true;
+    a.append(&last).unwrap();
+    assert_eq!(manager.syncer().syncs(), 1);
+    crate::file_tests::on_deferring_thread(|| {
+        let mut last = event("end of batch");
+        last.end_of_batch = true;
+        l4rs_core::batch::without_deferring(|| a.append(&last).unwrap())
+    });
+    assert_eq!(manager.syncer().syncs(), 2);
+    a.flush().unwrap();
+    assert_eq!(manager.syncer().syncs(), 3);
+    a.stop();
+    assert_eq!(text(&path).lines().count(), 102);
+}
+
+/// Behind a queue, the end of a batch only asks the file's syncer thread for a sync: the
+/// stage's thread writes on while the sync runs, requests made meanwhile coalesce into one
+/// more sync, and stopping waits for that one, so nothing the last batch asked for is skipped.
+#[test]
+fn end_of_batch_syncs_run_on_the_syncer_thread_coalesced() {
+    let dir = TempDir::new("mmf-syncer");
+    let path = dir.file("mmf.log");
+    let a = appender(&spec(&path, 4096), TestLayout::default());
+    let manager = a.manager();
+    let (release, held) = std::sync::mpsc::channel();
+    manager.syncer().hold_next_sync(held);
+    crate::file_tests::on_deferring_thread(|| {
+        let mut last = event("end of batch");
+        last.end_of_batch = true;
+        // The first sync is held before its fdatasync, yet every append returns.
+        for _ in 0..100 {
+            a.append(&last).unwrap();
+        }
+    });
+    assert_eq!(manager.syncer().syncs(), 0);
+    assert_eq!(read(&path).iter().filter(|&&b| b == b'\n').count(), 100);
+    release.send(()).unwrap();
+    a.stop();
+    // The held sync, then one for every request made while it was held.
+    assert_eq!(manager.syncer().syncs(), 2);
+    assert_eq!(text(&path), "end of batch\n".repeat(100));
+}
+
 /// Records spanning a boundary are split exactly, whatever their size relative to the region
 /// (scenario 190-buffers-and-mmf-remap uses 256-byte regions).
 #[test]

@@ -59,6 +59,7 @@ use l4rs_core::{status, Layout};
 use memmap2::{MmapOptions, MmapRaw};
 
 use crate::file_manager::{prepare, WriteError};
+use crate::mmf_sync::BackgroundSync;
 use crate::registry::{Managed, Registry};
 use crate::target::{open_error, OpenWhen};
 use crate::AppenderBuildError;
@@ -175,6 +176,8 @@ pub(crate) struct MemoryMappedFileManager {
     failure_errno: AtomicI32,
     /// Records that could not be written since the current failure episode began.
     lost: AtomicU64,
+    /// Runs the end-of-batch syncs off the writing thread.
+    syncer: BackgroundSync,
     /// Failures that tests inject into the next block reservations and mappings.
     #[cfg(test)]
     pub(crate) inject: Injected,
@@ -346,6 +349,7 @@ impl MemoryMappedFileManager {
             wake: Condvar::new(),
             failure_errno: AtomicI32::new(0),
             lost: AtomicU64::new(0),
+            syncer: BackgroundSync::new(file_name),
             #[cfg(test)]
             inject: Injected::default(),
         };
@@ -869,14 +873,29 @@ impl MemoryMappedFileManager {
         self.lost.load(Ordering::Relaxed)
     }
 
-    /// `msync`'s job: the data written so far goes to the disk (log4j2's `force()`).
+    /// `msync`'s job: the data written so far goes to the disk (log4j2's `force()`), before
+    /// this returns.
     pub(crate) fn sync(&self) -> Result<(), WriteError> {
         if self.shared.closed.load(Ordering::Acquire) {
             return Err(WriteError::Closed);
         }
         // `fdatasync` writes back every dirty page of the file, those dirtied through mappings
         // included, without touching mappings that writers may be retiring meanwhile.
-        self.file.sync_data().map_err(WriteError::Io)
+        self.syncer.sync_now(&self.file).map_err(WriteError::Io)
+    }
+
+    /// Asks for the data written so far to go to the disk soon, without waiting for it (see
+    /// [`crate::mmf_sync`]): the end of an asynchronous stage's batch.
+    pub(crate) fn request_sync(&self) {
+        if !self.shared.closed.load(Ordering::Acquire) {
+            self.syncer.request(&self.file);
+        }
+    }
+
+    /// The file's syncer, for tests that count or slow its syncs.
+    #[cfg(test)]
+    pub(crate) fn syncer(&self) -> &BackgroundSync {
+        &self.syncer
     }
 }
 
@@ -938,6 +957,9 @@ impl MemoryMappedFileManager {
             finished = self.writers_done(data_end());
         }
         let data_end = data_end();
+        // A sync the last batch asked for still runs (closing itself does not sync, as in
+        // log4j2); it must not outlive the file's close.
+        self.syncer.stop();
         let footer = crate::encode::closing_footer(self.layout.as_ref(), footer);
         if let Err(error) = self.file.write_all_at(&footer, data_end) {
             status::error(format_args!(

@@ -695,6 +695,39 @@ fn many_threads_small_regions_lines_are_whole_and_ordered() {
     check_threads(&read(&path), threads, per_thread);
 }
 
+/// Regions large enough to be prefaulted: the prefaulter thread populates the pages ahead of
+/// four writers across several regions while they copy into them and the regions are
+/// unmapped and remapped, and every line is whole and in order, with no NUL byte.
+#[test]
+fn prefaulted_regions_keep_lines_whole_and_ordered() {
+    let dir = TempDir::new("mmf-prefault");
+    let path = dir.file("prefault.log");
+    let m = manager(&path, 4 << 20);
+    let (threads, per_thread) = (4, 30_000);
+    std::thread::scope(|scope| {
+        for thread in 0..threads {
+            let m = &m;
+            scope.spawn(move || {
+                for sequence in 0..per_thread {
+                    m.write(line(thread, sequence).as_bytes()).unwrap();
+                }
+            });
+        }
+    });
+    let runs = m
+        .prefaulter()
+        .expect("4 MiB regions are prefaulted")
+        .syncs();
+    m.close();
+    assert!(runs > 0, "the prefaulter never ran");
+    let contents = read(&path);
+    assert!(
+        contents.len() > 3 * (4 << 20),
+        "the writes crossed several regions"
+    );
+    check_threads(&contents, threads, per_thread);
+}
+
 /// Stopping while writers append: every record that was accepted is whole, nothing follows the
 /// footer, and there is no NUL byte.
 #[test]

@@ -167,7 +167,12 @@ pub(crate) struct MemoryMappedFileManager {
     /// The file offset below which every byte is either in a prepared region or was written by
     /// a preparation (so closing knows no preparation still owes bytes below it).
     ready_end: AtomicU64,
-    slots: [Slot; SLOTS],
+    /// Shared with the prefaulter thread, which populates their pages ahead of the writers.
+    slots: Arc<[Slot; SLOTS]>,
+    /// The file offset up to which the prefaulter has populated the writers' pages.
+    prefaulted: Arc<AtomicU64>,
+    /// Runs [`prefault`] off the writing threads (`None`: regions too small to bother).
+    prefaulter: Option<BackgroundSync>,
     control: Mutex<Control>,
     /// Wakes writers waiting for a preparation, a free slot or a failure.
     wake_lock: Mutex<()>,
@@ -343,7 +348,10 @@ impl MemoryMappedFileManager {
             prepared: AtomicU64::new(0),
             preparing: AtomicU32::new(0),
             ready_end: AtomicU64::new(start),
-            slots: std::array::from_fn(|_| Slot::new()),
+            slots: Arc::new(std::array::from_fn(|_| Slot::new())),
+            prefaulted: Arc::new(AtomicU64::new(start)),
+            prefaulter: (region_length >= MIN_PREFAULT_REGION)
+                .then(|| BackgroundSync::with_thread(file_name, "l4rs-mmf-prefault", false)),
             control: Mutex::new(Control::default()),
             wake_lock: Mutex::new(()),
             wake: Condvar::new(),
@@ -450,6 +458,9 @@ impl MemoryMappedFileManager {
                 // inside the region, and no other writer was given them.
                 unsafe { copy_to(base, position - self.region_start(region), bytes) };
                 self.count(slot, length);
+                if end + PREFAULT_TRIGGER > self.prefaulted.load(Ordering::Relaxed) {
+                    self.request_prefault();
+                }
                 return Ok(());
             }
         }
@@ -892,6 +903,34 @@ impl MemoryMappedFileManager {
         }
     }
 
+    /// Asks the prefaulter thread to populate the pages ahead of the writers, so that the
+    /// page faults of fresh pages (allocating, zeroing and ext4's `page_mkwrite`: a third of an
+    /// asynchronous stage's writer thread, measured) are taken off the writing threads.
+    fn request_prefault(&self) {
+        let Some(prefaulter) = &self.prefaulter else {
+            return;
+        };
+        prefaulter.request_job(
+            || {
+                let slots = Arc::clone(&self.slots);
+                let prefaulted = Arc::clone(&self.prefaulted);
+                let (start, shift, length) = (self.start, self.region_shift, self.region_length);
+                Ok(Box::new(move || {
+                    prefault(&slots, &prefaulted, start, shift, length);
+                    Ok(())
+                }))
+            },
+            // Without the thread the writers fault their pages themselves, as before.
+            || Ok(()),
+        );
+    }
+
+    /// The file's prefaulter, for tests that count its runs.
+    #[cfg(test)]
+    pub(crate) fn prefaulter(&self) -> Option<&BackgroundSync> {
+        self.prefaulter.as_ref()
+    }
+
     /// The file's syncer, for tests that count or slow its syncs.
     #[cfg(test)]
     pub(crate) fn syncer(&self) -> &BackgroundSync {
@@ -957,6 +996,9 @@ impl MemoryMappedFileManager {
             finished = self.writers_done(data_end());
         }
         let data_end = data_end();
+        if let Some(prefaulter) = &self.prefaulter {
+            prefaulter.stop();
+        }
         // A sync the last batch asked for still runs (closing itself does not sync, as in
         // log4j2); it must not outlive the file's close.
         self.syncer.stop();
@@ -968,7 +1010,7 @@ impl MemoryMappedFileManager {
             ));
         }
         if finished {
-            for slot in &self.slots {
+            for slot in self.slots.iter() {
                 drop(lock(&slot.mapping).take());
                 slot.region.store(EMPTY, Ordering::Release);
             }
@@ -988,6 +1030,62 @@ impl MemoryMappedFileManager {
                 self.file_name
             ));
         }
+    }
+}
+
+/// How far ahead of the writers the prefaulter populates pages.
+const PREFAULT_AHEAD: u64 = 1 << 20;
+/// Writers ask for more when they come this close to the end of the populated pages.
+const PREFAULT_TRIGGER: u64 = PREFAULT_AHEAD / 2;
+/// Regions smaller than this are not prefaulted: a writer crosses them too fast to gain.
+const MIN_PREFAULT_REGION: u64 = 4 * PREFAULT_AHEAD;
+
+/// Populates, writable, the pages of each mapped region from where its writers are (its
+/// count of copied bytes) up to [`PREFAULT_AHEAD`] beyond, with `MADV_POPULATE_WRITE`: the page
+/// faults the writers would take on those pages are taken here instead. It changes no byte, so
+/// writers may copy into the same pages meanwhile. Each slot's mapping is locked while its
+/// pages are populated, so the region cannot be unmapped under it (its last writer waits).
+///
+/// The pages populated ahead are dirty: a sync writes them back as zeros, which the file reads
+/// as zeros anyway (the blocks are reserved and read as NULs until written).
+fn prefault(slots: &[Slot; SLOTS], prefaulted: &AtomicU64, start: u64, shift: u32, length: u64) {
+    // SAFETY: plain query.
+    let page = match unsafe { libc::sysconf(libc::_SC_PAGESIZE) } {
+        size if size > 0 => size as usize,
+        _ => 4096,
+    };
+    for slot in slots {
+        let mapping = lock(&slot.mapping);
+        let Some(mapping) = mapping.as_ref() else {
+            continue;
+        };
+        // Under the lock a mapped slot holds its region, or EMPTY before it is published.
+        let region = slot.region.load(Ordering::Acquire);
+        if region == EMPTY {
+            continue;
+        }
+        let region_start = start + (region << shift);
+        let filled = slot.filled.load(Ordering::Acquire);
+        let from = (region_start + filled).max(prefaulted.load(Ordering::Relaxed));
+        let to = (region_start + filled + PREFAULT_AHEAD).min(region_start + length);
+        if from >= to {
+            continue;
+        }
+        // The kernel maps whole pages: the mapping covers the pages around its bytes.
+        let base = mapping.as_mut_ptr() as usize;
+        let low = (base + (from - region_start) as usize) & !(page - 1);
+        let high = (base + (to - region_start) as usize + page - 1) & !(page - 1);
+        // SAFETY: `[low, high)` lies in the pages of a mapping kept alive by the lock held;
+        // MADV_POPULATE_WRITE only faults the pages in, and changes no byte. A failure (an
+        // old kernel, no memory) leaves the faults to the writers.
+        let _ = unsafe {
+            libc::madvise(
+                low as *mut libc::c_void,
+                high - low,
+                libc::MADV_POPULATE_WRITE,
+            )
+        };
+        prefaulted.fetch_max(to, Ordering::Relaxed);
     }
 }
 

@@ -17,6 +17,10 @@
 //! nothing either way: the bytes are in the page cache the moment they are copied.
 //!
 //! A pending request is honoured before the syncer stops: closing waits (bounded) for it.
+//!
+//! The same coalescing worker runs a file's other background job, prefaulting the pages the
+//! writers are about to copy into (see `mmf_manager`), with its own thread, so that a slow
+//! sync never holds it up.
 
 use std::fs::File;
 use std::io;
@@ -36,7 +40,11 @@ const AGAIN: u8 = 2;
 /// How long stopping waits for the sync in flight and the one pending.
 const STOP_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// The syncer of one file: started on the first request, stopped on close or drop.
+/// The work a [`BackgroundSync`] thread runs on each request.
+pub(crate) type Job = Box<dyn FnMut() -> io::Result<()> + Send>;
+
+/// A coalescing background worker of one file (its syncer, or its prefaulter): started on the
+/// first request, stopped on close or drop.
 pub(crate) struct BackgroundSync {
     shared: Arc<Shared>,
     /// True once the thread was started (or could not be: requests then sync at once).
@@ -62,6 +70,10 @@ struct Shared {
     /// Set once the thread has finished its last sync.
     exited: Condvar,
     file_name: String,
+    /// The thread's name, and whether a failed run is reported (a sync's is; a prefault's
+    /// only means the writers fault the pages themselves).
+    thread_name: &'static str,
+    reports: bool,
     /// Syncs completed, on either thread, for tests.
     #[cfg(test)]
     syncs: std::sync::atomic::AtomicU64,
@@ -83,6 +95,16 @@ impl BackgroundSync {
     /// A syncer for the file named `file_name` (the name its failures are reported under);
     /// no thread runs until the first request.
     pub(crate) fn new(file_name: &str) -> BackgroundSync {
+        BackgroundSync::with_thread(file_name, "l4rs-mmf-sync", true)
+    }
+
+    /// A worker whose thread is called `thread_name`; with `reports`, failed runs are reported
+    /// as sync failures.
+    pub(crate) fn with_thread(
+        file_name: &str,
+        thread_name: &'static str,
+        reports: bool,
+    ) -> BackgroundSync {
         BackgroundSync {
             shared: Arc::new(Shared {
                 state: AtomicU8::new(IDLE),
@@ -90,6 +112,8 @@ impl BackgroundSync {
                 wake: Condvar::new(),
                 exited: Condvar::new(),
                 file_name: file_name.to_string(),
+                thread_name,
+                reports,
                 #[cfg(test)]
                 syncs: std::sync::atomic::AtomicU64::new(0),
                 #[cfg(test)]
@@ -110,6 +134,22 @@ impl BackgroundSync {
     /// Asks for `file` to be synced soon, without waiting for it: the caller goes on at once.
     /// A request while a sync runs marks one more sync; further requests change nothing.
     pub(crate) fn request(&self, file: &File) {
+        self.request_job(
+            || {
+                let file = file.try_clone()?;
+                Ok(Box::new(move || file.sync_data()))
+            },
+            || self.sync_now(file),
+        );
+    }
+
+    /// Asks for the worker's job to run soon, without waiting for it. `job` makes the job when
+    /// the thread starts; `inline` runs it on the caller's thread when no thread can run.
+    pub(crate) fn request_job(
+        &self,
+        job: impl FnOnce() -> io::Result<Job>,
+        inline: impl FnOnce() -> io::Result<()>,
+    ) {
         match self.shared.state.load(Ordering::Acquire) {
             AGAIN => return,
             RUNNING => {
@@ -141,42 +181,46 @@ impl BackgroundSync {
             );
             return;
         }
-        if self.ensure_started(file) {
+        if self.ensure_started(job) {
             // Taking the lock orders this signal after the syncer's check of `state`.
             drop(lock(&self.shared.control));
             self.shared.wake.notify_one();
         } else {
             // No syncer: sync here, as log4j2 does.
             self.shared.state.store(IDLE, Ordering::Release);
-            if let Err(error) = self.sync_now(file) {
-                self.shared.report(&error);
+            if let Err(error) = inline() {
+                if self.shared.reports {
+                    self.shared.report(&error);
+                }
             }
         }
     }
 
     /// Starts the syncer thread on first use. False when it cannot run.
-    fn ensure_started(&self, file: &File) -> bool {
+    fn ensure_started(&self, job: impl FnOnce() -> io::Result<Job>) -> bool {
         let mut started = lock(&self.started);
         match *started {
             Started::Yes => return true,
             Started::Unavailable => return false,
             Started::No => {}
         }
-        // The thread syncs its own descriptor of the file, so it needs nothing of the manager.
-        let spawned = file.try_clone().and_then(|file| {
+        // The thread owns what its job needs (a descriptor of the file, the mapped regions),
+        // so it needs nothing of the manager.
+        let spawned = job().and_then(|mut job| {
             let shared = Arc::clone(&self.shared);
             std::thread::Builder::new()
-                .name("l4rs-mmf-sync".to_string())
-                .spawn(move || shared.run(&file))
+                .name(self.shared.thread_name.to_string())
+                .spawn(move || shared.run(&mut job))
         });
         *started = match spawned {
             Ok(_) => Started::Yes,
             Err(error) => {
                 status::warn(format_args!(
-                    "{} ({}) Unable to start the background sync thread: {error}; the end of \
-                     each batch is synced on the writing thread",
+                    "{} ({}) Unable to start the {} thread: {error}; its work is done on \
+                     the writing thread",
                     crate::mmf_manager::MANAGER,
-                    self.shared.file_name
+                    self.shared.file_name,
+                    self.shared.thread_name
                 ));
                 Started::Unavailable
             }
@@ -218,7 +262,8 @@ impl BackgroundSync {
         }
     }
 
-    /// Syncs completed so far, on the syncer thread or the caller's.
+    /// Runs of the job completed so far (for the syncer: syncs, on its thread or the
+    /// caller's).
     #[cfg(test)]
     pub(crate) fn syncs(&self) -> u64 {
         self.shared.syncs.load(Ordering::Acquire)
@@ -243,7 +288,7 @@ impl Drop for BackgroundSync {
 
 impl Shared {
     /// The syncer thread: sleeps until a request, syncs, and again while requests came in.
-    fn run(&self, file: &File) {
+    fn run(&self, job: &mut Job) {
         loop {
             {
                 let mut control = lock(&self.control);
@@ -263,7 +308,7 @@ impl Shared {
                 if let Some(release) = lock(&self.hold).take() {
                     let _ = release.recv();
                 }
-                let result = file.sync_data();
+                let result = job();
                 #[cfg(test)]
                 self.syncs.fetch_add(1, Ordering::Release);
                 self.note(result);
@@ -283,6 +328,9 @@ impl Shared {
 
     /// Reports the first failure of an episode and its end.
     fn note(&self, result: io::Result<()>) {
+        if !self.reports {
+            return;
+        }
         let mut control = lock(&self.control);
         match result {
             Ok(()) if control.failing => {

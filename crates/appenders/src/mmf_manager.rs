@@ -350,8 +350,9 @@ impl MemoryMappedFileManager {
             ready_end: AtomicU64::new(start),
             slots: Arc::new(std::array::from_fn(|_| Slot::new())),
             prefaulted: Arc::new(AtomicU64::new(start)),
-            prefaulter: (region_length >= MIN_PREFAULT_REGION)
-                .then(|| BackgroundSync::with_thread(file_name, "l4rs-mmf-prefault", false)),
+            prefaulter: (region_length >= MIN_PREFAULT_REGION).then(|| {
+                BackgroundSync::with_thread(file_name, "l4rs-mmf-prefault", false, Duration::ZERO)
+            }),
             control: Mutex::new(Control::default()),
             wake_lock: Mutex::new(()),
             wake: Condvar::new(),
@@ -1034,11 +1035,11 @@ impl MemoryMappedFileManager {
 }
 
 /// How far ahead of the writers the prefaulter populates pages.
-const PREFAULT_AHEAD: u64 = 1 << 20;
+const PREFAULT_AHEAD: u64 = 256 << 10;
 /// Writers ask for more when they come this close to the end of the populated pages.
 const PREFAULT_TRIGGER: u64 = PREFAULT_AHEAD / 2;
 /// Regions smaller than this are not prefaulted: a writer crosses them too fast to gain.
-const MIN_PREFAULT_REGION: u64 = 4 * PREFAULT_AHEAD;
+const MIN_PREFAULT_REGION: u64 = 16 * PREFAULT_AHEAD;
 
 /// Populates, writable, the pages of each mapped region from where its writers are (its
 /// count of copied bytes) up to [`PREFAULT_AHEAD`] beyond, with `MADV_POPULATE_WRITE`: the page

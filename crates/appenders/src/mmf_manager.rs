@@ -59,7 +59,7 @@ use l4rs_core::{status, Layout};
 use memmap2::{MmapOptions, MmapRaw};
 
 use crate::file_manager::{prepare, WriteError};
-use crate::mmf_sync::BackgroundSync;
+use crate::mmf_sync::{sync_job, BackgroundSync, Job};
 use crate::registry::{Managed, Registry};
 use crate::target::{open_error, OpenWhen};
 use crate::AppenderBuildError;
@@ -362,6 +362,12 @@ impl MemoryMappedFileManager {
             #[cfg(test)]
             inject: Injected::default(),
         };
+        // The background threads start now, so that no event pays for starting them (nor
+        // allocates: the thread and its job are allocated once, here).
+        manager.syncer.start(|| sync_job(&manager.file));
+        if let Some(prefaulter) = &manager.prefaulter {
+            prefaulter.start(|| Ok(manager.prefault_job()));
+        }
         // The first region is prepared now, so the first event pays nothing. If the disk is
         // already full the appender still starts: the first writer tries again, and so on until
         // space returns.
@@ -911,19 +917,19 @@ impl MemoryMappedFileManager {
         let Some(prefaulter) = &self.prefaulter else {
             return;
         };
-        prefaulter.request_job(
-            || {
-                let slots = Arc::clone(&self.slots);
-                let prefaulted = Arc::clone(&self.prefaulted);
-                let (start, shift, length) = (self.start, self.region_shift, self.region_length);
-                Ok(Box::new(move || {
-                    prefault(&slots, &prefaulted, start, shift, length);
-                    Ok(())
-                }))
-            },
-            // Without the thread the writers fault their pages themselves, as before.
-            || Ok(()),
-        );
+        // Without the thread the writers fault their pages themselves, as before.
+        prefaulter.request_job(|| Ok(self.prefault_job()), || Ok(()));
+    }
+
+    /// The prefaulter's job: [`prefault`] over the regions shared with it.
+    fn prefault_job(&self) -> Job {
+        let slots = Arc::clone(&self.slots);
+        let prefaulted = Arc::clone(&self.prefaulted);
+        let (start, shift, length) = (self.start, self.region_shift, self.region_length);
+        Box::new(move || {
+            prefault(&slots, &prefaulted, start, shift, length);
+            Ok(())
+        })
     }
 
     /// The file's prefaulter, for tests that count its runs.

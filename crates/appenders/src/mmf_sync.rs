@@ -5,14 +5,16 @@
 //! the next event. The events' callers gain nothing from that wait (their calls returned when
 //! the events were queued), and on the one thread that writes for every producer it costs a
 //! disk round trip per batch. Here the stage's thread only *requests* the sync; a syncer thread
-//! per file runs `fdatasync`, and requests made while one runs are coalesced into one more: at
-//! most one sync is in flight and at most one is pending, so a request never waits and never
-//! piles up work.
+//! per file (started when the file is opened) runs `fdatasync`, and requests made while one
+//! runs are coalesced into one more: at most one sync is in flight and at most one is pending,
+//! so a request never waits and never piles up work. Syncs start at least
+//! [`MIN_SYNC_INTERVAL`] apart.
 //!
 //! What that changes for an OS crash or a power loss: with log4j2 every batch that ended before
 //! the crash is on the disk, except one whose force was still running. Here the sync lags the
-//! writer by at most the sync in flight and the one pending: the events written since the
-//! start of the last sync that completed may be lost (they are in the page cache; the kernel
+//! writer by at most the sync in flight and the one pending, which waits until
+//! [`MIN_SYNC_INTERVAL`] after the start of the one before: the events written since the start
+//! of the last sync that completed may be lost (they are in the page cache; the kernel
 //! writes them back within its own writeback interval otherwise). A process crash loses
 //! nothing either way: the bytes are in the page cache the moment they are copied.
 //!
@@ -50,7 +52,7 @@ const STOP_TIMEOUT: Duration = Duration::from_secs(10);
 pub(crate) type Job = Box<dyn FnMut() -> io::Result<()> + Send>;
 
 /// A coalescing background worker of one file (its syncer, or its prefaulter): started on the
-/// first request, stopped on close or drop.
+/// file's opening (or the first request), stopped on close or drop.
 pub(crate) struct BackgroundSync {
     shared: Arc<Shared>,
     /// True once the thread was started (or could not be: requests then sync at once).
@@ -144,13 +146,13 @@ impl BackgroundSync {
     /// Asks for `file` to be synced soon, without waiting for it: the caller goes on at once.
     /// A request while a sync runs marks one more sync; further requests change nothing.
     pub(crate) fn request(&self, file: &File) {
-        self.request_job(
-            || {
-                let file = file.try_clone()?;
-                Ok(Box::new(move || file.sync_data()))
-            },
-            || self.sync_now(file),
-        );
+        self.request_job(|| sync_job(file), || self.sync_now(file));
+    }
+
+    /// Starts the thread now with `job`, so that the first request allocates nothing (the
+    /// thread, its name and the job are allocated here, when the file is opened).
+    pub(crate) fn start(&self, job: impl FnOnce() -> io::Result<Job>) {
+        self.ensure_started(job);
     }
 
     /// Asks for the worker's job to run soon, without waiting for it. `job` makes the job when
@@ -160,18 +162,16 @@ impl BackgroundSync {
         job: impl FnOnce() -> io::Result<Job>,
         inline: impl FnOnce() -> io::Result<()>,
     ) {
-        match self.shared.state.load(Ordering::Acquire) {
+        let state = &self.shared.state;
+        match state.load(Ordering::Acquire) {
             AGAIN => return,
-            RUNNING => {
-                // If the sync ended meanwhile (RUNNING → IDLE), start one as from IDLE.
-                if self
-                    .shared
-                    .state
+            // If the sync ended meanwhile (RUNNING → IDLE), start one as from IDLE.
+            RUNNING
+                if state
                     .compare_exchange(RUNNING, AGAIN, Ordering::AcqRel, Ordering::Acquire)
-                    .is_ok()
-                {
-                    return;
-                }
+                    .is_ok() =>
+            {
+                return;
             }
             _ => {}
         }
@@ -389,6 +389,12 @@ impl Shared {
             self.file_name
         ));
     }
+}
+
+/// The syncer's job: `fdatasync` on a descriptor of its own of `file`.
+pub(crate) fn sync_job(file: &File) -> io::Result<Job> {
+    let file = file.try_clone()?;
+    Ok(Box::new(move || file.sync_data()))
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {

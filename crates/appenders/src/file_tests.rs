@@ -154,7 +154,8 @@ fn immediate_flush_is_one_write_per_event() {
 
 /// Runs `f` on a new thread marked as an asynchronous stage's writer
 /// ([`l4rs_core::batch::begin_deferring`]), as a queue's background thread is.
-fn on_deferring_thread<R: Send>(f: impl FnOnce() -> R + Send) -> R {
+/// Shared with the MemoryMappedFile tests.
+pub(crate) fn on_deferring_thread<R: Send>(f: impl FnOnce() -> R + Send) -> R {
     std::thread::scope(|scope| {
         scope
             .spawn(|| {

@@ -26,11 +26,15 @@ pub const MAX_REGION_LENGTH: u64 = 1 << 30;
 ///   the rule that tells them from NUL bytes of messages, and its limits.
 /// * `regionLength` (default 33554432): the size of each mapping, clamped to [256 B, 1 GiB] and
 ///   rounded up to a power of two, each adjustment reported at INFO as log4j2 words it.
-/// * `immediateFlush` is accepted and, as in log4j2, changes nothing: every event is in the page
-///   cache, safe from a process crash, the moment `append` returns, which is what immediate
-///   flush guarantees for the other file appenders. Syncing to the disk after every event
-///   (`msync`) would cost a disk round trip per event; like log4j2, the data is synced at the
-///   end of a batch and on [`Appender::flush`](l4rs_core::Appender::flush).
+/// * `immediateFlush` is accepted and, as in log4j2 (whose builder hands `false` to the
+///   appender whatever the attribute says), changes nothing: every event is in the page cache,
+///   safe from a process crash, the moment `append` returns, which is what immediate flush
+///   guarantees for the other file appenders. Syncing to the disk after every event (`msync`)
+///   would cost a disk round trip per event; like log4j2, the data is synced on
+///   [`Appender::flush`](l4rs_core::Appender::flush) and when an event ends an asynchronous
+///   stage's batch. That sync runs on the file's syncer thread, coalesced, instead of making
+///   the stage wait for the disk as log4j2 does (`docs/appenders.md` says what an OS crash can
+///   lose because of it).
 ///
 /// Each region's disk blocks are reserved before it is mapped, so a full disk is reported by
 /// the status logger when the next region is needed (events that do not fit fail and are
@@ -137,11 +141,18 @@ impl AppenderManager for MemoryMappedFileManager {
         self.file_name().to_string()
     }
 
-    /// `flush` is the end of a batch: log4j2 then forces the mapping to the disk.
+    /// `flush` is the end of a batch: log4j2 then forces the mapping to the disk and waits for
+    /// it. On an asynchronous stage's thread the sync is handed to the file's syncer thread
+    /// instead ([`crate::mmf_sync`]), so the stage goes on writing meanwhile; where the errors
+    /// must come back with the event (`l4rs_core::batch::without_deferring`) it waits.
     fn write_event(&self, _: &LogEvent<'_>, bytes: &[u8], flush: bool) -> Result<(), WriteError> {
         self.write(bytes)?;
         if flush {
-            self.sync()?;
+            if l4rs_core::batch::is_deferring() {
+                self.request_sync();
+            } else {
+                self.sync()?;
+            }
         }
         Ok(())
     }

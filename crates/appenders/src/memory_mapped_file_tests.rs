@@ -121,6 +121,69 @@ fn immediate_flush_and_end_of_batch_are_accepted_and_flush_fails_once_stopped() 
     assert!(matches!(a.flush(), Err(AppendError::NotStarted(_))));
 }
 
+/// `immediateFlush="true"` does not sync each event, as in log4j2: its
+/// `MemoryMappedFileAppender.Builder.build()` hands `false`, not the attribute, to the
+/// `AbstractOutputStreamAppender` constructor, whose `directEncodeEvent` forces only on
+/// `immediateFlush || event.isEndOfBatch()`, and `MemoryMappedFileManager.write` never forces
+/// (log4j2 2.19 and 2.24 sources). An event ending a batch, written where no stage defers
+/// (the caller's thread, or a stage whose errors must come back with the event), and
+/// `flush()` sync before they return.
+#[test]
+fn immediate_flush_syncs_only_at_the_end_of_a_batch_as_log4j2_does() {
+    let dir = TempDir::new("mmf-immediate");
+    let path = dir.file("mmf.log");
+    let mut s = spec(&path, 4096);
+    s.immediate_flush = true;
+    let a = appender(&s, TestLayout::default());
+    let manager = a.manager();
+    for _ in 0..100 {
+        a.append(&event("immediate")).unwrap();
+    }
+    assert_eq!(manager.syncer().syncs(), 0);
+    let mut last = event("end of batch");
+    last.end_of_batch = true;
+    a.append(&last).unwrap();
+    assert_eq!(manager.syncer().syncs(), 1);
+    crate::file_tests::on_deferring_thread(|| {
+        let mut last = event("end of batch");
+        last.end_of_batch = true;
+        l4rs_core::batch::without_deferring(|| a.append(&last).unwrap())
+    });
+    assert_eq!(manager.syncer().syncs(), 2);
+    a.flush().unwrap();
+    assert_eq!(manager.syncer().syncs(), 3);
+    a.stop();
+    assert_eq!(text(&path).lines().count(), 102);
+}
+
+/// Behind a queue, the end of a batch only asks the file's syncer thread for a sync: the
+/// stage's thread writes on while the sync runs, requests made meanwhile coalesce into one
+/// more sync, and stopping waits for that one, so nothing the last batch asked for is skipped.
+#[test]
+fn end_of_batch_syncs_run_on_the_syncer_thread_coalesced() {
+    let dir = TempDir::new("mmf-syncer");
+    let path = dir.file("mmf.log");
+    let a = appender(&spec(&path, 4096), TestLayout::default());
+    let manager = a.manager();
+    let (release, held) = std::sync::mpsc::channel();
+    manager.syncer().hold_next_sync(held);
+    crate::file_tests::on_deferring_thread(|| {
+        let mut last = event("end of batch");
+        last.end_of_batch = true;
+        // The first sync is held before its fdatasync, yet every append returns.
+        for _ in 0..100 {
+            a.append(&last).unwrap();
+        }
+    });
+    assert_eq!(manager.syncer().syncs(), 0);
+    assert_eq!(read(&path).iter().filter(|&&b| b == b'\n').count(), 100);
+    release.send(()).unwrap();
+    a.stop();
+    // The held sync, then one for every request made while it was held.
+    assert_eq!(manager.syncer().syncs(), 2);
+    assert_eq!(text(&path), "end of batch\n".repeat(100));
+}
+
 /// Records spanning a boundary are split exactly, whatever their size relative to the region
 /// (scenario 190-buffers-and-mmf-remap uses 256-byte regions).
 #[test]
@@ -630,6 +693,39 @@ fn many_threads_small_regions_lines_are_whole_and_ordered() {
     });
     m.close();
     check_threads(&read(&path), threads, per_thread);
+}
+
+/// Regions large enough to be prefaulted: the prefaulter thread populates the pages ahead of
+/// four writers across several regions while they copy into them and the regions are
+/// unmapped and remapped, and every line is whole and in order, with no NUL byte.
+#[test]
+fn prefaulted_regions_keep_lines_whole_and_ordered() {
+    let dir = TempDir::new("mmf-prefault");
+    let path = dir.file("prefault.log");
+    let m = manager(&path, 4 << 20);
+    let (threads, per_thread) = (4, 30_000);
+    std::thread::scope(|scope| {
+        for thread in 0..threads {
+            let m = &m;
+            scope.spawn(move || {
+                for sequence in 0..per_thread {
+                    m.write(line(thread, sequence).as_bytes()).unwrap();
+                }
+            });
+        }
+    });
+    let runs = m
+        .prefaulter()
+        .expect("4 MiB regions are prefaulted")
+        .syncs();
+    m.close();
+    assert!(runs > 0, "the prefaulter never ran");
+    let contents = read(&path);
+    assert!(
+        contents.len() > 3 * (4 << 20),
+        "the writes crossed several regions"
+    );
+    check_threads(&contents, threads, per_thread);
 }
 
 /// Stopping while writers append: every record that was accepted is whole, nothing follows the

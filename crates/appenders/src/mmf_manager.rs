@@ -59,6 +59,7 @@ use l4rs_core::{status, Layout};
 use memmap2::{MmapOptions, MmapRaw};
 
 use crate::file_manager::{prepare, WriteError};
+use crate::mmf_sync::{sync_job, BackgroundSync, Job};
 use crate::registry::{Managed, Registry};
 use crate::target::{open_error, OpenWhen};
 use crate::AppenderBuildError;
@@ -166,7 +167,12 @@ pub(crate) struct MemoryMappedFileManager {
     /// The file offset below which every byte is either in a prepared region or was written by
     /// a preparation (so closing knows no preparation still owes bytes below it).
     ready_end: AtomicU64,
-    slots: [Slot; SLOTS],
+    /// Shared with the prefaulter thread, which populates their pages ahead of the writers.
+    slots: Arc<[Slot; SLOTS]>,
+    /// The file offset up to which the prefaulter has populated the writers' pages.
+    prefaulted: Arc<AtomicU64>,
+    /// Runs [`prefault`] off the writing threads (`None`: regions too small to bother).
+    prefaulter: Option<BackgroundSync>,
     control: Mutex<Control>,
     /// Wakes writers waiting for a preparation, a free slot or a failure.
     wake_lock: Mutex<()>,
@@ -175,6 +181,8 @@ pub(crate) struct MemoryMappedFileManager {
     failure_errno: AtomicI32,
     /// Records that could not be written since the current failure episode began.
     lost: AtomicU64,
+    /// Runs the end-of-batch syncs off the writing thread.
+    syncer: BackgroundSync,
     /// Failures that tests inject into the next block reservations and mappings.
     #[cfg(test)]
     pub(crate) inject: Injected,
@@ -340,15 +348,26 @@ impl MemoryMappedFileManager {
             prepared: AtomicU64::new(0),
             preparing: AtomicU32::new(0),
             ready_end: AtomicU64::new(start),
-            slots: std::array::from_fn(|_| Slot::new()),
+            slots: Arc::new(std::array::from_fn(|_| Slot::new())),
+            prefaulted: Arc::new(AtomicU64::new(start)),
+            prefaulter: (region_length >= MIN_PREFAULT_REGION).then(|| {
+                BackgroundSync::with_thread(file_name, "l4rs-mmf-prefault", false, Duration::ZERO)
+            }),
             control: Mutex::new(Control::default()),
             wake_lock: Mutex::new(()),
             wake: Condvar::new(),
             failure_errno: AtomicI32::new(0),
             lost: AtomicU64::new(0),
+            syncer: BackgroundSync::new(file_name),
             #[cfg(test)]
             inject: Injected::default(),
         };
+        // The background threads start now, so that no event pays for starting them (nor
+        // allocates: the thread and its job are allocated once, here).
+        manager.syncer.start(|| sync_job(&manager.file));
+        if let Some(prefaulter) = &manager.prefaulter {
+            prefaulter.start(|| Ok(manager.prefault_job()));
+        }
         // The first region is prepared now, so the first event pays nothing. If the disk is
         // already full the appender still starts: the first writer tries again, and so on until
         // space returns.
@@ -446,6 +465,9 @@ impl MemoryMappedFileManager {
                 // inside the region, and no other writer was given them.
                 unsafe { copy_to(base, position - self.region_start(region), bytes) };
                 self.count(slot, length);
+                if end + PREFAULT_TRIGGER > self.prefaulted.load(Ordering::Relaxed) {
+                    self.request_prefault();
+                }
                 return Ok(());
             }
         }
@@ -869,14 +891,57 @@ impl MemoryMappedFileManager {
         self.lost.load(Ordering::Relaxed)
     }
 
-    /// `msync`'s job: the data written so far goes to the disk (log4j2's `force()`).
+    /// `msync`'s job: the data written so far goes to the disk (log4j2's `force()`), before
+    /// this returns.
     pub(crate) fn sync(&self) -> Result<(), WriteError> {
         if self.shared.closed.load(Ordering::Acquire) {
             return Err(WriteError::Closed);
         }
         // `fdatasync` writes back every dirty page of the file, those dirtied through mappings
         // included, without touching mappings that writers may be retiring meanwhile.
-        self.file.sync_data().map_err(WriteError::Io)
+        self.syncer.sync_now(&self.file).map_err(WriteError::Io)
+    }
+
+    /// Asks for the data written so far to go to the disk soon, without waiting for it (see
+    /// [`crate::mmf_sync`]): the end of an asynchronous stage's batch.
+    pub(crate) fn request_sync(&self) {
+        if !self.shared.closed.load(Ordering::Acquire) {
+            self.syncer.request(&self.file);
+        }
+    }
+
+    /// Asks the prefaulter thread to populate the pages ahead of the writers, so that the
+    /// page faults of fresh pages (allocating, zeroing and ext4's `page_mkwrite`: a third of an
+    /// asynchronous stage's writer thread, measured) are taken off the writing threads.
+    fn request_prefault(&self) {
+        let Some(prefaulter) = &self.prefaulter else {
+            return;
+        };
+        // Without the thread the writers fault their pages themselves, as before.
+        prefaulter.request_job(|| Ok(self.prefault_job()), || Ok(()));
+    }
+
+    /// The prefaulter's job: [`prefault`] over the regions shared with it.
+    fn prefault_job(&self) -> Job {
+        let slots = Arc::clone(&self.slots);
+        let prefaulted = Arc::clone(&self.prefaulted);
+        let (start, shift, length) = (self.start, self.region_shift, self.region_length);
+        Box::new(move || {
+            prefault(&slots, &prefaulted, start, shift, length);
+            Ok(())
+        })
+    }
+
+    /// The file's prefaulter, for tests that count its runs.
+    #[cfg(test)]
+    pub(crate) fn prefaulter(&self) -> Option<&BackgroundSync> {
+        self.prefaulter.as_ref()
+    }
+
+    /// The file's syncer, for tests that count or slow its syncs.
+    #[cfg(test)]
+    pub(crate) fn syncer(&self) -> &BackgroundSync {
+        &self.syncer
     }
 }
 
@@ -938,6 +1003,12 @@ impl MemoryMappedFileManager {
             finished = self.writers_done(data_end());
         }
         let data_end = data_end();
+        if let Some(prefaulter) = &self.prefaulter {
+            prefaulter.stop();
+        }
+        // A sync the last batch asked for still runs (closing itself does not sync, as in
+        // log4j2); it must not outlive the file's close.
+        self.syncer.stop();
         let footer = crate::encode::closing_footer(self.layout.as_ref(), footer);
         if let Err(error) = self.file.write_all_at(&footer, data_end) {
             status::error(format_args!(
@@ -946,7 +1017,7 @@ impl MemoryMappedFileManager {
             ));
         }
         if finished {
-            for slot in &self.slots {
+            for slot in self.slots.iter() {
                 drop(lock(&slot.mapping).take());
                 slot.region.store(EMPTY, Ordering::Release);
             }
@@ -966,6 +1037,62 @@ impl MemoryMappedFileManager {
                 self.file_name
             ));
         }
+    }
+}
+
+/// How far ahead of the writers the prefaulter populates pages.
+const PREFAULT_AHEAD: u64 = 256 << 10;
+/// Writers ask for more when they come this close to the end of the populated pages.
+const PREFAULT_TRIGGER: u64 = PREFAULT_AHEAD / 2;
+/// Regions smaller than this are not prefaulted: a writer crosses them too fast to gain.
+const MIN_PREFAULT_REGION: u64 = 16 * PREFAULT_AHEAD;
+
+/// Populates, writable, the pages of each mapped region from where its writers are (its
+/// count of copied bytes) up to [`PREFAULT_AHEAD`] beyond, with `MADV_POPULATE_WRITE`: the page
+/// faults the writers would take on those pages are taken here instead. It changes no byte, so
+/// writers may copy into the same pages meanwhile. Each slot's mapping is locked while its
+/// pages are populated, so the region cannot be unmapped under it (its last writer waits).
+///
+/// The pages populated ahead are dirty: a sync writes them back as zeros, which the file reads
+/// as zeros anyway (the blocks are reserved and read as NULs until written).
+fn prefault(slots: &[Slot; SLOTS], prefaulted: &AtomicU64, start: u64, shift: u32, length: u64) {
+    // SAFETY: plain query.
+    let page = match unsafe { libc::sysconf(libc::_SC_PAGESIZE) } {
+        size if size > 0 => size as usize,
+        _ => 4096,
+    };
+    for slot in slots {
+        let mapping = lock(&slot.mapping);
+        let Some(mapping) = mapping.as_ref() else {
+            continue;
+        };
+        // Under the lock a mapped slot holds its region, or EMPTY before it is published.
+        let region = slot.region.load(Ordering::Acquire);
+        if region == EMPTY {
+            continue;
+        }
+        let region_start = start + (region << shift);
+        let filled = slot.filled.load(Ordering::Acquire);
+        let from = (region_start + filled).max(prefaulted.load(Ordering::Relaxed));
+        let to = (region_start + filled + PREFAULT_AHEAD).min(region_start + length);
+        if from >= to {
+            continue;
+        }
+        // The kernel maps whole pages: the mapping covers the pages around its bytes.
+        let base = mapping.as_mut_ptr() as usize;
+        let low = (base + (from - region_start) as usize) & !(page - 1);
+        let high = (base + (to - region_start) as usize + page - 1) & !(page - 1);
+        // SAFETY: `[low, high)` lies in the pages of a mapping kept alive by the lock held;
+        // MADV_POPULATE_WRITE only faults the pages in, and changes no byte. A failure (an
+        // old kernel, no memory) leaves the faults to the writers.
+        let _ = unsafe {
+            libc::madvise(
+                low as *mut libc::c_void,
+                high - low,
+                libc::MADV_POPULATE_WRITE,
+            )
+        };
+        prefaulted.fetch_max(to, Ordering::Relaxed);
     }
 }
 

@@ -6,7 +6,7 @@
 //! each event is in its mapping, and so in the file, as soon as it is written (the end of a
 //! batch syncs it to the disk, which a test cannot observe).
 //!
-//! A File appender on a named pipe (see `tests/support/fifo_gate.rs`) comes first on the path
+//! A File appender on a named pipe (see `crates/test-support/src/fifo_gate.rs`) comes first on the path
 //! and holds the queue's thread mid-batch, so the check in between needs no timing.
 //!
 //! Immediate-flush File and RandomAccessFile appenders (log4j2's defaults) on the same path

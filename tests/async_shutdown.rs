@@ -5,7 +5,7 @@
 //! logged after the shutdown. One test in its own process: shutdown is global.
 //!
 //! The stuck appenders are File appenders on named pipes nobody reads
-//! (`tests/support/fifo_gate.rs`); a status listener opens the pipes once the last timeout has
+//! (`crates/test-support/src/fifo_gate.rs`); a status listener opens the pipes once the last timeout has
 //! been reported, so the appenders can then be closed.
 
 use l4rs::core::status;

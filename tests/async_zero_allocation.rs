@@ -7,7 +7,7 @@
 use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use l4rs::core::testing::CountingAllocator;
+use l4rs_tests::allocations::CountingAllocator;
 
 static COUNTING: AtomicBool = AtomicBool::new(false);
 static PRODUCER_ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);

@@ -4,16 +4,13 @@
 //!
 //! File and RandomAccessFile write to `/dev/full`, where every `write(2)` fails with ENOSPC;
 //! MemoryMappedFile runs out of room on a small tmpfs (mounting needs root; see
-//! `tmpfs_support`, which makes a failed mount a failure under `L4RS_REQUIRE_TMPFS=1`).
-
-#[path = "../crates/appenders/tests/tmpfs_support/mod.rs"]
-mod tmpfs_support;
+//! `l4rs_tests::tmpfs`, which makes a failed mount a failure under `L4RS_REQUIRE_TMPFS=1`).
 
 use std::sync::Mutex;
 
 use l4rs::core::{status, AppendError, LogEvent, Message};
 use l4rs::Level;
-use tmpfs_support::SmallFilesystem;
+use l4rs_tests::tmpfs::SmallFilesystem;
 
 /// Tests in this file replace the global configuration; they take turns.
 static SERIAL: Mutex<()> = Mutex::new(());
@@ -125,11 +122,11 @@ fn memory_mapped_file_errors_are_returned_only_when_not_ignored() {
     let layout = r#"<PatternLayout pattern="%m%n"/>"#;
     let strict = format!(
         r#"<MemoryMappedFile name="MmfStrict" fileName="{}" regionLength="16384" ignoreExceptions="false">{layout}</MemoryMappedFile>"#,
-        strict_fs.join("strict.log")
+        strict_fs.file("strict.log")
     );
     let lenient = format!(
         r#"<MemoryMappedFile name="MmfLenient" fileName="{}" regionLength="16384">{layout}</MemoryMappedFile>"#,
-        lenient_fs.join("lenient.log")
+        lenient_fs.file("lenient.log")
     );
     l4rs_tests::init_in_fresh_dir("ignore-exceptions-mmf", |_| {
         config(&[("MmfStrict", &strict), ("MmfLenient", &lenient)])

@@ -2,7 +2,7 @@
 //! front of a File, and Console (in a child process); every line written parses as JSON, and
 //! a synchronous log call through it allocates nothing in steady state.
 
-use l4rs::core::testing::CountingAllocator;
+use l4rs_tests::allocations::CountingAllocator;
 
 #[global_allocator]
 static ALLOCATOR: CountingAllocator = CountingAllocator::new(l4rs_tests::allocations::count);

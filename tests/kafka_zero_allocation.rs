@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use l4rs::core::testing::CountingAllocator;
+use l4rs_tests::allocations::CountingAllocator;
 use l4rs_tests::kafka::{kafka_config, require_kafka_tools, Broker};
 
 #[global_allocator]

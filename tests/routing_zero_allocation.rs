@@ -2,7 +2,7 @@
 //! key, an inline File appender created by the key's first event (which allocates, and is left
 //! out of the count), and a referenced appender.
 
-use l4rs::core::testing::CountingAllocator;
+use l4rs_tests::allocations::CountingAllocator;
 
 #[global_allocator]
 static ALLOCATOR: CountingAllocator = CountingAllocator::new(l4rs_tests::allocations::count);

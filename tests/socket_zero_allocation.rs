@@ -6,7 +6,7 @@
 use std::net::UdpSocket;
 use std::time::Duration;
 
-use l4rs::core::testing::CountingAllocator;
+use l4rs_tests::allocations::CountingAllocator;
 use l4rs_tests::net::TcpReceiver;
 
 #[global_allocator]

@@ -2,7 +2,7 @@
 //! layouts (JsonLayout, XmlLayout, YamlLayout), pretty and compact, in UTF-8 and in charsets
 //! that need encoding, with a 101-frame throwable on every fifth call.
 
-use l4rs::core::testing::CountingAllocator;
+use l4rs_tests::allocations::CountingAllocator;
 
 #[global_allocator]
 static ALLOCATOR: CountingAllocator = CountingAllocator::new(l4rs_tests::allocations::count);

@@ -8,12 +8,12 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use l4rs::core::testing::{self, CountingAllocator};
+use l4rs_tests::allocations::{self, CountingAllocator};
 use tracing_subscriber::layer::{Context, Layer};
 use tracing_subscriber::prelude::*;
 
 #[global_allocator]
-static ALLOCATOR: CountingAllocator = CountingAllocator::new(testing::count_on_this_thread);
+static ALLOCATOR: CountingAllocator = CountingAllocator::new(allocations::count_on_this_thread);
 
 /// Counts every event it sees (it wants them all, and has no filter).
 struct CountEvents(&'static AtomicUsize);
@@ -49,7 +49,7 @@ fn the_layer_beside_an_unfiltered_layer_does_not_allocate_per_event() {
         }
     };
     run(1_000);
-    let allocations = testing::allocations_during(|| run(10_000));
+    let allocations = allocations::allocations_during(|| run(10_000));
     l4rs::shutdown();
     assert_eq!(allocations, 0, "allocations in 10,000 steady-state rounds");
     assert_eq!(SEEN.load(Ordering::Relaxed), 3 * 11_000);

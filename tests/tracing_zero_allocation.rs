@@ -5,7 +5,7 @@
 //! `log` records through `tracing-log`'s `LogTracer`, enabled and disabled (whose `log.*` fields
 //! are read into per-thread strings and whose loggers are cached per thread).
 
-use l4rs::core::testing::CountingAllocator;
+use l4rs_tests::allocations::CountingAllocator;
 use tracing_subscriber::prelude::*;
 
 #[global_allocator]
@@ -87,10 +87,11 @@ fn steady_state_tracing_events_do_not_allocate() {
         &lines[3..6]
     );
     // The first frame is where the support crate captured the throwable; its line is read from
-    // the throwable itself, so editing tests/support/lib.rs does not break this test.
+    // the throwable itself, so editing the support crate does not break this test.
     let capture_site = format!("\tat {}", throwable.frames()[0]);
     assert!(
-        capture_site.starts_with("\tat l4rs_tests::deep_throwable(lib.rs:"),
+        capture_site
+            .starts_with("\tat l4rs_test_support::throwables::deep_throwable(throwables.rs:"),
         "{capture_site:?}"
     );
     assert!(

@@ -2,7 +2,7 @@
 //! benchmark's pattern, with and without a 101-frame throwable, into an immediate-flush File
 //! appender.
 
-use l4rs::core::testing::CountingAllocator;
+use l4rs_tests::allocations::CountingAllocator;
 
 #[global_allocator]
 static ALLOCATOR: CountingAllocator = CountingAllocator::new(l4rs_tests::allocations::count);

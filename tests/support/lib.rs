@@ -1,24 +1,22 @@
 //! Helpers shared by the integration tests in `tests/`.
 //!
 //! Each integration test file is its own process, because l4rs's configuration is global, as
-//! log4j2's `LoggerContext` is.
+//! log4j2's `LoggerContext` is. What every test crate shares (the FIFO gate, counted
+//! allocations, deep throwables, the workspace root) comes from l4rs-test-support and is
+//! re-exported here, so a test of `tests/` finds all its helpers under `l4rs_tests::`.
 
 use std::fmt::Display;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
 
-pub mod fifo_gate;
 pub mod kafka;
 pub mod net;
 pub mod rsyslog;
 
+pub use l4rs_test_support::{allocations, deep_throwable, fifo_gate, tmpfs, workspace_root};
+
 /// The text after the sequence number in each line the exit probe's `crash-loop` mode logs.
 pub const CRASH_PAYLOAD: &str = "payload-0123456789-abcdefghijklmnopqrstuvwxyz";
-
-/// The workspace root (where `config-samples/` is).
-pub fn workspace_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 /// A fresh, empty directory under `target/test-output/<name>`.
 pub fn fresh_output_dir(name: &str) -> PathBuf {
@@ -40,19 +38,6 @@ pub fn read_lines(path: &Path) -> Vec<String> {
     std::fs::read_to_string(path)
         .map(|text| text.lines().map(str::to_string).collect())
         .unwrap_or_default()
-}
-
-/// A throwable captured `depth` calls deep, so that it has `depth + 1` frames of its own (the
-/// zero-allocation tests log one of 101 frames, as the log4j2 appender benchmark does).
-#[inline(never)]
-pub fn deep_throwable(depth: usize) -> l4rs::Throwable {
-    if depth == 0 {
-        l4rs::Throwable::capture(&std::io::Error::other("benchmark throwable"))
-    } else {
-        let throwable = deep_throwable(depth - 1);
-        std::hint::black_box(&throwable);
-        throwable
-    }
 }
 
 /// Tests that replace the global configuration take turns through this lock (a panicking test
@@ -302,31 +287,5 @@ pub fn run_discovery_probe(probe: &str, mode: &str, dir: &Path, env: &[(&str, &P
             .map(|r| r["status: ".len()..].to_string())
             .collect(),
         stderr,
-    }
-}
-
-/// Allocation counting for the zero-allocation tests: each test binary installs
-/// `CountingAllocator::new(l4rs_tests::allocations::count)` as its global allocator and measures
-/// a stretch of work with [`allocations::counted`].
-pub mod allocations {
-    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-
-    static COUNTING: AtomicBool = AtomicBool::new(false);
-    static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-
-    /// The allocator's callback: counts an allocation while [`counted`] runs.
-    pub fn count() {
-        if COUNTING.load(Ordering::Relaxed) {
-            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        }
-    }
-
-    /// Runs `work` and returns how many allocations the process made meanwhile.
-    pub fn counted(work: impl FnOnce()) -> usize {
-        let before = ALLOCATIONS.load(Ordering::SeqCst);
-        COUNTING.store(true, Ordering::SeqCst);
-        work();
-        COUNTING.store(false, Ordering::SeqCst);
-        ALLOCATIONS.load(Ordering::SeqCst) - before
     }
 }

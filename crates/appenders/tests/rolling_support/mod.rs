@@ -6,7 +6,6 @@ use std::collections::HashMap;
 use std::io::{BufRead as _, BufReader, Read as _};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -16,69 +15,10 @@ use l4rs_config::Diagnostic;
 use l4rs_core::status::StatusRecord;
 use l4rs_core::{AppendError, Appender, Layout, Level, LogEvent, Message, Timestamp};
 
-/// `<message>\n`.
-pub struct Lines;
+pub use l4rs_test_support::{LineLayout, TempDir};
 
-impl Layout for Lines {
-    fn format(&self, event: &LogEvent<'_>, out: &mut String) {
-        event.message.write_to(out);
-        out.push('\n');
-    }
-}
-
-/// `<message>\n` as [`Lines`] writes it, with `header` at the start of each new file and
-/// `footer` at its end.
-pub struct Framed {
-    pub header: &'static str,
-    pub footer: &'static str,
-}
-
-impl Layout for Framed {
-    fn format(&self, event: &LogEvent<'_>, out: &mut String) {
-        event.message.write_to(out);
-        out.push('\n');
-    }
-
-    fn header(&self, out: &mut String) {
-        out.push_str(self.header);
-    }
-
-    fn footer(&self, out: &mut String) {
-        out.push_str(self.footer);
-    }
-}
-
-/// A fresh directory under the system's temporary directory, removed on drop.
-pub struct TempDir(pub PathBuf);
-
-impl TempDir {
-    pub fn new(label: &str) -> TempDir {
-        TempDir::new_in(&std::env::temp_dir(), label)
-    }
-
-    /// A fresh directory under `root`, removed on drop.
-    pub fn new_in(root: &Path, label: &str) -> TempDir {
-        static COUNTER: AtomicUsize = AtomicUsize::new(0);
-        let path = root.join(format!(
-            "l4rs-rolling-t-{}-{}-{label}",
-            std::process::id(),
-            COUNTER.fetch_add(1, Ordering::Relaxed)
-        ));
-        let _ = std::fs::remove_dir_all(&path);
-        std::fs::create_dir_all(&path).unwrap();
-        TempDir(path)
-    }
-
-    pub fn join(&self, name: &str) -> String {
-        self.0.join(name).to_string_lossy().into_owned()
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+/// `<message>\n`: the layout of most of these tests.
+pub const LINES: LineLayout = LineLayout::new();
 
 /// The appender kind `appender_xml` binds to, through l4rs-config (no diagnostics allowed).
 pub fn kind(appender_xml: &str) -> AppenderKind {
@@ -139,17 +79,17 @@ pub fn rolling_file_xml_with(
 ) -> String {
     rolling_xml_with(
         "RollingFile",
-        &dir.join("app.log"),
-        &dir.join(file_pattern),
+        &dir.file("app.log"),
+        &dir.file(file_pattern),
         attributes,
         children,
     )
 }
 
-/// Builds the appender `appender_xml` describes (no diagnostics allowed) with [`Lines`], on
+/// Builds the appender `appender_xml` describes (no diagnostics allowed) with [`LINES`], on
 /// `clock`.
 pub fn build_on(appender_xml: &str, clock: &Arc<ManualClock>) -> Arc<dyn Appender> {
-    build_with_layout_on(appender_xml, Arc::new(Lines), clock)
+    build_with_layout_on(appender_xml, Arc::new(LINES), clock)
 }
 
 /// Builds the appender `appender_xml` describes (no diagnostics allowed) with `layout`, on
@@ -172,7 +112,7 @@ pub fn context_on(clock: &Arc<ManualClock>) -> RollingContext {
     }
 }
 
-/// The RollingFile `appender_xml` describes (no diagnostics allowed), with [`Lines`], on
+/// The RollingFile `appender_xml` describes (no diagnostics allowed), with [`LINES`], on
 /// `clock`: for tests that wait for its worker.
 pub fn rolling_file_on(
     appender_xml: &str,
@@ -181,7 +121,7 @@ pub fn rolling_file_on(
     rolling_file_in(appender_xml, &context_on(clock))
 }
 
-/// The RollingFile `appender_xml` describes (no diagnostics allowed), with [`Lines`], in
+/// The RollingFile `appender_xml` describes (no diagnostics allowed), with [`LINES`], in
 /// `context`.
 pub fn rolling_file_in(
     appender_xml: &str,
@@ -190,11 +130,11 @@ pub fn rolling_file_in(
     let AppenderKind::RollingFile(spec) = kind(appender_xml) else {
         panic!("not a RollingFile: {appender_xml}");
     };
-    l4rs_appenders::RollingFileAppender::with_context("R", &spec, Arc::new(Lines), context).unwrap()
+    l4rs_appenders::RollingFileAppender::with_context("R", &spec, Arc::new(LINES), context).unwrap()
 }
 
 /// The RollingMemoryMappedFile `appender_xml` describes (no diagnostics allowed), with
-/// [`Lines`], in `context`: for tests that wait for its worker.
+/// [`LINES`], in `context`: for tests that wait for its worker.
 pub fn rolling_memory_mapped_in(
     appender_xml: &str,
     context: &RollingContext,
@@ -205,16 +145,16 @@ pub fn rolling_memory_mapped_in(
     l4rs_appenders::RollingMemoryMappedFileAppender::with_context(
         "R",
         &spec,
-        Arc::new(Lines),
+        Arc::new(LINES),
         context,
     )
     .unwrap()
 }
 
-/// Builds the appender `appender_xml` describes (no diagnostics allowed) with [`Lines`], on
+/// Builds the appender `appender_xml` describes (no diagnostics allowed) with [`LINES`], on
 /// the system clock.
 pub fn build(appender_xml: &str) -> Arc<dyn Appender> {
-    build_with_layout(appender_xml, Arc::new(Lines))
+    build_with_layout(appender_xml, Arc::new(LINES))
 }
 
 /// Builds the appender `appender_xml` describes (no diagnostics allowed) with `layout`, on the

@@ -1,11 +1,10 @@
 //! A small tmpfs mounted for a test, for the tests of what happens when a filesystem runs out
-//! of space or inodes (each test file is its own crate and includes this module).
+//! of space or inodes.
 //!
 //! Mounting needs root (or CAP_SYS_ADMIN); without it [`SmallFilesystem::mount`] says so and
 //! returns `None`, and the test passes without running, unless the environment variable
 //! `L4RS_REQUIRE_TMPFS=1` is set (CI runs as root and sets it): then a mount that fails makes
 //! the test fail, so these tests can never be skipped there unnoticed.
-#![allow(dead_code)]
 
 use std::ffi::CString;
 use std::path::{Path, PathBuf};
@@ -53,12 +52,13 @@ impl SmallFilesystem {
         Some(SmallFilesystem(dir))
     }
 
+    /// Where it is mounted.
     pub fn path(&self) -> &Path {
         &self.0
     }
 
     /// The path of the file `name` on the filesystem, as a `fileName`.
-    pub fn join(&self, name: &str) -> String {
+    pub fn file(&self, name: &str) -> String {
         self.0.join(name).to_string_lossy().into_owned()
     }
 }

@@ -1,6 +1,6 @@
 //! XmlLayout and YamlLayout: the bytes equal what the live log4j2 oracle wrote for the
 //! conformance scenarios' files (their stored `expected/` copies, so this runs without Java;
-//! tests/conformance/scenarios/491-495), each piece encoded on its own as log4j2 encodes it,
+//! crates/conformance/tests/scenarios/491-495), each piece encoded on its own as log4j2 encodes it,
 //! and formatting allocates nothing once warm.
 
 mod common;

@@ -99,9 +99,9 @@ pub fn oracle_java_opts() -> String {
     }
 }
 
-/// The scenario names listed in `tests/conformance/<file>`: one per line, a reason after `#`.
+/// The scenario names listed in `crates/conformance/tests/<file>`: one per line, a reason after `#`.
 pub fn listed_scenarios(file: &str) -> BTreeSet<String> {
-    let path = workspace_root().join("tests/conformance").join(file);
+    let path = workspace_root().join("crates/conformance/tests").join(file);
     std::fs::read_to_string(path)
         .unwrap_or_default()
         .lines()

@@ -188,10 +188,10 @@ pub fn exception_e() -> Throwable {
         )
 }
 
-/// A conformance scenario's folder (`tests/conformance/scenarios/NAME`).
+/// A conformance scenario's folder (`crates/conformance/tests/scenarios/NAME`).
 pub fn scenario_dir(name: &str) -> PathBuf {
     l4rs_test_support::workspace_root()
-        .join("tests/conformance/scenarios")
+        .join("crates/conformance/tests/scenarios")
         .join(name)
 }
 

@@ -1,5 +1,5 @@
 //! `<Syslog>` and `<Socket>` against a real rsyslog started on 127.0.0.1 by the test
-//! (tests/support/rsyslog.rs): what rsyslog parses from each event over TCP, UDP and TLS
+//! (src/rsyslog.rs): what rsyslog parses from each event over TCP, UDP and TLS
 //! (facility, severity, app name, message id, structured data, message), a receiver restart
 //! in the middle of a four-thread run (with and without a Failover to a file), and the TLS
 //! failures: a server certificate from another CA, a wrong key store password.

@@ -215,7 +215,7 @@ pub fn thread_write_calls(name_prefix: &str) -> u64 {
     total
 }
 
-/// What one run of the discovery probe (`tests/support/discovery_probe.rs`) printed.
+/// What one run of the discovery probe (`src/bin/discovery_probe.rs`) printed.
 #[derive(Debug)]
 pub struct ProbeRun {
     /// Its stdout lines, other than the status records: what Console appenders printed, the

@@ -14,7 +14,7 @@ static ALLOCATOR: CountingAllocator = CountingAllocator::new(l4rs_tests::allocat
 
 #[test]
 fn steady_state_socket_log_calls_do_not_allocate() {
-    // The receivers record into room reserved up front (tests/support/net.rs), so their own
+    // The receivers record into room reserved up front (src/net.rs), so their own
     // threads do not allocate while the counter runs; the UDP one is read only afterwards.
     let tcp = TcpReceiver::start();
     let buffered = TcpReceiver::start();

@@ -1,4 +1,4 @@
-//! `<Socket>` through the facade, against receivers on 127.0.0.1 (tests/support/net.rs): the
+//! `<Socket>` through the facade, against receivers on 127.0.0.1 (src/net.rs): the
 //! bytes that arrive over TCP and UDP, reconnection after the receiver restarts, sharing the
 //! connection across reconfiguration, and the bad cases (refused port, unresolvable host, a
 //! receiver that stops reading) reported in log4j2's words while the program keeps running.

@@ -59,7 +59,6 @@ def main():
     shared = shared_dir()
     xml_files = sorted((shared / "corpus" / "log4j2-configs").glob("*.xml"))
     xml_files += sorted((ROOT / "config-samples").glob("*.xml"))
-    xml_files += sorted((ROOT / "tests" / "conformance").rglob("*.xml"))
     xml_files += sorted((shared / "oracle" / "scenarios").rglob("*.xml"))
     xml_files += sorted(p for p in (ROOT / "crates").rglob("*.xml") if "target" not in p.parts)
 

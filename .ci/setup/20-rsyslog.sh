@@ -1,4 +1,4 @@
-# A real rsyslog for tests/rsyslog.rs and tests/relp.rs (plain TCP, UDP, a GnuTLS input and the
+# A real rsyslog for crates/integration-tests/tests/rsyslog.rs and crates/integration-tests/tests/relp.rs (plain TCP, UDP, a GnuTLS input and the
 # RELP inputs of imrelp, plain and TLS), and the openssl CLI that makes the test certificates
 # and PKCS12 stores. The tests start and stop rsyslogd themselves on 127.0.0.1; the package's
 # own service is not needed. dpkg is asked which packages are installed, so the check holds on

@@ -8,16 +8,8 @@ use std::time::Instant;
 
 use l4rs_appenders::{MemoryMappedFileAppender, RollingMemoryMappedFileAppender};
 use l4rs_config::model::AppenderKind;
-use l4rs_core::{Appender, Layout, Level, LogEvent, Message};
-
-struct Lines;
-
-impl Layout for Lines {
-    fn format(&self, event: &LogEvent<'_>, out: &mut String) {
-        event.message.write_to(out);
-        out.push('\n');
-    }
-}
+use l4rs_core::{Appender, Level, LogEvent, Message};
+use l4rs_test_support::LineLayout;
 
 const EVENTS_PER_THREAD: usize = 2_000_000;
 
@@ -73,13 +65,17 @@ fn main() {
             let _ = std::fs::remove_file(dir.join("rolling.log"));
             let appender: Arc<dyn Appender> = match &config.appenders[index].kind {
                 AppenderKind::MemoryMappedFile(spec) => {
-                    match MemoryMappedFileAppender::new("M", spec, Arc::new(Lines)) {
+                    match MemoryMappedFileAppender::new("M", spec, Arc::new(LineLayout::new())) {
                         Ok(appender) => Arc::new(appender),
                         Err(error) => return eprintln!("{error}"),
                     }
                 }
                 AppenderKind::RollingMemoryMappedFile(spec) => {
-                    match RollingMemoryMappedFileAppender::new("R", spec, Arc::new(Lines)) {
+                    match RollingMemoryMappedFileAppender::new(
+                        "R",
+                        spec,
+                        Arc::new(LineLayout::new()),
+                    ) {
                         Ok(appender) => Arc::new(appender),
                         Err(error) => return eprintln!("{error}"),
                     }

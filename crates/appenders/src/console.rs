@@ -314,7 +314,7 @@ pub(crate) fn close_all() {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_support::{event, TestLayout};
+    use crate::test_support::{event, LineLayout};
     use std::sync::Mutex;
 
     fn spec(target: ConsoleTarget, follow: bool, direct: bool) -> ConsoleSpec {
@@ -333,7 +333,7 @@ mod tests {
         registry: &'static Registry<ConsoleKey, ConsoleManager>,
         name: &str,
         spec: &ConsoleSpec,
-        layout: TestLayout,
+        layout: LineLayout,
         memory: &Arc<Mutex<Vec<u8>>>,
     ) -> ConsoleAppender {
         let memory = Arc::clone(memory);
@@ -356,7 +356,7 @@ mod tests {
         let error = ConsoleAppender::new(
             "C",
             &spec(ConsoleTarget::SystemOut, true, true),
-            Arc::new(TestLayout::default()),
+            Arc::new(LineLayout::default()),
         )
         .unwrap_err();
         assert_eq!(
@@ -373,7 +373,7 @@ mod tests {
             registry,
             "C",
             &spec(ConsoleTarget::SystemOut, false, false),
-            TestLayout::with_header_footer("=== header ===\n", "=== footer ===\n"),
+            LineLayout::with_header_footer("=== header ===\n", "=== footer ===\n"),
             &memory,
         );
         assert_eq!(text(&memory), "=== header ===\n");
@@ -403,14 +403,14 @@ mod tests {
             registry,
             "A",
             &out,
-            TestLayout::with_header_footer("A-head\n", "A-foot\n"),
+            LineLayout::with_header_footer("A-head\n", "A-foot\n"),
             &memory,
         );
         let second = memory_console(
             registry,
             "B",
             &out,
-            TestLayout::with_header_footer("B-head\n", "B-foot\n").prefixed("b: "),
+            LineLayout::with_header_footer("B-head\n", "B-foot\n").prefixed("b: "),
             &memory,
         );
         first.append(&event("one")).unwrap();
@@ -425,7 +425,7 @@ mod tests {
     fn targets_and_flags_get_separate_managers() {
         let registry = leaked_registry();
         let memory = Arc::new(Mutex::new(Vec::new()));
-        let layout = || TestLayout::with_header_footer("head\n", "");
+        let layout = || LineLayout::with_header_footer("head\n", "");
         let out = memory_console(
             registry,
             "O",
@@ -485,7 +485,7 @@ mod tests {
             registry,
             "P",
             &spec(ConsoleTarget::SystemOut, false, false),
-            TestLayout::default(),
+            LineLayout::default(),
             &memory,
         );
         assert!(!plain.requires_location());
@@ -493,7 +493,7 @@ mod tests {
             registry,
             "L",
             &spec(ConsoleTarget::SystemOut, false, false),
-            TestLayout::default().with_location(),
+            LineLayout::default().with_location(),
             &memory,
         );
         assert!(located.requires_location());

@@ -12,11 +12,11 @@ use l4rs_config::model::{
 use l4rs_core::{status, AppendError, Appender, Level, LogEvent, Message};
 
 use crate::test_support::{
-    check_thread_lines, event, file_spec as spec, read, TempDir, TestLayout,
+    check_thread_lines, event, file_spec as spec, read, LineLayout, TempDir,
 };
 use crate::{build_appender, AppenderBuildError, FileAppender};
 
-fn appender(spec: &FileSpec, layout: TestLayout) -> FileAppender {
+fn appender(spec: &FileSpec, layout: LineLayout) -> FileAppender {
     FileAppender::new("F", spec, Arc::new(layout)).unwrap()
 }
 
@@ -26,7 +26,7 @@ fn append_true_keeps_old_bytes_and_writes_no_header_on_existing_files() {
     let existing = dir.file("file.log");
     fs::write(&existing, "old file line\n").unwrap();
     let fresh = dir.file("new.log");
-    let layout = || TestLayout::with_header_footer("HEADER\n", "").prefixed("file ");
+    let layout = || LineLayout::with_header_footer("HEADER\n", "").prefixed("file ");
     let old = appender(&spec(&existing), layout());
     let new = appender(&spec(&fresh), layout());
     for a in [&old, &new] {
@@ -53,7 +53,7 @@ fn append_false_truncates_when_built_and_writes_the_header_again() {
     s.append = false;
     let a = appender(
         &s,
-        TestLayout::with_header_footer("HEADER (only for a new file)\n", ""),
+        LineLayout::with_header_footer("HEADER (only for a new file)\n", ""),
     );
     assert_eq!(
         read(&path),
@@ -74,7 +74,7 @@ fn footer_on_stop_stop_is_idempotent_and_later_appends_fail() {
     let path = dir.file("file.log");
     let a = appender(
         &spec(&path),
-        TestLayout::with_header_footer("# file header\n", "# file footer\n"),
+        LineLayout::with_header_footer("# file header\n", "# file footer\n"),
     );
     a.append(&event("body line 1")).unwrap();
     a.append(&event("body line 2")).unwrap();
@@ -99,7 +99,7 @@ fn immediate_flush_reaches_the_file_before_append_returns() {
         let mut s = spec(&path);
         s.buffered_io = buffered_io;
         s.immediate_flush = immediate_flush;
-        let a = appender(&s, TestLayout::default());
+        let a = appender(&s, LineLayout::default());
         assert!(a.is_immediate_flush());
         a.append(&event("visible at once")).unwrap();
         assert_eq!(
@@ -138,7 +138,7 @@ fn immediate_flush_is_one_write_per_event() {
         let path = dir.file(&format!("one-write-{buffered_io}.log"));
         let mut s = spec(&path);
         s.buffered_io = buffered_io;
-        let a = appender(&s, TestLayout::default());
+        let a = appender(&s, LineLayout::default());
         // The first write is done outside the count, so nothing the first use sets up is counted.
         a.append(&event("warm-up")).unwrap();
         let writes = write_calls_during(|| {
@@ -177,7 +177,7 @@ fn immediate_flush_on_a_stage_thread_is_one_write_per_batch() {
         let path = dir.file(&format!("batched-{buffered_io}.log"));
         let mut s = spec(&path);
         s.buffered_io = buffered_io;
-        let a = appender(&s, TestLayout::default());
+        let a = appender(&s, LineLayout::default());
         let (writes, visible_before_flush, flush_writes) = on_deferring_thread(|| {
             a.append(&event("warm-up")).unwrap();
             l4rs_core::batch::flush_deferred();
@@ -207,7 +207,7 @@ fn immediate_flush_on_a_stage_thread_is_one_write_per_batch() {
 fn end_of_batch_and_ordinary_threads_still_flush_at_once() {
     let dir = TempDir::new("batched-end");
     let path = dir.file("batched-end.log");
-    let a = appender(&spec(&path), TestLayout::default());
+    let a = appender(&spec(&path), LineLayout::default());
     on_deferring_thread(|| {
         a.append(&event("deferred 1")).unwrap();
         assert_eq!(read(&path), "");
@@ -233,7 +233,7 @@ fn end_of_batch_and_ordinary_threads_still_flush_at_once() {
 /// logger with the wording of a failed append, naming the file.
 #[test]
 fn a_failing_deferred_flush_is_reported() {
-    let a = appender(&spec("/dev/full"), TestLayout::default());
+    let a = appender(&spec("/dev/full"), LineLayout::default());
     let records = on_deferring_thread(|| {
         // The write only buffers, so the append succeeds; the failure comes with the flush.
         a.append(&event("no space")).unwrap();
@@ -255,7 +255,7 @@ fn buffered_events_wait_for_flush_a_full_buffer_end_of_batch_or_stop() {
     let mut s = spec(&path);
     s.immediate_flush = false;
     s.buffer_size = 32;
-    let a = appender(&s, TestLayout::with_header_footer("head\n", "foot\n"));
+    let a = appender(&s, LineLayout::with_header_footer("head\n", "foot\n"));
     assert!(!a.is_immediate_flush());
     assert_eq!(read(&path), "head\n", "the header bypasses the buffer");
     a.append(&event("one")).unwrap();
@@ -288,7 +288,7 @@ fn a_record_larger_than_the_buffer_goes_straight_through_after_the_buffer() {
     let mut s = spec(&path);
     s.immediate_flush = false;
     s.buffer_size = 16;
-    let a = appender(&s, TestLayout::default());
+    let a = appender(&s, LineLayout::default());
     a.append(&event("small")).unwrap();
     a.append(&event("a record much longer than sixteen bytes"))
         .unwrap();
@@ -305,7 +305,7 @@ fn create_on_demand_opens_the_file_at_the_first_write() {
     let path = dir.file("nested/lazy.log");
     let mut s = spec(&path);
     s.create_on_demand = true;
-    let a = appender(&s, TestLayout::with_header_footer("head\n", ""));
+    let a = appender(&s, LineLayout::with_header_footer("head\n", ""));
     assert!(
         dir.path().join("nested").is_dir(),
         "parents are made at build time"
@@ -319,14 +319,14 @@ fn create_on_demand_opens_the_file_at_the_first_write() {
     let untouched = dir.file("untouched.log");
     let mut s = spec(&untouched);
     s.create_on_demand = true;
-    appender(&s, TestLayout::with_header_footer("head\n", "")).stop();
+    appender(&s, LineLayout::with_header_footer("head\n", "")).stop();
     assert!(!std::path::Path::new(&untouched).exists());
 
     // Never written but with a footer: log4j2 creates the file to write the footer.
     let footer_only = dir.file("footer-only.log");
     let mut s = spec(&footer_only);
     s.create_on_demand = true;
-    appender(&s, TestLayout::with_header_footer("head\n", "foot\n")).stop();
+    appender(&s, LineLayout::with_header_footer("head\n", "foot\n")).stop();
     assert_eq!(read(&footer_only), "head\nfoot\n");
 
     // An existing non-empty file gets no header.
@@ -334,7 +334,7 @@ fn create_on_demand_opens_the_file_at_the_first_write() {
     fs::write(&existing, "old\n").unwrap();
     let mut s = spec(&existing);
     s.create_on_demand = true;
-    let a = appender(&s, TestLayout::with_header_footer("head\n", ""));
+    let a = appender(&s, LineLayout::with_header_footer("head\n", ""));
     a.append(&event("new")).unwrap();
     a.stop();
     assert_eq!(read(&existing), "old\nnew\n");
@@ -346,7 +346,7 @@ fn file_permissions_are_set_exactly_and_invalid_ones_warn() {
     let path = dir.file("private.log");
     let mut s = spec(&path);
     s.file_permissions = Some("rw-r-----".into());
-    let (a, records) = status::capture(|| appender(&s, TestLayout::default()));
+    let (a, records) = status::capture(|| appender(&s, LineLayout::default()));
     assert!(records.is_empty(), "{records:?}");
     let mode = fs::metadata(&path).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o640);
@@ -357,7 +357,7 @@ fn file_permissions_are_set_exactly_and_invalid_ones_warn() {
     fs::write(&existing, "").unwrap();
     let mut s = spec(&existing);
     s.file_permissions = Some("rwx------".into());
-    appender(&s, TestLayout::default()).stop();
+    appender(&s, LineLayout::default()).stop();
     assert_eq!(
         fs::metadata(&existing).unwrap().permissions().mode() & 0o777,
         0o700
@@ -366,7 +366,7 @@ fn file_permissions_are_set_exactly_and_invalid_ones_warn() {
     let bad = dir.file("bad.log");
     let mut s = spec(&bad);
     s.file_permissions = Some("rw-r--r".into());
-    let (a, records) = status::capture(|| appender(&s, TestLayout::default()));
+    let (a, records) = status::capture(|| appender(&s, LineLayout::default()));
     assert_eq!(records.len(), 1, "{records:?}");
     assert_eq!(records[0].level, Level::WARN);
     assert!(records[0].message.contains("rw-r--r"));
@@ -384,7 +384,7 @@ fn owner_and_group_are_applied_and_unknown_names_reported() {
     let mut s = spec(&path);
     s.file_owner = Some(uid.to_string());
     s.file_group = Some(gid.to_string());
-    let (a, records) = status::capture(|| appender(&s, TestLayout::default()));
+    let (a, records) = status::capture(|| appender(&s, LineLayout::default()));
     assert!(records.is_empty(), "{records:?}");
     a.stop();
 
@@ -392,7 +392,7 @@ fn owner_and_group_are_applied_and_unknown_names_reported() {
     let mut s = spec(&unknown);
     s.file_owner = Some("no-such-user-l4rs".into());
     s.file_group = Some("no-such-group-l4rs".into());
-    let (a, records) = status::capture(|| appender(&s, TestLayout::default()));
+    let (a, records) = status::capture(|| appender(&s, LineLayout::default()));
     assert_eq!(records.len(), 2, "{records:?}");
     assert!(records[0].message.starts_with(&format!(
         "Could not define attribute view on path \"{unknown}\" got "
@@ -407,7 +407,7 @@ fn owner_and_group_are_applied_and_unknown_names_reported() {
 fn missing_parent_directories_are_created() {
     let dir = TempDir::new("parents");
     let path = dir.file("a/b/c/deep.log");
-    let a = appender(&spec(&path), TestLayout::default());
+    let a = appender(&spec(&path), LineLayout::default());
     a.append(&event("deep")).unwrap();
     a.stop();
     assert_eq!(read(&path), "deep\n");
@@ -416,7 +416,7 @@ fn missing_parent_directories_are_created() {
 #[test]
 fn unusable_paths_fail_with_log4j2_messages() {
     let dir = TempDir::new("unusable");
-    let layout = || Arc::new(TestLayout::default()) as Arc<dyn l4rs_core::Layout>;
+    let layout = || Arc::new(LineLayout::default()) as Arc<dyn l4rs_core::Layout>;
 
     let directory = dir.file("a-directory");
     fs::create_dir(&directory).unwrap();
@@ -451,7 +451,7 @@ fn unusable_paths_fail_with_log4j2_messages() {
 
 #[test]
 fn write_failures_are_io_errors_naming_the_file() {
-    let a = appender(&spec("/dev/full"), TestLayout::default());
+    let a = appender(&spec("/dev/full"), LineLayout::default());
     match a.append(&event("no space")) {
         Err(AppendError::Io {
             destination,
@@ -471,13 +471,13 @@ fn appenders_on_one_file_share_its_manager_header_and_footer() {
     let path = dir.file("shared.log");
     let first = appender(
         &spec(&path),
-        TestLayout::with_header_footer("A-head\n", "A-foot\n"),
+        LineLayout::with_header_footer("A-head\n", "A-foot\n"),
     );
     let mut second_spec = spec(&path);
     second_spec.append = false; // ignored: the manager exists already
     let second = appender(
         &second_spec,
-        TestLayout::with_header_footer("B-head\n", "B-foot\n").prefixed("b: "),
+        LineLayout::with_header_footer("B-head\n", "B-foot\n").prefixed("b: "),
     );
     first.append(&event("one")).unwrap();
     second.append(&event("two")).unwrap();
@@ -494,7 +494,7 @@ fn dropping_an_appender_releases_its_share() {
     let path = dir.file("dropped.log");
     let mut s = spec(&path);
     s.immediate_flush = false;
-    let a = appender(&s, TestLayout::with_header_footer("", "foot\n"));
+    let a = appender(&s, LineLayout::with_header_footer("", "foot\n"));
     a.append(&event("buffered")).unwrap();
     drop(a);
     assert_eq!(read(&path), "buffered\nfoot\n");
@@ -509,7 +509,7 @@ fn locking_turns_buffering_off_with_log4j2_warning() {
     let mut s = spec(&path);
     s.locking = true;
     s.immediate_flush = false;
-    let (a, records) = status::capture(|| appender(&s, TestLayout::default()));
+    let (a, records) = status::capture(|| appender(&s, LineLayout::default()));
     let messages: Vec<&str> = records.iter().map(|r| r.message.as_str()).collect();
     let expected =
         format!("Locking and buffering are mutually exclusive. No buffering will occur for {path}");
@@ -528,7 +528,7 @@ fn locking_waits_for_another_process_holding_the_lock() {
     let mut s = spec(&path);
     s.locking = true;
     s.buffered_io = false;
-    let a = appender(&s, TestLayout::default());
+    let a = appender(&s, LineLayout::default());
     let holder = fs::OpenOptions::new().append(true).open(&path).unwrap();
     let holder_fd = holder.as_raw_fd();
     let mut pipe = [0; 2];
@@ -581,11 +581,11 @@ fn locking_waits_for_another_process_holding_the_lock() {
 #[test]
 fn requires_location_forwards_the_layout() {
     let dir = TempDir::new("location");
-    let plain = appender(&spec(&dir.file("p.log")), TestLayout::default());
+    let plain = appender(&spec(&dir.file("p.log")), LineLayout::default());
     assert!(!plain.requires_location());
     let located = appender(
         &spec(&dir.file("l.log")),
-        TestLayout::default().with_location(),
+        LineLayout::default().with_location(),
     );
     assert!(located.requires_location());
     plain.stop();
@@ -603,7 +603,7 @@ fn build_appender_dispatches_every_file_kind() {
         kind,
         position: None,
     };
-    let layout = || Arc::new(TestLayout::default()) as Arc<dyn l4rs_core::Layout>;
+    let layout = || Arc::new(LineLayout::default()) as Arc<dyn l4rs_core::Layout>;
     let kinds = [
         AppenderKind::File(spec(&dir.file("built.log"))),
         AppenderKind::RandomAccessFile(RandomAccessFileSpec {
@@ -670,7 +670,7 @@ fn check_lines(contents: &str) {
 fn many_threads_unbuffered_lines_are_whole_and_ordered() {
     let dir = TempDir::new("mt-immediate");
     let path = dir.file("mt.log");
-    let a = appender(&spec(&path), TestLayout::default());
+    let a = appender(&spec(&path), LineLayout::default());
     hammer(&a);
     a.stop();
     check_lines(&read(&path));
@@ -682,7 +682,7 @@ fn many_threads_buffered_lines_are_whole_and_ordered() {
     let path = dir.file("mt.log");
     let mut s = spec(&path);
     s.immediate_flush = false;
-    let a = appender(&s, TestLayout::default());
+    let a = appender(&s, LineLayout::default());
     hammer(&a);
     a.stop();
     check_lines(&read(&path));
@@ -695,7 +695,7 @@ fn many_threads_locking_lines_are_whole_and_ordered() {
     let mut s = spec(&path);
     s.locking = true;
     s.buffered_io = false;
-    let a = status::capture(|| appender(&s, TestLayout::default())).0;
+    let a = status::capture(|| appender(&s, LineLayout::default())).0;
     hammer(&a);
     a.stop();
     check_lines(&read(&path));
@@ -710,7 +710,7 @@ fn stop_while_appending_leaves_the_footer_last() {
         let path = dir.file("race.log");
         let mut s = spec(&path);
         s.immediate_flush = immediate_flush;
-        let a = appender(&s, TestLayout::with_header_footer("", "FOOTER\n"));
+        let a = appender(&s, LineLayout::with_header_footer("", "FOOTER\n"));
         std::thread::scope(|scope| {
             for thread in 0..4 {
                 let a = &a;

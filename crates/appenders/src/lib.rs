@@ -240,60 +240,10 @@ mod random_access_file_tests;
 
 #[cfg(test)]
 pub(crate) mod test_support {
-    use std::path::{Path, PathBuf};
-    use std::sync::atomic::{AtomicUsize, Ordering};
-
     use l4rs_config::model::{AppenderKind, FileSpec};
-    use l4rs_core::{Layout, Level, LogEvent, Message};
+    use l4rs_core::{Level, LogEvent, Message};
 
-    /// A stand-in for PatternLayout: `<prefix><message>\n`, with optional header and footer.
-    #[derive(Clone, Default)]
-    pub(crate) struct TestLayout {
-        pub prefix: &'static str,
-        pub header: &'static str,
-        pub footer: &'static str,
-        pub location: bool,
-    }
-
-    impl TestLayout {
-        pub(crate) fn with_header_footer(header: &'static str, footer: &'static str) -> TestLayout {
-            TestLayout {
-                header,
-                footer,
-                ..TestLayout::default()
-            }
-        }
-
-        pub(crate) fn prefixed(mut self, prefix: &'static str) -> TestLayout {
-            self.prefix = prefix;
-            self
-        }
-
-        pub(crate) fn with_location(mut self) -> TestLayout {
-            self.location = true;
-            self
-        }
-    }
-
-    impl Layout for TestLayout {
-        fn format(&self, event: &LogEvent<'_>, out: &mut String) {
-            out.push_str(self.prefix);
-            event.message.write_to(out);
-            out.push('\n');
-        }
-
-        fn header(&self, out: &mut String) {
-            out.push_str(self.header);
-        }
-
-        fn footer(&self, out: &mut String) {
-            out.push_str(self.footer);
-        }
-
-        fn requires_location(&self) -> bool {
-            self.location
-        }
-    }
+    pub(crate) use l4rs_test_support::{LineLayout, TempDir};
 
     pub(crate) fn event(text: &'static str) -> LogEvent<'static> {
         LogEvent::new("test", Level::INFO, Message::Text(text))
@@ -345,36 +295,5 @@ pub(crate) mod test_support {
             next[thread] += 1;
         }
         assert_eq!(next, vec![per_thread; threads]);
-    }
-
-    /// A fresh directory under the system temp dir, removed on drop.
-    pub(crate) struct TempDir(PathBuf);
-
-    impl TempDir {
-        pub(crate) fn new(label: &str) -> TempDir {
-            static COUNTER: AtomicUsize = AtomicUsize::new(0);
-            let path = std::env::temp_dir().join(format!(
-                "l4rs-appenders-{}-{}-{label}",
-                std::process::id(),
-                COUNTER.fetch_add(1, Ordering::Relaxed)
-            ));
-            let _ = std::fs::remove_dir_all(&path);
-            std::fs::create_dir_all(&path).expect("temp dir");
-            TempDir(path)
-        }
-
-        pub(crate) fn path(&self) -> &Path {
-            &self.0
-        }
-
-        pub(crate) fn file(&self, name: &str) -> String {
-            self.0.join(name).to_string_lossy().into_owned()
-        }
-    }
-
-    impl Drop for TempDir {
-        fn drop(&mut self) {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
     }
 }

@@ -11,7 +11,7 @@ use l4rs_core::{status, AppendError, Appender, Level, LogEvent, Message};
 use crate::file_manager::WriteError;
 use crate::mmf_manager::{MemoryMappedFileManager, RETRY_INTERVAL};
 use crate::registry::Managed as _;
-use crate::test_support::{check_thread_lines, event, TempDir, TestLayout};
+use crate::test_support::{check_thread_lines, event, LineLayout, TempDir};
 use crate::{AppenderBuildError, MemoryMappedFileAppender};
 
 fn spec(file_name: &str, region_length: i64) -> MemoryMappedFileSpec {
@@ -23,7 +23,7 @@ fn spec(file_name: &str, region_length: i64) -> MemoryMappedFileSpec {
     }
 }
 
-fn appender(spec: &MemoryMappedFileSpec, layout: TestLayout) -> MemoryMappedFileAppender {
+fn appender(spec: &MemoryMappedFileSpec, layout: LineLayout) -> MemoryMappedFileAppender {
     MemoryMappedFileAppender::new("M", spec, Arc::new(layout)).unwrap()
 }
 
@@ -36,7 +36,7 @@ fn text(path: &str) -> String {
 }
 
 fn manager(path: &str, region_length: u64) -> MemoryMappedFileManager {
-    MemoryMappedFileManager::create(path, true, region_length, Arc::new(TestLayout::default()))
+    MemoryMappedFileManager::create(path, true, region_length, Arc::new(LineLayout::default()))
         .unwrap()
 }
 
@@ -65,7 +65,7 @@ fn region_lengths_are_adjusted_with_log4j2_messages() {
     for (index, (requested, expected, message)) in cases.into_iter().enumerate() {
         let path = dir.file(&format!("r{index}.log"));
         let (a, records) =
-            status::capture(|| appender(&spec(&path, requested), TestLayout::default()));
+            status::capture(|| appender(&spec(&path, requested), LineLayout::default()));
         assert_eq!(a.region_length(), expected);
         let messages: Vec<_> = records
             .iter()
@@ -90,7 +90,7 @@ fn stop_writes_the_footer_and_truncates_to_the_data() {
     let path = dir.file("mmf.log");
     let a = appender(
         &spec(&path, 4096),
-        TestLayout::with_header_footer("# mmf header\n", "# mmf footer\n"),
+        LineLayout::with_header_footer("# mmf header\n", "# mmf footer\n"),
     );
     a.append(&event("body line 1")).unwrap();
     a.append(&event("body line 2")).unwrap();
@@ -110,7 +110,7 @@ fn immediate_flush_and_end_of_batch_are_accepted_and_flush_fails_once_stopped() 
     let path = dir.file("mmf.log");
     let mut s = spec(&path, 4096);
     s.immediate_flush = true;
-    let a = appender(&s, TestLayout::default());
+    let a = appender(&s, LineLayout::default());
     assert!(a.is_immediate_flush());
     let mut last = event("end of batch");
     last.end_of_batch = true;
@@ -134,7 +134,7 @@ fn immediate_flush_syncs_only_at_the_end_of_a_batch_as_log4j2_does() {
     let path = dir.file("mmf.log");
     let mut s = spec(&path, 4096);
     s.immediate_flush = true;
-    let a = appender(&s, TestLayout::default());
+    let a = appender(&s, LineLayout::default());
     let manager = a.manager();
     for _ in 0..100 {
         a.append(&event("immediate")).unwrap();
@@ -163,7 +163,7 @@ fn immediate_flush_syncs_only_at_the_end_of_a_batch_as_log4j2_does() {
 fn end_of_batch_syncs_run_on_the_syncer_thread_coalesced() {
     let dir = TempDir::new("mmf-syncer");
     let path = dir.file("mmf.log");
-    let a = appender(&spec(&path, 4096), TestLayout::default());
+    let a = appender(&spec(&path, 4096), LineLayout::default());
     let manager = a.manager();
     let (release, held) = std::sync::mpsc::channel();
     manager.syncer().hold_next_sync(held);
@@ -190,7 +190,7 @@ fn end_of_batch_syncs_run_on_the_syncer_thread_coalesced() {
 fn records_across_regions_are_split_exactly() {
     let dir = TempDir::new("mmf-split");
     let path = dir.file("mmf.log");
-    let a = appender(&spec(&path, 256), TestLayout::default());
+    let a = appender(&spec(&path, 256), LineLayout::default());
     let mut expected = String::new();
     let sizes = [
         1usize, 37, 255, 256, 257, 100, 512, 1000, 3, 2048, 5000, 7, 254, 2, 0,
@@ -221,14 +221,14 @@ fn append_continues_existing_data_and_append_false_starts_anew() {
     let dir = TempDir::new("mmf-append");
     let path = dir.file("mmf.log");
     fs::write(&path, "old mmf line\n").unwrap();
-    let a = appender(&spec(&path, 256), TestLayout::default().prefixed("mmf "));
+    let a = appender(&spec(&path, 256), LineLayout::default().prefixed("mmf "));
     a.append(&event("INFO appended")).unwrap();
     a.stop();
     assert_eq!(text(&path), "old mmf line\nmmf INFO appended\n");
 
     let mut s = spec(&path, 256);
     s.append = false;
-    let a = appender(&s, TestLayout::default());
+    let a = appender(&s, LineLayout::default());
     a.append(&event("fresh")).unwrap();
     a.stop();
     assert_eq!(text(&path), "fresh\n");
@@ -243,14 +243,14 @@ fn padding_left_by_a_killed_run_is_cut_off() {
     let mut crashed = b"line of the killed run\n".to_vec();
     crashed.resize(crashed.len() + 200_000, 0);
     fs::write(&path, &crashed).unwrap();
-    let a = appender(&spec(&path, 4096), TestLayout::default());
+    let a = appender(&spec(&path, 4096), LineLayout::default());
     a.append(&event("next run")).unwrap();
     a.stop();
     assert_eq!(text(&path), "line of the killed run\nnext run\n");
 
     // A file of nothing but padding is empty data.
     fs::write(&path, vec![0u8; 70_000]).unwrap();
-    let a = appender(&spec(&path, 4096), TestLayout::default());
+    let a = appender(&spec(&path, 4096), LineLayout::default());
     a.append(&event("first")).unwrap();
     a.stop();
     assert_eq!(text(&path), "first\n");
@@ -279,7 +279,7 @@ fn holes_left_by_killed_writers_are_filled_with_spaces_and_a_newline() {
     data.push(0); // a one-byte record never copied
     data.extend_from_slice(b"line seven\n");
     killed_run_file(&path, &data, 4096);
-    let (a, records) = status::capture(|| appender(&spec(&path, 4096), TestLayout::default()));
+    let (a, records) = status::capture(|| appender(&spec(&path, 4096), LineLayout::default()));
     a.append(&event("next run")).unwrap();
     a.stop();
     assert_eq!(
@@ -311,7 +311,7 @@ fn nul_bytes_of_a_closed_file_stay() {
     let dir = TempDir::new("mmf-user-nul");
     let path = dir.file("mmf.log");
     fs::write(&path, b"binary \0\0 message\n").unwrap();
-    let (a, records) = status::capture(|| appender(&spec(&path, 4096), TestLayout::default()));
+    let (a, records) = status::capture(|| appender(&spec(&path, 4096), LineLayout::default()));
     a.append(&event("next")).unwrap();
     a.stop();
     assert_eq!(read(&path), b"binary \0\0 message\nnext\n");
@@ -341,7 +341,7 @@ fn holes_are_looked_for_only_in_the_last_regions_of_a_killed_run() {
     let mut file = data.clone();
     file.resize(LENGTH, 0);
     fs::write(&path, file).unwrap();
-    let a = appender(&spec(&path, 256), TestLayout::default());
+    let a = appender(&spec(&path, 256), LineLayout::default());
     a.stop();
     let after = read(&path);
     assert_eq!(after.len(), data.len(), "the padding is cut off");
@@ -446,7 +446,7 @@ impl KillTarget {
     fn open(dir: &str, rolling: bool) -> KillTarget {
         let path = format!("{dir}/app.log");
         if !rolling {
-            return KillTarget::Plain(appender(&spec(&path, 4096), TestLayout::default()));
+            return KillTarget::Plain(appender(&spec(&path, 4096), LineLayout::default()));
         }
         let xml = format!(
             r#"<Configuration><Appenders>
@@ -466,7 +466,7 @@ impl KillTarget {
             crate::RollingMemoryMappedFileAppender::with_context(
                 "R",
                 spec,
-                Arc::new(TestLayout::default()),
+                Arc::new(LineLayout::default()),
                 &crate::RollingContext::default(),
             )
             .unwrap(),
@@ -594,7 +594,7 @@ fn a_writer_killed_between_reservation_and_copy_leaves_no_nul_byte() {
 fn data_is_in_the_file_as_soon_as_append_returns() {
     let dir = TempDir::new("mmf-visible");
     let path = dir.file("mmf.log");
-    let a = appender(&spec(&path, 256), TestLayout::default());
+    let a = appender(&spec(&path, 256), LineLayout::default());
     let mut expected = Vec::new();
     for index in 0..200 {
         let line = format!("visible line {index}");
@@ -613,7 +613,7 @@ fn data_is_in_the_file_as_soon_as_append_returns() {
 #[test]
 fn unusable_paths_fail_with_log4j2_messages() {
     let dir = TempDir::new("mmf-unusable");
-    let layout = || Arc::new(TestLayout::default()) as Arc<dyn l4rs_core::Layout>;
+    let layout = || Arc::new(LineLayout::default()) as Arc<dyn l4rs_core::Layout>;
     let directory = dir.file("a-directory");
     fs::create_dir(&directory).unwrap();
     let error = MemoryMappedFileAppender::new("M", &spec(&directory, 256), layout()).unwrap_err();
@@ -638,12 +638,12 @@ fn appenders_on_one_file_share_its_manager() {
     let path = dir.file("shared.log");
     let first = appender(
         &spec(&path, 256),
-        TestLayout::with_header_footer("", "A-foot\n"),
+        LineLayout::with_header_footer("", "A-foot\n"),
     );
     let second = MemoryMappedFileAppender::new(
         "M2",
         &spec(&path, 4096),
-        Arc::new(TestLayout::with_header_footer("", "B-foot\n").prefixed("b: ")),
+        Arc::new(LineLayout::with_header_footer("", "B-foot\n").prefixed("b: ")),
     )
     .unwrap();
     assert_eq!(second.region_length(), 256, "the first appender's manager");
@@ -738,7 +738,7 @@ fn close_while_writing_leaves_whole_records_and_the_footer_last() {
         &path,
         true,
         256,
-        Arc::new(TestLayout::with_header_footer("", "FOOTER\n")),
+        Arc::new(LineLayout::with_header_footer("", "FOOTER\n")),
     )
     .unwrap();
     let accepted: Vec<usize> = std::thread::scope(|scope| {

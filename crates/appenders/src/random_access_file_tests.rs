@@ -8,7 +8,7 @@ use l4rs_config::model::RandomAccessFileSpec;
 use l4rs_core::{AppendError, Appender, Level, LogEvent, Message};
 
 use crate::file_tests::write_calls_during;
-use crate::test_support::{check_thread_lines, event, file_spec, read, TempDir, TestLayout};
+use crate::test_support::{check_thread_lines, event, file_spec, read, LineLayout, TempDir};
 use crate::{AppenderBuildError, FileAppender, RandomAccessFileAppender};
 
 fn spec(file_name: &str) -> RandomAccessFileSpec {
@@ -20,7 +20,7 @@ fn spec(file_name: &str) -> RandomAccessFileSpec {
     }
 }
 
-fn appender(spec: &RandomAccessFileSpec, layout: TestLayout) -> RandomAccessFileAppender {
+fn appender(spec: &RandomAccessFileSpec, layout: LineLayout) -> RandomAccessFileAppender {
     RandomAccessFileAppender::new("R", spec, Arc::new(layout)).unwrap()
 }
 
@@ -31,7 +31,7 @@ fn footer_is_written_and_the_header_is_lost_as_in_log4j2() {
     let path = dir.file("raf.log");
     let a = appender(
         &spec(&path),
-        TestLayout::with_header_footer("# raf header\n", "# raf footer\n"),
+        LineLayout::with_header_footer("# raf header\n", "# raf footer\n"),
     );
     a.append(&event("body line 1")).unwrap();
     a.append(&event("body line 2")).unwrap();
@@ -45,7 +45,7 @@ fn footer_is_written_and_the_header_is_lost_as_in_log4j2() {
 fn immediate_flush_reaches_the_file_before_append_returns() {
     let dir = TempDir::new("raf-immediate");
     let path = dir.file("raf.log");
-    let a = appender(&spec(&path), TestLayout::default());
+    let a = appender(&spec(&path), LineLayout::default());
     assert!(a.is_immediate_flush());
     a.append(&event("visible at once")).unwrap();
     assert_eq!(read(&path), "visible at once\n");
@@ -57,7 +57,7 @@ fn immediate_flush_reaches_the_file_before_append_returns() {
 fn immediate_flush_is_one_write_per_event() {
     let dir = TempDir::new("raf-one-write");
     let path = dir.file("raf.log");
-    let a = appender(&spec(&path), TestLayout::default());
+    let a = appender(&spec(&path), LineLayout::default());
     a.append(&event("warm-up")).unwrap();
     let writes = write_calls_during(|| {
         for _ in 0..100 {
@@ -80,8 +80,8 @@ fn immediate_flush_after_buffered_events_is_one_write_when_they_fit() {
     let mut buffered = spec(&path);
     buffered.immediate_flush = false;
     buffered.buffer_size = 32;
-    let a = appender(&buffered, TestLayout::default().prefixed("A "));
-    let b = appender(&spec(&path), TestLayout::default().prefixed("B "));
+    let a = appender(&buffered, LineLayout::default().prefixed("A "));
+    let b = appender(&spec(&path), LineLayout::default().prefixed("B "));
     let writes = |appender: &RandomAccessFileAppender, text: &'static str| {
         write_calls_during(|| appender.append(&event(text)).unwrap())
     };
@@ -113,7 +113,7 @@ fn buffered_events_wait_for_a_full_buffer_end_of_batch_flush_or_stop() {
     let mut s = spec(&path);
     s.immediate_flush = false;
     s.buffer_size = 32;
-    let a = appender(&s, TestLayout::with_header_footer("", "foot\n"));
+    let a = appender(&s, LineLayout::with_header_footer("", "foot\n"));
     assert!(!a.is_immediate_flush());
     a.append(&event("one")).unwrap();
     a.append(&event("two")).unwrap();
@@ -149,7 +149,7 @@ fn the_default_buffer_holds_events_until_stop() {
     let path = dir.file("raf.log");
     let mut s = spec(&path);
     s.immediate_flush = false;
-    let a = appender(&s, TestLayout::default());
+    let a = appender(&s, LineLayout::default());
     for _ in 0..1000 {
         a.append(&event("0123456789 0123456789 0123456789 0123456789"))
             .unwrap();
@@ -165,7 +165,7 @@ fn append_continues_and_append_false_deletes_the_file_first() {
     let dir = TempDir::new("raf-append");
     let path = dir.file("raf.log");
     fs::write(&path, "old raf line\n").unwrap();
-    let a = appender(&spec(&path), TestLayout::default().prefixed("raf "));
+    let a = appender(&spec(&path), LineLayout::default().prefixed("raf "));
     a.append(&event("INFO appended")).unwrap();
     a.stop();
     assert_eq!(read(&path), "old raf line\nraf INFO appended\n");
@@ -175,7 +175,7 @@ fn append_continues_and_append_false_deletes_the_file_first() {
     let reader = fs::File::open(&path).unwrap();
     let mut s = spec(&path);
     s.append = false;
-    let a = appender(&s, TestLayout::default());
+    let a = appender(&s, LineLayout::default());
     a.append(&event("fresh")).unwrap();
     a.stop();
     assert_eq!(read(&path), "fresh\n");
@@ -190,7 +190,7 @@ fn append_continues_and_append_false_deletes_the_file_first() {
 fn missing_parent_directories_are_created() {
     let dir = TempDir::new("raf-parents");
     let path = dir.file("a/b/deep.log");
-    let a = appender(&spec(&path), TestLayout::default());
+    let a = appender(&spec(&path), LineLayout::default());
     a.append(&event("deep")).unwrap();
     a.stop();
     assert_eq!(read(&path), "deep\n");
@@ -199,7 +199,7 @@ fn missing_parent_directories_are_created() {
 #[test]
 fn unusable_paths_fail_with_log4j2_messages() {
     let dir = TempDir::new("raf-unusable");
-    let layout = || Arc::new(TestLayout::default()) as Arc<dyn l4rs_core::Layout>;
+    let layout = || Arc::new(LineLayout::default()) as Arc<dyn l4rs_core::Layout>;
     let directory = dir.file("a-directory");
     fs::create_dir(&directory).unwrap();
     let error = RandomAccessFileAppender::new("R", &spec(&directory), layout()).unwrap_err();
@@ -220,7 +220,7 @@ fn unusable_paths_fail_with_log4j2_messages() {
 
 #[test]
 fn write_failures_are_io_errors_naming_the_file() {
-    let a = appender(&spec("/dev/full"), TestLayout::default());
+    let a = appender(&spec("/dev/full"), LineLayout::default());
     match a.append(&event("no space")) {
         Err(AppendError::Io {
             destination,
@@ -240,10 +240,10 @@ fn appenders_on_one_file_share_a_manager_apart_from_file_appenders() {
     let path = dir.file("shared.log");
     let mut buffered = spec(&path);
     buffered.immediate_flush = false;
-    let first = appender(&buffered, TestLayout::with_header_footer("", "A-foot\n"));
+    let first = appender(&buffered, LineLayout::with_header_footer("", "A-foot\n"));
     let second = appender(
         &spec(&path),
-        TestLayout::with_header_footer("", "B-foot\n").prefixed("b: "),
+        LineLayout::with_header_footer("", "B-foot\n").prefixed("b: "),
     );
     let writes = write_calls_during(|| first.append(&event("one")).unwrap());
     assert_eq!(writes, 0, "buffered");
@@ -259,11 +259,11 @@ fn appenders_on_one_file_share_a_manager_apart_from_file_appenders() {
 
     // A File appender on the same name has a manager of its own (as in log4j2, whose
     // factories differ); both append, so nothing is overwritten.
-    let raf = appender(&spec(&path), TestLayout::default().prefixed("raf "));
+    let raf = appender(&spec(&path), LineLayout::default().prefixed("raf "));
     let file = FileAppender::new(
         "F",
         &file_spec(&path),
-        Arc::new(TestLayout::default().prefixed("file ")),
+        Arc::new(LineLayout::default().prefixed("file ")),
     )
     .unwrap();
     raf.append(&event("x")).unwrap();
@@ -281,7 +281,7 @@ fn many_threads_lines_are_whole_and_ordered() {
         let mut s = spec(&path);
         s.immediate_flush = immediate_flush;
         s.buffer_size = 4096;
-        let a = appender(&s, TestLayout::default());
+        let a = appender(&s, LineLayout::default());
         std::thread::scope(|scope| {
             for thread in 0..8 {
                 let a = &a;

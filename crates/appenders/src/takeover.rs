@@ -80,7 +80,7 @@ pub(crate) fn continuing(spec: &AppenderSpec) -> AppenderSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_support::{TempDir, TestLayout};
+    use crate::test_support::{LineLayout, TempDir};
     use std::sync::Arc;
 
     fn spec(element: &str, path: &str) -> AppenderSpec {
@@ -102,7 +102,7 @@ mod tests {
         let mapped = spec("MemoryMappedFile", &path);
         assert!(!held_by_another_kind(&random_access));
         let appender =
-            crate::build_appender(&file, Arc::new(TestLayout::default())).expect("builds");
+            crate::build_appender(&file, Arc::new(LineLayout::default())).expect("builds");
         assert!(held_by_another_kind(&random_access));
         assert!(held_by_another_kind(&mapped));
         // The same kind shares the manager: no hand-over.

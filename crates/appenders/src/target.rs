@@ -711,7 +711,7 @@ mod tests {
 
     #[test]
     fn a_fifo_without_reader_fails_at_once_and_one_with_a_reader_is_written() {
-        use crate::test_support::{event, file_spec, TestLayout};
+        use crate::test_support::{event, file_spec, LineLayout};
         use l4rs_core::Appender as _;
         use std::io::Read as _;
         use std::os::unix::fs::OpenOptionsExt as _;
@@ -724,7 +724,7 @@ mod tests {
         assert_eq!(unsafe { libc::mkfifo(c_fifo.as_ptr(), 0o600) }, 0);
         let spec = file_spec(&fifo);
         let started = std::time::Instant::now();
-        let refused = crate::FileAppender::new("F", &spec, Arc::new(TestLayout::default()));
+        let refused = crate::FileAppender::new("F", &spec, Arc::new(LineLayout::default()));
         let message = match refused {
             Ok(_) => panic!("a FIFO without a reader was opened"),
             Err(error) => error.to_string(),
@@ -739,7 +739,7 @@ mod tests {
             .open(&fifo)
             .unwrap();
         let appender =
-            crate::FileAppender::new("F", &spec, Arc::new(TestLayout::default())).unwrap();
+            crate::FileAppender::new("F", &spec, Arc::new(LineLayout::default())).unwrap();
         appender.append(&event("through the pipe")).unwrap();
         let mut received = [0u8; 64];
         let length = reader.read(&mut received).unwrap();

@@ -132,7 +132,7 @@ struct Parsed {
     sequences: HashMap<(u32, usize), Vec<u64>>,
     /// Records cut short.
     torn: usize,
-    /// Lines of nothing but spaces: filled holes.
+    /// LINES of nothing but spaces: filled holes.
     holes: usize,
 }
 
@@ -198,7 +198,7 @@ fn every_restart_after_a_kill_leaves_no_nul_byte() {
         let mut child = Command::new(std::env::current_exe().unwrap());
         child
             .args(["--exact", "child_entry", "--nocapture", "--test-threads=1"])
-            .env(CHILD_ENV, &dir.0)
+            .env(CHILD_ENV, dir.path())
             .env(RUN_ENV, kills.to_string());
         // Different amounts of logging, so the kills land at different points.
         let last = kill_after_acks(child, 300 + 450 * (kills as usize % 5));
@@ -206,23 +206,23 @@ fn every_restart_after_a_kill_leaves_no_nul_byte() {
             acknowledged.insert((kills, thread), sequence);
         }
         kills += 1;
-        let (holes, staging_files) = restart(&dir.0);
+        let (holes, staging_files) = restart(dir.path());
         filled += holes;
         staged += staging_files;
-        for file in walk(&dir.0) {
+        for file in walk(dir.path()) {
             let bytes = std::fs::read(&file).unwrap();
             let nul = bytes.iter().position(|&b| b == 0);
             assert_eq!(nul, None, "{} after kill {kills}", file.display());
         }
-        let leftovers = leftovers(&dir.0);
+        let leftovers = leftovers(dir.path());
         assert!(leftovers.is_empty(), "after kill {kills}: {leftovers:?}");
     }
 
     let destinations = [
-        ("MemoryMappedFile", vec![dir.0.join("mmf.log")]),
+        ("MemoryMappedFile", vec![dir.path().join("mmf.log")]),
         (
             "RollingMemoryMappedFile",
-            archives_then_current(&dir.0.join("rolling"), "app-", "app.log"),
+            archives_then_current(&dir.path().join("rolling"), "app-", "app.log"),
         ),
     ];
     for (name, files) in destinations {

@@ -11,7 +11,6 @@
 //! page is ever left without backing.
 
 mod rolling_support;
-mod tmpfs_support;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -19,8 +18,8 @@ use std::time::Duration;
 use l4rs_appenders::MemoryMappedFileAppender;
 use l4rs_config::model::MemoryMappedFileSpec;
 use l4rs_core::{status, Appender as _};
-use rolling_support::{try_log, Lines};
-use tmpfs_support::SmallFilesystem;
+use l4rs_test_support::tmpfs::SmallFilesystem;
+use rolling_support::{try_log, LINES};
 
 #[test]
 fn a_filesystem_out_of_space_is_an_error_not_a_sigbus() {
@@ -30,14 +29,14 @@ fn a_filesystem_out_of_space_is_an_error_not_a_sigbus() {
     // Fill all but about 48 KiB of the filesystem.
     let filler = filesystem.path().join("filler");
     std::fs::write(&filler, vec![b'f'; (1 << 20) - 48 * 1024]).unwrap();
-    let path = filesystem.join("app.log");
+    let path = filesystem.file("app.log");
     let spec = MemoryMappedFileSpec {
         file_name: path.clone(),
         append: true,
         immediate_flush: true,
         region_length: 16 * 1024,
     };
-    let appender = MemoryMappedFileAppender::new("M", &spec, Arc::new(Lines)).unwrap();
+    let appender = MemoryMappedFileAppender::new("M", &spec, Arc::new(LINES)).unwrap();
     let mut expected = String::new();
     let mut failed = 0;
     let ((), records) = status::capture(|| {

@@ -18,7 +18,7 @@ use std::time::Duration;
 use l4rs_appenders::MemoryMappedFileAppender;
 use l4rs_config::model::MemoryMappedFileSpec;
 use l4rs_core::{status, Appender as _, Level};
-use rolling_support::{try_log, Lines};
+use rolling_support::{try_log, LINES};
 
 /// Longer than the appender's retry interval (250 ms).
 const RETRY_WAIT: Duration = Duration::from_millis(400);
@@ -60,7 +60,7 @@ fn a_full_disk_is_reported_survived_and_recovered_from() {
 
     // 1. The disk fills up while logging: two regions fit, the third does not.
     let path = dir.join("full.log").to_string_lossy().into_owned();
-    let appender = MemoryMappedFileAppender::new("M", &spec(&path), Arc::new(Lines)).unwrap();
+    let appender = MemoryMappedFileAppender::new("M", &spec(&path), Arc::new(LINES)).unwrap();
     set_file_size_limit(Some(8192));
     let mut expected = String::new();
     let (outcomes, records) = status::capture(|| {
@@ -128,7 +128,7 @@ fn a_full_disk_is_reported_survived_and_recovered_from() {
     let path = dir.join("full-at-start.log").to_string_lossy().into_owned();
     set_file_size_limit(Some(100));
     let (appender, records) = status::capture(|| {
-        MemoryMappedFileAppender::new("M", &spec(&path), Arc::new(Lines)).unwrap()
+        MemoryMappedFileAppender::new("M", &spec(&path), Arc::new(LINES)).unwrap()
     });
     assert!(
         records

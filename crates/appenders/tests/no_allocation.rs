@@ -5,22 +5,15 @@ use std::sync::Arc;
 
 use l4rs_appenders::FileAppender;
 use l4rs_config::model::FileSpec;
-use l4rs_core::testing::{self, CountingAllocator};
 use l4rs_core::{Appender, Layout, Level, LogEvent, Message};
+use l4rs_test_support::allocations::{self, CountingAllocator};
+use l4rs_test_support::LineLayout;
 
 #[global_allocator]
-static ALLOCATOR: CountingAllocator = CountingAllocator::new(testing::count_on_this_thread);
+static ALLOCATOR: CountingAllocator = CountingAllocator::new(allocations::count_on_this_thread);
 
-struct Lines;
-
-impl Layout for Lines {
-    fn format(&self, event: &LogEvent<'_>, out: &mut String) {
-        out.push_str(event.level.name());
-        out.push(' ');
-        event.message.write_to(out);
-        out.push('\n');
-    }
-}
+/// `<LEVEL> <message>\n`.
+const LINES: LineLayout = LineLayout::new().with_level();
 
 /// Appends `count` events whose message is formatted from arguments.
 fn log_events(appender: &dyn Appender, count: usize) {
@@ -34,7 +27,7 @@ fn log_events(appender: &dyn Appender, count: usize) {
 
 #[test]
 fn the_counter_sees_allocations() {
-    assert!(testing::allocations_during(|| drop(std::hint::black_box(vec![1u8; 16]))) > 0);
+    assert!(allocations::allocations_during(|| drop(std::hint::black_box(vec![1u8; 16]))) > 0);
 }
 
 #[test]
@@ -64,11 +57,11 @@ fn steady_state_appending_allocates_nothing() {
             file_owner: None,
             file_group: None,
         };
-        let appender = FileAppender::new("A", &spec, Arc::new(Lines)).unwrap();
+        let appender = FileAppender::new("A", &spec, Arc::new(LINES)).unwrap();
         let run = |count| log_events(&appender, count);
         run(100);
         assert_eq!(
-            testing::allocations_during(|| run(2000)),
+            allocations::allocations_during(|| run(2000)),
             0,
             "bufferedIo={buffered_io} immediateFlush={immediate_flush} locking={locking}"
         );
@@ -114,7 +107,7 @@ fn rolling_steady_state_allocates_nothing() {
     for config in configs {
         let configuration = l4rs_config::load_str(&config, None).unwrap();
         assert!(configuration.diagnostics.is_empty(), "{config}");
-        let layout: Arc<dyn Layout> = Arc::new(Lines);
+        let layout: Arc<dyn Layout> = Arc::new(LINES);
         let appender: Box<dyn Appender> = match &configuration.appenders[0].kind {
             AppenderKind::RollingFile(spec) => {
                 Box::new(RollingFileAppender::new("A", spec, layout).unwrap())
@@ -131,7 +124,7 @@ fn rolling_steady_state_allocates_nothing() {
         run(100);
         // 2000 events of ~40 bytes cross the 64 KiB region of the memory-mapped file: its
         // remapping allocates nothing either.
-        assert_eq!(testing::allocations_during(|| run(2000)), 0, "{config}");
+        assert_eq!(allocations::allocations_during(|| run(2000)), 0, "{config}");
         appender.stop();
     }
     let _ = std::fs::remove_dir_all(&dir);

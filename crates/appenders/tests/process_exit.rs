@@ -8,13 +8,10 @@ use std::sync::Arc;
 use l4rs_appenders::{build_appender, flush_all, stop_all};
 use l4rs_config::model::{AppenderKind, AppenderSpec, ConsoleSpec, ConsoleTarget, FileSpec};
 use l4rs_core::{AppendError, Level, LogEvent, Message};
-use rolling_support::Framed;
+use rolling_support::LineLayout;
 
 /// `<message>\n`, with the footer `footer\n`.
-const FOOTED: Framed = Framed {
-    header: "",
-    footer: "footer\n",
-};
+const FOOTED: LineLayout = LineLayout::with_header_footer("", "footer\n");
 
 fn appender_spec(name: &str, kind: AppenderKind) -> AppenderSpec {
     AppenderSpec {

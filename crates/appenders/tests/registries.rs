@@ -9,13 +9,10 @@ use std::sync::Arc;
 use l4rs_appenders::{flush_all, stop_all, MemoryMappedFileAppender, RandomAccessFileAppender};
 use l4rs_config::model::{MemoryMappedFileSpec, RandomAccessFileSpec};
 use l4rs_core::{AppendError, Appender, Level, LogEvent, Message};
-use rolling_support::Framed;
+use rolling_support::LineLayout;
 
 /// `<message>\n`, with the footer `footer\n`.
-const FOOTED: Framed = Framed {
-    header: "",
-    footer: "footer\n",
-};
+const FOOTED: LineLayout = LineLayout::with_header_footer("", "footer\n");
 
 fn event(text: &'static str) -> LogEvent<'static> {
     LogEvent::new("t", Level::INFO, Message::Text(text))

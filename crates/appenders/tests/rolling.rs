@@ -13,7 +13,7 @@ use l4rs_core::Appender as _;
 use rolling_support::{
     build, build_with_layout, contents, errors_about, log_at, log_at_times, log_now, millis, names,
     now_millis, rolling_file_on, rolling_file_xml, rolling_file_xml_with, rolling_xml,
-    set_modified, walk, Framed, TempDir, SIZE_1,
+    set_modified, walk, LineLayout, TempDir, SIZE_1,
 };
 
 #[test]
@@ -25,10 +25,7 @@ fn size_policy_rolls_before_the_event_with_ascending_indexes() {
             "app-%i.log",
             r#"<SizeBasedTriggeringPolicy size="10 B"/><DefaultRolloverStrategy max="3"/>"#,
         ),
-        Arc::new(Framed {
-            header: "H\n",
-            footer: "F\n",
-        }),
+        Arc::new(LineLayout::with_header_footer("H\n", "F\n")),
     );
     // 6 bytes each: the third event finds 12 > 10 bytes and goes into a new file.
     for message in [
@@ -40,13 +37,25 @@ fn size_policy_rolls_before_the_event_with_ascending_indexes() {
     // Five files were written (2 events each); max=3 keeps the three newest archives, the
     // newest with the highest index.
     assert_eq!(
-        names(&dir.0),
+        names(dir.path()),
         ["app-1.log", "app-2.log", "app-3.log", "app.log"]
     );
-    assert_eq!(contents(&dir.0.join("app-1.log")), "H\nthr03\nfou04\nF\n");
-    assert_eq!(contents(&dir.0.join("app-2.log")), "H\nfiv05\nsix06\nF\n");
-    assert_eq!(contents(&dir.0.join("app-3.log")), "H\nsev07\neig08\nF\n");
-    assert_eq!(contents(&dir.0.join("app.log")), "H\nnin09\nten10\nF\n");
+    assert_eq!(
+        contents(&dir.path().join("app-1.log")),
+        "H\nthr03\nfou04\nF\n"
+    );
+    assert_eq!(
+        contents(&dir.path().join("app-2.log")),
+        "H\nfiv05\nsix06\nF\n"
+    );
+    assert_eq!(
+        contents(&dir.path().join("app-3.log")),
+        "H\nsev07\neig08\nF\n"
+    );
+    assert_eq!(
+        contents(&dir.path().join("app.log")),
+        "H\nnin09\nten10\nF\n"
+    );
 }
 
 #[test]
@@ -55,14 +64,11 @@ fn size_limit_is_strictly_greater_and_header_is_not_counted() {
     let appender = build_with_layout(
         &rolling_xml(
             "RollingRandomAccessFile",
-            &dir.join("app.log"),
-            &dir.join("app.%i.log"),
+            &dir.file("app.log"),
+            &dir.file("app.%i.log"),
             r#"<Policies><SizeBasedTriggeringPolicy size="12"/></Policies>"#,
         ),
-        Arc::new(Framed {
-            header: "HEADER\n",
-            footer: "",
-        }),
+        Arc::new(LineLayout::with_header_footer("HEADER\n", "")),
     );
     for message in ["aaaaa", "bbbbb", "ccccc", "ddddd"] {
         log_now(appender.as_ref(), message);
@@ -70,12 +76,12 @@ fn size_limit_is_strictly_greater_and_header_is_not_counted() {
     appender.stop();
     // Before the third event the file holds 12 bytes (the header does not count): not more
     // than 12, so it stays; before the fourth it holds 18 and rolls.
-    assert_eq!(names(&dir.0), ["app.1.log", "app.log"]);
+    assert_eq!(names(dir.path()), ["app.1.log", "app.log"]);
     assert_eq!(
-        contents(&dir.0.join("app.1.log")),
+        contents(&dir.path().join("app.1.log")),
         "HEADER\naaaaa\nbbbbb\nccccc\n"
     );
-    assert_eq!(contents(&dir.0.join("app.log")), "HEADER\nddddd\n");
+    assert_eq!(contents(&dir.path().join("app.log")), "HEADER\nddddd\n");
 }
 
 #[test]
@@ -91,10 +97,10 @@ fn min_file_index_puts_the_newest_first() {
         log_now(appender.as_ref(), message);
     }
     appender.stop();
-    assert_eq!(names(&dir.0), ["app-1.log", "app-2.log", "app.log"]);
-    assert_eq!(contents(&dir.0.join("app-1.log")), "c3\n");
-    assert_eq!(contents(&dir.0.join("app-2.log")), "b2\n");
-    assert_eq!(contents(&dir.0.join("app.log")), "d4\n");
+    assert_eq!(names(dir.path()), ["app-1.log", "app-2.log", "app.log"]);
+    assert_eq!(contents(&dir.path().join("app-1.log")), "c3\n");
+    assert_eq!(contents(&dir.path().join("app-2.log")), "b2\n");
+    assert_eq!(contents(&dir.path().join("app.log")), "d4\n");
 }
 
 #[test]
@@ -119,7 +125,7 @@ fn time_policy_uses_event_times_and_names_the_previous_period() {
     );
     appender.stop();
     assert_eq!(
-        names(&dir.0),
+        names(dir.path()),
         [
             "app-2030-05-01-10.log.gz",
             "app-2030-05-01-11.log.gz",
@@ -127,20 +133,20 @@ fn time_policy_uses_event_times_and_names_the_previous_period() {
         ]
     );
     assert_eq!(
-        contents(&dir.0.join("app-2030-05-01-10.log.gz")),
+        contents(&dir.path().join("app-2030-05-01-10.log.gz")),
         "first\nsame hour\n"
     );
     assert_eq!(
-        contents(&dir.0.join("app-2030-05-01-11.log.gz")),
+        contents(&dir.path().join("app-2030-05-01-11.log.gz")),
         "next hour\n"
     );
-    assert_eq!(contents(&dir.0.join("app.log")), "two hours on\n");
+    assert_eq!(contents(&dir.path().join("app.log")), "two hours on\n");
 }
 
 #[test]
 fn restart_the_next_day_rolls_yesterdays_file_under_yesterdays_date() {
     let dir = TempDir::new("restart");
-    let path = dir.0.join("app.log");
+    let path = dir.path().join("app.log");
     std::fs::write(&path, "yesterday\n").unwrap();
     set_modified(&path, millis("2030-01-01T12:00:00Z"));
     let appender = build(&rolling_file_xml(
@@ -150,15 +156,18 @@ fn restart_the_next_day_rolls_yesterdays_file_under_yesterdays_date() {
     ));
     log_at(appender.as_ref(), "today", millis("2030-01-02T08:00:00Z"));
     appender.stop();
-    assert_eq!(names(&dir.0), ["app-2030-01-01.log", "app.log"]);
-    assert_eq!(contents(&dir.0.join("app-2030-01-01.log")), "yesterday\n");
-    assert_eq!(contents(&dir.0.join("app.log")), "today\n");
+    assert_eq!(names(dir.path()), ["app-2030-01-01.log", "app.log"]);
+    assert_eq!(
+        contents(&dir.path().join("app-2030-01-01.log")),
+        "yesterday\n"
+    );
+    assert_eq!(contents(&dir.path().join("app.log")), "today\n");
 }
 
 #[test]
 fn on_startup_rolls_a_file_older_than_the_process() {
     let dir = TempDir::new("startup");
-    let path = dir.0.join("app.log");
+    let path = dir.path().join("app.log");
     std::fs::write(&path, "previous run\n").unwrap();
     // A year ago.
     set_modified(&path, now_millis() - 365 * 24 * 3_600_000);
@@ -166,20 +175,21 @@ fn on_startup_rolls_a_file_older_than_the_process() {
     let appender = build(&xml);
     log_now(appender.as_ref(), "this run");
     appender.stop();
-    assert_eq!(names(&dir.0), ["app-1.log.zip", "app.log"]);
+    assert_eq!(names(dir.path()), ["app-1.log.zip", "app.log"]);
     let mut archive =
-        zip::ZipArchive::new(std::fs::File::open(dir.0.join("app-1.log.zip")).unwrap()).unwrap();
+        zip::ZipArchive::new(std::fs::File::open(dir.path().join("app-1.log.zip")).unwrap())
+            .unwrap();
     let mut entry = archive.by_index(0).unwrap();
     assert_eq!(entry.name(), "app-1.log");
     let mut text = String::new();
     entry.read_to_string(&mut text).unwrap();
     assert_eq!(text, "previous run\n");
-    assert_eq!(contents(&dir.0.join("app.log")), "this run\n");
+    assert_eq!(contents(&dir.path().join("app.log")), "this run\n");
     // A file written by this process is not rolled at the next start.
     drop(entry);
     let again = build(&xml);
     again.stop();
-    assert_eq!(names(&dir.0), ["app-1.log.zip", "app.log"]);
+    assert_eq!(names(dir.path()), ["app-1.log.zip", "app.log"]);
 }
 
 #[test]
@@ -191,15 +201,18 @@ fn direct_write_names_the_current_file_with_the_pattern() {
              <SizeBasedTriggeringPolicy size="2"/>
              <DirectWriteRolloverStrategy maxFiles="3"/>
            </RollingFile>"#,
-        dir.join("app-%i.log.gz")
+        dir.file("app-%i.log.gz")
     ));
     for message in ["aa", "bb", "cc", "dd", "ee"] {
         log_now(appender.as_ref(), message);
     }
     appender.stop();
     // Five files 1..5; maxFiles=3 keeps the newest three; closed files are compressed.
-    assert_eq!(names(&dir.0), ["app-3.log.gz", "app-4.log.gz", "app-5.log"]);
-    assert_eq!(contents(&dir.0.join("app-5.log")), "ee\n");
+    assert_eq!(
+        names(dir.path()),
+        ["app-3.log.gz", "app-4.log.gz", "app-5.log"]
+    );
+    assert_eq!(contents(&dir.path().join("app-5.log")), "ee\n");
 }
 
 #[test]
@@ -211,7 +224,7 @@ fn delete_action_keeps_the_newest_archives() {
                <IfFileName glob="app-*.log"><IfAccumulatedFileCount exceeds="2"/></IfFileName>
              </Delete>
            </DefaultRolloverStrategy>"#,
-        dir.0.display()
+        dir.path().display()
     );
     let appender = build(&rolling_file_xml(
         &dir,
@@ -224,8 +237,8 @@ fn delete_action_keeps_the_newest_archives() {
         log_now(appender.as_ref(), message);
     }
     appender.stop();
-    assert_eq!(names(&dir.0), ["app-4.log", "app-5.log", "app.log"]);
-    assert_eq!(contents(&dir.0.join("app-5.log")), "e\n");
+    assert_eq!(names(dir.path()), ["app-4.log", "app-5.log", "app.log"]);
+    assert_eq!(contents(&dir.path().join("app-5.log")), "e\n");
 }
 
 #[test]
@@ -242,20 +255,20 @@ fn cron_rolls_on_its_schedule_without_events() {
     );
     log_now(&appender, "before eleven");
     clock.advance_and_settle(millis("2030-01-01T10:59:00Z"));
-    assert_eq!(names(&dir.0), ["app.log"]);
+    assert_eq!(names(dir.path()), ["app.log"]);
     clock.advance_and_settle(millis("2030-01-01T11:00:00Z"));
     log_now(&appender, "after eleven");
     appender.stop();
-    assert_eq!(names(&dir.0), ["app-1.log", "app.log"]);
-    assert_eq!(contents(&dir.0.join("app-1.log")), "before eleven\n");
-    assert_eq!(contents(&dir.0.join("app.log")), "after eleven\n");
+    assert_eq!(names(dir.path()), ["app-1.log", "app.log"]);
+    assert_eq!(contents(&dir.path().join("app-1.log")), "before eleven\n");
+    assert_eq!(contents(&dir.path().join("app.log")), "after eleven\n");
 }
 
 #[test]
 fn a_rollover_that_cannot_happen_keeps_writing_into_the_current_file() {
     let dir = TempDir::new("blocked");
     // The archive's name is taken by a non-empty directory: it cannot be replaced.
-    std::fs::create_dir_all(dir.0.join("app-1.log/occupied")).unwrap();
+    std::fs::create_dir_all(dir.path().join("app-1.log/occupied")).unwrap();
     let strategy = r#"<DefaultRolloverStrategy max="1"/>"#;
     let appender = build(&rolling_file_xml(
         &dir,
@@ -268,8 +281,8 @@ fn a_rollover_that_cannot_happen_keeps_writing_into_the_current_file() {
         log_now(appender.as_ref(), message);
     }
     appender.stop();
-    let in_the_way = dir.join("app-1.log");
-    let errors = errors_about(&capture.records(), &dir.0.display().to_string());
+    let in_the_way = dir.file("app-1.log");
+    let errors = errors_about(&capture.records(), &dir.path().display().to_string());
     // As log4j2's purge does, each rollover tries to delete the lowest archive (the
     // directory), reports that it cannot, and moves it down one index out of the way.
     assert_eq!(errors.len(), 2, "{errors:#?}");
@@ -280,7 +293,7 @@ fn a_rollover_that_cannot_happen_keeps_writing_into_the_current_file() {
     assert!(errors[1].contains("Unable to delete"), "{errors:#?}");
     // Every event is somewhere on disk, none twice (and no file ends in a partial line: the
     // files' texts are joined before they are split into lines).
-    let all: String = walk(&dir.0).iter().map(|path| contents(path)).collect();
+    let all: String = walk(dir.path()).iter().map(|path| contents(path)).collect();
     let mut lines: Vec<&str> = all.lines().collect();
     lines.sort();
     assert_eq!(lines, ["a", "b", "c"]);
@@ -297,8 +310,8 @@ fn concurrent(kind: &str, threads: usize, per_thread: usize) {
     let dir = TempDir::new(&format!("stress-{kind}-{threads}"));
     let appender = build(&rolling_xml(
         kind,
-        &dir.join("app.log"),
-        &dir.join("app-%i.log.gz"),
+        &dir.file("app.log"),
+        &dir.file("app-%i.log.gz"),
         r#"<SizeBasedTriggeringPolicy size="4 KB"/><DefaultRolloverStrategy fileIndex="nomax"/>"#,
     ));
     std::thread::scope(|scope| {
@@ -313,8 +326,8 @@ fn concurrent(kind: &str, threads: usize, per_thread: usize) {
     });
     appender.stop();
     let mut by_index: Vec<(u64, String)> = Vec::new();
-    for name in names(&dir.0) {
-        let text = contents(&dir.0.join(&name));
+    for name in names(dir.path()) {
+        let text = contents(&dir.path().join(&name));
         let order = name
             .strip_prefix("app-")
             .and_then(|rest| rest.strip_suffix(".log.gz"))

@@ -92,20 +92,20 @@ fn a_killed_rollover_is_recovered_at_the_next_start() {
         let mut child = Command::new(std::env::current_exe().unwrap());
         child
             .args(["--exact", "child_entry", "--nocapture", "--test-threads=1"])
-            .env(CHILD_ENV, &dir.0)
+            .env(CHILD_ENV, dir.path())
             .env("L4RS_ROLLING_CRASH_RUN", run.to_string());
         let last = kill_after_acks(child, 3000 + 1700 * run as usize);
         for (thread, sequence) in last {
             acknowledged.insert((run, thread), sequence);
         }
-        stranded += leftovers(&dir.0).len();
+        stranded += leftovers(dir.path()).len();
     }
     assert!(
         stranded > 0,
         "no kill stranded a rollover in progress: the test proves nothing"
     );
     // The next start recovers, then this run rolls over normally.
-    let appender = appender(&dir.0);
+    let appender = appender(dir.path());
     for n in 0..200 {
         let line = format!("{KILLED_RUNS} 0 {n} payload-0123456789abcdef");
         log_now(&appender, &line);
@@ -114,11 +114,11 @@ fn a_killed_rollover_is_recovered_at_the_next_start() {
     appender.stop();
     acknowledged.insert((KILLED_RUNS, 0), 199);
 
-    let leftovers = leftovers(&dir.0);
+    let leftovers = leftovers(dir.path());
     assert!(leftovers.is_empty(), "{leftovers:?}");
     let mut next: HashMap<(u32, usize), u64> = HashMap::new();
     let mut torn = 0;
-    for file in archives_then_current(&dir.0, "app-", "app.log") {
+    for file in archives_then_current(dir.path(), "app-", "app.log") {
         for line in contents(&file).lines() {
             let line = match cut_record(line) {
                 Some(cut) => {
@@ -201,13 +201,13 @@ fn a_killed_memory_mapped_rollover_is_archived_without_nul_bytes() {
     let mut gone = Command::new("true").spawn().unwrap();
     let dead = gone.id();
     gone.wait().unwrap();
-    let staging = dir.0.join(format!(".app.log.{dead}-0.l4rs-rolling"));
+    let staging = dir.path().join(format!(".app.log.{dead}-0.l4rs-rolling"));
     let mut bytes = b"0 0 0 payload\n".to_vec();
     bytes.extend_from_slice(&[0; 8]);
     bytes.extend_from_slice(b"0 1 0 payload\n");
     bytes.resize(8192, 0);
     std::fs::write(&staging, &bytes).unwrap();
-    let display = dir.0.display();
+    let display = dir.path().display();
     let xml = rolling_xml(
         "RollingMemoryMappedFile",
         &format!("{display}/app.log"),
@@ -218,9 +218,9 @@ fn a_killed_memory_mapped_rollover_is_archived_without_nul_bytes() {
         status::capture(|| rolling_memory_mapped_in(&xml, &RollingContext::default()));
     appender.wait_for_actions();
     appender.stop();
-    assert_eq!(leftovers(&dir.0), Vec::<PathBuf>::new());
+    assert_eq!(leftovers(dir.path()), Vec::<PathBuf>::new());
     assert_eq!(
-        contents(&dir.0.join("app-1.log")),
+        contents(&dir.path().join("app-1.log")),
         "0 0 0 payload\n       \n0 1 0 payload\n"
     );
     assert!(

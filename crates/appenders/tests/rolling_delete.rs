@@ -14,7 +14,7 @@ use l4rs_core::status::GlobalCapture;
 use l4rs_core::{Appender, Level};
 use rolling_support::{
     bind, build, contents, errors_about, log_now, messages_about, names, now_millis,
-    rolling_file_xml, set_modified, walk, Lines, TempDir, SIZE_1,
+    rolling_file_xml, set_modified, walk, TempDir, LINES, SIZE_1,
 };
 
 const HOUR: i64 = 3_600_000;
@@ -59,7 +59,7 @@ fn appender_xml(dir: &TempDir, base: &Path, delete_xml: &str) -> String {
 /// what is left under `old/`.
 fn run_delete(delete_xml: &str, files: &[(&str, i64, usize)]) -> Vec<String> {
     let dir = TempDir::new("delete");
-    let base = dir.0.join("old");
+    let base = dir.path().join("old");
     std::fs::create_dir_all(&base).unwrap();
     for (relative, age, size) in files {
         prepare(&base, relative, *age, *size);
@@ -82,9 +82,9 @@ fn sibling_conditions_count_only_the_files_the_earlier_ones_accept() {
     // Older archives, an unrelated file modified "later" than everything (so offered first)
     // and the current file: only the archives may count towards the two kept.
     for n in 1..=4 {
-        prepare(&dir.0, &format!("app-{n}.log.gz"), (6 - n) * HOUR, 10);
+        prepare(dir.path(), &format!("app-{n}.log.gz"), (6 - n) * HOUR, 10);
     }
-    prepare(&dir.0, "notes.txt", -HOUR, 10);
+    prepare(dir.path(), "notes.txt", -HOUR, 10);
     let strategy = format!(
         r#"<DefaultRolloverStrategy fileIndex="nomax">
              <Delete basePath="{}">
@@ -92,7 +92,7 @@ fn sibling_conditions_count_only_the_files_the_earlier_ones_accept() {
                <IfAccumulatedFileCount exceeds="2"/>
              </Delete>
            </DefaultRolloverStrategy>"#,
-        dir.0.display()
+        dir.path().display()
     );
     let appender = build(&rolling_file_xml(
         &dir,
@@ -103,10 +103,10 @@ fn sibling_conditions_count_only_the_files_the_earlier_ones_accept() {
     // The rollover's own archive (app-5, the newest) and app-4 are kept; app.log and
     // notes.txt are not counted and stay.
     assert_eq!(
-        names(&dir.0),
+        names(dir.path()),
         ["app-4.log.gz", "app-5.log.gz", "app.log", "notes.txt"]
     );
-    assert_eq!(contents(&dir.0.join("app-5.log.gz")), "first\n");
+    assert_eq!(contents(&dir.path().join("app-5.log.gz")), "first\n");
 }
 
 #[test]
@@ -259,7 +259,7 @@ fn test_mode_reports_and_deletes_nothing() {
 /// appender anyway, rolls once and returns what is left under `old/`.
 fn refused_delete(delete_xml: &str, reason: &str, files: &[(&str, i64, usize)]) -> Vec<String> {
     let dir = TempDir::new("refused");
-    let base = dir.0.join("old");
+    let base = dir.path().join("old");
     std::fs::create_dir_all(&base).unwrap();
     for (relative, age, size) in files {
         prepare(&base, relative, *age, *size);
@@ -271,10 +271,10 @@ fn refused_delete(delete_xml: &str, reason: &str, files: &[(&str, i64, usize)]) 
             .any(|d| d.severity == l4rs_config::Severity::Error && d.message.contains(reason)),
         "{diagnostics:#?}"
     );
-    let appender = l4rs_appenders::build_appender(&spec, Arc::new(Lines)).unwrap();
+    let appender = l4rs_appenders::build_appender(&spec, Arc::new(LINES)).unwrap();
     roll_once(appender.as_ref());
     // The rollover itself happened.
-    assert_eq!(names(&dir.0), ["app-1.log", "app.log"]);
+    assert_eq!(names(dir.path()), ["app-1.log", "app.log"]);
     survivors(&base)
 }
 
@@ -314,7 +314,7 @@ fn a_delete_spec_built_in_code_with_a_bad_pattern_is_not_run() {
     // The configuration checks every pattern; a spec built by hand is checked again when
     // the appender starts, and refused the same way.
     let dir = TempDir::new("bad-spec");
-    let base = dir.0.join("old");
+    let base = dir.path().join("old");
     std::fs::create_dir_all(&base).unwrap();
     prepare(&base, "a.log", HOUR, 1);
     let (mut spec, diagnostics) = bind(&appender_xml(
@@ -337,7 +337,7 @@ fn a_delete_spec_built_in_code_with_a_bad_pattern_is_not_run() {
         nested: vec![],
     }];
     let capture = GlobalCapture::start();
-    let appender = l4rs_appenders::build_appender(&spec, Arc::new(Lines)).unwrap();
+    let appender = l4rs_appenders::build_appender(&spec, Arc::new(LINES)).unwrap();
     roll_once(appender.as_ref());
     let errors = errors_about(&capture.records(), &base.display().to_string());
     assert_eq!(errors.len(), 1, "{errors:#?}");

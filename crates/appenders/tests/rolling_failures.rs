@@ -10,12 +10,11 @@
 //! * a full disk: no inode left for the new file (the rollover is undone), and no block left
 //!   for the compressed archive (it stays uncompressed). These mount a small tmpfs, which
 //!   needs root; without it they say so and pass, unless `L4RS_REQUIRE_TMPFS=1` (see
-//!   `tmpfs_support`) makes them fail.
+//!   `l4rs_test_support::tmpfs`) makes them fail.
 //!
 //! The retry delay after a failed rollover runs on a [`ManualClock`]: nothing sleeps.
 
 mod rolling_support;
-mod tmpfs_support;
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -25,11 +24,11 @@ use l4rs_appenders::{ManualClock, RollingContext, RollingFileAppender};
 use l4rs_config::model::AppenderKind;
 use l4rs_core::status::GlobalCapture;
 use l4rs_core::{Appender as _, Interpolator, LogEvent};
+use l4rs_test_support::tmpfs::SmallFilesystem;
 use rolling_support::{
     all_lines, bind, context_on, errors_about, leftovers, log_now, rolling_file_in,
-    rolling_file_xml, rolling_xml, walk, Lines, TempDir, SIZE_1,
+    rolling_file_xml, rolling_xml, walk, TempDir, LINES, SIZE_1,
 };
-use tmpfs_support::SmallFilesystem;
 
 fn expected(prefix: &str, count: usize) -> Vec<String> {
     let mut lines: Vec<String> = (0..count).map(|n| format!("{prefix}{n:04}")).collect();
@@ -55,27 +54,27 @@ fn refused_rollovers(
     prefix: &str,
 ) -> (Vec<String>, String) {
     let capture = GlobalCapture::start();
-    let xml = rolling_xml("RollingFile", &dir.join("app.log"), file_pattern, SIZE_1);
+    let xml = rolling_xml("RollingFile", &dir.file("app.log"), file_pattern, SIZE_1);
     let appender = rolling_file_in(&xml, context);
     for n in 0..3 {
         log_now(&appender, &format!("{prefix}{n:04}"));
     }
     appender.stop();
-    let current = std::fs::read_to_string(dir.0.join("app.log")).unwrap();
+    let current = std::fs::read_to_string(dir.path().join("app.log")).unwrap();
     (errors_about(&capture.records(), target), current)
 }
 
 #[test]
 fn an_archive_name_taken_by_a_directory_fails_before_touching_the_current_file() {
     let dir = TempDir::new("taken");
-    std::fs::create_dir_all(dir.0.join("app.old/occupied")).unwrap();
-    let target = dir.join("app.old");
+    std::fs::create_dir_all(dir.path().join("app.old/occupied")).unwrap();
+    let target = dir.file("app.old");
     let (errors, current) = refused_rollovers(&dir, &target, &stopped_clock(), &target, "taken");
     assert_eq!(errors.len(), 1, "one report per retry interval: {errors:?}");
     assert!(errors[0].contains("is a directory"), "{}", errors[0]);
     // Everything went on into the current file; nothing was staged.
     assert_eq!(current, "taken0000\ntaken0001\ntaken0002\n");
-    assert!(leftovers(&dir.0).is_empty());
+    assert!(leftovers(dir.path()).is_empty());
 }
 
 /// Resolves `${archives}` to a fixed path, as a configuration property would.
@@ -91,7 +90,7 @@ impl Interpolator for Archives {
 fn a_pattern_that_resolves_to_an_impossible_path_at_rollover_is_reported() {
     let dir = TempDir::new("bad-pattern");
     // The property names a regular file, so no archive can go "into" it.
-    let blocker = dir.join("not-a-dir");
+    let blocker = dir.file("not-a-dir");
     std::fs::write(&blocker, b"").unwrap();
     let context = RollingContext {
         substitutor: Arc::new(Archives(blocker.clone())),
@@ -109,7 +108,7 @@ fn a_failure_on_the_worker_is_seen_process_wide_and_keeps_the_data() {
     let dir = TempDir::new("worker");
     // The archive's name is known only on the worker (an `%i` in a directory is not counted,
     // so the index is `min`), and it is taken by a directory that cannot be replaced.
-    std::fs::create_dir_all(dir.0.join("archive-1/app.log/occupied")).unwrap();
+    std::fs::create_dir_all(dir.path().join("archive-1/app.log/occupied")).unwrap();
     let capture = GlobalCapture::start();
     let (spec, diagnostics) = bind(&rolling_file_xml(&dir, "archive-%i/app.log", SIZE_1));
     // The configuration warns about the index in a directory.
@@ -118,7 +117,7 @@ fn a_failure_on_the_worker_is_seen_process_wide_and_keeps_the_data() {
     let AppenderKind::RollingFile(spec) = spec.kind else {
         panic!("not a RollingFile");
     };
-    let appender = RollingFileAppender::new("R", &spec, Arc::new(Lines)).unwrap();
+    let appender = RollingFileAppender::new("R", &spec, Arc::new(LINES)).unwrap();
     // The thread-local capture of the logging thread does not see the worker's report.
     let ((), local) = l4rs_core::status::capture(|| {
         log_now(&appender, "worker0000");
@@ -127,10 +126,10 @@ fn a_failure_on_the_worker_is_seen_process_wide_and_keeps_the_data() {
     });
     appender.stop();
     let records = capture.records();
-    let errors = errors_about(&records, &dir.join("archive-1/app.log"));
+    let errors = errors_about(&records, &dir.file("archive-1/app.log"));
     assert_eq!(errors.len(), 1, "{records:#?}");
     assert!(
-        errors_about(&local, &dir.join("archive-1/app.log")).is_empty(),
+        errors_about(&local, &dir.file("archive-1/app.log")).is_empty(),
         "{local:#?}"
     );
     // The first event is in the staging file the report names, the second in app.log.
@@ -138,7 +137,7 @@ fn a_failure_on_the_worker_is_seen_process_wide_and_keeps_the_data() {
         errors.iter().any(|e| e.contains(".l4rs-rolling")),
         "{errors:?}"
     );
-    assert_eq!(all_lines(&dir.0), expected("worker", 2));
+    assert_eq!(all_lines(dir.path()), expected("worker", 2));
 }
 
 /// A directory the rolling appender may not create files in: a read-only tmpfs for root
@@ -153,12 +152,15 @@ impl Unwritable {
         // SAFETY: geteuid only reads the process's credentials.
         if unsafe { libc::geteuid() } != 0 {
             let dir = TempDir::new("no-write");
-            std::fs::set_permissions(&dir.0, std::os::unix::fs::PermissionsExt::from_mode(0o555))
-                .unwrap();
+            std::fs::set_permissions(
+                dir.path(),
+                std::os::unix::fs::PermissionsExt::from_mode(0o555),
+            )
+            .unwrap();
             return Some(Unwritable::NoPermission(dir));
         }
         let fs = SmallFilesystem::mount("read-only", "size=64k")?;
-        let target = std::ffi::CString::new(fs.join("")).unwrap();
+        let target = std::ffi::CString::new(fs.file("")).unwrap();
         // SAFETY: a valid C string; remounting the filesystem this test mounted.
         let rc = unsafe {
             libc::mount(
@@ -176,7 +178,7 @@ impl Unwritable {
     fn path(&self) -> &Path {
         match self {
             Unwritable::ReadOnly(fs) => fs.path(),
-            Unwritable::NoPermission(dir) => &dir.0,
+            Unwritable::NoPermission(dir) => dir.path(),
         }
     }
 }
@@ -185,7 +187,7 @@ impl Drop for Unwritable {
     fn drop(&mut self) {
         if let Unwritable::NoPermission(dir) = self {
             let _ = std::fs::set_permissions(
-                &dir.0,
+                dir.path(),
                 std::os::unix::fs::PermissionsExt::from_mode(0o755),
             );
         }
@@ -209,7 +211,7 @@ fn an_archive_directory_that_is_not_writable_fails_before_touching_the_current_f
     assert_eq!(errors.len(), 1, "one report per retry interval: {errors:?}");
     assert!(errors[0].contains("is not writable"), "{}", errors[0]);
     assert_eq!(current, "ro0000\nro0001\nro0002\n");
-    assert!(leftovers(&dir.0).is_empty());
+    assert!(leftovers(dir.path()).is_empty());
     assert!(walk(archives.path()).is_empty());
 }
 
@@ -238,8 +240,8 @@ fn no_inode_for_the_new_file_undoes_the_rollover() {
     let clock = Arc::new(ManualClock::new(0));
     let xml = rolling_xml(
         "RollingFile",
-        &fs.join("app.log"),
-        &fs.join("app-%i.log"),
+        &fs.file("app.log"),
+        &fs.file("app-%i.log"),
         SIZE_1,
     );
     let appender = rolling_file_in(&xml, &context_on(&clock));
@@ -248,11 +250,11 @@ fn no_inode_for_the_new_file_undoes_the_rollover() {
     // The rollover renames app.log away, cannot create a new one, and puts it back.
     log_now(&appender, "inode0001");
     log_now(&appender, "inode0002");
-    let errors = errors_about(&capture.records(), &fs.join("app.log"));
+    let errors = errors_about(&capture.records(), &fs.file("app.log"));
     assert_eq!(errors.len(), 1, "{errors:?}");
     assert!(errors[0].contains("Unable to open a new"), "{}", errors[0]);
     assert_eq!(
-        std::fs::read_to_string(fs.join("app.log")).unwrap(),
+        std::fs::read_to_string(fs.file("app.log")).unwrap(),
         "inode0000\ninode0001\ninode0002\n"
     );
     // Space returns; after the retry interval the next event rolls over normally.
@@ -265,11 +267,11 @@ fn no_inode_for_the_new_file_undoes_the_rollover() {
     log_now(&appender, "inode0004");
     appender.stop();
     assert_eq!(
-        std::fs::read_to_string(fs.join("app.log")).unwrap(),
+        std::fs::read_to_string(fs.file("app.log")).unwrap(),
         "inode0004\n"
     );
     assert_eq!(
-        std::fs::read_to_string(fs.join("app-1.log")).unwrap(),
+        std::fs::read_to_string(fs.file("app-1.log")).unwrap(),
         "inode0000\ninode0001\ninode0002\ninode0003\n"
     );
     assert_eq!(all_lines(fs.path()), expected("inode", 5));
@@ -313,8 +315,8 @@ fn no_space_for_the_compressed_archive_keeps_it_uncompressed() {
     let appender = rolling_file_in(
         &rolling_xml(
             "RollingFile",
-            &fs.join("app.log"),
-            &fs.join("app-%i.log.gz"),
+            &fs.file("app.log"),
+            &fs.file("app-%i.log.gz"),
             r#"<SizeBasedTriggeringPolicy size="16 KB"/><DefaultRolloverStrategy max="5"/>"#,
         ),
         &RollingContext::default(),
@@ -338,13 +340,13 @@ fn no_space_for_the_compressed_archive_keeps_it_uncompressed() {
     assert_eq!(errors.len(), 1, "{:#?}", capture.records());
     assert!(errors[0].contains("kept uncompressed"), "{}", errors[0]);
     assert_eq!(
-        std::fs::read_to_string(fs.join("app-1.log"))
+        std::fs::read_to_string(fs.file("app-1.log"))
             .unwrap()
             .lines()
             .count(),
         163
     );
-    assert!(!Path::new(&fs.join("app-1.log.gz")).exists());
+    assert!(!Path::new(&fs.file("app-1.log.gz")).exists());
     assert!(leftovers(fs.path()).is_empty());
     // Space returns: the next rollover compresses as usual.
     std::fs::remove_file(ballast).unwrap();
@@ -353,7 +355,7 @@ fn no_space_for_the_compressed_archive_keeps_it_uncompressed() {
     }
     appender.wait_for_actions();
     appender.stop();
-    assert!(Path::new(&fs.join("app-2.log.gz")).exists());
+    assert!(Path::new(&fs.file("app-2.log.gz")).exists());
     written.sort();
     assert_eq!(all_lines(fs.path()), written);
 }

@@ -24,13 +24,13 @@ fn create_on_demand_creates_the_file_with_the_first_event() {
         r#"createOnDemand="true""#,
         SIZE_1,
     ));
-    assert!(names(&dir.0).is_empty());
+    assert!(names(dir.path()).is_empty());
     log_now(appender.as_ref(), "a");
-    assert_eq!(names(&dir.0), ["app.log"]);
+    assert_eq!(names(dir.path()), ["app.log"]);
     log_now(appender.as_ref(), "b");
     appender.stop();
-    assert_eq!(names(&dir.0), ["app-1.log", "app.log"]);
-    assert_eq!(contents(&dir.0.join("app.log")), "b\n");
+    assert_eq!(names(dir.path()), ["app-1.log", "app.log"]);
+    assert_eq!(contents(&dir.path().join("app.log")), "b\n");
 }
 
 #[test]
@@ -45,13 +45,13 @@ fn without_buffering_each_event_reaches_the_file_at_once() {
     log_now(appender.as_ref(), "first");
     // No buffer, so immediateFlush="false" changes nothing: the bytes are in the file and
     // count towards the limit.
-    assert_eq!(contents(&dir.0.join("app.log")), "first\n");
+    assert_eq!(contents(&dir.path().join("app.log")), "first\n");
     log_now(appender.as_ref(), "second");
     log_now(appender.as_ref(), "third");
     appender.stop();
-    assert_eq!(names(&dir.0), ["app-1.log", "app.log"]);
-    assert_eq!(contents(&dir.0.join("app-1.log")), "first\nsecond\n");
-    assert_eq!(contents(&dir.0.join("app.log")), "third\n");
+    assert_eq!(names(dir.path()), ["app-1.log", "app.log"]);
+    assert_eq!(contents(&dir.path().join("app-1.log")), "first\nsecond\n");
+    assert_eq!(contents(&dir.path().join("app.log")), "third\n");
 }
 
 #[test]
@@ -60,8 +60,8 @@ fn buffered_bytes_do_not_count_towards_the_size_limit() {
         let dir = TempDir::new("buffered");
         let appender = build(&rolling_xml_with(
             kind,
-            &dir.join("app.log"),
-            &dir.join("app-%i.log"),
+            &dir.file("app.log"),
+            &dir.file("app-%i.log"),
             r#"immediateFlush="false""#,
             r#"<SizeBasedTriggeringPolicy size="10"/>"#,
         ));
@@ -71,12 +71,12 @@ fn buffered_bytes_do_not_count_towards_the_size_limit() {
         }
         // 140 bytes, all still in the buffer (8 KiB, 256 KiB): the file is empty as far as
         // the size policy knows, and nothing rolled.
-        assert_eq!(names(&dir.0), ["app.log"], "{kind}");
-        assert_eq!(contents(&dir.0.join("app.log")), "", "{kind}");
+        assert_eq!(names(dir.path()), ["app.log"], "{kind}");
+        assert_eq!(contents(&dir.path().join("app.log")), "", "{kind}");
         appender.stop();
-        assert_eq!(names(&dir.0), ["app.log"], "{kind}");
+        assert_eq!(names(dir.path()), ["app.log"], "{kind}");
         let expected: String = lines.iter().map(|line| format!("{line}\n")).collect();
-        assert_eq!(contents(&dir.0.join("app.log")), expected, "{kind}");
+        assert_eq!(contents(&dir.path().join("app.log")), expected, "{kind}");
     }
 }
 
@@ -90,30 +90,30 @@ fn file_permissions_apply_to_every_new_file() {
         let dir = TempDir::new("permissions");
         let appender = build(&rolling_xml_with(
             kind,
-            &dir.join("app.log"),
-            &dir.join("app-%i.log"),
+            &dir.file("app.log"),
+            &dir.file("app-%i.log"),
             r#"filePermissions="rw-r-----""#,
             SIZE_1,
         ));
-        assert_eq!(mode(&dir.0.join("app.log")), 0o640, "{kind}");
+        assert_eq!(mode(&dir.path().join("app.log")), 0o640, "{kind}");
         log_now(appender.as_ref(), "a");
         log_now(appender.as_ref(), "b");
         appender.stop();
         // The file opened by the rollover and the archive (the renamed file) keep the mode.
-        assert_eq!(names(&dir.0), ["app-1.log", "app.log"]);
-        assert_eq!(mode(&dir.0.join("app.log")), 0o640, "{kind}");
-        assert_eq!(mode(&dir.0.join("app-1.log")), 0o640, "{kind}");
+        assert_eq!(names(dir.path()), ["app-1.log", "app.log"]);
+        assert_eq!(mode(&dir.path().join("app.log")), 0o640, "{kind}");
+        assert_eq!(mode(&dir.path().join("app-1.log")), 0o640, "{kind}");
     }
 }
 
 /// Checks that every file of `dir` holds only whole `line…` records, no NUL byte, and
 /// returns their lines in archive order then the current file's.
 fn mapped_lines(dir: &TempDir, order: impl Fn(&str) -> u64) -> Vec<String> {
-    let mut files = names(&dir.0);
+    let mut files = names(dir.path());
     files.sort_by_key(|name| order(name));
     let mut lines = Vec::new();
     for name in files {
-        let bytes = std::fs::read(dir.0.join(&name)).unwrap();
+        let bytes = std::fs::read(dir.path().join(&name)).unwrap();
         assert!(!bytes.contains(&0), "NUL padding in {name}");
         assert!(bytes.is_empty() || bytes.ends_with(b"\n"), "{name}");
         let text = String::from_utf8(bytes).unwrap();
@@ -127,8 +127,8 @@ fn mapped_archives_are_truncated_to_their_data() {
     let dir = TempDir::new("mapped-size");
     let appender = build(&rolling_xml_with(
         "RollingMemoryMappedFile",
-        &dir.join("app.log"),
-        &dir.join("app-%i.log"),
+        &dir.file("app.log"),
+        &dir.file("app-%i.log"),
         r#"regionLength="4096""#,
         r#"<SizeBasedTriggeringPolicy size="1 KB"/><DefaultRolloverStrategy fileIndex="nomax"/>"#,
     ));
@@ -144,11 +144,11 @@ fn mapped_archives_are_truncated_to_their_data() {
             .and_then(|rest| rest.strip_suffix(".log"))
             .map_or(u64::MAX, |n| n.parse().unwrap())
     };
-    assert!(names(&dir.0).len() > 10, "{:?}", names(&dir.0));
+    assert!(names(dir.path()).len() > 10, "{:?}", names(dir.path()));
     // Each archive is just over 1 KiB (the event that went past the limit went in), far less
     // than its 4 KiB mapping.
-    for name in names(&dir.0) {
-        let length = std::fs::metadata(dir.0.join(&name)).unwrap().len();
+    for name in names(dir.path()) {
+        let length = std::fs::metadata(dir.path().join(&name)).unwrap().len();
         assert!(length <= 1024 + 52, "{name}: {length} bytes");
     }
     assert_eq!(mapped_lines(&dir, index), expected);
@@ -161,8 +161,8 @@ fn mapped_files_roll_by_time() {
     let appender = build_on(
         &rolling_xml_with(
             "RollingMemoryMappedFile",
-            &dir.join("app.log"),
-            &dir.join("app-%d{yyyy-MM-dd-HH}{UTC}.log"),
+            &dir.file("app.log"),
+            &dir.file("app-%d{yyyy-MM-dd-HH}{UTC}.log"),
             r#"append="false" regionLength="65536""#,
             "<TimeBasedTriggeringPolicy/>",
         ),
@@ -179,7 +179,7 @@ fn mapped_files_roll_by_time() {
     );
     appender.stop();
     assert_eq!(
-        names(&dir.0),
+        names(dir.path()),
         ["app-2030-05-01-10.log", "app-2030-05-01-11.log", "app.log"]
     );
     let order = |name: &str| if name == "app.log" { 1 } else { 0 };
@@ -188,11 +188,11 @@ fn mapped_files_roll_by_time() {
         ["ten a", "ten b", "eleven", "one"]
     );
     assert_eq!(
-        std::fs::read(dir.0.join("app-2030-05-01-10.log")).unwrap(),
+        std::fs::read(dir.path().join("app-2030-05-01-10.log")).unwrap(),
         b"ten a\nten b\n"
     );
     assert_eq!(
-        std::fs::read(dir.0.join("app-2030-05-01-11.log")).unwrap(),
+        std::fs::read(dir.path().join("app-2030-05-01-11.log")).unwrap(),
         b"eleven\n"
     );
 }
@@ -214,12 +214,16 @@ fn bzip2_gzip_and_zstd_archives_decompress_to_what_was_written() {
         }
         appender.stop();
         let archive = format!("app-1.log{suffix}");
-        assert_eq!(names(&dir.0), [archive.as_str(), "app.log"], "{suffix}");
-        let mut seen: Vec<String> = contents(&dir.0.join(&archive))
+        assert_eq!(names(dir.path()), [archive.as_str(), "app.log"], "{suffix}");
+        let mut seen: Vec<String> = contents(&dir.path().join(&archive))
             .lines()
             .map(str::to_string)
             .collect();
-        seen.extend(contents(&dir.0.join("app.log")).lines().map(str::to_string));
+        seen.extend(
+            contents(&dir.path().join("app.log"))
+                .lines()
+                .map(str::to_string),
+        );
         assert_eq!(seen, lines, "{suffix}");
     }
 }

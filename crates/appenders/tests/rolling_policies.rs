@@ -15,7 +15,7 @@ use l4rs_core::status::GlobalCapture;
 use l4rs_core::Appender as _;
 use rolling_support::{
     bind, build_on, contents, errors_about, leftovers, log_at, log_at_times, millis, names,
-    rolling_file_on, rolling_file_xml, rolling_file_xml_with, set_modified, Lines, TempDir, SIZE_1,
+    rolling_file_on, rolling_file_xml, rolling_file_xml_with, set_modified, TempDir, LINES, SIZE_1,
 };
 
 fn clock_at(text: &str) -> Arc<ManualClock> {
@@ -49,18 +49,18 @@ fn every_four_hours_modulated_rolls_at_multiples_of_four() {
     appender.stop();
     // Each archive is named after the last hour of its period (log4j2's `nextFileTime`).
     assert_eq!(
-        names(&dir.0),
+        names(dir.path()),
         ["app-2030-05-01-03.log", "app-2030-05-01-07.log", "app.log"]
     );
     assert_eq!(
-        contents(&dir.0.join("app-2030-05-01-03.log")),
+        contents(&dir.path().join("app-2030-05-01-03.log")),
         "a 03:20\nb 03:59\n"
     );
     assert_eq!(
-        contents(&dir.0.join("app-2030-05-01-07.log")),
+        contents(&dir.path().join("app-2030-05-01-07.log")),
         "c 04:00\nd 07:59\n"
     );
-    assert_eq!(contents(&dir.0.join("app.log")), "e 08:00\n");
+    assert_eq!(contents(&dir.path().join("app.log")), "e 08:00\n");
 }
 
 #[test]
@@ -92,19 +92,25 @@ fn policy_max_random_delay_moves_each_boundary_by_the_clocks_draw() {
     );
     appender.stop();
     assert_eq!(
-        names(&dir.0),
+        names(dir.path()),
         ["app-2030-05-01-03.log", "app-2030-05-01-04.log", "app.log"]
     );
-    assert_eq!(contents(&dir.0.join("app-2030-05-01-03.log")), "a\nb\nc\n");
-    assert_eq!(contents(&dir.0.join("app-2030-05-01-04.log")), "d\ne\n");
-    assert_eq!(contents(&dir.0.join("app.log")), "f\n");
+    assert_eq!(
+        contents(&dir.path().join("app-2030-05-01-03.log")),
+        "a\nb\nc\n"
+    );
+    assert_eq!(
+        contents(&dir.path().join("app-2030-05-01-04.log")),
+        "d\ne\n"
+    );
+    assert_eq!(contents(&dir.path().join("app.log")), "f\n");
 }
 
 /// A RollingFile on `app.log` (written `text`, dated years back) with `policy`; returns the
 /// files once the appender started and stopped.
 fn start_with(policy: &str, text: &str) -> (TempDir, Vec<String>) {
     let dir = TempDir::new("startup");
-    let path = dir.0.join("app.log");
+    let path = dir.path().join("app.log");
     std::fs::write(&path, text).unwrap();
     set_modified(&path, millis("2020-01-01T00:00:00Z"));
     let (spec, diagnostics) = bind(&rolling_file_xml(&dir, "app-%i.log", policy));
@@ -114,9 +120,9 @@ fn start_with(policy: &str, text: &str) -> (TempDir, Vec<String>) {
             .all(|d| d.message.contains("minSize -1 is negative")),
         "{diagnostics:#?}"
     );
-    let appender = l4rs_appenders::build_appender(&spec, Arc::new(Lines)).unwrap();
+    let appender = l4rs_appenders::build_appender(&spec, Arc::new(LINES)).unwrap();
     appender.stop();
-    let files = names(&dir.0);
+    let files = names(dir.path());
     (dir, files)
 }
 
@@ -132,10 +138,10 @@ fn on_startup_min_size() {
     // A file smaller than minSize stays; one as large rolls.
     let (dir, files) = start_with(r#"<OnStartupTriggeringPolicy minSize="100"/>"#, "12345\n");
     assert_eq!(files, ["app.log"]);
-    assert_eq!(contents(&dir.0.join("app.log")), "12345\n");
+    assert_eq!(contents(&dir.path().join("app.log")), "12345\n");
     let (dir, files) = start_with(r#"<OnStartupTriggeringPolicy minSize="6"/>"#, "12345\n");
     assert_eq!(files, ["app-1.log", "app.log"]);
-    assert_eq!(contents(&dir.0.join("app-1.log")), "12345\n");
+    assert_eq!(contents(&dir.path().join("app-1.log")), "12345\n");
     // A negative minSize (warned about) rolls even an empty file, as log4j2 does, but the
     // empty file is deleted rather than archived.
     let (_dir, files) = start_with(r#"<OnStartupTriggeringPolicy minSize="-1"/>"#, "");
@@ -151,7 +157,7 @@ fn cron_evaluate_on_startup_rolls_a_file_that_missed_a_fire_time() {
         ("false", vec!["app.log"]),
     ] {
         let dir = TempDir::new("cron-startup");
-        let path = dir.0.join("app.log");
+        let path = dir.path().join("app.log");
         std::fs::write(&path, "before eleven\n").unwrap();
         set_modified(&path, millis("2030-01-01T10:30:00Z"));
         // The clock says 11:30: the 11:00 fire time passed since the file was written.
@@ -162,12 +168,15 @@ fn cron_evaluate_on_startup_rolls_a_file_that_missed_a_fire_time() {
         let appender = build_on(&rolling_file_xml(&dir, "app-%i.log", &policy), &clock);
         log_at(appender.as_ref(), "after", millis("2030-01-01T11:30:00Z"));
         appender.stop();
-        assert_eq!(names(&dir.0), expected, "evaluateOnStartup={evaluate}");
+        assert_eq!(names(dir.path()), expected, "evaluateOnStartup={evaluate}");
         if evaluate == "true" {
-            assert_eq!(contents(&dir.0.join("app-1.log")), "before eleven\n");
-            assert_eq!(contents(&dir.0.join("app.log")), "after\n");
+            assert_eq!(contents(&dir.path().join("app-1.log")), "before eleven\n");
+            assert_eq!(contents(&dir.path().join("app.log")), "after\n");
         } else {
-            assert_eq!(contents(&dir.0.join("app.log")), "before eleven\nafter\n");
+            assert_eq!(
+                contents(&dir.path().join("app.log")),
+                "before eleven\nafter\n"
+            );
         }
     }
 }
@@ -184,20 +193,20 @@ fn a_min_above_one_numbers_archives_from_min() {
         log_at(&appender, text, at + n as i64);
     }
     appender.wait_for_actions();
-    assert_eq!(names(&dir.0), ["app-3.log", "app-4.log", "app.log"]);
+    assert_eq!(names(dir.path()), ["app-3.log", "app-4.log", "app.log"]);
     for (n, text) in ["d", "e", "f", "g"].iter().enumerate() {
         log_at(&appender, text, at + 3 + n as i64);
     }
     appender.stop();
     // The window 3..=5 holds three archives, the newest at 5; nothing below 3.
     assert_eq!(
-        names(&dir.0),
+        names(dir.path()),
         ["app-3.log", "app-4.log", "app-5.log", "app.log"]
     );
-    assert_eq!(contents(&dir.0.join("app-3.log")), "d\n");
-    assert_eq!(contents(&dir.0.join("app-4.log")), "e\n");
-    assert_eq!(contents(&dir.0.join("app-5.log")), "f\n");
-    assert_eq!(contents(&dir.0.join("app.log")), "g\n");
+    assert_eq!(contents(&dir.path().join("app-3.log")), "d\n");
+    assert_eq!(contents(&dir.path().join("app-4.log")), "e\n");
+    assert_eq!(contents(&dir.path().join("app-5.log")), "f\n");
+    assert_eq!(contents(&dir.path().join("app.log")), "g\n");
 }
 
 /// The size of the archive a RollingFile with `compressionLevel="{level}"` makes of `text`.
@@ -210,7 +219,7 @@ fn gzip_size(level: &str, text: &str) -> u64 {
     log_at(appender.as_ref(), text, 0);
     log_at(appender.as_ref(), "next", 0);
     appender.stop();
-    let archive = dir.0.join("app-1.log.gz");
+    let archive = dir.path().join("app-1.log.gz");
     assert_eq!(contents(&archive), format!("{text}\n"));
     std::fs::metadata(&archive).unwrap().len()
 }
@@ -239,7 +248,7 @@ fn direct_write_restarts_the_index_in_a_new_period() {
                    <SizeBasedTriggeringPolicy size="1"/>
                  </Policies>
                </RollingFile>"#,
-            dir.join("app-%d{yyyy-MM-dd-HH}{UTC}-%i.log")
+            dir.file("app-%d{yyyy-MM-dd-HH}{UTC}-%i.log")
         ),
         &clock,
     );
@@ -255,7 +264,7 @@ fn direct_write_restarts_the_index_in_a_new_period() {
     );
     appender.stop();
     assert_eq!(
-        names(&dir.0),
+        names(dir.path()),
         [
             "app-2030-05-01-10-1.log",
             "app-2030-05-01-10-2.log",
@@ -272,7 +281,7 @@ fn direct_write_restarts_the_index_in_a_new_period() {
         ("11-2", "e\n"),
     ] {
         assert_eq!(
-            contents(&dir.0.join(format!("app-2030-05-01-{name}.log"))),
+            contents(&dir.path().join(format!("app-2030-05-01-{name}.log"))),
             text
         );
     }
@@ -296,49 +305,52 @@ fn appender_max_random_delay_holds_the_work_on_the_worker_while_logging_goes_on(
     // compression waits on the worker, asleep until 30 s from now: the logging thread never
     // waited for it. The two staging files (renamed away from app.log) wait for the worker.
     clock.wait_for_waiters(waits);
-    assert_eq!(contents(&dir.0.join("app.log")), "c\n");
-    assert_eq!(leftovers(&dir.0).len(), 2, "{:?}", names(&dir.0));
-    assert!(!names(&dir.0).iter().any(|name| name.ends_with(".gz")));
+    assert_eq!(contents(&dir.path().join("app.log")), "c\n");
+    assert_eq!(leftovers(dir.path()).len(), 2, "{:?}", names(dir.path()));
+    assert!(!names(dir.path()).iter().any(|name| name.ends_with(".gz")));
     clock.advance_and_settle(start + 29_999);
-    assert_eq!(leftovers(&dir.0).len(), 2, "{:?}", names(&dir.0));
+    assert_eq!(leftovers(dir.path()).len(), 2, "{:?}", names(dir.path()));
     clock.set(start + 30_000);
     appender.wait_for_actions();
-    assert_eq!(names(&dir.0), ["app-1.log.gz", "app-2.log.gz", "app.log"]);
-    assert_eq!(contents(&dir.0.join("app-1.log.gz")), "a\n");
-    assert_eq!(contents(&dir.0.join("app-2.log.gz")), "b\n");
+    assert_eq!(
+        names(dir.path()),
+        ["app-1.log.gz", "app-2.log.gz", "app.log"]
+    );
+    assert_eq!(contents(&dir.path().join("app-1.log.gz")), "a\n");
+    assert_eq!(contents(&dir.path().join("app-2.log.gz")), "b\n");
     // Stopping does not wait out a delay: the work of a last rollover is done at once.
     log_at(&appender, "d", start + 30_000);
     appender.stop();
     assert_eq!(
-        names(&dir.0),
+        names(dir.path()),
         ["app-1.log.gz", "app-2.log.gz", "app-3.log.gz", "app.log"]
     );
-    assert_eq!(contents(&dir.0.join("app-3.log.gz")), "c\n");
+    assert_eq!(contents(&dir.path().join("app-3.log.gz")), "c\n");
 }
 
 #[test]
 fn a_failed_rollover_is_retried_after_a_second_on_the_rolling_clock() {
     let dir = TempDir::new("retry");
     // The archive's name is taken by a directory: the rollover fails before touching app.log.
-    std::fs::create_dir_all(dir.0.join("app.old/occupied")).unwrap();
+    std::fs::create_dir_all(dir.path().join("app.old/occupied")).unwrap();
     let start = millis("2030-01-01T00:00:00Z");
     let clock = Arc::new(ManualClock::new(start));
     let capture = GlobalCapture::start();
     let appender = build_on(&rolling_file_xml(&dir, "app.old", SIZE_1), &clock);
     log_at(appender.as_ref(), "a", start);
     log_at(appender.as_ref(), "b", start);
-    std::fs::remove_dir_all(dir.0.join("app.old")).unwrap();
+    std::fs::remove_dir_all(dir.path().join("app.old")).unwrap();
     // The way is free, but the retry waits for the clock.
     clock.set(start + 999);
     log_at(appender.as_ref(), "c", start);
-    assert_eq!(names(&dir.0), ["app.log"]);
+    assert_eq!(names(dir.path()), ["app.log"]);
     clock.set(start + 1_000);
     log_at(appender.as_ref(), "d", start);
     appender.stop();
-    let errors = errors_about(&capture.records(), &dir.join("app.old"));
+    let errors = errors_about(&capture.records(), &dir.file("app.old"));
     assert_eq!(errors.len(), 1, "{errors:#?}");
     assert!(errors[0].contains("is a directory"), "{}", errors[0]);
-    assert_eq!(names(&dir.0), ["app.log", "app.old"]);
-    assert_eq!(contents(&dir.0.join("app.old")), "a\nb\nc\n");
-    assert_eq!(contents(&dir.0.join("app.log")), "d\n");
+    assert_eq!(names(dir.path()), ["app.log", "app.old"]);
+    assert_eq!(contents(&dir.path().join("app.old")), "a\nb\nc\n");
+    assert_eq!(contents(&dir.path().join("app.log")), "d\n");
 }

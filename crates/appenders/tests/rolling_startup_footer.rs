@@ -20,14 +20,11 @@ use std::sync::Arc;
 
 use l4rs_appenders::ManualClock;
 use rolling_support::{
-    build_with_layout_on, log_at, millis, names, rolling_xml, set_modified, Framed, TempDir,
+    build_with_layout_on, log_at, millis, names, rolling_xml, set_modified, LineLayout, TempDir,
 };
 
 /// `<message>\n`, with the header `HEADER\n` and the footer `FOOTER\n`.
-const FRAMED: Framed = Framed {
-    header: "HEADER\n",
-    footer: "FOOTER\n",
-};
+const FRAMED: LineLayout = LineLayout::with_header_footer("HEADER\n", "FOOTER\n");
 
 /// What a previous run with [`FRAMED`] left in `app.log`.
 const PREVIOUS_RUN: &str = "HEADER\nold line\nFOOTER\n";
@@ -74,7 +71,7 @@ fn previous_run_footed_again() -> String {
 
 /// Puts [`PREVIOUS_RUN`] in `dir/app.log`, last modified at `dated`.
 fn seed_previous_run(dir: &TempDir, dated: &str) {
-    let path = dir.0.join("app.log");
+    let path = dir.path().join("app.log");
     std::fs::write(&path, PREVIOUS_RUN).unwrap();
     set_modified(&path, millis(dated));
 }
@@ -87,8 +84,8 @@ fn run(kind: &str, dir: &TempDir, file_pattern: &str, policies: &str, now: &str,
     let clock = Arc::new(ManualClock::new(now));
     let xml = rolling_xml(
         kind,
-        &dir.join("app.log"),
-        &dir.join(file_pattern),
+        &dir.file("app.log"),
+        &dir.file(file_pattern),
         policies,
     );
     let appender = build_with_layout_on(&xml, Arc::new(FRAMED), &clock);
@@ -106,9 +103,9 @@ fn run(kind: &str, dir: &TempDir, file_pattern: &str, policies: &str, now: &str,
 /// text.
 fn expect_files(dir: &TempDir, expected: &[(&str, String)], context: &str) {
     let expected_names: Vec<&str> = expected.iter().map(|(name, _)| *name).collect();
-    assert_eq!(names(&dir.0), expected_names, "{context}");
+    assert_eq!(names(dir.path()), expected_names, "{context}");
     for (name, text) in expected {
-        let actual = std::fs::read_to_string(dir.0.join(name)).unwrap();
+        let actual = std::fs::read_to_string(dir.path().join(name)).unwrap();
         assert_eq!(&actual, text, "{context}: {name}");
     }
 }

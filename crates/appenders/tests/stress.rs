@@ -13,7 +13,7 @@ use std::sync::Arc;
 use l4rs_appenders::{FileAppender, MemoryMappedFileAppender, RandomAccessFileAppender};
 use l4rs_config::model::{AppenderKind, MemoryMappedFileSpec, RandomAccessFileSpec};
 use l4rs_core::{Appender, Level, LogEvent, Message};
-use rolling_support::{kind, Lines, TempDir};
+use rolling_support::{kind, TempDir, LINES};
 
 const THREADS: usize = 64;
 const EVENTS: usize = 100_000;
@@ -101,27 +101,27 @@ fn number(field: &[u8], line: &[u8]) -> usize {
 #[test]
 fn file_64_threads() {
     let dir = scratch("file");
-    let path = dir.join("stress.log");
+    let path = dir.file("stress.log");
     // log4j2's defaults, as the configuration binds them.
     let AppenderKind::File(spec) = kind(&format!(r#"<File name="File" fileName="{path}"/>"#))
     else {
         panic!("not a File");
     };
-    let appender = FileAppender::new("File", &spec, Arc::new(Lines)).unwrap();
+    let appender = FileAppender::new("File", &spec, Arc::new(LINES)).unwrap();
     hammer(&appender, THREADS, EVENTS);
     check(&path, THREADS, EVENTS);
 }
 
 fn random_access_file(immediate_flush: bool) {
     let dir = scratch("raf");
-    let path = dir.join("stress.log");
+    let path = dir.file("stress.log");
     let spec = RandomAccessFileSpec {
         file_name: path.clone(),
         append: true,
         immediate_flush,
         buffer_size: 262_144,
     };
-    let appender = RandomAccessFileAppender::new("Raf", &spec, Arc::new(Lines)).unwrap();
+    let appender = RandomAccessFileAppender::new("Raf", &spec, Arc::new(LINES)).unwrap();
     hammer(&appender, THREADS, EVENTS);
     check(&path, THREADS, EVENTS);
 }
@@ -138,14 +138,14 @@ fn random_access_file_64_threads_buffered() {
 
 fn memory_mapped_file(region_length: i64, threads: usize, events: usize) {
     let dir = scratch("mmf");
-    let path = dir.join("stress.log");
+    let path = dir.file("stress.log");
     let spec = MemoryMappedFileSpec {
         file_name: path.clone(),
         append: true,
         immediate_flush: false,
         region_length,
     };
-    let appender = MemoryMappedFileAppender::new("Mmf", &spec, Arc::new(Lines)).unwrap();
+    let appender = MemoryMappedFileAppender::new("Mmf", &spec, Arc::new(LINES)).unwrap();
     hammer(&appender, threads, events);
     check(&path, threads, events);
 }

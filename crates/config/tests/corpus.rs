@@ -18,12 +18,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use l4rs_config::{load_file_with, Configuration, LoadOptions, Severity};
-
-fn corpus_dir() -> PathBuf {
-    let dir =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/log4j2-configs");
-    dir.canonicalize().unwrap_or(dir)
-}
+use l4rs_test_support::shared::{shared_path, skip_or_fail};
 
 /// The corpus index: per file, its feature notes (`test-only-plugins:List; …`).
 fn read_index(dir: &Path) -> HashMap<String, String> {
@@ -127,9 +122,9 @@ fn survey() -> Option<&'static Survey> {
 }
 
 /// Loads every corpus file (status messages silenced, then the status level restored); `None`
-/// when the corpus is absent.
+/// when the corpus is absent (skipped with a notice, or failed under CI).
 fn load_survey() -> Option<Survey> {
-    let dir = corpus_dir();
+    let dir = shared_path("corpus/log4j2-configs", "the corpus tests")?;
     let entries = std::fs::read_dir(&dir).ok()?;
     let index = read_index(&dir);
     let mut files: Vec<PathBuf> = entries
@@ -231,16 +226,12 @@ fn load_survey() -> Option<Survey> {
 }
 
 fn report_path() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../docs/compatibility-corpus.md")
+    l4rs_test_support::workspace_root().join("docs/compatibility-corpus.md")
 }
 
 #[test]
 fn every_corpus_configuration_loads_or_is_rejected_without_panicking() {
     let Some(survey) = survey() else {
-        println!(
-            "note: corpus {} not found; corpus check skipped",
-            corpus_dir().display()
-        );
         return;
     };
     assert!(
@@ -296,15 +287,10 @@ fn needs_what_the_oracle_lacks(path: &std::path::Path) -> bool {
 #[test]
 fn configurations_without_unsupported_plugins_build_what_log4j2_builds() {
     if let Err(missing) = corpus_oracle::available() {
-        assert!(
-            std::env::var("CI").unwrap_or_default().is_empty(),
-            "the corpus oracle is required under CI but {missing}"
-        );
-        eprintln!("skipping the corpus comparison with log4j2: {missing}");
+        skip_or_fail("the corpus comparison with log4j2", &missing);
         return;
     }
     let Some(survey) = survey() else {
-        println!("note: corpus not found; comparison skipped");
         return;
     };
     let comparable: Vec<&Row> = survey

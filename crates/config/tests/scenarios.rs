@@ -4,10 +4,7 @@
 use std::path::PathBuf;
 
 use l4rs_config::{load_file, set_system_property, Severity};
-
-fn scenarios_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/oracle/scenarios")
-}
+use l4rs_test_support::shared::shared_path;
 
 /// The scenarios whose configurations are wrong on purpose, with the messages log4j2 prints.
 const EXPECTED: &[(&str, &[&str])] = &[(
@@ -24,11 +21,10 @@ const EXPECTED: &[(&str, &[&str])] = &[(
 
 #[test]
 fn every_scenario_configuration_loads_without_unexpected_diagnostics() {
-    let dir = scenarios_dir();
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        println!("note: {} not found; scenario check skipped", dir.display());
+    let Some(dir) = shared_path("oracle/scenarios", "the oracle scenarios' configurations") else {
         return;
     };
+    let entries = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
     set_system_property("out", "/tmp/l4rs-config-scenario-out");
     let mut checked = 0;
     let mut paths: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();

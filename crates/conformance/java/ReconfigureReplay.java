@@ -1,4 +1,4 @@
-// The Java side of the reconfiguration scenarios (tests/conformance/reconfigure/): replays a
+// The Java side of the reconfiguration scenarios (crates/conformance/tests/reconfigure/): replays a
 // scenario through real log4j2 with real logger calls, applying the steps of its steps.json
 // (reconfigure from another file, Configurator.setLevel, Configurator.setRootLevel) between
 // the events. l4rs-replay applies the same steps; compare.py compares the two byte for byte.

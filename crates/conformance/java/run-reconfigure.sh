@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Replays one reconfiguration scenario (tests/conformance/reconfigure/) through real log4j2
+# Replays one reconfiguration scenario (crates/conformance/tests/reconfigure/) through real log4j2
 # (Debian's jars) with ReconfigureReplay.java, the Java counterpart of l4rs-replay's steps.
 # Usage: run-reconfigure.sh SCENARIO_DIR OUT_DIR. Exit status as the oracle's run.sh.
 set -euo pipefail

@@ -1,9 +1,9 @@
 //! The conformance suite: every oracle scenario (`shared/oracle/scenarios/`, the project's
-//! own `tests/conformance/scenarios/` and the layout crate's probe scenarios in
+//! own `crates/conformance/tests/scenarios/` and the layout crate's probe scenarios in
 //! `crates/layout/tests/oracle/`) replayed by real log4j2 and by `l4rs-replay`, compared byte
 //! for byte by the oracle's `compare.py`.
 //!
-//! Scenarios listed in `tests/conformance/known-differences.txt` are expected to fail (each with
+//! Scenarios listed in `crates/conformance/tests/known-differences.txt` are expected to fail (each with
 //! its reason, mirrored in docs/compatibility.md); the test fails when any other scenario fails,
 //! and also when a listed one passes, so the list stays true. The list may only name the
 //! project's own scenarios: every public scenario must pass.
@@ -29,7 +29,7 @@ use common::{
 /// The folders holding the project's own scenarios (the public ones are the oracle's).
 fn own_scenario_roots() -> [PathBuf; 2] {
     [
-        workspace_root().join("tests/conformance/scenarios"),
+        workspace_root().join("crates/conformance/tests/scenarios"),
         workspace_root().join("crates/layout/tests/oracle"),
     ]
 }
@@ -163,7 +163,8 @@ fn real_call_scenarios_match_log4j2() {
     if !require_oracle("the real-call conformance scenarios") {
         return;
     }
-    let scenarios = scenarios_under(&[workspace_root().join("tests/conformance/real-calls")]);
+    let scenarios =
+        scenarios_under(&[workspace_root().join("crates/conformance/tests/real-calls")]);
     assert!(!scenarios.is_empty(), "no real-call scenarios found");
     let output = Command::new("python3")
         .env("ORACLE_JAVA_OPTS", oracle_java_opts())

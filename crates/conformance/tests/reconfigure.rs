@@ -1,4 +1,4 @@
-//! Conformance across a reconfiguration: the scenarios of `tests/conformance/reconfigure/`
+//! Conformance across a reconfiguration: the scenarios of `crates/conformance/tests/reconfigure/`
 //! (events, then a step from their `steps.json`: reconfigure from another file, set a level,
 //! set the root level, then more events) replayed by real log4j2 through the project's own
 //! `crates/conformance/java/run-reconfigure.sh` and by `l4rs-replay`, compared byte for byte
@@ -20,7 +20,8 @@ use common::{
 
 #[test]
 fn reconfiguration_scenarios_match_log4j2() {
-    let scenarios = scenarios_under(&[workspace_root().join("tests/conformance/reconfigure")]);
+    let scenarios =
+        scenarios_under(&[workspace_root().join("crates/conformance/tests/reconfigure")]);
     assert!(
         scenarios.len() >= 3,
         "the reconfiguration scenarios are missing"
@@ -85,7 +86,9 @@ fn status_lines_across_a_reconfiguration_are_log4j2s() {
     let oracle = workspace_root().join("crates/conformance/java/run-reconfigure.sh");
     let mut differences = Vec::new();
     let mut reported = 0;
-    for scenario in scenarios_under(&[workspace_root().join("tests/conformance/reconfigure")]) {
+    for scenario in
+        scenarios_under(&[workspace_root().join("crates/conformance/tests/reconfigure")])
+    {
         let scenario = scenario.canonicalize().expect("scenario folder");
         let theirs = status_of(&oracle, &scenario, true);
         let ours = status_of(&replay_binary(), &scenario, false);

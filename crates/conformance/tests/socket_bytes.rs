@@ -1,6 +1,6 @@
 //! The bytes a Socket or Syslog appender sends, byte-identical with log4j2: each scenario of
-//! `tests/conformance/socket/` is replayed by the oracle (`shared/oracle/log4j2-java/run.sh`)
-//! and by `l4rs-replay` against a receiver on 127.0.0.1 (tests/support/net.rs) whose port is
+//! `crates/conformance/tests/socket/` is replayed by the oracle (`shared/oracle/log4j2-java/run.sh`)
+//! and by `l4rs-replay` against a receiver on 127.0.0.1 (crates/integration-tests/src/net.rs) whose port is
 //! written into the scenario's `log4j2.xml` (`@TCP_PORT@`, `@UDP_PORT@`) before each run;
 //! what the receiver recorded is compared (TCP: the stream, from connect to close; UDP: the
 //! datagrams in order), each side's own pid masked as compare.py masks it.
@@ -128,9 +128,9 @@ fn mask_pid(text: &str, pid: &str) -> String {
 }
 
 fn scenarios() -> Vec<PathBuf> {
-    let root = workspace_root().join("tests/conformance/socket");
+    let root = workspace_root().join("crates/conformance/tests/socket");
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
-        .expect("tests/conformance/socket")
+        .expect("crates/conformance/tests/socket")
         .flatten()
         .map(|entry| entry.path())
         .filter(|path| path.join("log4j2.xml").exists())

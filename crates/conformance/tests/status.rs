@@ -1,7 +1,7 @@
 //! Status messages: what l4rs reports on stderr while loading a scenario's configuration must
 //! be what log4j2 reports (compare.py never looks at stderr, so this is checked here).
 //!
-//! Each scenario in `tests/conformance/scenarios/` keeps the oracle's status lines in
+//! Each scenario in `crates/conformance/tests/scenarios/` keeps the oracle's status lines in
 //! `expected-status.txt` (absent when log4j2 prints none): one `LEVEL message` per line, with the
 //! timestamp and thread name dropped, Java stack traces left out, and the scenario folder and
 //! output folder written `<SCENARIO>` and `<OUT>`. The files are generated from the live oracle:
@@ -15,7 +15,7 @@
 //! * [`l4rs_reports_what_log4j2_reports`] runs `l4rs-replay` on every scenario and compares its
 //!   status lines with the stored ones. l4rs may end a message with its own ` (help: …)`; only
 //!   the part before it is compared. Scenarios listed in
-//!   `tests/conformance/known-status-differences.txt` (each with its reason, mirrored in
+//!   `crates/conformance/tests/known-status-differences.txt` (each with its reason, mirrored in
 //!   docs/compatibility.md) must differ; every other one must match.
 
 mod common;
@@ -32,7 +32,7 @@ use common::{
 const STATUS_FILE: &str = "expected-status.txt";
 
 fn scenarios() -> Vec<PathBuf> {
-    scenarios_under(&[workspace_root().join("tests/conformance/scenarios")])
+    scenarios_under(&[workspace_root().join("crates/conformance/tests/scenarios")])
 }
 
 /// Runs `command scenario out` in a fresh output folder and returns its stderr.

@@ -28,7 +28,6 @@ pub mod level;
 pub mod location;
 pub mod marker;
 pub mod status;
-pub mod testing;
 pub mod throwable;
 pub mod time;
 

@@ -5,11 +5,11 @@
 use std::error::Error;
 use std::fmt;
 
-use l4rs_core::testing::{self, CountingAllocator};
 use l4rs_core::ThrowableRef;
+use l4rs_test_support::allocations::{self, CountingAllocator};
 
 #[global_allocator]
-static ALLOCATOR: CountingAllocator = CountingAllocator::new(testing::count_on_this_thread);
+static ALLOCATOR: CountingAllocator = CountingAllocator::new(allocations::count_on_this_thread);
 
 /// An error whose `Debug` output starts with the name it is given, as a derived `Debug` starts
 /// with its type's name.
@@ -45,7 +45,7 @@ fn names_met_before_are_found_without_allocating() {
     for error in &errors {
         assert_eq!(type_name(error), error.0);
     }
-    let allocations = testing::allocations_during(|| {
+    let allocations = allocations::allocations_during(|| {
         for error in &errors {
             std::hint::black_box(type_name(error));
         }

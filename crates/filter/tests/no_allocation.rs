@@ -2,16 +2,16 @@
 //! (in its own test binary, since it replaces the global allocator).
 
 use l4rs_config::model::{FilterSpec, FilterVerdicts};
-use l4rs_core::testing::{self, CountingAllocator};
 use l4rs_core::{FilterResult, Level, LogEvent, Marker, Message};
 use l4rs_filter::build_filter;
+use l4rs_test_support::allocations::{self, CountingAllocator};
 
 #[global_allocator]
-static ALLOCATOR: CountingAllocator = CountingAllocator::new(testing::count_on_this_thread);
+static ALLOCATOR: CountingAllocator = CountingAllocator::new(allocations::count_on_this_thread);
 
 #[test]
 fn the_counter_sees_allocations() {
-    assert!(testing::allocations_during(|| drop(std::hint::black_box(vec![1u8; 16]))) > 0);
+    assert!(allocations::allocations_during(|| drop(std::hint::black_box(vec![1u8; 16]))) > 0);
 }
 
 #[test]
@@ -70,5 +70,5 @@ fn steady_state_filtering_allocates_nothing() {
         }
     };
     run(100);
-    assert_eq!(testing::allocations_during(|| run(1000)), 0);
+    assert_eq!(allocations::allocations_during(|| run(1000)), 0);
 }

@@ -259,7 +259,7 @@ mod tests {
             .map(|record| record.message.split(" org.").next().unwrap_or_default())
             .collect();
         // log4j2 2.19's lines for a Routing appender with ignoreExceptions="false" in front of
-        // a failing File (tests/conformance/scenarios/448-routing-ignore-exceptions).
+        // a failing File (crates/conformance/tests/scenarios/448-routing-ignore-exceptions).
         assert_eq!(
             messages,
             [

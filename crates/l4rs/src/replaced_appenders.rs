@@ -26,34 +26,13 @@ pub(crate) fn precedes(replaced: &AppenderSpec, survivor: &AppenderSpec) -> bool
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::path::{Path, PathBuf};
+    use std::path::Path;
 
     use l4rs_config::model::AppenderKind;
+    use l4rs_test_support::TempDir;
 
     fn open_files(replaced: &[AppenderSpec]) {
         replaced.iter().for_each(open_file);
-    }
-
-    struct TempDir(PathBuf);
-
-    impl TempDir {
-        fn new(label: &str) -> TempDir {
-            let path =
-                std::env::temp_dir().join(format!("l4rs-replaced-{}-{label}", std::process::id()));
-            let _ = std::fs::remove_dir_all(&path);
-            std::fs::create_dir_all(&path).unwrap();
-            TempDir(path)
-        }
-
-        fn file(&self, name: &str) -> String {
-            self.0.join(name).display().to_string()
-        }
-    }
-
-    impl Drop for TempDir {
-        fn drop(&mut self) {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
     }
 
     fn file_spec(file_name: String, append: bool, create_on_demand: bool) -> AppenderSpec {
@@ -158,7 +137,7 @@ mod tests {
     #[test]
     fn an_unopenable_file_is_reported_as_log4j2_words_it() {
         let dir = TempDir::new("unopenable");
-        let spec = file_spec(dir.0.display().to_string(), true, false);
+        let spec = file_spec(dir.path().display().to_string(), true, false);
         let error = l4rs_appenders::open_replaced_file(&spec)
             .unwrap_err()
             .to_string();

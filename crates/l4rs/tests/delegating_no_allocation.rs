@@ -3,11 +3,11 @@
 //! `Failover` whose primary failed (skipped until the retry time), a healthy `Failover`, and
 //! `Null`. Measured on the calling thread with a counting allocator, through the facade.
 
-use l4rs::core::testing::{self, CountingAllocator};
 use l4rs::{Level, ThreadContext};
+use l4rs_test_support::allocations::{self, CountingAllocator};
 
 #[global_allocator]
-static ALLOCATOR: CountingAllocator = CountingAllocator::new(testing::count_on_this_thread);
+static ALLOCATOR: CountingAllocator = CountingAllocator::new(allocations::count_on_this_thread);
 
 #[test]
 fn delegating_appenders_allocate_nothing_per_event() {
@@ -53,7 +53,7 @@ fn delegating_appenders_allocate_nothing_per_event() {
     for n in 0..200 {
         log(n);
     }
-    let allocations = testing::allocations_during(|| {
+    let allocations = allocations::allocations_during(|| {
         for n in 200..1200 {
             log(n);
         }

@@ -14,8 +14,10 @@
 
 use std::hint::black_box;
 
-use l4rs_core::{Layout, Level, LogEvent, Message, StackFrame, Throwable, ThrowableRef};
+use l4rs_core::{Layout, Level, LogEvent, Message, Throwable, ThrowableRef};
 use l4rs_layout::PatternLayout;
+// The shape of the bench's error: 100 recursive frames and their caller, as Rust frames resolve.
+use l4rs_test_support::benchmark_throwable;
 
 const BENCHMARK_PATTERN: &str =
     "%d{yyyy-MM-dd HH:mm:ss.SSS} %-5level %pid %t %C.%M:%L - %msg %ex{full} %n";
@@ -66,30 +68,6 @@ fn benchmark_event(throwable: Option<&Throwable>) -> LogEvent<'_> {
     });
     event.throwable = throwable.map(ThrowableRef::Throwable);
     event
-}
-
-/// The shape of the bench's error: 100 recursive frames and their caller, as Rust frames
-/// resolve (module path, function, file name, line).
-fn benchmark_throwable() -> Throwable {
-    let mut frames: Vec<StackFrame> = (0..100)
-        .map(|depth| {
-            StackFrame::rust(
-                "l4rs_bench::workload",
-                "descend",
-                Some("workload.rs"),
-                if depth == 0 { 77 } else { 79 },
-            )
-        })
-        .collect();
-    frames.push(StackFrame::rust(
-        "l4rs_bench::workload",
-        "build_fixture",
-        Some("workload.rs"),
-        62,
-    ));
-    Throwable::new("l4rs_bench::workload::DeepError")
-        .with_message("failure raised one hundred calls down, for the benchmark")
-        .with_frames(frames)
 }
 
 fn format_bench(bencher: divan::Bencher<'_, '_>, throwable: Option<&Throwable>) {

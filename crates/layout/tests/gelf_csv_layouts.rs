@@ -8,18 +8,18 @@ mod common;
 use std::io::Read;
 use std::sync::Arc;
 
-use common::{scenario_dir, scenario_events, OwnedEvent};
+use common::{scenario_dir, scenario_events, written, OwnedEvent};
 use l4rs_config::model::{
     AppenderKind, Configuration, CsvLayoutKind, CsvLayoutSpec, CsvQuoteMode, GelfCompression,
     GelfLayoutSpec, LayoutSpec, LoggerFieldsSpec, PatternLayoutSpec, Rfc5424LayoutSpec,
 };
-use l4rs_core::testing::{self, CountingAllocator};
 use l4rs_core::{Layout, LogEvent, Message};
 use l4rs_layout::{CsvLayout, GelfLayout, LayoutContext, Rfc5424Layout};
+use l4rs_test_support::allocations::{self, CountingAllocator};
 use serde_json::Value;
 
 #[global_allocator]
-static ALLOCATOR: CountingAllocator = CountingAllocator::new(testing::count_on_this_thread);
+static ALLOCATOR: CountingAllocator = CountingAllocator::new(allocations::count_on_this_thread);
 
 const GELF_SCENARIOS: [&str; 2] = ["476-gelf-layout", "477-gelf-pattern-selector"];
 
@@ -177,28 +177,6 @@ fn file_layouts(config: &Configuration) -> Vec<(String, Arc<dyn Layout>)> {
         .collect()
 }
 
-/// Writes what an appender writes: the header, each event encoded on its own (GELF
-/// compresses per event), the footer.
-fn written(layout: &dyn Layout, events: &[OwnedEvent]) -> Vec<u8> {
-    let mut bytes = Vec::new();
-    let mut encode = |text: &str| {
-        let mut scratch = Vec::new();
-        bytes.extend_from_slice(layout.encode(text, &mut scratch));
-    };
-    let mut text = String::new();
-    layout.header(&mut text);
-    encode(&text);
-    for event in events {
-        text.clear();
-        layout.format(&event.as_event(), &mut text);
-        encode(&text);
-    }
-    text.clear();
-    layout.footer(&mut text);
-    encode(&text);
-    bytes
-}
-
 #[test]
 fn files_equal_what_log4j2_wrote() {
     let mut checked = 0;
@@ -238,7 +216,7 @@ fn logger_fields(sd_id: Option<&str>, fields: &[(&str, &str)]) -> LoggerFieldsSp
 
 #[test]
 fn formatting_allocates_nothing_once_warm() {
-    let probe = testing::allocations_during(|| drop(std::hint::black_box(vec![1u8; 16])));
+    let probe = allocations::allocations_during(|| drop(std::hint::black_box(vec![1u8; 16])));
     assert!(probe >= 1, "the counting allocator must see allocations");
     let csv = |kind, format: &str, quote_mode| {
         CsvLayout::new(
@@ -303,7 +281,7 @@ fn formatting_allocates_nothing_once_warm() {
         for event in &events {
             let event = event.as_event();
             out.clear();
-            let allocations = testing::allocations_during(|| {
+            let allocations = allocations::allocations_during(|| {
                 layout.format(&event, &mut out);
                 let _ = layout.encode(&out, &mut scratch);
             });

@@ -9,13 +9,13 @@ use std::path::Path;
 
 use common::{scenario_dir, scenario_events, scenario_files, OwnedEvent};
 use l4rs_config::model::{JsonLayoutSpec, LayoutSpec};
-use l4rs_core::testing::{self, CountingAllocator};
 use l4rs_core::{Layout, LogEvent, Message};
 use l4rs_layout::{JsonLayout, LayoutContext};
+use l4rs_test_support::allocations::{self, CountingAllocator};
 use serde_json::Value;
 
 #[global_allocator]
-static ALLOCATOR: CountingAllocator = CountingAllocator::new(testing::count_on_this_thread);
+static ALLOCATOR: CountingAllocator = CountingAllocator::new(allocations::count_on_this_thread);
 
 /// All the JSON scenarios' events: markers, MDC, NDC, control characters, exceptions.
 fn all_events() -> Vec<OwnedEvent> {
@@ -234,7 +234,7 @@ fn files_equal_what_log4j2_wrote() {
 
 #[test]
 fn formatting_allocates_nothing_once_warm() {
-    let probe = testing::allocations_during(|| drop(std::hint::black_box(vec![1u8; 16])));
+    let probe = allocations::allocations_during(|| drop(std::hint::black_box(vec![1u8; 16])));
     assert!(probe >= 1, "the counting allocator must see allocations");
     let events = all_events();
     for spec in [
@@ -261,7 +261,7 @@ fn formatting_allocates_nothing_once_warm() {
         for event in &events {
             let event = event.as_event();
             out.clear();
-            let allocations = testing::allocations_during(|| layout.format(&event, &mut out));
+            let allocations = allocations::allocations_during(|| layout.format(&event, &mut out));
             assert_eq!(allocations, 0, "allocated formatting {:?}", event.message);
         }
     }

@@ -10,13 +10,13 @@ use std::sync::Arc;
 
 use common::OwnedEvent;
 use l4rs_config::model::{EventTemplateAdditionalField, JsonTemplateLayoutSpec};
-use l4rs_core::testing::{self, CountingAllocator};
 use l4rs_core::{Layout, Level, Marker, StackFrame, Throwable, Timestamp};
 use l4rs_layout::{JsonTemplateLayout, LayoutContext};
+use l4rs_test_support::allocations::{self, CountingAllocator};
 use serde_json::{json, Value};
 
 #[global_allocator]
-static ALLOCATOR: CountingAllocator = CountingAllocator::new(testing::count_on_this_thread);
+static ALLOCATOR: CountingAllocator = CountingAllocator::new(allocations::count_on_this_thread);
 
 fn spec(template: &str) -> JsonTemplateLayoutSpec {
     JsonTemplateLayoutSpec {
@@ -706,7 +706,7 @@ fn test_property_injection_is_once_or_per_event() {
 
 #[test]
 fn formatting_allocates_nothing_once_warm() {
-    let probe = testing::allocations_during(|| drop(std::hint::black_box(vec![1u8; 16])));
+    let probe = allocations::allocations_during(|| drop(std::hint::black_box(vec![1u8; 16])));
     assert!(probe >= 1, "the counting allocator must see allocations");
     let mut rich = event_with_error();
     rich.mdc.insert("user", "alice");
@@ -731,7 +731,7 @@ fn formatting_allocates_nothing_once_warm() {
         for event in &events {
             let event = event.as_event();
             out.clear();
-            let allocations = testing::allocations_during(|| layout.format(&event, &mut out));
+            let allocations = allocations::allocations_during(|| layout.format(&event, &mut out));
             assert_eq!(allocations, 0, "{uri} allocated: {out}");
         }
     }

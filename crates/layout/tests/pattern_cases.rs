@@ -14,6 +14,7 @@ use common::{exception_e, OwnedEvent};
 use l4rs_config::model::{PatternLayoutSpec, ReplaceSpec};
 use l4rs_core::{Layout, Level, Marker, StackFrame, Throwable, Timestamp};
 use l4rs_layout::{DateFormatter, LayoutContext, PatternLayout};
+use l4rs_test_support::shared::shared_path;
 
 /// Rows (line numbers in the TSV) that cannot pass, and why.
 const NOT_APPLICABLE: &[(usize, &str)] = &[
@@ -58,12 +59,11 @@ const REPAIRED: &[(usize, &str)] = &[
     ),
 ];
 
+/// The rows of `shared/reference/pattern-cases.tsv`; `None` when it is absent (skipped with a
+/// notice, or failed under CI).
 fn tsv_rows() -> Option<Vec<(usize, Vec<String>)>> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/reference/pattern-cases.tsv"
-    );
-    let text = std::fs::read_to_string(path).ok()?;
+    let path = shared_path("reference/pattern-cases.tsv", "the pattern cases")?;
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     Some(
         text.lines()
             .enumerate()
@@ -417,7 +417,6 @@ fn check(line: usize, pattern: &str, description: &str, expected: &str) -> Resul
 #[test]
 fn every_pattern_case() {
     let Some(rows) = tsv_rows() else {
-        eprintln!("note: shared/reference/pattern-cases.tsv not found, skipping");
         return;
     };
     let mut passed = 0;

@@ -4,22 +4,13 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-
 use common::OwnedEvent;
 use l4rs_config::model::{
     PatternLayoutSpec, PatternSelectorKind, PatternSelectorSpec, ReplaceSpec,
 };
 use l4rs_core::{Layout, Level};
 use l4rs_layout::{LayoutContext, PatternLayout};
-
-fn scenarios_dir() -> PathBuf {
-    Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/oracle/scenarios"
-    ))
-    .to_path_buf()
-}
+use l4rs_test_support::shared::shared_path;
 
 fn spec(pattern: &str) -> PatternLayoutSpec {
     PatternLayoutSpec {
@@ -49,11 +40,12 @@ fn file(name: &'static str, pattern: &str) -> App {
 }
 
 fn run(name: &str, threshold: Level, apps: Vec<App>) {
-    let dir = scenarios_dir().join(name);
-    if !dir.exists() {
-        eprintln!("note: {} not found, skipping", dir.display());
+    let Some(dir) = shared_path(
+        &format!("oracle/scenarios/{name}"),
+        &format!("scenario {name}"),
+    ) else {
         return;
-    }
+    };
     let events: Vec<OwnedEvent> = std::fs::read_to_string(dir.join("events.jsonl"))
         .unwrap()
         .lines()

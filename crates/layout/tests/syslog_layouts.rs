@@ -4,16 +4,16 @@
 //! zone and run on the oracle's host.)
 
 use l4rs_config::model::{Rfc5424LayoutSpec, SyslogLayoutSpec};
-use l4rs_core::testing::{self, CountingAllocator};
 use l4rs_core::{ContextMap, Layout, Level, LogEvent, Message, Throwable, ThrowableRef, Timestamp};
 use l4rs_layout::{LayoutContext, Rfc5424Layout, SyslogLayout};
+use l4rs_test_support::allocations::{self, CountingAllocator};
 
 #[global_allocator]
-static ALLOCATOR: CountingAllocator = CountingAllocator::new(testing::count_on_this_thread);
+static ALLOCATOR: CountingAllocator = CountingAllocator::new(allocations::count_on_this_thread);
 
 #[test]
 fn syslog_formatting_allocates_nothing_once_warm() {
-    let probe = testing::allocations_during(|| drop(std::hint::black_box(vec![1u8; 16])));
+    let probe = allocations::allocations_during(|| drop(std::hint::black_box(vec![1u8; 16])));
     assert!(probe >= 1, "the counting allocator must see allocations");
     for escape in [None, Some("\\n".to_string())] {
         let layout = SyslogLayout::new(&SyslogLayoutSpec {
@@ -40,7 +40,7 @@ fn syslog_formatting_allocates_nothing_once_warm() {
         };
         run(&mut out);
         out.clear();
-        let allocations = testing::allocations_during(|| run(&mut out));
+        let allocations = allocations::allocations_during(|| run(&mut out));
         assert_eq!(allocations, 0, "escape {escape:?}: {out:?}");
         let lines: Vec<&str> = out.lines().collect();
         match escape {
@@ -88,7 +88,7 @@ fn rfc5424_formatting_allocates_nothing_once_warm() {
         let mut out = String::with_capacity(4096);
         run(&mut out);
         out.clear();
-        let allocations = testing::allocations_during(|| run(&mut out));
+        let allocations = allocations::allocations_during(|| run(&mut out));
         assert_eq!(allocations, 0, "tls {tls}: {out:?}");
         let lines: Vec<&str> = out.lines().collect();
         assert_eq!(lines.len(), 2, "{out:?}");

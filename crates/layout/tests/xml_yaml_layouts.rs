@@ -1,18 +1,18 @@
 //! XmlLayout and YamlLayout: the bytes equal what the live log4j2 oracle wrote for the
 //! conformance scenarios' files (their stored `expected/` copies, so this runs without Java;
-//! tests/conformance/scenarios/491-495), each piece encoded on its own as log4j2 encodes it,
+//! crates/conformance/tests/scenarios/491-495), each piece encoded on its own as log4j2 encodes it,
 //! and formatting allocates nothing once warm.
 
 mod common;
 
-use common::{scenario_dir, scenario_events, scenario_files, OwnedEvent};
+use common::{scenario_dir, scenario_events, scenario_files, written, OwnedEvent};
 use l4rs_config::model::{JsonLayoutSpec, LayoutSpec};
-use l4rs_core::testing::{self, CountingAllocator};
 use l4rs_core::Layout;
 use l4rs_layout::{LayoutContext, XmlLayout, YamlLayout};
+use l4rs_test_support::allocations::{self, CountingAllocator};
 
 #[global_allocator]
-static ALLOCATOR: CountingAllocator = CountingAllocator::new(testing::count_on_this_thread);
+static ALLOCATOR: CountingAllocator = CountingAllocator::new(allocations::count_on_this_thread);
 
 fn build(spec: &LayoutSpec) -> Option<Box<dyn Layout>> {
     match spec {
@@ -20,30 +20,6 @@ fn build(spec: &LayoutSpec) -> Option<Box<dyn Layout>> {
         LayoutSpec::Yaml(spec) => Some(Box::new(YamlLayout::new(spec, LayoutContext::default()))),
         _ => None,
     }
-}
-
-/// What an appender writes: header, events and footer, each encoded on its own (log4j2's
-/// UTF-16 encoder then starts each with a byte order mark).
-fn written(layout: &dyn Layout, events: &[OwnedEvent]) -> Vec<u8> {
-    let mut bytes = Vec::new();
-    let mut encode = |text: &str| {
-        if !text.is_empty() {
-            let mut scratch = Vec::new();
-            bytes.extend_from_slice(layout.encode(text, &mut scratch));
-        }
-    };
-    let mut text = String::new();
-    layout.header(&mut text);
-    encode(&text);
-    for event in events {
-        text.clear();
-        layout.format(&event.as_event(), &mut text);
-        encode(&text);
-    }
-    text.clear();
-    layout.footer(&mut text);
-    encode(&text);
-    bytes
 }
 
 #[test]
@@ -80,7 +56,7 @@ fn files_equal_what_log4j2_wrote() {
 
 #[test]
 fn formatting_allocates_nothing_once_warm() {
-    let probe = testing::allocations_during(|| drop(std::hint::black_box(vec![1u8; 16])));
+    let probe = allocations::allocations_during(|| drop(std::hint::black_box(vec![1u8; 16])));
     assert!(probe >= 1, "the counting allocator must see allocations");
     let events: Vec<OwnedEvent> = [
         "490-xml-layout-pretty",
@@ -130,7 +106,7 @@ fn formatting_allocates_nothing_once_warm() {
         for event in &events {
             let event = event.as_event();
             out.clear();
-            let allocations = testing::allocations_during(|| layout.format(&event, &mut out));
+            let allocations = allocations::allocations_during(|| layout.format(&event, &mut out));
             assert_eq!(
                 allocations, 0,
                 "{name} allocated formatting {:?}",

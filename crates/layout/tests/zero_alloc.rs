@@ -1,77 +1,25 @@
 //! Formatting allocates nothing once warm: the log4j2 appender benchmark's pattern with a 101-frame
 //! throwable, counted by a global allocator (only allocations made on the test's own thread count).
 
-use std::alloc::{GlobalAlloc, Layout as AllocLayout, System};
-use std::cell::Cell;
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-use l4rs_core::{
-    Layout, Level, Location, LogEvent, Message, StackFrame, Throwable, ThrowableRef, Timestamp,
-};
+use l4rs_core::{Layout, Level, Location, LogEvent, Message, Throwable, ThrowableRef, Timestamp};
 use l4rs_layout::PatternLayout;
-
-struct Counting;
-
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-
-thread_local! {
-    static COUNTING: Cell<bool> = const { Cell::new(false) };
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: AllocLayout) -> *mut u8 {
-        if COUNTING.try_with(Cell::get).unwrap_or(false) {
-            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        }
-        System.alloc(layout)
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: AllocLayout) {
-        System.dealloc(ptr, layout)
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: AllocLayout, new_size: usize) -> *mut u8 {
-        if COUNTING.try_with(Cell::get).unwrap_or(false) {
-            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        }
-        System.realloc(ptr, layout, new_size)
-    }
-}
+use l4rs_test_support::allocations::{self, CountingAllocator};
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static ALLOCATOR: CountingAllocator = CountingAllocator::new(allocations::count_on_this_thread);
 
-fn counted<R>(f: impl FnOnce() -> R) -> (R, usize) {
-    let before = ALLOCATIONS.load(Ordering::Relaxed);
-    COUNTING.with(|c| c.set(true));
-    let result = f();
-    COUNTING.with(|c| c.set(false));
-    (result, ALLOCATIONS.load(Ordering::Relaxed) - before)
-}
-
+/// The benchmark's error, with a cause that shares its last 51 frames (`... 51 more`).
 fn benchmark_throwable() -> Throwable {
-    let frames: Vec<StackFrame> = (0..101)
-        .map(|i| {
-            StackFrame::java(
-                format!("com.example.bench.Layer{i}"),
-                "call",
-                Some("Layer.java"),
-                10 + i,
-            )
-        })
-        .collect();
+    let throwable = l4rs_test_support::benchmark_throwable();
     let cause = Throwable::new("java.io.IOException")
         .with_message("disk full")
-        .with_frames(frames[50..].to_vec());
-    Throwable::new("com.example.BenchException")
-        .with_message("benchmark failure")
-        .with_frames(frames)
-        .with_cause(cause)
+        .with_frames(throwable.frames()[50..].to_vec());
+    throwable.with_cause(cause)
 }
 
 #[test]
 fn benchmark_pattern_formats_without_allocating() {
-    let (_probe, seen) = counted(|| Vec::<u8>::with_capacity(16));
+    let seen = allocations::allocations_during(|| drop(std::hint::black_box(vec![1u8; 16])));
     assert!(seen >= 1, "the counting allocator must see allocations");
     for pattern in [
         "%d{yyyy-MM-dd HH:mm:ss.SSS} %-5level %pid %t %C.%M:%L - %msg %ex{full} %n",
@@ -98,7 +46,7 @@ fn benchmark_pattern_formats_without_allocating() {
             layout.format(&make(1_700_000_000_007 + i * 1000), &mut out);
         }
         let length = out.len();
-        let ((), allocations) = counted(|| {
+        let allocations = allocations::allocations_during(|| {
             for i in 0..200 {
                 out.clear();
                 // Crosses several second boundaries, so the cache re-renders in place.

@@ -6,7 +6,6 @@ use std::collections::HashMap;
 use std::io::{BufRead as _, BufReader, Read as _};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -16,69 +15,10 @@ use l4rs_config::Diagnostic;
 use l4rs_core::status::StatusRecord;
 use l4rs_core::{AppendError, Appender, Layout, Level, LogEvent, Message, Timestamp};
 
-/// `<message>\n`.
-pub(crate) struct Lines;
+pub(crate) use l4rs_test_support::{LineLayout, TempDir};
 
-impl Layout for Lines {
-    fn format(&self, event: &LogEvent<'_>, out: &mut String) {
-        event.message.write_to(out);
-        out.push('\n');
-    }
-}
-
-/// `<message>\n` as [`Lines`] writes it, with `header` at the start of each new file and
-/// `footer` at its end.
-pub(crate) struct Framed {
-    pub header: &'static str,
-    pub footer: &'static str,
-}
-
-impl Layout for Framed {
-    fn format(&self, event: &LogEvent<'_>, out: &mut String) {
-        event.message.write_to(out);
-        out.push('\n');
-    }
-
-    fn header(&self, out: &mut String) {
-        out.push_str(self.header);
-    }
-
-    fn footer(&self, out: &mut String) {
-        out.push_str(self.footer);
-    }
-}
-
-/// A fresh directory under the system's temporary directory, removed on drop.
-pub(crate) struct TempDir(pub PathBuf);
-
-impl TempDir {
-    pub(crate) fn new(label: &str) -> TempDir {
-        TempDir::new_in(&std::env::temp_dir(), label)
-    }
-
-    /// A fresh directory under `root`, removed on drop.
-    pub(crate) fn new_in(root: &Path, label: &str) -> TempDir {
-        static COUNTER: AtomicUsize = AtomicUsize::new(0);
-        let path = root.join(format!(
-            "l4rs-rolling-t-{}-{}-{label}",
-            std::process::id(),
-            COUNTER.fetch_add(1, Ordering::Relaxed)
-        ));
-        let _ = std::fs::remove_dir_all(&path);
-        std::fs::create_dir_all(&path).unwrap();
-        TempDir(path)
-    }
-
-    pub(crate) fn join(&self, name: &str) -> String {
-        self.0.join(name).to_string_lossy().into_owned()
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+/// `<message>\n`: the layout of most of these tests.
+pub(crate) const LINES: LineLayout = LineLayout::new();
 
 /// The appender kind `appender_xml` binds to, through l4rs-config (no diagnostics allowed).
 pub(crate) fn kind(appender_xml: &str) -> AppenderKind {
@@ -144,17 +84,17 @@ pub(crate) fn rolling_file_xml_with(
 ) -> String {
     rolling_xml_with(
         "RollingFile",
-        &dir.join("app.log"),
-        &dir.join(file_pattern),
+        &dir.file("app.log"),
+        &dir.file(file_pattern),
         attributes,
         children,
     )
 }
 
-/// Builds the appender `appender_xml` describes (no diagnostics allowed) with [`Lines`], on
+/// Builds the appender `appender_xml` describes (no diagnostics allowed) with [`LINES`], on
 /// `clock`.
 pub(crate) fn build_on(appender_xml: &str, clock: &Arc<ManualClock>) -> Arc<dyn Appender> {
-    build_with_layout_on(appender_xml, Arc::new(Lines), clock)
+    build_with_layout_on(appender_xml, Arc::new(LINES), clock)
 }
 
 /// Builds the appender `appender_xml` describes (no diagnostics allowed) with `layout`, on
@@ -177,7 +117,7 @@ pub(crate) fn context_on(clock: &Arc<ManualClock>) -> RollingContext {
     }
 }
 
-/// The RollingFile `appender_xml` describes (no diagnostics allowed), with [`Lines`], on
+/// The RollingFile `appender_xml` describes (no diagnostics allowed), with [`LINES`], on
 /// `clock`: for tests that wait for its worker.
 pub(crate) fn rolling_file_on(
     appender_xml: &str,
@@ -186,7 +126,7 @@ pub(crate) fn rolling_file_on(
     rolling_file_in(appender_xml, &context_on(clock))
 }
 
-/// The RollingFile `appender_xml` describes (no diagnostics allowed), with [`Lines`], in
+/// The RollingFile `appender_xml` describes (no diagnostics allowed), with [`LINES`], in
 /// `context`.
 pub(crate) fn rolling_file_in(
     appender_xml: &str,
@@ -195,11 +135,11 @@ pub(crate) fn rolling_file_in(
     let AppenderKind::RollingFile(spec) = kind(appender_xml) else {
         panic!("not a RollingFile: {appender_xml}");
     };
-    l4rs_appenders::RollingFileAppender::with_context("R", &spec, Arc::new(Lines), context).unwrap()
+    l4rs_appenders::RollingFileAppender::with_context("R", &spec, Arc::new(LINES), context).unwrap()
 }
 
 /// The RollingMemoryMappedFile `appender_xml` describes (no diagnostics allowed), with
-/// [`Lines`], in `context`: for tests that wait for its worker.
+/// [`LINES`], in `context`: for tests that wait for its worker.
 pub(crate) fn rolling_memory_mapped_in(
     appender_xml: &str,
     context: &RollingContext,
@@ -210,16 +150,16 @@ pub(crate) fn rolling_memory_mapped_in(
     l4rs_appenders::RollingMemoryMappedFileAppender::with_context(
         "R",
         &spec,
-        Arc::new(Lines),
+        Arc::new(LINES),
         context,
     )
     .unwrap()
 }
 
-/// Builds the appender `appender_xml` describes (no diagnostics allowed) with [`Lines`], on
+/// Builds the appender `appender_xml` describes (no diagnostics allowed) with [`LINES`], on
 /// the system clock.
 pub(crate) fn build(appender_xml: &str) -> Arc<dyn Appender> {
-    build_with_layout(appender_xml, Arc::new(Lines))
+    build_with_layout(appender_xml, Arc::new(LINES))
 }
 
 /// Builds the appender `appender_xml` describes (no diagnostics allowed) with `layout`, on the

@@ -8,16 +8,14 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-pub(crate) fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+pub(crate) use l4rs_test_support::workspace_root;
 
-/// `shared/oracle` beside the checkout, or `L4RS_ORACLE_DIR` (for a worktree that has no
-/// `shared/` beside it).
+/// `shared/oracle` beside the checkout (see [`l4rs_test_support::shared::shared_root`]), or
+/// `L4RS_ORACLE_DIR` (for a worktree that has no `shared/` beside it).
 pub(crate) fn oracle_dir() -> PathBuf {
     match std::env::var_os("L4RS_ORACLE_DIR") {
         Some(dir) if !dir.is_empty() => PathBuf::from(dir),
-        _ => workspace_root().join("../shared/oracle"),
+        _ => l4rs_test_support::shared::shared_root().join("oracle"),
     }
 }
 
@@ -49,11 +47,7 @@ pub(crate) fn require_oracle(what: &str) -> bool {
     match oracle_available() {
         Ok(()) => true,
         Err(missing) => {
-            assert!(
-                std::env::var("CI").unwrap_or_default().is_empty(),
-                "the oracle is required under CI but {missing}"
-            );
-            eprintln!("skipping {what}: {missing}");
+            l4rs_test_support::shared::skip_or_fail(what, &missing);
             false
         }
     }
@@ -105,9 +99,9 @@ pub(crate) fn oracle_java_opts() -> String {
     }
 }
 
-/// The scenario names listed in `tests/conformance/<file>`: one per line, a reason after `#`.
+/// The scenario names listed in `crates/conformance/tests/<file>`: one per line, a reason after `#`.
 pub(crate) fn listed_scenarios(file: &str) -> BTreeSet<String> {
-    let path = workspace_root().join("tests/conformance").join(file);
+    let path = workspace_root().join("crates/conformance/tests").join(file);
     std::fs::read_to_string(path)
         .unwrap_or_default()
         .lines()

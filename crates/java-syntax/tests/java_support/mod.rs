@@ -5,7 +5,7 @@
 #![allow(dead_code)] // each test binary uses its own part
 
 use std::io::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 /// True when `javac`, `java` and the `jars` are there. Without them the test is skipped with a
@@ -23,39 +23,13 @@ pub(crate) fn require_jdk(jars: &[&str]) -> bool {
     match tool_missing.or_else(jar_missing) {
         None => true,
         Some(missing) => {
-            assert!(
-                std::env::var("CI").unwrap_or_default().is_empty(),
-                "the JDK is required under CI but {missing}"
-            );
-            eprintln!("skipping a test against Java: {missing}");
+            l4rs_test_support::shared::skip_or_fail("a test against Java", &missing);
             false
         }
     }
 }
 
-/// A fresh folder under the system's temporary folder, removed when dropped.
-pub(crate) struct TempDir(PathBuf);
-
-impl TempDir {
-    /// Creates `l4rs-<name>-<pid>`, empty.
-    pub(crate) fn new(name: &str) -> TempDir {
-        let path = std::env::temp_dir().join(format!("l4rs-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&path);
-        std::fs::create_dir_all(&path).expect("create a temporary folder");
-        TempDir(path)
-    }
-
-    /// Where it is.
-    pub(crate) fn path(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+pub(crate) use l4rs_test_support::TempDir;
 
 /// UTF-8 bytes in hexadecimal, two digits each.
 pub(crate) fn hex(text: &str) -> String {

@@ -4,13 +4,11 @@
 use l4rs_config::model::{CsvLayoutKind, CsvLayoutSpec, CsvQuoteMode};
 use l4rs_core::{Layout, LogEvent};
 
+use super::LOGGER_FQCN;
 use crate::charset::Charset;
 use crate::converters::location::format_location;
 use crate::scratch::with_scratch;
 use crate::{LayoutContext, PatternLayout};
-
-/// The logger FQCN log4j2 records for a call through its API (see the JSON layout).
-const LOGGER_FQCN: &str = "org.apache.logging.log4j.spi.AbstractLogger";
 
 /// A resolved `CSVFormat`: the predefined format with the layout's overrides applied.
 #[derive(Clone, Debug, PartialEq, Eq)]

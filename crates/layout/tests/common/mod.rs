@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use l4rs_core::{
-    ContextMap, ContextStack, Level, Location, LogEvent, Marker, Message, StackFrame, ThreadInfo,
-    Throwable, ThrowableRef, Timestamp,
+    ContextMap, ContextStack, Layout, Level, Location, LogEvent, Marker, Message, StackFrame,
+    ThreadInfo, Throwable, ThrowableRef, Timestamp,
 };
 use serde_json::Value;
 
@@ -188,10 +188,10 @@ pub(crate) fn exception_e() -> Throwable {
         )
 }
 
-/// A conformance scenario's folder (`tests/conformance/scenarios/NAME`).
+/// A conformance scenario's folder (`crates/conformance/tests/scenarios/NAME`).
 pub(crate) fn scenario_dir(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../tests/conformance/scenarios")
+    l4rs_test_support::workspace_root()
+        .join("crates/conformance/tests/scenarios")
         .join(name)
 }
 
@@ -238,4 +238,29 @@ pub(crate) fn scenario_files(scenario: &Path) -> Vec<ScenarioFile> {
             })
         })
         .collect()
+}
+
+/// What an appender writes: the header, each event and the footer, each encoded on its own
+/// (GELF compresses per event; log4j2's UTF-16 encoder starts each piece with a byte order
+/// mark); an empty header or footer writes nothing.
+pub(crate) fn written(layout: &dyn Layout, events: &[OwnedEvent]) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    let mut encode = |text: &str| {
+        if !text.is_empty() {
+            let mut scratch = Vec::new();
+            bytes.extend_from_slice(layout.encode(text, &mut scratch));
+        }
+    };
+    let mut text = String::new();
+    layout.header(&mut text);
+    encode(&text);
+    for event in events {
+        text.clear();
+        layout.format(&event.as_event(), &mut text);
+        encode(&text);
+    }
+    text.clear();
+    layout.footer(&mut text);
+    encode(&text);
+    bytes
 }

@@ -1,0 +1,32 @@
+//! What l4rs's tests share, so that no helper is copied from one test to the next: a fresh
+//! temporary folder ([`TempDir`]), the workspace root ([`workspace_root`]), counted allocations
+//! ([`allocations`]), a stand-in layout ([`LineLayout`]), throwables as deep as the benchmark's
+//! ([`deep_throwable`], [`benchmark_throwable`]), a named pipe that stalls an appender
+//! ([`fifo_gate`]), a small filesystem that fills up ([`tmpfs`]) and the skip-or-fail rule for
+//! what lives outside the repository ([`shared`]).
+//!
+//! A development dependency only (`publish = false`): nothing here is l4rs's API. It depends on
+//! l4rs-core alone, so any other crate's unit tests can use it; l4rs-core's own unit tests keep
+//! their helpers local (through this crate they would meet a second copy of l4rs-core's
+//! types). Helpers that only one crate's tests need stay in that crate's `tests/common` (or
+//! `tests/<area>_support`) module.
+
+pub mod allocations;
+pub mod fifo_gate;
+mod layouts;
+pub mod shared;
+mod temp_dir;
+mod throwables;
+pub mod tmpfs;
+
+use std::path::{Path, PathBuf};
+
+pub use layouts::LineLayout;
+pub use temp_dir::TempDir;
+pub use throwables::{benchmark_throwable, deep_throwable};
+
+/// The workspace root: where `Cargo.toml`, `config-samples/` and `target/` are.
+pub fn workspace_root() -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    root.canonicalize().unwrap_or(root)
+}

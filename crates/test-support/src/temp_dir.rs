@@ -1,0 +1,65 @@
+//! A fresh folder for one test, removed when the test is done with it.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// A fresh, empty folder, removed with everything in it when dropped.
+///
+/// Its name holds the process id and a counter, so tests running in parallel, in one binary or
+/// in several, never share one; `label` says which test made it.
+#[derive(Debug)]
+pub struct TempDir(PathBuf);
+
+impl TempDir {
+    /// A fresh folder under the system's temporary folder.
+    pub fn new(label: &str) -> TempDir {
+        TempDir::new_in(&std::env::temp_dir(), label)
+    }
+
+    /// A fresh folder under `root` (a small tmpfs, for example).
+    pub fn new_in(root: &Path, label: &str) -> TempDir {
+        static COUNTER: AtomicUsize = AtomicUsize::new(0);
+        let path = root.join(format!(
+            "l4rs-test-{}-{}-{label}",
+            std::process::id(),
+            COUNTER.fetch_add(1, Ordering::Relaxed)
+        ));
+        // A folder left by an earlier process with the same id would hold its files.
+        let _ = std::fs::remove_dir_all(&path);
+        std::fs::create_dir_all(&path).unwrap_or_else(|e| panic!("create {}: {e}", path.display()));
+        TempDir(path)
+    }
+
+    /// Where it is.
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+
+    /// The path of `name` inside it, as text (for a configuration's `fileName`).
+    pub fn file(&self, name: &str) -> String {
+        self.0.join(name).to_string_lossy().into_owned()
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_folder_is_fresh_and_removed_on_drop() {
+        let first = TempDir::new("fresh");
+        let second = TempDir::new("fresh");
+        assert_ne!(first.path(), second.path());
+        std::fs::write(first.file("a.log"), "x").unwrap();
+        let path = first.path().to_path_buf();
+        drop(first);
+        assert!(!path.exists());
+        assert!(second.path().is_dir());
+    }
+}

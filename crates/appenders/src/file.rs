@@ -142,3 +142,6 @@ impl AppenderManager for FileManager {
             .finish()
     }
 }
+
+#[cfg(test)]
+mod tests;

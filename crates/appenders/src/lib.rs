@@ -232,18 +232,44 @@ pub(crate) fn os_reason(error: &io::Error) -> String {
 }
 
 #[cfg(test)]
-mod file_tests;
-#[cfg(test)]
-mod memory_mapped_file_tests;
-#[cfg(test)]
-mod random_access_file_tests;
-
-#[cfg(test)]
 pub(crate) mod test_support {
     use l4rs_config::model::{AppenderKind, FileSpec};
     use l4rs_core::{Level, LogEvent, Message};
 
     pub(crate) use l4rs_test_support::{LineLayout, TempDir};
+
+    /// The `write`-family system calls the calling thread has made so far (`syscw` in
+    /// `/proc/thread-self/io`). Reading the file takes `openat`, `read` and `close` only, so the
+    /// count is not disturbed by taking it.
+    pub(crate) fn thread_write_calls() -> u64 {
+        let io = std::fs::read_to_string("/proc/thread-self/io").expect("/proc/thread-self/io");
+        io.lines()
+            .find_map(|line| line.strip_prefix("syscw: "))
+            .and_then(|count| count.trim().parse().ok())
+            .unwrap_or_else(|| panic!("no syscw in {io:?}"))
+    }
+
+    /// The `write`-family system calls the calling thread makes while running `f`. Tests using it
+    /// are single-threaded and write nothing else (no status output) meanwhile.
+    pub(crate) fn write_calls_during(f: impl FnOnce()) -> u64 {
+        let before = thread_write_calls();
+        f();
+        thread_write_calls() - before
+    }
+
+    /// Runs `f` on a new thread marked as an asynchronous stage's writer
+    /// ([`l4rs_core::batch::begin_deferring`]), as a queue's background thread is.
+    pub(crate) fn on_deferring_thread<R: Send>(f: impl FnOnce() -> R + Send) -> R {
+        std::thread::scope(|scope| {
+            scope
+                .spawn(|| {
+                    l4rs_core::batch::begin_deferring();
+                    f()
+                })
+                .join()
+                .unwrap()
+        })
+    }
 
     pub(crate) fn event(text: &'static str) -> LogEvent<'static> {
         LogEvent::new("test", Level::INFO, Message::Text(text))

@@ -175,3 +175,6 @@ impl AppenderManager for MemoryMappedFileManager {
             .finish()
     }
 }
+
+#[cfg(test)]
+mod tests;

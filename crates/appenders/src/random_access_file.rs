@@ -109,3 +109,6 @@ impl RandomAccessFileAppender {
 }
 
 crate::managed::managed_appender!(RandomAccessFileAppender);
+
+#[cfg(test)]
+mod tests;

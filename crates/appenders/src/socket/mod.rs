@@ -20,6 +20,7 @@ use crate::managed::{AppenderManager, ManagedAppender};
 use crate::registry::{Managed, Registry};
 use crate::AppenderBuildError;
 
+mod reconnect;
 mod relp;
 mod resolve;
 mod tcp;

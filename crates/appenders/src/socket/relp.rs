@@ -32,6 +32,7 @@ use std::time::{Duration, Instant};
 use l4rs_core::status;
 use rustls::ClientConnection;
 
+use super::reconnect::{self, ConnectionState, Reconnecting};
 use super::tcp::{self, Stream, TcpOptions};
 use crate::file_manager::WriteError;
 
@@ -234,7 +235,7 @@ struct Responses {
 }
 
 /// An open RELP session.
-struct Session {
+pub(super) struct Session {
     output: Mutex<Output>,
     input: Mutex<Input>,
     tls: Option<Mutex<ClientConnection>>,
@@ -630,7 +631,8 @@ fn itoa(mut value: u32, buffer: &mut [u8; 10]) -> &[u8] {
     }
 }
 
-struct State {
+/// What the manager's lock guards.
+pub(super) struct State {
     session: Option<Arc<Session>>,
     /// The connected address as Java prints it (`host/ip:port`).
     peer: String,
@@ -675,14 +677,10 @@ impl RelpManager {
                     manager.options.name
                 ));
                 let mut state = manager.lock();
-                manager.start_reconnector(&mut state);
+                reconnect::start(manager.as_ref(), &mut state);
             }
         }
         manager
-    }
-
-    fn lock(&self) -> MutexGuard<'_, State> {
-        lock(&self.state)
     }
 
     /// The manager's name, `RELP:host:port` (or `RELP-TLS:…`).
@@ -698,97 +696,10 @@ impl RelpManager {
             .is_some_and(|session| !session.is_broken())
     }
 
-    fn connect(&self) -> io::Result<(Arc<Session>, String)> {
-        let (stream, peer) = tcp::connect(&self.options)?;
-        let session = Session::open(stream, self.options.write_timeout)?;
-        Ok((Arc::new(session), peer))
-    }
-
-    /// Starts the reconnector thread unless one runs (or reconnection is off).
-    fn start_reconnector(&self, state: &mut State) {
-        if !self.options.retry || state.reconnector.is_some() || self.closed.load(Ordering::Acquire)
-        {
-            return;
-        }
-        let Some(manager) = self.this.upgrade() else {
-            return;
-        };
-        state.reconnector = Some(false);
-        let started = std::thread::Builder::new()
-            .name("RelpSocketManager-Reconnector".into())
-            .spawn(move || manager.reconnect_loop());
-        if let Err(error) = started {
-            state.reconnector = None;
-            status::error(format_args!(
-                "{}: cannot start the reconnector thread: {error}",
-                self.options.name
-            ));
-        }
-    }
-
-    /// The reconnector: waits the delay, tries, and stops once connected or closed.
-    fn reconnect_loop(&self) {
-        loop {
-            {
-                let state = self.lock();
-                let _ =
-                    self.changed
-                        .wait_timeout_while(state, self.options.reconnect_delay, |_| {
-                            !self.closed.load(Ordering::Acquire)
-                        });
-            }
-            if self.closed.load(Ordering::Acquire) {
-                self.lock().reconnector = None;
-                self.changed.notify_all();
-                return;
-            }
-            let attempt = self.connect();
-            let mut state = self.lock();
-            match attempt {
-                Ok((session, peer)) if !self.closed.load(Ordering::Acquire) => {
-                    status::debug(format_args!(
-                        "Connection to {}:{} reestablished: {peer}",
-                        self.options.host, self.options.port
-                    ));
-                    state.session = Some(session);
-                    state.peer = peer;
-                    state.reconnector = None;
-                    drop(state);
-                    self.changed.notify_all();
-                    return;
-                }
-                Ok((session, _)) => session.close(),
-                Err(error) => {
-                    status::debug(format_args!(
-                        "Unable to reconnect to {}:{}: {error}",
-                        self.options.host, self.options.port
-                    ));
-                    state.reconnector = Some(true);
-                }
-            }
-            drop(state);
-            self.changed.notify_all();
-        }
-    }
-
     /// The open session, waiting (as the TCP manager) for the reconnector's next attempt when
     /// there is none and `immediateFail` is off.
     fn session(&self) -> Result<Arc<Session>, WriteError> {
-        let mut state = self.lock();
-        if state.session.is_none() && !self.options.immediate_fail {
-            let bound = self.options.reconnect_delay
-                + self.options.connect_timeout
-                + Duration::from_secs(1);
-            state = self
-                .changed
-                .wait_timeout_while(state, bound, |state| {
-                    state.session.is_none()
-                        && state.reconnector == Some(false)
-                        && !self.closed.load(Ordering::Acquire)
-                })
-                .map(|(state, _)| state)
-                .unwrap_or_else(|e| e.into_inner().0);
-        }
+        let state = reconnect::await_first_attempt(self, self.lock());
         state.session.clone().ok_or_else(|| {
             WriteError::Io(io::Error::new(
                 io::ErrorKind::NotConnected,
@@ -844,7 +755,7 @@ impl RelpManager {
         let stalled =
             cause.kind() == io::ErrorKind::TimedOut || cause.kind() == io::ErrorKind::WouldBlock;
         if stalled {
-            self.start_reconnector(&mut state);
+            reconnect::start(self, &mut state);
             return error(format!("Error sending to {} for {peer}", self.options.name));
         }
         if !self.options.retry {
@@ -863,7 +774,7 @@ impl RelpManager {
                     next
                 }
                 Err(_) => {
-                    self.start_reconnector(&mut state);
+                    reconnect::start(self, &mut state);
                     return error(format!("Error sending to {} for {peer}", self.options.name));
                 }
             },
@@ -882,7 +793,7 @@ impl RelpManager {
                 {
                     state.session = None;
                 }
-                self.start_reconnector(&mut state);
+                reconnect::start(self, &mut state);
                 error(format!(
                     "Error writing to {} after reestablishing connection for {peer}",
                     self.options.name
@@ -901,6 +812,58 @@ impl RelpManager {
             session.close();
         }
         self.changed.notify_all();
+    }
+}
+
+impl ConnectionState<Arc<Session>> for State {
+    fn reconnector(&mut self) -> &mut Option<bool> {
+        &mut self.reconnector
+    }
+
+    fn is_connected(&self) -> bool {
+        self.session.is_some()
+    }
+
+    fn install(&mut self, connection: Arc<Session>, peer: String) {
+        self.session = Some(connection);
+        self.peer = peer;
+    }
+}
+
+impl Reconnecting for RelpManager {
+    type Connection = Arc<Session>;
+    type State = State;
+    const THREAD_NAME: &'static str = "RelpSocketManager-Reconnector";
+
+    fn options(&self) -> &TcpOptions {
+        &self.options
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        lock(&self.state)
+    }
+
+    fn changed(&self) -> &Condvar {
+        &self.changed
+    }
+
+    fn is_closed(&self) -> bool {
+        self.closed.load(Ordering::Acquire)
+    }
+
+    fn upgrade(&self) -> Option<Arc<Self>> {
+        self.this.upgrade()
+    }
+
+    /// Connects as the TCP manager does and opens a RELP session on the connection.
+    fn connect(&self) -> io::Result<(Arc<Session>, String)> {
+        let (stream, peer) = tcp::connect(&self.options)?;
+        let session = Session::open(stream, self.options.write_timeout)?;
+        Ok((Arc::new(session), peer))
+    }
+
+    fn discard(connection: Arc<Session>) {
+        connection.close();
     }
 }
 

@@ -25,6 +25,7 @@ use l4rs_core::{status, Layout};
 use rustls::pki_types::ServerName;
 use rustls::{ClientConfig, ClientConnection, StreamOwned};
 
+use super::reconnect::{self, ConnectionState, Reconnecting};
 use crate::file_manager::WriteError;
 
 /// How long one write may block when `connectTimeoutMillis` is 0.
@@ -311,7 +312,8 @@ impl io::Read for NonBlocking<'_> {
     }
 }
 
-struct State {
+/// What the manager's lock guards.
+pub(super) struct State {
     stream: Option<Stream>,
     /// The connected address as Java prints `inetAddress:port` (`host/ip:port`).
     peer: String,
@@ -378,14 +380,10 @@ impl TcpManager {
                     manager.options.name
                 ));
                 let mut state = manager.lock();
-                manager.start_reconnector(&mut state);
+                reconnect::start(manager.as_ref(), &mut state);
             }
         }
         manager
-    }
-
-    fn lock(&self) -> MutexGuard<'_, State> {
-        self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// The manager's name, `TCP:host:port` (or `TLS:…`).
@@ -397,9 +395,54 @@ impl TcpManager {
     pub(crate) fn is_buffered(&self) -> bool {
         self.options.buffer_size > 0
     }
+}
+
+impl ConnectionState<Stream> for State {
+    fn reconnector(&mut self) -> &mut Option<bool> {
+        &mut self.reconnector
+    }
+
+    fn is_connected(&self) -> bool {
+        self.stream.is_some()
+    }
+
+    fn install(&mut self, connection: Stream, peer: String) {
+        self.stream = Some(connection);
+        self.peer = peer;
+    }
+}
+
+impl Reconnecting for TcpManager {
+    type Connection = Stream;
+    type State = State;
+    const THREAD_NAME: &'static str = "TcpSocketManager-Reconnector";
+
+    fn options(&self) -> &TcpOptions {
+        &self.options
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn changed(&self) -> &Condvar {
+        &self.changed
+    }
+
+    fn is_closed(&self) -> bool {
+        self.closed.load(Ordering::Acquire)
+    }
+
+    fn upgrade(&self) -> Option<Arc<Self>> {
+        self.this.upgrade()
+    }
 
     fn connect(&self) -> io::Result<(Stream, String)> {
         connect(&self.options)
+    }
+
+    fn discard(connection: Stream) {
+        connection.close();
     }
 }
 
@@ -479,94 +522,12 @@ fn connect_to(options: &TcpOptions, address: &SocketAddr) -> io::Result<Stream> 
 }
 
 impl TcpManager {
-    /// Starts the reconnector thread unless one runs.
-    fn start_reconnector(&self, state: &mut State) {
-        if !self.options.retry || state.reconnector.is_some() || self.closed.load(Ordering::Acquire)
-        {
-            return;
-        }
-        let Some(manager) = self.this.upgrade() else {
-            return;
-        };
-        state.reconnector = Some(false);
-        let started = std::thread::Builder::new()
-            .name("TcpSocketManager-Reconnector".into())
-            .spawn(move || manager.reconnect_loop());
-        if let Err(error) = started {
-            state.reconnector = None;
-            status::error(format_args!(
-                "{}: cannot start the reconnector thread: {error}",
-                self.options.name
-            ));
-        }
-    }
-
-    /// The reconnector: waits the delay, tries, and stops once connected or closed.
-    fn reconnect_loop(&self) {
-        loop {
-            {
-                let state = self.lock();
-                let _ =
-                    self.changed
-                        .wait_timeout_while(state, self.options.reconnect_delay, |_| {
-                            !self.closed.load(Ordering::Acquire)
-                        });
-            }
-            if self.closed.load(Ordering::Acquire) {
-                self.lock().reconnector = None;
-                self.changed.notify_all();
-                return;
-            }
-            let attempt = self.connect();
-            let mut state = self.lock();
-            match attempt {
-                Ok((stream, peer)) if !self.closed.load(Ordering::Acquire) => {
-                    status::debug(format_args!(
-                        "Connection to {}:{} reestablished: {peer}",
-                        self.options.host, self.options.port
-                    ));
-                    state.stream = Some(stream);
-                    state.peer = peer;
-                    state.reconnector = None;
-                    drop(state);
-                    self.changed.notify_all();
-                    return;
-                }
-                Ok((stream, _)) => stream.close(),
-                Err(error) => {
-                    status::debug(format_args!(
-                        "Unable to reconnect to {}:{}: {error}",
-                        self.options.host, self.options.port
-                    ));
-                    state.reconnector = Some(true);
-                }
-            }
-            drop(state);
-            self.changed.notify_all();
-        }
-    }
-
     /// Writes one event's bytes (into the buffer unless `flush`, or when it has room).
     pub(crate) fn write(&self, bytes: &[u8], flush: bool) -> Result<(), WriteError> {
         if self.closed.load(Ordering::Acquire) {
             return Err(WriteError::Closed);
         }
-        let mut state = self.lock();
-        if state.stream.is_none() && !self.options.immediate_fail {
-            // log4j2 waits on the reconnector's latch: its first attempt, no more.
-            let bound = self.options.reconnect_delay
-                + self.options.connect_timeout
-                + Duration::from_secs(1);
-            state = self
-                .changed
-                .wait_timeout_while(state, bound, |state| {
-                    state.stream.is_none()
-                        && state.reconnector == Some(false)
-                        && !self.closed.load(Ordering::Acquire)
-                })
-                .map(|(state, _)| state)
-                .unwrap_or_else(|e| e.into_inner().0);
-        }
+        let mut state = reconnect::await_first_attempt(self, self.lock());
         if state.stream.is_none() {
             return Err(WriteError::Io(io::Error::new(
                 io::ErrorKind::NotConnected,
@@ -647,7 +608,7 @@ impl TcpManager {
             cause
         };
         if stalled {
-            self.start_reconnector(&mut state);
+            reconnect::start(self, &mut state);
         } else if !self.options.retry {
             // log4j2 without retry: no reconnection, and its own words for the failure.
             state.buffer.clear();
@@ -675,7 +636,7 @@ impl TcpManager {
                         ))
                     });
                 }
-                Err(_) => self.start_reconnector(&mut state),
+                Err(_) => reconnect::start(self, &mut state),
             }
         }
         // The bytes buffered with the failed write are lost with it.

@@ -1,0 +1,133 @@
+//! The reconnector thread log4j2's TCP socket manager runs after a connection is lost, shared
+//! by the TCP (and TLS) manager and the RELP manager: it waits `reconnectionDelayMillis`,
+//! tries to connect, and stops once connected or once the manager is closed. While its first
+//! attempt runs, a writer without `immediateFail` waits for it (log4j2's latch), and no longer.
+
+use std::io;
+use std::sync::{Arc, Condvar, MutexGuard};
+use std::time::Duration;
+
+use l4rs_core::status;
+
+use super::tcp::TcpOptions;
+
+/// What the reconnector needs of the state a manager keeps under its lock.
+pub(super) trait ConnectionState<C> {
+    /// The reconnector thread, while one runs: `Some(true)` once its first attempt is over.
+    fn reconnector(&mut self) -> &mut Option<bool>;
+    /// True while a connection is held.
+    fn is_connected(&self) -> bool;
+    /// Keeps `connection` (to `peer`, as Java prints it) as the manager's connection.
+    fn install(&mut self, connection: C, peer: String);
+}
+
+/// A connection manager that a reconnector thread serves.
+pub(super) trait Reconnecting: Send + Sync + Sized + 'static {
+    /// The connection the manager holds (a stream, a RELP session).
+    type Connection;
+    /// The state kept under the manager's lock.
+    type State: ConnectionState<Self::Connection>;
+    /// The reconnector thread's name, log4j2's (`TcpSocketManager-Reconnector`).
+    const THREAD_NAME: &'static str;
+
+    /// The connection's options.
+    fn options(&self) -> &TcpOptions;
+    /// Locks the manager's state.
+    fn lock(&self) -> MutexGuard<'_, Self::State>;
+    /// The condition signalled when the reconnector finishes an attempt, and on close.
+    fn changed(&self) -> &Condvar;
+    /// True once the manager is closed: the reconnector stops.
+    fn is_closed(&self) -> bool;
+    /// The manager itself, while it is alive (for the thread to own).
+    fn upgrade(&self) -> Option<Arc<Self>>;
+    /// Opens a new connection and names its peer.
+    fn connect(&self) -> io::Result<(Self::Connection, String)>;
+    /// Closes a connection that arrived after the manager was closed.
+    fn discard(connection: Self::Connection);
+}
+
+/// Starts the reconnector thread of `manager` unless one runs, reconnection is off or the
+/// manager is closed; `state` is the manager's locked state.
+pub(super) fn start<M: Reconnecting>(manager: &M, state: &mut M::State) {
+    if !manager.options().retry || state.reconnector().is_some() || manager.is_closed() {
+        return;
+    }
+    let Some(owned) = manager.upgrade() else {
+        return;
+    };
+    *state.reconnector() = Some(false);
+    let started = std::thread::Builder::new()
+        .name(M::THREAD_NAME.into())
+        .spawn(move || run(owned.as_ref()));
+    if let Err(error) = started {
+        *state.reconnector() = None;
+        status::error(format_args!(
+            "{}: cannot start the reconnector thread: {error}",
+            manager.options().name
+        ));
+    }
+}
+
+/// The reconnector: waits the delay, tries, and stops once connected or closed.
+fn run<M: Reconnecting>(manager: &M) {
+    let options = manager.options();
+    loop {
+        {
+            let state = manager.lock();
+            let _ = manager
+                .changed()
+                .wait_timeout_while(state, options.reconnect_delay, |_| !manager.is_closed());
+        }
+        if manager.is_closed() {
+            *manager.lock().reconnector() = None;
+            manager.changed().notify_all();
+            return;
+        }
+        let attempt = manager.connect();
+        let mut state = manager.lock();
+        match attempt {
+            Ok((connection, peer)) if !manager.is_closed() => {
+                status::debug(format_args!(
+                    "Connection to {}:{} reestablished: {peer}",
+                    options.host, options.port
+                ));
+                state.install(connection, peer);
+                *state.reconnector() = None;
+                drop(state);
+                manager.changed().notify_all();
+                return;
+            }
+            Ok((connection, _)) => M::discard(connection),
+            Err(error) => {
+                status::debug(format_args!(
+                    "Unable to reconnect to {}:{}: {error}",
+                    options.host, options.port
+                ));
+                *state.reconnector() = Some(true);
+            }
+        }
+        drop(state);
+        manager.changed().notify_all();
+    }
+}
+
+/// With no connection and `immediateFail` off, waits (as log4j2 waits on the reconnector's
+/// latch) for the reconnector's first attempt, no more, bounded by the delay and the connect
+/// timeout; returns the state locked again.
+pub(super) fn await_first_attempt<'a, M: Reconnecting>(
+    manager: &'a M,
+    mut state: MutexGuard<'a, M::State>,
+) -> MutexGuard<'a, M::State> {
+    let options = manager.options();
+    if !state.is_connected() && !options.immediate_fail {
+        let bound = options.reconnect_delay + options.connect_timeout + Duration::from_secs(1);
+        state = manager
+            .changed()
+            .wait_timeout_while(state, bound, |state| {
+                !state.is_connected() && *state.reconnector() == Some(false) && !manager.is_closed()
+            })
+            .map(|(state, _)| state)
+            .unwrap_or_else(|e| e.into_inner().0);
+    }
+    state
+}

@@ -25,9 +25,33 @@ const YIELDS: u32 = 8;
 const SPACE_RECHECK: Duration = Duration::from_millis(5);
 /// How often a drain waiter re-checks progress without a wake-up.
 const DRAIN_RECHECK: Duration = Duration::from_millis(10);
-/// How many handled events' throwable buffers a queue keeps for the next events with a
-/// throwable: about as many as can be in flight at once in a burst of errors.
+/// How many handled events' throwable buffers each queue adds room for in the spare pool:
+/// about as many as can be in flight at once in a burst of errors.
 const SPARE_THROWABLES: usize = 64;
+/// The most throwable buffers the spare pool keeps, however many queues were created (each
+/// reconfiguration creates new ones); past it, a handled event's buffers stay in its slot.
+const MAX_SPARE_THROWABLES: usize = 1024;
+
+/// Throwable buffers of handled events, for producers whose staging snapshot holds none:
+/// without them, the first error through each of a large ring's slots would allocate its
+/// strings, however long the program ran (an error every thousand events reaches the last of
+/// 256 Ki slots after a quarter of a billion events). A background thread returns them after
+/// handling an event; a producer takes one before capturing an error.
+///
+/// One pool for every queue, because a thread's staging snapshot moves between queues: a
+/// slot that kept its buffers (the pool was busy or full) hands them to the staging snapshot,
+/// which can carry them into another queue. With a pool per queue, those moves drained one
+/// queue's pool into another's until a producer found its queue's pool empty and allocated,
+/// in steady state. Its room is reserved when a queue starts, never on a producer's path.
+static SPARE_POOL: Mutex<Vec<l4rs_core::Throwable>> = Mutex::new(Vec::new());
+
+/// Makes room in [`SPARE_POOL`] for the spares of one more queue.
+fn reserve_spare_room() {
+    let mut pool = SPARE_POOL.lock().unwrap_or_else(|e| e.into_inner());
+    let wanted = (pool.capacity() + SPARE_THROWABLES).min(MAX_SPARE_THROWABLES);
+    let more = wanted.saturating_sub(pool.len());
+    pool.reserve_exact(more);
+}
 
 /// Called on the background thread for every event, in queue order. The same handler also
 /// runs on a producer's thread when [`Enqueued::RunHere`] is returned and the caller chooses to
@@ -196,13 +220,6 @@ struct Shared {
     panicked: AtomicU64,
     discard_reported: AtomicBool,
     totals_reported: AtomicBool,
-    /// Throwable buffers of handled events, for producers whose staging snapshot never held a
-    /// throwable: without them, the first error through each of a large ring's slots would
-    /// allocate its strings, however long the program ran (an error every thousand events
-    /// reaches the last of 256 Ki slots after a quarter of a billion events). The background
-    /// thread returns them after handling an event; a producer takes one before capturing an
-    /// error. Never grows past [`SPARE_THROWABLES`], which is reserved at the start.
-    spare_throwables: Mutex<Vec<l4rs_core::Throwable>>,
 }
 
 /// A bounded queue of events with one background thread that hands each event, in order, to an
@@ -265,8 +282,8 @@ impl AsyncQueue {
             panicked: AtomicU64::new(0),
             discard_reported: AtomicBool::new(false),
             totals_reported: AtomicBool::new(false),
-            spare_throwables: Mutex::new(Vec::with_capacity(SPARE_THROWABLES)),
         });
+        reserve_spare_room();
         let consumer = Arc::clone(&shared);
         let thread = std::thread::Builder::new()
             .name(shared.options.thread_name.clone())
@@ -547,26 +564,23 @@ impl Shared {
         }
     }
 
-    /// Gives `staging` the buffers of a throwable handled before, if the queue has one: the
+    /// Gives `staging` the buffers of a throwable handled before, if the pool has one: the
     /// lock is held for one `pop`, never while formatting.
     fn lend_spare_throwable(&self, staging: &mut EventSnapshot) {
-        let spare = self
-            .spare_throwables
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .pop();
+        let spare = SPARE_POOL.lock().unwrap_or_else(|e| e.into_inner()).pop();
         if let Some(spare) = spare {
             staging.put_throwable_buffers(spare);
         }
     }
 
     /// Keeps the throwable buffers of the handled event in `snapshot` for a later producer,
-    /// while there is room (never waiting for a producer that holds the lock).
+    /// while the pool has room (never waiting for a producer that holds the lock: buffers
+    /// left in the slot reach the pool through a later event).
     fn keep_spare_throwable(&self, snapshot: &mut EventSnapshot) {
         if !snapshot.has_warm_throwable() {
             return;
         }
-        if let Ok(mut spares) = self.spare_throwables.try_lock() {
+        if let Ok(mut spares) = SPARE_POOL.try_lock() {
             if spares.len() < spares.capacity() {
                 spares.push(snapshot.take_throwable_buffers());
             }

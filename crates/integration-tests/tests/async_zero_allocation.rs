@@ -131,6 +131,10 @@ fn steady_state_async_log_calls_do_not_allocate_on_the_producer() {
     l4rs::ThreadContext::push("request-7");
     IS_PRODUCER.with(|flag| flag.set(true));
     run(&work, 5_000, 5);
+    // The throwable buffers in circulation grow to the most errors ever in flight at once; a
+    // burst of errors that fills both rings makes that the most there can be, so what is
+    // counted below is the steady state whatever the scheduling of the warm-up.
+    run(&work, 300, 1);
     l4rs::flush();
     let steady = producer_allocations(|| run(&work, 10_000, 5));
 
@@ -159,6 +163,6 @@ fn steady_state_async_log_calls_do_not_allocate_on_the_producer() {
         first_errors, 0,
         "producer allocations in 6,000 calls whose errors reach slots that never held one"
     );
-    check_files(&dir, 15_000);
+    check_files(&dir, 15_300);
     check_files(&large, 20_064);
 }

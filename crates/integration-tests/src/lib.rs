@@ -68,6 +68,15 @@ pub fn init_in_fresh_dir(name: &str, xml: impl FnOnce(&str) -> String) -> PathBu
     dir
 }
 
+/// [`init_in_fresh_dir`] for a configuration whose building may report problems (a receiver
+/// that is not there): returns the directory and the status messages building reported.
+pub fn init_reporting(name: &str, xml: impl FnOnce(&str) -> String) -> (PathBuf, Vec<String>) {
+    let dir = fresh_output_dir(name);
+    let path = write_config(&dir, &xml(&dir.display().to_string()));
+    let (_, records) = l4rs::core::status::capture(|| l4rs::init_with_file(&path));
+    (dir, records.into_iter().map(|r| r.message).collect())
+}
+
 /// Runs the exit probe `probe` (a test's `env!("CARGO_BIN_EXE_l4rs-exit-probe")`) in `mode`
 /// (`return`, `exit`, `panic`, `shutdown` or `thread-panic`), in the fresh output directory
 /// `name`, and checks that nothing it logged was lost.

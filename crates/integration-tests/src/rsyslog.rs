@@ -9,8 +9,8 @@
 //! `facility|severity|app-name|procid|msgid|structured-data|msg`.
 //!
 //! rsyslogd and the openssl CLI (for [`Certificates`]) come from Debian packages that
-//! `.ci/setup/20-rsyslog.sh` installs. When one is missing, [`Rsyslog::available`] prints a
-//! notice and returns false, except under `CI`, where it panics: CI must run these tests.
+//! `.ci/setup/20-rsyslog.sh` installs. When one is missing, [`Rsyslog::available`] returns
+//! false after `l4rs_test_support::shared::skip_or_fail` (a notice; a failure under CI).
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -193,11 +193,11 @@ impl Rsyslog {
             })
             .any(|path| path.exists());
         if !module {
-            assert!(
-                std::env::var_os("CI").is_none(),
-                "rsyslog's imrelp module is missing; .ci/setup/20-rsyslog.sh must install rsyslog-relp"
+            l4rs_test_support::shared::skip_or_fail(
+                "this RELP test",
+                "rsyslog's imrelp module is not installed (.ci/setup/20-rsyslog.sh installs \
+                 rsyslog-relp)",
             );
-            eprintln!("notice: rsyslog-relp (imrelp) is not installed; skipping this RELP test");
         }
         module
     }
@@ -500,11 +500,98 @@ fn tool_available(tool: &str, version_flag: &str) -> bool {
         .status()
         .is_ok();
     if !runs {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "{tool} is missing; .ci/setup/20-rsyslog.sh must install it"
+        l4rs_test_support::shared::skip_or_fail(
+            "this rsyslog test",
+            &format!("{tool} is not installed (.ci/setup/20-rsyslog.sh installs it)"),
         );
-        eprintln!("notice: {tool} is not installed; skipping this rsyslog test");
     }
     runs
+}
+
+/// A shipped failover sample (`config-samples/`) that sends over TLS to rsyslog and spools to
+/// a file once rsyslog is gone; it reads its receiver, certificates and folder from the
+/// environment variables `{prefix}_HOST`, `{prefix}_PORT`, `TLS_DIR`, `LOG_DIR` and
+/// `{prefix}_KEYSTORE_PASSWORD`.
+pub struct FailoverSample<'a> {
+    /// The sample's file name in `config-samples/`.
+    pub file: &'a str,
+    /// The prefix of its receiver's environment variables (`SYSLOG`, `RELP`).
+    pub prefix: &'a str,
+    /// The failover file it writes under `LOG_DIR`.
+    pub spool_file: &'a str,
+    /// True when the transport acknowledges each event (RELP): it must be in rsyslog's output
+    /// as soon as the call returns, without waiting.
+    pub acknowledged: bool,
+}
+
+impl FailoverSample<'_> {
+    /// Starts l4rs with the sample pointed at `rsyslog`'s TLS `port`, checks that an event
+    /// with an MDC entry arrives with the fields the sample sets, stops rsyslog and checks that
+    /// the next five events are spooled, whole and in order, and that rsyslog got no more.
+    /// The caller holds [`crate::serial`]: the environment is changed.
+    pub fn check(&self, rsyslog: &mut Rsyslog, port: u16, certificates: &Certificates, dir: &Path) {
+        let spool = dir.join("spool");
+        let prefix = self.prefix;
+        for (variable, value) in [
+            (format!("{prefix}_HOST"), "localhost".to_string()),
+            (format!("{prefix}_PORT"), port.to_string()),
+            (
+                "TLS_DIR".to_string(),
+                certificates.dir.display().to_string(),
+            ),
+            ("LOG_DIR".to_string(), spool.display().to_string()),
+            (
+                format!("{prefix}_KEYSTORE_PASSWORD"),
+                STORE_PASSWORD.to_string(),
+            ),
+        ] {
+            std::env::set_var(variable, value);
+        }
+        let sample = crate::workspace_root()
+            .join("config-samples")
+            .join(self.file);
+        let (result, records) = l4rs::core::status::capture(|| l4rs::init_with_file(&sample));
+        assert!(result.is_ok(), "{records:#?}");
+        let logger = l4rs::get_logger("shop.orders");
+        l4rs::ThreadContext::put("order", "17");
+        l4rs::info!(logger, "shipped");
+        let received = if self.acknowledged {
+            rsyslog.received()
+        } else {
+            rsyslog.wait_for(1, Duration::from_secs(10))
+        };
+        assert_eq!(received.len(), 1, "{}", rsyslog.stderr());
+        let first = &received[0];
+        assert_eq!(
+            (
+                first.app_name.as_str(),
+                first.facility.as_str(),
+                first.structured_data.as_str(),
+                first.msg.as_str()
+            ),
+            ("shop", "local0", r#"[ctx@32473 order="17"]"#, "shipped")
+        );
+        rsyslog.stop();
+        for index in 0..5 {
+            l4rs::info!(logger, "spooled {index}");
+        }
+        l4rs::ThreadContext::clear_map();
+        l4rs::shutdown();
+        // The closed connection is noticed before the first write after it, so every event
+        // after rsyslog stopped is spooled.
+        let spooled = crate::read_lines(&spool.join(self.spool_file));
+        let expected: Vec<String> = (0..5)
+            .map(|i| format!("{{order=17}} spooled {i}"))
+            .collect();
+        let got: Vec<String> = spooled
+            .iter()
+            .map(|line| line.split(" - ").nth(1).unwrap_or_default().to_string())
+            .collect();
+        assert_eq!(got, expected);
+        assert_eq!(
+            rsyslog.received().len(),
+            1,
+            "rsyslog got events while stopped"
+        );
+    }
 }

@@ -7,8 +7,9 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use l4rs::core::status::{self, GlobalCapture};
-use l4rs_tests::rsyslog::{Certificates, Received, Rsyslog, STORE_PASSWORD};
+use l4rs::core::status::GlobalCapture;
+use l4rs_tests::init_reporting as start;
+use l4rs_tests::rsyslog::{Certificates, FailoverSample, Received, Rsyslog, STORE_PASSWORD};
 use l4rs_tests::serial;
 
 /// A configuration named `name` (the RFC 5424 app name defaults to it) with `appenders` and
@@ -20,16 +21,6 @@ fn config(appenders: &str, root_refs: &[&str]) -> String {
         appenders,
         root_refs,
     )
-}
-
-/// Starts l4rs with `xml` in the fresh output directory `name`; returns the directory and the
-/// status messages building reported.
-fn start(name: &str, xml: impl FnOnce(&str) -> String) -> (std::path::PathBuf, Vec<String>) {
-    let dir = l4rs_tests::fresh_output_dir(name);
-    let xml = xml(&dir.display().to_string());
-    let path = l4rs_tests::write_config(&dir, &xml);
-    let (_, records) = status::capture(|| l4rs::init_with_file(&path));
-    (dir, records.into_iter().map(|r| r.message).collect())
 }
 
 fn log_three_levels(prefix: &str) {
@@ -446,55 +437,12 @@ fn the_tls_failover_sample_ships_to_rsyslog_and_spools_when_it_is_down() {
         return;
     };
     let mut rsyslog = Rsyslog::start(&dir.join("rsyslog"), Some(&certificates));
-    let spool = dir.join("spool");
-    // The sample reads its receiver, certificates and directory from the environment; this
-    // test binary changes them only while it holds SERIAL.
-    for (variable, value) in [
-        ("SYSLOG_HOST", "localhost".to_string()),
-        ("SYSLOG_PORT", rsyslog.tls_port().to_string()),
-        ("TLS_DIR", certificates.dir.display().to_string()),
-        ("LOG_DIR", spool.display().to_string()),
-        ("SYSLOG_KEYSTORE_PASSWORD", STORE_PASSWORD.to_string()),
-    ] {
-        std::env::set_var(variable, value);
-    }
-    let sample = l4rs_tests::workspace_root().join("config-samples/syslog-tls-failover.xml");
-    let (result, records) = status::capture(|| l4rs::init_with_file(&sample));
-    assert!(result.is_ok(), "{records:#?}");
-    let logger = l4rs::get_logger("shop.orders");
-    l4rs::ThreadContext::put("order", "17");
-    l4rs::info!(logger, "shipped over TLS");
-    let received = rsyslog.wait_for(1, Duration::from_secs(10));
-    assert_eq!(received.len(), 1, "{}", rsyslog.stderr());
-    assert_eq!(
-        (
-            received[0].app_name.as_str(),
-            received[0].facility.as_str(),
-            received[0].structured_data.as_str(),
-            received[0].msg.as_str()
-        ),
-        (
-            "shop",
-            "local0",
-            r#"[ctx@32473 order="17"]"#,
-            "shipped over TLS"
-        )
-    );
-    rsyslog.stop();
-    for index in 0..5 {
-        l4rs::info!(logger, "spooled {index}");
-    }
-    l4rs::ThreadContext::clear_map();
-    l4rs::shutdown();
-    let spooled = l4rs_tests::read_lines(&spool.join("syslog-failover.log"));
-    // The closed connection is noticed before the first write after it, so every event after
-    // rsyslog stopped is spooled.
-    let expected: Vec<String> = (0..5)
-        .map(|i| format!("{{order=17}} spooled {i}"))
-        .collect();
-    let got: Vec<String> = spooled
-        .iter()
-        .map(|line| line.split(" - ").nth(1).unwrap_or_default().to_string())
-        .collect();
-    assert_eq!(got, expected);
+    let port = rsyslog.tls_port();
+    let sample = FailoverSample {
+        file: "syslog-tls-failover.xml",
+        prefix: "SYSLOG",
+        spool_file: "syslog-failover.log",
+        acknowledged: false,
+    };
+    sample.check(&mut rsyslog, port, &certificates, &dir);
 }

@@ -479,8 +479,11 @@ fn a_receiver_that_stops_reading_costs_each_event_at_most_the_write_timeout() {
     let total = began.elapsed();
     l4rs::shutdown();
     let all = messages(&capture);
+    // One timeout (300 ms) and scheduling slack, not two: a 64 KiB event meets a nearly full
+    // socket buffer, so its first send moves some bytes before it times out (it cost 636 ms
+    // before the rest of the send was bounded by what was left of the timeout).
     assert!(
-        slowest < Duration::from_secs(2),
+        slowest < Duration::from_millis(550),
         "one event blocked for {slowest:?}"
     );
     assert!(total < Duration::from_secs(30), "took {total:?}");

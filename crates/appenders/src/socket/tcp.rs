@@ -195,7 +195,7 @@ impl Stream {
 
     fn write_all(&mut self, bytes: &[u8]) -> io::Result<()> {
         match self {
-            Stream::Plain(stream) => stream.write_all(bytes),
+            Stream::Plain(stream) => write_within_timeout(stream, bytes),
             Stream::Tls(stream) => {
                 // Not rustls's `StreamOwned::write`: it ignores a failed send of the records
                 // it just sealed, so a stalled receiver cost one timeout there and another
@@ -444,6 +444,50 @@ impl Reconnecting for TcpManager {
     fn discard(connection: Stream) {
         connection.close();
     }
+}
+
+/// Writes all of `bytes` within one write timeout (`SO_SNDTIMEO`, set at connect).
+///
+/// `Write::write_all` would not: a send that moved some bytes before the timeout returns that
+/// count, and the next send waits a whole timeout again, so a receiver that stopped reading
+/// cost the caller twice the timeout. After a partial send the timeout is cut to what is left
+/// of it (two `setsockopt` calls, only on that path) and a send that runs out is `TimedOut`.
+fn write_within_timeout(stream: &mut TcpStream, bytes: &[u8]) -> io::Result<()> {
+    let began = Instant::now();
+    let mut rest = bytes;
+    let mut shortened = None;
+    let result = loop {
+        match stream.write(rest) {
+            Ok(0) => break Err(io::ErrorKind::WriteZero.into()),
+            Ok(written) => rest = &rest[written..],
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+            Err(error) => break Err(error),
+        }
+        if rest.is_empty() {
+            break Ok(());
+        }
+        let timeout = match shortened {
+            Some(timeout) => timeout,
+            None => match stream.write_timeout() {
+                Ok(Some(timeout)) => *shortened.insert(timeout),
+                // No timeout set (cannot happen: connect sets one): nothing to bound.
+                Ok(None) => continue,
+                Err(error) => break Err(error),
+            },
+        };
+        let left = timeout.saturating_sub(began.elapsed());
+        if left.is_zero() {
+            break Err(io::ErrorKind::TimedOut.into());
+        }
+        if let Err(error) = stream.set_write_timeout(Some(left)) {
+            break Err(error);
+        }
+    };
+    if let Some(timeout) = shortened {
+        // The connection is dropped after a failed write; restoring matters after a success.
+        let _ = stream.set_write_timeout(Some(timeout));
+    }
+    result
 }
 
 /// Opens a connection to the first address of the host that accepts one, as log4j2's

@@ -7,36 +7,12 @@ use l4rs_config::model::{GelfCompression, GelfLayoutSpec};
 use l4rs_core::{Interpolator, Layout, LogEvent};
 
 use super::compress::{self, Format};
+use super::fields::{AdditionalField, KeyFilter};
 use super::json_writer::{escape_into, Escaper};
 use super::syslog::{local_host_name, severity};
 use crate::converters::exception::render::{self, Sink};
 use crate::scratch::with_scratch;
 use crate::{LayoutContext, PatternLayout};
-
-/// One `<KeyValuePair>`.
-struct AdditionalField {
-    key: String,
-    value: String,
-    /// The value still holds `${…}` after configuration-time substitution: resolved per event.
-    needs_lookup: bool,
-}
-
-/// Which MDC keys become fields (`threadContextIncludes` / `threadContextExcludes`).
-enum KeyFilter {
-    All,
-    Only(Vec<String>),
-    Except(Vec<String>),
-}
-
-impl KeyFilter {
-    fn keeps(&self, key: &str) -> bool {
-        match self {
-            KeyFilter::All => true,
-            KeyFilter::Only(keys) => keys.iter().any(|k| k == key),
-            KeyFilter::Except(keys) => !keys.iter().any(|k| k == key),
-        }
-    }
-}
 
 /// log4j-core's `GelfLayout`.
 pub struct GelfLayout {
@@ -91,15 +67,7 @@ impl GelfLayout {
                 .message_layout
                 .as_ref()
                 .map(|pattern| PatternLayout::new(pattern, context.clone())),
-            additional_fields: spec
-                .additional_fields
-                .iter()
-                .map(|(key, value)| AdditionalField {
-                    key: key.clone(),
-                    value: value.clone(),
-                    needs_lookup: value.contains("${"),
-                })
-                .collect(),
+            additional_fields: AdditionalField::all(&spec.additional_fields),
             interpolator: context.interpolator,
         }
     }
@@ -124,13 +92,9 @@ impl GelfLayout {
 
     fn write_additional_fields(&self, event: &LogEvent<'_>, out: &mut String) {
         for field in &self.additional_fields {
-            match &self.interpolator {
-                Some(interpolator) if field.needs_lookup => {
-                    let value = interpolator.interpolate(&field.value, Some(event));
-                    self.field("", &field.key, &value, out);
-                }
-                _ => self.field("", &field.key, &field.value, out),
-            }
+            field.with_value(self.interpolator.as_ref(), event, |value| {
+                self.field("", &field.key, value, out);
+            });
         }
     }
 

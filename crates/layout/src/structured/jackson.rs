@@ -14,6 +14,7 @@ use std::sync::Arc;
 use l4rs_config::model::JsonLayoutSpec;
 use l4rs_core::{Interpolator, LogEvent, Marker, Message, StackFrame, Throwable};
 
+use super::fields::AdditionalField;
 use crate::charset::Charset;
 use crate::converters::exception::render::{self, ProxyStyle, Sink};
 use crate::scratch::with_scratch;
@@ -25,14 +26,6 @@ pub(crate) const LOGGER_FQCN: &str = "org.apache.logging.log4j.spi.AbstractLogge
 
 /// log4j2's default end of line for Jackson events (`AbstractJacksonLayout.DEFAULT_EOL`).
 const DEFAULT_EOL: &str = "\r\n";
-
-/// One `<KeyValuePair>`.
-struct AdditionalField {
-    key: String,
-    value: String,
-    /// The value still holds `${…}` after configuration-time substitution: resolved per event.
-    needs_lookup: bool,
-}
 
 /// The options every Jackson layout reads, built once from the configuration.
 pub(crate) struct JacksonOptions {
@@ -75,15 +68,7 @@ impl JacksonOptions {
             include_null_delimiter: spec.include_null_delimiter,
             include_time_millis: spec.include_time_millis,
             charset: Charset::from_attribute(spec.charset.as_deref()),
-            additional_fields: spec
-                .additional_fields
-                .iter()
-                .map(|(key, value)| AdditionalField {
-                    key: key.clone(),
-                    value: value.clone(),
-                    needs_lookup: value.contains("${"),
-                })
-                .collect(),
+            additional_fields: AdditionalField::all(&spec.additional_fields),
             interpolator: context.interpolator,
             wrote_event: AtomicBool::new(false),
         }
@@ -102,16 +87,11 @@ impl JacksonOptions {
         mut write: impl FnMut(&str, &str),
     ) {
         for field in &self.additional_fields {
-            match &self.interpolator {
-                Some(interpolator) if field.needs_lookup => {
-                    let value = interpolator.interpolate(&field.value, Some(event));
-                    if !value.is_empty() {
-                        write(&field.key, &value);
-                    }
+            field.with_value(self.interpolator.as_ref(), event, |value| {
+                if !value.is_empty() {
+                    write(&field.key, value);
                 }
-                _ if field.value.is_empty() => {}
-                _ => write(&field.key, &field.value),
-            }
+            });
         }
     }
 

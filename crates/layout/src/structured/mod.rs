@@ -18,6 +18,7 @@
 
 mod compress;
 mod csv;
+mod fields;
 mod gelf;
 mod jackson;
 mod json;

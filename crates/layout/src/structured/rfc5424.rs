@@ -4,7 +4,8 @@
 use l4rs_config::model::Rfc5424LayoutSpec;
 use l4rs_core::{status, Layout, LogEvent};
 
-use super::structured_data::{KeyFilter, MdcElement, StructuredData};
+use super::fields::KeyFilter;
+use super::structured_data::{MdcElement, StructuredData};
 use super::syslog::{escape_new_lines, local_host_name, severity};
 use crate::converters::date::DateFormatter;
 use crate::pattern::{Pattern, PatternOptions};

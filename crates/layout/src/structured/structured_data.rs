@@ -6,6 +6,7 @@ use std::cell::RefCell;
 use l4rs_config::model::LoggerFieldsSpec;
 use l4rs_core::LogEvent;
 
+use super::fields::KeyFilter;
 use super::syslog::escape_new_lines;
 use crate::pattern::{Pattern, PatternOptions};
 use crate::scratch::with_scratch;
@@ -24,23 +25,6 @@ enum Element {
     Fields(usize),
     /// The MDC on its own.
     Mdc,
-}
-
-/// Which MDC keys the MDC's element keeps.
-pub(super) enum KeyFilter {
-    All,
-    Only(Vec<String>),
-    Except(Vec<String>),
-}
-
-impl KeyFilter {
-    fn keeps(&self, key: &str) -> bool {
-        match self {
-            KeyFilter::All => true,
-            KeyFilter::Only(keys) => keys.iter().any(|k| k == key),
-            KeyFilter::Except(keys) => !keys.iter().any(|k| k == key),
-        }
-    }
 }
 
 /// What the MDC element needs from the layout.

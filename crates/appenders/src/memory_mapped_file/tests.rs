@@ -11,8 +11,10 @@ use l4rs_core::{status, AppendError, Appender, Level, LogEvent, Message};
 use crate::file_manager::WriteError;
 use crate::mmf_manager::{MemoryMappedFileManager, RETRY_INTERVAL};
 use crate::registry::Managed as _;
-use crate::test_support::{check_thread_lines, event, LineLayout, TempDir};
-use crate::{AppenderBuildError, MemoryMappedFileAppender};
+use crate::test_support::{
+    check_thread_lines, check_unusable_paths_fail_with_log4j2_messages, event, LineLayout, TempDir,
+};
+use crate::MemoryMappedFileAppender;
 
 fn spec(file_name: &str, region_length: i64) -> MemoryMappedFileSpec {
     MemoryMappedFileSpec {
@@ -613,22 +615,9 @@ fn data_is_in_the_file_as_soon_as_append_returns() {
 #[test]
 fn unusable_paths_fail_with_log4j2_messages() {
     let dir = TempDir::new("mmf-unusable");
-    let layout = || Arc::new(LineLayout::default()) as Arc<dyn l4rs_core::Layout>;
-    let directory = dir.file("a-directory");
-    fs::create_dir(&directory).unwrap();
-    let error = MemoryMappedFileAppender::new("M", &spec(&directory, 256), layout()).unwrap_err();
-    assert!(matches!(error, AppenderBuildError::Open { .. }));
-    assert_eq!(
-        error.to_string(),
-        format!("MemoryMappedFileManager ({directory}) java.io.FileNotFoundException: {directory} (Is a directory)")
-    );
-    let plain = dir.file("plain");
-    fs::write(&plain, "").unwrap();
-    let under = format!("{plain}/x.log");
-    let error = MemoryMappedFileAppender::new("M", &spec(&under, 256), layout()).unwrap_err();
-    assert_eq!(
-        error.to_string(),
-        format!("MemoryMappedFileManager ({under}) java.io.IOException: File {plain} exists and is not a directory. Unable to create directory.")
+    check_unusable_paths_fail_with_log4j2_messages::<MemoryMappedFileAppender>(
+        &dir,
+        "MemoryMappedFileManager",
     );
 }
 

@@ -6,14 +6,17 @@ use std::os::unix::io::AsRawFd as _;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use l4rs_config::model::{
-    AppenderKind, AppenderSpec, FileSpec, MemoryMappedFileSpec, RandomAccessFileSpec,
-};
+use l4rs_config::model::{AppenderKind, AppenderSpec, FileSpec, MemoryMappedFileSpec};
 use l4rs_core::{status, AppendError, Appender, Level, LogEvent, Message};
 
 use crate::test_support::{
-    check_thread_lines, event, file_spec as spec, on_deferring_thread, read, write_calls_during,
-    LineLayout, TempDir,
+    append_from_threads, check_buffered_events_wait_for_flush_a_full_buffer_or_end_of_batch,
+    check_footer_on_stop_and_later_appends_fail, check_lines_from_threads,
+    check_missing_parent_directories_are_created, check_one_write_per_event,
+    check_unusable_paths_fail_with_log4j2_messages, check_visible_at_once,
+    check_write_failures_are_io_errors_naming_the_file, event, file_spec as spec,
+    on_deferring_thread, random_access_file_spec, read, write_calls_during, LineLayout, TempDir,
+    THREAD_PAYLOAD,
 };
 use crate::{build_appender, AppenderBuildError, FileAppender};
 
@@ -77,18 +80,10 @@ fn footer_on_stop_stop_is_idempotent_and_later_appends_fail() {
         &spec(&path),
         LineLayout::with_header_footer("# file header\n", "# file footer\n"),
     );
-    a.append(&event("body line 1")).unwrap();
-    a.append(&event("body line 2")).unwrap();
-    a.stop();
-    a.stop();
-    assert_eq!(
-        read(&path),
-        "# file header\nbody line 1\nbody line 2\n# file footer\n"
-    );
-    assert!(matches!(a.append(&event("late")), Err(AppendError::NotStarted(n)) if n == "F"));
-    assert_eq!(
-        a.append(&event("late")).unwrap_err().to_string(),
-        "Attempted to append to non-started appender F"
+    check_footer_on_stop_and_later_appends_fail(
+        &a,
+        &path,
+        "# file header\nbody line 1\nbody line 2\n# file footer\n",
     );
 }
 
@@ -101,14 +96,7 @@ fn immediate_flush_reaches_the_file_before_append_returns() {
         s.buffered_io = buffered_io;
         s.immediate_flush = immediate_flush;
         let a = appender(&s, LineLayout::default());
-        assert!(a.is_immediate_flush());
-        a.append(&event("visible at once")).unwrap();
-        assert_eq!(
-            read(&path),
-            "visible at once\n",
-            "{buffered_io} {immediate_flush}"
-        );
-        a.stop();
+        check_visible_at_once(&a, &path, &format!("{buffered_io} {immediate_flush}"));
     }
 }
 
@@ -121,16 +109,7 @@ fn immediate_flush_is_one_write_per_event() {
         let mut s = spec(&path);
         s.buffered_io = buffered_io;
         let a = appender(&s, LineLayout::default());
-        // The first write is done outside the count, so nothing the first use sets up is counted.
-        a.append(&event("warm-up")).unwrap();
-        let writes = write_calls_during(|| {
-            for _ in 0..100 {
-                a.append(&event("one event, one write")).unwrap();
-            }
-        });
-        assert_eq!(writes, 100, "bufferedIo={buffered_io}");
-        a.stop();
-        assert_eq!(read(&path).lines().count(), 101);
+        check_one_write_per_event(&a, &path, &format!("bufferedIo={buffered_io}"));
     }
 }
 
@@ -223,26 +202,7 @@ fn buffered_events_wait_for_flush_a_full_buffer_end_of_batch_or_stop() {
     s.immediate_flush = false;
     s.buffer_size = 32;
     let a = appender(&s, LineLayout::with_header_footer("head\n", "foot\n"));
-    assert!(!a.is_immediate_flush());
-    assert_eq!(read(&path), "head\n", "the header bypasses the buffer");
-    a.append(&event("one")).unwrap();
-    a.append(&event("two")).unwrap();
-    assert_eq!(read(&path), "head\n");
-    a.flush().unwrap();
-    assert_eq!(read(&path), "head\none\ntwo\n");
-    // 3 × 12 bytes overflow the 32-byte buffer: the first two are written when the third
-    // does not fit.
-    for _ in 0..3 {
-        a.append(&event("twelve bytes")).unwrap();
-    }
-    assert_eq!(read(&path), "head\none\ntwo\ntwelve bytes\ntwelve bytes\n");
-    let mut last = event("end of batch");
-    last.end_of_batch = true;
-    a.append(&last).unwrap();
-    assert_eq!(
-        read(&path),
-        "head\none\ntwo\ntwelve bytes\ntwelve bytes\ntwelve bytes\nend of batch\n"
-    );
+    check_buffered_events_wait_for_flush_a_full_buffer_or_end_of_batch(&a, &path, "head\n");
     a.append(&event("kept until stop")).unwrap();
     a.stop();
     assert!(read(&path).ends_with("end of batch\nkept until stop\nfoot\n"));
@@ -372,64 +332,18 @@ fn owner_and_group_are_applied_and_unknown_names_reported() {
 
 #[test]
 fn missing_parent_directories_are_created() {
-    let dir = TempDir::new("parents");
-    let path = dir.file("a/b/c/deep.log");
-    let a = appender(&spec(&path), LineLayout::default());
-    a.append(&event("deep")).unwrap();
-    a.stop();
-    assert_eq!(read(&path), "deep\n");
+    check_missing_parent_directories_are_created::<FileAppender>(&TempDir::new("parents"));
 }
 
 #[test]
 fn unusable_paths_fail_with_log4j2_messages() {
     let dir = TempDir::new("unusable");
-    let layout = || Arc::new(LineLayout::default()) as Arc<dyn l4rs_core::Layout>;
-
-    let directory = dir.file("a-directory");
-    fs::create_dir(&directory).unwrap();
-    let error = FileAppender::new("F", &spec(&directory), layout()).unwrap_err();
-    assert!(matches!(error, AppenderBuildError::Open { .. }));
-    assert_eq!(
-        error.to_string(),
-        format!(
-            "FileManager ({directory}) java.io.FileNotFoundException: {directory} (Is a directory)"
-        )
-    );
-
-    let plain_file = dir.file("plain");
-    fs::write(&plain_file, "").unwrap();
-    let under_file = format!("{plain_file}/x.log");
-    let error = FileAppender::new("F", &spec(&under_file), layout()).unwrap_err();
-    assert_eq!(
-        error.to_string(),
-        format!("FileManager ({under_file}) java.io.IOException: File {plain_file} exists and is not a directory. Unable to create directory.")
-    );
-
-    let impossible = "/proc/l4rs-no-such-dir/sub/x.log";
-    let error = FileAppender::new("F", &spec(impossible), layout()).unwrap_err();
-    assert!(
-        error.to_string().starts_with(
-            "FileManager (/proc/l4rs-no-such-dir/sub/x.log) java.io.IOException: Could not create directory /proc/l4rs-no-such-dir/sub ("
-        ),
-        "{error}"
-    );
-    assert!(std::error::Error::source(&error).is_some());
+    check_unusable_paths_fail_with_log4j2_messages::<FileAppender>(&dir, "FileManager");
 }
 
 #[test]
 fn write_failures_are_io_errors_naming_the_file() {
-    let a = appender(&spec("/dev/full"), LineLayout::default());
-    match a.append(&event("no space")) {
-        Err(AppendError::Io {
-            destination,
-            source,
-        }) => {
-            assert_eq!(destination, "/dev/full");
-            assert_eq!(source.raw_os_error(), Some(libc::ENOSPC));
-        }
-        other => panic!("{other:?}"),
-    }
-    a.stop();
+    check_write_failures_are_io_errors_naming_the_file::<FileAppender>();
 }
 
 #[test]
@@ -573,12 +487,7 @@ fn build_appender_dispatches_every_file_kind() {
     let layout = || Arc::new(LineLayout::default()) as Arc<dyn l4rs_core::Layout>;
     let kinds = [
         AppenderKind::File(spec(&dir.file("built.log"))),
-        AppenderKind::RandomAccessFile(RandomAccessFileSpec {
-            file_name: dir.file("raf.log"),
-            append: true,
-            immediate_flush: true,
-            buffer_size: 262_144,
-        }),
+        AppenderKind::RandomAccessFile(random_access_file_spec(&dir.file("raf.log"))),
         AppenderKind::MemoryMappedFile(MemoryMappedFileSpec {
             file_name: dir.file("mmf.log"),
             append: true,
@@ -610,27 +519,12 @@ fn build_appender_dispatches_every_file_kind() {
 
 const THREADS: usize = 8;
 const EVENTS_PER_THREAD: usize = 20_000;
-const PAYLOAD: &str = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-0123456789";
 
-fn hammer(appender: &FileAppender) {
-    std::thread::scope(|scope| {
-        for thread in 0..THREADS {
-            scope.spawn(move || {
-                for sequence in 0..EVENTS_PER_THREAD {
-                    let args = format_args!("T{thread} {sequence:06} {PAYLOAD}");
-                    let event = LogEvent::new("mt", Level::INFO, Message::Args(args));
-                    appender.append(&event).unwrap();
-                }
-            });
-        }
-    });
-}
-
-/// Every line present exactly once, none torn, each thread's lines in order.
-fn check_lines(contents: &str) {
-    check_thread_lines(contents, THREADS, EVENTS_PER_THREAD, |_, _, rest| {
-        rest == Some(PAYLOAD)
-    });
+/// Appends from many threads at once to `a`, stops it and checks every line of `path`.
+fn check_many_threads(a: &FileAppender, path: &str) {
+    append_from_threads(a, THREADS, EVENTS_PER_THREAD);
+    a.stop();
+    check_lines_from_threads(&read(path), THREADS, EVENTS_PER_THREAD);
 }
 
 #[test]
@@ -638,9 +532,7 @@ fn many_threads_unbuffered_lines_are_whole_and_ordered() {
     let dir = TempDir::new("mt-immediate");
     let path = dir.file("mt.log");
     let a = appender(&spec(&path), LineLayout::default());
-    hammer(&a);
-    a.stop();
-    check_lines(&read(&path));
+    check_many_threads(&a, &path);
 }
 
 #[test]
@@ -650,9 +542,7 @@ fn many_threads_buffered_lines_are_whole_and_ordered() {
     let mut s = spec(&path);
     s.immediate_flush = false;
     let a = appender(&s, LineLayout::default());
-    hammer(&a);
-    a.stop();
-    check_lines(&read(&path));
+    check_many_threads(&a, &path);
 }
 
 #[test]
@@ -663,9 +553,7 @@ fn many_threads_locking_lines_are_whole_and_ordered() {
     s.locking = true;
     s.buffered_io = false;
     let a = status::capture(|| appender(&s, LineLayout::default())).0;
-    hammer(&a);
-    a.stop();
-    check_lines(&read(&path));
+    check_many_threads(&a, &path);
 }
 
 /// Stopping while other threads append: the footer is the last line, nothing is torn, and
@@ -684,7 +572,7 @@ fn stop_while_appending_leaves_the_footer_last() {
                 scope.spawn(move || {
                     let mut sequence = 0usize;
                     loop {
-                        let args = format_args!("T{thread} {sequence:06} {PAYLOAD}");
+                        let args = format_args!("T{thread} {sequence:06} {THREAD_PAYLOAD}");
                         match a.append(&LogEvent::new("mt", Level::INFO, Message::Args(args))) {
                             Ok(()) => sequence += 1,
                             Err(AppendError::NotStarted(_)) => break,
@@ -700,7 +588,7 @@ fn stop_while_appending_leaves_the_footer_last() {
         assert!(contents.ends_with("FOOTER\n"));
         let body = &contents[..contents.len() - "FOOTER\n".len()];
         for line in body.lines() {
-            assert!(line.ends_with(PAYLOAD), "torn line {line:?}");
+            assert!(line.ends_with(THREAD_PAYLOAD), "torn line {line:?}");
         }
     }
 }

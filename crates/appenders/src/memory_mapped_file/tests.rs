@@ -11,8 +11,10 @@ use l4rs_core::{status, AppendError, Appender, Level, LogEvent, Message};
 use crate::file_manager::WriteError;
 use crate::mmf_manager::{MemoryMappedFileManager, RETRY_INTERVAL};
 use crate::registry::Managed as _;
-use crate::test_support::{check_thread_lines, event, LineLayout, TempDir};
-use crate::{AppenderBuildError, MemoryMappedFileAppender};
+use crate::test_support::{
+    check_thread_lines, check_unusable_paths_fail_with_log4j2_messages, event, LineLayout, TempDir,
+};
+use crate::MemoryMappedFileAppender;
 
 fn spec(file_name: &str, region_length: i64) -> MemoryMappedFileSpec {
     MemoryMappedFileSpec {
@@ -613,22 +615,9 @@ fn data_is_in_the_file_as_soon_as_append_returns() {
 #[test]
 fn unusable_paths_fail_with_log4j2_messages() {
     let dir = TempDir::new("mmf-unusable");
-    let layout = || Arc::new(LineLayout::default()) as Arc<dyn l4rs_core::Layout>;
-    let directory = dir.file("a-directory");
-    fs::create_dir(&directory).unwrap();
-    let error = MemoryMappedFileAppender::new("M", &spec(&directory, 256), layout()).unwrap_err();
-    assert!(matches!(error, AppenderBuildError::Open { .. }));
-    assert_eq!(
-        error.to_string(),
-        format!("MemoryMappedFileManager ({directory}) java.io.FileNotFoundException: {directory} (Is a directory)")
-    );
-    let plain = dir.file("plain");
-    fs::write(&plain, "").unwrap();
-    let under = format!("{plain}/x.log");
-    let error = MemoryMappedFileAppender::new("M", &spec(&under, 256), layout()).unwrap_err();
-    assert_eq!(
-        error.to_string(),
-        format!("MemoryMappedFileManager ({under}) java.io.IOException: File {plain} exists and is not a directory. Unable to create directory.")
+    check_unusable_paths_fail_with_log4j2_messages::<MemoryMappedFileAppender>(
+        &dir,
+        "MemoryMappedFileManager",
     );
 }
 
@@ -673,6 +662,27 @@ fn line(thread: usize, sequence: usize) -> String {
     format!("T{thread} {sequence} {}\n", "x".repeat(padding))
 }
 
+/// The thread and sequence of a [`line`] (without its newline).
+fn thread_and_sequence(line_text: &str) -> (usize, usize) {
+    let mut fields = line_text.split(' ');
+    let thread = fields.next().unwrap()[1..].parse().unwrap();
+    let sequence = fields.next().unwrap().parse().unwrap();
+    (thread, sequence)
+}
+
+/// Writes the [`line`]s `0..per_thread` to `m` from each of `threads` threads at once.
+fn write_lines_from_threads(m: &MemoryMappedFileManager, threads: usize, per_thread: usize) {
+    std::thread::scope(|scope| {
+        for thread in 0..threads {
+            scope.spawn(move || {
+                for sequence in 0..per_thread {
+                    m.write(line(thread, sequence).as_bytes()).unwrap();
+                }
+            });
+        }
+    });
+}
+
 /// Many writers and small regions: boundaries are crossed constantly, records are larger than
 /// a region now and then, and slots are reused while slow writers still copy.
 #[test]
@@ -681,16 +691,7 @@ fn many_threads_small_regions_lines_are_whole_and_ordered() {
     let path = dir.file("mt.log");
     let m = manager(&path, 256);
     let (threads, per_thread) = (8, 3000);
-    std::thread::scope(|scope| {
-        for thread in 0..threads {
-            let m = &m;
-            scope.spawn(move || {
-                for sequence in 0..per_thread {
-                    m.write(line(thread, sequence).as_bytes()).unwrap();
-                }
-            });
-        }
-    });
+    write_lines_from_threads(&m, threads, per_thread);
     m.close();
     check_threads(&read(&path), threads, per_thread);
 }
@@ -704,16 +705,7 @@ fn prefaulted_regions_keep_lines_whole_and_ordered() {
     let path = dir.file("prefault.log");
     let m = manager(&path, 4 << 20);
     let (threads, per_thread) = (4, 30_000);
-    std::thread::scope(|scope| {
-        for thread in 0..threads {
-            let m = &m;
-            scope.spawn(move || {
-                for sequence in 0..per_thread {
-                    m.write(line(thread, sequence).as_bytes()).unwrap();
-                }
-            });
-        }
-    });
+    write_lines_from_threads(&m, threads, per_thread);
     let runs = m
         .prefaulter()
         .expect("4 MiB regions are prefaulted")
@@ -765,9 +757,7 @@ fn close_while_writing_leaves_whole_records_and_the_footer_last() {
     let body = contents.strip_suffix(b"FOOTER\n").expect("footer last");
     let mut next = [0usize; 4];
     for line_text in std::str::from_utf8(body).unwrap().lines() {
-        let mut fields = line_text.split(' ');
-        let thread: usize = fields.next().unwrap()[1..].parse().unwrap();
-        let sequence: usize = fields.next().unwrap().parse().unwrap();
+        let (thread, sequence) = thread_and_sequence(line_text);
         assert_eq!(format!("{line_text}\n"), line(thread, sequence));
         assert_eq!(sequence, next[thread]);
         next[thread] += 1;
@@ -837,6 +827,25 @@ fn text_of(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
+/// Waits out the retry interval of a manager whose region failed.
+fn wait_for_the_retry() {
+    // A margin past the interval, so that the next write is sure to retry.
+    std::thread::sleep(RETRY_INTERVAL + Duration::from_millis(20));
+}
+
+/// Writes `<label> <index>` for the indexes `0..count` to `m`, each of which must succeed, and
+/// returns the records written.
+fn write_numbered(m: &MemoryMappedFileManager, label: &str, count: usize) -> String {
+    let mut written = String::new();
+    for index in 0..count {
+        let record = format!("{label} {index}\n");
+        m.write(record.as_bytes())
+            .unwrap_or_else(|_| panic!("{label}"));
+        written += &record;
+    }
+    written
+}
+
 /// A full disk at a boundary: the record that needed the new region and those after it fail and
 /// are reported; nothing of them is written; after the retry interval writing resumes right
 /// after the last record that was written, with no gap.
@@ -870,15 +879,12 @@ fn a_failed_reservation_drops_records_and_writing_resumes_without_a_gap() {
     assert_eq!(m.lost(), 2);
     // Within the retry interval nothing is written.
     assert!(m.write(b"still failing\n").is_err());
-    std::thread::sleep(RETRY_INTERVAL + Duration::from_millis(20));
-    let ((), records) = status::capture(|| {
+    wait_for_the_retry();
+    let (after, records) = status::capture(|| {
         // The failing writer that starts the retry writes its own record in the new generation.
         m.write(b"resumed\n").unwrap_or_else(|_| panic!("resumed"));
         // The episode ends when the next region is prepared.
-        for index in 0..20 {
-            m.write(format!("after {index}\n").as_bytes())
-                .unwrap_or_else(|_| panic!("after"));
-        }
+        write_numbered(&m, "after", 20)
     });
     assert_eq!(records.len(), 1, "{records:?}");
     assert_eq!(
@@ -886,11 +892,7 @@ fn a_failed_reservation_drops_records_and_writing_resumes_without_a_gap() {
         format!("MemoryMappedFileManager ({path}) Remapped again; 3 record(s) could not be written meanwhile")
     );
     m.close();
-    let mut expected = first.clone() + "resumed\n";
-    for index in 0..20 {
-        expected += &format!("after {index}\n");
-    }
-    assert_eq!(text(&path), expected);
+    assert_eq!(text(&path), first + "resumed\n" + &after);
 }
 
 /// A record that ends exactly at the boundary is written even when the next region cannot be
@@ -931,19 +933,10 @@ fn a_failed_mapping_writes_the_record_and_resumes_later() {
         records[0].message.contains("Cannot allocate memory"),
         "{records:?}"
     );
-    std::thread::sleep(RETRY_INTERVAL + Duration::from_millis(20));
-    let ((), _) = status::capture(|| {
-        for index in 0..30 {
-            m.write(format!("resumed {index}\n").as_bytes())
-                .unwrap_or_else(|_| panic!("resumed"));
-        }
-    });
+    wait_for_the_retry();
+    let (resumed, _) = status::capture(|| write_numbered(&m, "resumed", 30));
     m.close();
-    let mut expected = first + &crossing;
-    for index in 0..30 {
-        expected += &format!("resumed {index}\n");
-    }
-    assert_eq!(text(&path), expected);
+    assert_eq!(text(&path), first + &crossing + &resumed);
 }
 
 /// A retry that starts a generation exactly at an unprepared boundary: the generation's first
@@ -958,11 +951,11 @@ fn the_first_writer_of_a_generation_prepares_its_region() {
     let ((), _) = status::capture(|| {
         m.write(fill.as_bytes()).unwrap_or_else(|_| panic!("ender"));
         assert!(m.write(b"x\n").is_err());
-        std::thread::sleep(RETRY_INTERVAL + Duration::from_millis(20));
+        wait_for_the_retry();
         // The retry starts a generation at the boundary; its first writer (this one) prepares
         // the region and fails once more (the second injected failure).
         assert!(m.write(b"y\n").is_err());
-        std::thread::sleep(RETRY_INTERVAL + Duration::from_millis(20));
+        wait_for_the_retry();
         m.write(b"z\n").unwrap_or_else(|_| panic!("z"));
     });
     m.close();
@@ -1029,9 +1022,7 @@ fn failures_under_concurrency_keep_the_file_consistent() {
     assert!(!contents.contains(&0), "NUL bytes in the file");
     let mut found: Vec<Vec<usize>> = vec![Vec::new(); threads];
     for line_text in std::str::from_utf8(&contents).unwrap().lines() {
-        let mut fields = line_text.split(' ');
-        let thread: usize = fields.next().unwrap()[1..].parse().unwrap();
-        let sequence: usize = fields.next().unwrap().parse().unwrap();
+        let (thread, sequence) = thread_and_sequence(line_text);
         assert_eq!(format!("{line_text}\n"), line(thread, sequence), "torn");
         found[thread].push(sequence);
     }

@@ -5,20 +5,17 @@ use std::os::unix::fs::MetadataExt as _;
 use std::sync::Arc;
 
 use l4rs_config::model::RandomAccessFileSpec;
-use l4rs_core::{AppendError, Appender, Level, LogEvent, Message};
+use l4rs_core::Appender;
 
-use crate::test_support::write_calls_during;
-use crate::test_support::{check_thread_lines, event, file_spec, read, LineLayout, TempDir};
-use crate::{AppenderBuildError, FileAppender, RandomAccessFileAppender};
-
-fn spec(file_name: &str) -> RandomAccessFileSpec {
-    RandomAccessFileSpec {
-        file_name: file_name.to_string(),
-        append: true,
-        immediate_flush: true,
-        buffer_size: 262_144,
-    }
-}
+use crate::test_support::{
+    append_from_threads, check_buffered_events_wait_for_flush_a_full_buffer_or_end_of_batch,
+    check_footer_on_stop_and_later_appends_fail, check_lines_from_threads,
+    check_missing_parent_directories_are_created, check_one_write_per_event,
+    check_unusable_paths_fail_with_log4j2_messages, check_visible_at_once,
+    check_write_failures_are_io_errors_naming_the_file, event, file_spec,
+    random_access_file_spec as spec, read, write_calls_during, LineLayout, TempDir,
+};
+use crate::{FileAppender, RandomAccessFileAppender};
 
 fn appender(spec: &RandomAccessFileSpec, layout: LineLayout) -> RandomAccessFileAppender {
     RandomAccessFileAppender::new("R", spec, Arc::new(layout)).unwrap()
@@ -33,12 +30,11 @@ fn footer_is_written_and_the_header_is_lost_as_in_log4j2() {
         &spec(&path),
         LineLayout::with_header_footer("# raf header\n", "# raf footer\n"),
     );
-    a.append(&event("body line 1")).unwrap();
-    a.append(&event("body line 2")).unwrap();
-    a.stop();
-    a.stop();
-    assert_eq!(read(&path), "body line 1\nbody line 2\n# raf footer\n");
-    assert!(matches!(a.append(&event("late")), Err(AppendError::NotStarted(n)) if n == "R"));
+    check_footer_on_stop_and_later_appends_fail(
+        &a,
+        &path,
+        "body line 1\nbody line 2\n# raf footer\n",
+    );
 }
 
 #[test]
@@ -46,10 +42,7 @@ fn immediate_flush_reaches_the_file_before_append_returns() {
     let dir = TempDir::new("raf-immediate");
     let path = dir.file("raf.log");
     let a = appender(&spec(&path), LineLayout::default());
-    assert!(a.is_immediate_flush());
-    a.append(&event("visible at once")).unwrap();
-    assert_eq!(read(&path), "visible at once\n");
-    a.stop();
+    check_visible_at_once(&a, &path, "immediateFlush=true");
 }
 
 /// `immediateFlush="true"` (the default): the buffer is drained by one `write(2)` per event.
@@ -58,15 +51,7 @@ fn immediate_flush_is_one_write_per_event() {
     let dir = TempDir::new("raf-one-write");
     let path = dir.file("raf.log");
     let a = appender(&spec(&path), LineLayout::default());
-    a.append(&event("warm-up")).unwrap();
-    let writes = write_calls_during(|| {
-        for _ in 0..100 {
-            a.append(&event("one event, one write")).unwrap();
-        }
-    });
-    assert_eq!(writes, 100);
-    a.stop();
-    assert_eq!(read(&path).lines().count(), 101);
+    check_one_write_per_event(&a, &path, "immediateFlush=true");
 }
 
 /// The `write(2)`s each event costs on a shared 32-byte buffer, `B` flushing after each event
@@ -114,23 +99,7 @@ fn buffered_events_wait_for_a_full_buffer_end_of_batch_flush_or_stop() {
     s.immediate_flush = false;
     s.buffer_size = 32;
     let a = appender(&s, LineLayout::with_header_footer("", "foot\n"));
-    assert!(!a.is_immediate_flush());
-    a.append(&event("one")).unwrap();
-    a.append(&event("two")).unwrap();
-    assert_eq!(read(&path), "");
-    a.flush().unwrap();
-    assert_eq!(read(&path), "one\ntwo\n");
-    for _ in 0..3 {
-        a.append(&event("twelve bytes")).unwrap();
-    }
-    assert_eq!(read(&path), "one\ntwo\ntwelve bytes\ntwelve bytes\n");
-    let mut last = event("end of batch");
-    last.end_of_batch = true;
-    a.append(&last).unwrap();
-    assert_eq!(
-        read(&path),
-        "one\ntwo\ntwelve bytes\ntwelve bytes\ntwelve bytes\nend of batch\n"
-    );
+    check_buffered_events_wait_for_flush_a_full_buffer_or_end_of_batch(&a, &path, "");
     // A record at least as large as the buffer goes straight through, after what is buffered.
     a.append(&event("small")).unwrap();
     a.append(&event("a record much longer than thirty-two bytes"))
@@ -188,50 +157,23 @@ fn append_continues_and_append_false_deletes_the_file_first() {
 
 #[test]
 fn missing_parent_directories_are_created() {
-    let dir = TempDir::new("raf-parents");
-    let path = dir.file("a/b/deep.log");
-    let a = appender(&spec(&path), LineLayout::default());
-    a.append(&event("deep")).unwrap();
-    a.stop();
-    assert_eq!(read(&path), "deep\n");
+    check_missing_parent_directories_are_created::<RandomAccessFileAppender>(&TempDir::new(
+        "raf-parents",
+    ));
 }
 
 #[test]
 fn unusable_paths_fail_with_log4j2_messages() {
     let dir = TempDir::new("raf-unusable");
-    let layout = || Arc::new(LineLayout::default()) as Arc<dyn l4rs_core::Layout>;
-    let directory = dir.file("a-directory");
-    fs::create_dir(&directory).unwrap();
-    let error = RandomAccessFileAppender::new("R", &spec(&directory), layout()).unwrap_err();
-    assert!(matches!(error, AppenderBuildError::Open { .. }));
-    assert_eq!(
-        error.to_string(),
-        format!("RandomAccessFileManager ({directory}) java.io.FileNotFoundException: {directory} (Is a directory)")
-    );
-    let impossible = "/proc/l4rs-no-such-dir/sub/x.log";
-    let error = RandomAccessFileAppender::new("R", &spec(impossible), layout()).unwrap_err();
-    assert!(
-        error.to_string().starts_with(
-            "RandomAccessFileManager (/proc/l4rs-no-such-dir/sub/x.log) java.io.IOException: Could not create directory /proc/l4rs-no-such-dir/sub"
-        ),
-        "{error}"
+    check_unusable_paths_fail_with_log4j2_messages::<RandomAccessFileAppender>(
+        &dir,
+        "RandomAccessFileManager",
     );
 }
 
 #[test]
 fn write_failures_are_io_errors_naming_the_file() {
-    let a = appender(&spec("/dev/full"), LineLayout::default());
-    match a.append(&event("no space")) {
-        Err(AppendError::Io {
-            destination,
-            source,
-        }) => {
-            assert_eq!(destination, "/dev/full");
-            assert_eq!(source.raw_os_error(), Some(libc::ENOSPC));
-        }
-        other => panic!("{other:?}"),
-    }
-    a.stop();
+    check_write_failures_are_io_errors_naming_the_file::<RandomAccessFileAppender>();
 }
 
 #[test]
@@ -282,19 +224,8 @@ fn many_threads_lines_are_whole_and_ordered() {
         s.immediate_flush = immediate_flush;
         s.buffer_size = 4096;
         let a = appender(&s, LineLayout::default());
-        std::thread::scope(|scope| {
-            for thread in 0..8 {
-                let a = &a;
-                scope.spawn(move || {
-                    for sequence in 0..5000 {
-                        let args = format_args!("T{thread} {sequence}");
-                        a.append(&LogEvent::new("mt", Level::INFO, Message::Args(args)))
-                            .unwrap();
-                    }
-                });
-            }
-        });
+        append_from_threads(&a, 8, 5000);
         a.stop();
-        check_thread_lines(&read(&path), 8, 5000, |_, _, rest| rest.is_none());
+        check_lines_from_threads(&read(&path), 8, 5000);
     }
 }

@@ -4,7 +4,8 @@
 # own service is not needed. dpkg is asked which packages are installed, so the check holds on
 # any architecture (the modules' directory is named after it).
 rsyslog_packages="rsyslog rsyslog-gnutls rsyslog-openssl rsyslog-relp"
-# `grep -c` exits 1 when it counts nothing, which `set -e` would take for a failure.
+# With packages missing, dpkg-query exits 1 and `grep -c` exits 1 when it counts nothing;
+# under `set -e -o pipefail` either would end .ci/run, so the count alone decides.
 # shellcheck disable=SC2086 # one argument per package
 rsyslog_installed=$(dpkg-query -W -f='${Status}\n' $rsyslog_packages 2>/dev/null \
     | grep -c '^install ok installed$' || true)

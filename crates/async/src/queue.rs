@@ -4,7 +4,7 @@
 use std::cell::{Cell, RefCell};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{fence, AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Condvar, Mutex, OnceLock};
+use std::sync::{Arc, Condvar, Mutex, OnceLock, TryLockError};
 use std::thread::{JoinHandle, Thread};
 use std::time::{Duration, Instant};
 
@@ -44,6 +44,19 @@ const MAX_SPARE_THROWABLES: usize = 1024;
 /// queue's pool into another's until a producer found its queue's pool empty and allocated,
 /// in steady state. Its room is reserved when a queue starts, never on a producer's path.
 static SPARE_POOL: Mutex<Vec<l4rs_core::Throwable>> = Mutex::new(Vec::new());
+
+/// Throwables with more text than this (class names and messages, causes and suppressed
+/// ones included) are not kept as spares: the pool holds at most
+/// [`MAX_SPARE_THROWABLES`] × this much text.
+const MAX_SPARE_TEXT: usize = 64 * 1024;
+
+/// The text `throwable` holds, its causes' and suppressed throwables' included.
+fn text_len(throwable: &l4rs_core::Throwable) -> usize {
+    throwable.class_name().len()
+        + throwable.message().map_or(0, str::len)
+        + throwable.cause().map_or(0, text_len)
+        + throwable.suppressed().iter().map(text_len).sum::<usize>()
+}
 
 /// Makes room in [`SPARE_POOL`] for the spares of one more queue.
 fn reserve_spare_room() {
@@ -580,9 +593,18 @@ impl Shared {
         if !snapshot.has_warm_throwable() {
             return;
         }
-        if let Ok(mut spares) = SPARE_POOL.try_lock() {
-            if spares.len() < spares.capacity() {
-                spares.push(snapshot.take_throwable_buffers());
+        let mut spares = match SPARE_POOL.try_lock() {
+            Ok(spares) => spares,
+            // Nothing panics under this lock; were it poisoned, the pool would still be whole.
+            Err(TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
+            Err(TryLockError::WouldBlock) => return,
+        };
+        if spares.len() < spares.capacity() {
+            let spare = snapshot.take_throwable_buffers();
+            // A huge one is dropped here, off the producers' path, instead of being kept for
+            // the life of the process.
+            if text_len(&spare) <= MAX_SPARE_TEXT {
+                spares.push(spare);
             }
         }
     }
@@ -777,5 +799,29 @@ impl Shared {
         self.wake_producers();
         let _guard = self.progress_lock.lock().unwrap_or_else(|e| e.into_inner());
         self.progress_signal.notify_all();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use l4rs_core::Throwable;
+
+    use super::{text_len, MAX_SPARE_TEXT};
+
+    #[test]
+    fn a_throwables_text_counts_its_causes_and_suppressed_ones() {
+        let throwable = Throwable::new("a.B")
+            .with_message("12345")
+            .with_cause(Throwable::new("c.D").with_message("xy"))
+            .with_suppressed(Throwable::new("e").with_cause(Throwable::new("fg")));
+        assert_eq!(text_len(&throwable), 3 + 5 + 3 + 2 + 1 + 2);
+    }
+
+    #[test]
+    fn a_throwable_with_a_huge_message_is_over_the_spare_limit() {
+        let huge = Throwable::new("E").with_message("x".repeat(MAX_SPARE_TEXT));
+        assert!(text_len(&huge) > MAX_SPARE_TEXT);
+        let nested = Throwable::new("E").with_cause(huge);
+        assert!(text_len(&nested) > MAX_SPARE_TEXT);
     }
 }

@@ -460,7 +460,8 @@ fn write_within_timeout(stream: &mut TcpStream, bytes: &[u8]) -> io::Result<()> 
         match stream.write(rest) {
             Ok(0) => break Err(io::ErrorKind::WriteZero.into()),
             Ok(written) => rest = &rest[written..],
-            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+            // A signal: the deadline below still holds for the retry.
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
             Err(error) => break Err(error),
         }
         if rest.is_empty() {

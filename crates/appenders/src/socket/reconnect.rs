@@ -46,6 +46,30 @@ pub(super) trait Reconnecting: Send + Sync + Sized + 'static {
     fn discard(connection: Self::Connection);
 }
 
+/// Connects `manager` for the first time: keeps the connection, after `prepare` (which may
+/// write a header into it), or reports why there is none in log4j2's words for the manager
+/// `kind` (`TcpSocketManager`, …) and starts reconnecting.
+pub(super) fn connect_first<M: Reconnecting>(
+    manager: &Arc<M>,
+    kind: &str,
+    prepare: impl FnOnce(&mut M::Connection),
+) {
+    match manager.connect() {
+        Ok((mut connection, peer)) => {
+            prepare(&mut connection);
+            manager.lock().install(connection, peer);
+        }
+        Err(error) => {
+            status::error(format_args!(
+                "{kind} ({}) caught exception and will continue: {error}",
+                manager.options().name
+            ));
+            let mut state = manager.lock();
+            start(manager.as_ref(), &mut state);
+        }
+    }
+}
+
 /// Starts the reconnector thread of `manager` unless one runs, reconnection is off or the
 /// manager is closed; `state` is the manager's locked state.
 pub(super) fn start<M: Reconnecting>(manager: &M, state: &mut M::State) {

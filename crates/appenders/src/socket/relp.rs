@@ -29,7 +29,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, Weak};
 use std::time::{Duration, Instant};
 
-use l4rs_core::status;
 use rustls::ClientConnection;
 
 use super::reconnect::{self, ConnectionState, Reconnecting};
@@ -665,21 +664,7 @@ impl RelpManager {
             closed: AtomicBool::new(false),
             this: this.clone(),
         });
-        match manager.connect() {
-            Ok((session, peer)) => {
-                let mut state = manager.lock();
-                state.session = Some(session);
-                state.peer = peer;
-            }
-            Err(error) => {
-                status::error(format_args!(
-                    "RelpSocketManager ({}) caught exception and will continue: {error}",
-                    manager.options.name
-                ));
-                let mut state = manager.lock();
-                reconnect::start(manager.as_ref(), &mut state);
-            }
-        }
+        reconnect::connect_first(&manager, "RelpSocketManager", |_| {});
         manager
     }
 

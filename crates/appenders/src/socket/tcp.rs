@@ -350,39 +350,26 @@ impl TcpManager {
             closed: AtomicBool::new(false),
             this: this.clone(),
         });
-        match manager.connect() {
-            Ok((mut stream, peer)) => {
-                let header = crate::encode::with_encoded(
-                    manager.layout.as_ref(),
-                    |out| manager.layout.header(out),
-                    <[u8]>::to_vec,
-                );
-                if !header.is_empty() {
-                    if let Err(error) = stream.write_all(&header) {
-                        status::error(format_args!(
-                            "{} Unable to write header: {error}",
-                            manager.options.name
-                        ));
-                    }
+        let kind = if manager.options.tls.is_some() {
+            "SslSocketManager"
+        } else {
+            "TcpSocketManager"
+        };
+        reconnect::connect_first(&manager, kind, |stream| {
+            let header = crate::encode::with_encoded(
+                manager.layout.as_ref(),
+                |out| manager.layout.header(out),
+                <[u8]>::to_vec,
+            );
+            if !header.is_empty() {
+                if let Err(error) = stream.write_all(&header) {
+                    status::error(format_args!(
+                        "{} Unable to write header: {error}",
+                        manager.options.name
+                    ));
                 }
-                let mut state = manager.lock();
-                state.stream = Some(stream);
-                state.peer = peer;
             }
-            Err(error) => {
-                let kind = if manager.options.tls.is_some() {
-                    "SslSocketManager"
-                } else {
-                    "TcpSocketManager"
-                };
-                status::error(format_args!(
-                    "{kind} ({}) caught exception and will continue: {error}",
-                    manager.options.name
-                ));
-                let mut state = manager.lock();
-                reconnect::start(manager.as_ref(), &mut state);
-            }
-        }
+        });
         manager
     }
 

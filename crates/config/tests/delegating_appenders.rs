@@ -1,29 +1,21 @@
 //! The appenders that write nothing themselves (`<Null>`, `<Failover>`, `<Rewrite>`) and the
 //! filters they are used with, bound with log4j2's attributes, defaults and messages.
 
+mod common;
+
+use common::{assert_no_messages, load_with, messages};
 use l4rs_config::model::AppenderKind;
-use l4rs_config::{load_str, Configuration};
+use l4rs_config::Configuration;
 
+/// Loads a configuration of `appenders`, with no properties.
 fn load(appenders: &str) -> Configuration {
-    let xml = format!(
-        r#"<Configuration><Appenders>{appenders}</Appenders>
-<Loggers><Root level="info"/></Loggers></Configuration>"#
-    );
-    load_str(&xml, None).expect("well-formed")
-}
-
-fn messages(config: &Configuration) -> Vec<String> {
-    config
-        .diagnostics
-        .iter()
-        .map(|d| d.message.clone())
-        .collect()
+    load_with(&[], appenders)
 }
 
 #[test]
 fn null_takes_only_a_name_which_defaults_to_null() {
     let config = load(r#"<Null name="Quiet"/><Null/>"#);
-    assert!(messages(&config).is_empty(), "{:?}", messages(&config));
+    assert_no_messages(&config);
     let quiet = config.appender("Quiet").expect("Quiet");
     assert!(matches!(quiet.kind, AppenderKind::Null));
     assert!(quiet.ignore_exceptions && quiet.filter.is_none() && quiet.layout.is_none());
@@ -65,7 +57,7 @@ fn dynamic_threshold_filter_binds_its_pairs_with_log4j2_defaults() {
 </DynamicThresholdFilter></Console>
 <Console name="D"><DynamicThresholdFilter key="k"/></Console>"#,
     );
-    assert!(messages(&config).is_empty(), "{:?}", messages(&config));
+    assert_no_messages(&config);
     let filter = config.appender("C").and_then(|a| a.filter.clone());
     assert_eq!(
         filter,

@@ -3,23 +3,16 @@
 //! units, and the refusals of bad routes.
 
 use l4rs_config::model::{AppenderKind, IdlePurgePolicySpec, LayoutSpec, RouteTarget, RoutingSpec};
-use l4rs_config::{load_str, Configuration};
+use l4rs_config::Configuration;
 use l4rs_core::{ContextMap, Level, LogEvent, Message};
 
-fn load(appenders: &str) -> Configuration {
-    let xml = format!(
-        r#"<Configuration><Properties><Property name="dir">/logs</Property></Properties>
-<Appenders>{appenders}</Appenders><Loggers><Root level="info"/></Loggers></Configuration>"#
-    );
-    load_str(&xml, None).expect("well-formed")
-}
+mod common;
 
-fn messages(config: &Configuration) -> Vec<String> {
-    config
-        .diagnostics
-        .iter()
-        .map(|d| d.message.clone())
-        .collect()
+use common::{assert_no_messages, load_with, messages};
+
+/// Loads a configuration of `appenders`, with the property `dir` set to `/logs`.
+fn load(appenders: &str) -> Configuration {
+    load_with(&[("dir", "/logs")], appenders)
 }
 
 fn routing<'c>(config: &'c Configuration, name: &str) -> &'c RoutingSpec {
@@ -38,7 +31,7 @@ fn an_inline_route_is_built_with_the_event_that_creates_it() {
     <PatternLayout pattern="${ctx:user} $${ctx:user} %m%n"/></File></Route>
 </Routes></Routing><Null name="Ops"/>"#,
     );
-    assert!(messages(&config).is_empty(), "{:?}", messages(&config));
+    assert_no_messages(&config);
     let spec = routing(&config, "R");
     assert_eq!(spec.pattern.as_deref(), Some("${ctx:user}"));
     assert_eq!(spec.referenced().collect::<Vec<_>>(), ["Ops"]);

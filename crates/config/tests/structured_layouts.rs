@@ -6,35 +6,49 @@ use l4rs_config::model::{
     EventTemplateAdditionalField, JsonLayoutSpec, JsonTemplateLayoutSpec, LayoutSpec,
     Rfc5424LayoutSpec, SyslogLayoutSpec,
 };
-use l4rs_config::{load_str, Configuration};
+use l4rs_config::Configuration;
 use l4rs_core::Level;
 
+mod common;
+
+use common::{assert_no_messages, load_with, messages};
+
+/// Loads a configuration of `appenders`, with the property `app` set to `orders`.
 fn load(appenders: &str) -> Configuration {
-    let text = format!(
-        r#"<Configuration><Properties><Property name="app">orders</Property></Properties>
-<Appenders>{appenders}</Appenders><Loggers><Root level="info"/></Loggers></Configuration>"#
-    );
-    load_str(&text, None).expect("well-formed")
+    load_with(&[("app", "orders")], appenders)
 }
 
-fn json_spec(config: &Configuration, appender: &str) -> JsonLayoutSpec {
-    match &config
+/// The layout of `appender`, which must be kept.
+fn layout_spec(config: &Configuration, appender: &str) -> Option<LayoutSpec> {
+    config
         .appender(appender)
         .expect("the appender is kept")
         .layout
-    {
-        Some(LayoutSpec::Json(spec)) => spec.clone(),
-        other => panic!("not a JsonLayout: {other:?}"),
-    }
+        .clone()
 }
 
-fn messages(config: &Configuration) -> Vec<String> {
-    config
-        .diagnostics
-        .iter()
-        .map(|d| d.message.clone())
-        .collect()
+/// Defines `$name(config, appender)`: the spec of `appender`'s layout, which must be a
+/// `LayoutSpec::$variant` (the panic says it is not `$what`).
+macro_rules! layout_spec_fn {
+    ($name:ident, $variant:ident, $spec:ty, $what:literal) => {
+        fn $name(config: &Configuration, appender: &str) -> $spec {
+            match layout_spec(config, appender) {
+                Some(LayoutSpec::$variant(spec)) => spec,
+                other => panic!(concat!("not ", $what, ": {:?}"), other),
+            }
+        }
+    };
 }
+
+layout_spec_fn!(json_spec, Json, JsonLayoutSpec, "a JsonLayout");
+layout_spec_fn!(syslog_spec, Syslog, SyslogLayoutSpec, "a SyslogLayout");
+layout_spec_fn!(rfc5424_spec, Rfc5424, Rfc5424LayoutSpec, "an Rfc5424Layout");
+layout_spec_fn!(
+    template_spec,
+    JsonTemplate,
+    JsonTemplateLayoutSpec,
+    "a JsonTemplateLayout"
+);
 
 #[test]
 fn defaults_are_log4j2s() {
@@ -46,7 +60,25 @@ fn defaults_are_log4j2s() {
         "includeStacktrace defaults to true"
     );
     assert!(!defaults.compact && !defaults.complete && !defaults.properties);
-    assert!(messages(&config).is_empty(), "{:?}", messages(&config));
+    assert_no_messages(&config);
+}
+
+/// The spec of the attributes JsonLayout shares with XmlLayout and YamlLayout as the tests set
+/// them (every flag on, `endOfLine="|"`, `includeStacktrace="false"`), the rest default.
+fn shared_attributes_spec() -> JsonLayoutSpec {
+    JsonLayoutSpec {
+        location_info: true,
+        properties: true,
+        complete: true,
+        compact: true,
+        event_eol: true,
+        end_of_line: Some("|".to_string()),
+        include_stacktrace: false,
+        stacktrace_as_string: true,
+        include_null_delimiter: true,
+        include_time_millis: true,
+        ..JsonLayoutSpec::default()
+    }
 }
 
 #[test]
@@ -64,17 +96,7 @@ fn every_attribute_binds_case_insensitively() {
     assert_eq!(
         spec,
         JsonLayoutSpec {
-            location_info: true,
-            properties: true,
             properties_as_list: true,
-            complete: true,
-            compact: true,
-            event_eol: true,
-            end_of_line: Some("|".to_string()),
-            include_stacktrace: false,
-            stacktrace_as_string: true,
-            include_null_delimiter: true,
-            include_time_millis: true,
             object_message_as_json_object: true,
             charset: Some("US-ASCII".to_string()),
             additional_fields: vec![
@@ -83,10 +105,10 @@ fn every_attribute_binds_case_insensitively() {
             ],
             header: Some("ignored".to_string()),
             footer: Some("ignored".to_string()),
-            ..JsonLayoutSpec::default()
+            ..shared_attributes_spec()
         }
     );
-    assert!(messages(&config).is_empty(), "{:?}", messages(&config));
+    assert_no_messages(&config);
 }
 
 #[test]
@@ -120,13 +142,9 @@ fn unknown_attributes_children_and_half_pairs_are_reported() {
 
 /// The spec of an XmlLayout or YamlLayout appender, with which of the two it is.
 fn jackson_spec(config: &Configuration, appender: &str) -> (&'static str, JsonLayoutSpec) {
-    match &config
-        .appender(appender)
-        .expect("the appender is kept")
-        .layout
-    {
-        Some(LayoutSpec::Xml(spec)) => ("xml", spec.clone()),
-        Some(LayoutSpec::Yaml(spec)) => ("yaml", spec.clone()),
+    match layout_spec(config, appender) {
+        Some(LayoutSpec::Xml(spec)) => ("xml", spec),
+        Some(LayoutSpec::Yaml(spec)) => ("yaml", spec),
         other => panic!("not an XmlLayout or YamlLayout: {other:?}"),
     }
 }
@@ -141,23 +159,13 @@ fn xml_and_yaml_layouts_bind_the_shared_jackson_attributes() {
         <Console name="Y"><yamllayout {attributes}><KeyValuePair key="app" value="${{app}}"/></yamllayout></Console>
         <Console name="XD"><XmlLayout/></Console><Console name="YD"><YamlLayout/></Console>"#
     ));
-    assert!(messages(&config).is_empty(), "{:?}", messages(&config));
+    assert_no_messages(&config);
     let expected = JsonLayoutSpec {
-        location_info: true,
-        properties: true,
-        complete: true,
-        compact: true,
-        event_eol: true,
-        end_of_line: Some("|".to_string()),
-        include_stacktrace: false,
-        stacktrace_as_string: true,
-        include_null_delimiter: true,
-        include_time_millis: true,
         charset: Some("UTF-16".to_string()),
         additional_fields: vec![("app".to_string(), "orders".to_string())],
         header: Some("h".to_string()),
         footer: Some("f".to_string()),
-        ..JsonLayoutSpec::default()
+        ..shared_attributes_spec()
     };
     // XmlLayout's constructor drops eventEol.
     let xml = JsonLayoutSpec {
@@ -208,17 +216,6 @@ fn json_only_attributes_are_invalid_on_xml_and_yaml_layouts() {
     assert!(jackson_spec(&config, "Y").1.properties);
 }
 
-fn syslog_spec(config: &Configuration, appender: &str) -> SyslogLayoutSpec {
-    match &config
-        .appender(appender)
-        .expect("the appender is kept")
-        .layout
-    {
-        Some(LayoutSpec::Syslog(spec)) => spec.clone(),
-        other => panic!("not a SyslogLayout: {other:?}"),
-    }
-}
-
 #[test]
 fn syslog_defaults_and_attributes_are_log4j2s() {
     let config = load(
@@ -238,7 +235,7 @@ fn syslog_defaults_and_attributes_are_log4j2s() {
             charset: Some("US-ASCII".to_string()),
         }
     );
-    assert!(messages(&config).is_empty(), "{:?}", messages(&config));
+    assert_no_messages(&config);
 }
 
 #[test]
@@ -259,17 +256,6 @@ fn syslog_unknown_facility_warns_and_keeps_local0() {
                 .starts_with(r#"SyslogLayout contains an invalid element or attribute "bogus""#)),
         "{messages:?}"
     );
-}
-
-fn rfc5424_spec(config: &Configuration, appender: &str) -> Rfc5424LayoutSpec {
-    match &config
-        .appender(appender)
-        .expect("the appender is kept")
-        .layout
-    {
-        Some(LayoutSpec::Rfc5424(spec)) => spec.clone(),
-        other => panic!("not an Rfc5424Layout: {other:?}"),
-    }
 }
 
 #[test]
@@ -308,7 +294,7 @@ fn rfc5424_defaults_and_attributes_are_log4j2s() {
             logger_fields: Vec::new(),
         }
     );
-    assert!(messages(&config).is_empty(), "{:?}", messages(&config));
+    assert_no_messages(&config);
 }
 
 #[test]
@@ -339,14 +325,6 @@ fn rfc5424_reports_what_log4j2_reports() {
     assert_eq!(spec.mdc_excludes, ["b"]);
 }
 
-fn layout_spec(config: &Configuration, appender: &str) -> Option<LayoutSpec> {
-    config
-        .appender(appender)
-        .expect("the appender is kept")
-        .layout
-        .clone()
-}
-
 #[test]
 fn gelf_defaults_attributes_and_children_are_log4j2s() {
     use l4rs_config::model::{GelfCompression, GelfLayoutSpec};
@@ -359,7 +337,7 @@ fn gelf_defaults_attributes_and_children_are_log4j2s() {
   <KeyValuePair key="k" value="$${ctx:user}"/>
 </GelfLayout></Console>"#,
     );
-    assert!(messages(&config).is_empty(), "{:?}", messages(&config));
+    assert_no_messages(&config);
     let Some(LayoutSpec::Gelf(default)) = layout_spec(&config, "D") else {
         panic!("a GelfLayout");
     };
@@ -476,7 +454,7 @@ fn rfc5424_logger_fields_and_mdc_required_bind() {
   <LoggerFields><KeyValuePair key="m" value="%m"/></LoggerFields>
 </Rfc5424Layout></Console>"#,
     );
-    assert!(messages(&config).is_empty(), "{:?}", messages(&config));
+    assert_no_messages(&config);
     let spec = rfc5424_spec(&config, "C");
     assert_eq!(spec.mdc_required, ["user", "trace"]);
     assert_eq!(spec.logger_fields.len(), 2);
@@ -492,17 +470,6 @@ fn rfc5424_logger_fields_and_mdc_required_bind() {
         ]
     );
     assert_eq!(spec.logger_fields[1].sd_id, None);
-}
-
-fn template_spec(config: &Configuration, appender: &str) -> JsonTemplateLayoutSpec {
-    match &config
-        .appender(appender)
-        .expect("the appender is kept")
-        .layout
-    {
-        Some(LayoutSpec::JsonTemplate(spec)) => spec.clone(),
-        other => panic!("not a JsonTemplateLayout: {other:?}"),
-    }
 }
 
 #[test]

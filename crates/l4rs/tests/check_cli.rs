@@ -20,19 +20,73 @@ struct Checked {
     stdout: String,
 }
 
-/// Writes `xml` to `dir/log4j2.xml` and runs `l4rs check` on it.
-fn check(dir: &Path, xml: &str) -> (PathBuf, Checked) {
+impl Checked {
+    /// What the finished `l4rs check` process `output` printed, and whether it succeeded.
+    fn from_output(output: &std::process::Output) -> Self {
+        Checked {
+            success: output.status.success(),
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        }
+    }
+
+    /// Asserts that the run succeeded, showing what it printed if not.
+    #[track_caller]
+    fn assert_succeeded(&self) {
+        assert!(self.success, "{}", self.stdout);
+    }
+
+    /// Asserts that the run failed, showing what it printed if not.
+    #[track_caller]
+    fn assert_failed(&self) {
+        assert!(!self.success, "{}", self.stdout);
+    }
+
+    /// Asserts that the run printed `text`, showing what it printed if not.
+    #[track_caller]
+    fn assert_printed(&self, text: &str) {
+        assert!(self.stdout.contains(text), "{}", self.stdout);
+    }
+
+    /// Asserts that some line starting with `error: ` satisfies `matches`, showing what the run
+    /// printed if none does.
+    #[track_caller]
+    fn assert_some_error(&self, matches: impl Fn(&str) -> bool) {
+        let errors = lines_starting(&self.stdout, "error: ");
+        assert!(errors.iter().any(|l| matches(l)), "{}", self.stdout);
+    }
+
+    /// The lines printed from the first that starts with `heading` on.
+    fn lines_from(&self, heading: &str) -> Vec<&str> {
+        self.stdout
+            .lines()
+            .skip_while(|l| !l.starts_with(heading))
+            .collect()
+    }
+}
+
+/// Writes `xml`, with `{dir}` standing for `dir`, to `dir/log4j2.xml`, and returns its path.
+fn write_config(dir: &Path, xml: &str) -> PathBuf {
     let config = dir.join("log4j2.xml");
+    let xml = xml.replace("{dir}", &dir.display().to_string());
     std::fs::write(&config, xml).expect("write the configuration");
+    config
+}
+
+/// Runs `l4rs check` on `config` and waits for it.
+fn run_check(config: &Path) -> Checked {
     let output = Command::new(env!("CARGO_BIN_EXE_l4rs"))
         .arg("check")
-        .arg(&config)
+        .arg(config)
         .output()
         .expect("run l4rs check");
-    let checked = Checked {
-        success: output.status.success(),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-    };
+    Checked::from_output(&output)
+}
+
+/// Writes `xml` (with `{dir}` standing for `dir`) to `dir/log4j2.xml` and runs `l4rs check` on
+/// it.
+fn check(dir: &Path, xml: &str) -> (PathBuf, Checked) {
+    let config = write_config(dir, xml);
+    let checked = run_check(&config);
     (config, checked)
 }
 
@@ -46,11 +100,10 @@ fn a_clean_file_prints_its_routing_and_succeeds() {
     let dir = fresh_dir("clean");
     let (_, checked) = check(
         &dir,
-        &format!(
-            r#"<Configuration status="warn">
+        r#"<Configuration status="warn">
   <Appenders>
     <Console name="Out"><PatternLayout pattern="%d %p %c - %m%n"/></Console>
-    <File name="Db" fileName="{}/db.log"><PatternLayout pattern="%m%n"/></File>
+    <File name="Db" fileName="{dir}/db.log"><PatternLayout pattern="%m%n"/></File>
   </Appenders>
   <Loggers>
     <Logger name="my_app.db" level="debug" additivity="false"><AppenderRef ref="Db"/></Logger>
@@ -58,20 +111,14 @@ fn a_clean_file_prints_its_routing_and_succeeds() {
   </Loggers>
 </Configuration>
 "#,
-            dir.display()
-        ),
     );
-    assert!(checked.success, "{}", checked.stdout);
+    checked.assert_succeeded();
     assert!(
         lines_starting(&checked.stdout, "error").is_empty(),
         "{}",
         checked.stdout
     );
-    let routing: Vec<&str> = checked
-        .stdout
-        .lines()
-        .skip_while(|l| !l.starts_with("routing (logger -> level -> appenders):"))
-        .collect();
+    let routing = checked.lines_from("routing (logger -> level -> appenders):");
     assert!(routing.len() > 2, "{}", checked.stdout);
     let root = routing
         .iter()
@@ -95,7 +142,7 @@ fn malformed_xml_is_reported_with_file_line_and_column() {
         &dir,
         "<Configuration>\n  <Appenders>\n    <File name=\"F\" fileName=\"x.log\">\n  </Appenders>\n</Configuration>\n",
     );
-    assert!(!checked.success, "{}", checked.stdout);
+    checked.assert_failed();
     let errors = lines_starting(&checked.stdout, "error: ");
     assert_eq!(errors.len(), 1, "{}", checked.stdout);
     let position = format!("{}:4:", config.display());
@@ -115,7 +162,7 @@ fn a_missing_appender_ref_fails() {
 </Configuration>
 "#,
     );
-    assert!(!checked.success, "{}", checked.stdout);
+    checked.assert_failed();
     assert_eq!(
         lines_starting(&checked.stdout, "error: "),
         [format!(
@@ -132,16 +179,13 @@ fn a_directory_as_file_name_fails() {
     let dir = fresh_dir("directory");
     let (_, checked) = check(
         &dir,
-        &format!(
-            r#"<Configuration>
-  <Appenders><File name="F" fileName="{}"/></Appenders>
+        r#"<Configuration>
+  <Appenders><File name="F" fileName="{dir}"/></Appenders>
   <Loggers><Root level="info"><AppenderRef ref="F"/></Root></Loggers>
 </Configuration>
 "#,
-            dir.display()
-        ),
     );
-    assert!(!checked.success, "{}", checked.stdout);
+    checked.assert_failed();
     let errors = lines_starting(&checked.stdout, "error: ");
     // log4j2's two reports: the file cannot be opened, so the appender is not there for root.
     assert_eq!(errors.len(), 2, "{}", checked.stdout);
@@ -176,7 +220,7 @@ fn layout_and_filter_errors_found_when_starting_are_reported() {
 </Configuration>
 "#,
     );
-    assert!(!checked.success, "{}", checked.stdout);
+    checked.assert_failed();
     let prefix = format!("error: {}:3:5: appender \"Out\": ", config.display());
     let errors = lines_starting(&checked.stdout, "error: ");
     // log4j2 reports an unknown converter twice: the specifier, then its position.
@@ -186,21 +230,9 @@ fn layout_and_filter_errors_found_when_starting_are_reported() {
         "{}",
         checked.stdout
     );
-    assert!(
-        errors.iter().any(|l| l.contains("[qqq]")),
-        "{}",
-        checked.stdout
-    );
-    assert!(
-        errors.iter().any(|l| l.contains("(unclosed")),
-        "{}",
-        checked.stdout
-    );
-    assert!(
-        checked.stdout.contains("\n3 error(s)"),
-        "{}",
-        checked.stdout
-    );
+    checked.assert_some_error(|l| l.contains("[qqq]"));
+    checked.assert_some_error(|l| l.contains("(unclosed"));
+    checked.assert_printed("\n3 error(s)");
 }
 
 /// Every path under `dir` (links not followed), to show what a step created.
@@ -240,10 +272,7 @@ fn check_within(config: &Path, limit: Duration) -> Option<Checked> {
         std::thread::sleep(Duration::from_millis(20));
     }
     let output = child.wait_with_output().expect("collect l4rs check");
-    Some(Checked {
-        success: output.status.success(),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-    })
+    Some(Checked::from_output(&output))
 }
 
 /// Held by the tests that call `init`: the configuration in force is the process's, so they
@@ -405,13 +434,13 @@ fn check_reports_what_init_reports() {
     for row in ROWS {
         let dir = fresh_dir(&format!("same-{}", row.name));
         (row.prepare)(&dir);
-        let xml = format!(
-            "<Configuration>\n  <Appenders>\n    {}\n  </Appenders>\n  <Loggers><Root level=\"info\">{}</Root></Loggers>\n</Configuration>\n",
-            row.appenders.replace("{dir}", &dir.display().to_string()),
-            row.refs
+        let config = write_config(
+            &dir,
+            &format!(
+                "<Configuration>\n  <Appenders>\n    {}\n  </Appenders>\n  <Loggers><Root level=\"info\">{}</Root></Loggers>\n</Configuration>\n",
+                row.appenders, row.refs
+            ),
         );
-        let config = dir.join("log4j2.xml");
-        std::fs::write(&config, xml).expect("write the configuration");
         let before = tree(&dir);
         let checked = check_within(&config, limit)
             .unwrap_or_else(|| panic!("{}: l4rs check did not finish", row.name));
@@ -489,23 +518,18 @@ fn a_fifo_hangs_neither_check_nor_init() {
     let dir = fresh_dir("fifo");
     let fifo = dir.join("pipe");
     make_fifo(&fifo);
-    let config = dir.join("log4j2.xml");
-    std::fs::write(
-        &config,
-        format!(
-            r#"<Configuration>
-  <Appenders><File name="F" fileName="{}"><PatternLayout pattern="%m%n"/></File></Appenders>
+    let config = write_config(
+        &dir,
+        r#"<Configuration>
+  <Appenders><File name="F" fileName="{dir}/pipe"><PatternLayout pattern="%m%n"/></File></Appenders>
   <Loggers><Root level="info"><AppenderRef ref="F"/></Root></Loggers>
 </Configuration>
 "#,
-            fifo.display()
-        ),
-    )
-    .unwrap();
+    );
     let before = tree(&dir);
     let checked = check_within(&config, limit).expect("l4rs check did not finish on a FIFO");
     assert_eq!(tree(&dir), before);
-    assert!(checked.success, "{}", checked.stdout);
+    checked.assert_succeeded();
     let warnings = lines_starting(&checked.stdout, "warning: ");
     assert!(
         warnings.len() == 1 && warnings[0].contains("is a FIFO"),
@@ -561,18 +585,16 @@ fn a_fifo_hangs_neither_check_nor_init() {
 fn an_impossible_async_buffer_size_is_reported_by_both() {
     let _turn = INIT.lock().unwrap_or_else(|e| e.into_inner());
     let dir = fresh_dir("async-buffer");
-    let config = dir.join("log4j2.xml");
-    std::fs::write(
-        &config,
+    let config = write_config(
+        &dir,
         r#"<Configuration>
   <Appenders><Console name="C"/><Async name="A" bufferSize="2147483647"><AppenderRef ref="C"/></Async></Appenders>
   <Loggers><Root level="info"><AppenderRef ref="A"/></Root></Loggers>
 </Configuration>
 "#,
-    )
-    .unwrap();
+    );
     let checked = check_within(&config, Duration::from_secs(20)).expect("check finishes");
-    assert!(!checked.success, "{}", checked.stdout);
+    checked.assert_failed();
     let check_errors = lines_starting(&checked.stdout, "error: ");
     assert!(
         check_errors
@@ -611,20 +633,14 @@ fn unwritable_files_and_directories_are_errors() {
     std::fs::write(&read_only, "kept\n").unwrap();
     std::fs::set_permissions(&read_only, std::fs::Permissions::from_mode(0o444)).unwrap();
     std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o555)).unwrap();
-    let config = dir.join("log4j2.xml");
-    std::fs::write(
-        &config,
-        format!(
-            r#"<Configuration>
-  <Appenders><File name="F" fileName="{}"/><File name="G" fileName="{}/sub/new.log"/></Appenders>
+    let config = write_config(
+        &dir,
+        r#"<Configuration>
+  <Appenders><File name="F" fileName="{dir}/locked/read-only.log"/><File name="G" fileName="{dir}/locked/sub/new.log"/></Appenders>
   <Loggers><Root level="info"><AppenderRef ref="F"/><AppenderRef ref="G"/></Root></Loggers>
 </Configuration>
 "#,
-            read_only.display(),
-            locked.display()
-        ),
-    )
-    .unwrap();
+    );
     let mut command = Command::new(env!("CARGO_BIN_EXE_l4rs"));
     command.arg("check").arg(&config);
     // SAFETY: geteuid has no preconditions.
@@ -632,11 +648,11 @@ fn unwritable_files_and_directories_are_errors() {
         // `nobody`: root's writes are never refused.
         command.uid(65534).gid(65534);
     }
-    let output = command.output().expect("run l4rs check");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let errors = lines_starting(&stdout, "error: ");
+    let checked = Checked::from_output(&command.output().expect("run l4rs check"));
+    let stdout = &checked.stdout;
+    let errors = lines_starting(stdout, "error: ");
     let file = read_only.display();
-    assert!(!output.status.success(), "{stdout}");
+    checked.assert_failed();
     assert!(
         errors[0].ends_with(&format!(
             "appender \"F\": FileManager ({file}) java.io.FileNotFoundException: {file} (Permission denied) (help: this process may not write there: change the file's permissions or owner, or name a file in a writable directory)"
@@ -660,21 +676,17 @@ fn the_monitor_interval_and_the_watched_files_are_shown() {
     let extra = dir.join("extra.properties");
     let (config, checked) = check(
         &dir,
-        &format!(
-            r#"<Configuration monitorInterval="30">
-  <MonitorResources><MonitorResource uri="file://{}"/></MonitorResources>
+        r#"<Configuration monitorInterval="30">
+  <MonitorResources><MonitorResource uri="file://{dir}/extra.properties"/></MonitorResources>
   <Appenders><Console name="Out"/></Appenders>
   <Loggers><Root level="info"><AppenderRef ref="Out"/></Root></Loggers>
 </Configuration>
 "#,
-            extra.display()
-        ),
     );
-    assert!(checked.success, "{}", checked.stdout);
+    checked.assert_succeeded();
     let shown: Vec<&str> = checked
-        .stdout
-        .lines()
-        .skip_while(|l| !l.starts_with("monitor interval:"))
+        .lines_from("monitor interval:")
+        .into_iter()
         .take(3)
         .collect();
     let expected = [
@@ -708,7 +720,7 @@ fn json_layouts_are_checked_and_keep_their_appender() {
 </Configuration>
 "#;
     let (_, checked) = check(&dir, clean);
-    assert!(checked.success, "{}", checked.stdout);
+    checked.assert_succeeded();
     assert!(
         checked
             .stdout
@@ -718,16 +730,11 @@ fn json_layouts_are_checked_and_keep_their_appender() {
         checked.stdout
     );
     let (config, checked) = check(&dir, &clean.replace("compact=", "compcat="));
-    assert!(!checked.success, "{}", checked.stdout);
-    let errors = lines_starting(&checked.stdout, "error");
-    assert!(
-        errors.iter().any(
-            |l| l.starts_with(&format!("error: {}:3:", config.display()))
-                && l.contains(r#"JsonLayout contains an invalid element or attribute "compcat""#)
-        ),
-        "{}",
-        checked.stdout
-    );
+    checked.assert_failed();
+    checked.assert_some_error(|l| {
+        l.starts_with(&format!("error: {}:3:", config.display()))
+            && l.contains(r#"JsonLayout contains an invalid element or attribute "compcat""#)
+    });
 }
 
 /// A Socket appender is judged without connecting (its receiver may be down while the file is
@@ -740,8 +747,7 @@ fn socket_stores_are_loaded_and_receivers_are_not_contacted() {
     let started = Instant::now();
     let (_, checked) = check(
         &dir,
-        &format!(
-            r#"<Configuration status="warn">
+        r#"<Configuration status="warn">
   <Appenders>
     <Socket name="Down" host="127.0.0.1" port="9"><PatternLayout/></Socket>
     <Socket name="Jks" host="127.0.0.1" port="6514" protocol="SSL"><PatternLayout/>
@@ -756,11 +762,9 @@ fn socket_stores_are_loaded_and_receivers_are_not_contacted() {
   </Loggers>
 </Configuration>
 "#,
-            dir = dir.display()
-        ),
     );
     assert!(started.elapsed() < Duration::from_secs(10));
-    assert!(!checked.success, "{}", checked.stdout);
+    checked.assert_failed();
     for expected in [
         "KeyStore type JKS for location",
         "keytool -importkeystore",
@@ -788,8 +792,7 @@ fn relp_is_a_protocol_check_knows() {
     let started = Instant::now();
     let (config, checked) = check(
         &dir,
-        &format!(
-            r#"<Configuration status="warn">
+        r#"<Configuration status="warn">
   <Appenders>
     <Syslog name="Relp" host="127.0.0.1" port="9" protocol="RELP" format="RFC5424"/>
     <Syslog name="RelpTls" host="127.0.0.1" port="9" protocol="relp">
@@ -801,24 +804,14 @@ fn relp_is_a_protocol_check_knows() {
   </Loggers>
 </Configuration>
 "#,
-            dir = dir.display()
-        ),
     );
     assert!(started.elapsed() < Duration::from_secs(10));
-    assert!(!checked.success, "{}", checked.stdout);
-    assert!(
-        checked.stdout.contains(&format!(
-            "The keystore file {}/missing.pem is not found",
-            dir.display()
-        )),
-        "{}",
-        checked.stdout
-    );
-    assert!(
-        checked.stdout.contains("allowed: TCP, SSL, UDP, RELP"),
-        "{}",
-        checked.stdout
-    );
+    checked.assert_failed();
+    checked.assert_printed(&format!(
+        "The keystore file {}/missing.pem is not found",
+        dir.display()
+    ));
+    checked.assert_printed("allowed: TCP, SSL, UDP, RELP");
     let relp = format!("{}:3:", config.display());
     assert!(
         !checked.stdout.lines().any(|line| line.contains(&relp)),
@@ -832,15 +825,14 @@ fn routing_appenders_show_their_routes_and_their_appenders_are_judged() {
     let dir = fresh_dir("routing");
     let (config, checked) = check(
         &dir,
-        &format!(
-            r#"<Configuration status="warn">
+        r#"<Configuration status="warn">
   <Appenders>
     <File name="Gold" fileName="{dir}/gold.log"/>
     <Routing name="ByTenant">
-      <Routes pattern="$${{ctx:tenant}}">
+      <Routes pattern="$${ctx:tenant}">
         <Route key="gold" ref="Gold"/>
-        <Route key="bad"><File name="bad-${{ctx:tenant}}" fileName="{dir}/x.log"><PatternLayout pattern="%q"/></File></Route>
-        <Route><File name="t-${{ctx:tenant}}" fileName="{dir}/${{ctx:tenant}}.log"/></Route>
+        <Route key="bad"><File name="bad-${ctx:tenant}" fileName="{dir}/x.log"><PatternLayout pattern="%q"/></File></Route>
+        <Route><File name="t-${ctx:tenant}" fileName="{dir}/${ctx:tenant}.log"/></Route>
       </Routes>
       <IdlePurgePolicy timeToLive="2" timeUnit="seconds"/>
     </Routing>
@@ -848,24 +840,17 @@ fn routing_appenders_show_their_routes_and_their_appenders_are_judged() {
   <Loggers><Root level="info"><AppenderRef ref="ByTenant"/></Root></Loggers>
 </Configuration>
 "#,
-            dir = dir.display()
-        ),
     );
     // The bad route's layout is reported at the Routing element, although no event has
     // created the route's appender yet.
-    assert!(!checked.success, "{}", checked.stdout);
-    let errors = lines_starting(&checked.stdout, "error");
-    assert!(
-        errors.iter().any(|line| line
-            .contains(&format!("{}:4:5: appender \"ByTenant\"", config.display()))
-            && line.contains("[q]")),
-        "{}",
-        checked.stdout
-    );
+    checked.assert_failed();
+    checked.assert_some_error(|line| {
+        line.contains(&format!("{}:4:5: appender \"ByTenant\"", config.display()))
+            && line.contains("[q]")
+    });
     let routes: Vec<&str> = checked
-        .stdout
-        .lines()
-        .skip_while(|line| !line.starts_with("Routing appender"))
+        .lines_from("Routing appender")
+        .into_iter()
         .take(5)
         .collect();
     assert_eq!(
@@ -898,7 +883,7 @@ fn xml_and_yaml_layouts_are_checked_and_keep_their_appenders() {
 </Configuration>
 "#;
     let (_, checked) = check(&dir, clean);
-    assert!(checked.success, "{}", checked.stdout);
+    checked.assert_succeeded();
     for appender in ["Xml", "Yaml"] {
         assert!(
             checked
@@ -914,18 +899,13 @@ fn xml_and_yaml_layouts_are_checked_and_keep_their_appenders() {
         &dir,
         &clean.replace("<YamlLayout ", r#"<YamlLayout propertiesAsList="true" "#),
     );
-    assert!(!checked.success, "{}", checked.stdout);
-    let errors = lines_starting(&checked.stdout, "error");
-    assert!(
-        errors.iter().any(
-            |l| l.starts_with(&format!("error: {}:6:", config.display()))
-                && l.contains(
-                    r#"YamlLayout contains an invalid element or attribute "propertiesAsList""#
-                )
-        ),
-        "{}",
-        checked.stdout
-    );
+    checked.assert_failed();
+    checked.assert_some_error(|l| {
+        l.starts_with(&format!("error: {}:6:", config.display()))
+            && l.contains(
+                r#"YamlLayout contains an invalid element or attribute "propertiesAsList""#,
+            )
+    });
 }
 
 #[test]
@@ -941,33 +921,24 @@ fn json_template_layouts_are_built_and_their_template_errors_named() {
 </Configuration>
 "#;
     let (_, checked) = check(&dir, clean);
-    assert!(checked.success, "{}", checked.stdout);
+    checked.assert_succeeded();
     let broken = clean.replace(
         r#"eventTemplateUri="classpath:EcsLayout.json""#,
         r#"eventTemplate='{"level": {"$resolver": "levle"}}'"#,
     );
     let (config, checked) = check(&dir, &broken);
-    assert!(!checked.success, "{}", checked.stdout);
-    let errors = lines_starting(&checked.stdout, "error");
-    assert!(
-        errors.iter().any(|l| l
-            .contains(&format!("JsonTemplateLayout at {}:3:25", config.display()))
-            && l.contains("unknown resolver: levle (at /level)")),
-        "{}",
-        checked.stdout
-    );
+    checked.assert_failed();
+    checked.assert_some_error(|l| {
+        l.contains(&format!("JsonTemplateLayout at {}:3:25", config.display()))
+            && l.contains("unknown resolver: levle (at /level)")
+    });
 }
 
 #[test]
 fn the_ecs_sample_configuration_checks_clean() {
     let sample =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../../config-samples/json-template-ecs.xml");
-    let output = Command::new(env!("CARGO_BIN_EXE_l4rs"))
-        .arg("check")
-        .arg(&sample)
-        .output()
-        .expect("run l4rs check");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(output.status.success(), "{stdout}");
-    assert!(stdout.contains("EcsLogger -> DEBUG -> [Ecs]"), "{stdout}");
+    let checked = run_check(&sample);
+    checked.assert_succeeded();
+    checked.assert_printed("EcsLogger -> DEBUG -> [Ecs]");
 }

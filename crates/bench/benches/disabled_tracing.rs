@@ -11,16 +11,11 @@ use std::hint::black_box;
 use tracing_subscriber::prelude::*;
 
 fn main() {
-    let dir = std::env::temp_dir().join(format!("l4rs-disabled-tracing-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a temporary folder");
-    let config = dir.join("log4j2.xml");
-    std::fs::write(
-        &config,
+    l4rs_bench::ours::init_with_xml(
+        "disabled-tracing",
         r#"<Configuration><Loggers><Logger name="bench.enabled" level="debug"/><Root level="error"/></Loggers></Configuration>"#,
     )
-    .expect("the configuration");
-    l4rs::init_with_file(&config).expect("the configuration loads");
-    let _ = std::fs::remove_dir_all(&dir);
+    .expect("the configuration loads");
     tracing_subscriber::registry()
         .with(l4rs::tracing::layer())
         .init();

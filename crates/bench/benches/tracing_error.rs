@@ -31,18 +31,13 @@ fn error() -> &'static RequestFailed {
 }
 
 fn main() {
-    let dir = std::env::temp_dir().join(format!("l4rs-tracing-error-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a temporary folder");
-    let config = dir.join("log4j2.xml");
-    std::fs::write(
-        &config,
+    l4rs_bench::ours::init_with_xml(
+        "tracing-error",
         r#"<Configuration><Appenders>
   <File name="Null" fileName="/dev/null" immediateFlush="false"><PatternLayout pattern="%m %ex{full}%n"/></File>
 </Appenders><Loggers><Logger name="bench.errors" level="error" additivity="false"><AppenderRef ref="Null"/></Logger><Root level="off"/></Loggers></Configuration>"#,
     )
-    .expect("the configuration");
-    l4rs::init_with_file(&config).expect("the configuration loads");
-    let _ = std::fs::remove_dir_all(&dir);
+    .expect("the configuration loads");
     l4rs::tracing::init().expect("the first subscriber");
     divan::main();
 }

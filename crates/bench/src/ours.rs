@@ -491,6 +491,18 @@ pub fn restart(config: &Path) -> Result<(), String> {
     l4rs::init_with_file(config).map_err(|e| e.to_string())
 }
 
+/// Puts `xml` in force from a file in the temporary folder `l4rs-<name>-<pid>`, then removes it.
+pub fn init_with_xml(name: &str, xml: &str) -> Result<(), String> {
+    let dir = std::env::temp_dir().join(format!("l4rs-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let config = dir.join("log4j2.xml");
+    let loaded = std::fs::write(&config, xml)
+        .map_err(|e| format!("{}: {e}", config.display()))
+        .and_then(|()| l4rs::init_with_file(&config).map_err(|e| e.to_string()));
+    let _ = std::fs::remove_dir_all(&dir);
+    loaded
+}
+
 /// The workload through an l4rs logger.
 pub struct L4rsWorkload {
     logger: Logger,

@@ -19,11 +19,10 @@ mod common;
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
-use std::process::Command;
 
 use common::{
-    listed_scenarios, oracle_dir, oracle_java_opts, replay_binary, require_oracle, scenario_name,
-    scenarios_under, workspace_root,
+    compare, listed_scenarios, oracle_dir, passed_count, replay_binary, require_oracle,
+    scenario_name, scenarios_under, workspace_root,
 };
 
 /// The folders holding the project's own scenarios (the public ones are the oracle's).
@@ -110,21 +109,13 @@ fn every_scenario_matches_log4j2() {
     assert!(!scenarios.is_empty(), "no scenarios found");
     let replay = replay_binary();
     eprintln!("comparing {} against log4j2", replay.display());
-    let output = Command::new("python3")
-        .env("ORACLE_JAVA_OPTS", oracle_java_opts())
-        .arg(oracle_dir().join("compare.py"))
-        .arg("--oracle")
-        .arg(oracle_dir().join("log4j2-java/run.sh"))
-        .arg("--candidate")
-        .arg(&replay)
-        .arg("-j")
-        .arg("2")
-        .args(&scenarios)
-        .output()
-        .expect("run compare.py");
-    let report = String::from_utf8_lossy(&output.stdout);
-    println!("{report}");
-    eprintln!("{}", String::from_utf8_lossy(&output.stderr));
+    let report = compare(
+        &oracle_dir().join("log4j2-java/run.sh"),
+        &replay,
+        &["-j", "2"],
+        &[],
+        &scenarios,
+    );
 
     let failed: BTreeSet<String> = report
         .lines()
@@ -166,25 +157,15 @@ fn real_call_scenarios_match_log4j2() {
     let scenarios =
         scenarios_under(&[workspace_root().join("crates/conformance/tests/real-calls")]);
     assert!(!scenarios.is_empty(), "no real-call scenarios found");
-    let output = Command::new("python3")
-        .env("ORACLE_JAVA_OPTS", oracle_java_opts())
-        .env("ORACLE_REAL_CALLS", "1")
-        .arg(oracle_dir().join("compare.py"))
-        .arg("--oracle")
-        .arg(oracle_dir().join("log4j2-java/run.sh"))
-        .arg("--candidate")
-        .arg(replay_binary())
-        .args(&scenarios)
-        .output()
-        .expect("run compare.py");
-    let report = String::from_utf8_lossy(&output.stdout);
-    println!("{report}");
-    let passed = report
-        .lines()
-        .filter(|line| line.starts_with("PASS "))
-        .count();
+    let report = compare(
+        &oracle_dir().join("log4j2-java/run.sh"),
+        &replay_binary(),
+        &[],
+        &[("ORACLE_REAL_CALLS", "1")],
+        &scenarios,
+    );
     assert_eq!(
-        passed,
+        passed_count(&report),
         scenarios.len(),
         "real-call scenarios differ from log4j2"
     );

@@ -14,8 +14,8 @@ use std::path::Path;
 use std::process::Command;
 
 use common::{
-    oracle_dir, oracle_java_opts, replay_binary, require_oracle, scenario_name, scenarios_under,
-    status_lines, workspace_root,
+    compare, oracle_java_opts, passed_count, replay_binary, require_oracle, scenario_name,
+    scenarios_under, status_lines, workspace_root,
 };
 
 #[test]
@@ -29,27 +29,15 @@ fn reconfiguration_scenarios_match_log4j2() {
     if !require_oracle("the reconfiguration scenarios") {
         return;
     }
-    let output = Command::new("python3")
-        .env("ORACLE_JAVA_OPTS", oracle_java_opts())
-        .arg(oracle_dir().join("compare.py"))
-        .arg("--oracle")
-        .arg(workspace_root().join("crates/conformance/java/run-reconfigure.sh"))
-        .arg("--candidate")
-        .arg(replay_binary())
-        .arg("-j")
-        .arg("2")
-        .args(&scenarios)
-        .output()
-        .expect("run compare.py");
-    let report = String::from_utf8_lossy(&output.stdout);
-    println!("{report}");
-    eprintln!("{}", String::from_utf8_lossy(&output.stderr));
-    let passed = report
-        .lines()
-        .filter(|line| line.starts_with("PASS "))
-        .count();
+    let report = compare(
+        &workspace_root().join("crates/conformance/java/run-reconfigure.sh"),
+        &replay_binary(),
+        &["-j", "2"],
+        &[],
+        &scenarios,
+    );
     assert_eq!(
-        passed,
+        passed_count(&report),
         scenarios.len(),
         "scenarios differ from log4j2:\n{report}"
     );

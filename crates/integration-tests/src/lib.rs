@@ -59,6 +59,35 @@ pub fn root_config(attributes: &str, level: &str, appenders: &str, root_refs: &[
     )
 }
 
+/// The routing configuration of `tests/routing.rs` and `tests/tracing_layer.rs`, its files in
+/// `dir` (each line `%c|%p|%m`): `my_app` at DEBUG to `app.log` and, from WARN and without
+/// lines matching `secret`, to `warnings.log`; `my_app.db` to `db.log` alone (not additive);
+/// `my_app::quiet` at ERROR; the root at ERROR to `root.log`.
+pub fn hierarchy_routing_config(dir: &str) -> String {
+    format!(
+        r#"<Configuration status="warn">
+  <Appenders>
+    <File name="App" fileName="{dir}/app.log"><PatternLayout pattern="%c|%p|%m%n"/></File>
+    <File name="Db" fileName="{dir}/db.log"><PatternLayout pattern="%c|%p|%m%n"/></File>
+    <File name="Root" fileName="{dir}/root.log"><PatternLayout pattern="%c|%p|%m%n"/></File>
+    <File name="Warnings" fileName="{dir}/warnings.log">
+      <PatternLayout pattern="%c|%p|%m%n"/>
+      <RegexFilter regex=".*secret.*" onMatch="DENY" onMismatch="NEUTRAL"/>
+    </File>
+  </Appenders>
+  <Loggers>
+    <Logger name="my_app" level="debug">
+      <AppenderRef ref="App"/>
+      <AppenderRef ref="Warnings" level="warn"/>
+    </Logger>
+    <Logger name="my_app.db" additivity="false"><AppenderRef ref="Db"/></Logger>
+    <Logger name="my_app::quiet" level="error"/>
+    <Root level="error"><AppenderRef ref="Root"/></Root>
+  </Loggers>
+</Configuration>"#
+    )
+}
+
 /// Makes the fresh output directory `name` (see [`fresh_output_dir`]), writes the configuration
 /// `xml(dir)` into it and initializes l4rs with it; returns the directory.
 pub fn init_in_fresh_dir(name: &str, xml: impl FnOnce(&str) -> String) -> PathBuf {

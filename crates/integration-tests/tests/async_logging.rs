@@ -2,34 +2,57 @@
 //! split), the Async appender, its error appender, ordering and loss under many producers, and
 //! the copy of the message and context taken before the call returns.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
+
+/// A `<File>` attribute: no flush after each event.
+const BUFFERED: &str = r#"immediateFlush="false""#;
+
+/// A `<File>` attribute: a write error propagates instead of being ignored.
+const THROWING: &str = r#"ignoreExceptions="false""#;
+
+/// The `<File>`s of [`setup`]: name, file (absolute or in the output folder), attributes, pattern.
+const FILES: &[(&str, &str, &str, &str)] = &[
+    ("SyncFile", "sync.log", "", "%c|%p|%m%n"),
+    (
+        "AsyncFile",
+        "async.log",
+        BUFFERED,
+        "%c|%p|%m|%X{user}|%x|%L%n",
+    ),
+    ("RootFile", "root.log", "", "%c|%p|%m%n"),
+    ("Ordered", "ordered.log", BUFFERED, "%m%n"),
+    ("Behind", "behind.log", "", "%t|%m|%L%n"),
+    ("Located", "located.log", "", "%m|%M|%L%n"),
+    ("Broken", "/dev/full", THROWING, "%m%n"),
+    ("Errors", "errors.log", "", "%m%n"),
+    ("BrokenBehindLogger", "/dev/full", THROWING, "%m%n"),
+    ("Survivor", "survivor.log", "", "%m%n"),
+];
+
+/// [`FILES`] as `<File>` elements, their relative files in `dir`.
+fn file_appenders(dir: &str) -> String {
+    FILES
+        .iter()
+        .map(|(name, file, attributes, pattern)| {
+            let path = Path::new(dir).join(file);
+            format!(
+                r#"<File name="{name}" fileName="{}" {attributes}><PatternLayout pattern="{pattern}"/></File>"#,
+                path.display()
+            )
+        })
+        .collect()
+}
 
 fn setup() -> &'static PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
         l4rs_tests::init_in_fresh_dir("async-logging", |dir| {
+            let files = file_appenders(dir);
             format!(
                 r#"<Configuration status="warn">
   <Appenders>
-    <File name="SyncFile" fileName="{dir}/sync.log"><PatternLayout pattern="%c|%p|%m%n"/></File>
-    <File name="AsyncFile" fileName="{dir}/async.log" immediateFlush="false">
-      <PatternLayout pattern="%c|%p|%m|%X{{user}}|%x|%L%n"/>
-    </File>
-    <File name="RootFile" fileName="{dir}/root.log"><PatternLayout pattern="%c|%p|%m%n"/></File>
-    <File name="Ordered" fileName="{dir}/ordered.log" immediateFlush="false">
-      <PatternLayout pattern="%m%n"/>
-    </File>
-    <File name="Behind" fileName="{dir}/behind.log"><PatternLayout pattern="%t|%m|%L%n"/></File>
-    <File name="Located" fileName="{dir}/located.log"><PatternLayout pattern="%m|%M|%L%n"/></File>
-    <File name="Broken" fileName="/dev/full" ignoreExceptions="false">
-      <PatternLayout pattern="%m%n"/>
-    </File>
-    <File name="Errors" fileName="{dir}/errors.log"><PatternLayout pattern="%m%n"/></File>
-    <File name="BrokenBehindLogger" fileName="/dev/full" ignoreExceptions="false">
-      <PatternLayout pattern="%m%n"/>
-    </File>
-    <File name="Survivor" fileName="{dir}/survivor.log"><PatternLayout pattern="%m%n"/></File>
+    {files}
     <Async name="Chain" bufferSize="16"><AppenderRef ref="A"/></Async>
     <Async name="A" bufferSize="64"><AppenderRef ref="Behind"/></Async>
     <Async name="WithLocation" includeLocation="true"><AppenderRef ref="Located"/></Async>

@@ -7,32 +7,7 @@ use std::sync::OnceLock;
 fn setup() -> &'static PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        l4rs_tests::init_in_fresh_dir("routing", |dir| {
-            format!(
-                r#"<Configuration status="warn">
-  <Appenders>
-    <File name="App" fileName="{dir}/app.log"><PatternLayout pattern="%c|%p|%m%n"/></File>
-    <File name="Db" fileName="{dir}/db.log"><PatternLayout pattern="%c|%p|%m%n"/></File>
-    <File name="Root" fileName="{dir}/root.log"><PatternLayout pattern="%c|%p|%m%n"/></File>
-    <File name="Warnings" fileName="{dir}/warnings.log">
-      <PatternLayout pattern="%c|%p|%m%n"/>
-      <RegexFilter regex=".*secret.*" onMatch="DENY" onMismatch="NEUTRAL"/>
-    </File>
-  </Appenders>
-  <Loggers>
-    <Logger name="my_app" level="debug">
-      <AppenderRef ref="App"/>
-      <AppenderRef ref="Warnings" level="warn"/>
-    </Logger>
-    <Logger name="my_app.db" additivity="false">
-      <AppenderRef ref="Db"/>
-    </Logger>
-    <Logger name="my_app::quiet" level="error"/>
-    <Root level="error"><AppenderRef ref="Root"/></Root>
-  </Loggers>
-</Configuration>"#
-            )
-        })
+        l4rs_tests::init_in_fresh_dir("routing", l4rs_tests::hierarchy_routing_config)
     })
 }
 

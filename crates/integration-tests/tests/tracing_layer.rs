@@ -38,30 +38,7 @@ fn lines(dir: &Path, file: &str) -> Vec<String> {
 
 #[test]
 fn events_are_routed_by_target_with_levels_filters_and_additivity() {
-    let (_turn, dir) = configure("tracing-routing", |dir| {
-        format!(
-            r#"<Configuration status="warn">
-  <Appenders>
-    <File name="App" fileName="{dir}/app.log"><PatternLayout pattern="%c|%p|%m%n"/></File>
-    <File name="Db" fileName="{dir}/db.log"><PatternLayout pattern="%c|%p|%m%n"/></File>
-    <File name="Root" fileName="{dir}/root.log"><PatternLayout pattern="%c|%p|%m%n"/></File>
-    <File name="Warnings" fileName="{dir}/warnings.log">
-      <PatternLayout pattern="%c|%p|%m%n"/>
-      <RegexFilter regex=".*secret.*" onMatch="DENY" onMismatch="NEUTRAL"/>
-    </File>
-  </Appenders>
-  <Loggers>
-    <Logger name="my_app" level="debug">
-      <AppenderRef ref="App"/>
-      <AppenderRef ref="Warnings" level="warn"/>
-    </Logger>
-    <Logger name="my_app.db" additivity="false"><AppenderRef ref="Db"/></Logger>
-    <Logger name="my_app::quiet" level="error"/>
-    <Root level="error"><AppenderRef ref="Root"/></Root>
-  </Loggers>
-</Configuration>"#
-        )
-    });
+    let (_turn, dir) = configure("tracing-routing", l4rs_tests::hierarchy_routing_config);
     tracing::debug!(target: "my_app::web", "inherits debug from {}", "my_app");
     tracing::trace!(target: "my_app::web", "trace is below debug");
     tracing::warn!(target: "my_app::web", "a warning");

@@ -99,6 +99,40 @@ pub(crate) fn oracle_java_opts() -> String {
     }
 }
 
+/// Runs the oracle's `compare.py`, `oracle` against `candidate`; prints and returns its report.
+pub(crate) fn compare(
+    oracle: &Path,
+    candidate: &Path,
+    options: &[&str],
+    env: &[(&str, &str)],
+    scenarios: &[PathBuf],
+) -> String {
+    let output = Command::new("python3")
+        .env("ORACLE_JAVA_OPTS", oracle_java_opts())
+        .envs(env.iter().copied())
+        .arg(oracle_dir().join("compare.py"))
+        .arg("--oracle")
+        .arg(oracle)
+        .arg("--candidate")
+        .arg(candidate)
+        .args(options)
+        .args(scenarios)
+        .output()
+        .expect("run compare.py");
+    let report = String::from_utf8_lossy(&output.stdout).into_owned();
+    println!("{report}");
+    eprintln!("{}", String::from_utf8_lossy(&output.stderr));
+    report
+}
+
+/// How many scenarios a `compare.py` report passes (its `PASS ` lines).
+pub(crate) fn passed_count(report: &str) -> usize {
+    report
+        .lines()
+        .filter(|line| line.starts_with("PASS "))
+        .count()
+}
+
 /// The scenario names listed in `crates/conformance/tests/<file>`: one per line, a reason after `#`.
 pub(crate) fn listed_scenarios(file: &str) -> BTreeSet<String> {
     let path = workspace_root().join("crates/conformance/tests").join(file);

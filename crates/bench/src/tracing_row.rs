@@ -213,7 +213,7 @@ pub(crate) mod imp {
     /// prints the error (the fmt layer) and one that makes it a throwable (l4rs's, through the
     /// same `Display`) write the same text.
     #[derive(Debug)]
-    pub struct FramedError {
+    pub(crate) struct FramedError {
         frames: &'static [l4rs::StackFrame],
     }
 
@@ -243,7 +243,7 @@ pub(crate) mod imp {
     impl std::error::Error for FramedError {}
 
     /// The workload's error as the rows pass it.
-    pub fn framed_error() -> &'static FramedError {
+    pub(crate) fn framed_error() -> &'static FramedError {
         static ERROR: std::sync::OnceLock<FramedError> = std::sync::OnceLock::new();
         ERROR.get_or_init(|| FramedError {
             frames: fixture().throwable.frames(),
@@ -252,7 +252,7 @@ pub(crate) mod imp {
 
     /// The workload as `tracing` calls to the sample's File logger, the error as `tracing`'s error
     /// value. With `errors` false every operation is the plain event.
-    pub struct TracingCalls {
+    pub(crate) struct TracingCalls {
         pub errors: bool,
     }
 
@@ -273,7 +273,7 @@ pub(crate) mod imp {
     }
 
     /// Installs tracing-subscriber's fmt layer writing `path`: the `tracing` peer's setup.
-    pub fn install_fmt(path: &Path) -> Result<(), String> {
+    pub(crate) fn install_fmt(path: &Path) -> Result<(), String> {
         let dir = path.parent().unwrap_or(Path::new("."));
         let name = path.file_name().unwrap_or_default();
         // `rolling::never` is tracing-appender's plain file; it writes each event straight to
@@ -303,7 +303,7 @@ pub(crate) mod imp {
     }
 
     /// Runs `row` in this (child) process.
-    pub fn run(row: &super::TracingRow, threads: usize, options: &Options, dir: &Path) -> Row {
+    pub(crate) fn run(row: &super::TracingRow, threads: usize, options: &Options, dir: &Path) -> Row {
         let path = super::log_file(dir, row.child);
         let _ = std::fs::remove_file(&path);
         let _ = framed_error();

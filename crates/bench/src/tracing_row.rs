@@ -303,7 +303,12 @@ pub(crate) mod imp {
     }
 
     /// Runs `row` in this (child) process.
-    pub(crate) fn run(row: &super::TracingRow, threads: usize, options: &Options, dir: &Path) -> Row {
+    pub(crate) fn run(
+        row: &super::TracingRow,
+        threads: usize,
+        options: &Options,
+        dir: &Path,
+    ) -> Row {
         let path = super::log_file(dir, row.child);
         let _ = std::fs::remove_file(&path);
         let _ = framed_error();

@@ -25,7 +25,13 @@ trait PeerRun: Workload {
 }
 
 /// Runs the workload through `peer` in this process (the child).
-pub(crate) fn run(peer: &Peer, form: ErrorForm, threads: usize, options: &Options, dir: &Path) -> Row {
+pub(crate) fn run(
+    peer: &Peer,
+    form: ErrorForm,
+    threads: usize,
+    options: &Options,
+    dir: &Path,
+) -> Row {
     let path = log_file(dir, peer);
     let _ = std::fs::remove_file(&path);
     let _ = fixture();

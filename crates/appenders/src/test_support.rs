@@ -211,10 +211,12 @@ pub(crate) fn check_one_write_per_event(a: &dyn Appender, path: &str, context: &
     assert_eq!(read(path).lines().count(), 101, "{context}");
 }
 
-/// Appends two body lines to `a`, stops it twice, and checks that the file at `path` then
-/// holds `expected` and that later appends fail with log4j2's message.
+/// Appends two body lines to `a` (built with the name `name`), stops it twice, and checks
+/// that the file at `path` then holds `expected` and that later appends fail with log4j2's
+/// message naming it.
 pub(crate) fn check_footer_on_stop_and_later_appends_fail(
     a: &dyn Appender,
+    name: &str,
     path: &str,
     expected: &str,
 ) {
@@ -223,10 +225,10 @@ pub(crate) fn check_footer_on_stop_and_later_appends_fail(
     a.stop();
     a.stop();
     assert_eq!(read(path), expected);
-    assert!(matches!(a.append(&event("late")), Err(AppendError::NotStarted(n)) if n == a.name()));
+    assert!(matches!(a.append(&event("late")), Err(AppendError::NotStarted(n)) if n == name));
     assert_eq!(
         a.append(&event("late")).unwrap_err().to_string(),
-        format!("Attempted to append to non-started appender {}", a.name())
+        format!("Attempted to append to non-started appender {name}")
     );
 }
 

@@ -82,6 +82,7 @@ fn footer_on_stop_stop_is_idempotent_and_later_appends_fail() {
     );
     check_footer_on_stop_and_later_appends_fail(
         &a,
+        "F",
         &path,
         "# file header\nbody line 1\nbody line 2\n# file footer\n",
     );

@@ -32,6 +32,7 @@ fn footer_is_written_and_the_header_is_lost_as_in_log4j2() {
     );
     check_footer_on_stop_and_later_appends_fail(
         &a,
+        "R",
         &path,
         "body line 1\nbody line 2\n# raf footer\n",
     );

@@ -57,6 +57,12 @@ pub struct Plan {
 }
 
 impl Plan {
+    /// A synchronous appender that appends: each logging thread `write(2)`s its own events.
+    pub const APPEND_PER_CALL: Plan = Plan {
+        delivery: Delivery::Append,
+        writers: Writers::RowThreads,
+    };
+
     /// The plan of `appender` in `mode` (the sample's three file appenders, immediate flush).
     pub fn for_sample(appender: &SampleAppender, mode: Mode) -> Plan {
         Plan {
@@ -115,6 +121,29 @@ pub fn measure(
     options: &Options,
     progress: &Progress,
 ) -> io::Result<f64> {
+    with_writer(dir, plan.delivery, event_bytes, |workload| {
+        let sample = runner::run(
+            workload,
+            plan.writer_count(threads),
+            options.warmup,
+            options.measure,
+            progress,
+            &|| {},
+        );
+        sample.ops as f64 / (sample.seconds * 1000.0).max(1e-9)
+    })
+}
+
+/// Gives `run` a [`Workload`] whose every operation hands one event of `event_bytes` to the OS
+/// by `delivery` into a scratch file in `dir`, then deletes the file. Used by [`measure`] and
+/// by `--latency`'s kernel floor. Fails when the folder cannot take the run, a write failed,
+/// or the writes reached what the folder could spare (what `run` measured would be cut short).
+pub fn with_writer<R>(
+    dir: &Path,
+    delivery: Delivery,
+    event_bytes: usize,
+    run: impl FnOnce(&dyn Workload) -> R,
+) -> io::Result<R> {
     let path = scratch(dir);
     let _ = std::fs::remove_file(&path);
     let free = free_bytes(dir)?;
@@ -126,16 +155,9 @@ pub fn measure(
             free >> 20
         )));
     }
-    let result = Target::open(&path, plan.delivery, cap).and_then(|target| {
+    let result = Target::open(&path, delivery, cap).and_then(|target| {
         let workload = CeilingWorkload::new(target, event_bytes, cap);
-        let sample = runner::run(
-            &workload,
-            plan.writer_count(threads),
-            options.warmup,
-            options.measure,
-            progress,
-            &|| {},
-        );
+        let measured = run(&workload);
         workload.finish()?;
         if let Some(error) = workload.error.get() {
             return Err(io::Error::new(error.kind(), error.to_string()));
@@ -146,7 +168,7 @@ pub fn measure(
                 cap >> 20
             )));
         }
-        Ok(sample.ops as f64 / (sample.seconds * 1000.0).max(1e-9))
+        Ok(measured)
     });
     let _ = std::fs::remove_file(&path);
     result

@@ -1,10 +1,12 @@
 //! End to end: `l4rs-bench --latency` with smoke windows (100 ms), through the binary: every
 //! call of the window is timed and reported in a `LATENCY` line; with the JDK (always under
 //! CI, whose `.ci/setup/00-oracle.sh` installs it and Debian's log4j2 jars) the Java harness
-//! runs the same schedule and prints the same line.
+//! runs the same schedule and prints the same line. The machine's floors (a no-op call, and
+//! `write(2)` only for this synchronous File row) follow with the same schedule.
 
 use std::process::Command;
 
+use l4rs_bench::latency::floor::{NO_OP, WRITE_ONLY};
 use l4rs_bench::latency::result::Latency;
 
 /// Runs the bench with `extra` arguments on File at 2 threads and 2000 calls/s per thread, in
@@ -48,8 +50,10 @@ fn check(row: &Latency, library: &str) {
 #[test]
 fn l4rs_rows_time_every_scheduled_call() {
     let (rows, stdout) = latency_run("latency", &[]);
-    assert_eq!(rows.len(), 1, "{stdout}");
+    assert_eq!(rows.len(), 3, "{stdout}");
     check(&rows[0], "l4rs");
+    check(&rows[1], NO_OP);
+    check(&rows[2], WRITE_ONLY);
     assert!(
         stdout.contains("p99.99 µs") && stdout.contains("(--rate)"),
         "{stdout}"
@@ -72,11 +76,18 @@ fn log4j2_rows_time_every_scheduled_call_the_same_way() {
         return;
     }
     let (rows, stdout) = latency_run("latency-vs", &["--vs-log4j2"]);
-    assert_eq!(rows.len(), 2, "{stdout}");
+    assert_eq!(rows.len(), 4, "{stdout}");
     check(&rows[0], "l4rs");
     check(&rows[1], "log4j2");
+    check(&rows[2], NO_OP);
+    check(&rows[3], WRITE_ONLY);
     assert!(
         stdout.contains("File at 2 threads: l4rs's p99.99 = "),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("  floor:no-op: p99.99 = ")
+            && stdout.contains("  floor:write(2): p99.99 = "),
         "{stdout}"
     );
 }

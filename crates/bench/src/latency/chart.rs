@@ -1,9 +1,11 @@
-//! The latency-distribution chart: for each row, l4rs's and log4j2's latency (log axis)
-//! against the percentile (log axis of 1 / (1 − p), so 90%, 99%, 99.9%, … are evenly apart
-//! and the tail gets the room), one panel per row, as HdrHistogram's plots draw it.
+//! The latency-distribution chart: for each row, l4rs's and log4j2's latency and the row's
+//! floors ([`super::floor`]) (log axis) against the percentile (log axis of 1 / (1 − p), so
+//! 90%, 99%, 99.9%, … are evenly apart and the tail gets the room), one panel per row, as
+//! HdrHistogram's plots draw it.
 
 use std::fmt::Write as _;
 
+use super::floor;
 use super::result::{Latency, PERCENTILES};
 use crate::report::svg::{self, escape};
 
@@ -11,7 +13,8 @@ const PANEL_WIDTH: f64 = 560.0;
 const PANEL_HEIGHT: f64 = 230.0;
 const LEFT: f64 = 80.0;
 const TOP: f64 = 84.0;
-/// Room under each panel for its axis labels and its legend (two or three lines).
+/// Room under each panel for its axis labels and its legend (up to four lines: l4rs, log4j2
+/// and the row's two floors).
 const GAP: f64 = 120.0;
 /// Where the maximum is drawn: one decade past 99.999%.
 const MAX_DECADES: f64 = 6.0;
@@ -29,6 +32,7 @@ fn colour(library: &str) -> (&'static str, &'static str) {
     match library {
         "l4rs" => ("#2b7bb9", ""),
         "log4j2" => ("#d9822b", r#" stroke-dasharray="7 4""#),
+        floor::WRITE_ONLY => ("#3a9a5b", r#" stroke-dasharray="2 3""#),
         _ => ("#7a7a7a", r#" stroke-dasharray="2 3""#),
     }
 }
@@ -67,7 +71,7 @@ pub fn svg(rows: &[Latency], title: &str) -> String {
             ),
             (
                 58.0,
-                "by percentile (log scale of 1 / (1 − p)); solid l4rs, dashed log4j2",
+                "by percentile, log scale of 1 / (1 − p); solid l4rs, dashed log4j2, dotted floors",
             ),
         ],
     }
@@ -215,11 +219,15 @@ mod tests {
         let rows = [
             row("File", "l4rs", 1),
             row("File", "log4j2", 30),
+            row("File", floor::NO_OP, 1),
             row("AsyncLogger-File", "l4rs", 2),
         ];
         let svg = svg(&rows, "latency & <test>");
         assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
-        assert_eq!(svg.matches("<polyline").count(), 3);
+        assert_eq!(svg.matches("<polyline").count(), 4);
+        // The floor is drawn grey and dotted, and named in its panel's legend.
+        assert!(svg.contains(r##"stroke="#7a7a7a" stroke-width="2" stroke-dasharray="2 3""##));
+        assert!(svg.contains("floor:no-op · 1000 calls/s per thread"));
         assert!(svg.contains("File · 4 threads") && svg.contains("AsyncLogger-File · 4 threads"));
         assert!(svg.contains("latency &amp; &lt;test&gt;"));
         assert!(svg.contains("stroke-dasharray"));

@@ -7,6 +7,7 @@
 //! row (`--vs-log4j2`: a throughput run of the harness first), else half of l4rs's own.
 
 pub mod chart;
+pub mod floor;
 pub mod histogram;
 pub mod record;
 pub mod result;
@@ -118,11 +119,27 @@ pub fn run(options: &Options) -> Result<(), String> {
                     }
                 },
             };
-            results.push(l4rs_latency(&row, rate, options)?);
+            let (ours, event_bytes) = l4rs_latency(&row, rate, options)?;
+            results.push(ours);
             if let Some(h) = harness.as_mut() {
                 match java_latency(h, &row, rate, options) {
                     Ok(latency) => results.push(latency),
                     Err(reason) => eprintln!("l4rs-bench: log4j2 {label}: {reason}"),
+                }
+            }
+            let floors = floor::Run {
+                label: &label,
+                threads,
+                rate_per_thread: rate,
+                warmup: options.warmup,
+                measure: options.measure,
+            };
+            results.push(floors.no_op());
+            let plan = crate::ceiling::Plan::for_sample(&appender, mode);
+            if plan == crate::ceiling::Plan::APPEND_PER_CALL {
+                match floors.write_only(&dir, event_bytes) {
+                    Ok(latency) => results.push(latency),
+                    Err(reason) => eprintln!("l4rs-bench: {label}: no write(2) floor: {reason}"),
                 }
             }
             sources.push((label.clone(), threads, rate, source));
@@ -206,7 +223,9 @@ fn l4rs_max(row: &Row<'_>, options: &Options) -> Result<f64, String> {
     Ok(sample.ops as f64 / (sample.seconds * 1000.0).max(1e-9))
 }
 
-fn l4rs_latency(row: &Row<'_>, rate: f64, options: &Options) -> Result<Latency, String> {
+/// l4rs's latency for `row`, and the bytes per event its files received (for the `write(2)`
+/// floor).
+fn l4rs_latency(row: &Row<'_>, rate: f64, options: &Options) -> Result<(Latency, usize), String> {
     let files = fresh_files(row)?;
     ours::restart(row.config)?;
     let recorded = record::run(
@@ -218,6 +237,12 @@ fn l4rs_latency(row: &Row<'_>, rate: f64, options: &Options) -> Result<Latency, 
         &crate::bench::wait_for_empty_queues,
     );
     l4rs::shutdown();
+    let written: u64 = files
+        .iter()
+        .filter_map(|file| std::fs::metadata(file).ok())
+        .map(|metadata| metadata.len())
+        .sum();
+    let event_bytes = (written / recorded.calls_made.max(1)).max(1) as usize;
     remove(&files, options);
     if recorded.alloc_bytes > 0 {
         eprintln!(
@@ -225,14 +250,15 @@ fn l4rs_latency(row: &Row<'_>, rate: f64, options: &Options) -> Result<Latency, 
             row.label, recorded.alloc_bytes
         );
     }
-    Ok(Latency::from_histogram(
+    let latency = Latency::from_histogram(
         row.label,
         "l4rs",
         row.threads,
         rate,
         recorded.due,
         &recorded.histogram,
-    ))
+    );
+    Ok((latency, event_bytes))
 }
 
 fn java_run<'a>(

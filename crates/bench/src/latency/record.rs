@@ -17,6 +17,8 @@ pub struct Recorded {
     pub due: u64,
     /// The workers' allocations in the window (timing and recording must add none).
     pub alloc_bytes: u64,
+    /// Every call the workers made, warm-up included: what the log files hold.
+    pub calls_made: u64,
 }
 
 /// Runs `workload` on `threads` threads: first flat out for `warmup` (so both sides' code is
@@ -39,7 +41,7 @@ pub fn run(
     // queues and fixed the schedule's start.
     let barrier = Barrier::new(threads + 1);
     let start: Mutex<Option<Instant>> = Mutex::new(None);
-    let results: Vec<(Histogram, u64, u64)> = std::thread::scope(|scope| {
+    let results: Vec<Worker> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
             .map(|index| {
                 let (stop, barrier, start) = (&stop, &barrier, &start);
@@ -56,29 +58,38 @@ pub fn run(
                                 workload.plain();
                             }
                         };
+                        let mut warm_calls = 0;
                         while Instant::now() < warm_until {
                             call(&mut coin);
+                            warm_calls += 1;
                         }
                         barrier.wait();
                         barrier.wait();
                         let Some(start) = *start.lock().unwrap_or_else(|e| e.into_inner()) else {
-                            return (histogram, 0, 0);
+                            return Worker::idle(histogram, warm_calls);
                         };
                         let schedule = Schedule::new(start, rate_per_second);
                         let end = schedule.first_at_or_after(measure);
                         let before = alloc::this_thread();
+                        let mut timed_calls = 0;
                         for index in 0..end {
                             if stop.load(Ordering::Relaxed) {
                                 break;
                             }
+                            timed_calls += 1;
                             let due = schedule.due_ns(index);
                             wait_until(start, due);
                             call(&mut coin);
                             let done = start.elapsed().as_nanos() as u64;
                             histogram.record(latency_ns(due, done));
                         }
-                        let allocated = alloc::this_thread().since(before).bytes;
-                        (histogram, end, allocated)
+                        let alloc_bytes = alloc::this_thread().since(before).bytes;
+                        Worker {
+                            histogram,
+                            due: end,
+                            alloc_bytes,
+                            calls_made: warm_calls + timed_calls,
+                        }
                     })
                     .expect("cannot spawn a benchmark thread")
             })
@@ -99,22 +110,45 @@ pub fn run(
         }
         handles
             .into_iter()
-            .map(|h| h.join().unwrap_or_else(|_| (Histogram::new(), 0, 0)))
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Worker::idle(Histogram::new(), 0))
+            })
             .collect()
     });
     drain();
-    let mut histogram = Histogram::new();
-    let mut due = 0;
-    let mut alloc_bytes = 0;
-    for (h, d, a) in &results {
-        histogram.merge(h);
-        due += d;
-        alloc_bytes += a;
+    let mut recorded = Recorded {
+        histogram: Histogram::new(),
+        due: 0,
+        alloc_bytes: 0,
+        calls_made: 0,
+    };
+    for worker in &results {
+        recorded.histogram.merge(&worker.histogram);
+        recorded.due += worker.due;
+        recorded.alloc_bytes += worker.alloc_bytes;
+        recorded.calls_made += worker.calls_made;
     }
-    Recorded {
-        histogram,
-        due,
-        alloc_bytes,
+    recorded
+}
+
+/// What one worker thread measured.
+struct Worker {
+    histogram: Histogram,
+    due: u64,
+    alloc_bytes: u64,
+    calls_made: u64,
+}
+
+impl Worker {
+    /// A worker that timed nothing (the run was called off, or it panicked).
+    fn idle(histogram: Histogram, calls_made: u64) -> Worker {
+        Worker {
+            histogram,
+            due: 0,
+            alloc_bytes: 0,
+            calls_made,
+        }
     }
 }
 
@@ -158,5 +192,7 @@ mod tests {
         assert!(p99 >= 2_000_000, "p99 {p99}");
         assert!(recorded.histogram.value_at(50.0) <= p99);
         assert_eq!(recorded.alloc_bytes, 0);
+        // The warm-up ran flat out for 20 ms before the 400 timed calls.
+        assert!(recorded.calls_made > 400, "{}", recorded.calls_made);
     }
 }

@@ -183,34 +183,60 @@ pub fn table(rows: &[Latency]) -> String {
 
 /// For each l4rs row with a log4j2 row of the same label and threads: l4rs's p99.99 and max
 /// as a share of log4j2's and, with `verdicts` (`--verdicts`), whether both are within
-/// [`TAIL_TARGET`].
+/// [`TAIL_TARGET`]; then each floor of that row ([`super::floor`]) as a share of log4j2's, which
+/// says how small a share this machine allows any library.
 pub fn comparisons(rows: &[Latency], verdicts: bool) -> Vec<String> {
-    rows.iter()
-        .filter(|r| r.library == "l4rs")
-        .filter_map(|ours| {
-            let theirs = rows.iter().find(|r| {
-                r.library == "log4j2" && r.label == ours.label && r.threads == ours.threads
-            })?;
-            let share = |p: f64| {
-                let (a, b) = (ours.at(p)? as f64, theirs.at(p)? as f64);
-                (b > 0.0).then_some(a / b)
+    let mut lines = Vec::new();
+    for ours in rows.iter().filter(|r| r.library == "l4rs") {
+        let same_row = |r: &&Latency| r.label == ours.label && r.threads == ours.threads;
+        let Some(theirs) = rows.iter().filter(same_row).find(|r| r.library == "log4j2") else {
+            continue;
+        };
+        let Some((tail, max)) = tail_shares(ours, theirs) else {
+            continue;
+        };
+        let met = tail <= TAIL_TARGET && max <= TAIL_TARGET;
+        let verdict = if verdicts {
+            format!(
+                " (target <= {TAIL_TARGET:.1}x: {})",
+                if met { "met" } else { "missed" }
+            )
+        } else {
+            String::new()
+        };
+        lines.push(format!(
+            "{} at {} threads: l4rs's p99.99 = {tail:.2}x log4j2's, max = {max:.2}x{verdict}",
+            ours.label, ours.threads,
+        ));
+        let floors = rows
+            .iter()
+            .filter(same_row)
+            .filter(|r| super::floor::is_floor(&r.library));
+        for floor in floors {
+            let Some((tail, max)) = tail_shares(floor, theirs) else {
+                continue;
             };
-            let (tail, max) = (share(99.99)?, share(100.0)?);
-            let met = tail <= TAIL_TARGET && max <= TAIL_TARGET;
-            let verdict = if verdicts {
-                format!(
-                    " (target <= {TAIL_TARGET:.1}x: {})",
-                    if met { "met" } else { "missed" }
-                )
+            let bound = if verdicts && (tail > TAIL_TARGET || max > TAIL_TARGET) {
+                format!(" (over {TAIL_TARGET:.1}x: the target is out of reach on this machine)")
             } else {
                 String::new()
             };
-            Some(format!(
-                "{} at {} threads: l4rs's p99.99 = {:.2}x log4j2's, max = {:.2}x{verdict}",
-                ours.label, ours.threads, tail, max,
-            ))
-        })
-        .collect()
+            lines.push(format!(
+                "  {}: p99.99 = {tail:.2}x log4j2's, max = {max:.2}x{bound}",
+                floor.library
+            ));
+        }
+    }
+    lines
+}
+
+/// `ours`'s p99.99 and maximum as shares of `theirs`.
+fn tail_shares(ours: &Latency, theirs: &Latency) -> Option<(f64, f64)> {
+    let share = |p: f64| {
+        let (a, b) = (ours.at(p)? as f64, theirs.at(p)? as f64);
+        (b > 0.0).then_some(a / b)
+    };
+    Some((share(99.99)?, share(100.0)?))
 }
 
 #[cfg(test)]
@@ -288,6 +314,28 @@ mod tests {
             comparisons(&rows, false)[0].ends_with("max = 0.05x"),
             "{:?}",
             comparisons(&rows, false)
+        );
+    }
+
+    #[test]
+    fn each_floor_is_read_against_log4j2s_tail() {
+        let rows = [
+            sample("l4rs", 4),
+            sample("log4j2", 20),
+            sample(super::super::floor::NO_OP, 3),
+            sample(super::super::floor::WRITE_ONLY, 1),
+        ];
+        let lines = comparisons(&rows, true);
+        assert_eq!(lines.len(), 3, "{lines:?}");
+        assert!(lines[0].ends_with("missed)"), "{}", lines[0]);
+        // 3/20 of log4j2's tail is above the 0.1 target: no library could meet it here.
+        assert_eq!(
+            lines[1],
+            "  floor:no-op: p99.99 = 0.15x log4j2's, max = 0.15x (over 0.1x: the target is out of reach on this machine)"
+        );
+        assert_eq!(
+            lines[2],
+            "  floor:write(2): p99.99 = 0.05x log4j2's, max = 0.05x"
         );
     }
 

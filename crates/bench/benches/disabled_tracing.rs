@@ -11,11 +11,8 @@ use std::hint::black_box;
 use tracing_subscriber::prelude::*;
 
 fn main() {
-    l4rs_bench::ours::init_with_xml(
-        "disabled-tracing",
-        r#"<Configuration><Loggers><Logger name="bench.enabled" level="debug"/><Root level="error"/></Loggers></Configuration>"#,
-    )
-    .expect("the configuration loads");
+    l4rs_bench::ours::init_with_xml("disabled-tracing", l4rs_bench::ours::ONE_LOGGER_AT_DEBUG)
+        .expect("the configuration loads");
     tracing_subscriber::registry()
         .with(l4rs::tracing::layer())
         .init();

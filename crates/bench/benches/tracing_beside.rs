@@ -22,11 +22,8 @@ impl<S: tracing::Subscriber> Layer<S> for WantsEverything {
 }
 
 fn main() {
-    l4rs_bench::ours::init_with_xml(
-        "tracing-beside",
-        r#"<Configuration><Loggers><Logger name="bench.enabled" level="debug"/><Root level="error"/></Loggers></Configuration>"#,
-    )
-    .expect("the configuration loads");
+    l4rs_bench::ours::init_with_xml("tracing-beside", l4rs_bench::ours::ONE_LOGGER_AT_DEBUG)
+        .expect("the configuration loads");
     tracing_subscriber::registry()
         .with(l4rs::tracing::layer())
         .with(WantsEverything)

@@ -495,24 +495,41 @@ fn planned_route(config: &Path, logger: &str) -> Result<ours::Route, String> {
     Ok(ours::route(&configuration, logger))
 }
 
-fn l4rs_row(target: &Target, threads: usize, options: &Options, progress: &Progress) -> Row {
-    let row = |asynchronous, outcome| Row {
+/// `library`'s row of `target` at `threads` threads.
+fn target_row(
+    target: &Target,
+    library: &str,
+    threads: usize,
+    asynchronous: bool,
+    outcome: Outcome,
+) -> Row {
+    Row {
         label: target.label.clone(),
-        library: "l4rs".into(),
+        library: library.into(),
         threads,
         asynchronous,
         outcome,
-    };
-    let route = match planned_route(&target.config, &target.logger) {
-        Ok(route) => route,
-        Err(reason) => return row(false, Outcome::Skipped(reason)),
-    };
-    l4rs::shutdown();
+    }
+}
+
+/// Deletes the sample's log files of `route`, so that a row starts from empty files (a
+/// `--config` row's files are the user's and stay).
+fn clear_sample_files(target: &Target, route: &ours::Route) {
     if target.from_sample {
         for file in &route.files {
             let _ = std::fs::remove_file(file);
         }
     }
+}
+
+fn l4rs_row(target: &Target, threads: usize, options: &Options, progress: &Progress) -> Row {
+    let row = |asynchronous, outcome| target_row(target, "l4rs", threads, asynchronous, outcome);
+    let route = match planned_route(&target.config, &target.logger) {
+        Ok(route) => route,
+        Err(reason) => return row(false, Outcome::Skipped(reason)),
+    };
+    l4rs::shutdown();
+    clear_sample_files(target, &route);
     // A rolling route is measured from its files at rest, before the restart: starting may
     // roll the current file (OnStartupTriggeringPolicy) into an archive that the rolling
     // worker is still compressing, while renames and compression keep the total, so the
@@ -672,13 +689,7 @@ fn java_row(
     options: &Options,
     dir: &Path,
 ) -> Row {
-    let row = |asynchronous, outcome| Row {
-        label: target.label.clone(),
-        library: "log4j2".into(),
-        threads,
-        asynchronous,
-        outcome,
-    };
+    let row = |asynchronous, outcome| target_row(target, "log4j2", threads, asynchronous, outcome);
     let route = match planned_route(&target.config, &target.logger) {
         Ok(route) => route,
         Err(reason) => return row(false, Outcome::Skipped(reason)),
@@ -689,11 +700,7 @@ fn java_row(
             Outcome::Skipped(unavailable.unwrap_or("no Java harness").to_string()),
         );
     };
-    if target.from_sample {
-        for file in &route.files {
-            let _ = std::fs::remove_file(file);
-        }
-    }
+    clear_sample_files(target, &route);
     let outcome = harness.run(&JavaRun {
         config: &target.config,
         logger: &target.logger,

@@ -118,23 +118,10 @@ pub struct JavaRun<'a> {
 impl Harness {
     /// Runs one row in a fresh JVM; `Err` carries the reason it produced no figures.
     pub fn run(&mut self, run: &JavaRun<'_>) -> Result<Measurement, String> {
-        let output = self
-            .command(run)
-            .output()
-            .map_err(|e| format!("java: {e}"))?;
-        let stdout = String::from_utf8_lossy(&output.stdout);
-        for line in stdout.lines() {
-            if let Some(info) = line.strip_prefix("INFO ") {
-                self.version = Some(info.to_string());
-            }
-            if let Some((_, _, measurement)) = parse_result_line(line) {
-                return Ok(measurement);
-            }
-            if let Some(skipped) = line.strip_prefix("SKIPPED ") {
-                return Err(skipped.to_string());
-            }
-        }
-        Err(no_result(&output))
+        let command = self.command(run);
+        self.first_answer(command, |line| {
+            parse_result_line(line).map(|(_, _, measurement)| measurement)
+        })
     }
 
     /// Runs one row in a fresh JVM at `rate` calls per second per thread, every call timed
@@ -145,19 +132,26 @@ impl Harness {
         run: &JavaRun<'_>,
         rate: f64,
     ) -> Result<crate::latency::result::Latency, String> {
-        let output = self
-            .command(run)
-            .arg("--rate-per-thread")
-            .arg(format!("{rate:.0}"))
-            .output()
-            .map_err(|e| format!("java: {e}"))?;
+        let mut command = self.command(run);
+        command.arg("--rate-per-thread").arg(format!("{rate:.0}"));
+        self.first_answer(command, crate::latency::result::Latency::parse)
+    }
+
+    /// Runs `command` and returns the first line of its output that `answer` reads, or the
+    /// harness's `SKIPPED` reason; notes the log4j2 version its `INFO` line names.
+    fn first_answer<T>(
+        &mut self,
+        mut command: Command,
+        answer: impl Fn(&str) -> Option<T>,
+    ) -> Result<T, String> {
+        let output = command.output().map_err(|e| format!("java: {e}"))?;
         let stdout = String::from_utf8_lossy(&output.stdout);
         for line in stdout.lines() {
             if let Some(info) = line.strip_prefix("INFO ") {
                 self.version = Some(info.to_string());
             }
-            if let Some(latency) = crate::latency::result::Latency::parse(line) {
-                return Ok(latency);
+            if let Some(answer) = answer(line) {
+                return Ok(answer);
             }
             if let Some(skipped) = line.strip_prefix("SKIPPED ") {
                 return Err(skipped.to_string());

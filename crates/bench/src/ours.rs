@@ -503,6 +503,10 @@ pub fn init_with_xml(name: &str, xml: &str) -> Result<(), String> {
     loaded
 }
 
+/// The configuration of the disabled-call benches: one logger at DEBUG (`bench.enabled`) and
+/// root at ERROR, so a call below DEBUG is off everywhere and one to another logger below ERROR.
+pub const ONE_LOGGER_AT_DEBUG: &str = r#"<Configuration><Loggers><Logger name="bench.enabled" level="debug"/><Root level="error"/></Loggers></Configuration>"#;
+
 /// The workload through an l4rs logger.
 pub struct L4rsWorkload {
     logger: Logger,

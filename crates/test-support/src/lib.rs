@@ -2,10 +2,12 @@
 //! temporary folder ([`TempDir`]), the workspace root ([`workspace_root`]), counted allocations
 //! ([`allocations`]), a stand-in layout ([`LineLayout`]), throwables as deep as the benchmark's
 //! ([`deep_throwable`], [`benchmark_throwable`]), a named pipe that stalls an appender
-//! ([`fifo_gate`]), a small filesystem that fills up ([`tmpfs`]) and the skip-or-fail rule for
-//! what lives outside the repository ([`shared`]).
+//! ([`fifo_gate`]), a small filesystem that fills up ([`tmpfs`]), a real Kafka-compatible broker
+//! and an independent consumer ([`kafka`]) and the skip-or-fail rule for what lives outside the
+//! repository ([`shared`]).
 //!
-//! A development dependency only (`publish = false`): nothing here is l4rs's API. It depends on
+//! A development dependency only (`publish = false`; l4rs-bench, itself unpublished, uses
+//! [`kafka`] for its Kafka rows): nothing here is l4rs's API. It depends on
 //! l4rs-core alone, so any other crate's unit tests can use it; l4rs-core's own unit tests keep
 //! their helpers local (through this crate they would meet a second copy of l4rs-core's
 //! types). Helpers that only one crate's tests need stay in that crate's `tests/common` (or
@@ -13,6 +15,7 @@
 
 pub mod allocations;
 pub mod fifo_gate;
+pub mod kafka;
 mod layouts;
 pub mod shared;
 mod temp_dir;

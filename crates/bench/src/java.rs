@@ -35,6 +35,18 @@ pub fn source_dir() -> PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("java")
 }
 
+/// The harness for a run that asked for log4j2's rows (`wanted`, `--vs-log4j2`), compiled under
+/// `base`: the harness, or why there is none (`None` for both when not wanted).
+pub fn prepare_if(wanted: bool, base: &Path) -> (Option<Harness>, Option<String>) {
+    if !wanted {
+        return (None, None);
+    }
+    match prepare(&base.join("java-classes")) {
+        Ok(harness) => (Some(harness), None),
+        Err(reason) => (None, Some(reason)),
+    }
+}
+
 /// Checks for `java`, `javac` and the jars, then compiles the harness into `build`.
 /// The error says what is missing and how to install it.
 pub fn prepare(build: &Path) -> Result<Harness, String> {

@@ -178,14 +178,8 @@ fn run_here(row: &TracingRow, threads: usize, _: &Options, _: &Path) -> Row {
 /// `verdicts` (`--verdicts`) whether [`VS_FMT_TARGET`] and 0 B/op were met.
 pub fn verdict(ratio: &crate::report::Ratio, each_round: &str, verdicts: bool) -> String {
     let met = ratio.ops_ratio >= VS_FMT_TARGET && ratio.ours_alloc_per_op == 0.0;
-    let verdict = if verdicts {
-        format!(
-            " (target >= {VS_FMT_TARGET}x and 0 B/op: {})",
-            if met { "met" } else { "missed" }
-        )
-    } else {
-        String::new()
-    };
+    let target = format!(">= {VS_FMT_TARGET}x and 0 B/op");
+    let verdict = crate::report::verdict_note(verdicts, &target, met);
     format!(
         "{} at {} threads: l4rs's tracing layer is {:.1}x tracing-subscriber's fmt layer in ops/ms{each_round}; allocated {:.0} B/op vs {:.0} B/op{verdict}",
         ratio.label,

@@ -77,14 +77,7 @@ pub fn run(options: &Options) -> Result<(), String> {
     std::fs::create_dir_all(&base).map_err(|e| format!("{}: {e}", base.display()))?;
     let dir = crate::bench::log_dir(options)?;
     l4rs::config::set_system_property(DIR_PROPERTY, dir.display().to_string());
-    let mut harness = None;
-    let mut java_missing = None;
-    if options.vs_log4j2 {
-        match java::prepare(&base.join("java-classes")) {
-            Ok(h) => harness = Some(h),
-            Err(reason) => java_missing = Some(reason),
-        }
-    }
+    let (mut harness, java_missing) = java::prepare_if(options.vs_log4j2, &base);
     let mut results = Vec::new();
     let mut sources = Vec::new();
     for &threads in &options.threads {

@@ -196,14 +196,8 @@ pub fn comparisons(rows: &[Latency], verdicts: bool) -> Vec<String> {
             continue;
         };
         let met = tail <= TAIL_TARGET && max <= TAIL_TARGET;
-        let verdict = if verdicts {
-            format!(
-                " (target <= {TAIL_TARGET:.1}x: {})",
-                if met { "met" } else { "missed" }
-            )
-        } else {
-            String::new()
-        };
+        let target = format!("<= {TAIL_TARGET:.1}x");
+        let verdict = crate::report::verdict_note(verdicts, &target, met);
         lines.push(format!(
             "{} at {} threads: l4rs's p99.99 = {tail:.2}x log4j2's, max = {max:.2}x{verdict}",
             ours.label, ours.threads,

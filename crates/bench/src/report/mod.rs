@@ -556,6 +556,17 @@ impl Ratio {
     }
 }
 
+/// The end of a line that judges a figure against `target` (`>= 10x`): ` (target >= 10x: met)`
+/// or `… missed)` with `--verdicts` (`shown`), nothing without: the report states figures and
+/// leaves judging them to whoever asks.
+pub fn verdict_note(shown: bool, target: &str, met: bool) -> String {
+    if shown {
+        format!(" (target {target}: {})", if met { "met" } else { "missed" })
+    } else {
+        String::new()
+    }
+}
+
 /// The ratios of l4rs against `other` (e.g. `log4j2`).
 pub fn ratios(rows: &[Row], other: &str) -> Vec<Ratio> {
     rows.iter()
@@ -841,6 +852,16 @@ fn label_width(text: &str) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_verdict_is_named_only_when_asked_for() {
+        assert_eq!(verdict_note(true, ">= 10x", true), " (target >= 10x: met)");
+        assert_eq!(
+            verdict_note(true, "<= 0.1x", false),
+            " (target <= 0.1x: missed)"
+        );
+        assert_eq!(verdict_note(false, ">= 10x", true), "");
+    }
 
     fn measured(library: &str, ops: u64) -> Row {
         Row {

@@ -137,16 +137,12 @@ fn ratio_lines(rounds_of_ratios: &[AcrossRounds<Ratio>], verdicts: bool) -> Stri
     for rounds_of_ratio in rounds_of_ratios {
         let ratio = &rounds_of_ratio.median;
         let each = median_of_rounds(&rounds_of_ratio.per_round, 1);
-        let verdict = if verdicts {
-            format!(
-                " (target >= {:.0}x or >= {:.0}% of raw: {})",
-                super::VS_OTHER_TARGET,
-                super::LIMIT_SHARE_TARGET * 100.0,
-                if ratio.target_met() { "met" } else { "missed" },
-            )
-        } else {
-            String::new()
-        };
+        let target = format!(
+            ">= {:.0}x or >= {:.0}% of raw",
+            super::VS_OTHER_TARGET,
+            super::LIMIT_SHARE_TARGET * 100.0
+        );
+        let verdict = super::verdict_note(verdicts, &target, ratio.target_met());
         let _ = writeln!(
             out,
             "{} at {} threads: l4rs is {:.1}x log4j2 in ops/ms{each}; allocated {:.0} B/op vs log4j2's {:.0} B/op{verdict}{}",
@@ -172,19 +168,11 @@ fn scaling_lines(rounds_of_scaling: &[AcrossRounds<Scaling>], verdicts: bool) ->
     for rounds_of_scaling in rounds_of_scaling {
         let s = &rounds_of_scaling.median;
         let each = median_of_rounds(&rounds_of_scaling.per_round, 2);
-        let verdict = if verdicts {
-            format!(
-                " (target >= {:.1}x: {})",
-                super::SCALING_TARGET,
-                if s.ratio >= super::SCALING_TARGET {
-                    "met"
-                } else {
-                    "missed"
-                }
-            )
-        } else {
-            String::new()
-        };
+        let verdict = super::verdict_note(
+            verdicts,
+            &format!(">= {:.1}x", super::SCALING_TARGET),
+            s.ratio >= super::SCALING_TARGET,
+        );
         let _ = writeln!(
             out,
             "{} · {}: {} threads = {:.2}x its own {}-thread ops/ms{each}{verdict}",

@@ -11,8 +11,9 @@
 //! * the [`status`] logger, which reports configuration and runtime problems the way log4j2's
 //!   `StatusLogger` does.
 //!
-//! Nothing here performs I/O except the status logger, which writes to stderr, and [`fs`], which
-//! opens files without blocking for the crates that do.
+//! Nothing here performs I/O except the status logger, which writes to stderr, [`fs`], which
+//! opens files without blocking for the crates that do, and [`socket`], which sets the socket
+//! options of the sockets they open.
 
 pub mod appender;
 pub mod batch;
@@ -27,6 +28,7 @@ pub mod layout;
 pub mod level;
 pub mod location;
 pub mod marker;
+pub mod socket;
 pub mod status;
 pub mod throwable;
 pub mod time;

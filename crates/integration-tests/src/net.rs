@@ -405,17 +405,8 @@ pub fn socket_options(fd: RawFd) -> SocketOptionsRead {
 
 /// Sets an int option on `fd` (for a reference socket to compare with).
 pub fn set_int_option(fd: RawFd, level: libc::c_int, name: libc::c_int, value: i32) {
-    // SAFETY: an int option of its own size, on a descriptor the caller names.
-    let result = unsafe {
-        libc::setsockopt(
-            fd,
-            level,
-            name,
-            (&value as *const libc::c_int).cast(),
-            std::mem::size_of::<libc::c_int>() as libc::socklen_t,
-        )
-    };
-    assert_eq!(result, 0, "setsockopt({level}, {name}) failed");
+    l4rs::core::socket::set_int_option(fd, level, name, value)
+        .unwrap_or_else(|error| panic!("setsockopt({level}, {name}) failed: {error}"));
 }
 
 /// The descriptor of this process's one TCP connection to 127.0.0.1:`port` (the sending
@@ -454,21 +445,8 @@ pub fn connection_to(port: u16) -> Option<RawFd> {
 
 /// Sets `SO_LINGER` on `fd` to on with `seconds` (for a reference socket to compare with).
 pub fn set_linger(fd: RawFd, seconds: i32) {
-    let linger = libc::linger {
-        l_onoff: 1,
-        l_linger: seconds,
-    };
-    // SAFETY: a `linger` of its own size, on a descriptor the caller names.
-    let result = unsafe {
-        libc::setsockopt(
-            fd,
-            libc::SOL_SOCKET,
-            libc::SO_LINGER,
-            (&linger as *const libc::linger).cast(),
-            std::mem::size_of::<libc::linger>() as libc::socklen_t,
-        )
-    };
-    assert_eq!(result, 0, "setsockopt(SO_LINGER) failed");
+    l4rs::core::socket::set_linger(fd, seconds)
+        .unwrap_or_else(|error| panic!("setsockopt(SO_LINGER) failed: {error}"));
 }
 
 /// A connection to 127.0.0.1:`port` whose receive buffer was set to `size` before it connected

@@ -21,7 +21,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, Weak};
 use std::time::{Duration, Instant};
 
 use l4rs_config::model::SocketOptionsSpec;
-use l4rs_core::{status, Layout};
+use l4rs_core::{socket, status, Layout};
 use rustls::pki_types::ServerName;
 use rustls::{ClientConfig, ClientConnection, StreamOwned};
 
@@ -57,23 +57,7 @@ pub(crate) struct TcpOptions {
 /// Set before connecting, as log4j2 does: a receive buffer set later no longer bounds the
 /// window scale the connection announced in its SYN.
 fn apply_options(fd: RawFd, options: &SocketOptionsSpec, peer: &SocketAddr) -> io::Result<()> {
-    let set = |level: libc::c_int, name: libc::c_int, value: libc::c_int| -> io::Result<()> {
-        // SAFETY: an int option of the size given, on a descriptor the stream owns.
-        let result = unsafe {
-            libc::setsockopt(
-                fd,
-                level,
-                name,
-                (&value as *const libc::c_int).cast(),
-                std::mem::size_of::<libc::c_int>() as libc::socklen_t,
-            )
-        };
-        if result == 0 {
-            Ok(())
-        } else {
-            Err(io::Error::last_os_error())
-        }
-    };
+    let set = |level, name, value| socket::set_int_option(fd, level, name, value);
     let flags = [
         (options.keep_alive, libc::SOL_SOCKET, libc::SO_KEEPALIVE),
         (options.oob_inline, libc::SOL_SOCKET, libc::SO_OOBINLINE),
@@ -102,23 +86,7 @@ fn apply_options(fd: RawFd, options: &SocketOptionsSpec, peer: &SocketAddr) -> i
         }
     }
     if let Some(seconds) = options.so_linger {
-        let linger = libc::linger {
-            l_onoff: 1,
-            l_linger: seconds,
-        };
-        // SAFETY: a `linger` of its own size, on a descriptor the stream owns.
-        let result = unsafe {
-            libc::setsockopt(
-                fd,
-                libc::SOL_SOCKET,
-                libc::SO_LINGER,
-                (&linger as *const libc::linger).cast(),
-                std::mem::size_of::<libc::linger>() as libc::socklen_t,
-            )
-        };
-        if result != 0 {
-            return Err(io::Error::last_os_error());
-        }
+        socket::set_linger(fd, seconds)?;
     }
     Ok(())
 }

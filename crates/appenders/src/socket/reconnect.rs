@@ -4,7 +4,8 @@
 //! attempt runs, a writer without `immediateFail` waits for it (log4j2's latch), and no longer.
 
 use std::io;
-use std::sync::{Arc, Condvar, MutexGuard};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, Weak};
 use std::time::Duration;
 
 use l4rs_core::status;
@@ -32,18 +33,57 @@ pub(super) trait Reconnecting: Send + Sync + Sized + 'static {
 
     /// The connection's options.
     fn options(&self) -> &TcpOptions;
-    /// Locks the manager's state.
-    fn lock(&self) -> MutexGuard<'_, Self::State>;
-    /// The condition signalled when the reconnector finishes an attempt, and on close.
-    fn changed(&self) -> &Condvar;
-    /// True once the manager is closed: the reconnector stops.
-    fn is_closed(&self) -> bool;
-    /// The manager itself, while it is alive (for the thread to own).
-    fn upgrade(&self) -> Option<Arc<Self>>;
+    /// What the manager shares with its reconnector.
+    fn link(&self) -> &Link<Self>;
     /// Opens a new connection and names its peer.
     fn connect(&self) -> io::Result<(Self::Connection, String)>;
     /// Closes a connection that arrived after the manager was closed.
     fn discard(connection: Self::Connection);
+
+    /// Locks the manager's state; a writer that panicked while holding it leaves it usable.
+    fn lock(&self) -> MutexGuard<'_, Self::State> {
+        self.link()
+            .state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// True once the manager is closed: writes fail and the reconnector stops.
+    fn is_closed(&self) -> bool {
+        self.link().closed.load(Ordering::Acquire)
+    }
+}
+
+/// What a manager shares with its reconnector thread, the same for every manager: the state
+/// under the manager's lock, the condition signalled when the reconnector finishes an attempt
+/// and on close, whether the manager is closed, and the manager itself for the thread to own.
+pub(super) struct Link<M: Reconnecting> {
+    state: Mutex<M::State>,
+    changed: Condvar,
+    closed: AtomicBool,
+    this: Weak<M>,
+}
+
+impl<M: Reconnecting> Link<M> {
+    /// The link of the manager `this` (as `Arc::new_cyclic` gives it), open, with `state`.
+    pub(super) fn new(state: M::State, this: &Weak<M>) -> Link<M> {
+        Link {
+            state: Mutex::new(state),
+            changed: Condvar::new(),
+            closed: AtomicBool::new(false),
+            this: this.clone(),
+        }
+    }
+
+    /// Marks the manager closed; false when it already was (so only one caller closes it).
+    pub(super) fn close(&self) -> bool {
+        !self.closed.swap(true, Ordering::AcqRel)
+    }
+
+    /// Wakes the reconnector and the writers waiting for it (after a close).
+    pub(super) fn notify_all(&self) {
+        self.changed.notify_all();
+    }
 }
 
 /// Connects `manager` for the first time: keeps the connection, after `prepare` (which may
@@ -76,7 +116,7 @@ pub(super) fn start<M: Reconnecting>(manager: &M, state: &mut M::State) {
     if !manager.options().retry || state.reconnector().is_some() || manager.is_closed() {
         return;
     }
-    let Some(owned) = manager.upgrade() else {
+    let Some(owned) = manager.link().this.upgrade() else {
         return;
     };
     *state.reconnector() = Some(false);
@@ -98,13 +138,15 @@ fn run<M: Reconnecting>(manager: &M) {
     loop {
         {
             let state = manager.lock();
-            let _ = manager
-                .changed()
-                .wait_timeout_while(state, options.reconnect_delay, |_| !manager.is_closed());
+            let _ =
+                manager
+                    .link()
+                    .changed
+                    .wait_timeout_while(state, options.reconnect_delay, |_| !manager.is_closed());
         }
         if manager.is_closed() {
             *manager.lock().reconnector() = None;
-            manager.changed().notify_all();
+            manager.link().changed.notify_all();
             return;
         }
         let attempt = manager.connect();
@@ -118,7 +160,7 @@ fn run<M: Reconnecting>(manager: &M) {
                 state.install(connection, peer);
                 *state.reconnector() = None;
                 drop(state);
-                manager.changed().notify_all();
+                manager.link().changed.notify_all();
                 return;
             }
             Ok((connection, _)) => M::discard(connection),
@@ -131,7 +173,7 @@ fn run<M: Reconnecting>(manager: &M) {
             }
         }
         drop(state);
-        manager.changed().notify_all();
+        manager.link().changed.notify_all();
     }
 }
 
@@ -146,7 +188,8 @@ pub(super) fn await_first_attempt<'a, M: Reconnecting>(
     if !state.is_connected() && !options.immediate_fail {
         let bound = options.reconnect_delay + options.connect_timeout + Duration::from_secs(1);
         state = manager
-            .changed()
+            .link()
+            .changed
             .wait_timeout_while(state, bound, |state| {
                 !state.is_connected() && *state.reconnector() == Some(false) && !manager.is_closed()
             })

@@ -25,13 +25,12 @@
 use std::io::{self, Read, Write};
 use std::net::TcpStream;
 use std::os::fd::{AsRawFd, RawFd};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, Weak};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use rustls::ClientConnection;
 
-use super::reconnect::{self, ConnectionState, Reconnecting};
+use super::reconnect::{self, ConnectionState, Link, Reconnecting};
 use super::tcp::{self, Stream, TcpOptions};
 use crate::file_manager::WriteError;
 
@@ -643,26 +642,22 @@ pub(super) struct State {
 /// the appenders that name it.
 pub(crate) struct RelpManager {
     options: TcpOptions,
-    state: Mutex<State>,
-    /// Signalled when the reconnector finishes an attempt, and on close.
-    changed: Condvar,
-    closed: AtomicBool,
-    this: Weak<RelpManager>,
+    link: Link<RelpManager>,
 }
 
 impl RelpManager {
     /// Connects and opens a session, or reports why not and starts reconnecting.
     pub(crate) fn create(options: TcpOptions) -> Arc<RelpManager> {
         let manager = Arc::new_cyclic(|this| RelpManager {
-            state: Mutex::new(State {
-                session: None,
-                peer: format!("{}:{}", options.host, options.port),
-                reconnector: None,
-            }),
+            link: Link::new(
+                State {
+                    session: None,
+                    peer: format!("{}:{}", options.host, options.port),
+                    reconnector: None,
+                },
+                this,
+            ),
             options,
-            changed: Condvar::new(),
-            closed: AtomicBool::new(false),
-            this: this.clone(),
         });
         reconnect::connect_first(&manager, "RelpSocketManager", |_| {});
         manager
@@ -699,7 +694,7 @@ impl RelpManager {
     /// Sends one event and returns once the receiver acknowledged it, or with the reason it
     /// did not.
     pub(crate) fn write(&self, bytes: &[u8]) -> Result<(), WriteError> {
-        if self.closed.load(Ordering::Acquire) {
+        if self.is_closed() {
             return Err(WriteError::Closed);
         }
         let session = self.session()?;
@@ -734,7 +729,7 @@ impl RelpManager {
                 format!("{text} ({})", crate::os_reason(&cause)),
             )))
         };
-        if self.closed.load(Ordering::Acquire) {
+        if self.is_closed() {
             return Err(WriteError::Closed);
         }
         let stalled =
@@ -789,14 +784,14 @@ impl RelpManager {
 
     /// Closes the session (`close`, answered or not within a bound) and stops the reconnector.
     pub(crate) fn close(&self) {
-        if self.closed.swap(true, Ordering::AcqRel) {
+        if !self.link.close() {
             return;
         }
         let session = self.lock().session.take();
         if let Some(session) = session {
             session.close();
         }
-        self.changed.notify_all();
+        self.link.notify_all();
     }
 }
 
@@ -824,20 +819,8 @@ impl Reconnecting for RelpManager {
         &self.options
     }
 
-    fn lock(&self) -> MutexGuard<'_, State> {
-        lock(&self.state)
-    }
-
-    fn changed(&self) -> &Condvar {
-        &self.changed
-    }
-
-    fn is_closed(&self) -> bool {
-        self.closed.load(Ordering::Acquire)
-    }
-
-    fn upgrade(&self) -> Option<Arc<Self>> {
-        self.this.upgrade()
+    fn link(&self) -> &Link<Self> {
+        &self.link
     }
 
     /// Connects as the TCP manager does and opens a RELP session on the connection.

@@ -16,8 +16,7 @@
 use std::io::{self, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::os::fd::{AsRawFd, RawFd};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, Weak};
+use std::sync::{Arc, MutexGuard};
 use std::time::{Duration, Instant};
 
 use l4rs_config::model::SocketOptionsSpec;
@@ -25,7 +24,7 @@ use l4rs_core::{socket, status, Layout};
 use rustls::pki_types::ServerName;
 use rustls::{ClientConfig, ClientConnection, StreamOwned};
 
-use super::reconnect::{self, ConnectionState, Reconnecting};
+use super::reconnect::{self, ConnectionState, Link, Reconnecting};
 use crate::file_manager::WriteError;
 
 /// How long one write may block when `connectTimeoutMillis` is 0.
@@ -295,28 +294,24 @@ pub(super) struct State {
 pub(crate) struct TcpManager {
     options: TcpOptions,
     layout: Arc<dyn Layout>,
-    state: Mutex<State>,
-    /// Signalled when the reconnector finishes an attempt, and on close.
-    changed: Condvar,
-    closed: AtomicBool,
-    this: Weak<TcpManager>,
+    link: Link<TcpManager>,
 }
 
 impl TcpManager {
     /// Connects (writing the layout's header), or reports why not and starts reconnecting.
     pub(crate) fn create(options: TcpOptions, layout: Arc<dyn Layout>) -> Arc<TcpManager> {
         let manager = Arc::new_cyclic(|this| TcpManager {
-            state: Mutex::new(State {
-                stream: None,
-                peer: format!("{}:{}", options.host, options.port),
-                buffer: Vec::with_capacity(options.buffer_size),
-                reconnector: None,
-            }),
+            link: Link::new(
+                State {
+                    stream: None,
+                    peer: format!("{}:{}", options.host, options.port),
+                    buffer: Vec::with_capacity(options.buffer_size),
+                    reconnector: None,
+                },
+                this,
+            ),
             options,
             layout,
-            changed: Condvar::new(),
-            closed: AtomicBool::new(false),
-            this: this.clone(),
         });
         let kind = if manager.options.tls.is_some() {
             "SslSocketManager"
@@ -376,20 +371,8 @@ impl Reconnecting for TcpManager {
         &self.options
     }
 
-    fn lock(&self) -> MutexGuard<'_, State> {
-        self.state.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    fn changed(&self) -> &Condvar {
-        &self.changed
-    }
-
-    fn is_closed(&self) -> bool {
-        self.closed.load(Ordering::Acquire)
-    }
-
-    fn upgrade(&self) -> Option<Arc<Self>> {
-        self.this.upgrade()
+    fn link(&self) -> &Link<Self> {
+        &self.link
     }
 
     fn connect(&self) -> io::Result<(Stream, String)> {
@@ -524,7 +507,7 @@ fn connect_to(options: &TcpOptions, address: &SocketAddr) -> io::Result<Stream> 
 impl TcpManager {
     /// Writes one event's bytes (into the buffer unless `flush`, or when it has room).
     pub(crate) fn write(&self, bytes: &[u8], flush: bool) -> Result<(), WriteError> {
-        if self.closed.load(Ordering::Acquire) {
+        if self.is_closed() {
             return Err(WriteError::Closed);
         }
         let mut state = reconnect::await_first_attempt(self, self.lock());
@@ -665,7 +648,7 @@ impl TcpManager {
 
     /// Writes the buffer and the footer, closes the connection and stops the reconnector.
     pub(crate) fn close(&self) {
-        if self.closed.swap(true, Ordering::AcqRel) {
+        if !self.link.close() {
             return;
         }
         let footer = crate::encode::encoded_footer(self.layout.as_ref());
@@ -683,7 +666,7 @@ impl TcpManager {
             stream.close();
         }
         drop(state);
-        self.changed.notify_all();
+        self.link.notify_all();
     }
 
     /// True while connected (for tests and `Debug`).

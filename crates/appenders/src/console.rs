@@ -7,6 +7,7 @@ use std::sync::{Arc, RwLock};
 use l4rs_config::model::{ConsoleSpec, ConsoleTarget};
 use l4rs_core::{status, AppendError, Appender, Layout, LogEvent};
 
+use crate::file_manager::report_stream_error;
 use crate::registry::{Managed, Registry};
 use crate::AppenderBuildError;
 
@@ -176,10 +177,7 @@ impl Managed for ConsoleManager {
         }
         *open = false;
         if let Err(error) = self.write_bytes(&footer) {
-            status::error(format_args!(
-                "Error writing to stream {}: {error}",
-                self.name
-            ));
+            report_stream_error(&self.name, &error);
         }
     }
 }

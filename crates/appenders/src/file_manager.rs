@@ -80,6 +80,20 @@ impl From<io::Error> for WriteError {
     }
 }
 
+/// Reports, in log4j2's words, a failed write to `stream` that no caller gets back as an
+/// error: a flush or a close done on the registry's behalf, a footer.
+pub(crate) fn report_stream_error(stream: &str, error: &io::Error) {
+    status::error(format_args!("Error writing to stream {stream}: {error}"));
+}
+
+/// [`report_stream_error`] for what a manager's write returned; a write refused because the
+/// manager was closed lost nothing, so it is not reported.
+pub(crate) fn report_write_result(stream: &str, result: Result<(), WriteError>) {
+    if let Err(WriteError::Io(error)) = result {
+        report_stream_error(stream, &error);
+    }
+}
+
 enum Handle {
     /// `createOnDemand`: no write has reached the file yet.
     Unopened,
@@ -333,13 +347,7 @@ impl FileManager {
 
 impl Managed for FileManager {
     fn flush(&self) {
-        match FileManager::flush(self) {
-            Ok(()) | Err(WriteError::Closed) => {}
-            Err(WriteError::Io(error)) => status::error(format_args!(
-                "Error writing to stream {}: {error}",
-                self.file_name
-            )),
-        }
+        report_write_result(&self.file_name, FileManager::flush(self));
     }
 
     /// Writes what is buffered and the footer, then closes the file. Writers racing with this
@@ -381,12 +389,7 @@ impl FileManager {
         self.pending.store(false, Ordering::Release);
         // Dropping the file closes its descriptor, which no writer can be using now.
         *handle = Handle::Closed;
-        if let Err(WriteError::Io(error)) = result {
-            status::error(format_args!(
-                "Error writing to stream {}: {error}",
-                self.file_name
-            ));
-        }
+        report_write_result(&self.file_name, result);
     }
 }
 

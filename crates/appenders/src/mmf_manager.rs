@@ -58,7 +58,7 @@ use std::time::{Duration, Instant};
 use l4rs_core::{status, Layout};
 use memmap2::{MmapOptions, MmapRaw};
 
-use crate::file_manager::{prepare, WriteError};
+use crate::file_manager::{prepare, report_stream_error, report_write_result, WriteError};
 use crate::mmf_sync::{sync_job, BackgroundSync, Job};
 use crate::registry::{Managed, Registry};
 use crate::target::{open_error, OpenWhen};
@@ -947,13 +947,7 @@ impl MemoryMappedFileManager {
 
 impl Managed for MemoryMappedFileManager {
     fn flush(&self) {
-        match self.sync() {
-            Ok(()) | Err(WriteError::Closed) => {}
-            Err(WriteError::Io(error)) => status::error(format_args!(
-                "Error writing to stream {}: {error}",
-                self.file_name
-            )),
-        }
+        report_write_result(&self.file_name, self.sync());
     }
 
     /// Stops writers, waits for those still copying, writes the footer after the data, unmaps
@@ -1011,10 +1005,7 @@ impl MemoryMappedFileManager {
         self.syncer.stop();
         let footer = crate::encode::closing_footer(self.layout.as_ref(), footer);
         if let Err(error) = self.file.write_all_at(&footer, data_end) {
-            status::error(format_args!(
-                "Error writing to stream {}: {error}",
-                self.file_name
-            ));
+            report_stream_error(&self.file_name, &error);
         }
         if finished {
             for slot in self.slots.iter() {

@@ -9,7 +9,7 @@ use std::time::SystemTime;
 use l4rs_config::model::{ActionSpec, RollingSpec, RolloverStrategySpec, TriggeringPolicySpec};
 use l4rs_core::status;
 
-use crate::file_manager::WriteError;
+use crate::file_manager::{report_write_result, WriteError};
 use crate::registry::Managed;
 use crate::AppenderBuildError;
 
@@ -627,12 +627,7 @@ fn period_start(pattern: &RuntimePattern, time: i64) -> i64 {
 
 impl<B: Backend + Send + Sync> Managed for RollingManager<B> {
     fn flush(&self) {
-        if let Err(WriteError::Io(error)) = RollingManager::flush(self) {
-            status::error(format_args!(
-                "Error writing to stream {}: {error}",
-                self.key
-            ));
-        }
+        report_write_result(&self.key, RollingManager::flush(self));
     }
 
     /// Stops the cron timer, closes the current file (footer) and waits for the worker.

@@ -1,6 +1,7 @@
 //! The archive side of a rollover: what the worker does with a staged file (numbering,
 //! purging, moving, compressing, the `<Delete>` actions).
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -21,6 +22,24 @@ pub(super) struct Archiver {
     /// Empty files are archived too; otherwise deleted. Set, as in log4j2, when a startup
     /// rollover happens under `OnStartupTriggeringPolicy minSize="0"`.
     pub(super) rename_empty: AtomicBool,
+}
+
+/// The archives of one period that exist, by index.
+type Archives = BTreeMap<i64, PathBuf>;
+
+/// DefaultRolloverStrategy's `min` and `max`: the indices archives are numbered within.
+#[derive(Clone, Copy)]
+struct IndexWindow {
+    min: i64,
+    max: i64,
+}
+
+impl IndexWindow {
+    /// How many archives the window holds: never fewer than one, even for a `max` below
+    /// `min`.
+    fn capacity(self) -> usize {
+        (self.max - self.min + 1).max(1) as usize
+    }
 }
 
 impl Archiver {
@@ -46,14 +65,14 @@ impl Archiver {
             0
         } else {
             let existing = pattern.existing(archive_time);
+            let window = IndexWindow {
+                min: i64::from(*min),
+                max: i64::from(*max),
+            };
             match file_index {
                 FileIndexOrder::NoMax => existing.keys().next_back().map_or(1, |last| last + 1),
-                FileIndexOrder::Max => {
-                    self.purge_ascending(existing, i64::from(*min), i64::from(*max), archive_time)
-                }
-                FileIndexOrder::Min => {
-                    self.purge_descending(existing, i64::from(*min), i64::from(*max), archive_time)
-                }
+                FileIndexOrder::Max => self.purge_ascending(existing, window, archive_time),
+                FileIndexOrder::Min => self.purge_descending(existing, window, archive_time),
             }
         };
         let empty = std::fs::metadata(staging).map_or(true, |m| m.len() == 0);
@@ -104,16 +123,10 @@ impl Archiver {
 
     /// `fileIndex="max"`: the newest archive gets the highest index; while the window is
     /// full the lowest is deleted and the others move down one. Returns the new index.
-    fn purge_ascending(
-        &self,
-        mut existing: std::collections::BTreeMap<i64, PathBuf>,
-        min: i64,
-        max: i64,
-        time: i64,
-    ) -> i64 {
-        let window = (max - min + 1).max(1) as usize;
+    fn purge_ascending(&self, mut existing: Archives, window: IndexWindow, time: i64) -> i64 {
+        let IndexWindow { min, max } = window;
         let full = existing.keys().next_back().is_some_and(|&last| last >= max);
-        let shift = self.delete_beyond(&mut existing, window - 1, true) || full;
+        let shift = self.delete_beyond(&mut existing, window.capacity() - 1, true) || full;
         let last = existing.keys().next_back().copied();
         if shift {
             for (&index, path) in &existing {
@@ -129,31 +142,19 @@ impl Archiver {
 
     /// `fileIndex="min"`: the newest archive gets `min`, the others move up one; beyond `max`
     /// they are deleted.
-    fn purge_descending(
-        &self,
-        mut existing: std::collections::BTreeMap<i64, PathBuf>,
-        min: i64,
-        max: i64,
-        time: i64,
-    ) -> i64 {
-        let window = (max - min + 1).max(1) as usize;
-        self.delete_beyond(&mut existing, window - 1, false);
+    fn purge_descending(&self, mut existing: Archives, window: IndexWindow, time: i64) -> i64 {
+        self.delete_beyond(&mut existing, window.capacity() - 1, false);
         for (&index, path) in existing.iter().rev() {
             self.rename_archive(path, time, index + 1);
         }
-        min
+        window.min
     }
 
     /// Deletes archives of `existing` (and takes them out of it) until at most `keep` remain,
     /// the lowest indices first when `lowest_first`, else the highest. Stops at the first that
     /// cannot be deleted (reported), as log4j2's purge gives up there. Returns whether any
     /// was deleted.
-    fn delete_beyond(
-        &self,
-        existing: &mut std::collections::BTreeMap<i64, PathBuf>,
-        keep: usize,
-        lowest_first: bool,
-    ) -> bool {
+    fn delete_beyond(&self, existing: &mut Archives, keep: usize, lowest_first: bool) -> bool {
         let mut deleted = false;
         while existing.len() > keep {
             let entry = if lowest_first {

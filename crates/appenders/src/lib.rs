@@ -103,63 +103,37 @@ pub fn build_appender_with(
     layout: Arc<dyn Layout>,
     rolling: &RollingContext,
 ) -> Result<Arc<dyn Appender>, AppenderBuildError> {
-    match &spec.kind {
-        AppenderKind::Console(console) => Ok(Arc::new(ConsoleAppender::new(
-            spec.name.clone(),
-            console,
-            layout,
-        )?)),
-        AppenderKind::File(file) => Ok(Arc::new(FileAppender::new(
-            spec.name.clone(),
-            file,
-            layout,
-        )?)),
-        AppenderKind::RandomAccessFile(file) => Ok(Arc::new(RandomAccessFileAppender::new(
-            spec.name.clone(),
-            file,
-            layout,
-        )?)),
-        AppenderKind::MemoryMappedFile(file) => Ok(Arc::new(MemoryMappedFileAppender::new(
-            spec.name.clone(),
-            file,
-            layout,
-        )?)),
-        AppenderKind::RollingFile(file) => Ok(Arc::new(RollingFileAppender::with_context(
-            spec.name.clone(),
-            file,
-            layout,
-            rolling,
-        )?)),
-        AppenderKind::RollingRandomAccessFile(file) => {
-            Ok(Arc::new(RollingRandomAccessFileAppender::with_context(
-                spec.name.clone(),
-                file,
-                layout,
-                rolling,
-            )?))
+    let name = spec.name.clone();
+    let unsupported = |kind| Err(AppenderBuildError::Unsupported { kind });
+    let appender: Arc<dyn Appender> = match &spec.kind {
+        AppenderKind::Console(console) => Arc::new(ConsoleAppender::new(name, console, layout)?),
+        AppenderKind::File(file) => Arc::new(FileAppender::new(name, file, layout)?),
+        AppenderKind::RandomAccessFile(file) => {
+            Arc::new(RandomAccessFileAppender::new(name, file, layout)?)
         }
-        AppenderKind::RollingMemoryMappedFile(file) => {
-            Ok(Arc::new(RollingMemoryMappedFileAppender::with_context(
-                spec.name.clone(),
-                file,
-                layout,
-                rolling,
-            )?))
+        AppenderKind::MemoryMappedFile(file) => {
+            Arc::new(MemoryMappedFileAppender::new(name, file, layout)?)
         }
-        AppenderKind::Null => Ok(Arc::new(NullAppender::new(spec.name.clone()))),
+        AppenderKind::RollingFile(file) => Arc::new(RollingFileAppender::with_context(
+            name, file, layout, rolling,
+        )?),
+        AppenderKind::RollingRandomAccessFile(file) => Arc::new(
+            RollingRandomAccessFileAppender::with_context(name, file, layout, rolling)?,
+        ),
+        AppenderKind::RollingMemoryMappedFile(file) => Arc::new(
+            RollingMemoryMappedFileAppender::with_context(name, file, layout, rolling)?,
+        ),
+        AppenderKind::Null => Arc::new(NullAppender::new(name)),
         // Built by the facade with l4rs-async: it refers to other appenders by name.
-        AppenderKind::Async(_) => Err(AppenderBuildError::Unsupported { kind: "Async" }),
-        AppenderKind::Failover(_) => Err(AppenderBuildError::Unsupported { kind: "Failover" }),
-        AppenderKind::Rewrite(_) => Err(AppenderBuildError::Unsupported { kind: "Rewrite" }),
-        AppenderKind::Socket(socket) => Ok(Arc::new(SocketAppender::new(
-            spec.name.clone(),
-            socket,
-            layout,
-        )?)),
-        AppenderKind::Routing(_) => Err(AppenderBuildError::Unsupported { kind: "Routing" }),
+        AppenderKind::Async(_) => return unsupported("Async"),
+        AppenderKind::Failover(_) => return unsupported("Failover"),
+        AppenderKind::Rewrite(_) => return unsupported("Rewrite"),
+        AppenderKind::Socket(socket) => Arc::new(SocketAppender::new(name, socket, layout)?),
+        AppenderKind::Routing(_) => return unsupported("Routing"),
         // Built by the facade with l4rs-kafka, behind the `kafka` feature of `l4rs`.
-        AppenderKind::Kafka(_) => Err(AppenderBuildError::Unsupported { kind: "Kafka" }),
-    }
+        AppenderKind::Kafka(_) => return unsupported("Kafka"),
+    };
+    Ok(appender)
 }
 
 /// Leaves the file of `spec`, an appender that a later one of the same name replaced, as

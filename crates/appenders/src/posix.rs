@@ -48,22 +48,15 @@ pub(crate) fn define_attributes(file: &File, path: &Path, options: &FileOptions)
             report(&io::Error::last_os_error());
         }
     }
-    let uid = match options.owner.as_deref().map(lookup_user) {
-        None => None,
-        Some(Ok(uid)) => Some(uid),
-        Some(Err(error)) => {
-            report(&error);
-            None
-        }
-    };
-    let gid = match options.group.as_deref().map(lookup_group) {
-        None => None,
-        Some(Ok(gid)) => Some(gid),
-        Some(Err(error)) => {
-            report(&error);
-            None
-        }
-    };
+    // A user or group that cannot be looked up is reported, and that part is left as it is.
+    let uid = options
+        .owner
+        .as_deref()
+        .and_then(|owner| lookup_user(owner).map_err(|error| report(&error)).ok());
+    let gid = options
+        .group
+        .as_deref()
+        .and_then(|group| lookup_group(group).map_err(|error| report(&error)).ok());
     if uid.is_some() || gid.is_some() {
         // `-1` (all bits set) leaves that id unchanged.
         let uid = uid.unwrap_or(libc::uid_t::MAX);

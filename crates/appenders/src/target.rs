@@ -477,6 +477,15 @@ mod tests {
         classify("FileManager", file_name, OpenWhen::Now).map_err(|e| e.to_string())
     }
 
+    /// Makes `loop-a` and `loop-b` in `dir`, two links to each other (opening either fails
+    /// with ELOOP), and returns the path of `loop-a`.
+    fn link_loop(dir: &TempDir) -> String {
+        let loop_a = dir.path().join("loop-a");
+        std::os::unix::fs::symlink("loop-b", &loop_a).unwrap();
+        std::os::unix::fs::symlink("loop-a", dir.path().join("loop-b")).unwrap();
+        loop_a.to_string_lossy().into_owned()
+    }
+
     /// Every entry under `dir`, to show that judging created nothing.
     fn entries(dir: &Path) -> Vec<PathBuf> {
         let mut found = Vec::new();
@@ -518,10 +527,7 @@ mod tests {
     #[test]
     fn impossible_targets_fail_as_opening_them_would() {
         let dir = TempDir::new("target-impossible");
-        let loop_a = dir.path().join("loop-a");
-        std::os::unix::fs::symlink("loop-b", &loop_a).unwrap();
-        std::os::unix::fs::symlink("loop-a", dir.path().join("loop-b")).unwrap();
-        let loop_a = loop_a.to_string_lossy().into_owned();
+        let loop_a = link_loop(&dir);
         assert_eq!(
             judge(&loop_a),
             Err(format!("FileManager ({loop_a}) java.io.FileNotFoundException: {loop_a} (Too many levels of symbolic links)"))
@@ -645,10 +651,7 @@ mod tests {
     #[test]
     fn what_is_deleted_first_is_judged_as_a_new_file() {
         let dir = TempDir::new("target-deleted-first");
-        let loop_a = dir.path().join("loop-a");
-        std::os::unix::fs::symlink("loop-b", &loop_a).unwrap();
-        std::os::unix::fs::symlink("loop-a", dir.path().join("loop-b")).unwrap();
-        let loop_a = loop_a.to_string_lossy().into_owned();
+        let loop_a = link_loop(&dir);
         assert!(judge(&loop_a).is_err());
         assert_eq!(
             classify("RandomAccessFileManager", &loop_a, OpenWhen::AfterDeleting)

@@ -11,9 +11,9 @@ use std::sync::Arc;
 use l4rs_appenders::ManualClock;
 use l4rs_core::Appender as _;
 use rolling_support::{
-    build, build_with_layout, contents, errors_about, log_at, log_at_times, log_now, millis, names,
-    now_millis, rolling_file_on, rolling_file_xml, rolling_file_xml_with, rolling_xml,
-    set_modified, walk, LineLayout, TempDir, SIZE_1,
+    assert_files, build, build_with_layout, contents, errors_about, log_at, log_at_times, log_now,
+    millis, names, now_millis, rolling_file_on, rolling_file_xml, rolling_file_xml_with,
+    rolling_xml, set_modified, walk, LineLayout, TempDir, SIZE_1,
 };
 
 #[test]
@@ -36,25 +36,14 @@ fn size_policy_rolls_before_the_event_with_ascending_indexes() {
     appender.stop();
     // Five files were written (2 events each); max=3 keeps the three newest archives, the
     // newest with the highest index.
-    assert_eq!(
-        names(dir.path()),
-        ["app-1.log", "app-2.log", "app-3.log", "app.log"]
-    );
-    assert_eq!(
-        contents(&dir.path().join("app-1.log")),
-        "H\nthr03\nfou04\nF\n"
-    );
-    assert_eq!(
-        contents(&dir.path().join("app-2.log")),
-        "H\nfiv05\nsix06\nF\n"
-    );
-    assert_eq!(
-        contents(&dir.path().join("app-3.log")),
-        "H\nsev07\neig08\nF\n"
-    );
-    assert_eq!(
-        contents(&dir.path().join("app.log")),
-        "H\nnin09\nten10\nF\n"
+    assert_files(
+        dir.path(),
+        &[
+            ("app-1.log", "H\nthr03\nfou04\nF\n"),
+            ("app-2.log", "H\nfiv05\nsix06\nF\n"),
+            ("app-3.log", "H\nsev07\neig08\nF\n"),
+            ("app.log", "H\nnin09\nten10\nF\n"),
+        ],
     );
 }
 
@@ -76,12 +65,13 @@ fn size_limit_is_strictly_greater_and_header_is_not_counted() {
     appender.stop();
     // Before the third event the file holds 12 bytes (the header does not count): not more
     // than 12, so it stays; before the fourth it holds 18 and rolls.
-    assert_eq!(names(dir.path()), ["app.1.log", "app.log"]);
-    assert_eq!(
-        contents(&dir.path().join("app.1.log")),
-        "HEADER\naaaaa\nbbbbb\nccccc\n"
+    assert_files(
+        dir.path(),
+        &[
+            ("app.1.log", "HEADER\naaaaa\nbbbbb\nccccc\n"),
+            ("app.log", "HEADER\nddddd\n"),
+        ],
     );
-    assert_eq!(contents(&dir.path().join("app.log")), "HEADER\nddddd\n");
 }
 
 #[test]
@@ -97,10 +87,14 @@ fn min_file_index_puts_the_newest_first() {
         log_now(appender.as_ref(), message);
     }
     appender.stop();
-    assert_eq!(names(dir.path()), ["app-1.log", "app-2.log", "app.log"]);
-    assert_eq!(contents(&dir.path().join("app-1.log")), "c3\n");
-    assert_eq!(contents(&dir.path().join("app-2.log")), "b2\n");
-    assert_eq!(contents(&dir.path().join("app.log")), "d4\n");
+    assert_files(
+        dir.path(),
+        &[
+            ("app-1.log", "c3\n"),
+            ("app-2.log", "b2\n"),
+            ("app.log", "d4\n"),
+        ],
+    );
 }
 
 #[test]
@@ -124,23 +118,14 @@ fn time_policy_uses_event_times_and_names_the_previous_period() {
         ],
     );
     appender.stop();
-    assert_eq!(
-        names(dir.path()),
-        [
-            "app-2030-05-01-10.log.gz",
-            "app-2030-05-01-11.log.gz",
-            "app.log"
-        ]
+    assert_files(
+        dir.path(),
+        &[
+            ("app-2030-05-01-10.log.gz", "first\nsame hour\n"),
+            ("app-2030-05-01-11.log.gz", "next hour\n"),
+            ("app.log", "two hours on\n"),
+        ],
     );
-    assert_eq!(
-        contents(&dir.path().join("app-2030-05-01-10.log.gz")),
-        "first\nsame hour\n"
-    );
-    assert_eq!(
-        contents(&dir.path().join("app-2030-05-01-11.log.gz")),
-        "next hour\n"
-    );
-    assert_eq!(contents(&dir.path().join("app.log")), "two hours on\n");
 }
 
 #[test]
@@ -156,12 +141,13 @@ fn restart_the_next_day_rolls_yesterdays_file_under_yesterdays_date() {
     ));
     log_at(appender.as_ref(), "today", millis("2030-01-02T08:00:00Z"));
     appender.stop();
-    assert_eq!(names(dir.path()), ["app-2030-01-01.log", "app.log"]);
-    assert_eq!(
-        contents(&dir.path().join("app-2030-01-01.log")),
-        "yesterday\n"
+    assert_files(
+        dir.path(),
+        &[
+            ("app-2030-01-01.log", "yesterday\n"),
+            ("app.log", "today\n"),
+        ],
     );
-    assert_eq!(contents(&dir.path().join("app.log")), "today\n");
 }
 
 #[test]
@@ -259,9 +245,13 @@ fn cron_rolls_on_its_schedule_without_events() {
     clock.advance_and_settle(millis("2030-01-01T11:00:00Z"));
     log_now(&appender, "after eleven");
     appender.stop();
-    assert_eq!(names(dir.path()), ["app-1.log", "app.log"]);
-    assert_eq!(contents(&dir.path().join("app-1.log")), "before eleven\n");
-    assert_eq!(contents(&dir.path().join("app.log")), "after eleven\n");
+    assert_files(
+        dir.path(),
+        &[
+            ("app-1.log", "before eleven\n"),
+            ("app.log", "after eleven\n"),
+        ],
+    );
 }
 
 #[test]

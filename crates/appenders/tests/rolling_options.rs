@@ -11,8 +11,8 @@ use std::sync::Arc;
 
 use l4rs_appenders::ManualClock;
 use rolling_support::{
-    build, build_on, contents, log_at_times, log_now, millis, names, rolling_file_xml,
-    rolling_file_xml_with, rolling_xml_with, TempDir, SIZE_1,
+    assert_files, build, build_on, contents, log_at_times, log_now, millis, names,
+    rolling_file_xml, rolling_file_xml_with, rolling_xml_with, TempDir, SIZE_1,
 };
 
 #[test]
@@ -49,9 +49,10 @@ fn without_buffering_each_event_reaches_the_file_at_once() {
     log_now(appender.as_ref(), "second");
     log_now(appender.as_ref(), "third");
     appender.stop();
-    assert_eq!(names(dir.path()), ["app-1.log", "app.log"]);
-    assert_eq!(contents(&dir.path().join("app-1.log")), "first\nsecond\n");
-    assert_eq!(contents(&dir.path().join("app.log")), "third\n");
+    assert_files(
+        dir.path(),
+        &[("app-1.log", "first\nsecond\n"), ("app.log", "third\n")],
+    );
 }
 
 #[test]

@@ -14,8 +14,9 @@ use l4rs_appenders::ManualClock;
 use l4rs_core::status::GlobalCapture;
 use l4rs_core::Appender as _;
 use rolling_support::{
-    bind, build_on, contents, errors_about, leftovers, log_at, log_at_times, millis, names,
-    rolling_file_on, rolling_file_xml, rolling_file_xml_with, set_modified, TempDir, LINES, SIZE_1,
+    assert_files, bind, build_on, contents, errors_about, leftovers, log_at, log_at_times, millis,
+    names, rolling_file_on, rolling_file_xml, rolling_file_xml_with, set_modified, TempDir, LINES,
+    SIZE_1,
 };
 
 fn clock_at(text: &str) -> Arc<ManualClock> {
@@ -48,19 +49,14 @@ fn every_four_hours_modulated_rolls_at_multiples_of_four() {
     );
     appender.stop();
     // Each archive is named after the last hour of its period (log4j2's `nextFileTime`).
-    assert_eq!(
-        names(dir.path()),
-        ["app-2030-05-01-03.log", "app-2030-05-01-07.log", "app.log"]
+    assert_files(
+        dir.path(),
+        &[
+            ("app-2030-05-01-03.log", "a 03:20\nb 03:59\n"),
+            ("app-2030-05-01-07.log", "c 04:00\nd 07:59\n"),
+            ("app.log", "e 08:00\n"),
+        ],
     );
-    assert_eq!(
-        contents(&dir.path().join("app-2030-05-01-03.log")),
-        "a 03:20\nb 03:59\n"
-    );
-    assert_eq!(
-        contents(&dir.path().join("app-2030-05-01-07.log")),
-        "c 04:00\nd 07:59\n"
-    );
-    assert_eq!(contents(&dir.path().join("app.log")), "e 08:00\n");
 }
 
 #[test]
@@ -91,19 +87,14 @@ fn policy_max_random_delay_moves_each_boundary_by_the_clocks_draw() {
         ],
     );
     appender.stop();
-    assert_eq!(
-        names(dir.path()),
-        ["app-2030-05-01-03.log", "app-2030-05-01-04.log", "app.log"]
+    assert_files(
+        dir.path(),
+        &[
+            ("app-2030-05-01-03.log", "a\nb\nc\n"),
+            ("app-2030-05-01-04.log", "d\ne\n"),
+            ("app.log", "f\n"),
+        ],
     );
-    assert_eq!(
-        contents(&dir.path().join("app-2030-05-01-03.log")),
-        "a\nb\nc\n"
-    );
-    assert_eq!(
-        contents(&dir.path().join("app-2030-05-01-04.log")),
-        "d\ne\n"
-    );
-    assert_eq!(contents(&dir.path().join("app.log")), "f\n");
 }
 
 /// A RollingFile on `app.log` (written `text`, dated years back) with `policy`; returns the
@@ -199,14 +190,15 @@ fn a_min_above_one_numbers_archives_from_min() {
     }
     appender.stop();
     // The window 3..=5 holds three archives, the newest at 5; nothing below 3.
-    assert_eq!(
-        names(dir.path()),
-        ["app-3.log", "app-4.log", "app-5.log", "app.log"]
+    assert_files(
+        dir.path(),
+        &[
+            ("app-3.log", "d\n"),
+            ("app-4.log", "e\n"),
+            ("app-5.log", "f\n"),
+            ("app.log", "g\n"),
+        ],
     );
-    assert_eq!(contents(&dir.path().join("app-3.log")), "d\n");
-    assert_eq!(contents(&dir.path().join("app-4.log")), "e\n");
-    assert_eq!(contents(&dir.path().join("app-5.log")), "f\n");
-    assert_eq!(contents(&dir.path().join("app.log")), "g\n");
 }
 
 /// The size of the archive a RollingFile with `compressionLevel="{level}"` makes of `text`.
@@ -350,7 +342,5 @@ fn a_failed_rollover_is_retried_after_a_second_on_the_rolling_clock() {
     let errors = errors_about(&capture.records(), &dir.file("app.old"));
     assert_eq!(errors.len(), 1, "{errors:#?}");
     assert!(errors[0].contains("is a directory"), "{}", errors[0]);
-    assert_eq!(names(dir.path()), ["app.log", "app.old"]);
-    assert_eq!(contents(&dir.path().join("app.old")), "a\nb\nc\n");
-    assert_eq!(contents(&dir.path().join("app.log")), "d\n");
+    assert_files(dir.path(), &[("app.log", "d\n"), ("app.old", "a\nb\nc\n")]);
 }

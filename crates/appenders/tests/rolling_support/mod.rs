@@ -290,6 +290,16 @@ pub(crate) fn contents(path: &Path) -> String {
     text
 }
 
+/// Asserts that the files directly in `dir` are exactly those `expected` names, in the
+/// order [`names`] sorts them, and that each holds its text (decompressed by [`contents`]).
+pub(crate) fn assert_files(dir: &Path, expected: &[(&str, &str)]) {
+    let expected_names: Vec<&str> = expected.iter().map(|&(name, _)| name).collect();
+    assert_eq!(names(dir), expected_names);
+    for &(name, text) in expected {
+        assert_eq!(contents(&dir.join(name)), text, "{name}");
+    }
+}
+
 /// The lines of every file below `dir`, decompressed, sorted.
 pub(crate) fn all_lines(dir: &Path) -> Vec<String> {
     let mut lines: Vec<String> = walk(dir)

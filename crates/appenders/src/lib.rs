@@ -170,13 +170,9 @@ pub fn check_replaced_file(spec: &AppenderSpec) -> Result<(), AppenderBuildError
 /// from any thread at any time, including a panic hook; failures are reported through the status
 /// logger.
 pub fn flush_all() {
-    file_manager::FILE_MANAGERS.flush_all();
-    random_access_file::RANDOM_ACCESS_FILE_MANAGERS.flush_all();
-    mmf_manager::MEMORY_MAPPED_FILE_MANAGERS.flush_all();
-    rolling_file::ROLLING_FILE_MANAGERS.flush_all();
-    rolling_random_access_file::ROLLING_RANDOM_ACCESS_FILE_MANAGERS.flush_all();
-    rolling_memory_mapped_file::ROLLING_MEMORY_MAPPED_FILE_MANAGERS.flush_all();
-    socket::SOCKET_MANAGERS.flush_all();
+    for registry in registries() {
+        registry.flush_all();
+    }
 }
 
 /// Closes every file and console stream in use, whoever still uses them: buffers are written,
@@ -185,14 +181,24 @@ pub fn flush_all() {
 /// appenders themselves cannot be stopped; stopping each appender does the same, one share at
 /// a time.
 pub fn stop_all() {
-    file_manager::FILE_MANAGERS.close_all();
-    random_access_file::RANDOM_ACCESS_FILE_MANAGERS.close_all();
-    mmf_manager::MEMORY_MAPPED_FILE_MANAGERS.close_all();
-    rolling_file::ROLLING_FILE_MANAGERS.close_all();
-    rolling_random_access_file::ROLLING_RANDOM_ACCESS_FILE_MANAGERS.close_all();
-    rolling_memory_mapped_file::ROLLING_MEMORY_MAPPED_FILE_MANAGERS.close_all();
-    socket::SOCKET_MANAGERS.close_all();
+    for registry in registries() {
+        registry.close_all();
+    }
     console::close_all();
+}
+
+/// Every registry of managers but the consoles', in the order [`flush_all`] and [`stop_all`]
+/// go through them.
+fn registries() -> [&'static dyn registry::AllManagers; 7] {
+    [
+        &file_manager::FILE_MANAGERS,
+        &random_access_file::RANDOM_ACCESS_FILE_MANAGERS,
+        &mmf_manager::MEMORY_MAPPED_FILE_MANAGERS,
+        &rolling_file::ROLLING_FILE_MANAGERS,
+        &rolling_random_access_file::ROLLING_RANDOM_ACCESS_FILE_MANAGERS,
+        &rolling_memory_mapped_file::ROLLING_MEMORY_MAPPED_FILE_MANAGERS,
+        &socket::SOCKET_MANAGERS,
+    ]
 }
 
 /// The OS's description of an I/O error, without Rust's ` (os error N)` suffix, as Java prints

@@ -290,6 +290,25 @@ impl<M: Managed> LiveManagers for Registry<String, M> {
     }
 }
 
+/// A registry seen only as "all of its managers", for what the process does to every manager
+/// at once whatever its type ([`crate::flush_all`], [`crate::stop_all`]).
+pub(crate) trait AllManagers: Sync {
+    /// [`Registry::flush_all`].
+    fn flush_all(&self);
+    /// [`Registry::close_all`].
+    fn close_all(&self);
+}
+
+impl<M: Managed> AllManagers for Registry<String, M> {
+    fn flush_all(&self) {
+        Registry::flush_all(self);
+    }
+
+    fn close_all(&self) {
+        Registry::close_all(self);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

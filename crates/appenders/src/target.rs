@@ -617,10 +617,7 @@ mod tests {
     #[test]
     fn special_files_are_told_apart() {
         let dir = TempDir::new("target-special");
-        let fifo = dir.file("pipe");
-        let c_fifo = CString::new(fifo.as_bytes()).unwrap();
-        // SAFETY: a valid path.
-        assert_eq!(unsafe { libc::mkfifo(c_fifo.as_ptr(), 0o600) }, 0);
+        let fifo = dir.fifo("pipe");
         assert_eq!(judge(&fifo), Ok(Target::Fifo));
         assert_eq!(judge("/dev/null"), Ok(Target::CharacterDevice));
         // A memory-mapped file must be mappable.
@@ -721,10 +718,7 @@ mod tests {
         use std::sync::Arc;
 
         let dir = TempDir::new("target-fifo-open");
-        let fifo = dir.file("pipe");
-        let c_fifo = CString::new(fifo.as_bytes()).unwrap();
-        // SAFETY: a valid path.
-        assert_eq!(unsafe { libc::mkfifo(c_fifo.as_ptr(), 0o600) }, 0);
+        let fifo = dir.fifo("pipe");
         let spec = file_spec(&fifo);
         let started = std::time::Instant::now();
         let refused = crate::FileAppender::new("F", &spec, Arc::new(LineLayout::default()));

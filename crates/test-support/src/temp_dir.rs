@@ -39,6 +39,19 @@ impl TempDir {
     pub fn file(&self, name: &str) -> String {
         self.0.join(name).to_string_lossy().into_owned()
     }
+
+    /// Makes a FIFO (mode 0600) called `name` inside it and returns its path as [`file`]
+    /// does, for tests of what opening one does.
+    ///
+    /// [`file`]: TempDir::file
+    pub fn fifo(&self, name: &str) -> String {
+        let path = self.file(name);
+        let c_path = std::ffi::CString::new(path.as_bytes()).expect("a path without NUL");
+        // SAFETY: a valid NUL-terminated path.
+        let made = unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) };
+        assert_eq!(made, 0, "mkfifo {path}");
+        path
+    }
 }
 
 impl Drop for TempDir {
@@ -61,5 +74,14 @@ mod tests {
         drop(first);
         assert!(!path.exists());
         assert!(second.path().is_dir());
+    }
+
+    #[test]
+    fn a_fifo_is_made_inside_it() {
+        use std::os::unix::fs::FileTypeExt as _;
+        let dir = TempDir::new("fifo");
+        let fifo = dir.fifo("pipe");
+        assert_eq!(fifo, dir.file("pipe"));
+        assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
     }
 }

@@ -97,14 +97,20 @@ fn check(contents: &[u8], outcomes: &[(Vec<usize>, Vec<usize>)]) {
     }
 }
 
+/// A 1 MiB tmpfs (named after `label`) with 256 KiB left free, and the path of `app.log` on
+/// it; `None` where no tmpfs can be mounted.
+fn nearly_full(label: &str) -> Option<(SmallFilesystem, String)> {
+    let filesystem = SmallFilesystem::mount(label, "size=1048576")?;
+    filesystem.fill((1 << 20) - 256 * 1024);
+    let path = filesystem.file("app.log");
+    Some((filesystem, path))
+}
+
 #[test]
 fn concurrent_file_writers_get_exactly_their_own_errors() {
-    let Some(filesystem) = SmallFilesystem::mount("file-full", "size=1048576") else {
+    let Some((_filesystem, path)) = nearly_full("file-full") else {
         return;
     };
-    let filler = filesystem.path().join("filler");
-    std::fs::write(&filler, vec![b'f'; (1 << 20) - 256 * 1024]).unwrap();
-    let path = filesystem.file("app.log");
     let AppenderKind::File(spec) = kind(&format!(r#"<File name="File" fileName="{path}"/>"#))
     else {
         panic!("not a File");
@@ -117,12 +123,9 @@ fn concurrent_file_writers_get_exactly_their_own_errors() {
 
 #[test]
 fn concurrent_random_access_file_writers_get_exactly_their_own_errors() {
-    let Some(filesystem) = SmallFilesystem::mount("raf-full", "size=1048576") else {
+    let Some((_filesystem, path)) = nearly_full("raf-full") else {
         return;
     };
-    let filler = filesystem.path().join("filler");
-    std::fs::write(&filler, vec![b'f'; (1 << 20) - 256 * 1024]).unwrap();
-    let path = filesystem.file("app.log");
     let spec = RandomAccessFileSpec {
         file_name: path.clone(),
         append: true,

@@ -27,8 +27,7 @@ fn a_filesystem_out_of_space_is_an_error_not_a_sigbus() {
         return;
     };
     // Fill all but about 48 KiB of the filesystem.
-    let filler = filesystem.path().join("filler");
-    std::fs::write(&filler, vec![b'f'; (1 << 20) - 48 * 1024]).unwrap();
+    let filler = filesystem.fill((1 << 20) - 48 * 1024);
     let path = filesystem.file("app.log");
     let spec = MemoryMappedFileSpec {
         file_name: path.clone(),

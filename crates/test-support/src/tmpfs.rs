@@ -61,6 +61,15 @@ impl SmallFilesystem {
     pub fn file(&self, name: &str) -> String {
         self.0.join(name).to_string_lossy().into_owned()
     }
+
+    /// Writes `bytes` bytes into the file `filler` on the filesystem, so that only the rest of
+    /// its size is left free, and returns the file's path (removing it frees the space again).
+    pub fn fill(&self, bytes: usize) -> PathBuf {
+        let filler = self.0.join("filler");
+        std::fs::write(&filler, vec![b'f'; bytes])
+            .unwrap_or_else(|e| panic!("fill {}: {e}", filler.display()));
+        filler
+    }
 }
 
 impl Drop for SmallFilesystem {

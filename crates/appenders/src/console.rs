@@ -423,32 +423,26 @@ mod tests {
     fn targets_and_flags_get_separate_managers() {
         let registry = leaked_registry();
         let memory = Arc::new(Mutex::new(Vec::new()));
-        let layout = || LineLayout::with_header_footer("head\n", "");
-        let out = memory_console(
-            registry,
-            "O",
-            &spec(ConsoleTarget::SystemOut, false, false),
-            layout(),
-            &memory,
-        );
-        let err = memory_console(
-            registry,
-            "E",
-            &spec(ConsoleTarget::SystemErr, false, false),
-            layout(),
-            &memory,
-        );
-        let follow = memory_console(
-            registry,
-            "F",
-            &spec(ConsoleTarget::SystemOut, true, false),
-            layout(),
-            &memory,
-        );
+        let consoles = [
+            ("O", ConsoleTarget::SystemOut, false),
+            ("E", ConsoleTarget::SystemErr, false),
+            ("F", ConsoleTarget::SystemOut, true),
+        ]
+        .map(|(name, target, follow)| {
+            let layout = LineLayout::with_header_footer("head\n", "");
+            let console = memory_console(
+                registry,
+                name,
+                &spec(target, follow, false),
+                layout,
+                &memory,
+            );
+            (console, target)
+        });
         assert_eq!(text(&memory), "head\nhead\nhead\n");
-        assert_eq!(out.target(), ConsoleTarget::SystemOut);
-        assert_eq!(err.target(), ConsoleTarget::SystemErr);
-        assert_eq!(follow.target(), ConsoleTarget::SystemOut);
+        for (console, target) in &consoles {
+            assert_eq!(console.target(), *target, "{console:?}");
+        }
         assert_eq!(
             ConsoleKey::new(&spec(ConsoleTarget::SystemErr, false, true)).manager_name(),
             "SYSTEM_ERR.false.true"

@@ -20,11 +20,12 @@ use std::fs::{File, OpenOptions};
 use std::io::{self, Write as _};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};
+use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use l4rs_core::fs::open_without_waiting;
 use l4rs_core::{status, Layout};
 
+use crate::lock;
 use crate::posix::{define_attributes, OsFileLock};
 use crate::registry::{Managed, Registry};
 use crate::target::{classify, make_missing_parent, open_error, OpenWhen, Target};
@@ -126,10 +127,6 @@ pub(crate) struct FileManager {
     /// byte written since, the header aside: log4j2's size accounting for rolling files, which
     /// counts what reached the OS and not what waits in the buffer.
     size: AtomicU64,
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 impl FileManager {

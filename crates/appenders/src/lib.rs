@@ -201,6 +201,14 @@ fn registries() -> [&'static dyn registry::AllManagers; 7] {
     ]
 }
 
+/// Locks `mutex`, whether or not a panicking holder poisoned it, so that what it guards stays
+/// usable after a panic elsewhere.
+pub(crate) fn lock<T>(mutex: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
 /// The OS's description of an I/O error, without Rust's ` (os error N)` suffix, as Java prints
 /// it in exception messages.
 pub(crate) fn os_reason(error: &io::Error) -> String {

@@ -52,13 +52,14 @@ use std::os::unix::fs::FileExt as _;
 use std::os::unix::io::AsRawFd as _;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, AtomicU32, AtomicU64, Ordering};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use l4rs_core::{status, Layout};
 use memmap2::{MmapOptions, MmapRaw};
 
 use crate::file_manager::{prepare, report_stream_error, report_write_result, WriteError};
+use crate::lock;
 use crate::mmf_sync::{sync_job, BackgroundSync, Job};
 use crate::registry::{Managed, Registry};
 use crate::target::{open_error, OpenWhen};
@@ -252,10 +253,6 @@ fn injected(counter: &std::sync::atomic::AtomicU32, errno: i32) -> io::Result<()
         Ok(_) => Err(io::Error::from_raw_os_error(errno)),
         Err(_) => Ok(()),
     }
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// Why one try at writing did not write.

@@ -27,10 +27,12 @@
 use std::fs::File;
 use std::io;
 use std::sync::atomic::{AtomicU8, Ordering};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use l4rs_core::status;
+
+use crate::lock;
 
 /// No sync requested, none running.
 const IDLE: u8 = 0;
@@ -395,8 +397,4 @@ impl Shared {
 pub(crate) fn sync_job(file: &File) -> io::Result<Job> {
     let file = file.try_clone()?;
     Ok(Box::new(move || file.sync_data()))
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|e| e.into_inner())
 }

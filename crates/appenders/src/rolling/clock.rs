@@ -3,8 +3,10 @@
 //! or one a test moves by hand.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Condvar, Mutex, MutexGuard};
+use std::sync::{Condvar, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use crate::lock;
 
 /// What the rolling appenders need from a clock.
 pub trait RolloverClock: Send + Sync {
@@ -75,10 +77,6 @@ pub(crate) fn epoch_millis(time: SystemTime) -> i64 {
         Ok(after) => after.as_millis() as i64,
         Err(before) => -(before.duration().as_millis() as i64),
     }
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 impl RolloverClock for SystemClock {

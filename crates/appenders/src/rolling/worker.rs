@@ -9,12 +9,13 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 
 use l4rs_core::status;
 
 use super::clock::RolloverClock;
+use crate::lock;
 
 /// A unit of work for the worker.
 pub(crate) type Job = Box<dyn FnOnce() + Send + 'static>;
@@ -38,10 +39,6 @@ pub(crate) struct Worker {
     /// Set when stopping: jobs waiting for their time start at once.
     hurry: Arc<AtomicBool>,
     clock: Arc<dyn RolloverClock>,
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 impl Worker {

@@ -42,10 +42,7 @@ pub(super) trait Reconnecting: Send + Sync + Sized + 'static {
 
     /// Locks the manager's state; a writer that panicked while holding it leaves it usable.
     fn lock(&self) -> MutexGuard<'_, Self::State> {
-        self.link()
-            .state
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        crate::lock(&self.link().state)
     }
 
     /// True once the manager is closed: writes fail and the reconnector stops.

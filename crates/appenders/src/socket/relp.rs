@@ -25,7 +25,7 @@
 use std::io::{self, Read, Write};
 use std::net::TcpStream;
 use std::os::fd::{AsRawFd, RawFd};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use rustls::ClientConnection;
@@ -33,6 +33,7 @@ use rustls::ClientConnection;
 use super::reconnect::{self, ConnectionState, Link, Reconnecting};
 use super::tcp::{self, Stream, TcpOptions};
 use crate::file_manager::WriteError;
+use crate::lock;
 
 /// The last transaction number a session uses (RELP's nine digits).
 const MAX_TXNR: u32 = 999_999_999;
@@ -42,11 +43,6 @@ const MAX_RESPONSE: usize = 128 * 1024;
 const READ_BUFFER: usize = 16 * 1024;
 /// How long closing waits for the receiver to answer `close`, at most.
 const CLOSE_WAIT: Duration = Duration::from_secs(2);
-
-/// Locks `mutex`, whether or not a panicking holder poisoned it.
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|e| e.into_inner())
-}
 
 /// One frame from the receiver.
 #[derive(Debug, PartialEq, Eq)]

@@ -44,18 +44,20 @@ pub(crate) fn unhex(hex: &str) -> String {
     String::from_utf8(bytes).expect("java writes UTF-8")
 }
 
-/// Compiles `tests/java/<class>.java` into `dir` with `jars` on the class path, runs it with
-/// `input` on stdin in the en_US locale, and returns its output lines.
+/// Compiles `tests/java/<class>.java` (and the classes of tests/java/ it uses, such as
+/// `OracleLines`) into `dir` with `jars` on the class path, runs it with `input` on stdin in
+/// the en_US locale, and returns its output lines.
 pub(crate) fn run_java(dir: &Path, class: &str, jars: &[&str], input: &str) -> Vec<String> {
-    let source = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/java")
-        .join(format!("{class}.java"));
+    let sources = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/java");
+    let source = sources.join(format!("{class}.java"));
     let mut class_path = vec![dir.display().to_string()];
     class_path.extend(jars.iter().map(|jar| jar.to_string()));
     let class_path = class_path.join(":");
     let javac = Command::new("javac")
         .arg("-cp")
         .arg(&class_path)
+        .arg("-sourcepath")
+        .arg(&sources)
         .arg("-d")
         .arg(dir)
         .arg(&source)

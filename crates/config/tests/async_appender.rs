@@ -23,12 +23,8 @@ fn async_spec<'a>(config: &'a Configuration, name: &str) -> &'a AsyncAppenderSpe
 }
 
 fn errors(config: &Configuration) -> Vec<String> {
-    config
-        .diagnostics
-        .iter()
-        .filter(|d| d.severity == Severity::Error)
-        .map(|d| d.message.clone())
-        .collect()
+    let errors = config.diagnostics_at_least(Severity::Error);
+    errors.map(|d| d.message.clone()).collect()
 }
 
 #[test]

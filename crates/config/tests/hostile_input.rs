@@ -3,7 +3,13 @@
 
 use std::fmt::Write as _;
 
-use l4rs_config::load_str;
+use l4rs_config::{load_str, Configuration, Severity};
+
+/// The errors of `config` as they are shown, each after its `file:line:column`.
+fn located_errors(config: &Configuration) -> Vec<String> {
+    let errors = config.diagnostics_at_least(Severity::Error);
+    errors.map(ToString::to_string).collect()
+}
 
 #[test]
 fn two_hundred_thousand_loggers_load_in_linear_time() {
@@ -235,12 +241,7 @@ fn a_billion_laughs_of_properties_is_an_error_naming_the_property_and_the_rest_l
     }
     xml.push_str("</Properties><Appenders><Console name=\"${l29}\"/><Console name=\"Ok\"/></Appenders><Loggers><Root level=\"info\"><AppenderRef ref=\"Ok\"/></Root></Loggers></Configuration>");
     let config = load_str(&xml, Some(std::path::Path::new("laughs.xml"))).expect("well-formed");
-    let errors: Vec<String> = config
-        .diagnostics
-        .iter()
-        .filter(|d| d.severity == l4rs_config::Severity::Error)
-        .map(ToString::to_string)
-        .collect();
+    let errors = located_errors(&config);
     assert!(
         errors.iter().any(|e| e.starts_with("laughs.xml:32:")
             && e.contains("${l29}")
@@ -267,12 +268,7 @@ fn impossible_buffer_sizes_drop_the_appender_with_an_error_naming_the_attribute(
         let config = load_str(&xml, Some(std::path::Path::new("sizes.xml"))).expect("well-formed");
         assert!(config.appender("X").is_none(), "{appender}");
         assert!(config.appender("Ok").is_some(), "{appender}");
-        let errors: Vec<String> = config
-            .diagnostics
-            .iter()
-            .filter(|d| d.severity == l4rs_config::Severity::Error)
-            .map(ToString::to_string)
-            .collect();
+        let errors = located_errors(&config);
         let column = appender.find("bufferSize").unwrap() + 3;
         assert!(
             errors

@@ -107,12 +107,8 @@ mod tests {
     }
 
     fn errors(config: &crate::Configuration) -> Vec<String> {
-        config
-            .diagnostics
-            .iter()
-            .filter(|d| d.severity == Severity::Error)
-            .map(|d| d.message.clone())
-            .collect()
+        let errors = config.diagnostics_at_least(Severity::Error);
+        errors.map(|d| d.message.clone()).collect()
     }
 
     #[test]

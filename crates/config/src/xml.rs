@@ -708,6 +708,9 @@ fn mark_file(node: &mut Node, file: &Path) {
 
 #[cfg(test)]
 mod tests {
+    use l4rs_test_support::fifo_gate::make_fifo;
+    use l4rs_test_support::TempDir;
+
     use super::*;
 
     fn parse(text: &str) -> Node {
@@ -832,8 +835,8 @@ mod tests {
 
     #[test]
     fn xinclude_splices_the_included_root() {
-        let dir = std::env::temp_dir().join(format!("l4rs-config-xi-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let temp = TempDir::new("config-xi");
+        let dir = temp.path();
         std::fs::write(
             dir.join("appenders.xml"),
             "<Appenders><Console name=\"C\"/></Appenders>",
@@ -859,20 +862,13 @@ mod tests {
         .unwrap();
         let error = parse_file(&main).unwrap_err();
         assert!(error.to_string().contains("no fallback"), "{error}");
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
     fn an_xinclude_of_a_fifo_is_refused_without_waiting() {
-        let dir = std::env::temp_dir().join(format!("l4rs-config-xi-fifo-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let fifo = dir.join("appenders.xml");
-        let made = std::process::Command::new("mkfifo")
-            .arg(&fifo)
-            .status()
-            .unwrap();
-        assert!(made.success(), "mkfifo");
-        let main = dir.join("main.xml");
+        let dir = TempDir::new("config-xi-fifo");
+        make_fifo(&dir.path().join("appenders.xml"));
+        let main = dir.path().join("main.xml");
         std::fs::write(
             &main,
             "<Configuration xmlns:xi=\"http://www.w3.org/2001/XInclude\">\n  <xi:include href=\"appenders.xml\"/>\n</Configuration>",
@@ -888,7 +884,6 @@ mod tests {
         assert!(message.contains("a FIFO, not a regular file"), "{message}");
         assert_eq!(error.path(), Some(main.as_path()));
         assert_eq!(error.position().map(|p| p.line), Some(2));
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

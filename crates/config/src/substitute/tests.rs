@@ -1,6 +1,8 @@
 use std::sync::Arc;
 
 use l4rs_core::{ContextMap, Level, LogEvent, Marker, Message, Timestamp};
+use l4rs_test_support::fifo_gate::make_fifo;
+use l4rs_test_support::TempDir;
 
 use super::*;
 
@@ -322,7 +324,8 @@ fn unavailable_and_unknown_lookups_warn_once_each() {
 
 #[test]
 fn bundle_reads_name_properties_next_to_the_configuration() {
-    let dir = std::env::temp_dir().join(format!("l4rs-bundle-{}", std::process::id()));
+    let temp = TempDir::new("bundle");
+    let dir = temp.path();
     std::fs::create_dir_all(dir.join("com/example")).unwrap();
     std::fs::write(
         dir.join("com/example/messages.properties"),
@@ -363,20 +366,13 @@ fn bundle_reads_name_properties_next_to_the_configuration() {
         run(&s, "${bundle:../etc/passwd:x}").0,
         "${bundle:../etc/passwd:x}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_bundle_that_is_a_fifo_is_refused_without_waiting() {
-    let dir = std::env::temp_dir().join(format!("l4rs-bundle-fifo-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let fifo = dir.join("Piped.properties");
-    let made = std::process::Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap();
-    assert!(made.success(), "mkfifo");
-    let s = Substitutor::new(Some(&dir.join("log4j2.xml")));
+    let dir = TempDir::new("bundle-fifo");
+    make_fifo(&dir.path().join("Piped.properties"));
+    let s = Substitutor::new(Some(&dir.path().join("log4j2.xml")));
     // Reading the FIFO would wait for a writer for ever.
     let (out, problems) = run_reporting(&s, "${bundle:Piped:key}");
     assert_eq!(out, "${bundle:Piped:key}");
@@ -388,5 +384,4 @@ fn a_bundle_that_is_a_fifo_is_refused_without_waiting() {
                 && problem.contains("a FIFO, not a regular file")),
         "{problems:?}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }

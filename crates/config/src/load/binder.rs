@@ -282,6 +282,21 @@ impl Binder {
         }
     }
 
+    /// A String parameter that log4j2 reads with `Booleans.parseBoolean(value, default)`: `true`
+    /// or `false` in any case, anything else (or nothing) the default, silently.
+    pub(crate) fn parsed_boolean(
+        &mut self,
+        node: &mut PNode,
+        names: &[&str],
+        default: bool,
+    ) -> bool {
+        match self.string(node, names) {
+            Some(value) if value.eq_ignore_ascii_case("true") => true,
+            Some(value) if value.eq_ignore_ascii_case("false") => false,
+            _ => default,
+        }
+    }
+
     /// A Java `int` (`Integer.valueOf`: optional sign, decimal digits, nothing else).
     pub(crate) fn int(&mut self, node: &mut PNode, names: &[&str]) -> Option<i32> {
         self.integer(

@@ -39,11 +39,7 @@ pub(crate) fn build_failover_appender(
         })
         .map(|attr| attr.position);
     let retry = binder.string(&mut node, &["retryIntervalSeconds", "retryInterval"]);
-    // A String parameter read with `Booleans.parseBoolean`: anything but true/false is the
-    // default.
-    let ignore_exceptions = !binder
-        .string(&mut node, &["ignoreExceptions"])
-        .is_some_and(|value| value.eq_ignore_ascii_case("false"));
+    let ignore_exceptions = binder.parsed_boolean(&mut node, &["ignoreExceptions"], true);
     binder.finish(&node, inserted);
     let Some(name) = name else {
         binder.error(&node, "A name for the Appender must be specified");

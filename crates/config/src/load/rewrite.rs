@@ -38,11 +38,7 @@ pub(crate) fn build_rewrite_appender(binder: &mut Binder, mut node: PNode) -> Op
         }
     }
     let name = binder.string(&mut node, &["name"]);
-    // A String parameter read with `Booleans.parseBoolean`: anything but true/false is the
-    // default.
-    let ignore_exceptions = !binder
-        .string(&mut node, &["ignoreExceptions"])
-        .is_some_and(|value| value.eq_ignore_ascii_case("false"));
+    let ignore_exceptions = binder.parsed_boolean(&mut node, &["ignoreExceptions"], true);
     binder.finish(&node, inserted);
     let Some(name) = name else {
         binder.error(&node, "No name provided for RewriteAppender");

@@ -147,6 +147,25 @@ fn file_buffer_size(kind: &AppenderKind) -> Option<usize> {
     }
 }
 
+/// An appender that hands its events to other appenders (Async, Failover, Rewrite, Routing):
+/// it has a filter but no layout of its own.
+pub(crate) fn delegating_appender(
+    name: String,
+    ignore_exceptions: bool,
+    filter: FilterSlot,
+    kind: AppenderKind,
+    node: &PNode,
+) -> AppenderSpec {
+    AppenderSpec {
+        name,
+        ignore_exceptions,
+        layout: None,
+        filter: filter.filter,
+        kind,
+        position: Some(node.position),
+    }
+}
+
 /// Reports a size attribute above what l4rs allocates; the appender is not created.
 pub(crate) fn too_large(
     binder: &mut Binder,

@@ -1,5 +1,6 @@
 //! `<Async>`: log4j2's AsyncAppender, a queue in front of other appenders.
 
+use super::appenders::delegating_appender;
 use super::binder::{Binder, MissingField};
 use super::loggers::bind_refs_and_filter;
 use super::node::PNode;
@@ -101,19 +102,14 @@ pub(crate) fn build_async_appender(binder: &mut Binder, mut node: PNode) -> Opti
         );
         return None;
     }
-    Some(AppenderSpec {
-        name,
-        ignore_exceptions,
-        layout: None,
-        filter: filter.filter,
-        kind: AppenderKind::Async(AsyncAppenderSpec {
-            appender_refs,
-            error_ref,
-            buffer_size,
-            blocking,
-            shutdown_timeout_ms,
-            include_location,
-        }),
-        position: Some(node.position),
-    })
+    let kind = AppenderKind::Async(AsyncAppenderSpec {
+        appender_refs,
+        error_ref,
+        buffer_size,
+        blocking,
+        shutdown_timeout_ms,
+        include_location,
+    });
+    let appender = delegating_appender(name, ignore_exceptions, filter, kind, &node);
+    Some(appender)
 }

@@ -1,6 +1,7 @@
 //! `<Failover>`: log4j2's FailoverAppender, which hands an event the primary appender could not
 //! write to the next of its failovers.
 
+use super::appenders::delegating_appender;
 use super::binder::{parse_java_integer, Binder};
 use super::filters::{is_filter, FilterSlot};
 use super::loggers::build_appender_ref;
@@ -89,18 +90,13 @@ pub(crate) fn build_failover_appender(
             }
         },
     };
-    Some(AppenderSpec {
-        name,
-        ignore_exceptions,
-        layout: None,
-        filter: filter.filter,
-        kind: AppenderKind::Failover(FailoverSpec {
-            primary,
-            failovers,
-            retry_interval_seconds,
-        }),
-        position: Some(node.position),
-    })
+    let kind = AppenderKind::Failover(FailoverSpec {
+        primary,
+        failovers,
+        retry_interval_seconds,
+    });
+    let appender = delegating_appender(name, ignore_exceptions, filter, kind, &node);
+    Some(appender)
 }
 
 /// `<Failovers>`: the names its `<AppenderRef>` children give (their levels and filters are

@@ -2,6 +2,7 @@
 
 use l4rs_core::Level;
 
+use super::appenders::delegating_appender;
 use super::binder::Binder;
 use super::filters::{is_filter, FilterSlot};
 use super::loggers::build_appender_ref;
@@ -44,17 +45,12 @@ pub(crate) fn build_rewrite_appender(binder: &mut Binder, mut node: PNode) -> Op
         binder.error(&node, "No name provided for RewriteAppender");
         return None;
     };
-    Some(AppenderSpec {
-        name,
-        ignore_exceptions,
-        layout: None,
-        filter: filter.filter,
-        kind: AppenderKind::Rewrite(RewriteSpec {
-            appender_refs,
-            policy,
-        }),
-        position: Some(node.position),
-    })
+    let kind = AppenderKind::Rewrite(RewriteSpec {
+        appender_refs,
+        policy,
+    });
+    let appender = delegating_appender(name, ignore_exceptions, filter, kind, &node);
+    Some(appender)
 }
 
 /// Builds a rewrite policy; `None` after log4j2's message when it refuses to (the Rewrite

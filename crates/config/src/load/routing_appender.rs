@@ -6,6 +6,7 @@
 
 use l4rs_core::LogEvent;
 
+use super::appenders::delegating_appender;
 use super::binder::{parse_java_integer, Binder, MissingField};
 use super::filters::{is_filter, FilterSlot};
 use super::layout::is_layout;
@@ -100,19 +101,14 @@ pub(crate) fn build_routing_appender(binder: &mut Binder, mut node: PNode) -> Op
         }
         default_seen = true;
     }
-    Some(AppenderSpec {
-        name,
-        ignore_exceptions,
-        layout: None,
-        filter: filter.filter,
-        kind: AppenderKind::Routing(RoutingSpec {
-            pattern: routes.pattern,
-            routes: routes.routes,
-            purge_policy,
-            rewrite_policy: rewrite_policy.flatten(),
-        }),
-        position: Some(node.position),
-    })
+    let kind = AppenderKind::Routing(RoutingSpec {
+        pattern: routes.pattern,
+        routes: routes.routes,
+        purge_policy,
+        rewrite_policy: rewrite_policy.flatten(),
+    });
+    let appender = delegating_appender(name, ignore_exceptions, filter, kind, &node);
+    Some(appender)
 }
 
 /// `<Script>` or `<ScriptRef>`, which l4rs never runs.

@@ -9,6 +9,9 @@ use crate::plugins::{self, Plugin};
 use crate::substitute::Substitutor;
 use crate::{Diagnostic, Position, Severity};
 
+/// How Java prints a null: the default an attribute without a declared one keeps.
+const JAVA_NULL: &str = "null";
+
 /// A required field of a plugin builder that the element did not give, as
 /// [`Binder::invalid_arguments`] reports it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,7 +39,7 @@ impl MissingField {
     pub(crate) fn reported(field: &'static str) -> MissingField {
         MissingField {
             field,
-            shown: "null",
+            shown: JAVA_NULL,
             message: None,
             to_add: format!("{field}=\"…\""),
         }
@@ -232,24 +235,12 @@ impl Binder {
     }
 
     /// log4j2's warning for a value its type converter refuses: the message ends with the text of
-    /// the exception Java's converter threw (`cause`), as log4j2's status logger appends it; the
-    /// help names the attribute, its element and what `expected` (the values allowed).
-    fn conversion_warning(
-        &mut self,
-        node: &PNode,
-        attr: &PAttr,
-        value: &str,
-        java_type: &str,
-        expected: &str,
-        cause: String,
-    ) {
-        self.conversion_warning_keeping(node, attr, value, java_type, expected, cause, "null");
-    }
-
-    /// [`Binder::conversion_warning`] for an attribute whose log4j2 declaration has a default,
-    /// which the warning names (`shown_default`).
+    /// the exception Java's converter threw (`cause`), as log4j2's status logger appends it, and
+    /// names the default kept (`shown_default`: the attribute's declared default, or
+    /// [`JAVA_NULL`]); the help names the attribute, its element and what `expected` (the values
+    /// allowed).
     #[allow(clippy::too_many_arguments)]
-    fn conversion_warning_keeping(
+    fn conversion_warning(
         &mut self,
         node: &PNode,
         attr: &PAttr,
@@ -332,7 +323,7 @@ impl Binder {
             None => {
                 let cause =
                     format!("java.lang.NumberFormatException: For input string: \"{value}\"");
-                self.conversion_warning(node, &attr, &value, java_type, expected, cause);
+                self.conversion_warning(node, &attr, &value, java_type, expected, cause, JAVA_NULL);
                 None
             }
         }
@@ -359,6 +350,7 @@ impl Binder {
                     "float",
                     "expected a decimal number",
                     cause,
+                    JAVA_NULL,
                 );
                 None
             }
@@ -383,6 +375,7 @@ impl Binder {
                     "class org.apache.logging.log4j.Level",
                     "allowed: OFF, FATAL, ERROR, WARN, INFO, DEBUG, TRACE, ALL or a custom level declared before it",
                     cause,
+                    JAVA_NULL,
                 );
                 None
             }
@@ -422,6 +415,7 @@ impl Binder {
                     "class org.apache.logging.log4j.core.Filter$Result",
                     "allowed: ACCEPT, NEUTRAL, DENY",
                     cause,
+                    JAVA_NULL,
                 );
                 default
             }
@@ -452,7 +446,7 @@ impl Binder {
                     value.to_uppercase()
                 );
                 let allowed = format!("allowed: {}", constants.join(", "));
-                self.conversion_warning(node, &attr, &value, java_type, &allowed, cause);
+                self.conversion_warning(node, &attr, &value, java_type, &allowed, cause, JAVA_NULL);
                 None
             }
         }
@@ -472,7 +466,7 @@ impl Binder {
                 );
                 // A factory's `Character` attribute defaults to the NUL character, which the
                 // warning prints as it is.
-                self.conversion_warning_keeping(
+                self.conversion_warning(
                     node,
                     &attr,
                     &value,
@@ -488,7 +482,7 @@ impl Binder {
 
     /// A charset name Java knows; anything else warns and keeps the default.
     pub(crate) fn charset(&mut self, node: &mut PNode, names: &[&str]) -> Option<String> {
-        self.charset_defaulting(node, names, "null")
+        self.charset_defaulting(node, names, JAVA_NULL)
     }
 
     /// [`Binder::charset`] for a factory attribute whose declared default the warning names.
@@ -509,7 +503,7 @@ impl Binder {
                 "IllegalCharsetNameException"
             };
             let cause = format!("java.nio.charset.{exception}: {value}");
-            self.conversion_warning_keeping(
+            self.conversion_warning(
                 node,
                 &attr,
                 &value,

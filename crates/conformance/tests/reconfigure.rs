@@ -14,8 +14,8 @@ use std::path::Path;
 use std::process::Command;
 
 use common::{
-    compare, oracle_java_opts, passed_count, replay_binary, require_oracle, scenario_name,
-    scenarios_under, status_lines, workspace_root,
+    compare, oracle_java_opts, passed_count, replay_binary, replay_output_dir, require_oracle,
+    scenario_name, scenarios_under, status_lines, workspace_root,
 };
 
 #[test]
@@ -45,13 +45,7 @@ fn reconfiguration_scenarios_match_log4j2() {
 
 /// The status lines `command` prints on `scenario` (l4rs's ` (help: …)` endings cut off).
 fn status_of(command: &Path, scenario: &Path, oracle: bool) -> Vec<String> {
-    let out = std::env::temp_dir().join(format!(
-        "l4rs-reconfigure-status-{}-{}-{}",
-        if oracle { "oracle" } else { "l4rs" },
-        std::process::id(),
-        scenario_name(scenario)
-    ));
-    let _ = std::fs::remove_dir_all(&out);
+    let out = replay_output_dir("reconfigure-status", scenario, oracle);
     let mut process = Command::new(command);
     process.arg(scenario).arg(&out);
     if oracle {

@@ -25,8 +25,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use common::{
-    listed_scenarios, oracle_dir, oracle_java_opts, replay_binary, require_oracle, scenario_name,
-    scenario_timezone, scenarios_under, status_lines, workspace_root,
+    listed_scenarios, oracle_dir, oracle_java_opts, replay_binary, replay_output_dir,
+    require_oracle, scenario_name, scenario_timezone, scenarios_under, status_lines,
+    workspace_root,
 };
 
 const STATUS_FILE: &str = "expected-status.txt";
@@ -37,13 +38,7 @@ fn scenarios() -> Vec<PathBuf> {
 
 /// Runs `command scenario out` in a fresh output folder and returns its stderr.
 fn run(command: &Path, scenario: &Path, oracle: bool) -> (String, PathBuf) {
-    let out = std::env::temp_dir().join(format!(
-        "l4rs-status-{}-{}-{}",
-        if oracle { "oracle" } else { "l4rs" },
-        std::process::id(),
-        scenario_name(scenario)
-    ));
-    let _ = std::fs::remove_dir_all(&out);
+    let out = replay_output_dir("status", scenario, oracle);
     let mut process = Command::new(command);
     process
         .arg(scenario)

@@ -169,6 +169,20 @@ pub(crate) fn scenario_name(dir: &Path) -> String {
         .unwrap_or_default()
 }
 
+/// Where one side's replay of `scenario` writes (`oracle` for log4j2's, else l4rs's), in the
+/// temporary folder and named after the test (`label`); it does not exist yet, as a replay
+/// creates its own output folder.
+pub(crate) fn replay_output_dir(label: &str, scenario: &Path, oracle: bool) -> PathBuf {
+    let out = std::env::temp_dir().join(format!(
+        "l4rs-{label}-{}-{}-{}",
+        if oracle { "oracle" } else { "l4rs" },
+        std::process::id(),
+        scenario_name(scenario)
+    ));
+    let _ = std::fs::remove_dir_all(&out);
+    out
+}
+
 /// The time zone a scenario runs in (`scenario.json`'s `timezone`, else UTC).
 pub(crate) fn scenario_timezone(dir: &Path) -> String {
     l4rs_conformance::scenario::read_settings(dir)

@@ -172,7 +172,28 @@ pub(crate) mod test_support {
 mod tests {
     use super::test_support::*;
     use super::*;
-    use l4rs_core::{status, Level};
+    use l4rs_core::status::{self, StatusRecord};
+    use l4rs_core::Level;
+
+    /// Builds a RegexFilter of `regex` (ACCEPT on a match, DENY otherwise), which l4rs cannot
+    /// use: asserts that building it wrote one status record and that the filter has no opinion
+    /// on an event of `text`, and returns that record.
+    #[track_caller]
+    fn refused_regex_filter_record(regex: &str, text: &'static str) -> StatusRecord {
+        let (filter, mut records) = status::capture(|| {
+            build_filter(&FilterSpec::Regex {
+                regex: regex.into(),
+                use_raw_msg: false,
+                verdicts: verdicts(FilterResult::Accept, FilterResult::Deny),
+            })
+        });
+        assert_eq!(records.len(), 1);
+        assert_eq!(
+            filter.filter(&event(Level::INFO, text)),
+            FilterResult::Neutral
+        );
+        records.remove(0)
+    }
 
     #[test]
     fn builds_every_kind_from_its_spec() {
@@ -237,46 +258,20 @@ mod tests {
 
     #[test]
     fn an_invalid_regex_is_reported_and_has_no_opinion() {
-        let (filter, records) = status::capture(|| {
-            build_filter(&FilterSpec::Regex {
-                regex: "(unclosed".into(),
-                use_raw_msg: false,
-                verdicts: verdicts(FilterResult::Accept, FilterResult::Deny),
-            })
-        });
-        assert_eq!(records.len(), 1);
-        assert_eq!(records[0].level, Level::ERROR);
+        let record = refused_regex_filter_record("(unclosed", "anything");
+        assert_eq!(record.level, Level::ERROR);
         assert!(
-            records[0]
+            record
                 .message
                 .starts_with("Could not create plugin of type class org.apache.logging.log4j.core.filter.RegexFilter for element RegexFilter: java.util.regex.PatternSyntaxException"),
             "{}",
-            records[0].message
-        );
-        assert_eq!(
-            filter.filter(&event(Level::INFO, "anything")),
-            FilterResult::Neutral
+            record.message
         );
     }
 
     #[test]
     fn an_unsupported_java_construct_is_reported_differently() {
-        let (filter, records) = status::capture(|| {
-            build_filter(&FilterSpec::Regex {
-                regex: "(?=a)a".into(),
-                use_raw_msg: false,
-                verdicts: verdicts(FilterResult::Accept, FilterResult::Deny),
-            })
-        });
-        assert_eq!(records.len(), 1);
-        assert!(
-            records[0].message.contains("lookahead"),
-            "{}",
-            records[0].message
-        );
-        assert_eq!(
-            filter.filter(&event(Level::INFO, "a")),
-            FilterResult::Neutral
-        );
+        let record = refused_regex_filter_record("(?=a)a", "a");
+        assert!(record.message.contains("lookahead"), "{}", record.message);
     }
 }

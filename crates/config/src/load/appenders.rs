@@ -114,9 +114,7 @@ fn replace_by_name(
 /// layout or `ignoreExceptions`, so those are reported as log4j2 reports any unknown parameter.
 fn null_appender(binder: &mut Binder, mut node: PNode) -> Option<AppenderSpec> {
     let inserted = node.attrs.len();
-    for child in std::mem::take(&mut node.children) {
-        binder.unusable_child(&node, &child);
-    }
+    binder.refuse_children(&mut node);
     let name = binder
         .string(&mut node, &["name"])
         .unwrap_or_else(|| "null".to_string());

@@ -625,6 +625,13 @@ impl Binder {
         );
     }
 
+    /// Drops the children of `node`, an element that takes none, reporting each as unusable.
+    pub(crate) fn refuse_children(&mut self, node: &mut PNode) {
+        for child in std::mem::take(&mut node.children) {
+            self.unusable_child(node, &child);
+        }
+    }
+
     /// Reports a child that is neither implemented nor expected where it is.
     pub(crate) fn unusable_child(&mut self, parent: &PNode, child: &PNode) {
         if child.is_plugin && child.canonical.is_none() {

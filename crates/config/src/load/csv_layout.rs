@@ -31,9 +31,7 @@ pub(crate) fn build_csv_layout(
     kind: CsvLayoutKind,
 ) -> Option<CsvLayoutSpec> {
     let inserted = node.attrs.len();
-    for child in std::mem::take(&mut node.children) {
-        binder.unusable_child(&node, &child);
-    }
+    binder.refuse_children(&mut node);
     let defaults = CsvLayoutSpec::new(kind);
     let spec = CsvLayoutSpec {
         kind,

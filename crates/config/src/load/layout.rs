@@ -226,9 +226,7 @@ fn report_json_only_attribute(binder: &mut Binder, node: &mut PNode) {
 fn build_syslog_layout(binder: &mut Binder, mut node: PNode) -> SyslogLayoutSpec {
     let inserted = node.attrs.len();
     let defaults = SyslogLayoutSpec::default();
-    for child in std::mem::take(&mut node.children) {
-        binder.unusable_child(&node, &child);
-    }
+    binder.refuse_children(&mut node);
     let facility = syslog_facility(binder, &mut node, defaults.facility);
     let spec = SyslogLayoutSpec {
         facility,
@@ -374,9 +372,7 @@ pub(super) fn build_key_value_pair(
     mut node: PNode,
 ) -> Option<(String, String)> {
     let inserted = node.attrs.len();
-    for child in std::mem::take(&mut node.children) {
-        binder.unusable_child(&node, &child);
-    }
+    binder.refuse_children(&mut node);
     let key = binder.string(&mut node, &["key"]);
     let value = binder.string(&mut node, &["value"]);
     binder.finish(&node, inserted);
@@ -453,9 +449,7 @@ pub(super) fn build_selector(binder: &mut Binder, mut node: PNode) -> Option<Pat
 
 fn build_replace(binder: &mut Binder, mut node: PNode) -> Option<ReplaceSpec> {
     let inserted = node.attrs.len();
-    for child in std::mem::take(&mut node.children) {
-        binder.unusable_child(&node, &child);
-    }
+    binder.refuse_children(&mut node);
     let regex = binder.string(&mut node, &["regex"]);
     let replacement = binder.string(&mut node, &["replacement"]);
     binder.finish(&node, inserted);
@@ -607,9 +601,7 @@ fn build_additional_field(
     mut node: PNode,
 ) -> Option<EventTemplateAdditionalField> {
     let inserted = node.attrs.len();
-    for child in std::mem::take(&mut node.children) {
-        binder.unusable_child(&node, &child);
-    }
+    binder.refuse_children(&mut node);
     let key = binder.string(&mut node, &["key"]);
     let value = binder.string(&mut node, &["value"]);
     let format = binder.enumeration(

@@ -190,9 +190,7 @@ fn key_value_pairs(
 /// configuration time; `None` after log4j2's message when it has no name.
 pub(crate) fn property(binder: &mut Binder, mut node: PNode) -> Option<(String, String)> {
     let inserted = node.attrs.len();
-    for child in std::mem::take(&mut node.children) {
-        binder.unusable_child(&node, &child);
-    }
+    binder.refuse_children(&mut node);
     let name = binder.string(&mut node, &["name"]);
     let value = match node.value.clone().filter(|text| !text.is_empty()) {
         Some(text) => {

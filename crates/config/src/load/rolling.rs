@@ -362,9 +362,7 @@ fn policy(binder: &mut Binder, mut node: PNode, into: &mut Vec<TriggeringPolicyS
         binder.finish(&node, inserted);
         return;
     }
-    for child in std::mem::take(&mut node.children) {
-        binder.unusable_child(&node, &child);
-    }
+    binder.refuse_children(&mut node);
     let spec = match canonical {
         Some(Plugin::SizeBasedTriggeringPolicy) => {
             let max_size = size_attribute(binder, &mut node, "size", DEFAULT_MAX_SIZE, "10 MB");

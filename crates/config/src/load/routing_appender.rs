@@ -245,9 +245,7 @@ fn build_route(binder: &mut Binder, mut node: PNode) -> Option<RouteSpec> {
 /// `<IdlePurgePolicy timeToLive checkInterval timeUnit>` (log4j2's factory, with its messages).
 fn build_idle_purge_policy(binder: &mut Binder, mut node: PNode) -> Option<IdlePurgePolicySpec> {
     let inserted = node.attrs.len();
-    for child in std::mem::take(&mut node.children) {
-        binder.unusable_child(&node, &child);
-    }
+    binder.refuse_children(&mut node);
     let time_to_live = binder.string(&mut node, &["timeToLive"]);
     let check_interval = binder.string(&mut node, &["checkInterval"]);
     let time_unit = binder.string(&mut node, &["timeUnit"]);

@@ -437,9 +437,7 @@ fn build_ssl(binder: &mut Binder, mut node: PNode) -> Option<SslSpec> {
 /// (exactly one of the three, as log4j2 requires).
 fn build_store(binder: &mut Binder, mut node: PNode) -> Option<StoreSpec> {
     let inserted = node.attrs.len();
-    for child in std::mem::take(&mut node.children) {
-        binder.unusable_child(&node, &child);
-    }
+    binder.refuse_children(&mut node);
     let location = binder.string(&mut node, &["location"]);
     let password = binder.string(&mut node, &["password"]);
     let environment = binder.string(&mut node, &["passwordEnvironmentVariable"]);

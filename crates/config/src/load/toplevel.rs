@@ -127,9 +127,7 @@ pub(crate) fn build_custom_levels(binder: &mut Binder, mut node: PNode, into: &m
 /// Builds and registers one `<CustomLevel name intLevel>` (intLevel defaults to 0).
 pub(crate) fn build_custom_level(binder: &mut Binder, mut node: PNode) -> Option<Level> {
     let inserted = node.attrs.len();
-    for child in std::mem::take(&mut node.children) {
-        binder.unusable_child(&node, &child);
-    }
+    binder.refuse_children(&mut node);
     let name = binder.string(&mut node, &["name"]);
     let int_level = binder.int(&mut node, &["intLevel"]).unwrap_or(0);
     binder.finish(&node, inserted);

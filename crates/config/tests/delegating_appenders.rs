@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{assert_no_messages, load_with, messages};
+use common::{assert_no_messages, assert_some_message_contains, load_with, messages};
 use l4rs_config::model::AppenderKind;
 use l4rs_config::Configuration;
 
@@ -29,17 +29,11 @@ fn null_takes_only_a_name_which_defaults_to_null() {
 fn null_reports_what_log4j2_has_no_parameter_for() {
     let config =
         load(r#"<Null name="N" ignoreExceptions="false"><ThresholdFilter level="warn"/></Null>"#);
-    let messages = messages(&config);
-    assert!(
-        messages
-            .iter()
-            .any(|m| m.contains("has no parameter that matches element ThresholdFilter")),
-        "{messages:?}"
+    assert_some_message_contains(
+        &config,
+        "has no parameter that matches element ThresholdFilter",
     );
-    assert!(
-        messages.iter().any(|m| m.contains("ignoreExceptions")),
-        "{messages:?}"
-    );
+    assert_some_message_contains(&config, "ignoreExceptions");
     // The appender is still built, as log4j2 builds it.
     assert!(config.appender("N").is_some());
 }
@@ -93,13 +87,7 @@ fn dynamic_threshold_filter_binds_its_pairs_with_log4j2_defaults() {
 fn dynamic_threshold_filter_without_key_is_not_created() {
     let config =
         load(r#"<Console name="C"><DynamicThresholdFilter defaultThreshold="info"/></Console>"#);
-    let messages = messages(&config);
-    assert!(
-        messages.iter().any(|m| m.contains(
-            "DynamicThresholdFilter for element DynamicThresholdFilter: java.lang.NullPointerException: key cannot be null"
-        )),
-        "{messages:?}"
-    );
+    assert_some_message_contains(&config, "DynamicThresholdFilter for element DynamicThresholdFilter: java.lang.NullPointerException: key cannot be null");
     assert!(config.appender("C").expect("C").filter.is_none());
 }
 
@@ -236,11 +224,9 @@ fn rewrite_problems_are_reported_as_log4j2_reports_them() {
             "{expected}: {messages:#?}"
         );
     }
-    assert!(
-        messages
-            .iter()
-            .any(|m| m.contains("No enum constant org.apache.logging.log4j.core.appender.rewrite.MapRewritePolicy.Mode.add")),
-        "{messages:#?}"
+    assert_some_message_contains(
+        &config,
+        "No enum constant org.apache.logging.log4j.core.appender.rewrite.MapRewritePolicy.Mode.add",
     );
     // The appenders stay, without a policy.
     for name in ["BadMode", "NoPairs", "NoProps", "NoLogger"] {

@@ -11,7 +11,7 @@ use l4rs_core::Level;
 
 mod common;
 
-use common::{assert_no_messages, load_with, messages};
+use common::{assert_no_messages, assert_some_message_contains, load_with, messages};
 
 /// Loads a configuration of `appenders`, with the property `app` set to `orders`.
 fn load(appenders: &str) -> Configuration {
@@ -425,20 +425,11 @@ fn csv_layouts_bind_commons_csv_attributes() {
     assert_eq!(spec.text.footer.as_deref(), Some("f%n"));
     // Format names are case-sensitive in commons-csv: the layout is not created.
     assert!(layout_spec(&config, "Bad").is_none());
-    let messages = messages(&config);
-    assert!(
-        messages
-            .iter()
-            .any(|m| m
-                .contains("No enum constant org.apache.commons.csv.CSVFormat.Predefined.mysql")),
-        "{messages:?}"
+    assert_some_message_contains(
+        &config,
+        "No enum constant org.apache.commons.csv.CSVFormat.Predefined.mysql",
     );
-    assert!(
-        messages
-            .iter()
-            .any(|m| m.contains("Character string must be of length 1: ab")),
-        "{messages:?}"
-    );
+    assert_some_message_contains(&config, "Character string must be of length 1: ab");
     assert!(
         matches!(layout_spec(&config, "Chars"), Some(LayoutSpec::Csv(spec)) if spec.delimiter.is_none())
     );
@@ -545,10 +536,9 @@ fn json_template_layout_reports_blank_fields_and_bad_recyclers() {
         messages.iter().any(|m| m.ends_with("JsonTemplateLayout$EventTemplateAdditionalField for element EventTemplateAdditionalField: java.lang.IllegalArgumentException: blank value")),
         "{messages:?}"
     );
-    assert!(
-        messages.iter().any(|m| m
-            .contains(r#"JsonTemplateLayout contains an invalid element or attribute "colour""#)),
-        "{messages:?}"
+    assert_some_message_contains(
+        &config,
+        r#"JsonTemplateLayout contains an invalid element or attribute "colour""#,
     );
     assert!(
         messages

@@ -36,3 +36,15 @@ pub(crate) fn messages(config: &Configuration) -> Vec<String> {
 pub(crate) fn assert_no_messages(config: &Configuration) {
     assert!(messages(config).is_empty(), "{:?}", messages(config));
 }
+
+/// Asserts that the message of one of `config`'s diagnostics contains `text`, listing the
+/// messages otherwise.
+#[track_caller]
+#[allow(dead_code)] // routing_binding compares whole messages only
+pub(crate) fn assert_some_message_contains(config: &Configuration, text: &str) {
+    let messages = messages(config);
+    assert!(
+        messages.iter().any(|m| m.contains(text)),
+        "no message contains {text:?}: {messages:#?}"
+    );
+}

@@ -138,44 +138,26 @@ public final class ReconfigureReplay {
             if (c == '{') {
                 Map<String, Object> map = new LinkedHashMap<>();
                 at++;
-                skip();
-                if (text.charAt(at) == '}') {
-                    at++;
-                    return map;
+                if (!endsAt('}')) {
+                    do {
+                        skip();
+                        String key = string();
+                        skip();
+                        expect(':');
+                        map.put(key, value());
+                    } while (anotherBefore('}'));
                 }
-                while (true) {
-                    skip();
-                    String key = string();
-                    skip();
-                    expect(':');
-                    map.put(key, value());
-                    skip();
-                    if (text.charAt(at) == ',') {
-                        at++;
-                        continue;
-                    }
-                    expect('}');
-                    return map;
-                }
+                return map;
             }
             if (c == '[') {
                 List<Object> list = new ArrayList<>();
                 at++;
-                skip();
-                if (text.charAt(at) == ']') {
-                    at++;
-                    return list;
+                if (!endsAt(']')) {
+                    do {
+                        list.add(value());
+                    } while (anotherBefore(']'));
                 }
-                while (true) {
-                    list.add(value());
-                    skip();
-                    if (text.charAt(at) == ',') {
-                        at++;
-                        continue;
-                    }
-                    expect(']');
-                    return list;
-                }
+                return list;
             }
             if (c == '"') {
                 return string();
@@ -216,6 +198,27 @@ public final class ReconfigureReplay {
                     default: out.append(escaped);
                 }
             }
+        }
+
+        /** Right after an object's or array's opening: true (past it) when `close` ends it at once. */
+        private boolean endsAt(char close) {
+            skip();
+            if (text.charAt(at) == close) {
+                at++;
+                return true;
+            }
+            return false;
+        }
+
+        /** After a member or element: true (past the comma) when another follows, false (past it) at `close`. */
+        private boolean anotherBefore(char close) {
+            skip();
+            if (text.charAt(at) == ',') {
+                at++;
+                return true;
+            }
+            expect(close);
+            return false;
         }
 
         private void skip() {

@@ -35,13 +35,11 @@ mod tests {
 
     #[test]
     fn matches_only_the_exact_level() {
-        for (on_match, on_mismatch) in VERDICT_PAIRS {
-            let filter = LevelMatchFilter::new(Level::WARN, verdicts(on_match, on_mismatch));
-            assert_eq!(filter.filter(&event(Level::WARN, "m")), on_match);
-            for level in [Level::FATAL, Level::ERROR, Level::INFO, Level::TRACE] {
-                assert_eq!(filter.filter(&event(level, "m")), on_mismatch, "{level:?}");
-            }
-        }
+        assert_level_verdicts(
+            |verdicts| LevelMatchFilter::new(Level::WARN, verdicts),
+            &[Level::WARN],
+            &[Level::FATAL, Level::ERROR, Level::INFO, Level::TRACE],
+        );
     }
 
     #[test]

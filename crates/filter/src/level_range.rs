@@ -41,16 +41,11 @@ mod tests {
 
     #[test]
     fn range_is_inclusive_with_min_the_most_severe() {
-        for (on_match, on_mismatch) in VERDICT_PAIRS {
-            let filter =
-                LevelRangeFilter::new(Level::ERROR, Level::INFO, verdicts(on_match, on_mismatch));
-            for level in [Level::ERROR, Level::WARN, Level::INFO] {
-                assert_eq!(filter.filter(&event(level, "m")), on_match, "{level:?}");
-            }
-            for level in [Level::FATAL, Level::DEBUG, Level::TRACE] {
-                assert_eq!(filter.filter(&event(level, "m")), on_mismatch, "{level:?}");
-            }
-        }
+        assert_level_verdicts(
+            |verdicts| LevelRangeFilter::new(Level::ERROR, Level::INFO, verdicts),
+            &[Level::ERROR, Level::WARN, Level::INFO],
+            &[Level::FATAL, Level::DEBUG, Level::TRACE],
+        );
     }
 
     #[test]

@@ -144,7 +144,7 @@ pub(crate) fn with_message_text<R>(event: &LogEvent<'_>, f: impl FnOnce(&str) ->
 #[cfg(test)]
 pub(crate) mod test_support {
     use l4rs_config::model::FilterVerdicts;
-    use l4rs_core::{FilterResult, Level, LogEvent, Message};
+    use l4rs_core::{Filter, FilterResult, Level, LogEvent, Message};
 
     /// Every (onMatch, onMismatch) pair worth checking: the defaults, both inversions and the
     /// ACCEPT forms used in OR chains.
@@ -165,6 +165,25 @@ pub(crate) mod test_support {
 
     pub(crate) fn event(level: Level, text: &'static str) -> LogEvent<'static> {
         LogEvent::new("test", level, Message::Text(text))
+    }
+
+    /// Asserts, for every pair of [`VERDICT_PAIRS`], that the filter `build` makes with it gives
+    /// onMatch to an event at each of the `matching` levels and onMismatch at each of `others`.
+    #[track_caller]
+    pub(crate) fn assert_level_verdicts<F: Filter>(
+        build: impl Fn(FilterVerdicts) -> F,
+        matching: &[Level],
+        others: &[Level],
+    ) {
+        for (on_match, on_mismatch) in VERDICT_PAIRS {
+            let filter = build(verdicts(on_match, on_mismatch));
+            for &level in matching {
+                assert_eq!(filter.filter(&event(level, "m")), on_match, "{level:?}");
+            }
+            for &level in others {
+                assert_eq!(filter.filter(&event(level, "m")), on_mismatch, "{level:?}");
+            }
+        }
     }
 }
 

@@ -39,15 +39,11 @@ mod tests {
 
     #[test]
     fn matches_the_level_and_everything_more_severe() {
-        for (on_match, on_mismatch) in VERDICT_PAIRS {
-            let filter = ThresholdFilter::new(Level::WARN, verdicts(on_match, on_mismatch));
-            for level in [Level::FATAL, Level::ERROR, Level::WARN] {
-                assert_eq!(filter.filter(&event(level, "m")), on_match, "{level:?}");
-            }
-            for level in [Level::INFO, Level::DEBUG, Level::TRACE] {
-                assert_eq!(filter.filter(&event(level, "m")), on_mismatch, "{level:?}");
-            }
-        }
+        assert_level_verdicts(
+            |verdicts| ThresholdFilter::new(Level::WARN, verdicts),
+            &[Level::FATAL, Level::ERROR, Level::WARN],
+            &[Level::INFO, Level::DEBUG, Level::TRACE],
+        );
     }
 
     #[test]

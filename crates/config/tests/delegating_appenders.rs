@@ -12,6 +12,19 @@ fn load(appenders: &str) -> Configuration {
     load_with(&[], appenders)
 }
 
+/// Asserts that each of `expected` is the whole message of one of `config`'s diagnostics,
+/// listing the messages otherwise.
+#[track_caller]
+fn assert_messages_include(config: &Configuration, expected: &[&str]) {
+    let messages = messages(config);
+    for expected in expected {
+        assert!(
+            messages.iter().any(|m| m == expected),
+            "{expected}: {messages:#?}"
+        );
+    }
+}
+
 #[test]
 fn null_takes_only_a_name_which_defaults_to_null() {
     let config = load(r#"<Null name="Quiet"/><Null/>"#);
@@ -133,15 +146,15 @@ fn failover_without_primary_or_failovers_is_not_created() {
 <Failover name="EmptyFailovers" primary="P"><Failovers/></Failover>
 <Failover name="BadInterval" primary="P" retryIntervalSeconds="soon"><Failovers><AppenderRef ref="A"/></Failovers></Failover>"#,
     );
-    let messages = messages(&config);
-    for expected in [
-        "A primary Appender must be specified",
-        "At least one failover Appender must be specified",
-        "failovers must contain an appender reference",
-        "Could not parse \"soon\" as an integer,  using default value 60: java.lang.NumberFormatException: For input string: \"soon\"",
-    ] {
-        assert!(messages.iter().any(|m| m == expected), "{expected}: {messages:#?}");
-    }
+    assert_messages_include(
+        &config,
+        &[
+            "A primary Appender must be specified",
+            "At least one failover Appender must be specified",
+            "failovers must contain an appender reference",
+            "Could not parse \"soon\" as an integer,  using default value 60: java.lang.NumberFormatException: For input string: \"soon\"",
+        ],
+    );
     assert!(config.appender("NoPrimary").is_none());
     assert!(config.appender("NoFailovers").is_none());
     assert!(config.appender("EmptyFailovers").is_none());
@@ -212,18 +225,15 @@ fn rewrite_problems_are_reported_as_log4j2_reports_them() {
 <Rewrite name="NoProps"><PropertiesRewritePolicy/></Rewrite>
 <Rewrite name="NoLogger"><LoggerNameLevelRewritePolicy/></Rewrite>"#,
     );
-    let messages = messages(&config);
-    for expected in [
-        "No name provided for RewriteAppender",
-        "keys and values must be specified for the MapRewritePolicy",
-        "Properties must be specified for the PropertiesRewritePolicy",
-        "LoggerNameLevelRewritePolicy has no logger attribute",
-    ] {
-        assert!(
-            messages.iter().any(|m| m == expected),
-            "{expected}: {messages:#?}"
-        );
-    }
+    assert_messages_include(
+        &config,
+        &[
+            "No name provided for RewriteAppender",
+            "keys and values must be specified for the MapRewritePolicy",
+            "Properties must be specified for the PropertiesRewritePolicy",
+            "LoggerNameLevelRewritePolicy has no logger attribute",
+        ],
+    );
     assert_some_message_contains(
         &config,
         "No enum constant org.apache.logging.log4j.core.appender.rewrite.MapRewritePolicy.Mode.add",

@@ -207,6 +207,22 @@ impl Binder {
         self.report(Severity::Error, message, Some(child), None, None);
     }
 
+    /// Builds `child` with `build`; when it cannot be built, its stub goes to `failed`, for the
+    /// parent's [`Binder::null_children`] report.
+    pub(crate) fn build_child<T>(
+        &mut self,
+        child: PNode,
+        failed: &mut Vec<PNode>,
+        build: impl FnOnce(&mut Binder, PNode) -> Option<T>,
+    ) -> Option<T> {
+        let stub = child.stub();
+        let built = build(self, child);
+        if built.is_none() {
+            failed.push(stub);
+        }
+        built
+    }
+
     /// [`Binder::null_child`] for each of `failed`, in order.
     pub(crate) fn null_children(&mut self, parent: &PNode, failed: &[PNode]) {
         for child in failed {

@@ -107,10 +107,8 @@ fn build_failovers(binder: &mut Binder, mut node: PNode) -> Option<Vec<String>> 
     let mut failed = Vec::new();
     for child in std::mem::take(&mut node.children) {
         if child.canonical == Some(Plugin::AppenderRef) {
-            let stub = child.stub();
-            match build_appender_ref(binder, child) {
-                Some(reference) => names.push(reference.appender),
-                None => failed.push(stub),
+            if let Some(reference) = binder.build_child(child, &mut failed, build_appender_ref) {
+                names.push(reference.appender);
             }
         } else {
             binder.unusable_child(&node, &child);

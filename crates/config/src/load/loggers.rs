@@ -134,10 +134,8 @@ pub(super) fn bind_refs_and_filter(
     let mut failed = Vec::new();
     for child in std::mem::take(&mut node.children) {
         if child.canonical == Some(Plugin::AppenderRef) {
-            let stub = child.stub();
-            match build_appender_ref(binder, child) {
-                Some(reference) => appender_refs.push(reference),
-                None => failed.push(stub),
+            if let Some(reference) = binder.build_child(child, &mut failed, build_appender_ref) {
+                appender_refs.push(reference);
             }
         } else if is_filter(&child) {
             filter.offer(binder, node, child);

@@ -130,10 +130,8 @@ fn build_routes(binder: &mut Binder, mut node: PNode) -> Option<Routes> {
     let mut script = None;
     for child in std::mem::take(&mut node.children) {
         if child.canonical == Some(Plugin::Route) {
-            let stub = child.stub();
-            match build_route(binder, child) {
-                Some(route) => routes.push(route),
-                None => failed.push(stub),
+            if let Some(route) = binder.build_child(child, &mut failed, build_route) {
+                routes.push(route);
             }
         } else if is_script(&child) && script.is_none() {
             script = Some(child);

@@ -111,10 +111,8 @@ pub(crate) fn build_custom_levels(binder: &mut Binder, mut node: PNode, into: &m
     let mut failed = Vec::new();
     for child in std::mem::take(&mut node.children) {
         if child.canonical == Some(Plugin::CustomLevel) {
-            let stub = child.stub();
-            match build_custom_level(binder, child) {
-                Some(level) => into.push(level),
-                None => failed.push(stub),
+            if let Some(level) = binder.build_child(child, &mut failed, build_custom_level) {
+                into.push(level);
             }
         } else {
             binder.unusable_child(&node, &child);

@@ -717,27 +717,20 @@ mod tests {
         parse_str(text, None).expect("well-formed")
     }
 
+    /// The position at `line` and `column`, both counted from 1.
+    fn at(line: u32, column: u32) -> Position {
+        Position { line, column }
+    }
+
     #[test]
     fn positions_of_elements_and_attributes() {
         let root =
             parse("<Configuration status=\"warn\">\n  <Appenders  a='1'/>\n</Configuration>");
-        assert_eq!(root.position, Position { line: 1, column: 1 });
-        assert_eq!(
-            root.attributes[0].position,
-            Position {
-                line: 1,
-                column: 16
-            }
-        );
+        assert_eq!(root.position, at(1, 1));
+        assert_eq!(root.attributes[0].position, at(1, 16));
         let appenders = &root.children[0];
-        assert_eq!(appenders.position, Position { line: 2, column: 3 });
-        assert_eq!(
-            appenders.attributes[0].position,
-            Position {
-                line: 2,
-                column: 15
-            }
-        );
+        assert_eq!(appenders.position, at(2, 3));
+        assert_eq!(appenders.attributes[0].position, at(2, 15));
     }
 
     #[test]
@@ -755,13 +748,7 @@ mod tests {
         for needle in ["<a", "x=", "<b", "y=", "z=", "<c", "<d", "w="] {
             assert!(seen.contains(&expected(needle)), "{needle}: {seen:?}");
         }
-        assert_eq!(
-            expected("z="),
-            Position {
-                line: 3,
-                column: 12
-            }
-        );
+        assert_eq!(expected("z="), at(3, 12));
         assert_eq!(seen.len(), 8);
     }
 
@@ -819,7 +806,7 @@ mod tests {
         assert!(error.to_string().contains("</a>"), "{error}");
         assert!(parse_str("", None).is_err());
         let error = parse_str("<!-- c -->\n<?xml version=\"1.0\"?><a/>", None).unwrap_err();
-        assert_eq!(error.position(), Some(Position { line: 2, column: 1 }));
+        assert_eq!(error.position(), Some(at(2, 1)));
         assert!(error.to_string().contains("[xX][mM][lL]"), "{error}");
         assert!(parse_str(" <?xml version=\"1.0\"?><a/>", None).is_err());
         assert!(parse_str("\u{feff}<?xml version=\"1.0\"?><a/>", None).is_ok());

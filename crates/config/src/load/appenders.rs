@@ -223,11 +223,7 @@ fn build_appender(
             binder.unusable_child(&node, &child);
         }
     }
-    let buffer_size_position = node
-        .attrs
-        .iter()
-        .find(|attr| attr.name.eq_ignore_ascii_case("bufferSize"))
-        .map(|attr| attr.position);
+    let buffer_size_position = node.attr_position(&["bufferSize"]);
     // log4j2's builder: the fields are injected (values converted, children built), the
     // required ones validated, the leftover attributes reported, and only then is `build()` run.
     let pending = match canonical {

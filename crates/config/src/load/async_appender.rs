@@ -39,11 +39,7 @@ pub(crate) fn build_async_appender(binder: &mut Binder, mut node: PNode) -> Opti
     let name = binder.string(&mut node, &["name"]);
     let ignore_exceptions = binder.boolean(&mut node, &["ignoreExceptions"], true);
     let blocking = binder.boolean(&mut node, &["blocking"], true);
-    let buffer_size_position = node
-        .attrs
-        .iter()
-        .find(|attr| attr.name.eq_ignore_ascii_case("bufferSize"))
-        .map(|attr| attr.position);
+    let buffer_size_position = node.attr_position(&["bufferSize"]);
     let buffer_size = binder
         .int(&mut node, &["bufferSize"])
         .unwrap_or(DEFAULT_BUFFER_SIZE);

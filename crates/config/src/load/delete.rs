@@ -7,7 +7,6 @@ use l4rs_java_syntax::regex::{translate_whole, JavaRegexError};
 
 use super::binder::Binder;
 use super::node::PNode;
-use super::rolling::attr_position;
 use crate::model::{DeleteSpec, PathConditionSpec};
 use crate::plugins::Plugin;
 use crate::rolling::{glob_to_regex, parse_age, parse_size};
@@ -118,8 +117,8 @@ fn condition(
     let nested_failed = failed.len() > failed_before;
     let spec = match node.canonical {
         Some(Plugin::IfFileName) => {
-            let glob_position = attr_position(&node, "glob");
-            let regex_position = attr_position(&node, "regex");
+            let glob_position = node.attr_position(&["glob"]);
+            let regex_position = node.attr_position(&["regex"]);
             let glob = binder.string(&mut node, &["glob"]);
             let regex = binder.string(&mut node, &["regex"]);
             let translated = match (glob, regex) {
@@ -230,7 +229,7 @@ fn required_parsed<T>(
     help: &str,
     missing: &str,
 ) -> Option<T> {
-    let position = attr_position(node, name);
+    let position = node.attr_position(&[name]);
     match binder.string(node, &[name]).map(|text| parse(&text)) {
         Some(Ok(value)) => Some(value),
         Some(Err(reason)) => {

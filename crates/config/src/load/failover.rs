@@ -31,15 +31,9 @@ pub(crate) fn build_failover_appender(
     }
     let name = binder.string(&mut node, &["name"]);
     let primary = binder.string(&mut node, &["primary"]);
-    let retry_position = node
-        .attrs
-        .iter()
-        .find(|attr| {
-            attr.name.eq_ignore_ascii_case("retryIntervalSeconds")
-                || attr.name.eq_ignore_ascii_case("retryInterval")
-        })
-        .map(|attr| attr.position);
-    let retry = binder.string(&mut node, &["retryIntervalSeconds", "retryInterval"]);
+    let retry_names = ["retryIntervalSeconds", "retryInterval"];
+    let retry_position = node.attr_position(&retry_names);
+    let retry = binder.string(&mut node, &retry_names);
     let ignore_exceptions = binder.parsed_boolean(&mut node, &["ignoreExceptions"], true);
     binder.finish(&node, inserted);
     let Some(name) = name else {

@@ -170,12 +170,24 @@ impl PNode {
 
     /// Removes and returns the first attribute answering to any of `names` (case-insensitive).
     pub(crate) fn take(&mut self, names: &[&str]) -> Option<PAttr> {
-        let index = self.attrs.iter().position(|attr| {
+        let index = self.attr_index(names)?;
+        Some(self.attrs.remove(index))
+    }
+
+    /// Where the first attribute answering to any of `names` is, leaving it in place (for a
+    /// message about its value once it is taken).
+    pub(crate) fn attr_position(&self, names: &[&str]) -> Option<Position> {
+        self.attr_index(names)
+            .map(|index| self.attrs[index].position)
+    }
+
+    /// The index of the first attribute answering to any of `names` (case-insensitive).
+    fn attr_index(&self, names: &[&str]) -> Option<usize> {
+        self.attrs.iter().position(|attr| {
             names
                 .iter()
                 .any(|name| attr.name.eq_ignore_ascii_case(name))
-        })?;
-        Some(self.attrs.remove(index))
+        })
     }
 
     /// The leftover attributes in log4j2's listing order.

@@ -101,9 +101,9 @@ pub(crate) fn rolling_parts(
     children: Vec<PNode>,
 ) -> RollingParts {
     // Read one by one in log4j2's field order, which is the order of their diagnostics.
-    let file_name_position = attr_position(node, "fileName");
+    let file_name_position = node.attr_position(&["fileName"]);
     let file_name = binder.string(node, &["fileName"]);
-    let pattern_attr_position = attr_position(node, "filePattern");
+    let pattern_attr_position = node.attr_position(&["filePattern"]);
     let file_pattern = binder.string(node, &["filePattern"]);
     let append = binder.boolean(node, &["append"], true);
     let immediate_flush = binder.boolean(node, &["immediateFlush"], true);
@@ -379,7 +379,7 @@ fn policy(binder: &mut Binder, mut node: PNode, into: &mut Vec<TriggeringPolicyS
             })
         }
         Some(Plugin::OnStartupTriggeringPolicy) => {
-            let position = attr_position(&node, "minSize");
+            let position = node.attr_position(&["minSize"]);
             let min_size = binder.long(&mut node, &["minSize"]).unwrap_or(1);
             if min_size < 0 {
                 // log4j2 takes it as it is: every file older than the process rolls, an
@@ -395,7 +395,7 @@ fn policy(binder: &mut Binder, mut node: PNode, into: &mut Vec<TriggeringPolicyS
             Some(TriggeringPolicySpec::OnStartup { min_size })
         }
         Some(Plugin::CronTriggeringPolicy) => {
-            let position = attr_position(&node, "schedule");
+            let position = node.attr_position(&["schedule"]);
             let schedule = binder.string(&mut node, &["schedule"]);
             let evaluate_on_startup = binder.boolean(&mut node, &["evaluateOnStartup"], false);
             let schedule = match schedule.as_deref().map(CronExpression::parse) {
@@ -444,7 +444,7 @@ fn index_in_directory(pattern: &FilePattern) -> bool {
 
 /// A `maxRandomDelay` in seconds (default 0); a negative one is reported and taken as 0.
 fn delay_seconds(binder: &mut Binder, node: &mut PNode) -> u64 {
-    let position = attr_position(node, "maxRandomDelay");
+    let position = node.attr_position(&["maxRandomDelay"]);
     let delay = binder.int(node, &["maxRandomDelay"]).unwrap_or(0);
     u64::try_from(delay).unwrap_or_else(|_| {
         binder.report(
@@ -462,13 +462,6 @@ fn default_schedule() -> CronExpression {
     CronExpression::daily_at_midnight()
 }
 
-pub(super) fn attr_position(node: &PNode, name: &str) -> Option<crate::Position> {
-    node.attrs
-        .iter()
-        .find(|attr| attr.name.eq_ignore_ascii_case(name))
-        .map(|attr| attr.position)
-}
-
 /// A size attribute; an unreadable one is an error with its position, and `default` is used.
 fn size_attribute(
     binder: &mut Binder,
@@ -477,7 +470,7 @@ fn size_attribute(
     default: u64,
     default_text: &str,
 ) -> u64 {
-    let position = attr_position(node, name);
+    let position = node.attr_position(&[name]);
     match binder.string(node, &[name]) {
         None => default,
         Some(text) => match parse_size(&text) {
@@ -520,7 +513,7 @@ fn rollover_strategy(binder: &mut Binder, mut node: PNode) -> RolloverStrategySp
             binder.unusable_child(&node, &child);
         }
     }
-    let level_position = attr_position(&node, "compressionLevel");
+    let level_position = node.attr_position(&["compressionLevel"]);
     let compression_level = binder
         .int(&mut node, &["compressionLevel"])
         .unwrap_or(DEFAULT_COMPRESSION_LEVEL);

@@ -66,7 +66,7 @@ pub(crate) fn build_socket_appender(binder: &mut Binder, mut node: PNode) -> Opt
     let host = binder
         .string(&mut node, &["host"])
         .unwrap_or_else(|| "localhost".to_string());
-    let port_position = attribute_position(&node, &["port"]);
+    let port_position = node.attr_position(&["port"]);
     let port = binder.int(&mut node, &["port"]).unwrap_or(0);
     let protocol = match binder.enumeration(
         &mut node,
@@ -262,17 +262,6 @@ fn host_resolves(host: &str) -> bool {
     (host, 0)
         .to_socket_addrs()
         .is_ok_and(|mut found| found.next().is_some())
-}
-
-fn attribute_position(node: &PNode, names: &[&str]) -> Option<crate::Position> {
-    node.attrs
-        .iter()
-        .find(|attr| {
-            names
-                .iter()
-                .any(|name| attr.name.eq_ignore_ascii_case(name))
-        })
-        .map(|attr| attr.position)
 }
 
 /// The layout `<Syslog>` makes from its own attributes: SyslogAppender's builder fields.

@@ -708,7 +708,6 @@ fn mark_file(node: &mut Node, file: &Path) {
 
 #[cfg(test)]
 mod tests {
-    use l4rs_test_support::fifo_gate::make_fifo;
     use l4rs_test_support::TempDir;
 
     use super::*;
@@ -854,7 +853,7 @@ mod tests {
     #[test]
     fn an_xinclude_of_a_fifo_is_refused_without_waiting() {
         let dir = TempDir::new("config-xi-fifo");
-        make_fifo(&dir.path().join("appenders.xml"));
+        dir.fifo("appenders.xml");
         let main = dir.path().join("main.xml");
         std::fs::write(
             &main,

@@ -168,13 +168,3 @@ fn release(allowance: &(Mutex<Allowance>, Condvar)) {
     lock.lock().unwrap_or_else(|e| e.into_inner()).limit = None;
     signal.notify_all();
 }
-
-/// Makes a named pipe at `path` that nobody reads: what a test needs to check that l4rs refuses
-/// to read a FIFO instead of waiting for a writer for ever.
-pub fn make_fifo(path: &Path) {
-    let status = std::process::Command::new("mkfifo")
-        .arg(path)
-        .status()
-        .expect("run mkfifo");
-    assert!(status.success(), "mkfifo {}", path.display());
-}

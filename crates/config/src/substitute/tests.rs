@@ -1,7 +1,6 @@
 use std::sync::Arc;
 
 use l4rs_core::{ContextMap, Level, LogEvent, Marker, Message, Timestamp};
-use l4rs_test_support::fifo_gate::make_fifo;
 use l4rs_test_support::TempDir;
 
 use super::*;
@@ -371,7 +370,7 @@ fn bundle_reads_name_properties_next_to_the_configuration() {
 #[test]
 fn a_bundle_that_is_a_fifo_is_refused_without_waiting() {
     let dir = TempDir::new("bundle-fifo");
-    make_fifo(&dir.path().join("Piped.properties"));
+    dir.fifo("Piped.properties");
     let s = Substitutor::new(Some(&dir.path().join("log4j2.xml")));
     // Reading the FIFO would wait for a writer for ever.
     let (out, problems) = run_reporting(&s, "${bundle:Piped:key}");

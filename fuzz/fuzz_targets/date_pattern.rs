@@ -9,10 +9,9 @@ use l4rs_layout::DateFormatter;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else {
+    let Some([pattern, zone]) = l4rs_fuzz::text_fields::<2>(data) else {
         return;
     };
-    let [pattern, zone] = l4rs_fuzz::fields::<2>(text);
     l4rs_core::status::set_level(Level::OFF);
     let zone = (!zone.is_empty()).then_some(zone);
     let formatter = DateFormatter::new(Some(pattern), zone);

@@ -9,16 +9,14 @@
 
 use l4rs_config::model::{JsonLayoutSpec, LayoutSpec};
 use l4rs_core::{
-    ContextMap, ContextStack, Layout, Level, Location, LogEvent, Marker, Message, StackFrame,
-    ThreadInfo, Throwable, ThrowableRef, Timestamp,
+    ContextMap, ContextStack, Layout, Level, Location, Marker, StackFrame, ThreadInfo, Throwable,
 };
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else {
+    let Some([message, key, value, thread, header]) = l4rs_fuzz::text_fields::<5>(data) else {
         return;
     };
-    let [message, key, value, thread, header] = l4rs_fuzz::fields::<5>(text);
     l4rs_core::status::set_level(Level::OFF);
     let throwable = Throwable::new("java.lang.IllegalStateException")
         .with_message(value)
@@ -34,8 +32,9 @@ fuzz_target!(|data: &[u8]| {
     let mut ndc = ContextStack::new();
     ndc.push(value);
     let marker = Marker::get(if key.is_empty() { "FUZZ" } else { key });
-    let mut event = LogEvent::new(thread, Level::WARN, Message::Text(message));
-    event.timestamp = Timestamp::from_millis(1_351_866_842_781);
+    let mut event = l4rs_fuzz::event_with_every_part(message, &throwable, &mdc, &ndc, &marker);
+    // The logger, thread and location strings come from the input too.
+    event.logger_name = thread;
     event.thread = ThreadInfo {
         name: thread,
         id: 7,
@@ -47,10 +46,6 @@ fuzz_target!(|data: &[u8]| {
         file: thread,
         line: 7,
     });
-    event.throwable = Some(ThrowableRef::Throwable(&throwable));
-    event.context_map = &mdc;
-    event.context_stack = &ndc;
-    event.marker = Some(&marker);
 
     for compact in [false, true] {
         let spec = JsonLayoutSpec {

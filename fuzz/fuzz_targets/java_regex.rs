@@ -7,10 +7,9 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else {
+    let Some([java, haystack]) = l4rs_fuzz::text_fields::<2>(data) else {
         return;
     };
-    let [java, haystack] = l4rs_fuzz::fields::<2>(text);
     let Ok(translated) = l4rs_java_syntax::regex::translate(java) else {
         return;
     };

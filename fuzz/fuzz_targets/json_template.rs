@@ -8,16 +8,14 @@
 
 use l4rs_config::model::{EventTemplateAdditionalField, JsonTemplateLayoutSpec};
 use l4rs_core::{
-    ContextMap, ContextStack, Layout, Level, Location, LogEvent, Marker, Message, StackFrame,
-    Throwable, ThrowableRef, Timestamp,
+    ContextMap, ContextStack, Layout, Level, Marker, StackFrame, Throwable, Timestamp,
 };
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else {
+    let Some([template, element, message, field]) = l4rs_fuzz::text_fields::<4>(data) else {
         return;
     };
-    let [template, element, message, field] = l4rs_fuzz::fields::<4>(text);
     l4rs_core::status::set_level(Level::OFF);
     let spec = JsonTemplateLayoutSpec {
         event_template: Some(template.to_string()),
@@ -46,18 +44,7 @@ fuzz_target!(|data: &[u8]| {
     let mut ndc = ContextStack::new();
     ndc.push(message);
     let marker = Marker::get("FUZZ");
-    let mut event = LogEvent::new("org.example.Fuzz", Level::WARN, Message::Text(message));
-    event.timestamp = Timestamp::from_millis(1_351_866_842_781);
-    event.location = Some(Location {
-        class: "org.example.Fuzz",
-        method: "run",
-        file: "Fuzz.java",
-        line: 7,
-    });
-    event.throwable = Some(ThrowableRef::Throwable(&throwable));
-    event.context_map = &mdc;
-    event.context_stack = &ndc;
-    event.marker = Some(&marker);
+    let mut event = l4rs_fuzz::event_with_every_part(message, &throwable, &mdc, &ndc, &marker);
     let mut out = String::new();
     layout.format(&event, &mut out);
     event.timestamp = Timestamp::from_millis(i64::MIN / 2);

@@ -7,16 +7,14 @@
 
 use l4rs_config::model::{PatternLayoutSpec, ReplaceSpec};
 use l4rs_core::{
-    ContextMap, ContextStack, Layout, Level, Location, LogEvent, Marker, Message, StackFrame,
-    Throwable, ThrowableRef, Timestamp,
+    ContextMap, ContextStack, Layout, Level, Marker, StackFrame, Throwable, Timestamp,
 };
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else {
+    let Some([pattern, message, value, regex]) = l4rs_fuzz::text_fields::<4>(data) else {
         return;
     };
-    let [pattern, message, value, regex] = l4rs_fuzz::fields::<4>(text);
     l4rs_core::status::set_level(Level::OFF);
     let throwable = Throwable::new("java.lang.IllegalStateException")
         .with_message(value)
@@ -33,18 +31,7 @@ fuzz_target!(|data: &[u8]| {
     ndc.push("outer");
     ndc.push(value);
     let marker = Marker::get("FUZZ");
-    let mut event = LogEvent::new("org.example.Fuzz", Level::WARN, Message::Text(message));
-    event.timestamp = Timestamp::from_millis(1_351_866_842_781);
-    event.location = Some(Location {
-        class: "org.example.Fuzz",
-        method: "run",
-        file: "Fuzz.java",
-        line: 7,
-    });
-    event.throwable = Some(ThrowableRef::Throwable(&throwable));
-    event.context_map = &mdc;
-    event.context_stack = &ndc;
-    event.marker = Some(&marker);
+    let mut event = l4rs_fuzz::event_with_every_part(message, &throwable, &mdc, &ndc, &marker);
 
     let spec = PatternLayoutSpec {
         pattern: pattern.to_string(),

@@ -10,10 +10,9 @@ use l4rs_core::Level;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else {
+    let Some([value, numbers]) = l4rs_fuzz::text_fields::<2>(data) else {
         return;
     };
-    let [value, numbers] = l4rs_fuzz::fields::<2>(text);
     l4rs_core::status::set_level(Level::OFF);
     let _ = parse_size(value);
     let _ = parse_age(value);

@@ -20,11 +20,10 @@ fn attribute(text: &str) -> String {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else {
+    let Some([pattern, key, inside, value]) = l4rs_fuzz::text_fields::<4>(data) else {
         return;
     };
     l4rs_core::status::set_level(Level::OFF);
-    let [pattern, key, inside, value] = l4rs_fuzz::fields::<4>(text);
     let (pattern, key, inside) = (attribute(pattern), attribute(key), attribute(inside));
     let xml = format!(
         r#"<Configuration><Appenders>

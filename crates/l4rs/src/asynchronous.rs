@@ -337,20 +337,9 @@ pub(crate) fn build_async_appender(
     mode: &BuildMode,
     gate: &Arc<Gate>,
 ) -> Option<(Arc<AppenderControl>, Option<Arc<AsyncAppender>>)> {
-    let mut refs = Vec::new();
-    for reference in &async_spec.appender_refs {
-        match by_name.get(&reference.appender) {
-            Some(control) => refs.push(AppenderRef {
-                level: reference.level,
-                filter: reference.filter.as_ref().map(l4rs_filter::build_filter),
-                control: Arc::clone(control),
-            }),
-            None => status::error(format_args!(
-                "No appender named {} was configured",
-                reference.appender
-            )),
-        }
-    }
+    let refs = AppenderRef::resolve_all(&async_spec.appender_refs, by_name, |name| {
+        status::error(format_args!("No appender named {name} was configured"))
+    });
     let error = async_spec
         .error_ref
         .as_ref()

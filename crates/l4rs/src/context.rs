@@ -6,7 +6,9 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 
 use l4rs_async::AsyncAppender;
-use l4rs_config::model::{AppenderKind, AppenderSpec, LayoutSpec, PatternLayoutSpec};
+use l4rs_config::model::{
+    AppenderKind, AppenderRefSpec, AppenderSpec, LayoutSpec, PatternLayoutSpec,
+};
 use l4rs_config::routing::LoggerTree;
 use l4rs_config::Configuration;
 use l4rs_core::{status, AppendError, Filter, FilterResult, Layout, Level, Location, LogEvent};
@@ -27,6 +29,40 @@ pub(crate) struct AppenderRef {
 }
 
 impl AppenderRef {
+    /// Resolves `reference` to its appender among `by_name`, building its filter; `None` when
+    /// no appender has that name.
+    pub(crate) fn resolve(
+        reference: &AppenderRefSpec,
+        by_name: &HashMap<String, Arc<AppenderControl>>,
+    ) -> Option<AppenderRef> {
+        let control = by_name.get(&reference.appender)?;
+        Some(AppenderRef {
+            level: reference.level,
+            filter: reference.filter.as_ref().map(l4rs_filter::build_filter),
+            control: Arc::clone(control),
+        })
+    }
+
+    /// Resolves each of `references` in order, calling `report_missing` with the name of each
+    /// reference to no appender, which is left out (log4j2 words the report differently for
+    /// each kind of appender).
+    pub(crate) fn resolve_all(
+        references: &[AppenderRefSpec],
+        by_name: &HashMap<String, Arc<AppenderControl>>,
+        report_missing: impl Fn(&str),
+    ) -> Vec<AppenderRef> {
+        references
+            .iter()
+            .filter_map(|reference| {
+                let resolved = AppenderRef::resolve(reference, by_name);
+                if resolved.is_none() {
+                    report_missing(&reference.appender);
+                }
+                resolved
+            })
+            .collect()
+    }
+
     /// False when the reference's level or filter drops the event.
     pub(crate) fn accepts(&self, event: &LogEvent<'_>) -> bool {
         if let Some(level) = self.level {
@@ -333,20 +369,14 @@ impl Context {
                 .filter_map(|reference| {
                     // The message names the reference and its logger.
                     mode.element(reference.position, String::new, || {
-                        match by_name.get(&reference.appender) {
-                            Some(control) => Some(AppenderRef {
-                                level: reference.level,
-                                filter: reference.filter.as_ref().map(l4rs_filter::build_filter),
-                                control: Arc::clone(control),
-                            }),
-                            None => {
-                                status::error(format_args!(
-                                    "Unable to locate appender \"{}\" for logger config \"{}\"",
-                                    reference.appender, display_name
-                                ));
-                                None
-                            }
+                        let resolved = AppenderRef::resolve(reference, &by_name);
+                        if resolved.is_none() {
+                            status::error(format_args!(
+                                "Unable to locate appender \"{}\" for logger config \"{}\"",
+                                reference.appender, display_name
+                            ));
                         }
+                        resolved
                     })
                 })
                 .collect();

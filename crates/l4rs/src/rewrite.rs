@@ -199,20 +199,11 @@ pub(crate) fn build_rewrite_appender(
     by_name: &HashMap<String, Arc<AppenderControl>>,
     interpolator: &Arc<dyn Interpolator>,
 ) -> AppenderControl {
-    let mut refs = Vec::new();
-    for reference in &rewrite.appender_refs {
-        match by_name.get(&reference.appender) {
-            Some(control) => refs.push(AppenderRef {
-                level: reference.level,
-                filter: reference.filter.as_ref().map(l4rs_filter::build_filter),
-                control: Arc::clone(control),
-            }),
-            None => status::error(format_args!(
-                "Appender {} cannot be located. Reference ignored",
-                reference.appender
-            )),
-        }
-    }
+    let refs = AppenderRef::resolve_all(&rewrite.appender_refs, by_name, |name| {
+        status::error(format_args!(
+            "Appender {name} cannot be located. Reference ignored"
+        ))
+    });
     let policy = Policy::new(rewrite.policy.as_ref(), interpolator);
     let appender = RewriteAppender {
         name: spec.name.clone(),

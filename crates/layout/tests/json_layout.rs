@@ -7,7 +7,10 @@ mod common;
 
 use std::path::Path;
 
-use common::{scenario_dir, scenario_events, scenario_files, OwnedEvent};
+use common::{
+    assert_warm_formatting_allocates_nothing, scenario_dir, scenario_events, scenario_files,
+    OwnedEvent,
+};
 use l4rs_config::model::{JsonLayoutSpec, LayoutSpec};
 use l4rs_core::{Layout, LogEvent, Message};
 use l4rs_layout::{JsonLayout, LayoutContext};
@@ -253,16 +256,7 @@ fn formatting_allocates_nothing_once_warm() {
             ..JsonLayoutSpec::default()
         },
     ] {
-        let layout = layout(spec);
-        let mut out = String::with_capacity(64 * 1024);
-        for event in &events {
-            layout.format(&event.as_event(), &mut out);
-        }
-        for event in &events {
-            let event = event.as_event();
-            out.clear();
-            let allocations = allocations::allocations_during(|| layout.format(&event, &mut out));
-            assert_eq!(allocations, 0, "allocated formatting {:?}", event.message);
-        }
+        let what = format!("{spec:?}");
+        assert_warm_formatting_allocates_nothing(&layout(spec), &events, &what);
     }
 }

@@ -8,7 +8,7 @@ mod common;
 
 use std::sync::Arc;
 
-use common::OwnedEvent;
+use common::{assert_warm_formatting_allocates_nothing, OwnedEvent};
 use l4rs_config::model::{EventTemplateAdditionalField, JsonTemplateLayoutSpec};
 use l4rs_core::{Layout, Level, Marker, StackFrame, Throwable, Timestamp};
 use l4rs_layout::{JsonTemplateLayout, LayoutContext};
@@ -724,16 +724,7 @@ fn formatting_allocates_nothing_once_warm() {
             location_info_enabled: true,
             ..JsonTemplateLayoutSpec::default()
         });
-        let mut out = String::with_capacity(64 * 1024);
-        for event in &events {
-            layout.format(&event.as_event(), &mut out);
-        }
-        for event in &events {
-            let event = event.as_event();
-            out.clear();
-            let allocations = allocations::allocations_during(|| layout.format(&event, &mut out));
-            assert_eq!(allocations, 0, "{uri} allocated: {out}");
-        }
+        assert_warm_formatting_allocates_nothing(&layout, &events, uri);
     }
 }
 

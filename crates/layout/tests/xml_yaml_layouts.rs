@@ -5,7 +5,10 @@
 
 mod common;
 
-use common::{scenario_dir, scenario_events, scenario_files, written, OwnedEvent};
+use common::{
+    assert_warm_formatting_allocates_nothing, scenario_dir, scenario_events, scenario_files,
+    written, OwnedEvent,
+};
 use l4rs_config::model::{JsonLayoutSpec, LayoutSpec};
 use l4rs_core::Layout;
 use l4rs_layout::{LayoutContext, XmlLayout, YamlLayout};
@@ -99,19 +102,6 @@ fn formatting_allocates_nothing_once_warm() {
         ),
     ];
     for (name, layout) in &layouts {
-        let mut out = String::with_capacity(64 * 1024);
-        for event in &events {
-            layout.format(&event.as_event(), &mut out);
-        }
-        for event in &events {
-            let event = event.as_event();
-            out.clear();
-            let allocations = allocations::allocations_during(|| layout.format(&event, &mut out));
-            assert_eq!(
-                allocations, 0,
-                "{name} allocated formatting {:?}",
-                event.message
-            );
-        }
+        assert_warm_formatting_allocates_nothing(layout.as_ref(), &events, name);
     }
 }

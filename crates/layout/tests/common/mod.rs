@@ -1,5 +1,5 @@
 //! Shared by the integration tests: events described as the oracle's `events.jsonl` lines,
-//! owned here and lent out as `LogEvent`s.
+//! owned here and lent out as `LogEvent`s, and the checks run on them.
 
 #![allow(dead_code)]
 
@@ -263,4 +263,31 @@ pub(crate) fn written(layout: &dyn Layout, events: &[OwnedEvent]) -> Vec<u8> {
     layout.footer(&mut text);
     encode(&text);
     bytes
+}
+
+/// Formats each of `events` with `layout` once, so that the layout fills its caches, then
+/// again while counting this thread's allocations, and fails on the first event that
+/// allocates, naming `what` and the event. Only a test binary whose global allocator is a
+/// `CountingAllocator` with `count_on_this_thread` counts anything.
+pub(crate) fn assert_warm_formatting_allocates_nothing(
+    layout: &dyn Layout,
+    events: &[OwnedEvent],
+    what: &str,
+) {
+    let mut out = String::with_capacity(64 * 1024);
+    for event in events {
+        layout.format(&event.as_event(), &mut out);
+    }
+    for event in events {
+        let event = event.as_event();
+        out.clear();
+        let allocations = l4rs_test_support::allocations::allocations_during(|| {
+            layout.format(&event, &mut out);
+        });
+        assert_eq!(
+            allocations, 0,
+            "{what} allocated formatting {:?}: {out}",
+            event.message
+        );
+    }
 }

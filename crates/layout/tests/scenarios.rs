@@ -25,18 +25,32 @@ struct App {
     layout: PatternLayoutSpec,
 }
 
-fn stdout(pattern: &str) -> App {
-    App {
-        destination: "stdout",
-        layout: spec(pattern),
+impl App {
+    /// An appender writing `layout` to stdout.
+    fn stdout_with(layout: PatternLayoutSpec) -> App {
+        App {
+            destination: "stdout",
+            layout,
+        }
+    }
+
+    /// An appender writing `layout` to the file `name`.
+    fn file_with(name: &'static str, layout: PatternLayoutSpec) -> App {
+        App {
+            destination: name,
+            layout,
+        }
     }
 }
 
+/// An appender writing `pattern` to stdout.
+fn stdout(pattern: &str) -> App {
+    App::stdout_with(spec(pattern))
+}
+
+/// An appender writing `pattern` to the file `name`.
 fn file(name: &'static str, pattern: &str) -> App {
-    App {
-        destination: name,
-        layout: spec(pattern),
-    }
+    App::file_with(name, spec(pattern))
 }
 
 fn run(name: &str, threshold: Level, apps: Vec<App>) {
@@ -217,7 +231,7 @@ fn s102_highlight_style() {
     no_ansi.disable_ansi = true;
     run("102-highlight-style", Level::ALL, vec![
         stdout("%highlight{%-5p}|%highlight{%m}{STYLE=logback}|%highlight{%p}{FATAL=white, ERROR=red, WARN=blue bright, INFO=black, DEBUG=green, TRACE=cyan}|%style{%c}{bold,cyan}|%style{x}{bg_red white}|%red{r}%green{g}%blue{b}%yellow{y}|%highlight{%d{HH:mm} %p: %m}%n"),
-        App { destination: "no-ansi.log", layout: no_ansi },
+        App::file_with("no-ansi.log", no_ansi),
     ]);
 }
 
@@ -297,10 +311,7 @@ fn s114_exceptions_implicit() {
         vec![
             stdout("implicit-nl %p %m%n"),
             stdout("implicit-no-nl %p %m|"),
-            App {
-                destination: "stdout",
-                layout: never,
-            },
+            App::stdout_with(never),
             file("default-layout.log", "%m%n"),
             file(
                 "replace-ex.log",
@@ -366,16 +377,7 @@ fn s160_header_footer() {
     run(
         "160-header-footer",
         Level::INFO,
-        vec![
-            App {
-                destination: "stdout",
-                layout: console,
-            },
-            App {
-                destination: "file.log",
-                layout: f,
-            },
-        ],
+        vec![App::stdout_with(console), App::file_with("file.log", f)],
     );
 }
 
@@ -394,16 +396,7 @@ fn s161_layout_replace() {
     run(
         "161-layout-replace",
         Level::INFO,
-        vec![
-            App {
-                destination: "stdout",
-                layout: console,
-            },
-            App {
-                destination: "replaced.log",
-                layout: f,
-            },
-        ],
+        vec![App::stdout_with(console), App::file_with("replaced.log", f)],
     );
 }
 
@@ -427,22 +420,19 @@ fn s162_pattern_selectors() {
         "162-pattern-selectors",
         Level::DEBUG,
         vec![
-            App {
-                destination: "stdout",
-                layout: selector(
-                    PatternSelectorKind::Marker,
-                    "default %p %m%n",
-                    &[("FLOW", "flow [%marker] %m%n"), ("SQL", "sql %m%n")],
-                ),
-            },
-            App {
-                destination: "by-level.log",
-                layout: selector(
+            App::stdout_with(selector(
+                PatternSelectorKind::Marker,
+                "default %p %m%n",
+                &[("FLOW", "flow [%marker] %m%n"), ("SQL", "sql %m%n")],
+            )),
+            App::file_with(
+                "by-level.log",
+                selector(
                     PatternSelectorKind::Level,
                     "%p %m%n",
                     &[("ERROR", "!!! %m%n"), ("DEBUG", "... %m%n")],
                 ),
-            },
+            ),
         ],
     );
 }

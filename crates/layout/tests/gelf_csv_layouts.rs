@@ -8,10 +8,10 @@ mod common;
 use std::io::Read;
 use std::sync::Arc;
 
-use common::{scenario_dir, scenario_events, written, OwnedEvent};
+use common::{file_appenders, scenario_dir, scenario_events, written, OwnedEvent};
 use l4rs_config::model::{
-    AppenderKind, Configuration, CsvLayoutKind, CsvLayoutSpec, CsvQuoteMode, GelfCompression,
-    GelfLayoutSpec, LayoutSpec, LoggerFieldsSpec, PatternLayoutSpec, Rfc5424LayoutSpec,
+    Configuration, CsvLayoutKind, CsvLayoutSpec, CsvQuoteMode, GelfCompression, GelfLayoutSpec,
+    LayoutSpec, LoggerFieldsSpec, PatternLayoutSpec, Rfc5424LayoutSpec,
 };
 use l4rs_core::{Layout, LogEvent, Message};
 use l4rs_layout::{CsvLayout, GelfLayout, LayoutContext, Rfc5424Layout};
@@ -159,20 +159,15 @@ fn file_layouts(config: &Configuration) -> Vec<(String, Arc<dyn Layout>)> {
         interpolator: Some(config.substitutor.clone()),
         console: false,
     };
-    config
-        .appenders
-        .iter()
+    file_appenders(config)
+        .into_iter()
         .filter_map(|appender| {
-            let AppenderKind::File(file) = &appender.kind else {
-                return None;
-            };
             let layout: Arc<dyn Layout> = match &appender.layout {
                 Some(LayoutSpec::Gelf(spec)) => Arc::new(GelfLayout::new(spec, context.clone())),
                 Some(LayoutSpec::Csv(spec)) => Arc::new(CsvLayout::new(spec, context.clone())),
                 _ => return None,
             };
-            let name = file.file_name.rsplit('/').next().unwrap().to_string();
-            Some((name, layout))
+            Some((appender.file, layout))
         })
         .collect()
 }

@@ -216,9 +216,14 @@ pub(crate) struct ScenarioFile {
 
 /// The File appenders of scenario folder `scenario`.
 pub(crate) fn scenario_files(scenario: &Path) -> Vec<ScenarioFile> {
-    use l4rs_config::model::AppenderKind;
     let text = std::fs::read_to_string(scenario.join("log4j2.xml")).unwrap();
     let config = l4rs_config::load_str(&text, None).expect("the scenario's configuration loads");
+    file_appenders(&config)
+}
+
+/// The File appenders of a scenario's loaded configuration.
+pub(crate) fn file_appenders(config: &l4rs_config::model::Configuration) -> Vec<ScenarioFile> {
+    use l4rs_config::model::AppenderKind;
     config
         .appenders
         .iter()

@@ -4,19 +4,16 @@
 
 mod common;
 
-use common::OwnedEvent;
+use std::path::Path;
+
+use common::events_in;
 use l4rs_core::{Layout, Level};
 use l4rs_layout::PatternLayout;
 
 fn replay(name: &str) {
     let dir = format!("{}/tests/oracle/{name}", env!("CARGO_MANIFEST_DIR"));
     let patterns = std::fs::read_to_string(format!("{dir}/patterns.txt")).unwrap();
-    let events: Vec<OwnedEvent> = std::fs::read_to_string(format!("{dir}/events.jsonl"))
-        .unwrap()
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(OwnedEvent::from_json)
-        .collect();
+    let events = events_in(Path::new(&dir));
     let mut failures = Vec::new();
     for line in patterns.lines() {
         let (file, pattern) = line.split_once(": ").unwrap();

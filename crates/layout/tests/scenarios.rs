@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::OwnedEvent;
+use common::events_in;
 use l4rs_config::model::{
     PatternLayoutSpec, PatternSelectorKind, PatternSelectorSpec, ReplaceSpec,
 };
@@ -60,12 +60,7 @@ fn run(name: &str, threshold: Level, apps: Vec<App>) {
     ) else {
         return;
     };
-    let events: Vec<OwnedEvent> = std::fs::read_to_string(dir.join("events.jsonl"))
-        .unwrap()
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(OwnedEvent::from_json)
-        .collect();
+    let events = events_in(&dir);
     let layouts: Vec<PatternLayout> = apps
         .iter()
         .map(|a| PatternLayout::new(&a.layout, LayoutContext::default()))

@@ -197,7 +197,13 @@ pub(crate) fn scenario_dir(name: &str) -> PathBuf {
 
 /// A conformance scenario's events, in order.
 pub(crate) fn scenario_events(name: &str) -> Vec<OwnedEvent> {
-    std::fs::read_to_string(scenario_dir(name).join("events.jsonl"))
+    events_in(&scenario_dir(name))
+}
+
+/// The events of the `events.jsonl` in folder `dir` (a scenario's or an oracle probe's), in
+/// order.
+pub(crate) fn events_in(dir: &Path) -> Vec<OwnedEvent> {
+    std::fs::read_to_string(dir.join("events.jsonl"))
         .expect("the scenario's events")
         .lines()
         .filter(|line| !line.trim().is_empty())

@@ -2,7 +2,7 @@
 //!
 //! Each integration test file is its own process, because l4rs's configuration is global, as
 //! log4j2's `LoggerContext` is. What every test crate shares (the FIFO gate, counted
-//! allocations, deep throwables, the workspace root) comes from l4rs-test-support and is
+//! allocations, deep throwables, an error with a source, the workspace root) comes from l4rs-test-support and is
 //! re-exported here, so a test of `tests/` finds all its helpers under `l4rs_tests::`.
 
 use std::fmt::Display;
@@ -13,7 +13,9 @@ pub mod kafka;
 pub mod net;
 pub mod rsyslog;
 
-pub use l4rs_test_support::{allocations, deep_throwable, fifo_gate, tmpfs, workspace_root};
+pub use l4rs_test_support::{
+    allocations, deep_throwable, fifo_gate, tmpfs, workspace_root, RequestFailed,
+};
 
 /// The text after the sequence number in each line the exit probe's `crash-loop` mode logs.
 pub const CRASH_PAYLOAD: &str = "payload-0123456789-abcdefghijklmnopqrstuvwxyz";

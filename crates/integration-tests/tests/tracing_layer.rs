@@ -326,22 +326,6 @@ fn a_log_record_beside_the_layer_is_written_once() {
     );
 }
 
-/// An error with a source, as applications define them.
-#[derive(Debug)]
-struct RequestFailed(std::io::Error);
-
-impl std::fmt::Display for RequestFailed {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("request failed")
-    }
-}
-
-impl std::error::Error for RequestFailed {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        Some(&self.0)
-    }
-}
-
 /// An error whose `Display` panics.
 #[derive(Debug)]
 struct ExplodingError;
@@ -371,7 +355,7 @@ fn an_error_field_is_the_throwable_as_with_l4rs_macros() {
 </Configuration>"#
         )
     });
-    let error = RequestFailed(std::io::Error::other("disk full"));
+    let error = l4rs_tests::RequestFailed(std::io::Error::other("disk full"));
     let throwable = l4rs_tests::deep_throwable(3);
     let logger = l4rs::get_logger("errors");
     // Each pair: through `tracing` (the error as `tracing`'s error value, the idiom its

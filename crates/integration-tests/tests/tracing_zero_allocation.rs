@@ -34,9 +34,9 @@ fn steady_state_tracing_events_do_not_allocate() {
     // Error values, which become the events' throwables: a `dyn Error` with a source is
     // converted into the thread's reused throwable, and an l4rs throwable is copied there
     // with its frames shared.
-    // (`ChainedError` is named from its `Debug` output, which the conversion reads without
+    // (`RequestFailed` is named from its `Debug` output, which the conversion reads without
     // allocating.)
-    let failed = ChainedError(std::io::Error::other("root cause"));
+    let failed = l4rs_tests::RequestFailed(std::io::Error::other("root cause"));
     let throwable = l4rs_tests::deep_throwable(100);
     // Creating a span allocates (its fields are rendered once, into its extensions); entering
     // it and logging inside it does not.
@@ -80,7 +80,7 @@ fn steady_state_tracing_events_do_not_allocate() {
         lines[2]
     );
     assert!(
-        lines[3].ends_with(" - failed ChainedError: chained")
+        lines[3].ends_with(" - failed RequestFailed: request failed")
             && lines[4] == "Caused by: std::io::error::Error: root cause"
             && lines[5] == " {} []",
         "{:?}",
@@ -107,20 +107,4 @@ fn steady_state_tracing_events_do_not_allocate() {
         "{}",
         lines[from_log]
     );
-}
-
-/// An error with a source.
-#[derive(Debug)]
-struct ChainedError(std::io::Error);
-
-impl std::fmt::Display for ChainedError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("chained")
-    }
-}
-
-impl std::error::Error for ChainedError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        Some(&self.0)
-    }
 }

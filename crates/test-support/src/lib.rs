@@ -1,10 +1,10 @@
 //! What l4rs's tests share, so that no helper is copied from one test to the next: a fresh
 //! temporary folder ([`TempDir`]), the workspace root ([`workspace_root`]), counted allocations
 //! ([`allocations`]), a stand-in layout ([`LineLayout`]), throwables as deep as the benchmark's
-//! ([`deep_throwable`], [`benchmark_throwable`]), a named pipe that stalls an appender
-//! ([`fifo_gate`]), a small filesystem that fills up ([`tmpfs`]), a real Kafka-compatible broker
-//! and an independent consumer ([`kafka`]) and the skip-or-fail rule for what lives outside the
-//! repository ([`shared`]).
+//! ([`deep_throwable`], [`benchmark_throwable`]), an error with a source ([`RequestFailed`]), a
+//! named pipe that stalls an appender ([`fifo_gate`]), a small filesystem that fills up
+//! ([`tmpfs`]), a real Kafka-compatible broker and an independent consumer ([`kafka`]) and the
+//! skip-or-fail rule for what lives outside the repository ([`shared`]).
 //!
 //! A development dependency only (`publish = false`; l4rs-bench, itself unpublished, uses
 //! [`kafka`] for its Kafka rows): nothing here is l4rs's API. It depends on
@@ -14,6 +14,7 @@
 //! `tests/<area>_support`) module.
 
 pub mod allocations;
+mod errors;
 pub mod fifo_gate;
 pub mod kafka;
 mod layouts;
@@ -24,6 +25,7 @@ pub mod tmpfs;
 
 use std::path::{Path, PathBuf};
 
+pub use errors::RequestFailed;
 pub use layouts::LineLayout;
 pub use temp_dir::TempDir;
 pub use throwables::{benchmark_throwable, deep_throwable};

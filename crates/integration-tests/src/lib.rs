@@ -22,10 +22,7 @@ pub const CRASH_PAYLOAD: &str = "payload-0123456789-abcdefghijklmnopqrstuvwxyz";
 
 /// A fresh, empty directory under `target/test-output/<name>`.
 pub fn fresh_output_dir(name: &str) -> PathBuf {
-    let dir = workspace_root().join("target/test-output").join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("create test output directory");
-    dir
+    l4rs_test_support::fresh_dir_at(workspace_root().join("target/test-output").join(name))
 }
 
 /// Writes `xml` as a configuration file in `dir` and returns its path.

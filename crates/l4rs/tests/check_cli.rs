@@ -6,12 +6,11 @@ use std::time::{Duration, Instant};
 
 /// A fresh, empty directory for one test's files.
 fn fresh_dir(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("check-cli")
-        .join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("create the test directory");
-    dir
+    l4rs_test_support::fresh_dir_at(
+        Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join("check-cli")
+            .join(name),
+    )
 }
 
 /// What one `l4rs check` run printed, and whether it succeeded.

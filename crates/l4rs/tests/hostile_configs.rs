@@ -142,12 +142,11 @@ fn init(config: &Path, dir: &Path, logger: Option<&str>) -> Outcome {
 
 /// A fresh, empty directory for one case.
 fn case_dir(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("hostile-configs")
-        .join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("create the case directory");
-    dir
+    l4rs_test_support::fresh_dir_at(
+        Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join("hostile-configs")
+            .join(name),
+    )
 }
 
 /// What a case expects of both paths.

@@ -1,5 +1,5 @@
 //! What l4rs's tests share, so that no helper is copied from one test to the next: a fresh
-//! temporary folder ([`TempDir`]), the workspace root ([`workspace_root`]), counted allocations
+//! temporary folder ([`TempDir`], or [`fresh_dir_at`] to keep it), the workspace root ([`workspace_root`]), counted allocations
 //! ([`allocations`]), a stand-in layout ([`LineLayout`]), throwables as deep as the benchmark's
 //! ([`deep_throwable`], [`benchmark_throwable`]), an error with a source ([`RequestFailed`]), a
 //! named pipe that stalls an appender ([`fifo_gate`]), a small filesystem that fills up
@@ -27,7 +27,7 @@ use std::path::{Path, PathBuf};
 
 pub use errors::RequestFailed;
 pub use layouts::LineLayout;
-pub use temp_dir::TempDir;
+pub use temp_dir::{fresh_dir_at, TempDir};
 pub use throwables::{benchmark_throwable, deep_throwable};
 
 /// The workspace root: where `Cargo.toml`, `config-samples/` and `target/` are.

@@ -1,4 +1,5 @@
-//! A fresh folder for one test, removed when the test is done with it.
+//! A fresh folder for one test: removed when the test is done with it ([`TempDir`]), or kept
+//! for reading after it ([`fresh_dir_at`]).
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -60,6 +61,15 @@ impl Drop for TempDir {
     }
 }
 
+/// The folder `path`, emptied of what an earlier run left there and created. Unlike a
+/// [`TempDir`] it stays after the test, so that its files can be read when the test fails; a
+/// test that uses a fixed `path` must be the only one to use it.
+pub fn fresh_dir_at(path: PathBuf) -> PathBuf {
+    let _ = std::fs::remove_dir_all(&path);
+    std::fs::create_dir_all(&path).unwrap_or_else(|e| panic!("create {}: {e}", path.display()));
+    path
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -83,5 +93,16 @@ mod tests {
         let fifo = dir.fifo("pipe");
         assert_eq!(fifo, dir.file("pipe"));
         assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+    }
+
+    #[test]
+    fn a_fresh_dir_at_a_path_is_emptied_and_kept() {
+        let parent = TempDir::new("fresh-at");
+        let path = parent.path().join("kept");
+        std::fs::create_dir_all(&path).unwrap();
+        std::fs::write(path.join("old.log"), "x").unwrap();
+        assert_eq!(fresh_dir_at(path.clone()), path);
+        assert!(path.is_dir());
+        assert!(!path.join("old.log").exists());
     }
 }

@@ -37,6 +37,19 @@ fn messages(capture: &GlobalCapture) -> Vec<String> {
         .collect()
 }
 
+/// Fails, printing them all, unless some status message in `all` contains `text`.
+fn assert_some_message_contains(all: &[String], text: &str) {
+    assert!(all.iter().any(|m| m.contains(text)), "{text}\n{all:#?}");
+}
+
+/// Fails, printing them all, unless some status message in `all` starts with `prefix`.
+fn assert_some_message_starts_with(all: &[String], prefix: &str) {
+    assert!(
+        all.iter().any(|m| m.starts_with(prefix)),
+        "{prefix}\n{all:#?}"
+    );
+}
+
 #[test]
 fn tcp_events_from_four_threads_arrive_whole_and_in_order() {
     let _serial = serial();
@@ -293,19 +306,10 @@ fn a_refused_port_is_reported_and_logging_goes_on() {
     let creation = format!(
         "TcpSocketManager (TCP:127.0.0.1:{port}) caught exception and will continue: java.io.IOException: Unable to create socket for 127.0.0.1 at port {port}"
     );
-    assert!(
-        all.iter().any(|m| m.starts_with(&creation)),
-        "{creation}\n{all:#?}"
-    );
+    assert_some_message_starts_with(&all, &creation);
     let write = format!("Unable to write to stream TCP:127.0.0.1:{port} for appender S");
-    assert!(
-        all.iter().any(|m| m.starts_with(&write)),
-        "{write}\n{all:#?}"
-    );
-    assert!(
-        all.iter().any(|m| m.contains("socket not available")),
-        "{all:#?}"
-    );
+    assert_some_message_starts_with(&all, &write);
+    assert_some_message_contains(&all, "socket not available");
 }
 
 #[test]
@@ -378,14 +382,8 @@ fn a_negative_reconnection_delay_never_reconnects() {
     assert_eq!((text.as_str(), connections), ("", 0));
     let all = messages(&capture);
     let broken = format!("Error writing to TCP:127.0.0.1:{port} for connection");
-    assert!(
-        all.iter().any(|m| m.contains(&broken)),
-        "{broken}\n{all:#?}"
-    );
-    assert!(
-        all.iter().any(|m| m.contains("socket not available")),
-        "{all:#?}"
-    );
+    assert_some_message_contains(&all, &broken);
+    assert_some_message_contains(&all, "socket not available");
 }
 
 #[test]
@@ -495,10 +493,7 @@ fn a_receiver_that_stops_reading_costs_each_event_at_most_the_write_timeout() {
         )) && m.contains("Error sending to TCP:127.0.0.1:")),
         "{all:#?}"
     );
-    assert!(
-        all.iter().any(|m| m.contains("socket not available")),
-        "{all:#?}"
-    );
+    assert_some_message_contains(&all, "socket not available");
 }
 
 #[test]

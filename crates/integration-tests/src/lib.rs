@@ -96,6 +96,21 @@ pub fn init_in_fresh_dir(name: &str, xml: impl FnOnce(&str) -> String) -> PathBu
     dir
 }
 
+/// [`init_in_fresh_dir`] with one File appender, `file`'s `(name, pattern)` (see
+/// [`file_appenders`]), fed by `logger`'s `(name, level)` alone, and the root logger off;
+/// returns the directory.
+pub fn init_file_logger(name: &str, file: (&str, &str), logger: (&str, &str)) -> PathBuf {
+    let ((appender, pattern), (logger, level)) = (file, logger);
+    init_in_fresh_dir(name, |dir| {
+        files_config(
+            dir,
+            &[(appender, pattern)],
+            &[(logger, level, appender)],
+            r#"<Root level="off"/>"#,
+        )
+    })
+}
+
 /// [`init_in_fresh_dir`] for a configuration whose building may report problems (a receiver
 /// that is not there): returns the directory and the status messages building reported.
 pub fn init_reporting(name: &str, xml: impl FnOnce(&str) -> String) -> (PathBuf, Vec<String>) {

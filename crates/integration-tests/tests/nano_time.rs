@@ -5,14 +5,7 @@ use l4rs::core::time::monotonic_nanos;
 
 #[test]
 fn a_layout_with_nano_gives_each_call_a_monotonic_reading() {
-    let dir = l4rs_tests::init_in_fresh_dir("nano-time", |dir| {
-        l4rs_tests::files_config(
-            dir,
-            &[("Nano", "%N %m%n")],
-            &[("nano", "info", "Nano")],
-            r#"<Root level="off"/>"#,
-        )
-    });
+    let dir = l4rs_tests::init_file_logger("nano-time", ("Nano", "%N %m%n"), ("nano", "info"));
     let logger = l4rs::get_logger("nano");
     let before = monotonic_nanos();
     l4rs::info!(logger, "first");

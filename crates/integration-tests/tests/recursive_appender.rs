@@ -16,14 +16,11 @@ impl fmt::Display for LogsWhileFormatted {
 
 #[test]
 fn an_appender_called_again_from_its_own_formatting_skips_the_inner_event() {
-    let dir = l4rs_tests::init_in_fresh_dir("recursive-appender", |dir| {
-        l4rs_tests::files_config(
-            dir,
-            &[("Reentrant", "%m%n")],
-            &[("reentrant", "info", "Reentrant")],
-            r#"<Root level="off"/>"#,
-        )
-    });
+    let dir = l4rs_tests::init_file_logger(
+        "recursive-appender",
+        ("Reentrant", "%m%n"),
+        ("reentrant", "info"),
+    );
     let logger = l4rs::get_logger("reentrant");
     let ((), records) = l4rs::core::status::capture(|| {
         for index in 0..6 {

@@ -19,14 +19,11 @@ impl<S: tracing::Subscriber> Layer<S> for CountEvents {
 #[test]
 fn events_l4rs_does_not_want_still_reach_the_other_layer() {
     static SEEN: AtomicUsize = AtomicUsize::new(0);
-    let dir = l4rs_tests::init_in_fresh_dir("tracing-beside-other-layers", |dir| {
-        l4rs_tests::files_config(
-            dir,
-            &[("Out", "%c %p %m%n")],
-            &[("quiet", "warn", "Out")],
-            r#"<Root level="off"/>"#,
-        )
-    });
+    let dir = l4rs_tests::init_file_logger(
+        "tracing-beside-other-layers",
+        ("Out", "%c %p %m%n"),
+        ("quiet", "warn"),
+    );
     tracing_subscriber::registry()
         .with(l4rs::tracing::layer())
         .with(CountEvents(&SEEN))

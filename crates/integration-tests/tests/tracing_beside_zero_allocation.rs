@@ -27,14 +27,11 @@ impl<S: tracing::Subscriber> Layer<S> for CountEvents {
 #[test]
 fn the_layer_beside_an_unfiltered_layer_does_not_allocate_per_event() {
     static SEEN: AtomicUsize = AtomicUsize::new(0);
-    let dir = l4rs_tests::init_in_fresh_dir("tracing-beside-zero-allocation", |dir| {
-        l4rs_tests::files_config(
-            dir,
-            &[("Out", "%c %p %m%n")],
-            &[("chatty", "debug", "Out")],
-            r#"<Root level="off"/>"#,
-        )
-    });
+    let dir = l4rs_tests::init_file_logger(
+        "tracing-beside-zero-allocation",
+        ("Out", "%c %p %m%n"),
+        ("chatty", "debug"),
+    );
     tracing_subscriber::registry()
         .with(l4rs::tracing::layer())
         .with(CountEvents(&SEEN))

@@ -8,14 +8,11 @@ use tracing_subscriber::prelude::*;
 
 #[test]
 fn installing_the_subscriber_after_l4rs_routes_log_and_tracing_once() {
-    let dir = l4rs_tests::init_in_fresh_dir("tracing-init-after-l4rs", |dir| {
-        l4rs_tests::files_config(
-            dir,
-            &[("Out", "%c|%p|%m|%X%n")],
-            &[("my_app", "debug", "Out")],
-            r#"<Root level="off"/>"#,
-        )
-    });
+    let dir = l4rs_tests::init_file_logger(
+        "tracing-init-after-l4rs",
+        ("Out", "%c|%p|%m|%X%n"),
+        ("my_app", "debug"),
+    );
     // l4rs's bridge holds `log` now: what makes `tracing-subscriber`'s `init()` fail.
     assert!(
         tracing_log::LogTracer::init().is_err(),

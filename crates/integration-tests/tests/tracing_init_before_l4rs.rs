@@ -8,14 +8,11 @@ fn initialising_tracing_first_then_l4rs_routes_log_and_tracing_once() {
     l4rs::tracing::init().expect("the first tracing subscriber");
     // l4rs's bridge holds `log` already.
     assert!(tracing_log::LogTracer::init().is_err());
-    let dir = l4rs_tests::init_in_fresh_dir("tracing-init-before-l4rs", |dir| {
-        l4rs_tests::files_config(
-            dir,
-            &[("Out", "%c|%p|%m|%X%n")],
-            &[("my_app", "debug", "Out")],
-            r#"<Root level="off"/>"#,
-        )
-    });
+    let dir = l4rs_tests::init_file_logger(
+        "tracing-init-before-l4rs",
+        ("Out", "%c|%p|%m|%X%n"),
+        ("my_app", "debug"),
+    );
     log::debug!(target: "my_app::db", "from log");
     tracing::debug!(target: "my_app::web", id = 7, "from tracing");
     tracing::trace!(target: "my_app::web", "below debug");

@@ -12,14 +12,11 @@ fn log_records_through_log_tracer_are_routed_once_by_their_own_target() {
         .with(l4rs::tracing::layer())
         .init();
     tracing_log::LogTracer::init().expect("LogTracer takes the log crate");
-    let dir = l4rs_tests::init_in_fresh_dir("tracing-log-tracer", |dir| {
-        l4rs_tests::files_config(
-            dir,
-            &[("Out", "%c|%p|%C|%M|%F|%L|%m|%X%n")],
-            &[("legacy::db", "debug", "Out")],
-            r#"<Root level="off"/>"#,
-        )
-    });
+    let dir = l4rs_tests::init_file_logger(
+        "tracing-log-tracer",
+        ("Out", "%c|%p|%C|%M|%F|%L|%m|%X%n"),
+        ("legacy::db", "debug"),
+    );
     // The configuration's DEBUG reaches `log`'s own maximum level too.
     assert_eq!(log::max_level(), log::LevelFilter::Debug);
     let ((from_tracing, from_log), status) = l4rs::core::status::observe(l4rs::Level::WARN, || {

@@ -35,16 +35,23 @@ mod tests {
         replaced.iter().for_each(open_file);
     }
 
-    fn file_spec(file_name: String, append: bool, create_on_demand: bool) -> AppenderSpec {
+    /// The one appender of a configuration whose `<Appenders>` holds `appender` alone.
+    fn only_appender(appender: &str) -> AppenderSpec {
         let xml = format!(
-            r#"<Configuration><Appenders><File name="F" fileName="{file_name}" append="{append}"
-               createOnDemand="{create_on_demand}"/></Appenders>
+            r#"<Configuration><Appenders>{appender}</Appenders>
                <Loggers><Root level="info"/></Loggers></Configuration>"#
         );
-        let spec = l4rs_config::load_str(&xml, None)
+        l4rs_config::load_str(&xml, None)
             .unwrap()
             .appenders
-            .remove(0);
+            .remove(0)
+    }
+
+    fn file_spec(file_name: String, append: bool, create_on_demand: bool) -> AppenderSpec {
+        let spec = only_appender(&format!(
+            r#"<File name="F" fileName="{file_name}" append="{append}"
+               createOnDemand="{create_on_demand}"/>"#
+        ));
         assert!(matches!(spec.kind, AppenderKind::File(_)));
         spec
     }
@@ -81,15 +88,10 @@ mod tests {
     }
 
     fn mmf_spec(file_name: &str, append: bool, region_length: &str) -> AppenderSpec {
-        let xml = format!(
-            r#"<Configuration><Appenders><MemoryMappedFile name="M" fileName="{file_name}"
-               append="{append}" regionLength="{region_length}"/></Appenders>
-               <Loggers><Root level="info"/></Loggers></Configuration>"#
-        );
-        let spec = l4rs_config::load_str(&xml, None)
-            .unwrap()
-            .appenders
-            .remove(0);
+        let spec = only_appender(&format!(
+            r#"<MemoryMappedFile name="M" fileName="{file_name}"
+               append="{append}" regionLength="{region_length}"/>"#
+        ));
         assert!(matches!(spec.kind, AppenderKind::MemoryMappedFile(_)));
         spec
     }
@@ -134,13 +136,17 @@ mod tests {
         );
     }
 
+    /// Why opening `spec`'s file fails; panics when it opens.
+    fn open_error(spec: &AppenderSpec) -> String {
+        l4rs_appenders::open_replaced_file(spec)
+            .unwrap_err()
+            .to_string()
+    }
+
     #[test]
     fn an_unopenable_file_is_reported_as_log4j2_words_it() {
         let dir = TempDir::new("unopenable");
-        let spec = file_spec(dir.path().display().to_string(), true, false);
-        let error = l4rs_appenders::open_replaced_file(&spec)
-            .unwrap_err()
-            .to_string();
+        let error = open_error(&file_spec(dir.path().display().to_string(), true, false));
         assert!(
             error.starts_with("FileManager (") && error.contains("java.io.FileNotFoundException"),
             "{error}"
@@ -152,10 +158,7 @@ mod tests {
         let dir = TempDir::new("parent-file");
         let parent = dir.file("plain");
         std::fs::write(&parent, "").unwrap();
-        let spec = file_spec(format!("{parent}/child.log"), true, false);
-        let error = l4rs_appenders::open_replaced_file(&spec)
-            .unwrap_err()
-            .to_string();
+        let error = open_error(&file_spec(format!("{parent}/child.log"), true, false));
         assert!(
             error.starts_with("FileManager (") && error.contains("exists and is not a directory"),
             "{error}"

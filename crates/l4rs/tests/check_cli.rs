@@ -308,12 +308,6 @@ struct Row {
     warning: Option<&'static str>,
 }
 
-fn make_fifo(path: &Path) {
-    let c_path = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
-    // SAFETY: a valid NUL-terminated path.
-    assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0, "mkfifo");
-}
-
 const ROWS: &[Row] = &[
     Row {
         name: "good",
@@ -516,7 +510,7 @@ fn a_fifo_hangs_neither_check_nor_init() {
     let limit = Duration::from_secs(20);
     let dir = fresh_dir("fifo");
     let fifo = dir.join("pipe");
-    make_fifo(&fifo);
+    l4rs_test_support::make_fifo(&fifo);
     let config = write_config(
         &dir,
         r#"<Configuration>

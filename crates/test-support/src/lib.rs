@@ -27,7 +27,7 @@ use std::path::{Path, PathBuf};
 
 pub use errors::RequestFailed;
 pub use layouts::LineLayout;
-pub use temp_dir::{fresh_dir_at, TempDir};
+pub use temp_dir::{fresh_dir_at, make_fifo, TempDir};
 pub use throwables::{benchmark_throwable, deep_throwable};
 
 /// The workspace root: where `Cargo.toml`, `config-samples/` and `target/` are.

@@ -47,12 +47,19 @@ impl TempDir {
     /// [`file`]: TempDir::file
     pub fn fifo(&self, name: &str) -> String {
         let path = self.file(name);
-        let c_path = std::ffi::CString::new(path.as_bytes()).expect("a path without NUL");
-        // SAFETY: a valid NUL-terminated path.
-        let made = unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) };
-        assert_eq!(made, 0, "mkfifo {path}");
+        make_fifo(Path::new(&path));
         path
     }
+}
+
+/// Makes a FIFO (mode 0600) at `path`, for tests of what opening one does (a folder that is
+/// not a [`TempDir`] uses this; a `TempDir` has [`TempDir::fifo`]).
+pub fn make_fifo(path: &Path) {
+    use std::os::unix::ffi::OsStrExt as _;
+    let c_path = std::ffi::CString::new(path.as_os_str().as_bytes()).expect("a path without NUL");
+    // SAFETY: a valid NUL-terminated path.
+    let made = unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) };
+    assert_eq!(made, 0, "mkfifo {}", path.display());
 }
 
 impl Drop for TempDir {

@@ -9,21 +9,7 @@
 
 use std::hint::black_box;
 
-/// An error with a source, as applications define them.
-#[derive(Debug)]
-struct RequestFailed(std::io::Error);
-
-impl std::fmt::Display for RequestFailed {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("request failed")
-    }
-}
-
-impl std::error::Error for RequestFailed {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        Some(&self.0)
-    }
-}
+use l4rs_test_support::RequestFailed;
 
 fn error() -> &'static RequestFailed {
     static ERROR: std::sync::OnceLock<RequestFailed> = std::sync::OnceLock::new();

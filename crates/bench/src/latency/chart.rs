@@ -15,7 +15,7 @@ const LEFT: f64 = 80.0;
 const TOP: f64 = 84.0;
 /// Room under each panel for its axis labels and its legend (up to four lines: l4rs, log4j2
 /// and the row's two floors).
-const GAP: f64 = 120.0;
+const GAP: f64 = 140.0;
 /// Where the maximum is drawn: one decade past 99.999%.
 const MAX_DECADES: f64 = 6.0;
 

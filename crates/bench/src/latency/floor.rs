@@ -5,14 +5,19 @@
 //! * [`NO_OP`]: a call that does nothing. What it measures is the harness and the scheduler:
 //!   a worker woken late, or preempted between its due time and its return, by the other
 //!   workers (a row has more threads than the machine has cores) or by anything else running.
-//!   No library's call returns sooner, so no library's p99.99 can be below it.
+//!   A library's call waits for the same things and more.
 //! * [`WRITE_ONLY`]: a call that only hands the row's bytes to the OS the way an
 //!   immediate-flush appender that appends must, one `write(2)` per event
 //!   ([`crate::ceiling`]'s writer), with no formatting, routing or lock of its own. Such an
-//!   appender's call cannot be shorter. Only synchronous appending rows have it: an
-//!   asynchronous row's caller only hands the event to a queue, which the no-op call bounds;
+//!   appender's call does that and more. Only synchronous appending rows have it: an
+//!   asynchronous row's caller only hands the event to a queue, which the no-op call covers;
 //!   and a bare copy into a fresh mapping is no floor for MemoryMappedFile, whose call would
 //!   take each new page's fault where the appender's prefaulting thread takes them ahead.
+//!
+//! A floor runs in a window of its own, after the libraries' windows (the kernel may still be
+//! writing their files back), so it estimates what this machine adds rather than bounding
+//! each percentile of another window: a library can be quicker than a floor at the median of
+//! a quieter moment.
 
 use std::path::Path;
 use std::time::Duration;

@@ -1,7 +1,8 @@
 //! `--latency`: tail latency at a fixed offered rate. Each row's threads call at a fixed rate
 //! each ([`schedule`]), every call is timed from its scheduled start on the monotonic clock
 //! into a preallocated [`histogram`], and l4rs's percentiles are printed beside log4j2's
-//! (the Java harness runs the same schedule and histogram), with a chart ([`chart`]).
+//! (the Java harness runs the same schedule and histogram) and the machine's floors
+//! ([`floor`]), with a chart ([`chart`]).
 //!
 //! The rate per thread is `--rate` when given; else half of log4j2's measured maximum for the
 //! row (`--vs-log4j2`: a throughput run of the harness first), else half of l4rs's own.

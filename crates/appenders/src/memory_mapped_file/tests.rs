@@ -1008,21 +1008,30 @@ fn failures_under_concurrency_keep_the_file_consistent() {
                             elapsed < Duration::from_millis(500)
                                 || (ok.len() <= 100 && elapsed < Duration::from_secs(10))
                         };
+                        // Records written while failures were still being injected.
+                        let mut amid_failures = 0;
                         while more(&ok) {
                             if m.write(line(thread, sequence).as_bytes()).is_ok() {
                                 ok.push(sequence);
+                                if started.elapsed() < Duration::from_millis(500) {
+                                    amid_failures += 1;
+                                }
                             }
                             sequence += 1;
                         }
-                        ok
+                        (ok, amid_failures)
                     })
                 })
                 .collect();
             assert!(injector.join().unwrap() > 50);
-            handles
-                .into_iter()
-                .map(|h| h.join().unwrap())
-                .collect::<Vec<_>>()
+            let (written, amid_failures): (Vec<_>, Vec<_>) =
+                handles.into_iter().map(|h| h.join().unwrap()).unzip();
+            // Writers got records through while the failures went on, not only after.
+            assert!(
+                amid_failures.iter().all(|&n| n > 0),
+                "records written amid failures, per thread: {amid_failures:?}"
+            );
+            written
         })
     });
     status::set_level(status::default_level());

@@ -150,7 +150,7 @@ pub fn with_writer<R>(
     let cap = free.saturating_sub(HEADROOM.min(free / 10)).min(MAX_BYTES);
     if cap < MIN_BYTES {
         return Err(io::Error::other(format!(
-            "{} has too little free space for a ceiling run ({} MiB)",
+            "{} has too little free space for the scratch file of a ceiling or floor run ({} MiB)",
             dir.display(),
             free >> 20
         )));
@@ -164,7 +164,7 @@ pub fn with_writer<R>(
         }
         if workload.capped.load(Ordering::Relaxed) {
             return Err(io::Error::other(format!(
-                "the ceiling filled the {} MiB this folder could spare before its window ended",
+                "the scratch writer filled the {} MiB this folder could spare before its window ended",
                 cap >> 20
             )));
         }

@@ -12,8 +12,8 @@
 //!   `StatusLogger` does.
 //!
 //! Nothing here performs I/O except the status logger, which writes to stderr, [`fs`], which
-//! opens files without blocking for the crates that do, and [`socket`], which sets the socket
-//! options of the sockets they open.
+//! opens files without blocking for the crates that do, and a hidden `socket` module, which
+//! sets the options of the sockets the socket appenders open.
 
 pub mod appender;
 pub mod batch;
@@ -28,6 +28,9 @@ pub mod layout;
 pub mod level;
 pub mod location;
 pub mod marker;
+// For l4rs's own crates (the socket appenders and their tests), not an API of l4rs-core: the
+// calls take a raw descriptor the caller must keep open.
+#[doc(hidden)]
 pub mod socket;
 pub mod status;
 pub mod throwable;

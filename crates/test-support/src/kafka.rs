@@ -126,8 +126,8 @@ pub fn tansu_binary() -> Option<PathBuf> {
 }
 
 /// True when the broker and the consumer are installed. Otherwise prints a notice naming
-/// `what` is skipped and returns false, except under CI (`CI` set), where it panics: CI
-/// installs them (.ci/setup/30-kafka.sh).
+/// `what` is skipped and returns false, except under CI (`CI` set and not empty), where it
+/// panics: CI installs them (.ci/setup/30-kafka.sh). The rule is [`crate::shared::skip_or_fail`].
 pub fn require_kafka_tools(what: &str) -> bool {
     let consumer = Command::new("python3")
         .args(["-c", PROBE])

@@ -188,17 +188,10 @@ pub fn stop_all() {
 }
 
 /// Every registry of managers but the consoles', in the order [`flush_all`] and [`stop_all`]
-/// go through them.
-fn registries() -> [&'static dyn registry::AllManagers; 7] {
-    [
-        &file_manager::FILE_MANAGERS,
-        &random_access_file::RANDOM_ACCESS_FILE_MANAGERS,
-        &mmf_manager::MEMORY_MAPPED_FILE_MANAGERS,
-        &rolling_file::ROLLING_FILE_MANAGERS,
-        &rolling_random_access_file::ROLLING_RANDOM_ACCESS_FILE_MANAGERS,
-        &rolling_memory_mapped_file::ROLLING_MEMORY_MAPPED_FILE_MANAGERS,
-        &socket::SOCKET_MANAGERS,
-    ]
+/// go through them: the file managers', then the sockets'.
+fn registries() -> impl Iterator<Item = &'static dyn registry::AnyRegistry> {
+    let sockets: &'static dyn registry::AnyRegistry = &socket::SOCKET_MANAGERS;
+    takeover::file_registries().into_iter().chain([sockets])
 }
 
 /// Locks `mutex`, whether or not a panicking holder poisoned it, so that what it guards stays

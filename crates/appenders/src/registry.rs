@@ -270,9 +270,10 @@ impl<K: Eq + Hash + Clone, M: Managed> Registry<K, M> {
     }
 }
 
-/// A registry of file managers seen only as "is a manager live for this file?", for code that
-/// must leave a live manager's file alone whatever the manager's type.
-pub(crate) trait LiveManagers: Sync {
+/// A registry whatever its managers' type: for code that must leave a live manager's file
+/// alone ([`crate::takeover`], [`crate::replaced`]) and for what the process does to every
+/// manager at once ([`crate::flush_all`], [`crate::stop_all`]).
+pub(crate) trait AnyRegistry: Sync {
     /// [`Registry::unless_live`].
     fn unless_live(&self, key: &str, action: &mut dyn FnMut());
 
@@ -282,24 +283,19 @@ pub(crate) trait LiveManagers: Sync {
         self.unless_live(key, &mut || live = false);
         live
     }
-}
 
-impl<M: Managed> LiveManagers for Registry<String, M> {
-    fn unless_live(&self, key: &str, action: &mut dyn FnMut()) {
-        Registry::unless_live(self, key, action);
-    }
-}
-
-/// A registry seen only as "all of its managers", for what the process does to every manager
-/// at once whatever its type ([`crate::flush_all`], [`crate::stop_all`]).
-pub(crate) trait AllManagers: Sync {
     /// [`Registry::flush_all`].
     fn flush_all(&self);
+
     /// [`Registry::close_all`].
     fn close_all(&self);
 }
 
-impl<M: Managed> AllManagers for Registry<String, M> {
+impl<M: Managed> AnyRegistry for Registry<String, M> {
+    fn unless_live(&self, key: &str, action: &mut dyn FnMut()) {
+        Registry::unless_live(self, key, action);
+    }
+
     fn flush_all(&self) {
         Registry::flush_all(self);
     }

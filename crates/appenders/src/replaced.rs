@@ -26,7 +26,7 @@ use crate::mmf_manager::{MANAGER as MEMORY_MAPPED_FILE_MANAGER, MEMORY_MAPPED_FI
 use crate::random_access_file::{
     MANAGER as RANDOM_ACCESS_FILE_MANAGER, RANDOM_ACCESS_FILE_MANAGERS,
 };
-use crate::registry::LiveManagers;
+use crate::registry::AnyRegistry;
 use crate::rolling::RollingManager;
 use crate::rolling_file::ROLLING_FILE_MANAGERS;
 use crate::rolling_memory_mapped_file::ROLLING_MEMORY_MAPPED_FILE_MANAGERS;
@@ -43,7 +43,7 @@ struct Opening<'a> {
     /// The memory-mapped region the file grows by (a valid length), for memory-mapped files.
     region_length: Option<u64>,
     /// The managers building the appender would look in, and its key there.
-    managers: &'static dyn LiveManagers,
+    managers: &'static dyn AnyRegistry,
     key: String,
 }
 

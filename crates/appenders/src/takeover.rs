@@ -16,7 +16,7 @@ use l4rs_config::model::{AppenderKind, AppenderSpec};
 use crate::file_manager::FILE_MANAGERS;
 use crate::mmf_manager::MEMORY_MAPPED_FILE_MANAGERS;
 use crate::random_access_file::RANDOM_ACCESS_FILE_MANAGERS;
-use crate::registry::LiveManagers;
+use crate::registry::AnyRegistry;
 use crate::rolling::RollingManager;
 use crate::rolling_file::ROLLING_FILE_MANAGERS;
 use crate::rolling_memory_mapped_file::ROLLING_MEMORY_MAPPED_FILE_MANAGERS;
@@ -24,7 +24,7 @@ use crate::rolling_random_access_file::ROLLING_RANDOM_ACCESS_FILE_MANAGERS;
 
 /// Every registry of file managers. Their keys are the file names (a rolling manager's is its
 /// `fileName`, or its `filePattern` when it writes directly).
-fn registries() -> [&'static dyn LiveManagers; 6] {
+pub(crate) fn file_registries() -> [&'static dyn AnyRegistry; 6] {
     [
         &FILE_MANAGERS,
         &RANDOM_ACCESS_FILE_MANAGERS,
@@ -55,7 +55,7 @@ pub(crate) fn held_by_another_kind(spec: &AppenderSpec) -> bool {
     let Some((own, key)) = manager_of(spec) else {
         return false;
     };
-    registries()
+    file_registries()
         .iter()
         .enumerate()
         .any(|(index, registry)| index != own && registry.is_live(&key))

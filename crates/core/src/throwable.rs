@@ -129,28 +129,56 @@ impl fmt::Display for StackFrame {
 /// with [`Throwable::capture`] (adds a backtrace of the current thread, resolved once), or field by
 /// field with [`Throwable::new`] and the `with_*` methods.
 ///
-/// The frames are immutable once set and shared between clones: cloning a throwable (as an
-/// asynchronous stage does for every event that carries one) copies its names and bumps a
-/// reference count instead of copying every frame's strings.
-#[derive(PartialEq, Eq)]
+/// A throwable is immutable once built and shared between clones, as Java passes exceptions
+/// by reference: cloning one (as an asynchronous stage does for every event that carries one)
+/// bumps a reference count instead of copying its names and frames, so queuing it costs no
+/// allocation. The `with_*` methods change a shared throwable by copying it first.
 pub struct Throwable {
+    parts: Arc<Parts>,
+}
+
+/// What a [`Throwable`] holds, behind the reference count its clones share.
+#[derive(Clone, PartialEq, Eq)]
+struct Parts {
     class_name: String,
     message: Option<String>,
-    /// `None` when there are no frames (so an empty throwable owns no shared block).
+    /// `None` when there are no frames (so an empty throwable owns no shared block). Shared
+    /// on their own too, so that changing a copy (copy on write) does not copy every frame.
     frames: Option<Arc<[StackFrame]>>,
-    cause: Option<Box<Throwable>>,
+    cause: Option<Throwable>,
     suppressed: Vec<Throwable>,
 }
+
+impl Parts {
+    /// A throwable of type `class_name` and nothing else.
+    fn empty(class_name: String) -> Parts {
+        Parts {
+            class_name,
+            message: None,
+            frames: None,
+            cause: None,
+            suppressed: Vec::new(),
+        }
+    }
+}
+
+impl PartialEq for Throwable {
+    fn eq(&self, other: &Throwable) -> bool {
+        Arc::ptr_eq(&self.parts, &other.parts) || self.parts == other.parts
+    }
+}
+
+impl Eq for Throwable {}
 
 impl fmt::Debug for Throwable {
     /// The fields as a derived `Debug` would print them, with the frames as a list.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Throwable")
-            .field("class_name", &self.class_name)
-            .field("message", &self.message)
+            .field("class_name", &self.parts.class_name)
+            .field("message", &self.parts.message)
             .field("frames", &self.frames())
-            .field("cause", &self.cause)
-            .field("suppressed", &self.suppressed)
+            .field("cause", &self.parts.cause)
+            .field("suppressed", &self.parts.suppressed)
             .finish()
     }
 }
@@ -158,31 +186,17 @@ impl fmt::Debug for Throwable {
 impl Clone for Throwable {
     fn clone(&self) -> Throwable {
         Throwable {
-            class_name: self.class_name.clone(),
-            message: self.message.clone(),
-            frames: self.frames.clone(),
-            cause: self.cause.clone(),
-            suppressed: self.suppressed.clone(),
+            parts: Arc::clone(&self.parts),
         }
     }
 
-    /// Copies `source` reusing `self`'s strings and boxes (`Vec::clone_from` and
-    /// `Option::clone_from` recurse into the elements' own `clone_from`) and sharing its frames,
-    /// so that asynchronous stages can snapshot a throwable per event without allocating in
-    /// steady state, and without copying the frames.
+    /// Shares `source`; when `self` already shares it (an asynchronous stage capturing the
+    /// same throwable again), nothing is done, so the reference count's cache line is not
+    /// touched.
     fn clone_from(&mut self, source: &Throwable) {
-        self.class_name.clone_from(&source.class_name);
-        self.message.clone_from(&source.message);
-        let same_frames = match (&self.frames, &source.frames) {
-            (Some(ours), Some(theirs)) => Arc::ptr_eq(ours, theirs),
-            (None, None) => true,
-            _ => false,
-        };
-        if !same_frames {
-            self.frames.clone_from(&source.frames);
+        if !Arc::ptr_eq(&self.parts, &source.parts) {
+            self.parts = Arc::clone(&source.parts);
         }
-        self.cause.clone_from(&source.cause);
-        self.suppressed.clone_from(&source.suppressed);
     }
 }
 
@@ -200,33 +214,46 @@ impl Throwable {
         error: &'a (dyn Error + 'static),
         chain: &mut Chain<'a>,
     ) {
-        self.class_name.clear();
-        self.class_name.push_str(type_name);
-        let message = self.message.get_or_insert_with(String::new);
+        let parts = self.parts_to_overwrite();
+        parts.class_name.clear();
+        parts.class_name.push_str(type_name);
+        let message = parts.message.get_or_insert_with(String::new);
         message.clear();
         let _ = fmt::Write::write_fmt(message, format_args!("{error}"));
-        self.frames = None;
-        self.suppressed.clear();
+        parts.frames = None;
+        parts.suppressed.clear();
         match chain.next(error) {
-            Link::Source(source) => match &mut self.cause {
+            Link::Source(source) => match &mut parts.cause {
                 Some(cause) => {
                     cause.assign_from_error_in(dyn_error_type_name(source), source, chain)
                 }
-                None => self.cause = Some(Box::new(Throwable::from_dyn_error_in(source, chain))),
+                None => parts.cause = Some(Throwable::from_dyn_error_in(source, chain)),
             },
-            Link::Circular(source) => self.cause = Some(Box::new(Throwable::circular(source))),
-            Link::End => self.cause = None,
+            Link::Circular(source) => parts.cause = Some(Throwable::circular(source)),
+            Link::End => parts.cause = None,
         }
     }
 
+    /// The parts, for a caller that sets every one of them: `self`'s own when no clone shares
+    /// them (so their buffers are reused), else new ones, leaving the clones as they were.
+    fn parts_to_overwrite(&mut self) -> &mut Parts {
+        if Arc::get_mut(&mut self.parts).is_none() {
+            self.parts = Arc::new(Parts::empty(String::new()));
+        }
+        Arc::get_mut(&mut self.parts).expect("a new Arc has one owner")
+    }
+
+    /// The parts, for a caller that changes some of them: copied first when a clone shares
+    /// them.
+    fn parts_mut(&mut self) -> &mut Parts {
+        Arc::make_mut(&mut self.parts)
+    }
+
     /// The cause of `error` in the source chain `chain` walked so far.
-    fn cause_in<'a>(
-        error: &'a (dyn Error + 'static),
-        chain: &mut Chain<'a>,
-    ) -> Option<Box<Throwable>> {
+    fn cause_in<'a>(error: &'a (dyn Error + 'static), chain: &mut Chain<'a>) -> Option<Throwable> {
         match chain.next(error) {
-            Link::Source(source) => Some(Box::new(Throwable::from_dyn_error_in(source, chain))),
-            Link::Circular(source) => Some(Box::new(Throwable::circular(source))),
+            Link::Source(source) => Some(Throwable::from_dyn_error_in(source, chain)),
+            Link::Circular(source) => Some(Throwable::circular(source)),
             Link::End => None,
         }
     }
@@ -235,7 +262,7 @@ impl Throwable {
     fn from_dyn_error_in<'a>(error: &'a (dyn Error + 'static), chain: &mut Chain<'a>) -> Throwable {
         let mut throwable =
             Throwable::new(dyn_error_type_name(error)).with_message(error.to_string());
-        throwable.cause = Throwable::cause_in(error, chain);
+        throwable.parts_mut().cause = Throwable::cause_in(error, chain);
         throwable
     }
 
@@ -251,35 +278,31 @@ impl Throwable {
     /// A throwable of type `class_name` with no message, frames, cause or suppressed throwables.
     pub fn new(class_name: impl Into<String>) -> Throwable {
         Throwable {
-            class_name: class_name.into(),
-            message: None,
-            frames: None,
-            cause: None,
-            suppressed: Vec::new(),
+            parts: Arc::new(Parts::empty(class_name.into())),
         }
     }
 
     /// Sets the message (`getMessage()`).
     pub fn with_message(mut self, message: impl Into<String>) -> Throwable {
-        self.message = Some(message.into());
+        self.parts_mut().message = Some(message.into());
         self
     }
 
     /// Sets the stack frames, innermost first.
     pub fn with_frames(mut self, frames: Vec<StackFrame>) -> Throwable {
-        self.frames = (!frames.is_empty()).then(|| Arc::from(frames));
+        self.parts_mut().frames = (!frames.is_empty()).then(|| Arc::from(frames));
         self
     }
 
     /// Sets the cause (`Caused by:`).
     pub fn with_cause(mut self, cause: Throwable) -> Throwable {
-        self.cause = Some(Box::new(cause));
+        self.parts_mut().cause = Some(cause);
         self
     }
 
     /// Adds a suppressed throwable (`Suppressed:`).
     pub fn with_suppressed(mut self, suppressed: Throwable) -> Throwable {
-        self.suppressed.push(suppressed);
+        self.parts_mut().suppressed.push(suppressed);
         self
     }
 
@@ -289,7 +312,7 @@ impl Throwable {
     pub fn from_error<E: Error + 'static>(error: &E) -> Throwable {
         let mut throwable =
             Throwable::new(std::any::type_name::<E>()).with_message(error.to_string());
-        throwable.cause = Throwable::cause_in(error, &mut Chain::starting_at(error));
+        throwable.parts_mut().cause = Throwable::cause_in(error, &mut Chain::starting_at(error));
         throwable
     }
 
@@ -309,27 +332,27 @@ impl Throwable {
 
     /// The type name printed in the header line.
     pub fn class_name(&self) -> &str {
-        &self.class_name
+        &self.parts.class_name
     }
 
     /// The message, if any.
     pub fn message(&self) -> Option<&str> {
-        self.message.as_deref()
+        self.parts.message.as_deref()
     }
 
     /// The frames, innermost first.
     pub fn frames(&self) -> &[StackFrame] {
-        self.frames.as_deref().unwrap_or(&[])
+        self.parts.frames.as_deref().unwrap_or(&[])
     }
 
     /// The cause.
     pub fn cause(&self) -> Option<&Throwable> {
-        self.cause.as_deref()
+        self.parts.cause.as_ref()
     }
 
     /// The suppressed throwables, in the order they were added.
     pub fn suppressed(&self) -> &[Throwable] {
-        &self.suppressed
+        &self.parts.suppressed
     }
 
     /// The deepest cause (the throwable itself when it has none).
@@ -343,8 +366,8 @@ impl Throwable {
 
     /// Writes Java's `Throwable.toString()`: `class` or `class: message`.
     pub fn write_header(&self, out: &mut String) {
-        out.push_str(&self.class_name);
-        if let Some(message) = &self.message {
+        out.push_str(&self.parts.class_name);
+        if let Some(message) = &self.parts.message {
             out.push_str(": ");
             out.push_str(message);
         }
@@ -365,9 +388,7 @@ impl fmt::Display for Throwable {
 /// renders its frames.
 impl Error for Throwable {
     fn source(&self) -> Option<&(dyn Error + 'static)> {
-        self.cause
-            .as_deref()
-            .map(|cause| cause as &(dyn Error + 'static))
+        self.cause().map(|cause| cause as &(dyn Error + 'static))
     }
 }
 
@@ -409,7 +430,8 @@ impl ThrowableRef<'_> {
             ThrowableRef::Throwable(throwable) => std::borrow::Cow::Borrowed(throwable),
             ThrowableRef::Error { error, type_name } => {
                 let mut throwable = Throwable::new(type_name).with_message(error.to_string());
-                throwable.cause = Throwable::cause_in(error, &mut Chain::starting_at(error));
+                throwable.parts_mut().cause =
+                    Throwable::cause_in(error, &mut Chain::starting_at(error));
                 std::borrow::Cow::Owned(throwable)
             }
         }
@@ -417,9 +439,11 @@ impl ThrowableRef<'_> {
 }
 
 impl ThrowableRef<'_> {
-    /// Writes the throwable into `target` as an owned [`Throwable`] (what [`resolve`] returns),
-    /// reusing `target`'s strings, frames and boxes. Asynchronous stages use it to keep a
-    /// caller's throwable past the call without allocating once their slot has grown.
+    /// Writes the throwable into `target` as an owned [`Throwable`] (what [`resolve`] returns):
+    /// a prepared throwable is shared (a reference count), an error is converted into
+    /// `target`'s own strings and boxes when no clone shares them. Asynchronous stages use it
+    /// to keep a caller's throwable past the call without allocating once their slot has
+    /// grown.
     ///
     /// [`resolve`]: ThrowableRef::resolve
     pub fn resolve_into(&self, target: &mut Throwable) {
@@ -835,6 +859,45 @@ mod tests {
         assert_eq!(cause.class_name(), "std::io::error::Error");
         assert_eq!(cause.message(), Some("disk full"));
         assert_eq!(throwable.root_cause().message(), Some("disk full"));
+    }
+
+    #[test]
+    fn clones_share_everything_and_copy_on_write() {
+        let original = Throwable::new("x.Y").with_message("why");
+        let copy = original.clone();
+        assert!(std::ptr::eq(copy.class_name(), original.class_name()));
+        assert!(std::ptr::eq(
+            copy.message().unwrap(),
+            original.message().unwrap()
+        ));
+        let changed = copy.with_message("other").with_cause(Throwable::new("x.C"));
+        assert_eq!(original.message(), Some("why"));
+        assert!(original.cause().is_none());
+        assert_eq!(changed.message(), Some("other"));
+        assert_eq!(changed.class_name(), "x.Y");
+    }
+
+    #[test]
+    fn a_conversion_reuses_its_own_buffers_and_spares_a_shared_throwable() {
+        let error = Outer(std::io::Error::other("disk full"));
+        let mut target = Throwable::new("a.much.longer.class.name.than.the.error.has");
+        let buffer = target.class_name().as_ptr();
+        error.as_throwable_ref().resolve_into(&mut target);
+        assert_eq!(target, *error.as_throwable_ref().resolve());
+        assert_eq!(target.class_name().as_ptr(), buffer, "the buffer is reused");
+        let shared = target.clone();
+        let before = format!("{shared:?}");
+        Throwable::new("x.Other")
+            .with_message("m")
+            .as_throwable_ref()
+            .resolve_into(&mut target);
+        std::fmt::Error.as_throwable_ref().resolve_into(&mut target);
+        assert_eq!(
+            format!("{shared:?}"),
+            before,
+            "a clone is never written through"
+        );
+        assert_eq!(target.class_name(), "core::fmt::Error");
     }
 
     #[test]

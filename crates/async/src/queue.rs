@@ -8,7 +8,7 @@ use std::sync::{Arc, Condvar, Mutex, OnceLock, TryLockError};
 use std::thread::{JoinHandle, Thread};
 use std::time::{Duration, Instant};
 
-use l4rs_core::{status, Level, LogEvent};
+use l4rs_core::{status, Level, LogEvent, ThrowableRef};
 
 use crate::ring::{ClaimError, Ring};
 use crate::snapshot::EventSnapshot;
@@ -25,16 +25,18 @@ const YIELDS: u32 = 8;
 const SPACE_RECHECK: Duration = Duration::from_millis(5);
 /// How often a drain waiter re-checks progress without a wake-up.
 const DRAIN_RECHECK: Duration = Duration::from_millis(10);
-/// How many handled events' throwable buffers each queue adds room for in the spare pool:
+/// How many handled events' conversion buffers each queue adds room for in the spare pool:
 /// about as many as can be in flight at once in a burst of errors.
 const SPARE_THROWABLES: usize = 64;
 /// The most throwable buffers the spare pool keeps, however many queues were created (each
 /// reconfiguration creates new ones); past it, a handled event's buffers stay in its slot.
 const MAX_SPARE_THROWABLES: usize = 1024;
 
-/// Throwable buffers of handled events, for producers whose staging snapshot holds none:
-/// without them, the first error through each of a large ring's slots would allocate its
-/// strings, however long the program ran (an error every thousand events reaches the last of
+/// The buffers handled events converted their errors into, for producers whose staging
+/// snapshot holds none. Only errors that are not prepared [`l4rs_core::Throwable`]s are
+/// converted (a prepared one is shared with the caller, see [`EventSnapshot`], and needs no
+/// buffers). Without the pool, the first such error through each of a large ring's slots would
+/// allocate its strings, however long the program ran (an error every thousand events reaches the last of
 /// 256 Ki slots after a quarter of a billion events). A background thread returns them after
 /// handling an event; a producer takes one before capturing an error.
 ///
@@ -334,7 +336,8 @@ impl AsyncQueue {
         }
         let staged = STAGING.try_with(|cell| {
             cell.try_borrow_mut().ok().map(|mut staging| {
-                if event.throwable.is_some() && !staging.has_warm_throwable() {
+                let converts = matches!(event.throwable, Some(ThrowableRef::Error { .. }));
+                if converts && !staging.has_conversion_buffers() {
                     shared.lend_spare_throwable(&mut staging);
                 }
                 staging.capture(event, include_location);
@@ -577,20 +580,20 @@ impl Shared {
         }
     }
 
-    /// Gives `staging` the buffers of a throwable handled before, if the pool has one: the
+    /// Gives `staging` the buffers of an error converted before, if the pool has one: the
     /// lock is held for one `pop`, never while formatting.
     fn lend_spare_throwable(&self, staging: &mut EventSnapshot) {
         let spare = SPARE_POOL.lock().unwrap_or_else(|e| e.into_inner()).pop();
         if let Some(spare) = spare {
-            staging.put_throwable_buffers(spare);
+            staging.put_conversion_buffers(spare);
         }
     }
 
-    /// Keeps the throwable buffers of the handled event in `snapshot` for a later producer,
+    /// Keeps the conversion buffers of the handled event in `snapshot` for a later producer,
     /// while the pool has room (never waiting for a producer that holds the lock: buffers
     /// left in the slot reach the pool through a later event).
     fn keep_spare_throwable(&self, snapshot: &mut EventSnapshot) {
-        if !snapshot.has_warm_throwable() {
+        if !snapshot.has_conversion_buffers() {
             return;
         }
         let mut spares = match SPARE_POOL.try_lock() {
@@ -600,11 +603,12 @@ impl Shared {
             Err(TryLockError::WouldBlock) => return,
         };
         if spares.len() < spares.capacity() {
-            let spare = snapshot.take_throwable_buffers();
             // A huge one is dropped here, off the producers' path, instead of being kept for
             // the life of the process.
-            if text_len(&spare) <= MAX_SPARE_TEXT {
-                spares.push(spare);
+            if let Some(spare) = snapshot.take_conversion_buffers() {
+                if text_len(&spare) <= MAX_SPARE_TEXT {
+                    spares.push(spare);
+                }
             }
         }
     }

@@ -22,11 +22,13 @@ const INITIAL_MESSAGE_CAPACITY: usize = 128;
 /// of the events that pass through. The message is formatted during the capture, in the calling
 /// thread, as log4j2 does unless `log4j2.formatMsgAsync` is set.
 ///
-/// The throwable is cloned into the reused slot because `l4rs::Throwable` is owned by the
-/// caller and passed by reference. Its frames are immutable and shared between clones, so the
-/// clone copies the type name and message into the slot's buffers and takes a reference to the
-/// caller's frames: no allocation in steady state, and no per-frame copy on the producer (nor
-/// cache misses on freshly written frame strings when the background thread renders them).
+/// A prepared `l4rs::Throwable` is owned by the caller and passed by reference; it is
+/// immutable and shared between clones, so the snapshot keeps a clone: a reference count, as
+/// log4j2's ring keeps a reference to the caller's exception. Nothing is copied or allocated on
+/// the producer, and the snapshot keeps the clone after the event is handled, so capturing the
+/// same throwable again (a program logging one error repeatedly) does not even touch the count.
+/// An error that is not a `Throwable` is converted into buffers of the snapshot's own, reused
+/// from one conversion to the next.
 #[derive(Debug)]
 pub struct EventSnapshot {
     logger_name: String,
@@ -41,11 +43,13 @@ pub struct EventSnapshot {
     location_method: String,
     location_file: String,
     location_line: i32,
-    has_throwable: bool,
-    throwable: Throwable,
-    /// True once `throwable`'s buffers held a throwable, so that capturing one reuses them;
-    /// false for a fresh snapshot and after [`EventSnapshot::take_throwable_buffers`].
-    throwable_warm: bool,
+    /// Which of the two fields below holds the event's throwable, if it has one.
+    throwable: Held,
+    /// The last prepared throwable captured, shared with the caller's.
+    shared_throwable: Option<Throwable>,
+    /// The buffers of the last error converted at capture time, reused by the next one; `None`
+    /// for a fresh snapshot and after [`EventSnapshot::take_throwable_buffers`].
+    converted_throwable: Option<Throwable>,
     context_map: ContextMap,
     context_stack: ContextStack,
     marker: Option<Arc<Marker>>,
@@ -74,9 +78,9 @@ impl EventSnapshot {
             location_method: String::new(),
             location_file: String::new(),
             location_line: 0,
-            has_throwable: false,
-            throwable: Throwable::new(""),
-            throwable_warm: false,
+            throwable: Held::None,
+            shared_throwable: None,
+            converted_throwable: None,
             context_map: ContextMap::new(),
             context_stack: ContextStack::new(),
             marker: None,
@@ -106,14 +110,20 @@ impl EventSnapshot {
             }
             None => self.has_location = false,
         }
-        match &event.throwable {
-            Some(throwable) => {
-                self.has_throwable = true;
-                self.throwable_warm = true;
-                throwable.resolve_into(&mut self.throwable);
+        self.throwable = match &event.throwable {
+            None => Held::None,
+            Some(ThrowableRef::Throwable(throwable)) => {
+                capture_into(
+                    &mut self.shared_throwable,
+                    ThrowableRef::Throwable(throwable),
+                );
+                Held::Shared
             }
-            None => self.has_throwable = false,
-        }
+            Some(error) => {
+                capture_into(&mut self.converted_throwable, *error);
+                Held::Converted
+            }
+        };
         self.context_map.clone_from(event.context_map);
         self.context_stack.clone_from(event.context_stack);
         // Markers live in a process-wide registry for ever; looking the name up again gives
@@ -140,9 +150,12 @@ impl EventSnapshot {
                 file: &self.location_file,
                 line: self.location_line,
             }),
-            throwable: self
-                .has_throwable
-                .then_some(ThrowableRef::Throwable(&self.throwable)),
+            throwable: match self.throwable {
+                Held::None => None,
+                Held::Shared => self.shared_throwable.as_ref(),
+                Held::Converted => self.converted_throwable.as_ref(),
+            }
+            .map(ThrowableRef::Throwable),
             context_map: &self.context_map,
             context_stack: &self.context_stack,
             marker: self.marker.as_deref(),
@@ -161,26 +174,26 @@ impl EventSnapshot {
         &self.message
     }
 
-    /// True when capturing an event with a throwable would reuse buffers that held one (a
-    /// snapshot whose buffers never did allocates them).
-    pub fn has_warm_throwable(&self) -> bool {
-        self.throwable_warm
+    /// True when converting an error at capture would reuse buffers that held one (a snapshot
+    /// that never converted one allocates them). Prepared throwables need none: they are
+    /// shared.
+    pub fn has_conversion_buffers(&self) -> bool {
+        self.converted_throwable.is_some()
     }
 
-    /// Takes out the throwable's buffers (after the event was handled), leaving empty ones
-    /// that own no memory, so that another snapshot can reuse them through
-    /// [`EventSnapshot::put_throwable_buffers`].
-    pub fn take_throwable_buffers(&mut self) -> Throwable {
-        self.has_throwable = false;
-        self.throwable_warm = false;
-        std::mem::replace(&mut self.throwable, Throwable::new(""))
+    /// Takes out the buffers of the last converted error (after the event was handled), so
+    /// that another snapshot can reuse them through [`EventSnapshot::put_conversion_buffers`].
+    pub fn take_conversion_buffers(&mut self) -> Option<Throwable> {
+        if self.throwable == Held::Converted {
+            self.throwable = Held::None;
+        }
+        self.converted_throwable.take()
     }
 
-    /// Gives this snapshot the buffers `spare` of a throwable captured before, to capture the
-    /// next throwable into without allocating.
-    pub fn put_throwable_buffers(&mut self, spare: Throwable) {
-        self.throwable = spare;
-        self.throwable_warm = true;
+    /// Gives this snapshot the buffers `spare` of an error converted before, to convert the
+    /// next one into without allocating.
+    pub fn put_conversion_buffers(&mut self, spare: Throwable) {
+        self.converted_throwable = Some(spare);
     }
 
     /// Drops buffers that grew unusually large and releases the marker, so a slot does not
@@ -202,6 +215,26 @@ impl EventSnapshot {
 }
 
 /// `target = source`, reusing `target`'s buffer.
+/// Where a snapshot holds its event's throwable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Held {
+    /// The event has none.
+    None,
+    /// In `shared_throwable`.
+    Shared,
+    /// In `converted_throwable`.
+    Converted,
+}
+
+/// Puts `throwable` into `slot`, reusing what the slot holds: for a prepared throwable a clone
+/// of the caller's (nothing when it already is one), for an error its conversion.
+fn capture_into(slot: &mut Option<Throwable>, throwable: ThrowableRef<'_>) {
+    match slot {
+        Some(kept) => throwable.resolve_into(kept),
+        None => *slot = Some(throwable.resolve().into_owned()),
+    }
+}
+
 fn copy_str(target: &mut String, source: &str) {
     target.clear();
     target.push_str(source);
@@ -259,24 +292,86 @@ mod tests {
     }
 
     #[test]
-    fn throwable_buffers_move_between_snapshots() {
+    fn a_prepared_throwable_is_shared_not_copied() {
         let throwable = Throwable::new("x.Boom").with_message("bad");
         let event = LogEvent {
             throwable: Some(ThrowableRef::Throwable(&throwable)),
             ..LogEvent::new("a", Level::ERROR, Message::Text("first"))
         };
+        let mut snapshot = EventSnapshot::new();
+        snapshot.capture(&event, false);
+        let captured = snapshot
+            .event(false)
+            .throwable
+            .unwrap()
+            .resolve()
+            .into_owned();
+        assert!(std::ptr::eq(captured.class_name(), throwable.class_name()));
+        assert!(
+            !snapshot.has_conversion_buffers(),
+            "sharing needs no buffers from the spare pool"
+        );
+    }
+
+    #[test]
+    fn conversion_buffers_move_between_snapshots() {
+        let error = std::io::Error::other("disk full");
+        let event = LogEvent {
+            throwable: Some(ThrowableRef::from_dyn_error(&error)),
+            ..LogEvent::new("a", Level::ERROR, Message::Text("first"))
+        };
+        let expected = Throwable::from_dyn_error(&error);
         let mut handled = EventSnapshot::new();
-        assert!(!handled.has_warm_throwable());
+        assert!(!handled.has_conversion_buffers());
         handled.capture(&event, false);
-        assert!(handled.has_warm_throwable());
-        let spare = handled.take_throwable_buffers();
-        assert!(!handled.has_warm_throwable());
+        assert!(handled.has_conversion_buffers());
+        assert_eq!(*handled.event(false).throwable.unwrap().resolve(), expected);
+        let spare = handled.take_conversion_buffers().expect("buffers");
+        let buffer = spare.class_name().as_ptr();
+        assert!(!handled.has_conversion_buffers());
         assert!(handled.event(false).throwable.is_none());
         let mut next = EventSnapshot::new();
-        next.put_throwable_buffers(spare);
-        assert!(next.has_warm_throwable());
+        next.put_conversion_buffers(spare);
+        assert!(next.has_conversion_buffers());
         next.capture(&event, false);
-        assert_eq!(*next.event(false).throwable.unwrap().resolve(), throwable);
+        let captured = next.event(false).throwable.unwrap().resolve().into_owned();
+        assert_eq!(captured, expected);
+        assert_eq!(
+            captured.class_name().as_ptr(),
+            buffer,
+            "the spare is reused"
+        );
+    }
+
+    #[test]
+    fn a_shared_throwable_then_a_conversion_then_none() {
+        let prepared = Throwable::new("x.Prepared");
+        let error = std::fmt::Error;
+        let mut snapshot = EventSnapshot::new();
+        for (throwable, expected) in [
+            (Some(ThrowableRef::Throwable(&prepared)), Some("x.Prepared")),
+            (
+                Some(ThrowableRef::from_dyn_error(&error)),
+                Some("core::fmt::Error"),
+            ),
+            (Some(ThrowableRef::Throwable(&prepared)), Some("x.Prepared")),
+            (None, None),
+        ] {
+            let event = LogEvent {
+                throwable,
+                ..LogEvent::new("a", Level::ERROR, Message::Text("m"))
+            };
+            snapshot.capture(&event, false);
+            let captured = snapshot
+                .event(false)
+                .throwable
+                .map(|t| t.resolve().into_owned());
+            assert_eq!(
+                captured.as_ref().map(Throwable::class_name),
+                expected,
+                "{captured:?}"
+            );
+        }
     }
 
     #[test]

@@ -5,7 +5,11 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use l4rs_async::{AsyncQueue, Enqueued, EventHandler, QueueFullPolicy, QueueOptions, StopOutcome};
-use l4rs_core::{Level, LogEvent, Message, ThreadInfo};
+use l4rs_core::{Level, LogEvent, Message, StackFrame, ThreadInfo, Throwable, ThrowableRef};
+use l4rs_test_support::allocations::{self, CountingAllocator};
+
+#[global_allocator]
+static ALLOCATOR: CountingAllocator = CountingAllocator::new(allocations::count_on_this_thread);
 
 /// A gate the handler waits at until the test opens it.
 #[derive(Default)]
@@ -582,4 +586,62 @@ fn an_impossible_capacity_is_an_error_not_an_abort() {
     let text = error.to_string();
     assert!(text.contains("Unable to allocate"), "{text}");
     assert!(text.contains("test"), "{text}");
+}
+
+/// Counts the events it handles; while `hold` is set, waits at `gate` first.
+#[derive(Default)]
+struct HeldOnRequest {
+    hold: std::sync::atomic::AtomicBool,
+    gate: Gate,
+    handled: AtomicUsize,
+}
+
+impl EventHandler for HeldOnRequest {
+    fn handle(&self, _event: &LogEvent<'_>, _tag: u64) {
+        if self.hold.load(Ordering::SeqCst) {
+            self.gate.wait();
+        }
+        self.handled.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
+#[test]
+fn a_ring_full_of_errors_costs_the_producer_no_allocation() {
+    // More errors in flight at once than the queue's spare conversion buffers (64), as in a
+    // full ring with an error every fifth event: a prepared throwable is shared with its slot,
+    // so none of them needs buffers of its own.
+    const SLOTS: usize = 1024;
+    let handler = Arc::new(HeldOnRequest::default());
+    let queue = AsyncQueue::start(
+        options(SLOTS, true, QueueFullPolicy::Block),
+        handler.clone(),
+    )
+    .unwrap();
+    let throwable = Throwable::new("x.Boom")
+        .with_message("bad")
+        .with_frames(vec![StackFrame::java("a.B", "c", Some("B.java"), 3); 100]);
+    let error = LogEvent {
+        throwable: Some(ThrowableRef::Throwable(&throwable)),
+        ..LogEvent::new("t", Level::ERROR, Message::Text("failed"))
+    };
+    // Every slot's buffers grown: two laps of plain events.
+    for _ in 0..2 * SLOTS {
+        assert_eq!(send(&queue, Level::INFO, "warm-up"), Enqueued::Queued);
+    }
+    assert!(queue.drain(Some(Duration::from_secs(30))));
+    handler.hold.store(true, Ordering::SeqCst);
+    assert_eq!(send(&queue, Level::INFO, "held"), Enqueued::Queued);
+    let errors = SLOTS - 2;
+    let allocations = allocations::allocations_during(|| {
+        for _ in 0..errors {
+            assert_eq!(queue.enqueue(&error, 0, false), Enqueued::Queued);
+        }
+    });
+    handler.gate.open();
+    assert!(queue.drain(Some(Duration::from_secs(30))));
+    assert_eq!(
+        handler.handled.load(Ordering::SeqCst),
+        2 * SLOTS + 1 + errors
+    );
+    assert_eq!(allocations, 0, "{errors} errors queued behind a held event");
 }

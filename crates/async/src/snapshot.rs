@@ -48,7 +48,7 @@ pub struct EventSnapshot {
     /// The last prepared throwable captured, shared with the caller's.
     shared_throwable: Option<Throwable>,
     /// The buffers of the last error converted at capture time, reused by the next one; `None`
-    /// for a fresh snapshot and after [`EventSnapshot::take_throwable_buffers`].
+    /// for a fresh snapshot and after [`EventSnapshot::take_conversion_buffers`].
     converted_throwable: Option<Throwable>,
     context_map: ContextMap,
     context_stack: ContextStack,
@@ -214,7 +214,6 @@ impl EventSnapshot {
     }
 }
 
-/// `target = source`, reusing `target`'s buffer.
 /// Where a snapshot holds its event's throwable.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Held {
@@ -235,6 +234,7 @@ fn capture_into(slot: &mut Option<Throwable>, throwable: ThrowableRef<'_>) {
     }
 }
 
+/// `target = source`, reusing `target`'s buffer.
 fn copy_str(target: &mut String, source: &str) {
     target.clear();
     target.push_str(source);

@@ -35,10 +35,11 @@ const MAX_SPARE_THROWABLES: usize = 1024;
 /// The buffers handled events converted their errors into, for producers whose staging
 /// snapshot holds none. Only errors that are not prepared [`l4rs_core::Throwable`]s are
 /// converted (a prepared one is shared with the caller, see [`EventSnapshot`], and needs no
-/// buffers). Without the pool, the first such error through each of a large ring's slots would
-/// allocate its strings, however long the program ran (an error every thousand events reaches the last of
-/// 256 Ki slots after a quarter of a billion events). A background thread returns them after
-/// handling an event; a producer takes one before capturing an error.
+/// buffers). Without the pool, the first such error through each of a large ring's slots
+/// would allocate its strings, however long the program ran (an error every thousand events
+/// reaches the last of 256 Ki slots after a quarter of a billion events). A background
+/// thread returns them after handling an event; a producer takes one before converting an
+/// error.
 ///
 /// One pool for every queue, because a thread's staging snapshot moves between queues: a
 /// slot that kept its buffers (the pool was busy or full) hands them to the staging snapshot,

@@ -112,11 +112,8 @@ impl EventSnapshot {
         }
         self.throwable = match &event.throwable {
             None => Held::None,
-            Some(ThrowableRef::Throwable(throwable)) => {
-                capture_into(
-                    &mut self.shared_throwable,
-                    ThrowableRef::Throwable(throwable),
-                );
+            Some(prepared @ ThrowableRef::Throwable(_)) => {
+                capture_into(&mut self.shared_throwable, *prepared);
                 Held::Shared
             }
             Some(error) => {

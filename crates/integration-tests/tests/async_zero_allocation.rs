@@ -2,9 +2,10 @@
 //! front of a buffered File, and an Async appender in front of a RandomAccessFile (each beside
 //! an immediate-flush one of the other kind, whose flushes the queue's thread batches), with the log4j2
 //! appender benchmark's pattern, a 101-frame throwable on every fifth call, and MDC/NDC entries.
-//! Then the same through rings far larger than the warm-up, so that the counted errors reach
-//! slots that never held one, with no error logged before them: a prepared throwable is shared
-//! with the slot (a reference count), never copied into buffers that would first have to grow.
+//! Then the same through rings far larger than the warm-up, whose warm-up logs no error, so
+//! that the counted errors reach slots that never held one: a prepared throwable is shared
+//! with the slot (a reference count). The strict check of that, errors far beyond the queue's
+//! spare buffers in flight at once, is `crates/async/tests/queue.rs`.
 //! Only allocations made on the logging thread are counted; the background threads' are reported.
 
 use std::cell::Cell;

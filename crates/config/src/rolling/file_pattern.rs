@@ -148,7 +148,7 @@ impl FilePattern {
             }
             let segment = match name {
                 "d" | "date" => date_segment(text, &options)?,
-                "i" | "index" => FilePatternSegment::Index(format),
+                "i" | "index" => index_segment(text, format)?,
                 "" => {
                     return Err(format!(
                         "Empty conversion specifier at the end of filePattern \"{text}\" (write %% for a percent sign)"
@@ -210,6 +210,20 @@ impl FilePattern {
     }
 }
 
+/// The widest `%i` a file pattern may ask for. A file name component is at most 255 bytes on
+/// Linux, so a wider index could never name a file; refusing it at parse time also keeps a
+/// typo such as `%0255555i` from padding every rollover's name to gigabytes.
+pub const MAX_INDEX_WIDTH: usize = 255;
+
+fn index_segment(text: &str, format: IndexFormat) -> Result<FilePatternSegment, String> {
+    if format.min_width > MAX_INDEX_WIDTH {
+        return Err(format!(
+            "The width of %i in filePattern \"{text}\" is larger than {MAX_INDEX_WIDTH}, the longest file name; use a width of at most {MAX_INDEX_WIDTH} (e.g. %03i)"
+        ));
+    }
+    Ok(FilePatternSegment::Index(format))
+}
+
 /// Reads `-`, `0`, a minimum width and `.max` after a `%`.
 fn parse_modifiers(text: &str) -> (IndexFormat, &str) {
     let mut format = IndexFormat::default();
@@ -223,7 +237,11 @@ fn parse_modifiers(text: &str) -> (IndexFormat, &str) {
         rest = after;
     }
     let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
-    format.min_width = rest[..digits].parse().unwrap_or(0);
+    // A width too large for usize saturates, so the caller refuses it rather than read zero.
+    format.min_width = match digits {
+        0 => 0,
+        _ => rest[..digits].parse().unwrap_or(usize::MAX),
+    };
     rest = &rest[digits..];
     if let Some(after) = rest.strip_prefix('.') {
         let digits = after.bytes().take_while(u8::is_ascii_digit).count();
@@ -349,5 +367,12 @@ mod tests {
         assert!(FilePattern::parse("app-%d{yyyy.log").is_err());
         assert!(FilePattern::parse("app-%").is_err());
         assert!(FilePattern::parse("app-%d{'yyyy}.log").is_err());
+        assert!(FilePattern::parse("app-%0256i.log")
+            .unwrap_err()
+            .contains("at most 255"));
+        // An overflowing width is refused too, not read as zero or as a huge pad.
+        assert!(FilePattern::parse("app-%02555555555555555555i.log").is_err());
+        assert!(FilePattern::parse("app-%99999999999999999999999i.log").is_err());
+        assert!(FilePattern::parse("app-%0255i.log").is_ok());
     }
 }

@@ -14,10 +14,13 @@
 //!   and a bare copy into a fresh mapping is no floor for MemoryMappedFile, whose call would
 //!   take each new page's fault where the appender's prefaulting thread takes them ahead.
 //!
-//! A floor runs in a window of its own, after the libraries' windows (the kernel may still be
-//! writing their files back), so it estimates what this machine adds rather than bounding
-//! each percentile of another window: a library can be quicker than a floor at the median of
-//! a quieter moment.
+//! A floor runs in windows of its own, so it estimates what this machine adds rather than
+//! bounding each percentile of another window: a library can be quicker than a floor at the
+//! median of a quieter moment. The no-op floor runs twice, just before the libraries' windows
+//! and just after them, and reports the quieter window ([`quieter`]): one taken while the
+//! kernel still writes the libraries' files back, or while another job runs, would otherwise
+//! make the machine look slower than it is. The `write(2)` floor runs once, after them (it
+//! writes the bytes per event that l4rs's window measured).
 
 use std::path::Path;
 use std::time::Duration;
@@ -35,6 +38,18 @@ pub const WRITE_ONLY: &str = "floor:write(2)";
 /// Whether `library` names one of the floors.
 pub fn is_floor(library: &str) -> bool {
     [NO_OP, WRITE_ONLY].contains(&library)
+}
+
+/// Of two windows of the same floor, the one with the shorter tail: the lower p99.99, then the
+/// lower maximum. A whole window is kept, not a mix of percentiles from both, so the reported
+/// distribution is one that was measured; the line says which it was only through its figures.
+pub fn quieter(first: Latency, second: Latency) -> Latency {
+    let tail = |latency: &Latency| (latency.at(99.99), latency.at(100.0));
+    if tail(&second) < tail(&first) {
+        second
+    } else {
+        first
+    }
 }
 
 /// A workload whose calls do nothing.
@@ -97,6 +112,7 @@ impl Run<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::latency::result::PERCENTILES;
 
     fn run() -> Run<'static> {
         Run {
@@ -119,6 +135,24 @@ mod tests {
         assert!(is_floor(&floor.library) && !is_floor("l4rs"));
         // Its LATENCY line reads back whole: a floor's name is one token.
         assert_eq!(Latency::parse(&floor.line()), Some(floor));
+    }
+
+    #[test]
+    fn the_quieter_window_is_the_one_with_the_shorter_tail() {
+        let window = |p99_99: u64, max: u64| {
+            let mut latency = run().no_op();
+            let at = |p: f64| PERCENTILES.iter().position(|(q, _)| *q == p).unwrap();
+            latency.nanos[at(99.99)] = p99_99;
+            latency.nanos[at(100.0)] = max;
+            latency
+        };
+        assert_eq!(quieter(window(9, 20), window(5, 30)).at(99.99), Some(5));
+        assert_eq!(quieter(window(5, 30), window(9, 20)).at(99.99), Some(5));
+        // Equal p99.99: the lower maximum decides.
+        assert_eq!(quieter(window(5, 30), window(5, 20)).at(100.0), Some(20));
+        // A tie keeps the first (the window before the libraries').
+        let first = window(5, 20);
+        assert_eq!(quieter(first.clone(), window(5, 20)), first);
     }
 
     #[test]

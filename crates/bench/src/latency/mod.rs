@@ -113,6 +113,17 @@ pub fn run(options: &Options) -> Result<(), String> {
                     }
                 },
             };
+            let floors = floor::Run {
+                label: &label,
+                threads,
+                rate_per_thread: rate,
+                warmup: options.warmup,
+                measure: options.measure,
+            };
+            // The no-op floor brackets the libraries' windows, one window before and one
+            // after, so that a floor taken while the kernel writes their files back (or while
+            // anything else disturbs the machine) does not stand for the machine's own tail.
+            let no_op_before = floors.no_op();
             let (ours, event_bytes) = l4rs_latency(&row, rate, options)?;
             results.push(ours);
             if let Some(h) = harness.as_mut() {
@@ -121,14 +132,7 @@ pub fn run(options: &Options) -> Result<(), String> {
                     Err(reason) => eprintln!("l4rs-bench: log4j2 {label}: {reason}"),
                 }
             }
-            let floors = floor::Run {
-                label: &label,
-                threads,
-                rate_per_thread: rate,
-                warmup: options.warmup,
-                measure: options.measure,
-            };
-            results.push(floors.no_op());
+            results.push(floor::quieter(no_op_before, floors.no_op()));
             let plan = crate::ceiling::Plan::for_sample(&appender, mode);
             if plan == crate::ceiling::Plan::APPEND_PER_CALL {
                 match floors.write_only(&dir, event_bytes) {

@@ -1,0 +1,34 @@
+# Interleaved runs of one l4rs-bench row per process, one or two builds side by side; prints
+# ops/ms, the process's CPU microseconds per event (user+sys over every event the row wrote,
+# warm-up and the raw-bandwidth probe included), which a machine shared with other work
+# disturbs less than ops/ms, and the CPUs it kept busy on average (CPU time over the process's
+# wall time). On two cores, a row at ~2 CPUs is bound by CPU: no design that adds work per event
+# can be faster than it.
+#
+# Usage: BENCH_NEW=... [BENCH_BASE=...] [BENCH_DIR=...] [BENCH_ROWS=Appender:mode,...]
+#        [BENCH_ARGS="--warmup 2s --measure 5s"] python3 cpu-per-event.py ROUNDS
+# BENCH_ROWS defaults to the batched-flush comparison's six rows (File and RandomAccessFile,
+# sync and both asynchronous modes).
+import os, resource, subprocess, sys, time
+default_rows = ("File:async-logger,RandomAccessFile:async-logger,File:async-appender,"
+                "RandomAccessFile:async-appender,File:sync,RandomAccessFile:sync")
+rows = [tuple(r.split(":")) for r in os.environ.get("BENCH_ROWS", default_rows).split(",")]
+builds = [b for b in ("base", "new") if "BENCH_" + b.upper() in os.environ]
+extra = os.environ.get("BENCH_ARGS", "").split()
+for rnd in range(int(sys.argv[1])):
+    for appender, mode in rows:
+        for b in builds:
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            start = time.monotonic()
+            out = subprocess.run([os.environ["BENCH_" + b.upper()], "--appender", appender, "--mode", mode,
+                                  "--dir", os.environ.get("BENCH_DIR", "target/l4rs-bench/logs")] + extra,
+                                 capture_output=True, text=True).stdout
+            wall = time.monotonic() - start
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+            line = [l for l in out.splitlines() if l.startswith("RESULT")][0]
+            f = dict(kv.split("=", 1) for kv in line.split()[1:])
+            print(f"round={rnd} bin={b} row={f['appender']} ops_per_ms={float(f['ops_per_ms']):.1f} "
+                  f"events={f['events']} cpu_us_per_event={cpu * 1e6 / int(f['events']):.3f} "
+                  f"cpus={cpu / wall:.2f} bg_alloc={f['background_alloc_bytes']} dropped={f['dropped']}",
+                  flush=True)

@@ -286,6 +286,24 @@ fn impossible_buffer_sizes_drop_the_appender_with_an_error_naming_the_attribute(
 }
 
 #[test]
+fn a_file_pattern_index_wider_than_a_file_name_is_a_located_error() {
+    let appender = r#"<RollingFile name="X" fileName="/tmp/l4rs-x.log" filePattern="/tmp/l4rs-x-%02555555555555555555i.log"><SizeBasedTriggeringPolicy size="1 MB"/></RollingFile>"#;
+    let xml = format!(
+        "<Configuration status=\"off\"><Appenders><Console name=\"Ok\"/>\n  {appender}\n</Appenders><Loggers><Root level=\"info\"><AppenderRef ref=\"Ok\"/></Root></Loggers></Configuration>"
+    );
+    let config = load_str(&xml, Some(std::path::Path::new("index.xml"))).expect("well-formed");
+    assert!(config.appender("X").is_none());
+    assert!(config.appender("Ok").is_some());
+    let errors = located_errors(&config);
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.starts_with("index.xml:2:") && e.contains("at most 255")),
+        "{errors:?}"
+    );
+}
+
+#[test]
 fn many_appenders_and_many_attributes_load_in_linear_time() {
     let mut xml = String::from("<Configuration status=\"off\"><Appenders>\n");
     for i in 0..20_000 {

@@ -213,7 +213,7 @@ impl FilePattern {
 /// The widest `%i` a file pattern may ask for. A file name component is at most 255 bytes on
 /// Linux, so a wider index could never name a file; refusing it at parse time also keeps a
 /// typo such as `%0255555i` from padding every rollover's name to gigabytes.
-pub const MAX_INDEX_WIDTH: usize = 255;
+const MAX_INDEX_WIDTH: usize = 255;
 
 fn index_segment(text: &str, format: IndexFormat) -> Result<FilePatternSegment, String> {
     if format.min_width > MAX_INDEX_WIDTH {

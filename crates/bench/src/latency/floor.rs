@@ -42,7 +42,7 @@ pub fn is_floor(library: &str) -> bool {
 
 /// Of two windows of the same floor, the one with the shorter tail: the lower p99.99, then the
 /// lower maximum. A whole window is kept, not a mix of percentiles from both, so the reported
-/// distribution is one that was measured; the line says which it was only through its figures.
+/// distribution is one that was measured (the report does not say which window it was).
 pub fn quieter(first: Latency, second: Latency) -> Latency {
     let tail = |latency: &Latency| (latency.at(99.99), latency.at(100.0));
     if tail(&second) < tail(&first) {

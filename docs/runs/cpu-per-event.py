@@ -8,20 +8,33 @@
 # Usage: BENCH_NEW=... [BENCH_BASE=...] [BENCH_DIR=...] [BENCH_ROWS=Appender:mode,...]
 #        [BENCH_ARGS="--warmup 2s --measure 5s"] python3 cpu-per-event.py ROUNDS
 # BENCH_ROWS defaults to the batched-flush comparison's six rows (File and RandomAccessFile,
-# sync and both asynchronous modes).
+# sync and both asynchronous modes). With BENCH_DISK_PROBE=1 each round starts by measuring the
+# disk's durable write rate under BENCH_DIR (GNU dd, 3000 MiB, conv=fdatasync), to set beside
+# the rows' write_mb_per_s.
 import os, resource, subprocess, sys, time
 default_rows = ("File:async-logger,RandomAccessFile:async-logger,File:async-appender,"
                 "RandomAccessFile:async-appender,File:sync,RandomAccessFile:sync")
 rows = [tuple(r.split(":")) for r in os.environ.get("BENCH_ROWS", default_rows).split(",")]
 builds = [b for b in ("base", "new") if "BENCH_" + b.upper() in os.environ]
 extra = os.environ.get("BENCH_ARGS", "").split()
+folder = os.environ.get("BENCH_DIR", "target/l4rs-bench/logs")
 for rnd in range(int(sys.argv[1])):
+    if os.environ.get("BENCH_DISK_PROBE"):
+        os.makedirs(folder, exist_ok=True)
+        probe = os.path.join(folder, "dd-durable")
+        dd = subprocess.run(["dd", "if=/dev/zero", "of=" + probe, "bs=1M", "count=3000", "conv=fdatasync"],
+                            capture_output=True, text=True)
+        if os.path.exists(probe):
+            os.remove(probe)
+        if dd.returncode != 0:
+            sys.exit("cpu-per-event: dd failed: " + dd.stderr.strip())
+        print(f"round={rnd} disk_durable: {dd.stderr.strip().splitlines()[-1]}", flush=True)
     for appender, mode in rows:
         for b in builds:
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             start = time.monotonic()
             out = subprocess.run([os.environ["BENCH_" + b.upper()], "--appender", appender, "--mode", mode,
-                                  "--dir", os.environ.get("BENCH_DIR", "target/l4rs-bench/logs")] + extra,
+                                  "--dir", folder] + extra,
                                  capture_output=True, text=True).stdout
             wall = time.monotonic() - start
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -30,5 +43,6 @@ for rnd in range(int(sys.argv[1])):
             f = dict(kv.split("=", 1) for kv in line.split()[1:])
             print(f"round={rnd} bin={b} row={f['appender']} ops_per_ms={float(f['ops_per_ms']):.1f} "
                   f"events={f['events']} cpu_us_per_event={cpu * 1e6 / int(f['events']):.3f} "
-                  f"cpus={cpu / wall:.2f} bg_alloc={f['background_alloc_bytes']} dropped={f['dropped']}",
+                  f"cpus={cpu / wall:.2f} write_mb_per_s={f['write_mb_per_s']} "
+                  f"bg_alloc={f['background_alloc_bytes']} dropped={f['dropped']}",
                   flush=True)

@@ -7,10 +7,13 @@
 #
 # Usage: BENCH_NEW=... [BENCH_BASE=...] [BENCH_DIR=...] [BENCH_ROWS=Appender:mode,...]
 #        [BENCH_ARGS="--warmup 2s --measure 5s"] python3 cpu-per-event.py ROUNDS
+#        python3 cpu-per-event.py pairs < OUTPUT    new/base per row and round, the rounds
+#                                                   where base ran first apart from the others
 # BENCH_ROWS defaults to the batched-flush comparison's six rows (File and RandomAccessFile,
 # sync and both asynchronous modes). With BENCH_DISK_PROBE=1 each round starts by measuring the
 # disk's durable write rate under BENCH_DIR (GNU dd, 3000 MiB, conv=fdatasync), to set beside
-# the rows' write_mb_per_s.
+# the rows' write_mb_per_s. The builds alternate which runs first from round to round, so use an
+# even number of rounds.
 import os, resource, subprocess, sys, time
 default_rows = ("File:async-logger,RandomAccessFile:async-logger,File:async-appender,"
                 "RandomAccessFile:async-appender,File:sync,RandomAccessFile:sync")
@@ -18,31 +21,70 @@ rows = [tuple(r.split(":")) for r in os.environ.get("BENCH_ROWS", default_rows).
 builds = [b for b in ("base", "new") if "BENCH_" + b.upper() in os.environ]
 extra = os.environ.get("BENCH_ARGS", "").split()
 folder = os.environ.get("BENCH_DIR", "target/l4rs-bench/logs")
-for rnd in range(int(sys.argv[1])):
-    if os.environ.get("BENCH_DISK_PROBE"):
-        os.makedirs(folder, exist_ok=True)
-        probe = os.path.join(folder, "dd-durable")
-        dd = subprocess.run(["dd", "if=/dev/zero", "of=" + probe, "bs=1M", "count=3000", "conv=fdatasync"],
-                            capture_output=True, text=True)
-        if os.path.exists(probe):
-            os.remove(probe)
-        if dd.returncode != 0:
-            sys.exit("cpu-per-event: dd failed: " + dd.stderr.strip())
-        print(f"round={rnd} disk_durable: {dd.stderr.strip().splitlines()[-1]}", flush=True)
-    for appender, mode in rows:
-        for b in builds:
-            before = resource.getrusage(resource.RUSAGE_CHILDREN)
-            start = time.monotonic()
-            out = subprocess.run([os.environ["BENCH_" + b.upper()], "--appender", appender, "--mode", mode,
-                                  "--dir", folder] + extra,
-                                 capture_output=True, text=True).stdout
-            wall = time.monotonic() - start
-            after = resource.getrusage(resource.RUSAGE_CHILDREN)
-            cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-            line = [l for l in out.splitlines() if l.startswith("RESULT")][0]
-            f = dict(kv.split("=", 1) for kv in line.split()[1:])
-            print(f"round={rnd} bin={b} row={f['appender']} ops_per_ms={float(f['ops_per_ms']):.1f} "
-                  f"events={f['events']} cpu_us_per_event={cpu * 1e6 / int(f['events']):.3f} "
-                  f"cpus={cpu / wall:.2f} write_mb_per_s={f['write_mb_per_s']} "
-                  f"bg_alloc={f['background_alloc_bytes']} dropped={f['dropped']}",
-                  flush=True)
+
+
+def pairs():
+    """new/base of ops/ms and of CPU per event for each row and round of a two-build run read
+    from stdin, with which build ran first; then the medians over the rounds each build led."""
+    import statistics
+    runs = {}
+    for line in sys.stdin:
+        if not line.startswith("round=") or " bin=" not in line:
+            continue
+        f = dict(kv.split("=", 1) for kv in line.split())
+        key = (f["row"], int(f["round"]))
+        runs.setdefault(key, []).append((f["bin"], float(f["ops_per_ms"]), float(f["cpu_us_per_event"])))
+    summary = {}
+    for (row, rnd), pair in sorted(runs.items()):
+        by = {b: (ops, cpu) for b, ops, cpu in pair}
+        if set(by) != {"base", "new"}:
+            continue
+        first = pair[0][0]
+        ops, cpu = by["new"][0] / by["base"][0], by["new"][1] / by["base"][1]
+        summary.setdefault(row, {}).setdefault(first, []).append((ops, cpu))
+        print(f"{row:32s} round={rnd} first={first:4s} new/base ops_per_ms={ops:.3f} cpu_per_event={cpu:.3f}")
+    for row, led in summary.items():
+        for first, ratios in sorted(led.items()):
+            print(f"{row:32s} {first} first in {len(ratios)} round(s): median new/base "
+                  f"ops_per_ms={statistics.median(r[0] for r in ratios):.3f} "
+                  f"cpu_per_event={statistics.median(r[1] for r in ratios):.3f}")
+
+
+def run(rounds):
+    for rnd in range(rounds):
+        if os.environ.get("BENCH_DISK_PROBE"):
+            os.makedirs(folder, exist_ok=True)
+            probe = os.path.join(folder, "dd-durable")
+            dd = subprocess.run(["dd", "if=/dev/zero", "of=" + probe, "bs=1M", "count=3000", "conv=fdatasync"],
+                                capture_output=True, text=True)
+            if os.path.exists(probe):
+                os.remove(probe)
+            if dd.returncode != 0:
+                sys.exit("cpu-per-event: dd failed: " + dd.stderr.strip())
+            print(f"round={rnd} disk_durable: {dd.stderr.strip().splitlines()[-1]}", flush=True)
+        for appender, mode in rows:
+            # The two builds take turns going first: a row runs faster after some rows than after
+            # others (runs/order-in-interleaved-runs-2026-12-04.txt), so a fixed order would credit
+            # that to the build that always runs second.
+            for b in (builds if rnd % 2 == 0 else builds[::-1]):
+                before = resource.getrusage(resource.RUSAGE_CHILDREN)
+                start = time.monotonic()
+                out = subprocess.run([os.environ["BENCH_" + b.upper()], "--appender", appender, "--mode", mode,
+                                      "--dir", folder] + extra,
+                                     capture_output=True, text=True).stdout
+                wall = time.monotonic() - start
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+                line = [l for l in out.splitlines() if l.startswith("RESULT")][0]
+                f = dict(kv.split("=", 1) for kv in line.split()[1:])
+                print(f"round={rnd} bin={b} row={f['appender']} ops_per_ms={float(f['ops_per_ms']):.1f} "
+                      f"events={f['events']} cpu_us_per_event={cpu * 1e6 / int(f['events']):.3f} "
+                      f"cpus={cpu / wall:.2f} write_mb_per_s={f['write_mb_per_s']} "
+                      f"bg_alloc={f['background_alloc_bytes']} dropped={f['dropped']}",
+                      flush=True)
+
+
+if sys.argv[1] == "pairs":
+    pairs()
+else:
+    run(int(sys.argv[1]))

@@ -24,8 +24,9 @@ folder = os.environ.get("BENCH_DIR", "target/l4rs-bench/logs")
 
 
 def pairs():
-    """new/base of ops/ms and of CPU per event for each row and round of a two-build run read
-    from stdin, with which build ran first; then the medians over the rounds each build led."""
+    """new/base of ops/ms, of CPU per event and of the events written (warm-up included) for
+    each row and round of one two-build run read from stdin, with which build ran first; then
+    the medians over the rounds each build led."""
     import statistics
     runs = {}
     for line in sys.stdin:
@@ -33,21 +34,28 @@ def pairs():
             continue
         f = dict(kv.split("=", 1) for kv in line.split())
         key = (f["row"], int(f["round"]))
-        runs.setdefault(key, []).append((f["bin"], float(f["ops_per_ms"]), float(f["cpu_us_per_event"])))
+        runs.setdefault(key, []).append(
+            (f["bin"], float(f["ops_per_ms"]), float(f["cpu_us_per_event"]), int(f["events"])))
     summary = {}
     for (row, rnd), pair in sorted(runs.items()):
-        by = {b: (ops, cpu) for b, ops, cpu in pair}
+        if len(pair) > 2:
+            sys.exit(f"cpu-per-event pairs: {row} has {len(pair)} runs in round {rnd}: "
+                     "give it the output of one run")
+        by = {b: values for b, *values in pair}
         if set(by) != {"base", "new"}:
             continue
         first = pair[0][0]
-        ops, cpu = by["new"][0] / by["base"][0], by["new"][1] / by["base"][1]
-        summary.setdefault(row, {}).setdefault(first, []).append((ops, cpu))
-        print(f"{row:32s} round={rnd} first={first:4s} new/base ops_per_ms={ops:.3f} cpu_per_event={cpu:.3f}")
+        ratios = [n / b for n, b in zip(by["new"], by["base"])]
+        summary.setdefault(row, {}).setdefault(first, []).append(ratios)
+        print(f"{row:32s} round={rnd} first={first:4s} new/base ops_per_ms={ratios[0]:.3f} "
+              f"cpu_per_event={ratios[1]:.3f} events={ratios[2]:.3f}")
+    if not summary:
+        sys.exit("cpu-per-event pairs: no round with both a base and a new run")
     for row, led in summary.items():
         for first, ratios in sorted(led.items()):
+            median = [statistics.median(r[i] for r in ratios) for i in range(3)]
             print(f"{row:32s} {first} first in {len(ratios)} round(s): median new/base "
-                  f"ops_per_ms={statistics.median(r[0] for r in ratios):.3f} "
-                  f"cpu_per_event={statistics.median(r[1] for r in ratios):.3f}")
+                  f"ops_per_ms={median[0]:.3f} cpu_per_event={median[1]:.3f} events={median[2]:.3f}")
 
 
 def run(rounds):
@@ -63,8 +71,9 @@ def run(rounds):
                 sys.exit("cpu-per-event: dd failed: " + dd.stderr.strip())
             print(f"round={rnd} disk_durable: {dd.stderr.strip().splitlines()[-1]}", flush=True)
         for appender, mode in rows:
-            # The two builds take turns going first: a row runs faster after some rows than after
-            # others (runs/order-in-interleaved-runs-2026-12-04.txt), so a fixed order would credit
+            # The two builds take turns going first: in A/A runs of one binary the second run of
+            # the synchronous MemoryMappedFile row's pair was mostly the faster
+            # (runs/order-in-interleaved-runs-2026-12-04.txt), and a fixed order would credit
             # that to the build that always runs second.
             for b in (builds if rnd % 2 == 0 else builds[::-1]):
                 before = resource.getrusage(resource.RUSAGE_CHILDREN)

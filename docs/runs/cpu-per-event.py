@@ -9,12 +9,14 @@
 #        [BENCH_ARGS="--warmup 2s --measure 5s"] python3 cpu-per-event.py ROUNDS
 #        python3 cpu-per-event.py pairs < OUTPUT    new/base per row and round, the rounds
 #                                                   where base ran first apart from the others
+#        python3 cpu-per-event.py ratios ROW < OUTPUT  each build's other rows / its ROW
+#                                                   (e.g. MemoryMappedFile), per round
 # BENCH_ROWS defaults to the batched-flush comparison's six rows (File and RandomAccessFile,
 # sync and both asynchronous modes). With BENCH_DISK_PROBE=1 each round starts by measuring the
 # disk's durable write rate under BENCH_DIR (GNU dd, 3000 MiB, conv=fdatasync), to set beside
 # the rows' write_mb_per_s. The builds alternate which runs first from round to round, so use an
 # even number of rounds.
-import os, resource, subprocess, sys, time
+import os, resource, statistics, subprocess, sys, time
 default_rows = ("File:async-logger,RandomAccessFile:async-logger,File:async-appender,"
                 "RandomAccessFile:async-appender,File:sync,RandomAccessFile:sync")
 rows = [tuple(r.split(":")) for r in os.environ.get("BENCH_ROWS", default_rows).split(",")]
@@ -23,19 +25,25 @@ extra = os.environ.get("BENCH_ARGS", "").split()
 folder = os.environ.get("BENCH_DIR", "target/l4rs-bench/logs")
 
 
-def pairs():
-    """new/base of ops/ms, of CPU per event and of the events written (warm-up included) for
-    each row and round of one two-build run read from stdin, with which build ran first; then
-    the medians over the rounds each build led."""
-    import statistics
+def read_runs(lines):
+    """The runs of one output of this tool, in the order they ran: {(row, round): [(build,
+    ops/ms, CPU µs per event, events), ...]}."""
     runs = {}
-    for line in sys.stdin:
+    for line in lines:
         if not line.startswith("round=") or " bin=" not in line:
             continue
         f = dict(kv.split("=", 1) for kv in line.split())
         key = (f["row"], int(f["round"]))
         runs.setdefault(key, []).append(
             (f["bin"], float(f["ops_per_ms"]), float(f["cpu_us_per_event"]), int(f["events"])))
+    return runs
+
+
+def pairs():
+    """new/base of ops/ms, of CPU per event and of the events written (warm-up included) for
+    each row and round of one two-build run read from stdin, with which build ran first; then
+    the medians over the rounds each build led."""
+    runs = read_runs(sys.stdin)
     summary = {}
     for (row, rnd), pair in sorted(runs.items()):
         if len(pair) > 2:
@@ -56,6 +64,21 @@ def pairs():
             median = [statistics.median(r[i] for r in ratios) for i in range(3)]
             print(f"{row:32s} {first} first in {len(ratios)} round(s): median new/base "
                   f"ops_per_ms={median[0]:.3f} cpu_per_event={median[1]:.3f} events={median[2]:.3f}")
+
+
+def ratios(reference):
+    """Each build's ops/ms of every other row over its `reference` row's, per round, of one run
+    read from stdin (the rows ran in BENCH_ROWS order, so a ratio also carries that order)."""
+    ops = {(row, rnd, build): value for (row, rnd), runs in read_runs(sys.stdin).items()
+           for build, value, _, _ in runs}
+    if not any(row == reference for row, _, _ in ops):
+        sys.exit(f"cpu-per-event ratios: no {reference} row in the input")
+    others = sorted({row for row, _, _ in ops if row != reference})
+    for build in ("base", "new"):
+        for rnd in sorted({r for row, r, b in ops if row == reference and b == build}):
+            base = ops[(reference, rnd, build)]
+            print(build, f"round={rnd}", *(f"{row}/{reference}={ops[(row, rnd, build)] / base:.2f}"
+                                            for row in others if (row, rnd, build) in ops))
 
 
 def run(rounds):
@@ -95,5 +118,7 @@ def run(rounds):
 
 if sys.argv[1] == "pairs":
     pairs()
+elif sys.argv[1] == "ratios":
+    ratios(sys.argv[2])
 else:
     run(int(sys.argv[1]))

@@ -26,6 +26,17 @@ pub fn with_encoded<R>(
     })
 }
 
+/// [`with_encoded`] for text the layout formatted before (an event rendered ahead of a queue,
+/// [`l4rs_core::Rendered`]): encoded from where it is, without copying it into this thread's
+/// text buffer first.
+pub(crate) fn with_encoded_text<R>(
+    layout: &dyn Layout,
+    text: &str,
+    write: impl FnOnce(&[u8]) -> R,
+) -> R {
+    with_byte_scratch(|scratch| write(layout.encode(text, scratch)))
+}
+
 /// The layout's footer, encoded, for a manager that is closing (off the hot path: it allocates
 /// the bytes so that they can be written under the manager's own locks).
 pub(crate) fn encoded_footer(layout: &dyn Layout) -> Vec<u8> {

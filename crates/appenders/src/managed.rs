@@ -118,11 +118,16 @@ impl<M: AppenderManager> ManagedAppender<M> {
             && !event.end_of_batch
             && l4rs_core::batch::is_deferring();
         let flush = (self.flush_each || event.end_of_batch) && !deferring;
-        crate::encode::with_encoded(
-            self.layout.as_ref(),
-            |out| self.layout.format(event, out),
-            |bytes| self.manager.write_event(event, bytes, flush),
-        )
+        let layout = self.layout.as_ref();
+        let write = |bytes: &[u8]| self.manager.write_event(event, bytes, flush);
+        match event
+            .rendered
+            .and_then(|rendered| rendered.text_for(&self.layout))
+        {
+            // Formatted by this layout on the caller's thread before a queue (l4rs_core::Rendered).
+            Some(text) => crate::encode::with_encoded_text(layout, text, write),
+            None => crate::encode::with_encoded(layout, |out| layout.format(event, out), write),
+        }
         .map_err(|error| self.error(error))?;
         if deferring && !M::defer_flush(&self.manager) {
             return self.flush();
@@ -153,6 +158,12 @@ impl<M: AppenderManager> ManagedAppender<M> {
 
     pub(crate) fn requires_location(&self) -> bool {
         self.layout.requires_location()
+    }
+
+    pub(crate) fn layout_rendering_ahead(&self) -> Option<Arc<dyn Layout>> {
+        self.layout
+            .renders_ahead()
+            .then(|| Arc::clone(&self.layout))
     }
 
     /// The `Debug` output of the appender type `type_name`.
@@ -201,6 +212,10 @@ macro_rules! managed_appender {
 
             fn requires_location(&self) -> bool {
                 self.core.requires_location()
+            }
+
+            fn layout_rendering_ahead(&self) -> Option<std::sync::Arc<dyn l4rs_core::Layout>> {
+                self.core.layout_rendering_ahead()
             }
         }
 

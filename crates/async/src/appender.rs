@@ -4,7 +4,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering}
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use l4rs_core::{status, AppendError, Appender, LogEvent};
+use l4rs_core::{status, AppendError, Appender, Layout, LogEvent};
 
 use crate::{
     AsyncError, AsyncQueue, Enqueued, EventHandler, QueueFullPolicy, QueueOptions, QueueStats,
@@ -50,6 +50,9 @@ pub struct AsyncAppender {
     queue: AsyncQueue,
     dispatch: Arc<dyn EventHandler>,
     error_appender: Option<Arc<dyn EventHandler>>,
+    /// The layout events are formatted with before they are queued
+    /// ([`AsyncAppender::rendering_ahead`]).
+    render_with: Option<Arc<dyn Layout>>,
     stopped: AtomicBool,
     last_report_ms: AtomicU64,
     burst_used: AtomicU32,
@@ -91,10 +94,19 @@ impl AsyncAppender {
             queue,
             dispatch,
             error_appender,
+            render_with: None,
             stopped: AtomicBool::new(false),
             last_report_ms: AtomicU64::new(0),
             burst_used: AtomicU32::new(0),
         })
+    }
+
+    /// Formats every event with `layout` on the calling thread before queueing it
+    /// ([`AsyncQueue::enqueue_rendered`]): for an appender whose events all go to the one
+    /// appender that layout belongs to ([`Appender::layout_rendering_ahead`]).
+    pub fn rendering_ahead(mut self, layout: Option<Arc<dyn Layout>>) -> AsyncAppender {
+        self.render_with = layout;
+        self
     }
 
     /// The queue's counters (events a full non-blocking queue dropped for want of an error
@@ -148,7 +160,11 @@ impl Appender for AsyncAppender {
 
     fn append(&self, event: &LogEvent<'_>) -> Result<(), AppendError> {
         // After `stop` the queue is closed: the event comes back as `Closed`, counted.
-        match self.queue.enqueue(event, 0, self.options.include_location) {
+        let render = self.render_with.as_ref();
+        match self
+            .queue
+            .enqueue_rendered(event, 0, self.options.include_location, render)
+        {
             Enqueued::Queued | Enqueued::Discarded => Ok(()),
             Enqueued::RunHere => {
                 if self.should_report() {

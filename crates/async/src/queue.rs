@@ -8,7 +8,7 @@ use std::sync::{Arc, Condvar, Mutex, OnceLock, TryLockError};
 use std::thread::{JoinHandle, Thread};
 use std::time::{Duration, Instant};
 
-use l4rs_core::{status, Level, LogEvent, ThrowableRef};
+use l4rs_core::{status, Layout, Level, LogEvent, ThrowableRef};
 
 use crate::ring::{ClaimError, Ring};
 use crate::snapshot::EventSnapshot;
@@ -164,6 +164,9 @@ pub struct QueueStats {
     pub after_stop: u64,
     /// Events whose handler panicked (the background thread survives).
     pub panicked: u64,
+    /// Events handed on with their line formatted by the caller
+    /// ([`AsyncQueue::enqueue_rendered`], `l4rs.asyncRenderAhead`).
+    pub rendered_ahead: u64,
 }
 
 impl QueueStats {
@@ -234,6 +237,8 @@ struct Shared {
     abandoned: AtomicU64,
     after_stop: AtomicU64,
     panicked: AtomicU64,
+    /// Written by the background thread only.
+    rendered_ahead: AtomicU64,
     discard_reported: AtomicBool,
     totals_reported: AtomicBool,
 }
@@ -296,6 +301,7 @@ impl AsyncQueue {
             abandoned: AtomicU64::new(0),
             after_stop: AtomicU64::new(0),
             panicked: AtomicU64::new(0),
+            rendered_ahead: AtomicU64::new(0),
             discard_reported: AtomicBool::new(false),
             totals_reported: AtomicBool::new(false),
         });
@@ -331,6 +337,20 @@ impl AsyncQueue {
     /// kept only when `include_location` is true. See [`Enqueued`] for the outcomes; only
     /// [`Enqueued::Queued`] means the handler will see the event.
     pub fn enqueue(&self, event: &LogEvent<'_>, tag: u64, include_location: bool) -> Enqueued {
+        self.enqueue_rendered(event, tag, include_location, None)
+    }
+
+    /// [`AsyncQueue::enqueue`], and when `layout` is given the event is also formatted with it
+    /// here, on the calling thread, before it is queued ([`EventSnapshot::render`]): the
+    /// handler's appender with that layout then copies the text, so the queue's one thread
+    /// only writes what several callers formatted in parallel.
+    pub fn enqueue_rendered(
+        &self,
+        event: &LogEvent<'_>,
+        tag: u64,
+        include_location: bool,
+        layout: Option<&Arc<dyn Layout>>,
+    ) -> Enqueued {
         let shared = &*self.shared;
         if shared.ring.is_closed() {
             return shared.refuse_after_stop();
@@ -342,6 +362,9 @@ impl AsyncQueue {
                     shared.lend_spare_throwable(&mut staging);
                 }
                 staging.capture(event, include_location);
+                if let Some(layout) = layout {
+                    staging.render(layout);
+                }
                 shared.offer(&mut staging, tag)
             })
         });
@@ -352,6 +375,9 @@ impl AsyncQueue {
             _ => {
                 let mut snapshot = Box::new(EventSnapshot::new());
                 snapshot.capture(event, include_location);
+                if let Some(layout) = layout {
+                    snapshot.render(layout);
+                }
                 shared.offer(&mut snapshot, tag)
             }
         }
@@ -493,6 +519,7 @@ impl AsyncQueue {
             abandoned: load(&shared.abandoned),
             after_stop: load(&shared.after_stop),
             panicked: load(&shared.panicked),
+            rendered_ahead: load(&shared.rendered_ahead),
         }
     }
 }
@@ -739,6 +766,9 @@ impl Shared {
                 // slot is published; it is released below, after the last use of `data`.
                 let data = unsafe { self.ring.published(position) };
                 let event = data.snapshot.event(end_of_batch);
+                if event.rendered.is_some() {
+                    self.rendered_ahead.fetch_add(1, Ordering::Relaxed);
+                }
                 let tag = data.tag;
                 let handler = &self.handler;
                 if catch_unwind(AssertUnwindSafe(|| handler.handle(&event, tag))).is_err() {

@@ -20,6 +20,14 @@ pub const QUEUE_FULL_POLICY_PROPERTY: &str = "log4j2.asyncQueueFullPolicy";
 /// The most severe level the `Discard` policy drops (default INFO).
 pub const DISCARD_THRESHOLD_PROPERTY: &str = "log4j2.discardThreshold";
 
+/// l4rs's own switch (not a log4j2 property): `true` has events formatted on the calling
+/// thread, before they are queued, where a queue's events all go to one appender whose layout
+/// allows it (`l4rs_core::Layout::renders_ahead`). Default `false`: on the 2-core machine the
+/// benchmark runs on, it was not consistently faster and used more CPU per event, formatting
+/// on the calling threads costing more than on the queue's thread (docs/benchmarks.md,
+/// "Formatting ahead of the queue"). The environment form is `LOG4J_L4RS_ASYNC_RENDER_AHEAD`.
+pub const RENDER_AHEAD_PROPERTY: &str = "l4rs.asyncRenderAhead";
+
 /// The default ring size: log4j2's garbage-free default (4096 slots). l4rs is always
 /// garbage-free, and a smaller ring reaches its allocation-free steady state sooner; log4j2's
 /// 256 Ki slots default for non-garbage-free mode would pin about 100 MiB here.
@@ -72,6 +80,9 @@ pub struct AsyncSettings {
     pub ring_buffer_size: usize,
     /// What a full blocking queue does (AsyncLogger and Async appender alike).
     pub queue_full_policy: QueueFullPolicy,
+    /// Whether queues whose events all go to one appender have the events formatted with its
+    /// layout on the calling thread ([`RENDER_AHEAD_PROPERTY`]).
+    pub render_ahead: bool,
 }
 
 impl Default for AsyncSettings {
@@ -79,6 +90,7 @@ impl Default for AsyncSettings {
         AsyncSettings {
             ring_buffer_size: DEFAULT_RING_BUFFER_SIZE,
             queue_full_policy: QueueFullPolicy::Block,
+            render_ahead: false,
         }
     }
 }
@@ -170,6 +182,18 @@ impl AsyncSettings {
                         "Using DefaultAsyncQueueFullPolicy. Could not create custom AsyncQueueFullPolicy '{value}': l4rs cannot load policy classes"
                     ),
                 );
+            }
+        }
+        if let Some(value) = lookup(RENDER_AHEAD_PROPERTY) {
+            match value.trim() {
+                flag if flag.eq_ignore_ascii_case("true") => settings.render_ahead = true,
+                flag if flag.eq_ignore_ascii_case("false") => settings.render_ahead = false,
+                _ => report(
+                    Level::WARN,
+                    format!(
+                        "{RENDER_AHEAD_PROPERTY}={value} is neither true nor false; using false"
+                    ),
+                ),
             }
         }
         (settings, problems)
@@ -367,5 +391,24 @@ mod tests {
         let (settings, warnings) = read(&[(RING_BUFFER_SIZE_PROPERTY, "lots")]);
         assert_eq!(settings.ring_buffer_size, DEFAULT_RING_BUFFER_SIZE);
         assert_eq!(warnings.len(), 1);
+    }
+
+    #[test]
+    fn rendering_ahead_is_off_unless_switched_on() {
+        assert!(!read(&[]).0.render_ahead);
+        let (settings, warnings) = read(&[(RENDER_AHEAD_PROPERTY, " True ")]);
+        assert!(settings.render_ahead);
+        assert!(warnings.is_empty(), "{warnings:?}");
+        let (settings, warnings) = read(&[(RENDER_AHEAD_PROPERTY, "yes")]);
+        assert!(!settings.render_ahead, "a bad value keeps the default");
+        assert_eq!(warnings.len(), 1);
+        assert!(
+            warnings[0].message.contains("l4rs.asyncRenderAhead=yes"),
+            "{warnings:?}"
+        );
+        assert_eq!(
+            environment_variable_name(RENDER_AHEAD_PROPERTY),
+            "LOG4J_L4RS_ASYNC_RENDER_AHEAD"
+        );
     }
 }

@@ -1,14 +1,21 @@
 //! The owned copy of an event that crosses to the background thread.
 
+use std::cell::Cell;
 use std::sync::Arc;
 
 use l4rs_core::context::{ContextMap, ContextStack};
 use l4rs_core::Timestamp;
-use l4rs_core::{Level, Location, LogEvent, Marker, Message, ThreadInfo, Throwable, ThrowableRef};
+use l4rs_core::{
+    Layout, LayoutId, Level, Location, LogEvent, Marker, Message, Rendered, ThreadInfo, Throwable,
+    ThrowableRef,
+};
 
 /// Buffers that grew beyond this many bytes are replaced after use, so one huge message does not
 /// pin its memory in a queue slot forever (log4j2 trims its reusable messages the same way).
 const MAX_RETAINED_TEXT: usize = 64 * 1024;
+/// Text rendered ahead ([`EventSnapshot::render`]) past this size is dropped after use: a line
+/// with a long trace would otherwise stay in every slot it passed through.
+const MAX_RETAINED_RENDERED: usize = 16 * 1024;
 /// The message capacity a fresh snapshot starts with (log4j2's `initialReusableMsgSize`).
 const INITIAL_MESSAGE_CAPACITY: usize = 128;
 
@@ -54,6 +61,11 @@ pub struct EventSnapshot {
     context_stack: ContextStack,
     marker: Option<Arc<Marker>>,
     nano_time: i64,
+    /// The event as a layout formatted it at capture ([`EventSnapshot::render`]), reused.
+    rendered: String,
+    /// The layout `rendered` holds the text of, for the captured event; `None` when it holds
+    /// none.
+    rendered_by: Option<LayoutId>,
 }
 
 impl Default for EventSnapshot {
@@ -85,6 +97,8 @@ impl EventSnapshot {
             context_stack: ContextStack::new(),
             marker: None,
             nano_time: 0,
+            rendered: String::new(),
+            rendered_by: None,
         }
     }
 
@@ -127,6 +141,43 @@ impl EventSnapshot {
         // the same marker as a shared handle without allocating.
         self.marker = event.marker.map(|marker| Marker::get(marker.name()));
         self.nano_time = event.nano_time;
+        self.rendered_by = None;
+    }
+
+    /// Formats the captured event with `layout` now, on the calling thread, so that the
+    /// appender using that layout copies the text instead of formatting it on the queue's
+    /// thread. The layout sees the event the queue's thread will hand on (the location as
+    /// captured; not the end of its batch, which no layout that renders ahead prints).
+    ///
+    /// Nothing is rendered, and the queue's thread formats as usual, when the layout panics
+    /// (the caller's log call must not) or logs while it formats (the nested call formats on
+    /// the queue's thread, where an appender that logs into itself is caught).
+    pub fn render(&mut self, layout: &Arc<dyn Layout>) {
+        thread_local! {
+            static RENDERING: Cell<bool> = const { Cell::new(false) };
+        }
+        /// Clears the flag also when the layout unwinds.
+        struct Done;
+        impl Drop for Done {
+            fn drop(&mut self) {
+                let _ = RENDERING.try_with(|rendering| rendering.set(false));
+            }
+        }
+        self.rendered_by = None;
+        if RENDERING.try_with(|rendering| rendering.replace(true)) != Ok(false) {
+            return;
+        }
+        let _done = Done;
+        let mut text = std::mem::take(&mut self.rendered);
+        text.clear();
+        let event = self.event(false);
+        let formatted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            layout.format(&event, &mut text);
+        }));
+        self.rendered = text;
+        if formatted.is_ok() {
+            self.rendered_by = Some(LayoutId::of(layout));
+        }
     }
 
     /// The snapshot as an event, with the given end-of-batch flag.
@@ -158,6 +209,10 @@ impl EventSnapshot {
             marker: self.marker.as_deref(),
             nano_time: self.nano_time,
             end_of_batch,
+            rendered: self.rendered_by.map(|layout| Rendered {
+                layout,
+                text: &self.rendered,
+            }),
         }
     }
 
@@ -204,6 +259,10 @@ impl EventSnapshot {
         }
         if self.logger_name.capacity() > MAX_RETAINED_TEXT {
             self.logger_name = String::new();
+        }
+        if self.rendered.capacity() > MAX_RETAINED_RENDERED {
+            self.rendered = String::new();
+            self.rendered_by = None;
         }
         if self.marker.is_some() {
             self.marker = None;
@@ -369,6 +428,79 @@ mod tests {
                 "{captured:?}"
             );
         }
+    }
+
+    #[test]
+    fn rendered_text_belongs_to_its_layout_and_to_its_event_only() {
+        let layout: Arc<dyn Layout> = Arc::new(l4rs_test_support::LineLayout::new().with_level());
+        let other: Arc<dyn Layout> = Arc::new(l4rs_test_support::LineLayout::new());
+        let mut snapshot = EventSnapshot::new();
+        snapshot.capture(
+            &LogEvent::new("a", Level::WARN, Message::Text("first")),
+            false,
+        );
+        assert!(snapshot.event(false).rendered.is_none());
+        snapshot.render(&layout);
+        let rendered = snapshot.event(true).rendered.expect("rendered");
+        assert_eq!(rendered.text_for(&layout), Some("WARN first\n"));
+        assert_eq!(
+            rendered.text_for(&other),
+            None,
+            "another layout formats itself"
+        );
+        snapshot.capture(
+            &LogEvent::new("a", Level::INFO, Message::Text("second")),
+            false,
+        );
+        assert!(
+            snapshot.event(false).rendered.is_none(),
+            "the next capture drops the text of the one before"
+        );
+    }
+
+    #[test]
+    fn a_layout_that_panics_or_renders_while_rendering_leaves_the_formatting_to_the_queue() {
+        /// Panics while formatting.
+        struct Panicking;
+        impl Layout for Panicking {
+            fn format(&self, _event: &LogEvent<'_>, _out: &mut String) {
+                panic!("a layout failed (expected by this test)");
+            }
+        }
+        /// Renders another event while formatting, as a layout that logs would; records
+        /// whether that one got its text.
+        struct Nesting(std::sync::Mutex<Option<bool>>);
+        impl Layout for Nesting {
+            fn format(&self, event: &LogEvent<'_>, out: &mut String) {
+                let inner: Arc<dyn Layout> = Arc::new(l4rs_test_support::LineLayout::new());
+                let mut other = EventSnapshot::new();
+                other.capture(event, false);
+                other.render(&inner);
+                *self.0.lock().unwrap() = Some(other.event(false).rendered.is_some());
+                out.push_str("outer");
+            }
+        }
+        let mut snapshot = EventSnapshot::new();
+        snapshot.capture(&LogEvent::new("a", Level::INFO, Message::Text("m")), false);
+        let panicking: Arc<dyn Layout> = Arc::new(Panicking);
+        snapshot.render(&panicking);
+        assert!(
+            snapshot.event(false).rendered.is_none(),
+            "a panic renders nothing"
+        );
+        let nesting = Arc::new(Nesting(std::sync::Mutex::new(None)));
+        let layout: Arc<dyn Layout> = nesting.clone();
+        snapshot.render(&layout);
+        let text = snapshot
+            .event(false)
+            .rendered
+            .and_then(|r| r.text_for(&layout));
+        assert_eq!(text, Some("outer"), "rendering works again after a panic");
+        assert_eq!(
+            *nesting.0.lock().unwrap(),
+            Some(false),
+            "the nested render leaves its event to the queue's thread"
+        );
     }
 
     #[test]

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use l4rs_async::{AsyncQueue, Enqueued, EventHandler, QueueFullPolicy, QueueOptions, StopOutcome};
 use l4rs_core::{Level, LogEvent, Message, StackFrame, ThreadInfo, Throwable, ThrowableRef};
 use l4rs_test_support::allocations::{self, CountingAllocator};
+use l4rs_test_support::FormattingThreadLayout;
 
 #[global_allocator]
 static ALLOCATOR: CountingAllocator = CountingAllocator::new(allocations::count_on_this_thread);
@@ -133,6 +134,80 @@ fn send_from_thread(
 ) -> std::thread::JoinHandle<Enqueued> {
     let queue = Arc::clone(queue);
     std::thread::spawn(move || send(&queue, level, text))
+}
+
+/// Records, for every event, the text it arrived with from `layout` (rendered ahead).
+struct RenderedRecorder {
+    layout: Arc<dyn l4rs_core::Layout>,
+    seen: Mutex<Vec<Option<String>>>,
+}
+
+impl EventHandler for RenderedRecorder {
+    fn handle(&self, event: &LogEvent<'_>, _tag: u64) {
+        let text = event
+            .rendered
+            .and_then(|rendered| rendered.text_for(&self.layout));
+        self.seen.lock().unwrap().push(text.map(str::to_string));
+    }
+}
+
+#[test]
+fn an_event_rendered_ahead_is_formatted_on_the_calling_thread_without_allocating() {
+    const WARM_UP: usize = 200;
+    const STEADY: usize = 1000;
+    let layout: Arc<dyn l4rs_core::Layout> = Arc::new(FormattingThreadLayout);
+    let recorder = Arc::new(RenderedRecorder {
+        layout: Arc::clone(&layout),
+        seen: Mutex::new(Vec::new()),
+    });
+    let queue = Arc::new(
+        AsyncQueue::start(options(64, true, QueueFullPolicy::Block), recorder.clone()).unwrap(),
+    );
+    let caller = {
+        let (queue, layout) = (Arc::clone(&queue), Arc::clone(&layout));
+        std::thread::Builder::new()
+            .name("caller".to_string())
+            .spawn(move || {
+                let event = LogEvent::new("t", Level::INFO, Message::Text("line"));
+                let render = Some(&layout);
+                for _ in 0..WARM_UP {
+                    let queued = queue.enqueue_rendered(&event, 0, false, render);
+                    assert_eq!(queued, Enqueued::Queued);
+                }
+                assert!(queue.drain(Some(Duration::from_secs(10))));
+                let allocated = allocations::allocations_during(|| {
+                    for _ in 0..STEADY {
+                        let queued = queue.enqueue_rendered(&event, 0, false, render);
+                        assert_eq!(queued, Enqueued::Queued);
+                    }
+                });
+                assert_eq!(queue.enqueue(&event, 0, false), Enqueued::Queued);
+                allocated
+            })
+            .unwrap()
+    };
+    assert_eq!(
+        caller.join().unwrap(),
+        0,
+        "rendering ahead allocates nothing"
+    );
+    assert!(queue.drain(Some(Duration::from_secs(10))));
+    queue.stop(Some(Duration::from_secs(10)));
+    let seen = recorder.seen.lock().unwrap();
+    assert_eq!(seen.len(), WARM_UP + STEADY + 1);
+    assert!(
+        seen[..WARM_UP + STEADY]
+            .iter()
+            .all(|text| text.as_deref() == Some("caller|line\n")),
+        "formatted on the caller's thread: {:?}",
+        &seen[..3]
+    );
+    assert_eq!(
+        seen[WARM_UP + STEADY],
+        None,
+        "a plain enqueue renders nothing"
+    );
+    assert_eq!(queue.stats().rendered_ahead, (WARM_UP + STEADY) as u64);
 }
 
 #[test]

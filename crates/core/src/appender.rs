@@ -1,8 +1,9 @@
 //! The appender stage: writes formatted events somewhere.
 
 use std::io;
+use std::sync::Arc;
 
-use crate::LogEvent;
+use crate::{Layout, LogEvent};
 
 /// Why an appender could not write an event.
 #[derive(Debug, thiserror::Error)]
@@ -42,5 +43,13 @@ pub trait Appender: Send + Sync {
     /// True when the appender's layout prints the caller's location.
     fn requires_location(&self) -> bool {
         false
+    }
+
+    /// The layout an asynchronous stage whose events all go to this appender may format them
+    /// with on the calling thread ([`Layout::renders_ahead`]), handing the text over in
+    /// [`LogEvent::rendered`]. `Some` only for an appender that writes exactly what that layout
+    /// formats and uses the rendered text when it is its layout's.
+    fn layout_rendering_ahead(&self) -> Option<Arc<dyn Layout>> {
+        None
     }
 }

@@ -1,9 +1,11 @@
 //! The log event: one log call, borrowed from the caller.
 
 use std::fmt;
+use std::sync::Arc;
 
 use crate::context::{ContextMap, ContextStack, EMPTY_CONTEXT_MAP, EMPTY_CONTEXT_STACK};
-use crate::{Level, Location, Marker, ThrowableRef, Timestamp};
+use crate::layout::LayoutId;
+use crate::{Layout, Level, Location, Marker, ThrowableRef, Timestamp};
 
 /// The message of a log call. Message text is never interpreted: `{}`, `%` and `${…}` in it
 /// print as they are.
@@ -66,6 +68,26 @@ pub struct ThreadInfo<'a> {
     pub priority: i32,
 }
 
+/// An event's text as a layout already formatted it, on the thread that made the call, before an
+/// asynchronous stage queued the event (see [`Layout::renders_ahead`]). The appender whose
+/// layout it is writes the text instead of formatting the event again; every other appender
+/// ignores it.
+#[derive(Clone, Copy, Debug)]
+pub struct Rendered<'a> {
+    /// The layout that formatted `text`.
+    pub layout: LayoutId,
+    /// The formatted event.
+    pub text: &'a str,
+}
+
+impl<'a> Rendered<'a> {
+    /// The text, when `layout` is the one that formatted it.
+    #[inline]
+    pub fn text_for(&self, layout: &Arc<dyn Layout>) -> Option<&'a str> {
+        (self.layout == LayoutId::of(layout)).then_some(self.text)
+    }
+}
+
 /// One log call as the pipeline sees it. Everything is borrowed, so building an event costs
 /// nothing; an event never outlives the call that made it.
 #[derive(Clone, Copy, Debug)]
@@ -94,6 +116,9 @@ pub struct LogEvent<'a> {
     pub nano_time: i64,
     /// True when an asynchronous stage saw its queue empty after this event.
     pub end_of_batch: bool,
+    /// The event's text as its target appender's layout formatted it ahead of the queue, if it
+    /// did (set only by an asynchronous stage, for the one appender its events go to).
+    pub rendered: Option<Rendered<'a>>,
 }
 
 impl<'a> LogEvent<'a> {
@@ -118,6 +143,7 @@ impl<'a> LogEvent<'a> {
             marker: None,
             nano_time: 0,
             end_of_batch: false,
+            rendered: None,
         }
     }
 

@@ -38,10 +38,10 @@ pub mod time;
 
 pub use appender::{AppendError, Appender};
 pub use context::{ContextMap, ContextStack};
-pub use event::{LogEvent, Message, ThreadInfo};
+pub use event::{LogEvent, Message, Rendered, ThreadInfo};
 pub use filter::{Filter, FilterResult};
 pub use interpolate::Interpolator;
-pub use layout::Layout;
+pub use layout::{Layout, LayoutId};
 pub use level::{Level, LevelParseError};
 pub use location::Location;
 pub use marker::Marker;

@@ -79,6 +79,12 @@ impl AppenderControl {
         self.appender.requires_location()
     }
 
+    /// The layout a queue in front of this appender may format events with on the calling
+    /// thread ([`Appender::layout_rendering_ahead`]).
+    pub(crate) fn layout_rendering_ahead(&self) -> Option<Arc<dyn l4rs_core::Layout>> {
+        self.appender.layout_rendering_ahead()
+    }
+
     /// Filters and appends one event. Errors are reported through the status logger; they are
     /// returned only when the appender has `ignoreExceptions="false"`.
     pub(crate) fn call(&self, event: &LogEvent<'_>) -> Result<(), AppendError> {

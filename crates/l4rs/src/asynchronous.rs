@@ -12,7 +12,7 @@ use l4rs_async::{
     QueueOptions, QueueStats,
 };
 use l4rs_config::model::{AppenderSpec, AsyncAppenderSpec};
-use l4rs_core::{status, LogEvent};
+use l4rs_core::{status, Layout, LogEvent};
 
 use crate::appender_control::AppenderControl;
 use crate::check::{BuildMode, CheckedAppender};
@@ -164,6 +164,16 @@ impl Gate {
     }
 }
 
+/// How the events of one split are formatted before the AsyncLogger queue: with the layout of
+/// the one appender the queue's thread hands them to.
+pub(crate) struct RenderAhead {
+    /// That appender's layout.
+    pub(crate) layout: Arc<dyn Layout>,
+    /// True when the appender's config includes the location, so that the appender sees the
+    /// captured location even when it was not visible before the queue.
+    pub(crate) shows_location: bool,
+}
+
 /// The queue shared by the asynchronous logger configs of one configuration.
 pub(crate) struct AsyncLoggerStage {
     queue: AsyncQueue,
@@ -198,12 +208,29 @@ impl EventHandler for AsyncLoggerDispatch {
 impl AsyncLoggerStage {
     /// Queues the event for the asynchronous configs from `split` up. The captured location
     /// travels along when it is already visible or may become visible on that path.
-    pub(crate) fn enqueue(&self, split: usize, walk: &Walk<'_>, path_prints_location: bool) {
+    /// With `render`, the event is also formatted here with that layout, and the location
+    /// travels only when that appender will be shown it.
+    pub(crate) fn enqueue(
+        &self,
+        split: usize,
+        walk: &Walk<'_>,
+        path_prints_location: bool,
+        render: Option<&RenderAhead>,
+    ) {
         let mut event = walk.event;
         event.location = walk.captured;
         let tag = split as u64 | if walk.visible { VISIBLE_BIT } else { 0 };
-        let keep_location = walk.visible || path_prints_location;
-        match self.queue.enqueue(&event, tag, keep_location) {
+        let keep_location = match render {
+            // The one appender on the queue's side sees the location when it is visible
+            // already or its config includes it; nothing else there reads it.
+            Some(render) => walk.visible || render.shows_location,
+            None => walk.visible || path_prints_location,
+        };
+        let layout = render.map(|render| &render.layout);
+        match self
+            .queue
+            .enqueue_rendered(&event, tag, keep_location, layout)
+        {
             Enqueued::Queued | Enqueued::Discarded => {}
             Enqueued::Closed => {
                 // Counted by the queue; log4j2 warns for every such event, l4rs once.
@@ -378,6 +405,11 @@ pub(crate) fn build_async_appender(
         requires_location,
         policy: settings.queue_full_policy,
     };
+    // Only a queue whose events all go to one appender knows whose layout to format with.
+    let render_with = match refs.as_slice() {
+        [only] if settings.render_ahead => only.control.layout_rendering_ahead(),
+        _ => None,
+    };
     let error_handler = error
         .clone()
         .map(|control| Arc::new(ErrorAppender(control)) as Arc<dyn EventHandler>);
@@ -400,7 +432,7 @@ pub(crate) fn build_async_appender(
     }
     match AsyncAppender::start(options, dispatch, error_handler) {
         Ok(appender) => {
-            let appender = Arc::new(appender);
+            let appender = Arc::new(appender.rendering_ahead(render_with));
             let control = Arc::new(
                 AppenderControl::new(appender.clone(), filter, spec.ignore_exceptions)
                     .queueing(drops_when_full),

@@ -18,7 +18,7 @@ use l4rs_layout::{
 };
 
 use crate::appender_control::AppenderControl;
-use crate::asynchronous::{self, AsyncLoggerStage, Gate, RoutingCall};
+use crate::asynchronous::{self, AsyncLoggerStage, Gate, RenderAhead, RoutingCall};
 use crate::check::{BuildMode, CheckedAppender};
 
 /// One `<AppenderRef>` (of a logger config or an Async appender), resolved to its appender.
@@ -98,6 +98,10 @@ pub(crate) struct LoggerConfig {
     /// its path that is not an Async appender, reached before the AsyncLogger queue): such a
     /// call waits for a closed caller gate (see `Context::hold_callers`).
     writes_in_caller: bool,
+    /// For a config where the path splits to the AsyncLogger queue: the layout its events are
+    /// formatted with before they are queued, when the asynchronous part of the path reaches
+    /// one appender only and that appender allows it.
+    render_ahead: Option<RenderAhead>,
 }
 
 /// A configuration in force.
@@ -397,6 +401,7 @@ impl Context {
                 location_up_front: false,
                 path_prints_location: false,
                 writes_in_caller: false,
+                render_ahead: None,
             });
         }
         for index in 0..configs.len() {
@@ -404,6 +409,9 @@ impl Context {
             configs[index].path_prints_location = prints;
             configs[index].location_up_front = configs[index].include_location && prints;
             configs[index].writes_in_caller = writes_in_caller(&configs, index);
+            if settings.render_ahead && configs[index].splits_to_async() {
+                configs[index].render_ahead = render_ahead(&configs, index);
+            }
         }
         // Checking starts no thread: the queue's only failure is the OS refusing one.
         let (configs, async_logger) = if mode.checking() {
@@ -529,7 +537,9 @@ impl Context {
         };
         if let Some(split) = walk.run(&self.configs, owner, Predicate::SplitAtAsync, false) {
             walk.run(&self.configs, split, Predicate::SynchronousOnly, true);
-            stage.enqueue(split, &walk, self.configs[split].path_prints_location);
+            let split_config = &self.configs[split];
+            let render = split_config.render_ahead.as_ref();
+            stage.enqueue(split, &walk, split_config.path_prints_location, render);
         }
         walk.first_error
     }
@@ -600,6 +610,34 @@ fn writes_in_caller(configs: &[LoggerConfig], start: usize) -> bool {
         index = config.parent;
     }
     false
+}
+
+/// The layout to format events with before the AsyncLogger queue, for the split at `split`:
+/// the asynchronous configs on its additivity path (the ones the queue's thread calls) must
+/// reference exactly one appender between them, and that appender must allow it
+/// ([`AppenderControl::layout_rendering_ahead`]).
+fn render_ahead(configs: &[LoggerConfig], split: usize) -> Option<RenderAhead> {
+    let mut only = None;
+    let mut index = Some(split);
+    while let Some(current) = index {
+        let config = &configs[current];
+        if config.asynchronous {
+            for reference in &config.refs {
+                if only.replace((reference, config.include_location)).is_some() {
+                    return None;
+                }
+            }
+        }
+        if !config.additive {
+            break;
+        }
+        index = config.parent;
+    }
+    let (reference, include_location) = only?;
+    Some(RenderAhead {
+        layout: reference.control.layout_rendering_ahead()?,
+        shows_location: include_location,
+    })
 }
 
 fn path_prints_location(configs: &[LoggerConfig], start: usize) -> bool {
@@ -735,11 +773,17 @@ pub(crate) fn build_appender(
 
 #[cfg(test)]
 mod tests {
-    use super::Context;
+    use super::{Context, LoggerConfig};
 
-    /// Which logger configs write in the caller's thread, for a configuration whose appenders
-    /// write to files under a fresh directory.
-    fn writes_in_caller(label: &str, appenders: &str, loggers: &str, names: &[&str]) -> Vec<bool> {
+    /// `read` of the config owning each of `names`, for a configuration whose appenders write
+    /// to files under a fresh directory (`DIR` in `appenders`).
+    fn per_logger<T>(
+        label: &str,
+        appenders: &str,
+        loggers: &str,
+        names: &[&str],
+        read: impl Fn(&LoggerConfig) -> T,
+    ) -> Vec<T> {
         let dir = std::env::temp_dir().join(format!("l4rs-caller-{}-{label}", std::process::id()));
         let xml = format!(
             r#"<Configuration><Appenders>{}</Appenders><Loggers>{loggers}</Loggers></Configuration>"#,
@@ -748,13 +792,58 @@ mod tests {
         let configuration = l4rs_config::load_str(&xml, None).expect("configuration parses");
         let (context, errors) = Context::build(configuration);
         assert!(errors.is_empty(), "{errors:?}");
-        let writes = names
+        let values = names
             .iter()
-            .map(|name| context.config(context.owner_of(name)).writes_in_caller)
+            .map(|name| read(context.config(context.owner_of(name))))
             .collect();
         context.stop();
         let _ = std::fs::remove_dir_all(&dir);
-        writes
+        values
+    }
+
+    /// Which logger configs write in the caller's thread.
+    fn writes_in_caller(label: &str, appenders: &str, loggers: &str, names: &[&str]) -> Vec<bool> {
+        per_logger(label, appenders, loggers, names, |config| {
+            config.writes_in_caller
+        })
+    }
+
+    #[test]
+    fn events_are_rendered_ahead_of_the_queue_only_for_one_file_appender_that_allows_it() {
+        let appenders = r#"<File name="F" fileName="DIR/f.log"/>
+            <File name="G" fileName="DIR/g.log"/>
+            <File name="Numbered" fileName="DIR/n.log"><PatternLayout pattern="%sn %m%n"/></File>
+            <Console name="Out"/>"#;
+        let loggers = r#"<AsyncLogger name="one" additivity="false"><AppenderRef ref="F"/></AsyncLogger>
+            <AsyncLogger name="two" additivity="false">
+              <AppenderRef ref="F"/><AppenderRef ref="G"/>
+            </AsyncLogger>
+            <AsyncLogger name="numbered" additivity="false"><AppenderRef ref="Numbered"/></AsyncLogger>
+            <AsyncLogger name="console" additivity="false"><AppenderRef ref="Out"/></AsyncLogger>
+            <AsyncLogger name="up"><AppenderRef ref="F"/></AsyncLogger>
+            <AsyncLogger name="up.beside"><AppenderRef ref="G"/></AsyncLogger>
+            <AsyncLogger name="sync-parent"><AppenderRef ref="F"/></AsyncLogger>
+            <Logger name="sync"><AppenderRef ref="G"/></Logger>
+            <Root level="info"><AppenderRef ref="G"/></Root>"#;
+        let names = [
+            "one",
+            "two",
+            "numbered",
+            "console",
+            "up.beside",
+            "sync-parent",
+            "sync",
+        ];
+        let rendered = |config: &LoggerConfig| config.render_ahead.is_some();
+        let property = l4rs_async::settings::RENDER_AHEAD_PROPERTY;
+        l4rs_config::set_system_property(property, "true");
+        let switched_on = per_logger("render-ahead", appenders, loggers, &names, rendered);
+        l4rs_config::clear_system_property(property);
+        // `up.beside` reaches F and G on the queue's thread; `sync-parent` only F there (the
+        // synchronous root's G is called before the queue).
+        assert_eq!(switched_on, [true, false, false, false, false, true, false]);
+        let by_default = per_logger("render-ahead-off", appenders, loggers, &["one"], rendered);
+        assert_eq!(by_default, [false], "off unless switched on");
     }
 
     #[test]

@@ -185,6 +185,7 @@ impl Logger {
                 marker,
                 nano_time,
                 end_of_batch: false,
+                rendered: None,
             };
             self.route(in_force, &event)
         })
@@ -211,6 +212,9 @@ impl Logger {
     fn route(&self, context: &Context, event: &LogEvent<'_>) -> Result<(), AppendError> {
         let mut event = *event;
         event.logger_name = &self.state.name;
+        // Text rendered ahead comes only from an asynchronous stage's own queue: an event
+        // handed in from outside (`log_event`) is formatted by each appender.
+        event.rendered = None;
         let owner = self.state.owner_in(context);
         if !context.is_enabled(owner, &event) {
             return Ok(());

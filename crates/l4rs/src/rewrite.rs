@@ -131,6 +131,7 @@ impl Policy {
                     Some(level) => {
                         let mut rewritten = *event;
                         rewritten.level = level;
+                        rewritten.rendered = None;
                         deliver(&rewritten)
                     }
                     None => deliver(event),
@@ -168,6 +169,8 @@ fn with_properties(
         }
     }
     let mut rewritten = *event;
+    // Text rendered ahead of a queue shows the event before the rewrite.
+    rewritten.rendered = None;
     rewritten.context_map = &map;
     let result = deliver(&rewritten);
     let _ = SPARE_MAPS.try_with(|maps| maps.borrow_mut().push(map));

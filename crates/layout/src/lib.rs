@@ -81,6 +81,9 @@ pub struct PatternLayout {
     /// Whether an event pattern in use needs the caller's location (set by
     /// [`PatternLayout::with_cached_flags`], read for every event).
     requires_location: bool,
+    /// Whether the text depends on the event alone (see [`Pattern::formats_only_when_written`]),
+    /// so a queue may have it formatted on the calling thread (set with `requires_location`).
+    renders_ahead: bool,
 }
 
 impl PatternLayout {
@@ -151,6 +154,7 @@ impl PatternLayout {
             replace,
             charset: Charset::from_attribute(spec.charset.as_deref()),
             requires_location: false,
+            renders_ahead: false,
         }
         .with_cached_flags()
     }
@@ -177,6 +181,7 @@ impl PatternLayout {
             replace: None,
             charset: Charset::Utf8,
             requires_location: false,
+            renders_ahead: false,
         }
         .with_cached_flags()
     }
@@ -185,6 +190,10 @@ impl PatternLayout {
     fn with_cached_flags(mut self) -> PatternLayout {
         let requires_location = self.event_patterns().any(Pattern::requires_location);
         self.requires_location = requires_location;
+        let renders_ahead = !self
+            .event_patterns()
+            .any(Pattern::formats_only_when_written);
+        self.renders_ahead = renders_ahead;
         self
     }
 
@@ -276,6 +285,10 @@ impl Layout for PatternLayout {
 
     fn requires_location(&self) -> bool {
         self.requires_location
+    }
+
+    fn renders_ahead(&self) -> bool {
+        self.renders_ahead
     }
 }
 
@@ -382,6 +395,36 @@ mod tests {
         assert_eq!(out, "head ERROR\nfoot\n");
         let mut scratch = Vec::new();
         assert_eq!(layout.encode("é€", &mut scratch), b"\xe9?");
+    }
+
+    #[test]
+    fn a_pattern_renders_ahead_unless_it_must_be_formatted_when_written() {
+        for (pattern, ahead) in [
+            ("%d %-5p [%t] %C.%M:%L %X{user} - %m %ex{full}%n", true),
+            ("%u{RANDOM} %r %N %m%n", true),
+            ("%sn %m%n", false),
+            ("%m%n %maxLen{%sequenceNumber}{3}", false),
+            ("%m %endOfBatch%n", false),
+            ("%u %m%n", false),
+        ] {
+            assert_eq!(
+                PatternLayout::from_pattern(pattern).renders_ahead(),
+                ahead,
+                "{pattern}"
+            );
+        }
+        let spec = PatternLayoutSpec {
+            pattern: "user=${ctx:user} | %m%n".into(),
+            ..PatternLayoutSpec::default()
+        };
+        let context = LayoutContext {
+            interpolator: Some(Arc::new(CtxLookup)),
+            console: false,
+        };
+        assert!(
+            !PatternLayout::new(&spec, context).renders_ahead(),
+            "a lookup in literal text allocates per event"
+        );
     }
 
     #[test]

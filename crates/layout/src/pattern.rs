@@ -116,6 +116,20 @@ impl Pattern {
         self.any_converter(&|converter| matches!(converter, Converter::Nano))
     }
 
+    /// True when the pattern must be formatted where and when the line is written, nested
+    /// converters included: `%sn` and a time-based `%u` take a number or a time when the line
+    /// is formatted, in the order lines are formatted; `%endOfBatch` prints the queue's view of
+    /// the event; a literal with a `${…}` lookup allocates its value per event, which a caller
+    /// formatting ahead of a queue must not.
+    pub fn formats_only_when_written(&self) -> bool {
+        self.any_converter(&|converter| match converter {
+            Converter::SequenceNumber | Converter::EndOfBatch => true,
+            Converter::Uuid(kind) => *kind == UuidKind::Time,
+            Converter::Literal(literal) => literal.interpolator.is_some(),
+            _ => false,
+        })
+    }
+
     /// True when `test` holds for a converter of this pattern or one nested in it.
     fn any_converter(&self, test: &dyn Fn(&Converter) -> bool) -> bool {
         self.formatters

@@ -74,6 +74,24 @@ impl Layout for LineLayout {
     }
 }
 
+/// `<name of the thread that formats>|<message>\n`, and it renders ahead: shows on which thread
+/// an asynchronous stage formatted an event.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FormattingThreadLayout;
+
+impl Layout for FormattingThreadLayout {
+    fn format(&self, event: &LogEvent<'_>, out: &mut String) {
+        out.push_str(std::thread::current().name().unwrap_or("?"));
+        out.push('|');
+        event.message.write_to(out);
+        out.push('\n');
+    }
+
+    fn renders_ahead(&self) -> bool {
+        true
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

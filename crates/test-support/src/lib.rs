@@ -1,6 +1,6 @@
 //! What l4rs's tests share, so that no helper is copied from one test to the next: a fresh
 //! temporary folder ([`TempDir`], or [`fresh_dir_at`] to keep it), the workspace root ([`workspace_root`]), counted allocations
-//! ([`allocations`]), a stand-in layout ([`LineLayout`]), throwables as deep as the benchmark's
+//! ([`allocations`]), a stand-in layout ([`LineLayout`]) and one that names the thread formatting ([`FormattingThreadLayout`]), throwables as deep as the benchmark's
 //! ([`deep_throwable`], [`benchmark_throwable`]), an error with a source ([`RequestFailed`]), a
 //! named pipe that stalls an appender ([`fifo_gate`]), a small filesystem that fills up
 //! ([`tmpfs`]), a real Kafka-compatible broker and an independent consumer ([`kafka`]) and the
@@ -26,7 +26,7 @@ pub mod tmpfs;
 use std::path::{Path, PathBuf};
 
 pub use errors::RequestFailed;
-pub use layouts::LineLayout;
+pub use layouts::{FormattingThreadLayout, LineLayout};
 pub use temp_dir::{fresh_dir_at, make_fifo, TempDir};
 pub use throwables::{benchmark_throwable, deep_throwable};
 

@@ -593,3 +593,40 @@ fn stop_while_appending_leaves_the_footer_last() {
         }
     }
 }
+
+#[test]
+fn text_rendered_ahead_by_the_appenders_layout_is_written_as_it_is() {
+    use l4rs_core::{Layout, LayoutId, Rendered};
+    use l4rs_test_support::FormattingThreadLayout;
+    let dir = TempDir::new("rendered-ahead");
+    let path = dir.file("file.log");
+    let layout: Arc<dyn Layout> = Arc::new(FormattingThreadLayout);
+    let a = FileAppender::new("F", &spec(&path), Arc::clone(&layout)).unwrap();
+    let offered = a
+        .layout_rendering_ahead()
+        .expect("its layout renders ahead");
+    assert!(Arc::ptr_eq(&offered, &layout));
+    let other: Arc<dyn Layout> = Arc::new(FormattingThreadLayout);
+    for (by, text) in [
+        (LayoutId::of(&layout), "ahead|written as it is\n"),
+        (LayoutId::of(&other), "another layout's text\n"),
+    ] {
+        a.append(&LogEvent {
+            rendered: Some(Rendered { layout: by, text }),
+            ..event("formatted here")
+        })
+        .unwrap();
+    }
+    a.stop();
+    let formatter = std::thread::current().name().unwrap_or("?").to_string();
+    assert_eq!(
+        read(&path),
+        format!("ahead|written as it is\n{formatter}|formatted here\n")
+    );
+    let plain = appender(&spec(&dir.file("plain.log")), LineLayout::new());
+    assert!(
+        plain.layout_rendering_ahead().is_none(),
+        "a layout that does not render ahead is not offered"
+    );
+    plain.stop();
+}

@@ -203,6 +203,7 @@ fn replay_event(recorded: &RecordedEvent, level: Level) {
         marker: marker.as_deref(),
         nano_time: 0,
         end_of_batch: false,
+        rendered: None,
     };
     // Appender errors were already reported by the status logger.
     let _ = logger.log_event(&event);

@@ -767,7 +767,9 @@ impl Shared {
                 let data = unsafe { self.ring.published(position) };
                 let event = data.snapshot.event(end_of_batch);
                 if event.rendered.is_some() {
-                    self.rendered_ahead.fetch_add(1, Ordering::Relaxed);
+                    // This thread is the counter's only writer: no locked add is needed.
+                    let counted = self.rendered_ahead.load(Ordering::Relaxed);
+                    self.rendered_ahead.store(counted + 1, Ordering::Relaxed);
                 }
                 let tag = data.tag;
                 let handler = &self.handler;

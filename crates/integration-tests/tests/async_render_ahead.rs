@@ -1,8 +1,8 @@
 //! Formatting ahead of a queue (`l4rs.asyncRenderAhead=true`): where an AsyncLogger's or an
 //! Async appender's events all go to one file appender, they are formatted on the calling
-//! threads before they are queued. The
-//! files must be exactly what the same configuration writes with the formatting left to the
-//! queue's thread (the default): the same lines, each thread's in its order.
+//! threads before they are queued. The files must be exactly what the same configuration
+//! writes with the formatting left to the queue's thread (the default): the same lines, each
+//! thread's in its order.
 
 use std::path::Path;
 

@@ -591,25 +591,26 @@ impl LoggerConfig {
     }
 }
 
+/// The configs an event of the config at `start` walks through: that one, then each parent
+/// while the config before it is additive.
+fn additivity_path(configs: &[LoggerConfig], start: usize) -> impl Iterator<Item = &LoggerConfig> {
+    let mut next = Some(start);
+    std::iter::from_fn(move || {
+        let config = &configs[next?];
+        next = if config.additive { config.parent } else { None };
+        Some(config)
+    })
+}
+
 /// Whether an event of the config at `start` may reach, in the caller's thread, an appender
 /// that writes there (not an Async appender) or an Async appender whose queue drops when full
 /// (which a closed gate would make it do): on the additivity path, the synchronous configs
 /// (and every config while no AsyncLogger queue splits the path) call their appenders in the
 /// caller's thread.
 fn writes_in_caller(configs: &[LoggerConfig], start: usize) -> bool {
-    let mut index = Some(start);
-    while let Some(current) = index {
-        let config = &configs[current];
-        if !config.splits_to_async() && config.refs.iter().any(|r| r.control.waits_at_caller_gate())
-        {
-            return true;
-        }
-        if !config.additive {
-            return false;
-        }
-        index = config.parent;
-    }
-    false
+    additivity_path(configs, start).any(|config| {
+        !config.splits_to_async() && config.refs.iter().any(|r| r.control.waits_at_caller_gate())
+    })
 }
 
 /// The layout to format events with before the AsyncLogger queue, for the split at `split`:
@@ -617,23 +618,18 @@ fn writes_in_caller(configs: &[LoggerConfig], start: usize) -> bool {
 /// reference exactly one appender between them, and that appender must allow it
 /// ([`AppenderControl::layout_rendering_ahead`]).
 fn render_ahead(configs: &[LoggerConfig], split: usize) -> Option<RenderAhead> {
-    let mut only = None;
-    let mut index = Some(split);
-    while let Some(current) = index {
-        let config = &configs[current];
-        if config.asynchronous {
-            for reference in &config.refs {
-                if only.replace((reference, config.include_location)).is_some() {
-                    return None;
-                }
-            }
-        }
-        if !config.additive {
-            break;
-        }
-        index = config.parent;
+    let mut references = additivity_path(configs, split)
+        .filter(|config| config.asynchronous)
+        .flat_map(|config| {
+            config
+                .refs
+                .iter()
+                .map(move |r| (r, config.include_location))
+        });
+    let (reference, include_location) = references.next()?;
+    if references.next().is_some() {
+        return None;
     }
-    let (reference, include_location) = only?;
     Some(RenderAhead {
         layout: reference.control.layout_rendering_ahead()?,
         shows_location: include_location,
@@ -641,18 +637,8 @@ fn render_ahead(configs: &[LoggerConfig], split: usize) -> Option<RenderAhead> {
 }
 
 fn path_prints_location(configs: &[LoggerConfig], start: usize) -> bool {
-    let mut index = Some(start);
-    while let Some(current) = index {
-        let config = &configs[current];
-        if config.refs.iter().any(|r| r.control.requires_location()) {
-            return true;
-        }
-        if !config.additive {
-            return false;
-        }
-        index = config.parent;
-    }
-    false
+    additivity_path(configs, start)
+        .any(|config| config.refs.iter().any(|r| r.control.requires_location()))
 }
 
 /// How `l4rs check` names an appender in what it reports.

@@ -199,9 +199,15 @@ impl Logger {
     /// replay) or that need an explicit timestamp, thread or context.
     /// The event's nano time is kept as given.
     pub fn log_event(&self, event: &LogEvent<'_>) -> Result<(), AppendError> {
+        // Text rendered ahead comes only from an asynchronous stage's own queue: an event
+        // handed in from outside is formatted by each appender.
+        let event = LogEvent {
+            rendered: None,
+            ..*event
+        };
         let active: ActiveContext = active_context();
         match &*active {
-            Some(context) => self.route(context, event),
+            Some(context) => self.route(context, &event),
             None => Ok(()),
         }
     }
@@ -212,9 +218,6 @@ impl Logger {
     fn route(&self, context: &Context, event: &LogEvent<'_>) -> Result<(), AppendError> {
         let mut event = *event;
         event.logger_name = &self.state.name;
-        // Text rendered ahead comes only from an asynchronous stage's own queue: an event
-        // handed in from outside (`log_event`) is formatted by each appender.
-        event.rendered = None;
         let owner = self.state.owner_in(context);
         if !context.is_enabled(owner, &event) {
             return Ok(());

@@ -175,7 +175,7 @@ pub fn with_writer<R>(
 }
 
 /// The ceiling's file in `dir`.
-fn scratch(dir: &Path) -> PathBuf {
+pub(crate) fn scratch(dir: &Path) -> PathBuf {
     dir.join("l4rs-bench-ceiling.tmp")
 }
 

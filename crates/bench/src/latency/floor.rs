@@ -25,8 +25,8 @@
 use std::path::Path;
 use std::time::Duration;
 
-use super::record;
 use super::result::Latency;
+use super::{record, settle};
 use crate::ceiling::{self, Delivery};
 use crate::workload::Workload;
 
@@ -76,7 +76,7 @@ pub struct Run<'a> {
 }
 
 impl Run<'_> {
-    fn record(&self, library: &str, workload: &dyn Workload) -> Latency {
+    fn record(&self, library: &str, workload: &dyn Workload, settle: &dyn Fn()) -> Latency {
         let recorded = record::run(
             workload,
             self.threads,
@@ -84,6 +84,7 @@ impl Run<'_> {
             self.warmup,
             self.measure,
             &|| {},
+            settle,
         );
         Latency::from_histogram(
             self.label,
@@ -97,14 +98,16 @@ impl Run<'_> {
 
     /// The no-op floor.
     pub fn no_op(&self) -> Latency {
-        self.record(NO_OP, &NoOp)
+        self.record(NO_OP, &NoOp, &|| {})
     }
 
     /// The `write(2)` floor: each call appends `event_bytes` to a scratch file in `dir` with
-    /// one `write(2)`; the file is deleted afterwards.
+    /// one `write(2)`; the file is written back after the warm-up, as the libraries' are
+    /// ([`settle`]), and deleted afterwards.
     pub fn write_only(&self, dir: &Path, event_bytes: usize) -> std::io::Result<Latency> {
+        let scratch = [ceiling::scratch(dir)];
         ceiling::with_writer(dir, Delivery::Append, event_bytes, |workload| {
-            self.record(WRITE_ONLY, workload)
+            self.record(WRITE_ONLY, workload, &|| settle::write_back(&scratch))
         })
     }
 }

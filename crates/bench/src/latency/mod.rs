@@ -13,6 +13,7 @@ pub mod histogram;
 pub mod record;
 pub mod result;
 pub mod schedule;
+pub mod settle;
 
 use std::path::Path;
 
@@ -233,6 +234,7 @@ fn l4rs_latency(row: &Row<'_>, rate: f64, options: &Options) -> Result<(Latency,
         options.warmup,
         options.measure,
         &crate::bench::wait_for_empty_queues,
+        &|| settle::write_back(&files),
     );
     l4rs::shutdown();
     let written: u64 = files

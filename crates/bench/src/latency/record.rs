@@ -26,7 +26,8 @@ pub struct Recorded {
 /// then, once `drain` has emptied the queues, each thread offers `rate_per_second` calls on
 /// the fixed [`Schedule`] for `measure`, every call timed from its due time to its return on
 /// the monotonic clock into a histogram allocated before the start. Then `drain` again
-/// (outside the timing).
+/// (outside the timing). Between the warm-up's drain and the window's start, `settle` runs
+/// once: the caller writes back what the warm-up left dirty ([`super::settle`]).
 pub fn run(
     workload: &dyn Workload,
     threads: usize,
@@ -34,6 +35,7 @@ pub fn run(
     warmup: Duration,
     measure: Duration,
     drain: &dyn Fn(),
+    settle: &dyn Fn(),
 ) -> Recorded {
     let warm_until = Instant::now() + warmup;
     let stop = AtomicBool::new(false);
@@ -96,6 +98,7 @@ pub fn run(
             .collect();
         barrier.wait();
         drain();
+        settle();
         *start.lock().unwrap_or_else(|e| e.into_inner()) =
             Some(Instant::now() + Duration::from_millis(5));
         barrier.wait();
@@ -181,6 +184,7 @@ mod tests {
             Duration::from_millis(20),
             Duration::from_millis(100),
             &|| {},
+            &|| {},
         );
         // 2 threads × 2000/s × 100 ms.
         assert_eq!(recorded.due, 400);
@@ -194,5 +198,32 @@ mod tests {
         assert_eq!(recorded.alloc_bytes, 0);
         // The warm-up ran flat out for 20 ms before the 400 timed calls.
         assert!(recorded.calls_made > 400, "{}", recorded.calls_made);
+    }
+
+    #[test]
+    fn the_settle_step_runs_once_between_the_warm_up_and_the_window() {
+        let workload = Sleepy(AtomicU64::new(0));
+        // The calls made when `settle` ran, once per run.
+        let seen: Mutex<Vec<u64>> = Mutex::new(Vec::new());
+        let settle = || {
+            seen.lock()
+                .unwrap()
+                .push(workload.0.load(Ordering::Relaxed))
+        };
+        let recorded = run(
+            &workload,
+            2,
+            2_000.0,
+            Duration::from_millis(20),
+            Duration::from_millis(50),
+            &|| {},
+            &settle,
+        );
+        let seen = seen.into_inner().unwrap();
+        assert_eq!(seen.len(), 1, "{seen:?}");
+        // After every warm-up call and before every timed one: the 200 timed calls follow it.
+        assert_eq!(recorded.due, 200);
+        assert_eq!(seen[0] + 200, recorded.calls_made);
+        assert_eq!(workload.0.load(Ordering::Relaxed), recorded.calls_made);
     }
 }

@@ -21,13 +21,14 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use l4rs_appenders::{RollingContext, RollingFileAppender};
 use l4rs_core::status;
 use l4rs_core::Appender as _;
 use rolling_support::{
-    archives_then_current, contents, kill_after_acks, leftovers, log_now, rolling_file_in,
-    rolling_memory_mapped_in, rolling_xml, TempDir,
+    archives_then_current, assert_files, contents, dead_pid, kill_after_acks, leftovers, log_now,
+    rolling_file_in, rolling_memory_mapped_in, rolling_xml, set_modified, TempDir,
 };
 
 const CHILD_ENV: &str = "L4RS_ROLLING_CRASH_CHILD";
@@ -160,6 +161,107 @@ fn a_killed_rollover_is_recovered_at_the_next_start() {
     );
 }
 
+/// A process killed after a compression committed (its source deleted) and before it renamed
+/// the finished archive leaves that archive only under its partial name, its index free on
+/// disk, and usually staging files too, since the worker lags behind the rollovers. The next
+/// start must put the archive in place before it numbers any staging file: a staging file
+/// numbered first took the free index, and the settling then found a "source" under that
+/// index and deleted the partial as unfinished, or renamed it over the new archive; either
+/// way a whole archive was lost. A start with many leftovers lets its worker run ahead like
+/// that by itself; here the start is held at its second staging file until the worker has
+/// numbered the first.
+#[test]
+fn a_finished_partial_archive_keeps_its_index_when_staging_files_are_archived() {
+    if std::env::var(CHILD_ENV).is_ok() {
+        return;
+    }
+    let dir = TempDir::new("crash-settle");
+    let dead = dead_pid();
+    let gzip = |text: &str| {
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        encoder.write_all(text.as_bytes()).unwrap();
+        encoder.finish().unwrap()
+    };
+    let file = |name: String, bytes: &[u8]| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, bytes).unwrap();
+        path
+    };
+    file("app-1.log.gz".into(), &gzip("0 0 0 payload\n"));
+    file(
+        format!(".app-2.log.gz.{dead}-compressing.l4rs-rolling"),
+        &gzip("0 0 1 payload\n"),
+    );
+    let first = file(
+        format!(".app.log.{dead}-0.l4rs-rolling"),
+        b"0 0 2 payload\n",
+    );
+    let second = file(
+        format!(".app.log.{dead}-1.l4rs-rolling"),
+        b"0 0 3 payload\n",
+    );
+    set_modified(&first, 1_000_000);
+    set_modified(&second, 2_000_000);
+    file("app.log".into(), b"0 0 4 payload\n");
+
+    let index_taken = [
+        dir.path().join("app-2.log"),
+        dir.path().join("app-2.log.gz"),
+    ];
+    let held_at = second.display().to_string();
+    let _hold = status::add_listener(move |record| {
+        if record.message.contains("archiving") && record.message.contains(&held_at) {
+            let deadline = Instant::now() + Duration::from_secs(10);
+            while !index_taken.iter().any(|path| path.exists()) && Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        }
+    });
+    let appender = appender(dir.path());
+    appender.wait_for_actions();
+    appender.stop();
+    assert_files(
+        dir.path(),
+        &[
+            ("app-1.log.gz", "0 0 0 payload\n"),
+            ("app-2.log.gz", "0 0 1 payload\n"),
+            ("app-3.log.gz", "0 0 2 payload\n"),
+            ("app-4.log.gz", "0 0 3 payload\n"),
+            ("app.log", "0 0 4 payload\n"),
+        ],
+    );
+}
+
+/// Process ids are reused (a restarted container's process is often pid 1 again), so a
+/// rollover may find its staging name taken by a staging file a killed process of the same id
+/// left; it takes the next name rather than replace that file and the events in it.
+#[test]
+fn a_staging_file_of_an_earlier_process_with_the_same_id_is_not_replaced() {
+    if std::env::var(CHILD_ENV).is_ok() {
+        return;
+    }
+    let dir = TempDir::new("crash-same-pid");
+    let taken = dir
+        .path()
+        .join(format!(".app.log.{}-0.l4rs-rolling", std::process::id()));
+    std::fs::write(&taken, "0 0 0 payload\n").unwrap();
+    let display = dir.path().display();
+    let xml = rolling_xml(
+        "RollingFile",
+        &format!("{display}/app.log"),
+        &format!("{display}/app-%i.log"),
+        r#"<SizeBasedTriggeringPolicy size="1"/>"#,
+    );
+    let appender = rolling_file_in(&xml, &RollingContext::default());
+    log_now(&appender, "1 0 0 payload");
+    log_now(&appender, "1 0 1 payload");
+    appender.wait_for_actions();
+    appender.stop();
+    assert_eq!(contents(&taken), "0 0 0 payload\n");
+    assert_eq!(contents(&dir.path().join("app-1.log")), "1 0 0 payload\n");
+    assert_eq!(contents(&dir.path().join("app.log")), "1 0 1 payload\n");
+}
+
 /// Where the whole record starts in a line that holds a record a kill cut short followed by a
 /// whole one (`0 1 2328 payl` + `1 0 0 payload-…`): a SIGKILL can end a `write(2)` at a page
 /// boundary, so a killed run's last, unacknowledged record may be partly written. `None` for
@@ -198,9 +300,7 @@ fn a_killed_memory_mapped_rollover_is_archived_without_nul_bytes() {
         return;
     }
     let dir = TempDir::new("crash-mapped");
-    let mut gone = Command::new("true").spawn().unwrap();
-    let dead = gone.id();
-    gone.wait().unwrap();
+    let dead = dead_pid();
     let staging = dir.path().join(format!(".app.log.{dead}-0.l4rs-rolling"));
     let mut bytes = b"0 0 0 payload\n".to_vec();
     bytes.extend_from_slice(&[0; 8]);

@@ -11,6 +11,7 @@ use l4rs_core::status;
 use super::compress;
 use super::delete::DeleteAction;
 use super::pattern::RuntimePattern;
+use super::rename::rename_no_replace;
 
 /// What the worker needs to finish a rollover; shared with its jobs.
 pub(super) struct Archiver {
@@ -61,6 +62,10 @@ impl Archiver {
             return;
         };
         let pattern = &self.pattern;
+        // Replacing is log4j2's behaviour only where the name is not numbered after the
+        // archives on disk; a numbered name is free, and an archive found there anyway is one
+        // this process knows nothing of.
+        let replace = !pattern.numbers_from_disk(archive_time);
         let index = if !pattern.has_index() {
             0
         } else {
@@ -91,19 +96,26 @@ impl Archiver {
                 let _ = std::fs::create_dir_all(parent);
             }
         }
-        if let Err(error) = std::fs::rename(staging, &uncompressed) {
+        let moved = if replace {
+            std::fs::rename(staging, &uncompressed)
+        } else {
+            rename_no_replace(staging, Path::new(&uncompressed))
+        };
+        if let Err(error) = moved {
             self.report(format_args!(
                 "Unable to move the rolled file to {uncompressed}: {error}; its data stays in {}",
                 staging.display()
             ));
             return;
         }
-        self.compress(&uncompressed, *compression_level);
+        self.compress(&uncompressed, *compression_level, replace);
     }
 
     /// Compresses the archive `uncompressed` to its name with the pattern's suffix, when the
-    /// pattern has one l4rs supports; a failure keeps it uncompressed and is reported.
-    fn compress(&self, uncompressed: &str, level: i32) {
+    /// pattern has one l4rs supports, replacing an archive of that name only with `replace`; a
+    /// failure is reported, and the archive stays uncompressed (or, if the failure came after
+    /// its source was deleted, in the partial archive the report names).
+    fn compress(&self, uncompressed: &str, level: i32, replace: bool) {
         let Some(suffix) = self
             .pattern
             .compression()
@@ -112,11 +124,20 @@ impl Archiver {
             return;
         };
         let target = format!("{uncompressed}{suffix}");
-        if let Err(error) =
-            compress::compress(Path::new(uncompressed), Path::new(&target), suffix, level)
-        {
+        if let Err(error) = compress::compress(
+            Path::new(uncompressed),
+            Path::new(&target),
+            suffix,
+            level,
+            replace,
+        ) {
+            let kept = if Path::new(uncompressed).exists() {
+                "; it is kept uncompressed"
+            } else {
+                ""
+            };
             self.report(format_args!(
-                "Unable to compress {uncompressed} to {target}: {error}; it is kept uncompressed"
+                "Unable to compress {uncompressed} to {target}: {error}{kept}"
             ));
         }
     }
@@ -186,7 +207,9 @@ impl Archiver {
         } else {
             self.pattern.format_uncompressed(time, index)
         };
-        if let Err(error) = std::fs::rename(path, &target) {
+        // The window's indices are counted from disk, so the target is free unless the count
+        // is wrong; then the archive there is kept and this one stays where it is.
+        if let Err(error) = rename_no_replace(path, Path::new(&target)) {
             self.report(format_args!(
                 "Unable to rename {} to {target}: {error}",
                 path.display()
@@ -207,7 +230,7 @@ impl Archiver {
             self.delete_beyond(&mut existing, max_files as usize, true);
         }
         if Path::new(closed).exists() {
-            self.compress(closed, *compression_level);
+            self.compress(closed, *compression_level, true);
         }
     }
 

@@ -4,12 +4,16 @@ use std::fs::File;
 use std::io::{self, BufReader, BufWriter};
 use std::path::Path;
 
+use super::rename::rename_no_replace;
+
 /// The suffixes l4rs compresses to. log4j2 also knows `.xz` and `.pack200`; files rolled to
 /// those are left uncompressed (with a status WARN when the appender is built).
 pub(crate) const SUPPORTED: &[&str] = &[".gz", ".zip", ".zst", ".deflate", ".bz2"];
 
 /// Compresses `source` into `target` with `level` (-1: the codec's default) and deletes
-/// `source`. On failure the partial archive is removed and `source` kept.
+/// `source`. On failure the partial archive is removed and `source` kept. An existing `target`
+/// is replaced only with `replace`; otherwise nothing is written and the error says it
+/// exists.
 ///
 /// The archive is written under a hidden partial name ([`partial_path`]) and synced. Then the
 /// source is deleted, and only then the partial renamed to `target`: deleting the source is
@@ -18,16 +22,45 @@ pub(crate) const SUPPORTED: &[&str] = &[".gz", ".zip", ".zst", ".deflate", ".bz2
 /// renames into place ([`super::recover::settle_partial_archives`]). A source and its archive
 /// never both exist, so no event is archived twice, and no truncated archive ever has its
 /// final name.
-pub(crate) fn compress(source: &Path, target: &Path, suffix: &str, level: i32) -> io::Result<()> {
+pub(crate) fn compress(
+    source: &Path,
+    target: &Path,
+    suffix: &str,
+    level: i32,
+    replace: bool,
+) -> io::Result<()> {
+    if !replace && std::fs::symlink_metadata(target).is_ok() {
+        return Err(io::Error::new(
+            io::ErrorKind::AlreadyExists,
+            format!("{} exists and is not replaced", target.display()),
+        ));
+    }
     let partial = partial_path(target);
-    let committed = write_compressed(source, &partial, target, suffix, level)
+    // A partial of this name is an earlier process's (same id) complete archive, not ours to
+    // truncate or delete: the source then stays uncompressed.
+    let output = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&partial)
+        .map_err(|error| io::Error::new(error.kind(), format!("{}: {error}", partial.display())))?;
+    let committed = write_compressed(source, output, target, suffix, level)
         .and_then(|()| std::fs::remove_file(source));
     if let Err(error) = committed {
         let _ = std::fs::remove_file(&partial);
         return Err(error);
     }
     // Should this fail, the archive stays in the partial, which the next start puts in place.
-    std::fs::rename(&partial, target)
+    let placed = if replace {
+        std::fs::rename(&partial, target)
+    } else {
+        rename_no_replace(&partial, target)
+    };
+    placed.map_err(|error| {
+        io::Error::new(
+            error.kind(),
+            format!("{error}; the archive stays in {}", partial.display()),
+        )
+    })
 }
 
 /// The end of a partial archive's name: `.<archive>.<pid>-<PARTIAL_SUFFIX>`.
@@ -43,17 +76,17 @@ pub(crate) fn partial_path(target: &Path) -> std::path::PathBuf {
     target.with_file_name(format!(".{name}.{}-{PARTIAL_SUFFIX}", std::process::id()))
 }
 
-/// Writes `source` compressed into `output_path`; `target` (the final name) names the zip
+/// Writes `source` compressed into `output`; `target` (the final name) names the zip
 /// entry.
 fn write_compressed(
     source: &Path,
-    output_path: &Path,
+    output: File,
     target: &Path,
     suffix: &str,
     level: i32,
 ) -> io::Result<()> {
     let mut input = BufReader::new(File::open(source)?);
-    let output = BufWriter::new(File::create(output_path)?);
+    let output = BufWriter::new(output);
     let flate_level = if (0..=9).contains(&level) {
         flate2::Compression::new(level as u32)
     } else {
@@ -143,7 +176,7 @@ mod tests {
             let source = dir.path().join("app.1.log");
             let target = dir.path().join(format!("app.1.log{suffix}"));
             std::fs::write(&source, &text).unwrap();
-            compress(&source, &target, suffix, -1).unwrap();
+            compress(&source, &target, suffix, -1, false).unwrap();
             assert!(!source.exists());
             let file = File::open(&target).unwrap();
             let mut back = Vec::new();
@@ -173,12 +206,51 @@ mod tests {
     }
 
     #[test]
+    fn an_existing_archive_is_replaced_only_when_asked() {
+        let dir = crate::test_support::TempDir::new("compress-existing");
+        let source = dir.path().join("app-1.log");
+        let target = dir.path().join("app-1.log.gz");
+        std::fs::write(&source, b"new").unwrap();
+        std::fs::write(&target, b"old archive").unwrap();
+        let error = compress(&source, &target, ".gz", 6, false).unwrap_err();
+        assert_eq!(error.kind(), io::ErrorKind::AlreadyExists, "{error}");
+        assert_eq!(std::fs::read(&source).unwrap(), b"new");
+        assert_eq!(std::fs::read(&target).unwrap(), b"old archive");
+        assert!(!partial_path(&target).exists());
+        compress(&source, &target, ".gz", 6, true).unwrap();
+        assert!(!source.exists());
+        let mut back = String::new();
+        flate2::read::GzDecoder::new(File::open(&target).unwrap())
+            .read_to_string(&mut back)
+            .unwrap();
+        assert_eq!(back, "new");
+    }
+
+    #[test]
+    fn a_partial_archive_already_there_is_neither_truncated_nor_deleted() {
+        let dir = crate::test_support::TempDir::new("compress-partial-taken");
+        let source = dir.path().join("app-1.log");
+        let target = dir.path().join("app-1.log.gz");
+        std::fs::write(&source, b"new").unwrap();
+        // A complete archive an earlier process with this id left under the partial name.
+        std::fs::write(partial_path(&target), b"earlier archive").unwrap();
+        let error = compress(&source, &target, ".gz", 6, true).unwrap_err();
+        assert_eq!(error.kind(), io::ErrorKind::AlreadyExists, "{error}");
+        assert_eq!(
+            std::fs::read(partial_path(&target)).unwrap(),
+            b"earlier archive"
+        );
+        assert_eq!(std::fs::read(&source).unwrap(), b"new");
+        assert!(!target.exists());
+    }
+
+    #[test]
     fn a_failure_keeps_the_source() {
         let dir = crate::test_support::TempDir::new("compress-fail");
         let source = dir.path().join("app.log");
         std::fs::write(&source, b"data").unwrap();
         let target = dir.path().join("missing-dir/app.log.gz");
-        assert!(compress(&source, &target, ".gz", 6).is_err());
+        assert!(compress(&source, &target, ".gz", 6, false).is_err());
         assert_eq!(std::fs::read(&source).unwrap(), b"data");
     }
 }

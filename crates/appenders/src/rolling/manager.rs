@@ -18,6 +18,7 @@ use super::clock::{epoch_millis, RolloverClock};
 use super::cron::CronTimer;
 use super::delete::{DeleteAction, STAGING_SUFFIX};
 use super::pattern::RuntimePattern;
+use super::rename::rename_no_replace;
 use super::worker::Worker;
 use super::{compress, recover, RollingContext};
 use super::{Backend, Factory, RETRY_DELAY_MS};
@@ -30,8 +31,10 @@ fn file_time(path: &Path) -> Option<i64> {
     Some(epoch_millis(modified))
 }
 
-/// When this process started, in epoch ms (`OnStartupTriggeringPolicy` rolls files older).
-fn process_start_millis() -> i64 {
+/// When this process started, in epoch ms (`OnStartupTriggeringPolicy` rolls files older;
+/// leftovers named with this process's id but older are an earlier process's). It can read up
+/// to a second early (the boot time is kept in whole seconds), never late.
+pub(super) fn process_start_millis() -> i64 {
     static START: std::sync::OnceLock<i64> = std::sync::OnceLock::new();
     *START.get_or_init(|| read_process_start().unwrap_or_else(|| epoch_millis(SystemTime::now())))
 }
@@ -296,30 +299,33 @@ impl<B: Backend + Send + Sync> RollingManager<B> {
         Ok(manager)
     }
 
-    /// Archives the staging files of `current` that a killed process left (see
-    /// [`recover`]), on the worker and before any rollover of this manager, so they take
-    /// their place as older archives; deletes the partial archives of killed processes.
+    /// Settles the partial archives of killed processes (see [`recover`]), then archives the
+    /// staging files of `current` they left, on the worker and before any rollover of this
+    /// manager, so they take their place as older archives.
+    ///
+    /// The settling must be done before the first staging file is handed over. A finished
+    /// partial's index is free on disk until it is renamed into place; a staging file
+    /// numbered before that takes the index, and the settling then either finds the staging
+    /// file's uncompressed archive under the partial's source name and deletes the partial as
+    /// unfinished, or renames it over the new archive. One archive was lost either way.
     fn recover(&self, current: &Path, now: i64) {
-        let backend = read(&self.state).backend.clone();
-        for staging in recover::staging_leftovers(current) {
-            status::warn(format_args!(
-                "RollingFileManager ({}) archiving {}, left by an interrupted rollover",
-                self.key,
-                staging.display()
-            ));
-            if let Some(backend) = &backend {
-                backend.recover_leftover(&staging);
-            }
-            // Dated by its last write: the period its events belong to.
-            let archive_time =
-                period_start(&self.archiver.pattern, file_time(&staging).unwrap_or(now));
-            let archiver = Arc::clone(&self.archiver);
-            self.worker
-                .submit(Box::new(move || archiver.place(&staging, archive_time)));
-        }
-        let archive = self.archiver.pattern.format(now, 1);
-        let mut dirs = vec![recover::parent_dir(current).to_path_buf()];
-        dirs.push(recover::parent_dir(Path::new(&archive)).to_path_buf());
+        // Dated by its last write: the period its events belong to.
+        let leftovers: Vec<(PathBuf, i64)> = recover::staging_leftovers(current)
+            .into_iter()
+            .map(|staging| {
+                let time = period_start(&self.archiver.pattern, file_time(&staging).unwrap_or(now));
+                (staging, time)
+            })
+            .collect();
+        // Partial archives lie where their archives go, which a `%d` in a directory moves
+        // from period to period: the current one's, and those the leftovers will go to.
+        let archive_dir = |time: i64| {
+            let archive = self.archiver.pattern.format(time, 1);
+            recover::parent_dir(Path::new(&archive)).to_path_buf()
+        };
+        let mut dirs = vec![recover::parent_dir(current).to_path_buf(), archive_dir(now)];
+        dirs.extend(leftovers.iter().map(|(_, time)| archive_dir(*time)));
+        dirs.sort();
         dirs.dedup();
         for dir in dirs {
             for settled in recover::settle_partial_archives(&dir) {
@@ -334,8 +340,28 @@ impl<B: Backend + Send + Sync> RollingManager<B> {
                         self.key,
                         archive.display()
                     )),
+                    recover::Settled::Kept { partial, target } => status::error(format_args!(
+                        "RollingFileManager ({}) left {}, an archive whose process ended before renaming it: {} exists and is not replaced; move the archive to a free name by hand",
+                        self.key,
+                        partial.display(),
+                        target.display()
+                    )),
                 }
             }
+        }
+        let backend = read(&self.state).backend.clone();
+        for (staging, archive_time) in leftovers {
+            status::warn(format_args!(
+                "RollingFileManager ({}) archiving {}, left by an interrupted rollover",
+                self.key,
+                staging.display()
+            ));
+            if let Some(backend) = &backend {
+                backend.recover_leftover(&staging);
+            }
+            let archiver = Arc::clone(&self.archiver);
+            self.worker
+                .submit(Box::new(move || archiver.place(&staging, archive_time)));
         }
     }
 
@@ -480,13 +506,15 @@ impl<B: Backend + Send + Sync> RollingManager<B> {
                     ));
                     return;
                 }
-                let staging = self.staging_path(&current);
-                if let Err(error) = std::fs::rename(&current, &staging) {
-                    self.failed(format_args!(
-                        "Unable to rename {current} for the rollover: {error}"
-                    ));
-                    return;
-                }
+                let staging = match self.stage(&current) {
+                    Ok(staging) => staging,
+                    Err(error) => {
+                        self.failed(format_args!(
+                            "Unable to rename {current} for the rollover: {error}"
+                        ));
+                        return;
+                    }
+                };
                 backend.close_with(footer);
                 match (self.factory)(&current, true) {
                     Ok(new_backend) => state.backend = Some(Arc::new(new_backend)),
@@ -577,6 +605,26 @@ impl<B: Backend + Send + Sync> RollingManager<B> {
         status::error(format_args!("RollingFileManager ({}) {message}", self.key));
         self.retry_after
             .store(self.clock.now_millis() + RETRY_DELAY_MS, Ordering::Relaxed);
+    }
+
+    /// Renames `current` to a fresh staging name and returns it. A staging name can be in
+    /// use: process ids are reused (a restarted container's process is often pid 1 again),
+    /// and a killed process of the same id may have left staging files, whose events nothing
+    /// else holds. Those are skipped, never replaced.
+    fn stage(&self, current: &str) -> std::io::Result<PathBuf> {
+        const ATTEMPTS: usize = 1 << 16;
+        let mut last = None;
+        for _ in 0..ATTEMPTS {
+            let staging = self.staging_path(current);
+            match rename_no_replace(Path::new(current), &staging) {
+                Ok(()) => return Ok(staging),
+                Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => {
+                    last = Some(error)
+                }
+                Err(error) => return Err(error),
+            }
+        }
+        Err(last.unwrap_or_else(|| std::io::Error::other("no staging name is free")))
     }
 
     /// A hidden name beside `current`, unique in this process.

@@ -43,6 +43,7 @@ mod pattern;
 #[cfg(fuzzing)]
 pub use pattern::fuzz_file_pattern;
 mod recover;
+mod rename;
 mod worker;
 
 use std::path::Path;

@@ -15,6 +15,9 @@ use l4rs_layout::DateFormatter;
 /// The `%d` default in a file pattern.
 const DEFAULT_DATE_PATTERN: &str = "yyyy-MM-dd";
 
+/// A marker that no formatted date or literal contains, standing for the index.
+const INDEX_MARK: &str = "\u{1}INDEX\u{1}";
+
 enum Piece {
     /// Literal text; `lookups` when it holds `${…}` to resolve at each rollover.
     Literal {
@@ -122,16 +125,21 @@ impl RuntimePattern {
         name
     }
 
-    /// The files of the period at `time` already on disk, by index, compressed or not. Only
-    /// an `%i` in the file name (not in a directory) is recognised.
-    pub(crate) fn existing(&self, time: i64) -> BTreeMap<i64, PathBuf> {
-        let mut found = BTreeMap::new();
+    /// Whether the archives of the period at `time` are numbered after those on disk
+    /// ([`existing`](Self::existing) finds them), so that a new archive's name is free: `%i`
+    /// in the file name. Without `%i`, or with it in a directory, an archive takes a name
+    /// that may be in use, and replaces what is there.
+    pub(crate) fn numbers_from_disk(&self, time: i64) -> bool {
+        self.indexed_name(time).is_some()
+    }
+
+    /// The directory and the uncompressed file name of the period at `time`, with
+    /// [`INDEX_MARK`] for each `%i`; `None` without `%i` or with one in the directory.
+    fn indexed_name(&self, time: i64) -> Option<(String, String)> {
         if !self.has_index {
-            return found;
+            return None;
         }
-        // A marker that no formatted date or literal contains stands for the index.
-        const MARK: &str = "\u{1}INDEX\u{1}";
-        let mut name = self.render(time, |_, out| out.push_str(MARK));
+        let mut name = self.render(time, |_, out| out.push_str(INDEX_MARK));
         if let Some(suffix) = self.compression {
             name.truncate(name.len() - suffix.len());
         }
@@ -139,11 +147,19 @@ impl RuntimePattern {
             Some(slash) => (&name[..slash.max(1)], &name[slash + 1..]),
             None => (".", name.as_str()),
         };
-        if directory.contains(MARK) {
+        (!directory.contains(INDEX_MARK)).then(|| (directory.to_string(), file.to_string()))
+    }
+
+    /// The files of the period at `time` already on disk, by index, compressed or not. Only
+    /// an `%i` in the file name (not in a directory) is recognised.
+    pub(crate) fn existing(&self, time: i64) -> BTreeMap<i64, PathBuf> {
+        let mut found = BTreeMap::new();
+        let Some((directory, file)) = self.indexed_name(time) else {
             return found;
-        }
+        };
+        let directory = directory.as_str();
         let mut regex = String::from("^");
-        for (index, part) in file.split(MARK).enumerate() {
+        for (index, part) in file.split(INDEX_MARK).enumerate() {
             if index > 0 {
                 regex.push_str(r" *(\d+) *");
             }

@@ -2,17 +2,19 @@
 //! (`.NAME.<pid>-<n>.l4rs-rolling`) and leaves the rest to the worker; a compression writes
 //! a hidden partial archive (`.ARCHIVE.<pid>-compressing.l4rs-rolling`), deletes its source and
 //! then renames it. A process killed in between leaves these files behind. When a rolling
-//! manager starts, the staging files of processes that are gone are archived as the rollover
-//! would have archived them (their data is whole: it was closed before the rename was visible
-//! to anyone, or it is what the killed process had written), and the partial archives of
-//! processes that are gone are settled: deleted while their source is still there (it stays,
-//! uncompressed), renamed into place once it is gone (the archive was complete).
+//! manager starts, the partial archives of processes that are gone are settled: deleted while
+//! their source is still there (it stays, uncompressed), renamed into place once it is gone
+//! (the archive was complete). Only then are the staging files of processes that are gone
+//! archived as the rollover would have archived them (their data is whole: it was closed
+//! before the rename was visible to anyone, or it is what the killed process had written), so
+//! that none of them is numbered into the place of a complete archive not yet renamed.
 
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use super::compress::{PARTIAL_SUFFIX, SUPPORTED};
 use super::delete::STAGING_SUFFIX;
+use super::rename::rename_no_replace;
 
 /// Whether process `pid` exists. A process we may not signal (EPERM) exists too; only ESRCH
 /// says it is gone, so a live writer's files are never touched.
@@ -32,18 +34,40 @@ fn is_digits(text: &str) -> bool {
     !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit())
 }
 
+/// Whether a leftover named with process id `pid`, last changed at `changed` (epoch ms, the
+/// inode's change time, which a rename sets too), was left by a process that is gone. Ids are
+/// reused, and a restarted container's process is often pid 1 again, so a file with this
+/// process's own id is an earlier process's when it changed before this one started
+/// (`own_start`); a file this process made cannot have.
+fn left_by_gone_process(pid: u32, changed: Option<i64>, own_pid: u32, own_start: i64) -> bool {
+    if pid == own_pid {
+        return changed.is_some_and(|changed| changed < own_start);
+    }
+    !alive(pid)
+}
+
+/// The inode change time of `path` in epoch ms.
+fn changed_millis(path: &Path) -> Option<i64> {
+    use std::os::unix::fs::MetadataExt as _;
+    let metadata = std::fs::symlink_metadata(path).ok()?;
+    Some(metadata.ctime() * 1000 + metadata.ctime_nsec() / 1_000_000)
+}
+
 /// The files of `dir` whose name `parse` reads as the id of the process that wrote it and
 /// what else the name says, when that process is gone.
 fn orphans<T>(dir: &Path, parse: impl Fn(&str) -> Option<(u32, T)>) -> Vec<(PathBuf, T)> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
     };
+    let (own_pid, own_start) = (std::process::id(), super::manager::process_start_millis());
     entries
         .filter_map(Result::ok)
         .filter_map(|entry| {
             let name = entry.file_name().into_string().ok()?;
             let (pid, rest) = parse(&name)?;
-            (pid != std::process::id() && !alive(pid)).then(|| (entry.path(), rest))
+            let path = entry.path();
+            let changed = (pid == own_pid).then(|| changed_millis(&path)).flatten();
+            left_by_gone_process(pid, changed, own_pid, own_start).then_some((path, rest))
         })
         .collect()
 }
@@ -84,12 +108,19 @@ pub(crate) enum Settled {
     Deleted(PathBuf),
     /// Its source was gone, so the archive was complete: renamed to its final name.
     Placed(PathBuf),
+    /// Complete, but something already has its final name `target`: kept under its partial
+    /// name rather than put over it.
+    Kept { partial: PathBuf, target: PathBuf },
 }
 
 /// Settles the partial archives in `dir` of processes that are gone (see
 /// [`super::compress::compress`] for the order that makes this safe): deleted while their
 /// source (the archive's name without its compression suffix) exists, else renamed into
-/// place.
+/// place, never over an existing file.
+///
+/// An existing source means an unfinished compression only while nothing has numbered an
+/// archive since the process ended, so this runs before a new manager hands any work to its
+/// worker.
 pub(crate) fn settle_partial_archives(dir: &Path) -> Vec<Settled> {
     let end = format!("-{PARTIAL_SUFFIX}");
     let pid_and_target = |name: &str| -> Option<(u32, String)> {
@@ -112,8 +143,13 @@ pub(crate) fn settle_partial_archives(dir: &Path) -> Vec<Settled> {
                 Some(Settled::Deleted(partial))
             } else {
                 let target = dir.join(target);
-                std::fs::rename(&partial, &target).ok()?;
-                Some(Settled::Placed(target))
+                match rename_no_replace(&partial, &target) {
+                    Ok(()) => Some(Settled::Placed(target)),
+                    Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => {
+                        Some(Settled::Kept { partial, target })
+                    }
+                    Err(_) => None,
+                }
             }
         })
         .collect()
@@ -166,6 +202,32 @@ fn writable(dir: &Path) -> Option<String> {
 mod tests {
     use super::*;
 
+    #[test]
+    fn a_file_with_this_process_id_is_an_earlier_process_only_if_older_than_this_one() {
+        let own = std::process::id();
+        let start = 1_000_000;
+        assert!(left_by_gone_process(own, Some(start - 1), own, start));
+        assert!(!left_by_gone_process(own, Some(start), own, start));
+        assert!(!left_by_gone_process(own, Some(start + 5), own, start));
+        // No change time known: the file may be this process's, so it is left alone.
+        assert!(!left_by_gone_process(own, None, own, start));
+        // Another id: whether that process still runs decides, whatever the file's age.
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let gone = child.id();
+        child.wait().unwrap();
+        assert!(left_by_gone_process(gone, None, own, start));
+        assert!(!left_by_gone_process(1, Some(0), own, start), "pid 1 runs");
+    }
+
+    #[test]
+    fn this_process_started_before_the_files_it_makes() {
+        let dir = crate::test_support::TempDir::new("recover-own-start");
+        let file = dir.path().join("made-now");
+        std::fs::write(&file, b"x").unwrap();
+        let changed = changed_millis(&file).unwrap();
+        assert!(super::super::manager::process_start_millis() <= changed);
+    }
+
     /// A process id that is certainly gone: a child that has been waited for.
     fn dead_pid() -> u32 {
         let mut child = std::process::Command::new("true").spawn().unwrap();
@@ -192,6 +254,9 @@ mod tests {
             // Killed while compressing: the source is still there.
             "app-3.log".to_string(),
             format!(".app-3.log.gz.{dead}-{PARTIAL_SUFFIX}"),
+            // Complete, but its name is taken: neither is lost.
+            "app-4.log.gz".to_string(),
+            format!(".app-4.log.gz.{dead}-{PARTIAL_SUFFIX}"),
         ] {
             std::fs::write(dir.path().join(name), b"x").unwrap();
         }
@@ -211,10 +276,15 @@ mod tests {
             settled,
             [
                 Settled::Deleted(partial("app-3.log.gz")),
+                Settled::Kept {
+                    partial: partial("app-4.log.gz"),
+                    target: dir.path().join("app-4.log.gz"),
+                },
                 Settled::Placed(dir.path().join("app-2.log.gz")),
                 Settled::Placed(dir.path().join("app.log.gz")),
             ]
         );
+        assert!(partial("app-4.log.gz").exists() && dir.path().join("app-4.log.gz").exists());
         assert!(dir.path().join("app-3.log").exists(), "the source stays");
         assert!(!partial("app-3.log.gz").exists() && !partial("app-2.log.gz").exists());
         assert!(dir

@@ -28,13 +28,11 @@ mod tests {
 
     #[test]
     fn missing_files_are_skipped_and_written_ones_left_as_they_are() {
-        let dir = std::env::temp_dir().join(format!("l4rs-bench-settle-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let written = dir.join("written.log");
+        let dir = l4rs_test_support::TempDir::new("bench-settle");
+        let written = dir.path().join("written.log");
         std::fs::write(&written, b"line\n").unwrap();
-        write_back(&[dir.join("never-created.log"), written.clone()]);
+        write_back(&[dir.path().join("never-created.log"), written.clone()]);
         assert_eq!(std::fs::read(&written).unwrap(), b"line\n");
-        assert!(!dir.join("never-created.log").exists());
-        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(!dir.path().join("never-created.log").exists());
     }
 }

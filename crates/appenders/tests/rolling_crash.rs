@@ -26,8 +26,9 @@ use std::time::{Duration, Instant};
 use l4rs_appenders::{RollingContext, RollingFileAppender};
 use l4rs_core::status;
 use l4rs_core::Appender as _;
+use l4rs_test_support::dead_pid;
 use rolling_support::{
-    archives_then_current, assert_files, contents, dead_pid, kill_after_acks, leftovers, log_now,
+    archives_then_current, assert_files, contents, kill_after_acks, leftovers, log_now,
     rolling_file_in, rolling_memory_mapped_in, rolling_xml, set_modified, TempDir,
 };
 

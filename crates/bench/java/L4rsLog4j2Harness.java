@@ -132,12 +132,6 @@ public final class L4rsLog4j2Harness {
     }
 
     /**
-     * The fixed-rate run, as l4rs-bench's latency/record.rs: every worker first logs flat out for
-     * the warm-up (a fixed low rate would leave the JIT cold for many seconds), then, once the
-     * queues are drained, calls on its schedule and records every call of the window; then the
-     * drain and the LATENCY line.
-     */
-    /**
      * Writes the log files' dirty pages to the disk and waits, as latency/settle.rs does for l4rs:
      * the flat-out warm-up must not leave its write-back to stall the timed window, since a faster
      * library would otherwise be judged by how much more its own warm-up wrote.
@@ -155,6 +149,12 @@ public final class L4rsLog4j2Harness {
         }
     }
 
+    /**
+     * The fixed-rate run, as l4rs-bench's latency/record.rs: every worker first logs flat out for
+     * the warm-up (a fixed low rate would leave the JIT cold for many seconds), then, once the
+     * queues are drained and the files written back ({@link #writeBack}), calls on its schedule and
+     * records every call of the window; then the drain and the LATENCY line.
+     */
     private static void latency(final Logger logger, final Throwable error, final int workers, final double rate,
             final long warmupMs, final long measureMs, final Configuration configuration, final RingBufferAdmin ring,
             final String head, final String label, final LoggerContext context, final String[] files)

@@ -3,7 +3,7 @@
 //! ([`allocations`]), a stand-in layout ([`LineLayout`]) and one that names the thread formatting ([`FormattingThreadLayout`]), throwables as deep as the benchmark's
 //! ([`deep_throwable`], [`benchmark_throwable`]), an error with a source ([`RequestFailed`]), a
 //! named pipe that stalls an appender ([`fifo_gate`]), a small filesystem that fills up
-//! ([`tmpfs`]), a real Kafka-compatible broker and an independent consumer ([`kafka`]) and the
+//! ([`tmpfs`]), the id of a process that is gone ([`dead_pid`]), a real Kafka-compatible broker and an independent consumer ([`kafka`]) and the
 //! skip-or-fail rule for what lives outside the repository ([`shared`]).
 //!
 //! A development dependency only (`publish = false`; l4rs-bench, itself unpublished, uses
@@ -29,6 +29,17 @@ pub use errors::RequestFailed;
 pub use layouts::{FormattingThreadLayout, LineLayout};
 pub use temp_dir::{fresh_dir_at, make_fifo, TempDir};
 pub use throwables::{benchmark_throwable, deep_throwable};
+
+/// The id of a process that is certainly gone (a child that has been waited for), for the
+/// leftover files a killed process would have named after itself.
+pub fn dead_pid() -> u32 {
+    let mut child = std::process::Command::new("true")
+        .spawn()
+        .expect("cannot run `true`");
+    let pid = child.id();
+    child.wait().expect("cannot wait for `true`");
+    pid
+}
 
 /// The workspace root: where `Cargo.toml`, `config-samples/` and `target/` are.
 pub fn workspace_root() -> PathBuf {

@@ -11,7 +11,7 @@ use l4rs_core::status;
 use super::compress;
 use super::delete::DeleteAction;
 use super::pattern::RuntimePattern;
-use super::rename::rename_no_replace;
+use super::rename::{rename, rename_no_replace};
 
 /// What the worker needs to finish a rollover; shared with its jobs.
 pub(super) struct Archiver {
@@ -96,12 +96,7 @@ impl Archiver {
                 let _ = std::fs::create_dir_all(parent);
             }
         }
-        let moved = if replace {
-            std::fs::rename(staging, &uncompressed)
-        } else {
-            rename_no_replace(staging, Path::new(&uncompressed))
-        };
-        if let Err(error) = moved {
+        if let Err(error) = rename(staging, Path::new(&uncompressed), replace) {
             self.report(format_args!(
                 "Unable to move the rolled file to {uncompressed}: {error}; its data stays in {}",
                 staging.display()

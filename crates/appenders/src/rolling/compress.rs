@@ -4,7 +4,7 @@ use std::fs::File;
 use std::io::{self, BufReader, BufWriter};
 use std::path::Path;
 
-use super::rename::rename_no_replace;
+use super::rename;
 
 /// The suffixes l4rs compresses to. log4j2 also knows `.xz` and `.pack200`; files rolled to
 /// those are left uncompressed (with a status WARN when the appender is built).
@@ -30,10 +30,7 @@ pub(crate) fn compress(
     replace: bool,
 ) -> io::Result<()> {
     if !replace && std::fs::symlink_metadata(target).is_ok() {
-        return Err(io::Error::new(
-            io::ErrorKind::AlreadyExists,
-            format!("{} exists and is not replaced", target.display()),
-        ));
+        return Err(rename::exists(target));
     }
     let partial = partial_path(target);
     // A partial of this name is an earlier process's (same id) complete archive, not ours to
@@ -50,12 +47,7 @@ pub(crate) fn compress(
         return Err(error);
     }
     // Should this fail, the archive stays in the partial, which the next start puts in place.
-    let placed = if replace {
-        std::fs::rename(&partial, target)
-    } else {
-        rename_no_replace(&partial, target)
-    };
-    placed.map_err(|error| {
+    rename::rename(&partial, target, replace).map_err(|error| {
         io::Error::new(
             error.kind(),
             format!("{error}; the archive stays in {}", partial.display()),

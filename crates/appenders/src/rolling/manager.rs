@@ -613,18 +613,19 @@ impl<B: Backend + Send + Sync> RollingManager<B> {
     /// else holds. Those are skipped, never replaced.
     fn stage(&self, current: &str) -> std::io::Result<PathBuf> {
         const ATTEMPTS: usize = 1 << 16;
-        let mut last = None;
-        for _ in 0..ATTEMPTS {
+        let mut taken = 0;
+        loop {
             let staging = self.staging_path(current);
             match rename_no_replace(Path::new(current), &staging) {
                 Ok(()) => return Ok(staging),
-                Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => {
-                    last = Some(error)
+                Err(error)
+                    if error.kind() == std::io::ErrorKind::AlreadyExists && taken < ATTEMPTS =>
+                {
+                    taken += 1
                 }
                 Err(error) => return Err(error),
             }
         }
-        Err(last.unwrap_or_else(|| std::io::Error::other("no staging name is free")))
     }
 
     /// A hidden name beside `current`, unique in this process.

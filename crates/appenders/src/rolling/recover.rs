@@ -201,6 +201,7 @@ fn writable(dir: &Path) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use l4rs_test_support::dead_pid;
 
     #[test]
     fn a_file_with_this_process_id_is_an_earlier_process_only_if_older_than_this_one() {
@@ -212,10 +213,7 @@ mod tests {
         // No change time known: the file may be this process's, so it is left alone.
         assert!(!left_by_gone_process(own, None, own, start));
         // Another id: whether that process still runs decides, whatever the file's age.
-        let mut child = std::process::Command::new("true").spawn().unwrap();
-        let gone = child.id();
-        child.wait().unwrap();
-        assert!(left_by_gone_process(gone, None, own, start));
+        assert!(left_by_gone_process(dead_pid(), None, own, start));
         assert!(!left_by_gone_process(1, Some(0), own, start), "pid 1 runs");
     }
 
@@ -226,14 +224,6 @@ mod tests {
         std::fs::write(&file, b"x").unwrap();
         let changed = changed_millis(&file).unwrap();
         assert!(super::super::manager::process_start_millis() <= changed);
-    }
-
-    /// A process id that is certainly gone: a child that has been waited for.
-    fn dead_pid() -> u32 {
-        let mut child = std::process::Command::new("true").spawn().unwrap();
-        let pid = child.id();
-        child.wait().unwrap();
-        pid
     }
 
     #[test]

@@ -43,8 +43,18 @@ pub(crate) fn rename_no_replace(from: &Path, to: &Path) -> io::Result<()> {
     }
 }
 
+/// Moves `from` to `to`, replacing what is there only with `replace` (log4j2's behaviour
+/// where an archive's name is not numbered after the files on disk).
+pub(crate) fn rename(from: &Path, to: &Path, replace: bool) -> io::Result<()> {
+    if replace {
+        std::fs::rename(from, to)
+    } else {
+        rename_no_replace(from, to)
+    }
+}
+
 /// The error of a move refused because `to` exists, naming it.
-fn exists(to: &Path) -> io::Error {
+pub(crate) fn exists(to: &Path) -> io::Error {
     io::Error::new(
         io::ErrorKind::AlreadyExists,
         format!("{} exists and is not replaced", to.display()),

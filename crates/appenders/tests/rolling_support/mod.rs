@@ -315,15 +315,6 @@ pub(crate) fn all_lines(dir: &Path) -> Vec<String> {
     lines
 }
 
-/// The id of a process that is certainly gone (a child that has been waited for), for files
-/// that a killed process would have left.
-pub(crate) fn dead_pid() -> u32 {
-    let mut child = Command::new("true").spawn().unwrap();
-    let pid = child.id();
-    child.wait().unwrap();
-    pid
-}
-
 /// Whether `path`'s name is a staging or partial file of an interrupted rollover.
 pub(crate) fn is_leftover(path: &Path) -> bool {
     path.to_string_lossy().ends_with(".l4rs-rolling")

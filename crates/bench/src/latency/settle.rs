@@ -5,8 +5,8 @@
 //! disk the kernel writes them back while the window runs, and the stalls of that write-back
 //! land on the calls of whichever library wrote more in its warm-up: the faster one. So every
 //! window (l4rs's, log4j2's in the Java harness's `writeBack`, and the `write(2)` floor's)
-//! starts once its files' pages are on the disk, and a window's tail is what its own offered
-//! rate costs.
+//! starts once its files' pages are on the disk, and no longer inherits the write-back of the
+//! bytes its warm-up wrote.
 
 use std::fs::File;
 use std::path::PathBuf;

@@ -42,6 +42,7 @@ mod file_manager;
 mod managed;
 mod memory_mapped_file;
 mod mmf_manager;
+mod mmf_regions;
 mod mmf_sync;
 mod null;
 mod posix;

@@ -14,8 +14,9 @@
 //!
 //! A writer reserves `[a, a+n)` with one `fetch_add` on `cursor`, then copies its bytes into the
 //! mapping while other writers copy theirs: no lock is held while copying. Each region counts
-//! the bytes copied into it (`Slot::filled`); the writer whose copy completes the count unmaps
-//! it. Every byte of a region belongs to exactly one reservation and is counted once, after its
+//! the bytes copied into it (`Slot::filled`); the writer whose copy completes the count empties
+//! the slot and unmaps the region (or hands it to the file's keeper thread to unmap, see
+//! [`crate::mmf_regions`]). Every byte of a region belongs to exactly one reservation and is counted once, after its
 //! copy, so a mapping is unmapped only once every writer into it has finished.
 //!
 //! Region boundaries are handed over without a lock either. The writer whose reservation holds
@@ -27,7 +28,9 @@
 //! nobody else touches) are written with `pwrite`, and the tail goes into the region after them,
 //! which the record's writer prepares for the writers that follow. Prepared regions live in
 //! [`SLOTS`] slots (region `r` in slot `r % SLOTS`); an owner whose slot still holds a region
-//! that has not been completely written waits for it.
+//! that has not been completely written waits for it. For large regions a keeper thread has
+//! usually reserved and mapped the owner's region already (the *spare*), so the owner only
+//! publishes it.
 //!
 //! # Failures and generations
 //!
@@ -49,17 +52,17 @@
 use std::fs::{File, OpenOptions};
 use std::io;
 use std::os::unix::fs::FileExt as _;
-use std::os::unix::io::AsRawFd as _;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use l4rs_core::{status, Layout};
-use memmap2::{MmapOptions, MmapRaw};
+use memmap2::MmapOptions;
 
 use crate::file_manager::{prepare, report_stream_error, report_write_result, WriteError};
 use crate::lock;
+use crate::mmf_regions::{reserve, KeeperState, Regions, Slot, EMPTY, MIN_KEPT_REGION, SLOTS};
 use crate::mmf_sync::{sync_job, BackgroundSync, Job};
 use crate::registry::{Managed, Registry};
 use crate::target::{open_error, OpenWhen};
@@ -73,9 +76,6 @@ pub(crate) static MEMORY_MAPPED_FILE_MANAGERS: Registry<String, MemoryMappedFile
 /// The name log4j2 gives the manager in its messages.
 pub(crate) const MANAGER: &str = "MemoryMappedFileManager";
 
-/// How many regions may be mapped at once. Writers normally use one or two; the others let fast
-/// writers move on while a slow one still copies into an old region.
-const SLOTS: usize = 8;
 /// Bits of the cursor that hold the offset within a generation; the generation is above them.
 const GENERATION_SHIFT: u32 = 44;
 const OFFSET_MASK: u64 = (1 << GENERATION_SHIFT) - 1;
@@ -92,33 +92,6 @@ pub(crate) const RETRY_INTERVAL: Duration = Duration::from_millis(250);
 const CLOSE_TIMEOUT: Duration = Duration::from_secs(10);
 /// The bytes read at a time when looking for the end of the data left by an earlier run.
 const SCAN_CHUNK: usize = 64 * 1024;
-/// `Slot::region` of a slot that holds no region.
-const EMPTY: u64 = u64::MAX;
-
-/// One mapped region. Aligned so that writers counting into one slot do not slow down those
-/// counting into another.
-#[repr(align(128))]
-struct Slot {
-    /// The region held, or [`EMPTY`]. Published (Release) after `base` and `filled`.
-    region: AtomicU64,
-    /// The address of the region's first byte.
-    base: AtomicPtr<u8>,
-    /// Bytes of the region copied so far; the region is unmapped when this reaches its length.
-    filled: AtomicU64,
-    /// The mapping itself; locked only to map and unmap.
-    mapping: Mutex<Option<MmapRaw>>,
-}
-
-impl Slot {
-    fn new() -> Slot {
-        Slot {
-            region: AtomicU64::new(EMPTY),
-            base: AtomicPtr::new(std::ptr::null_mut()),
-            filled: AtomicU64::new(0),
-            mapping: Mutex::new(None),
-        }
-    }
-}
 
 /// The reservation cursor, alone on its cache line: it is the one word every writer changes.
 #[repr(align(128))]
@@ -150,7 +123,7 @@ struct Control {
 /// One memory-mapped file, shared by every MemoryMappedFile appender configured with its name.
 pub(crate) struct MemoryMappedFileManager {
     file_name: String,
-    file: File,
+    file: Arc<File>,
     /// The layout of the appender that created the manager: it provides the footer.
     layout: Arc<dyn Layout>,
     region_length: u64,
@@ -168,12 +141,10 @@ pub(crate) struct MemoryMappedFileManager {
     /// The file offset below which every byte is either in a prepared region or was written by
     /// a preparation (so closing knows no preparation still owes bytes below it).
     ready_end: AtomicU64,
-    /// Shared with the prefaulter thread, which populates their pages ahead of the writers.
-    slots: Arc<[Slot; SLOTS]>,
-    /// The file offset up to which the prefaulter has populated the writers' pages.
-    prefaulted: Arc<AtomicU64>,
-    /// Runs [`prefault`] off the writing threads (`None`: regions too small to bother).
-    prefaulter: Option<BackgroundSync>,
+    /// The mapped regions, shared with the keeper thread (see [`crate::mmf_regions`]).
+    regions: Arc<Regions>,
+    /// Runs [`Regions::keep`] off the writing threads (`None`: regions too small to bother).
+    keeper: Option<BackgroundSync>,
     control: Mutex<Control>,
     /// Wakes writers waiting for a preparation, a free slot or a failure.
     wake_lock: Mutex<()>,
@@ -329,8 +300,15 @@ impl MemoryMappedFileManager {
                 "Unable to cut off the padding of an earlier run",
             ))?;
         }
+        let file = Arc::new(file);
         let manager = MemoryMappedFileManager {
             file_name: file_name.to_string(),
+            regions: Arc::new(Regions::new(
+                Arc::clone(&file),
+                start,
+                region_length,
+                region_length >= MIN_KEPT_REGION,
+            )),
             file,
             layout,
             region_length,
@@ -345,10 +323,8 @@ impl MemoryMappedFileManager {
             prepared: AtomicU64::new(0),
             preparing: AtomicU32::new(0),
             ready_end: AtomicU64::new(start),
-            slots: Arc::new(std::array::from_fn(|_| Slot::new())),
-            prefaulted: Arc::new(AtomicU64::new(start)),
-            prefaulter: (region_length >= MIN_PREFAULT_REGION).then(|| {
-                BackgroundSync::with_thread(file_name, "l4rs-mmf-prefault", false, Duration::ZERO)
+            keeper: (region_length >= MIN_KEPT_REGION).then(|| {
+                BackgroundSync::with_thread(file_name, "l4rs-mmf-keeper", false, Duration::ZERO)
             }),
             control: Mutex::new(Control::default()),
             wake_lock: Mutex::new(()),
@@ -362,8 +338,8 @@ impl MemoryMappedFileManager {
         // The background threads start now, so that no event pays for starting them (nor
         // allocates: the thread and its job are allocated once, here).
         manager.syncer.start(|| sync_job(&manager.file));
-        if let Some(prefaulter) = &manager.prefaulter {
-            prefaulter.start(|| Ok(manager.prefault_job()));
+        if let Some(keeper) = &manager.keeper {
+            keeper.start(|| Ok(manager.keeper_job()));
         }
         // The first region is prepared now, so the first event pays nothing. If the disk is
         // already full the appender still starts: the first writer tries again, and so on until
@@ -462,8 +438,8 @@ impl MemoryMappedFileManager {
                 // inside the region, and no other writer was given them.
                 unsafe { copy_to(base, position - self.region_start(region), bytes) };
                 self.count(slot, length);
-                if end + PREFAULT_TRIGGER > self.prefaulted.load(Ordering::Relaxed) {
-                    self.request_prefault();
+                if self.regions.wants_prefault(end) {
+                    self.request_keeper();
                 }
                 return Ok(());
             }
@@ -643,7 +619,7 @@ impl MemoryMappedFileManager {
         self.count(slot, bytes.len() as u64);
     }
 
-    /// Counts bytes copied into a slot's region; the writer completing it unmaps it.
+    /// Counts bytes copied into a slot's region; the writer completing it empties the slot.
     fn count(&self, slot: &Slot, length: u64) {
         let filled = slot.filled.fetch_add(length, Ordering::AcqRel) + length;
         if filled == self.region_length {
@@ -651,8 +627,15 @@ impl MemoryMappedFileManager {
             let mapping = lock(&slot.mapping).take();
             slot.base.store(std::ptr::null_mut(), Ordering::Relaxed);
             slot.region.store(EMPTY, Ordering::Release);
-            drop(mapping);
             self.notify();
+            // Unmapping a populated region takes about a millisecond: the keeper does it.
+            match (mapping, &self.keeper) {
+                (Some(mapping), Some(_)) => {
+                    drop(self.regions.hand_over(mapping));
+                    self.request_keeper();
+                }
+                (mapping, _) => drop(mapping),
+            }
         }
     }
 
@@ -707,19 +690,13 @@ impl MemoryMappedFileManager {
         }
         #[cfg(test)]
         injected(&self.inject.reserve_failures, libc::ENOSPC)?;
-        let offset =
-            libc::off_t::try_from(from).map_err(|_| io::Error::from_raw_os_error(libc::EFBIG))?;
-        let length = libc::off_t::try_from(to - from)
-            .map_err(|_| io::Error::from_raw_os_error(libc::EFBIG))?;
-        loop {
-            // SAFETY: plain system call on a descriptor the manager owns.
-            let rc = unsafe { libc::posix_fallocate(self.file.as_raw_fd(), offset, length) };
-            match rc {
-                0 => return Ok(()),
-                libc::EINTR => continue,
-                errno => return Err(io::Error::from_raw_os_error(errno)),
-            }
+        if self.regions.is_reserved(to) {
+            // The keeper reserved them ahead.
+            return Ok(());
         }
+        reserve(&self.file, from, to)?;
+        self.regions.note_reserved(to);
+        Ok(())
     }
 
     /// Maps `region` into its slot, waiting for the slot's previous region to be complete.
@@ -734,14 +711,15 @@ impl MemoryMappedFileManager {
             .map_err(|_| io::Error::from_raw_os_error(libc::EFBIG))?;
         #[cfg(test)]
         injected(&self.inject.map_failures, libc::ENOMEM)?;
-        let mapping = MmapOptions::new()
-            .offset(self.region_start(region))
-            .len(length)
-            .map_raw(&self.file)?;
-        slot.base.store(mapping.as_mut_ptr(), Ordering::Relaxed);
-        *lock(&slot.mapping) = Some(mapping);
-        slot.filled.store(filled, Ordering::Relaxed);
-        slot.region.store(region, Ordering::Release);
+        let mapping = match self.regions.take_spare(region) {
+            Some(mapping) => mapping,
+            None => MmapOptions::new()
+                .offset(self.region_start(region))
+                .len(length)
+                .map_raw(self.file.as_ref())
+                .inspect(|mapping| self.regions.advise(mapping))?,
+        };
+        self.regions.install(region, mapping, filled);
         Ok(())
     }
 
@@ -849,7 +827,7 @@ impl MemoryMappedFileManager {
         {
             return false;
         }
-        self.slots.iter().all(|slot| {
+        self.regions.slots().iter().all(|slot| {
             let region = slot.region.load(Ordering::Acquire);
             if region == EMPTY {
                 return true;
@@ -879,7 +857,7 @@ impl MemoryMappedFileManager {
     }
 
     fn slot(&self, region: u64) -> &Slot {
-        &self.slots[(region % SLOTS as u64) as usize]
+        self.regions.slot(region)
     }
 
     /// Records lost since the current failure episode began.
@@ -907,32 +885,31 @@ impl MemoryMappedFileManager {
         }
     }
 
-    /// Asks the prefaulter thread to populate the pages ahead of the writers, so that the
-    /// page faults of fresh pages (allocating, zeroing and ext4's `page_mkwrite`: a third of an
-    /// asynchronous stage's writer thread, measured) are taken off the writing threads.
-    fn request_prefault(&self) {
-        let Some(prefaulter) = &self.prefaulter else {
+    /// Asks the keeper thread to work ahead of the writers and behind them (see
+    /// [`crate::mmf_regions`]).
+    fn request_keeper(&self) {
+        let Some(keeper) = &self.keeper else {
             return;
         };
-        // Without the thread the writers fault their pages themselves, as before.
-        prefaulter.request_job(|| Ok(self.prefault_job()), || Ok(()));
+        // Without the thread the writers do that work themselves, as they would without it.
+        keeper.request_job(|| Ok(self.keeper_job()), || Ok(()));
     }
 
-    /// The prefaulter's job: [`prefault`] over the regions shared with it.
-    fn prefault_job(&self) -> Job {
-        let slots = Arc::clone(&self.slots);
-        let prefaulted = Arc::clone(&self.prefaulted);
-        let (start, shift, length) = (self.start, self.region_shift, self.region_length);
+    /// The keeper's job: [`Regions::keep`].
+    fn keeper_job(&self) -> Job {
+        let regions = Arc::clone(&self.regions);
+        let retry_interval = self.retry_interval();
+        let mut state = KeeperState::default();
         Box::new(move || {
-            prefault(&slots, &prefaulted, start, shift, length);
+            regions.keep(&mut state, retry_interval);
             Ok(())
         })
     }
 
-    /// The file's prefaulter, for tests that count its runs.
+    /// The file's keeper, for tests that count its runs.
     #[cfg(test)]
-    pub(crate) fn prefaulter(&self) -> Option<&BackgroundSync> {
-        self.prefaulter.as_ref()
+    pub(crate) fn keeper(&self) -> Option<&BackgroundSync> {
+        self.keeper.as_ref()
     }
 
     /// The file's syncer, for tests that count or slow its syncs.
@@ -994,8 +971,8 @@ impl MemoryMappedFileManager {
             finished = self.writers_done(data_end());
         }
         let data_end = data_end();
-        if let Some(prefaulter) = &self.prefaulter {
-            prefaulter.stop();
+        if let Some(keeper) = &self.keeper {
+            keeper.stop();
         }
         // A sync the last batch asked for still runs (closing itself does not sync, as in
         // log4j2); it must not outlive the file's close.
@@ -1005,10 +982,7 @@ impl MemoryMappedFileManager {
             report_stream_error(&self.file_name, &error);
         }
         if finished {
-            for slot in self.slots.iter() {
-                drop(lock(&slot.mapping).take());
-                slot.region.store(EMPTY, Ordering::Release);
-            }
+            self.regions.unmap_all();
         } else {
             // Unmapping now could crash a writer that is still copying; the mappings go when
             // the manager is dropped, after the last writer.
@@ -1025,62 +999,6 @@ impl MemoryMappedFileManager {
                 self.file_name
             ));
         }
-    }
-}
-
-/// How far ahead of the writers the prefaulter populates pages.
-const PREFAULT_AHEAD: u64 = 256 << 10;
-/// Writers ask for more when they come this close to the end of the populated pages.
-const PREFAULT_TRIGGER: u64 = PREFAULT_AHEAD / 2;
-/// Regions smaller than this are not prefaulted: a writer crosses them too fast to gain.
-const MIN_PREFAULT_REGION: u64 = 16 * PREFAULT_AHEAD;
-
-/// Populates, writable, the pages of each mapped region from where its writers are (its
-/// count of copied bytes) up to [`PREFAULT_AHEAD`] beyond, with `MADV_POPULATE_WRITE`: the page
-/// faults the writers would take on those pages are taken here instead. It changes no byte, so
-/// writers may copy into the same pages meanwhile. Each slot's mapping is locked while its
-/// pages are populated, so the region cannot be unmapped under it (its last writer waits).
-///
-/// The pages populated ahead are dirty: a sync writes them back as zeros, which the file reads
-/// as zeros anyway (the blocks are reserved and read as NULs until written).
-fn prefault(slots: &[Slot; SLOTS], prefaulted: &AtomicU64, start: u64, shift: u32, length: u64) {
-    // SAFETY: plain query.
-    let page = match unsafe { libc::sysconf(libc::_SC_PAGESIZE) } {
-        size if size > 0 => size as usize,
-        _ => 4096,
-    };
-    for slot in slots {
-        let mapping = lock(&slot.mapping);
-        let Some(mapping) = mapping.as_ref() else {
-            continue;
-        };
-        // Under the lock a mapped slot holds its region, or EMPTY before it is published.
-        let region = slot.region.load(Ordering::Acquire);
-        if region == EMPTY {
-            continue;
-        }
-        let region_start = start + (region << shift);
-        let filled = slot.filled.load(Ordering::Acquire);
-        let from = (region_start + filled).max(prefaulted.load(Ordering::Relaxed));
-        let to = (region_start + filled + PREFAULT_AHEAD).min(region_start + length);
-        if from >= to {
-            continue;
-        }
-        // The kernel maps whole pages: the mapping covers the pages around its bytes.
-        let base = mapping.as_mut_ptr() as usize;
-        let low = (base + (from - region_start) as usize) & !(page - 1);
-        let high = (base + (to - region_start) as usize + page - 1) & !(page - 1);
-        // SAFETY: `[low, high)` lies in the pages of a mapping kept alive by the lock held;
-        // MADV_POPULATE_WRITE only faults the pages in, and changes no byte. A failure (an
-        // old kernel, no memory) leaves the faults to the writers.
-        let _ = unsafe {
-            libc::madvise(
-                low as *mut libc::c_void,
-                high - low,
-                libc::MADV_POPULATE_WRITE,
-            )
-        };
-        prefaulted.fetch_max(to, Ordering::Relaxed);
     }
 }
 

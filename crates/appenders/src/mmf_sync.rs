@@ -20,9 +20,8 @@
 //!
 //! A pending request is honoured before the syncer stops: closing waits (bounded) for it.
 //!
-//! The same coalescing worker runs a file's other background job, prefaulting the pages the
-//! writers are about to copy into (see `mmf_manager`), with its own thread, so that a slow
-//! sync never holds it up.
+//! The same coalescing worker runs a file's other background job, its keeper (see
+//! `mmf_regions`), with its own thread, so that a slow sync never holds it up.
 
 use std::fs::File;
 use std::io;
@@ -53,7 +52,7 @@ const STOP_TIMEOUT: Duration = Duration::from_secs(10);
 /// The work a [`BackgroundSync`] thread runs on each request.
 pub(crate) type Job = Box<dyn FnMut() -> io::Result<()> + Send>;
 
-/// A coalescing background worker of one file (its syncer, or its prefaulter): started on the
+/// A coalescing background worker of one file (its syncer, or its keeper): started on the
 /// file's opening (or the first request), stopped on close or drop.
 pub(crate) struct BackgroundSync {
     shared: Arc<Shared>,
@@ -80,8 +79,8 @@ struct Shared {
     /// Set once the thread has finished its last sync.
     exited: Condvar,
     file_name: String,
-    /// The thread's name, and whether a failed run is reported (a sync's is; a prefault's
-    /// only means the writers fault the pages themselves).
+    /// The thread's name, and whether a failed run is reported (a sync's is; a keeper's
+    /// only means the writers do its work themselves).
     thread_name: &'static str,
     reports: bool,
     /// The least time from the start of one run to the start of the next.

@@ -1,0 +1,655 @@
+//! The mapped regions of a memory-mapped file, and the work its keeper thread does around them
+//! so that the writers only copy.
+//!
+//! A writer that crosses a region boundary used to pay for the whole switch: it reserved the
+//! next region's blocks (`posix_fallocate`: a median of 40 µs on ext4, 2–40 ms while the journal
+//! commits), mapped it, and the writer completing a region unmapped it (`munmap` of a populated
+//! 32 MiB region: 0.9 ms median, up to 11 ms), each while the callers behind it waited. With 4
+//! threads at half of log4j2's maximum rate that put 1% of the MemoryMappedFile calls
+//! above half a millisecond (measured with `strace -T` on the latency row, 2026-12-06).
+//!
+//! The keeper thread (one per file, for regions of at least [`MIN_KEPT_REGION`]) now does
+//! that work ahead of the writers and behind them, each time a writer asks:
+//!
+//! - it populates, writable, the pages the writers are about to copy into ([`Regions::prefault`]);
+//! - it unmaps the regions that writers have completed, handed to it instead of unmapped on
+//!   the writing thread ([`Regions::retire`]);
+//! - it reserves the blocks of the region after the last one mapped, maps it and populates its
+//!   first pages as the *spare* ([`Regions::prepare_spare`]), which the writer owning the
+//!   boundary then takes instead of reserving and mapping it itself.
+//!
+//! None of this changes who owns a boundary or when a region counts as prepared (see
+//! `mmf_manager`): the owner still prepares the region, it only finds the work done. When the
+//! keeper is behind, or could not reserve the blocks (a full disk), the owner does the work
+//! itself and a failure is handled and reported on the writer's path as before.
+
+use std::fs::File;
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use memmap2::{MmapOptions, MmapRaw};
+
+use crate::lock;
+
+/// How many regions may be mapped at once. Writers normally use one or two; the others let fast
+/// writers move on while a slow one still copies into an old region.
+pub(crate) const SLOTS: usize = 8;
+/// `Slot::region` of a slot that holds no region.
+pub(crate) const EMPTY: u64 = u64::MAX;
+/// How far ahead of the writers the keeper populates pages.
+const PREFAULT_AHEAD: u64 = 256 << 10;
+/// Writers ask the keeper for more when they come this close to the end of the populated pages.
+const PREFAULT_TRIGGER: u64 = PREFAULT_AHEAD / 2;
+/// Regions smaller than this get no keeper thread: a writer crosses them too fast to gain.
+pub(crate) const MIN_KEPT_REGION: u64 = 16 * PREFAULT_AHEAD;
+/// The write rate above which the file's pages come in the kernel's large folios, and below
+/// which one page at a time (see [`Regions::adapt_to_rate`]). Leaving the light mode takes
+/// a quarter more, returning to it a quarter less, so that a rate near the line does not flap.
+const HEAVY_BYTES_PER_SECOND: f64 = 256.0 * 1024.0 * 1024.0;
+/// How long the keeper measures the write rate before it decides again.
+const RATE_WINDOW: std::time::Duration = std::time::Duration::from_millis(100);
+
+/// One mapped region. Aligned so that writers counting into one slot do not slow down those
+/// counting into another.
+#[repr(align(128))]
+pub(crate) struct Slot {
+    /// The region held, or [`EMPTY`]. Published (Release) after `base` and `filled`.
+    pub(crate) region: AtomicU64,
+    /// The address of the region's first byte.
+    pub(crate) base: AtomicPtr<u8>,
+    /// Bytes of the region copied so far; the region is unmapped when this reaches its length.
+    pub(crate) filled: AtomicU64,
+    /// The mapping itself; locked only to map, unmap and prefault.
+    pub(crate) mapping: Mutex<Option<MmapRaw>>,
+}
+
+impl Slot {
+    fn new() -> Slot {
+        Slot {
+            region: AtomicU64::new(EMPTY),
+            base: AtomicPtr::new(std::ptr::null_mut()),
+            filled: AtomicU64::new(0),
+            mapping: Mutex::new(None),
+        }
+    }
+}
+
+/// A region mapped ahead of the writers, waiting for the owner of its boundary.
+struct Spare {
+    region: u64,
+    mapping: MmapRaw,
+}
+
+/// The regions of one file, shared by its manager and its keeper thread.
+pub(crate) struct Regions {
+    file: Arc<File>,
+    /// Where this run's data starts; region `r` starts at `start + r·length`.
+    start: u64,
+    length: u64,
+    shift: u32,
+    /// Region `r` lives in slot `r % SLOTS` while it is mapped.
+    slots: [Slot; SLOTS],
+    /// The file offset up to which the keeper has populated the writers' pages.
+    prefaulted: AtomicU64,
+    /// The file offset below which every region's blocks are reserved. Regions are reserved in
+    /// order (an owner reserves the regions after the last prepared one, the keeper the one
+    /// after the last mapped one), so no region below it lacks its blocks.
+    reserved: AtomicU64,
+    /// Completed regions' mappings, for the keeper to unmap. Its capacity, allocated once, is
+    /// [`SLOTS`]: a writer finding it full unmaps its region itself rather than allocate.
+    retired: Mutex<Vec<MmapRaw>>,
+    /// The region mapped ahead, if any.
+    spare: Mutex<Option<Spare>>,
+    /// Whether the keeper chooses how pages are faulted in (it runs: the regions are large).
+    adaptive: bool,
+    /// True while the file is written lightly: its mappings are advised `MADV_RANDOM`, so
+    /// that a page fault brings in one page, not a readahead window of large folios.
+    light: AtomicBool,
+}
+
+/// State of the keeper thread between its runs.
+#[derive(Default)]
+pub(crate) struct KeeperState {
+    /// When reserving ahead last failed: the keeper does not try again for
+    /// `mmf_manager::RETRY_INTERVAL`, and the writers meet the failure themselves.
+    reserve_failed_at: Option<Instant>,
+    /// Where the current rate measurement started: when, and the highest file offset copied.
+    rate_from: Option<(Instant, u64)>,
+}
+
+impl Regions {
+    /// The regions of `file` from `start` on, `length` bytes each (a power of two). With
+    /// `adaptive`, the keeper thread runs [`Regions::keep`] and adapts the mappings' advice to
+    /// the write rate.
+    pub(crate) fn new(file: Arc<File>, start: u64, length: u64, adaptive: bool) -> Regions {
+        Regions {
+            file,
+            start,
+            length,
+            shift: length.trailing_zeros(),
+            slots: std::array::from_fn(|_| Slot::new()),
+            prefaulted: AtomicU64::new(start),
+            reserved: AtomicU64::new(start),
+            retired: Mutex::new(Vec::with_capacity(SLOTS)),
+            spare: Mutex::new(None),
+            adaptive,
+            light: AtomicBool::new(true),
+        }
+    }
+
+    /// The slot region `region` lives in while it is mapped.
+    pub(crate) fn slot(&self, region: u64) -> &Slot {
+        &self.slots[(region % SLOTS as u64) as usize]
+    }
+
+    /// Every slot.
+    pub(crate) fn slots(&self) -> &[Slot; SLOTS] {
+        &self.slots
+    }
+
+    fn region_start(&self, region: u64) -> u64 {
+        self.start + (region << self.shift)
+    }
+
+    /// Publishes `mapping` as region `region` in its slot, which must be empty; `filled` bytes
+    /// at its start were written already (by an earlier generation).
+    pub(crate) fn install(&self, region: u64, mapping: MmapRaw, filled: u64) {
+        let slot = self.slot(region);
+        slot.base.store(mapping.as_mut_ptr(), Ordering::Relaxed);
+        *lock(&slot.mapping) = Some(mapping);
+        slot.filled.store(filled, Ordering::Relaxed);
+        slot.region.store(region, Ordering::Release);
+    }
+
+    /// True when a writer whose record ends at file offset `end` should ask the keeper to
+    /// populate more pages.
+    pub(crate) fn wants_prefault(&self, end: u64) -> bool {
+        end + PREFAULT_TRIGGER > self.prefaulted.load(Ordering::Relaxed)
+    }
+
+    /// True when the blocks of `[.., to)` are known to be reserved (by the keeper ahead).
+    pub(crate) fn is_reserved(&self, to: u64) -> bool {
+        to <= self.reserved.load(Ordering::Acquire)
+    }
+
+    /// Records that the blocks up to `to` are reserved.
+    pub(crate) fn note_reserved(&self, to: u64) {
+        self.reserved.fetch_max(to, Ordering::AcqRel);
+    }
+
+    /// The spare mapping of `region`, if the keeper prepared it.
+    pub(crate) fn take_spare(&self, region: u64) -> Option<MmapRaw> {
+        let mut spare = lock(&self.spare);
+        match spare.as_ref() {
+            Some(held) if held.region == region => spare.take().map(|held| held.mapping),
+            _ => None,
+        }
+    }
+
+    /// Hands a completed region's mapping to the keeper. Returns it when the keeper's list is
+    /// full (the caller then unmaps it).
+    pub(crate) fn hand_over(&self, mapping: MmapRaw) -> Option<MmapRaw> {
+        let mut retired = lock(&self.retired);
+        if retired.len() < retired.capacity() {
+            retired.push(mapping);
+            None
+        } else {
+            Some(mapping)
+        }
+    }
+
+    /// Unmaps everything still mapped: the slots, the retired regions and the spare. Only once
+    /// no writer copies any more (closing, after every writer finished).
+    pub(crate) fn unmap_all(&self) {
+        for slot in self.slots.iter() {
+            drop(lock(&slot.mapping).take());
+            slot.region.store(EMPTY, Ordering::Release);
+        }
+        self.retire();
+        drop(lock(&self.spare).take());
+    }
+
+    /// Advises a new mapping of one of the regions as the current write rate asks.
+    pub(crate) fn advise(&self, mapping: &MmapRaw) {
+        if self.adaptive && self.light.load(Ordering::Relaxed) {
+            advise(mapping, libc::MADV_RANDOM);
+        }
+    }
+
+    /// One run of the keeper: first the pages the writers are about to touch, then the
+    /// regions behind them, then the region ahead.
+    pub(crate) fn keep(&self, state: &mut KeeperState, retry_interval: std::time::Duration) {
+        self.adapt_to_rate(state);
+        self.prefault();
+        self.retire();
+        self.prepare_spare(state, retry_interval);
+    }
+
+    /// Populates, writable, the pages of each mapped region from where its writers are (its
+    /// count of copied bytes) up to [`PREFAULT_AHEAD`] beyond, with `MADV_POPULATE_WRITE`: the
+    /// page faults the writers would take on those pages (allocating, zeroing and ext4's
+    /// `page_mkwrite`) are taken here instead. It changes no byte, so writers may copy into the
+    /// same pages meanwhile. Each slot's mapping is locked while its pages are populated, so
+    /// the region cannot be unmapped under it (its last writer waits).
+    ///
+    /// The pages populated ahead are dirty: a sync writes them back as zeros, which the file
+    /// reads as zeros anyway (the blocks are reserved and read as NULs until written).
+    pub(crate) fn prefault(&self) {
+        for slot in &self.slots {
+            let mapping = lock(&slot.mapping);
+            let Some(mapping) = mapping.as_ref() else {
+                continue;
+            };
+            // Under the lock a mapped slot holds its region, or EMPTY before it is published.
+            let region = slot.region.load(Ordering::Acquire);
+            if region == EMPTY {
+                continue;
+            }
+            let region_start = self.region_start(region);
+            let filled = slot.filled.load(Ordering::Acquire);
+            let from = (region_start + filled).max(self.prefaulted.load(Ordering::Relaxed));
+            let to = (region_start + filled + PREFAULT_AHEAD).min(region_start + self.length);
+            if from >= to {
+                continue;
+            }
+            populate(mapping, from - region_start, to - region_start);
+            self.prefaulted.fetch_max(to, Ordering::Relaxed);
+        }
+    }
+
+    /// Chooses, from the write rate over the last [`RATE_WINDOW`], how the kernel brings the
+    /// file's pages in, and advises every mapping accordingly.
+    ///
+    /// By default a page fault in a file mapping reads ahead: it allocates large folios (up to
+    /// 2 MiB) over the device's readahead window, which a full page cache can only provide by
+    /// reclaiming and compacting memory in the faulting thread, and whose locks the keeper and
+    /// the writers then contend for. For a file written at a moderate rate that is where the
+    /// MemoryMappedFile tail came from; `MADV_RANDOM` (one page per fault) removed it. Flat
+    /// out, large folios are worth keeping: fewer, larger allocations per byte. Both measured
+    /// on the bench's 4-thread rows, ext4, 2 cores, page cache full, 2026-12-06: at 120 MB/s
+    /// (`--latency`, 19 375 calls/s per thread), p99.99 1.0–1.4 ms with `MADV_RANDOM` against
+    /// 4.3–6.8 ms without, and no direct reclaim or compaction stall against 40–115 and
+    /// 34–715; flat out, 989 against 1377 ops/ms synchronous and 993 against 1085 behind
+    /// AsyncLoggers, so the heavy mode keeps the kernel's default.
+    fn adapt_to_rate(&self, state: &mut KeeperState) {
+        if !self.adaptive {
+            return;
+        }
+        let Some(written) = self.written() else {
+            return;
+        };
+        let now = Instant::now();
+        let Some((since, from)) = state.rate_from else {
+            state.rate_from = Some((now, written));
+            return;
+        };
+        let elapsed = now.duration_since(since);
+        if elapsed < RATE_WINDOW {
+            return;
+        }
+        state.rate_from = Some((now, written));
+        let rate = written.saturating_sub(from) as f64 / elapsed.as_secs_f64();
+        let light = self.light.load(Ordering::Relaxed);
+        let now_light = stays_light(light, rate);
+        if now_light == light {
+            return;
+        }
+        self.light.store(now_light, Ordering::Relaxed);
+        let advice = if now_light {
+            libc::MADV_RANDOM
+        } else {
+            libc::MADV_NORMAL
+        };
+        for slot in &self.slots {
+            if let Some(mapping) = lock(&slot.mapping).as_ref() {
+                advise(mapping, advice);
+            }
+        }
+        if let Some(spare) = lock(&self.spare).as_ref() {
+            advise(&spare.mapping, advice);
+        }
+    }
+
+    /// The highest file offset copied into a mapped region, if any is mapped.
+    fn written(&self) -> Option<u64> {
+        self.slots
+            .iter()
+            .filter_map(|slot| {
+                let region = slot.region.load(Ordering::Acquire);
+                (region != EMPTY)
+                    .then(|| self.region_start(region) + slot.filled.load(Ordering::Relaxed))
+            })
+            .max()
+    }
+
+    /// True while the mappings are advised to fault one page at a time.
+    #[cfg(test)]
+    pub(crate) fn is_light(&self) -> bool {
+        self.light.load(Ordering::Relaxed)
+    }
+
+    /// Unmaps the regions writers have completed. Off the writing threads, because tearing down
+    /// a populated region's pages takes about a millisecond per 32 MiB.
+    pub(crate) fn retire(&self) {
+        // One at a time, so that writers handing over more are never held up by an unmapping.
+        loop {
+            let Some(mapping) = lock(&self.retired).pop() else {
+                return;
+            };
+            drop(mapping);
+        }
+    }
+
+    /// Prepares the region after the last one mapped: reserves its blocks, maps it and
+    /// populates its first pages, as the spare for the writer that will own its boundary.
+    fn prepare_spare(&self, state: &mut KeeperState, retry_interval: std::time::Duration) {
+        let Some(last) = self
+            .slots
+            .iter()
+            .map(|slot| slot.region.load(Ordering::Acquire))
+            .filter(|&region| region != EMPTY)
+            .max()
+        else {
+            // Nothing mapped: a failure or closing; the writers prepare what comes next.
+            return;
+        };
+        let next = last + 1;
+        {
+            let mut spare = lock(&self.spare);
+            match spare.as_ref() {
+                Some(held) if held.region >= next => return,
+                // Passed by the writers without being used (a record spanning regions).
+                Some(_) => drop(spare.take()),
+                None => {}
+            }
+        }
+        let (from, to) = (self.region_start(next), self.region_start(next + 1));
+        if !self.is_reserved(to) {
+            if state
+                .reserve_failed_at
+                .is_some_and(|at| at.elapsed() < retry_interval)
+            {
+                return;
+            }
+            match reserve(&self.file, from, to) {
+                Ok(()) => {
+                    state.reserve_failed_at = None;
+                    self.note_reserved(to);
+                }
+                Err(_) => {
+                    // The owner of the boundary reserves it itself, and meets the failure on
+                    // the path that handles and reports it.
+                    state.reserve_failed_at = Some(Instant::now());
+                    return;
+                }
+            }
+        }
+        let Ok(length) = usize::try_from(self.length) else {
+            return;
+        };
+        // A failure (no address space) leaves the mapping to the owner, which reports it.
+        let Ok(mapping) = MmapOptions::new()
+            .offset(from)
+            .len(length)
+            .map_raw(self.file.as_ref())
+        else {
+            return;
+        };
+        self.advise(&mapping);
+        populate(&mapping, 0, PREFAULT_AHEAD.min(self.length));
+        *lock(&self.spare) = Some(Spare {
+            region: next,
+            mapping,
+        });
+    }
+}
+
+/// Reserves the disk blocks of `[from, to)` of `file`, extending it to `to`.
+pub(crate) fn reserve(file: &File, from: u64, to: u64) -> std::io::Result<()> {
+    use std::os::unix::io::AsRawFd as _;
+    let efbig = || std::io::Error::from_raw_os_error(libc::EFBIG);
+    let offset = libc::off_t::try_from(from).map_err(|_| efbig())?;
+    let length = libc::off_t::try_from(to - from).map_err(|_| efbig())?;
+    loop {
+        // SAFETY: plain system call on a descriptor the caller owns.
+        let rc = unsafe { libc::posix_fallocate(file.as_raw_fd(), offset, length) };
+        match rc {
+            0 => return Ok(()),
+            libc::EINTR => continue,
+            errno => return Err(std::io::Error::from_raw_os_error(errno)),
+        }
+    }
+}
+
+/// Whether a file written at `rate` bytes per second is (still) written lightly, given whether
+/// it was: the line is [`HEAVY_BYTES_PER_SECOND`], a quarter higher to leave the light mode
+/// and a quarter lower to return to it.
+fn stays_light(light: bool, rate: f64) -> bool {
+    if light {
+        rate < HEAVY_BYTES_PER_SECOND * 1.25
+    } else {
+        rate < HEAVY_BYTES_PER_SECOND * 0.75
+    }
+}
+
+/// Gives the kernel `advice` about all of `mapping`. A failure only leaves the kernel's default.
+fn advise(mapping: &MmapRaw, advice: libc::c_int) {
+    // SAFETY: the range is exactly the mapping, which the caller keeps alive; this advice
+    // changes how pages are faulted in, not what they hold.
+    let _ = unsafe {
+        libc::madvise(
+            mapping.as_mut_ptr().cast::<libc::c_void>(),
+            mapping.len(),
+            advice,
+        )
+    };
+}
+
+/// Populates, writable, the pages of `mapping` around its bytes `[from, to)`.
+fn populate(mapping: &MmapRaw, from: u64, to: u64) {
+    // SAFETY: plain query.
+    let page = match unsafe { libc::sysconf(libc::_SC_PAGESIZE) } {
+        size if size > 0 => size as usize,
+        _ => 4096,
+    };
+    let base = mapping.as_mut_ptr() as usize;
+    // The kernel maps whole pages: the mapping covers the pages around its bytes.
+    let low = (base + from as usize) & !(page - 1);
+    let high = (base + to as usize + page - 1) & !(page - 1);
+    // SAFETY: `[low, high)` lies in the pages of `mapping`, which the caller keeps alive;
+    // MADV_POPULATE_WRITE only faults the pages in, and changes no byte. A failure (an old
+    // kernel, no memory) leaves the faults to the writers.
+    let _ = unsafe {
+        libc::madvise(
+            low as *mut libc::c_void,
+            high - low,
+            libc::MADV_POPULATE_WRITE,
+        )
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::TempDir;
+    use std::fs::OpenOptions;
+    use std::time::Duration;
+
+    const REGION: u64 = MIN_KEPT_REGION;
+
+    fn regions(dir: &TempDir) -> Regions {
+        let file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(dir.file("regions.log"))
+            .unwrap();
+        Regions::new(Arc::new(file), 0, REGION, true)
+    }
+
+    /// Reserves and maps `region` as a boundary owner would.
+    fn prepare(regions: &Regions, region: u64) {
+        let (from, to) = (
+            regions.region_start(region),
+            regions.region_start(region + 1),
+        );
+        reserve(&regions.file, from, to).unwrap();
+        regions.note_reserved(to);
+        let mapping = MmapOptions::new()
+            .offset(from)
+            .len(REGION as usize)
+            .map_raw(regions.file.as_ref())
+            .unwrap();
+        regions.advise(&mapping);
+        regions.install(region, mapping, 0);
+    }
+
+    /// Whether the kernel faults the mapping at `address` in one page at a time (`rr` among
+    /// its flags in /proc/self/smaps).
+    fn reads_randomly(address: usize) -> bool {
+        let smaps = std::fs::read_to_string("/proc/self/smaps").unwrap();
+        let mut inside = false;
+        for line in smaps.lines() {
+            if let Some((range, _)) = line.split_once(' ') {
+                if let Some((start, end)) = range.split_once('-') {
+                    if let (Ok(start), Ok(end)) = (
+                        usize::from_str_radix(start, 16),
+                        usize::from_str_radix(end, 16),
+                    ) {
+                        inside = (start..end).contains(&address);
+                        continue;
+                    }
+                }
+            }
+            if inside {
+                if let Some(flags) = line.strip_prefix("VmFlags:") {
+                    return flags.split_whitespace().any(|flag| flag == "rr");
+                }
+            }
+        }
+        panic!("no mapping at {address:#x} in /proc/self/smaps");
+    }
+
+    fn slot_address(regions: &Regions, region: u64) -> usize {
+        regions.slot(region).base.load(Ordering::Relaxed) as usize
+    }
+
+    #[test]
+    fn the_keeper_reserves_and_maps_the_next_region_as_the_spare() {
+        let dir = TempDir::new("mmf-regions-spare");
+        let regions = regions(&dir);
+        prepare(&regions, 0);
+        regions.keep(&mut KeeperState::default(), Duration::ZERO);
+        assert!(
+            regions.is_reserved(2 * REGION),
+            "region 1's blocks are reserved"
+        );
+        assert_eq!(regions.file.metadata().unwrap().len(), 2 * REGION);
+        assert!(regions.take_spare(2).is_none(), "only region 1 is prepared");
+        let spare = regions.take_spare(1).expect("region 1 is the spare");
+        assert_eq!(spare.len(), REGION as usize);
+        assert!(regions.take_spare(1).is_none(), "a spare is taken once");
+    }
+
+    #[test]
+    fn a_spare_the_writers_passed_is_replaced_by_the_next_one() {
+        let dir = TempDir::new("mmf-regions-passed");
+        let regions = regions(&dir);
+        prepare(&regions, 0);
+        regions.keep(&mut KeeperState::default(), Duration::ZERO);
+        // A record spanning region 1 took the writers from region 0 to region 2.
+        drop(lock(&regions.slot(0).mapping).take());
+        regions.slot(0).region.store(EMPTY, Ordering::Release);
+        prepare(&regions, 2);
+        regions.keep(&mut KeeperState::default(), Duration::ZERO);
+        assert!(regions.take_spare(1).is_none(), "the passed spare is gone");
+        assert!(regions.take_spare(3).is_some(), "region 3 is the spare now");
+    }
+
+    #[test]
+    fn with_nothing_mapped_the_keeper_prepares_nothing() {
+        let dir = TempDir::new("mmf-regions-none");
+        let regions = regions(&dir);
+        regions.keep(&mut KeeperState::default(), Duration::ZERO);
+        assert!(regions.take_spare(0).is_none() && regions.take_spare(1).is_none());
+        assert_eq!(regions.file.metadata().unwrap().len(), 0);
+    }
+
+    #[test]
+    fn retired_regions_wait_for_the_keeper_up_to_one_per_slot() {
+        let dir = TempDir::new("mmf-regions-retired");
+        let regions = regions(&dir);
+        let map = || {
+            MmapOptions::new()
+                .len(4096)
+                .map_raw(regions.file.as_ref())
+                .unwrap()
+        };
+        regions.file.set_len(4096).unwrap();
+        for _ in 0..SLOTS {
+            assert!(regions.hand_over(map()).is_none(), "the keeper takes it");
+        }
+        assert!(
+            regions.hand_over(map()).is_some(),
+            "a full list hands the mapping back to its writer"
+        );
+        regions.retire();
+        assert!(lock(&regions.retired).is_empty());
+        assert!(
+            regions.hand_over(map()).is_none(),
+            "room again once retired"
+        );
+    }
+
+    #[test]
+    fn the_light_mode_has_a_band_between_its_two_lines() {
+        const MIB: f64 = 1024.0 * 1024.0;
+        assert!(stays_light(true, 100.0 * MIB));
+        assert!(
+            stays_light(true, 300.0 * MIB),
+            "not out of light below 320 MiB/s"
+        );
+        assert!(!stays_light(true, 400.0 * MIB));
+        assert!(
+            !stays_light(false, 250.0 * MIB),
+            "not back to light above 192 MiB/s"
+        );
+        assert!(stays_light(false, 100.0 * MIB));
+    }
+
+    #[test]
+    fn the_write_rate_switches_every_mapping_between_page_and_folio_faults() {
+        let dir = TempDir::new("mmf-regions-rate");
+        let regions = regions(&dir);
+        // Writers in region 16, the file's first 68 MiB written once region 16 is full.
+        prepare(&regions, 16);
+        regions.keep(&mut KeeperState::default(), Duration::ZERO);
+        let spare = lock(&regions.spare)
+            .as_ref()
+            .map(|spare| spare.mapping.as_ptr() as usize);
+        let spare = spare.expect("a spare");
+        // A file written lightly (the state at the start) is faulted in a page at a time.
+        assert!(regions.is_light());
+        assert!(reads_randomly(slot_address(&regions, 16)));
+        assert!(reads_randomly(spare));
+        // 68 MiB in what the keeper saw as about 100 ms: heavy.
+        regions.slot(16).filled.store(REGION, Ordering::Relaxed);
+        let mut state = KeeperState {
+            rate_from: Some((Instant::now() - RATE_WINDOW, 0)),
+            ..KeeperState::default()
+        };
+        regions.adapt_to_rate(&mut state);
+        assert!(!regions.is_light());
+        assert!(!reads_randomly(slot_address(&regions, 16)));
+        assert!(!reads_randomly(spare), "the spare follows");
+        // Nothing more copied over the next window: light again.
+        let written = regions.written().unwrap();
+        state.rate_from = Some((Instant::now() - RATE_WINDOW, written));
+        regions.adapt_to_rate(&mut state);
+        assert!(regions.is_light());
+        assert!(reads_randomly(slot_address(&regions, 16)));
+        assert!(reads_randomly(spare));
+    }
+}

@@ -340,6 +340,12 @@ impl<B: Backend + Send + Sync> RollingManager<B> {
                         self.key,
                         archive.display()
                     )),
+                    recover::Settled::Aside { archive, target } => status::warn(format_args!(
+                        "RollingFileManager ({}) completed {}, an archive whose process ended before renaming it, beside {}, which exists and is not replaced",
+                        self.key,
+                        archive.display(),
+                        target.display()
+                    )),
                     recover::Settled::Kept { partial, target } => status::error(format_args!(
                         "RollingFileManager ({}) left {}, an archive whose process ended before renaming it: {} exists and is not replaced; move the archive to a free name by hand",
                         self.key,

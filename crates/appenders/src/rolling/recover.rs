@@ -108,51 +108,90 @@ pub(crate) enum Settled {
     Deleted(PathBuf),
     /// Its source was gone, so the archive was complete: renamed to its final name.
     Placed(PathBuf),
-    /// Complete, but something already has its final name `target`: kept under its partial
-    /// name rather than put over it.
+    /// Complete, but something already has its final name `target`: put beside it under the
+    /// free name `archive` (`NAME.recovered-PID.gz` for `NAME.gz`), where no later start takes
+    /// it for an unfinished compression.
+    Aside { archive: PathBuf, target: PathBuf },
+    /// Complete, its final name `target` taken, and no free name beside it could be found:
+    /// kept under its partial name.
     Kept { partial: PathBuf, target: PathBuf },
 }
 
 /// Settles the partial archives in `dir` of processes that are gone (see
 /// [`super::compress::compress`] for the order that makes this safe): deleted while their
 /// source (the archive's name without its compression suffix) exists, else renamed into
-/// place, never over an existing file.
+/// place, never over an existing file; when that name is taken, beside it (see
+/// [`Settled::Aside`]).
 ///
 /// An existing source means an unfinished compression only while nothing has numbered an
 /// archive since the process ended, so this runs before a new manager hands any work to its
 /// worker.
 pub(crate) fn settle_partial_archives(dir: &Path) -> Vec<Settled> {
     let end = format!("-{PARTIAL_SUFFIX}");
-    let pid_and_target = |name: &str| -> Option<(u32, String)> {
+    let pid_and_target = |name: &str| -> Option<(u32, (u32, String))> {
         let rest = name.strip_prefix('.')?.strip_suffix(end.as_str())?;
         let (target, pid) = rest.rsplit_once('.')?;
         if !is_digits(pid) {
             return None;
         }
-        Some((pid.parse().ok()?, target.to_string()))
+        let pid = pid.parse().ok()?;
+        Some((pid, (pid, target.to_string())))
     };
     orphans(dir, pid_and_target)
         .into_iter()
-        .filter_map(|(partial, target)| {
-            let source = SUPPORTED
+        .filter_map(|(partial, (pid, target))| {
+            let split = SUPPORTED
                 .iter()
-                .find_map(|suffix| target.strip_suffix(suffix))
-                .map(|source| dir.join(source));
-            if source.is_some_and(|source| source.exists()) {
+                .find_map(|suffix| Some((target.strip_suffix(suffix)?, *suffix)));
+            if split.is_some_and(|(source, _)| dir.join(source).exists()) {
                 std::fs::remove_file(&partial).ok()?;
-                Some(Settled::Deleted(partial))
-            } else {
-                let target = dir.join(target);
-                match rename_no_replace(&partial, &target) {
-                    Ok(()) => Some(Settled::Placed(target)),
-                    Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => {
-                        Some(Settled::Kept { partial, target })
-                    }
-                    Err(_) => None,
+                return Some(Settled::Deleted(partial));
+            }
+            let target_path = dir.join(&target);
+            match rename_no_replace(&partial, &target_path) {
+                Ok(()) => Some(Settled::Placed(target_path)),
+                Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => {
+                    // Left under its partial name, a later start would delete this complete
+                    // archive as unfinished once a file with its source's name appeared.
+                    let (stem, suffix) = split.unwrap_or((target.as_str(), ""));
+                    Some(put_aside(&partial, dir, stem, pid, suffix, target_path))
                 }
+                Err(_) => None,
             }
         })
         .collect()
+}
+
+/// How many names beside a taken one are tried for a complete partial archive.
+const ASIDE_ATTEMPTS: u32 = 100;
+
+/// Moves the complete partial archive `partial`, whose final name `target` is taken, to the
+/// first free name of `STEM.recovered-PID[-N]SUFFIX` in `dir`.
+fn put_aside(
+    partial: &Path,
+    dir: &Path,
+    stem: &str,
+    pid: u32,
+    suffix: &str,
+    target: PathBuf,
+) -> Settled {
+    for attempt in 1..=ASIDE_ATTEMPTS {
+        let again = if attempt == 1 {
+            String::new()
+        } else {
+            format!("-{attempt}")
+        };
+        let archive = dir.join(format!("{stem}.recovered-{pid}{again}{suffix}"));
+        match rename_no_replace(partial, &archive) {
+            Ok(()) => return Settled::Aside { archive, target },
+            Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(_) => break,
+        }
+    }
+    Settled::Kept {
+        partial: partial.to_path_buf(),
+        target,
+    }
 }
 
 /// The directory `path` is in (`.` for a bare name).
@@ -265,22 +304,59 @@ mod tests {
         assert_eq!(
             settled,
             [
-                Settled::Deleted(partial("app-3.log.gz")),
-                Settled::Kept {
-                    partial: partial("app-4.log.gz"),
+                Settled::Aside {
+                    archive: dir.path().join(format!("app-4.log.recovered-{dead}.gz")),
                     target: dir.path().join("app-4.log.gz"),
                 },
+                Settled::Deleted(partial("app-3.log.gz")),
                 Settled::Placed(dir.path().join("app-2.log.gz")),
                 Settled::Placed(dir.path().join("app.log.gz")),
             ]
         );
-        assert!(partial("app-4.log.gz").exists() && dir.path().join("app-4.log.gz").exists());
+        assert!(
+            dir.path().join("app-4.log.gz").exists(),
+            "the file there stays"
+        );
+        assert!(
+            !partial("app-4.log.gz").exists(),
+            "the complete archive was moved aside"
+        );
         assert!(dir.path().join("app-3.log").exists(), "the source stays");
         assert!(!partial("app-3.log.gz").exists() && !partial("app-2.log.gz").exists());
         assert!(dir
             .path()
             .join(format!(".app.log.gz.{mine}-{PARTIAL_SUFFIX}"))
             .exists());
+    }
+
+    /// A complete archive whose name was taken is moved out of the partial names at once: left
+    /// there, a later start would delete it as unfinished once its source's name was in use.
+    #[test]
+    fn a_complete_archive_put_aside_survives_its_source_name_coming_back() {
+        let dir = crate::test_support::TempDir::new("recover-aside");
+        let dead = dead_pid();
+        let partial = dir
+            .path()
+            .join(format!(".app-4.log.gz.{dead}-{PARTIAL_SUFFIX}"));
+        std::fs::write(&partial, b"complete archive").unwrap();
+        std::fs::write(dir.path().join("app-4.log.gz"), b"taken").unwrap();
+        // The first name beside it is taken too.
+        let first = dir.path().join(format!("app-4.log.recovered-{dead}.gz"));
+        std::fs::write(&first, b"taken as well").unwrap();
+        let aside = dir.path().join(format!("app-4.log.recovered-{dead}-2.gz"));
+        assert_eq!(
+            settle_partial_archives(dir.path()),
+            [Settled::Aside {
+                archive: aside.clone(),
+                target: dir.path().join("app-4.log.gz"),
+            }]
+        );
+        // A later rollover leaves an uncompressed file under the source's name; a later
+        // start settles again.
+        std::fs::write(dir.path().join("app-4.log"), b"newer events").unwrap();
+        assert_eq!(settle_partial_archives(dir.path()), []);
+        assert_eq!(std::fs::read(&aside).unwrap(), b"complete archive");
+        assert_eq!(std::fs::read(&first).unwrap(), b"taken as well");
     }
 
     #[test]

@@ -62,7 +62,7 @@ use memmap2::MmapOptions;
 
 use crate::file_manager::{prepare, report_stream_error, report_write_result, WriteError};
 use crate::lock;
-use crate::mmf_regions::{reserve, KeeperState, Regions, Slot, EMPTY, MIN_KEPT_REGION, SLOTS};
+use crate::mmf_regions::{KeeperState, Regions, Slot, EMPTY, MIN_KEPT_REGION, SLOTS};
 use crate::mmf_sync::{sync_job, BackgroundSync, Job};
 use crate::registry::{Managed, Registry};
 use crate::target::{open_error, OpenWhen};
@@ -690,13 +690,7 @@ impl MemoryMappedFileManager {
         }
         #[cfg(test)]
         injected(&self.inject.reserve_failures, libc::ENOSPC)?;
-        if self.regions.is_reserved(to) {
-            // The keeper reserved them ahead.
-            return Ok(());
-        }
-        reserve(&self.file, from, to)?;
-        self.regions.note_reserved(to);
-        Ok(())
+        self.regions.reserve_for_owner(from, to)
     }
 
     /// Maps `region` into its slot, waiting for the slot's previous region to be complete.
@@ -891,8 +885,15 @@ impl MemoryMappedFileManager {
         let Some(keeper) = &self.keeper else {
             return;
         };
-        // Without the thread the writers do that work themselves, as they would without it.
-        keeper.request_job(|| Ok(self.keeper_job()), || Ok(()));
+        // Without the thread the writers fault their pages and prepare their regions
+        // themselves, and what they handed over is unmapped here.
+        keeper.request_job(
+            || Ok(self.keeper_job()),
+            || {
+                self.regions.without_keeper();
+                Ok(())
+            },
+        );
     }
 
     /// The keeper's job: [`Regions::keep`].
@@ -1124,7 +1125,8 @@ impl Recovered {
 ///   file, padding included. A killed run's file ends with the regions it had prepared: every
 ///   writer still copying was copying into one of the [`SLOTS`] regions it had mapped, and a
 ///   boundary owner may have extended the file by one more region before waiting for the
-///   oldest of them to be complete. The minimum window covers records larger than the regions,
+///   oldest of them to be complete. The keeper's spare is that same next region (the one after
+///   the furthest mapped), so it extends the file no further. The minimum window covers records larger than the regions,
 ///   which are written around them. A run of NULs that starts before the window and reaches
 ///   into it is filled whole.
 ///

@@ -28,7 +28,7 @@ use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use memmap2::{MmapOptions, MmapRaw};
+use memmap2::{Advice, MmapOptions, MmapRaw};
 
 use crate::lock;
 
@@ -101,6 +101,11 @@ pub(crate) struct Regions {
     retired: Mutex<Vec<MmapRaw>>,
     /// The region mapped ahead, if any.
     spare: Mutex<Option<Spare>>,
+    /// Held while blocks are reserved, by an owner or the keeper, so that they never reserve
+    /// the same range at once: where the C library emulates `posix_fallocate` (a file system
+    /// without `fallocate`), it writes a zero into each block that reads as zero, which could
+    /// land on bytes a writer copied meanwhile into a region the owner had just mapped.
+    reserving: Mutex<()>,
     /// Whether the keeper chooses how pages are faulted in (it runs: the regions are large).
     adaptive: bool,
     /// True while the file is written lightly: its mappings are advised `MADV_RANDOM`, so
@@ -116,6 +121,10 @@ pub(crate) struct KeeperState {
     reserve_failed_at: Option<Instant>,
     /// Where the current rate measurement started: when, and the highest file offset copied.
     rate_from: Option<(Instant, u64)>,
+    /// The highest file offset seen copied so far. The mapped regions' own maximum can go
+    /// back for a moment (an owner completes region `r` before it maps `r + 1`), which would
+    /// read as a window with nothing written.
+    written: u64,
 }
 
 impl Regions {
@@ -133,6 +142,7 @@ impl Regions {
             reserved: AtomicU64::new(start),
             retired: Mutex::new(Vec::with_capacity(SLOTS)),
             spare: Mutex::new(None),
+            reserving: Mutex::new(()),
             adaptive,
             light: AtomicBool::new(true),
         }
@@ -168,14 +178,24 @@ impl Regions {
         end + PREFAULT_TRIGGER > self.prefaulted.load(Ordering::Relaxed)
     }
 
-    /// True when the blocks of `[.., to)` are known to be reserved (by the keeper ahead).
-    pub(crate) fn is_reserved(&self, to: u64) -> bool {
+    /// True when the blocks of `[.., to)` are known to be reserved.
+    fn is_reserved(&self, to: u64) -> bool {
         to <= self.reserved.load(Ordering::Acquire)
     }
 
-    /// Records that the blocks up to `to` are reserved.
-    pub(crate) fn note_reserved(&self, to: u64) {
+    /// Reserves the blocks of `[from, to)` for a boundary owner, unless the keeper did ahead;
+    /// waits for a reservation of the keeper's that is under way.
+    pub(crate) fn reserve_for_owner(&self, from: u64, to: u64) -> std::io::Result<()> {
+        if self.is_reserved(to) {
+            return Ok(());
+        }
+        let _reserving = lock(&self.reserving);
+        if self.is_reserved(to) {
+            return Ok(());
+        }
+        reserve(&self.file, from, to)?;
         self.reserved.fetch_max(to, Ordering::AcqRel);
+        Ok(())
     }
 
     /// The spare mapping of `region`, if the keeper prepared it.
@@ -210,10 +230,24 @@ impl Regions {
         drop(lock(&self.spare).take());
     }
 
+    /// The keeper thread cannot run: the writers do without it, with the kernel's default
+    /// advice (nothing measures their rate), and unmap what was handed over.
+    pub(crate) fn without_keeper(&self) {
+        if self.light.swap(false, Ordering::Relaxed) {
+            for slot in &self.slots {
+                if let Some(mapping) = lock(&slot.mapping).as_ref() {
+                    advise(mapping, false);
+                }
+            }
+        }
+        self.retire();
+        drop(lock(&self.spare).take());
+    }
+
     /// Advises a new mapping of one of the regions as the current write rate asks.
     pub(crate) fn advise(&self, mapping: &MmapRaw) {
         if self.adaptive && self.light.load(Ordering::Relaxed) {
-            advise(mapping, libc::MADV_RANDOM);
+            advise(mapping, true);
         }
     }
 
@@ -279,6 +313,8 @@ impl Regions {
         let Some(written) = self.written() else {
             return;
         };
+        state.written = state.written.max(written);
+        let written = state.written;
         let now = Instant::now();
         let Some((since, from)) = state.rate_from else {
             state.rate_from = Some((now, written));
@@ -296,18 +332,14 @@ impl Regions {
             return;
         }
         self.light.store(now_light, Ordering::Relaxed);
-        let advice = if now_light {
-            libc::MADV_RANDOM
-        } else {
-            libc::MADV_NORMAL
-        };
+        // A mapping an owner makes meanwhile may keep the old advice until the next change.
         for slot in &self.slots {
             if let Some(mapping) = lock(&slot.mapping).as_ref() {
-                advise(mapping, advice);
+                advise(mapping, now_light);
             }
         }
         if let Some(spare) = lock(&self.spare).as_ref() {
-            advise(&spare.mapping, advice);
+            advise(&spare.mapping, now_light);
         }
     }
 
@@ -372,10 +404,17 @@ impl Regions {
             {
                 return;
             }
+            // An owner reserving now needs these blocks sooner: leave them to it.
+            let Ok(_reserving) = self.reserving.try_lock() else {
+                return;
+            };
+            if self.is_reserved(to) {
+                return;
+            }
             match reserve(&self.file, from, to) {
                 Ok(()) => {
                     state.reserve_failed_at = None;
-                    self.note_reserved(to);
+                    self.reserved.fetch_max(to, Ordering::AcqRel);
                 }
                 Err(_) => {
                     // The owner of the boundary reserves it itself, and meets the failure on
@@ -433,17 +472,15 @@ fn stays_light(light: bool, rate: f64) -> bool {
     }
 }
 
-/// Gives the kernel `advice` about all of `mapping`. A failure only leaves the kernel's default.
-fn advise(mapping: &MmapRaw, advice: libc::c_int) {
-    // SAFETY: the range is exactly the mapping, which the caller keeps alive; this advice
-    // changes how pages are faulted in, not what they hold.
-    let _ = unsafe {
-        libc::madvise(
-            mapping.as_mut_ptr().cast::<libc::c_void>(),
-            mapping.len(),
-            advice,
-        )
-    };
+/// Advises the kernel to fault `mapping`'s pages in one at a time (`light`), or as it does by
+/// default. memmap2 aligns the range to whole pages: a region of an appended file rarely starts
+/// on one, and `madvise` refuses an unaligned address. A failure leaves the kernel's default.
+fn advise(mapping: &MmapRaw, light: bool) {
+    let _ = mapping.advise(if light {
+        Advice::Random
+    } else {
+        Advice::Normal
+    });
 }
 
 /// Populates, writable, the pages of `mapping` around its bytes `[from, to)`.
@@ -478,7 +515,9 @@ mod tests {
 
     const REGION: u64 = MIN_KEPT_REGION;
 
-    fn regions(dir: &TempDir) -> Regions {
+    /// Regions of a new file whose data starts at `start` (an appended file's end, rarely on
+    /// a page boundary).
+    fn regions_from(dir: &TempDir, start: u64) -> Regions {
         let file = OpenOptions::new()
             .read(true)
             .write(true)
@@ -486,7 +525,11 @@ mod tests {
             .truncate(true)
             .open(dir.file("regions.log"))
             .unwrap();
-        Regions::new(Arc::new(file), 0, REGION, true)
+        Regions::new(Arc::new(file), start, REGION, true)
+    }
+
+    fn regions(dir: &TempDir) -> Regions {
+        regions_from(dir, 0)
     }
 
     /// Reserves and maps `region` as a boundary owner would.
@@ -495,8 +538,7 @@ mod tests {
             regions.region_start(region),
             regions.region_start(region + 1),
         );
-        reserve(&regions.file, from, to).unwrap();
-        regions.note_reserved(to);
+        regions.reserve_for_owner(from, to).unwrap();
         let mapping = MmapOptions::new()
             .offset(from)
             .len(REGION as usize)
@@ -622,8 +664,9 @@ mod tests {
     #[test]
     fn the_write_rate_switches_every_mapping_between_page_and_folio_faults() {
         let dir = TempDir::new("mmf-regions-rate");
-        let regions = regions(&dir);
-        // Writers in region 16, the file's first 68 MiB written once region 16 is full.
+        // Appended after 100 bytes of an earlier run: no region starts on a page.
+        let regions = regions_from(&dir, 100);
+        // Writers in region 16, 68 MiB written in this run once region 16 is full.
         prepare(&regions, 16);
         regions.keep(&mut KeeperState::default(), Duration::ZERO);
         let spare = lock(&regions.spare)
@@ -651,5 +694,28 @@ mod tests {
         assert!(regions.is_light());
         assert!(reads_randomly(slot_address(&regions, 16)));
         assert!(reads_randomly(spare));
+    }
+
+    #[test]
+    fn a_moment_with_the_furthest_region_unmapped_is_not_a_window_without_writes() {
+        const MIB: u64 = 1 << 20;
+        let dir = TempDir::new("mmf-regions-furthest");
+        let regions = regions(&dir);
+        // Region 40 (file offsets 160-164 MiB) written full, seen inside the window.
+        prepare(&regions, 40);
+        regions.slot(40).filled.store(REGION, Ordering::Relaxed);
+        let mut state = KeeperState {
+            rate_from: Some((Instant::now(), 58 * MIB)),
+            ..KeeperState::default()
+        };
+        regions.adapt_to_rate(&mut state);
+        // At the window's end its owner has completed region 40 and not yet mapped region 41,
+        // and a slow writer still holds region 15 (60 MiB): 106 MiB were written, not 2.
+        drop(lock(&regions.slot(40).mapping).take());
+        regions.slot(40).region.store(EMPTY, Ordering::Release);
+        prepare(&regions, 15);
+        state.rate_from = Some((Instant::now() - RATE_WINDOW, 58 * MIB));
+        regions.adapt_to_rate(&mut state);
+        assert!(!regions.is_light(), "about 1 GiB/s is heavy");
     }
 }

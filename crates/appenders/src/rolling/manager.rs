@@ -341,7 +341,7 @@ impl<B: Backend + Send + Sync> RollingManager<B> {
                         archive.display()
                     )),
                     recover::Settled::Aside { archive, target } => status::warn(format_args!(
-                        "RollingFileManager ({}) completed {}, an archive whose process ended before renaming it, beside {}, which exists and is not replaced",
+                        "RollingFileManager ({}) put {} aside: an archive whose process ended before renaming it to {}, which exists and is not replaced",
                         self.key,
                         archive.display(),
                         target.display()

@@ -154,7 +154,7 @@ pub(crate) fn settle_partial_archives(dir: &Path) -> Vec<Settled> {
                     // Left under its partial name, a later start would delete this complete
                     // archive as unfinished once a file with its source's name appeared.
                     let (stem, suffix) = split.unwrap_or((target.as_str(), ""));
-                    Some(put_aside(&partial, dir, stem, pid, suffix, target_path))
+                    put_aside(&partial, dir, stem, pid, suffix, target_path)
                 }
                 Err(_) => None,
             }
@@ -166,7 +166,9 @@ pub(crate) fn settle_partial_archives(dir: &Path) -> Vec<Settled> {
 const ASIDE_ATTEMPTS: u32 = 100;
 
 /// Moves the complete partial archive `partial`, whose final name `target` is taken, to the
-/// first free name of `STEM.recovered-PID[-N]SUFFIX` in `dir`.
+/// first free name of `STEM.recovered-PID[-N]SUFFIX` in `dir`. `None` when the move fails for
+/// another reason (another process starting at the same time may have moved it first), as
+/// for the other settlements.
 fn put_aside(
     partial: &Path,
     dir: &Path,
@@ -174,7 +176,7 @@ fn put_aside(
     pid: u32,
     suffix: &str,
     target: PathBuf,
-) -> Settled {
+) -> Option<Settled> {
     for attempt in 1..=ASIDE_ATTEMPTS {
         let again = if attempt == 1 {
             String::new()
@@ -183,15 +185,15 @@ fn put_aside(
         };
         let archive = dir.join(format!("{stem}.recovered-{pid}{again}{suffix}"));
         match rename_no_replace(partial, &archive) {
-            Ok(()) => return Settled::Aside { archive, target },
+            Ok(()) => return Some(Settled::Aside { archive, target }),
             Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => continue,
-            Err(_) => break,
+            Err(_) => return None,
         }
     }
-    Settled::Kept {
+    Some(Settled::Kept {
         partial: partial.to_path_buf(),
         target,
-    }
+    })
 }
 
 /// The directory `path` is in (`.` for a bare name).

@@ -624,9 +624,7 @@ impl MemoryMappedFileManager {
         let filled = slot.filled.fetch_add(length, Ordering::AcqRel) + length;
         if filled == self.region_length {
             // Every byte of the region is written and counted: nobody uses this mapping now.
-            let mapping = lock(&slot.mapping).take();
-            slot.base.store(std::ptr::null_mut(), Ordering::Relaxed);
-            slot.region.store(EMPTY, Ordering::Release);
+            let mapping = slot.vacate();
             self.notify();
             // Unmapping a populated region takes about a millisecond: the keeper does it.
             match (mapping, &self.keeper) {

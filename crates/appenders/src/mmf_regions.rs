@@ -73,6 +73,15 @@ impl Slot {
             mapping: Mutex::new(None),
         }
     }
+
+    /// Empties the slot and returns its mapping, for the caller to unmap or hand over. Only
+    /// once nobody copies into the region any more.
+    pub(crate) fn vacate(&self) -> Option<MmapRaw> {
+        let mapping = lock(&self.mapping).take();
+        self.base.store(std::ptr::null_mut(), Ordering::Relaxed);
+        self.region.store(EMPTY, Ordering::Release);
+        mapping
+    }
 }
 
 /// A region mapped ahead of the writers, waiting for the owner of its boundary.
@@ -162,6 +171,14 @@ impl Regions {
         self.start + (region << self.shift)
     }
 
+    /// The regions mapped now, each with its slot.
+    fn mapped(&self) -> impl Iterator<Item = (u64, &Slot)> {
+        self.slots
+            .iter()
+            .map(|slot| (slot.region.load(Ordering::Acquire), slot))
+            .filter(|&(region, _)| region != EMPTY)
+    }
+
     /// Publishes `mapping` as region `region` in its slot, which must be empty; `filled` bytes
     /// at its start were written already (by an earlier generation).
     pub(crate) fn install(&self, region: u64, mapping: MmapRaw, filled: u64) {
@@ -223,8 +240,7 @@ impl Regions {
     /// no writer copies any more (closing, after every writer finished).
     pub(crate) fn unmap_all(&self) {
         for slot in self.slots.iter() {
-            drop(lock(&slot.mapping).take());
-            slot.region.store(EMPTY, Ordering::Release);
+            drop(slot.vacate());
         }
         self.retire();
         drop(lock(&self.spare).take());
@@ -345,13 +361,8 @@ impl Regions {
 
     /// The highest file offset copied into a mapped region, if any is mapped.
     fn written(&self) -> Option<u64> {
-        self.slots
-            .iter()
-            .filter_map(|slot| {
-                let region = slot.region.load(Ordering::Acquire);
-                (region != EMPTY)
-                    .then(|| self.region_start(region) + slot.filled.load(Ordering::Relaxed))
-            })
+        self.mapped()
+            .map(|(region, slot)| self.region_start(region) + slot.filled.load(Ordering::Relaxed))
             .max()
     }
 
@@ -376,13 +387,7 @@ impl Regions {
     /// Prepares the region after the last one mapped: reserves its blocks, maps it and
     /// populates its first pages, as the spare for the writer that will own its boundary.
     fn prepare_spare(&self, state: &mut KeeperState, retry_interval: std::time::Duration) {
-        let Some(last) = self
-            .slots
-            .iter()
-            .map(|slot| slot.region.load(Ordering::Acquire))
-            .filter(|&region| region != EMPTY)
-            .max()
-        else {
+        let Some(last) = self.mapped().map(|(region, _)| region).max() else {
             // Nothing mapped: a failure or closing; the writers prepare what comes next.
             return;
         };
@@ -445,7 +450,7 @@ impl Regions {
 }
 
 /// Reserves the disk blocks of `[from, to)` of `file`, extending it to `to`.
-pub(crate) fn reserve(file: &File, from: u64, to: u64) -> std::io::Result<()> {
+fn reserve(file: &File, from: u64, to: u64) -> std::io::Result<()> {
     use std::os::unix::io::AsRawFd as _;
     let efbig = || std::io::Error::from_raw_os_error(libc::EFBIG);
     let offset = libc::off_t::try_from(from).map_err(|_| efbig())?;
@@ -602,8 +607,7 @@ mod tests {
         prepare(&regions, 0);
         regions.keep(&mut KeeperState::default(), Duration::ZERO);
         // A record spanning region 1 took the writers from region 0 to region 2.
-        drop(lock(&regions.slot(0).mapping).take());
-        regions.slot(0).region.store(EMPTY, Ordering::Release);
+        drop(regions.slot(0).vacate());
         prepare(&regions, 2);
         regions.keep(&mut KeeperState::default(), Duration::ZERO);
         assert!(regions.take_spare(1).is_none(), "the passed spare is gone");
@@ -711,8 +715,7 @@ mod tests {
         regions.adapt_to_rate(&mut state);
         // At the window's end its owner has completed region 40 and not yet mapped region 41,
         // and a slow writer still holds region 15 (60 MiB): 106 MiB were written, not 2.
-        drop(lock(&regions.slot(40).mapping).take());
-        regions.slot(40).region.store(EMPTY, Ordering::Release);
+        drop(regions.slot(40).vacate());
         prepare(&regions, 15);
         state.rate_from = Some((Instant::now() - RATE_WINDOW, 58 * MIB));
         regions.adapt_to_rate(&mut state);

@@ -169,8 +169,6 @@ pub(crate) struct Injected {
     pub(crate) reserve_failures: std::sync::atomic::AtomicU32,
     /// The next this many mappings fail with ENOMEM.
     pub(crate) map_failures: std::sync::atomic::AtomicU32,
-    /// Replaces [`RETRY_INTERVAL`] when not zero, so tests can go through many failures.
-    pub(crate) retry_interval_micros: AtomicU64,
     /// The next copy whose first byte is the given one (a record's first byte, or for a record
     /// split across regions the first byte of the chunk) stops after its reservation and before
     /// its copy, in [`attempt`]'s fast path or in [`copy_chunk`], until the test sends on the
@@ -308,6 +306,7 @@ impl MemoryMappedFileManager {
                 start,
                 region_length,
                 region_length >= MIN_KEPT_REGION,
+                RETRY_INTERVAL,
             )),
             file,
             layout,
@@ -750,7 +749,7 @@ impl MemoryMappedFileManager {
             self.file_name,
             self.region_length,
             crate::os_reason(error),
-            RETRY_INTERVAL.as_millis()
+            self.retry_interval().as_millis()
         ));
     }
 
@@ -830,14 +829,13 @@ impl MemoryMappedFileManager {
     }
 
     fn retry_interval(&self) -> Duration {
-        #[cfg(test)]
-        {
-            let micros = self.inject.retry_interval_micros.load(Ordering::Relaxed);
-            if micros != 0 {
-                return Duration::from_micros(micros);
-            }
-        }
-        RETRY_INTERVAL
+        self.regions.retry_interval()
+    }
+
+    /// Shortens the interval between retries, for tests that go through many failures.
+    #[cfg(test)]
+    pub(crate) fn set_retry_interval(&self, interval: Duration) {
+        self.regions.set_retry_interval(interval);
     }
 
     fn region_of(&self, position: u64) -> u64 {
@@ -897,10 +895,9 @@ impl MemoryMappedFileManager {
     /// The keeper's job: [`Regions::keep`].
     fn keeper_job(&self) -> Job {
         let regions = Arc::clone(&self.regions);
-        let retry_interval = self.retry_interval();
         let mut state = KeeperState::default();
         Box::new(move || {
-            regions.keep(&mut state, retry_interval);
+            regions.keep(&mut state);
             Ok(())
         })
     }

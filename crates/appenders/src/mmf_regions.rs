@@ -26,7 +26,7 @@
 use std::fs::File;
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use memmap2::{Advice, MmapOptions, MmapRaw};
 
@@ -48,7 +48,7 @@ pub(crate) const MIN_KEPT_REGION: u64 = 16 * PREFAULT_AHEAD;
 /// a quarter more, returning to it a quarter less, so that a rate near the line does not flap.
 const HEAVY_BYTES_PER_SECOND: f64 = 256.0 * 1024.0 * 1024.0;
 /// How long the keeper measures the write rate before it decides again.
-const RATE_WINDOW: std::time::Duration = std::time::Duration::from_millis(100);
+const RATE_WINDOW: Duration = Duration::from_millis(100);
 
 /// One mapped region. Aligned so that writers counting into one slot do not slow down those
 /// counting into another.
@@ -120,13 +120,17 @@ pub(crate) struct Regions {
     /// True while the file is written lightly: its mappings are advised `MADV_RANDOM`, so
     /// that a page fault brings in one page, not a readahead window of large folios.
     light: AtomicBool,
+    /// How long a failed reservation or mapping waits before it is tried again, in
+    /// microseconds: `mmf_manager::RETRY_INTERVAL`, shorter in tests that go through many
+    /// failures. Read afresh by the writers and the keeper each time.
+    retry_interval_micros: AtomicU64,
 }
 
 /// State of the keeper thread between its runs.
 #[derive(Default)]
 pub(crate) struct KeeperState {
     /// When reserving ahead last failed: the keeper does not try again for
-    /// `mmf_manager::RETRY_INTERVAL`, and the writers meet the failure themselves.
+    /// [`Regions::retry_interval`], and the writers meet the failure themselves.
     reserve_failed_at: Option<Instant>,
     /// Where the current rate measurement started: when, and the highest file offset copied.
     rate_from: Option<(Instant, u64)>,
@@ -139,8 +143,14 @@ pub(crate) struct KeeperState {
 impl Regions {
     /// The regions of `file` from `start` on, `length` bytes each (a power of two). With
     /// `adaptive`, the keeper thread runs [`Regions::keep`] and adapts the mappings' advice to
-    /// the write rate.
-    pub(crate) fn new(file: Arc<File>, start: u64, length: u64, adaptive: bool) -> Regions {
+    /// the write rate. A failed reservation is retried after `retry_interval`.
+    pub(crate) fn new(
+        file: Arc<File>,
+        start: u64,
+        length: u64,
+        adaptive: bool,
+        retry_interval: Duration,
+    ) -> Regions {
         Regions {
             file,
             start,
@@ -154,7 +164,21 @@ impl Regions {
             reserving: Mutex::new(()),
             adaptive,
             light: AtomicBool::new(true),
+            retry_interval_micros: AtomicU64::new(micros(retry_interval)),
         }
+    }
+
+    /// How long a failed reservation or mapping waits before it is tried again.
+    pub(crate) fn retry_interval(&self) -> Duration {
+        Duration::from_micros(self.retry_interval_micros.load(Ordering::Relaxed))
+    }
+
+    /// Shortens (or lengthens) [`Regions::retry_interval`], for tests that go through many
+    /// failures.
+    #[cfg(test)]
+    pub(crate) fn set_retry_interval(&self, interval: Duration) {
+        self.retry_interval_micros
+            .store(micros(interval), Ordering::Relaxed);
     }
 
     /// The slot region `region` lives in while it is mapped.
@@ -269,11 +293,11 @@ impl Regions {
 
     /// One run of the keeper: first the pages the writers are about to touch, then the
     /// regions behind them, then the region ahead.
-    pub(crate) fn keep(&self, state: &mut KeeperState, retry_interval: std::time::Duration) {
+    pub(crate) fn keep(&self, state: &mut KeeperState) {
         self.adapt_to_rate(state);
         self.prefault();
         self.retire();
-        self.prepare_spare(state, retry_interval);
+        self.prepare_spare(state);
     }
 
     /// Populates, writable, the pages of each mapped region from where its writers are (its
@@ -386,7 +410,7 @@ impl Regions {
 
     /// Prepares the region after the last one mapped: reserves its blocks, maps it and
     /// populates its first pages, as the spare for the writer that will own its boundary.
-    fn prepare_spare(&self, state: &mut KeeperState, retry_interval: std::time::Duration) {
+    fn prepare_spare(&self, state: &mut KeeperState) {
         let Some(last) = self.mapped().map(|(region, _)| region).max() else {
             // Nothing mapped: a failure or closing; the writers prepare what comes next.
             return;
@@ -405,7 +429,7 @@ impl Regions {
         if !self.is_reserved(to) {
             if state
                 .reserve_failed_at
-                .is_some_and(|at| at.elapsed() < retry_interval)
+                .is_some_and(|at| at.elapsed() < self.retry_interval())
             {
                 return;
             }
@@ -447,6 +471,10 @@ impl Regions {
             mapping,
         });
     }
+}
+
+fn micros(interval: Duration) -> u64 {
+    u64::try_from(interval.as_micros()).unwrap_or(u64::MAX)
 }
 
 /// Reserves the disk blocks of `[from, to)` of `file`, extending it to `to`.
@@ -530,7 +558,7 @@ mod tests {
             .truncate(true)
             .open(dir.file("regions.log"))
             .unwrap();
-        Regions::new(Arc::new(file), start, REGION, true)
+        Regions::new(Arc::new(file), start, REGION, true, Duration::ZERO)
     }
 
     fn regions(dir: &TempDir) -> Regions {
@@ -588,7 +616,7 @@ mod tests {
         let dir = TempDir::new("mmf-regions-spare");
         let regions = regions(&dir);
         prepare(&regions, 0);
-        regions.keep(&mut KeeperState::default(), Duration::ZERO);
+        regions.keep(&mut KeeperState::default());
         assert!(
             regions.is_reserved(2 * REGION),
             "region 1's blocks are reserved"
@@ -605,11 +633,11 @@ mod tests {
         let dir = TempDir::new("mmf-regions-passed");
         let regions = regions(&dir);
         prepare(&regions, 0);
-        regions.keep(&mut KeeperState::default(), Duration::ZERO);
+        regions.keep(&mut KeeperState::default());
         // A record spanning region 1 took the writers from region 0 to region 2.
         drop(regions.slot(0).vacate());
         prepare(&regions, 2);
-        regions.keep(&mut KeeperState::default(), Duration::ZERO);
+        regions.keep(&mut KeeperState::default());
         assert!(regions.take_spare(1).is_none(), "the passed spare is gone");
         assert!(regions.take_spare(3).is_some(), "region 3 is the spare now");
     }
@@ -618,7 +646,7 @@ mod tests {
     fn with_nothing_mapped_the_keeper_prepares_nothing() {
         let dir = TempDir::new("mmf-regions-none");
         let regions = regions(&dir);
-        regions.keep(&mut KeeperState::default(), Duration::ZERO);
+        regions.keep(&mut KeeperState::default());
         assert!(regions.take_spare(0).is_none() && regions.take_spare(1).is_none());
         assert_eq!(regions.file.metadata().unwrap().len(), 0);
     }
@@ -672,7 +700,7 @@ mod tests {
         let regions = regions_from(&dir, 100);
         // Writers in region 16, 68 MiB written in this run once region 16 is full.
         prepare(&regions, 16);
-        regions.keep(&mut KeeperState::default(), Duration::ZERO);
+        regions.keep(&mut KeeperState::default());
         let spare = lock(&regions.spare)
             .as_ref()
             .map(|spare| spare.mapping.as_ptr() as usize);

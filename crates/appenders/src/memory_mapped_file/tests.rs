@@ -966,7 +966,7 @@ fn failures_under_concurrency_keep_the_file_consistent() {
     let dir = TempDir::new("mmf-full-mt");
     let path = dir.file("full-mt.log");
     let m = manager(&path, 256);
-    m.inject.retry_interval_micros.store(300, Ordering::SeqCst);
+    m.set_retry_interval(Duration::from_micros(300));
     // The writers' threads report a hundred failure episodes; keep them off the test output
     // (captures still see everything).
     status::set_level(Level::OFF);

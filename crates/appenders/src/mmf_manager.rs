@@ -707,8 +707,7 @@ impl MemoryMappedFileManager {
             None => MmapOptions::new()
                 .offset(self.region_start(region))
                 .len(length)
-                .map_raw(self.file.as_ref())
-                .inspect(|mapping| self.regions.advise(mapping))?,
+                .map_raw(self.file.as_ref())?,
         };
         self.regions.install(region, mapping, filled);
         Ok(())

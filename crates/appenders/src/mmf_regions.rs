@@ -205,10 +205,18 @@ impl Regions {
 
     /// Publishes `mapping` as region `region` in its slot, which must be empty; `filled` bytes
     /// at its start were written already (by an earlier generation).
+    ///
+    /// The mapping is advised as the write rate asks now, under the slot's lock, whether it is
+    /// new or the keeper's spare advised earlier. The keeper changes the mode first and then
+    /// advises every slot under its lock, so either it finds this mapping installed or this
+    /// reads the mode it set: a mapping made during a change never keeps the old advice.
     pub(crate) fn install(&self, region: u64, mapping: MmapRaw, filled: u64) {
         let slot = self.slot(region);
         slot.base.store(mapping.as_mut_ptr(), Ordering::Relaxed);
-        *lock(&slot.mapping) = Some(mapping);
+        let mut held = lock(&slot.mapping);
+        self.advise_as_rate_asks(&mapping);
+        *held = Some(mapping);
+        drop(held);
         slot.filled.store(filled, Ordering::Relaxed);
         slot.region.store(region, Ordering::Release);
     }
@@ -284,10 +292,11 @@ impl Regions {
         drop(lock(&self.spare).take());
     }
 
-    /// Advises a new mapping of one of the regions as the current write rate asks.
-    pub(crate) fn advise(&self, mapping: &MmapRaw) {
-        if self.adaptive && self.light.load(Ordering::Relaxed) {
-            advise(mapping, true);
+    /// Advises a mapping of one of the regions as the current write rate asks. Without the
+    /// keeper nothing measures the rate, and the kernel's default stays.
+    fn advise_as_rate_asks(&self, mapping: &MmapRaw) {
+        if self.adaptive {
+            advise(mapping, self.light.load(Ordering::Relaxed));
         }
     }
 
@@ -371,8 +380,9 @@ impl Regions {
         if now_light == light {
             return;
         }
+        // Stored before the slots are locked: an owner installing a mapping meanwhile either
+        // is seen below or reads the new mode (see `install`).
         self.light.store(now_light, Ordering::Relaxed);
-        // A mapping an owner makes meanwhile may keep the old advice until the next change.
         for slot in &self.slots {
             if let Some(mapping) = lock(&slot.mapping).as_ref() {
                 advise(mapping, now_light);
@@ -464,7 +474,7 @@ impl Regions {
         else {
             return;
         };
-        self.advise(&mapping);
+        self.advise_as_rate_asks(&mapping);
         populate(&mapping, 0, PREFAULT_AHEAD.min(self.length));
         *lock(&self.spare) = Some(Spare {
             region: next,
@@ -565,20 +575,23 @@ mod tests {
         regions_from(dir, 0)
     }
 
-    /// Reserves and maps `region` as a boundary owner would.
-    fn prepare(regions: &Regions, region: u64) {
+    /// Reserves `region`'s blocks and maps it, as a boundary owner does before installing it.
+    fn map(regions: &Regions, region: u64) -> MmapRaw {
         let (from, to) = (
             regions.region_start(region),
             regions.region_start(region + 1),
         );
         regions.reserve_for_owner(from, to).unwrap();
-        let mapping = MmapOptions::new()
+        MmapOptions::new()
             .offset(from)
             .len(REGION as usize)
             .map_raw(regions.file.as_ref())
-            .unwrap();
-        regions.advise(&mapping);
-        regions.install(region, mapping, 0);
+            .unwrap()
+    }
+
+    /// Reserves, maps and installs `region` as a boundary owner would.
+    fn prepare(regions: &Regions, region: u64) {
+        regions.install(region, map(regions, region), 0);
     }
 
     /// Whether the kernel faults the mapping at `address` in one page at a time (`rr` among
@@ -726,6 +739,30 @@ mod tests {
         assert!(regions.is_light());
         assert!(reads_randomly(slot_address(&regions, 16)));
         assert!(reads_randomly(spare));
+    }
+
+    #[test]
+    fn a_mapping_takes_the_advice_of_the_mode_it_is_installed_in() {
+        let dir = TempDir::new("mmf-regions-install-advice");
+        let regions = regions(&dir);
+        // Mapped and advised while the file was written lightly, installed after the keeper
+        // changed the mode and advised the slots, which did not hold it yet.
+        let mapping = map(&regions, 0);
+        advise(&mapping, true);
+        regions.light.store(false, Ordering::Relaxed);
+        regions.install(0, mapping, 0);
+        assert!(
+            !reads_randomly(slot_address(&regions, 0)),
+            "a mapping installed in the heavy mode keeps the kernel's readahead"
+        );
+        // The other way round: mapped with the kernel's default, installed in the light mode.
+        let mapping = map(&regions, 1);
+        regions.light.store(true, Ordering::Relaxed);
+        regions.install(1, mapping, 0);
+        assert!(
+            reads_randomly(slot_address(&regions, 1)),
+            "a mapping installed in the light mode faults a page at a time"
+        );
     }
 
     #[test]

@@ -40,6 +40,10 @@ pub struct Options {
     /// next row's raw probe and run do not compete with their writeback, and a tmpfs does not
     /// fill up).
     pub keep_logs: bool,
+    /// `--latency`: start the next window right after deleting a row's files, instead of
+    /// waiting for the machine to go quiet ([`crate::latency::settle::delete`]); for comparing
+    /// with runs before the wait.
+    pub no_quiet_wait: bool,
     /// After each sample row, measure its kernel ceiling ([`crate::ceiling`]): the row's bytes
     /// written event by event the way its appender writes them, with nothing else on the path.
     pub ceiling: bool,
@@ -79,6 +83,7 @@ impl Default for Options {
             dir: None,
             vs_log4j2: false,
             keep_logs: false,
+            no_quiet_wait: false,
             ceiling: false,
             tracing: false,
             latency: false,
@@ -153,6 +158,9 @@ OPTIONS:
   --dir DIR                folder for the log files and the raw-bandwidth probe
                            (default <workspace>/target/l4rs-bench/logs; try a tmpfs)
   --keep-logs              keep each sample row's log files (default: deleted once measured)
+  --no-quiet-wait          --latency: after deleting a row's files, go on at once instead of
+                           waiting until the machine stops pausing (a large deletion pauses
+                           this VM for tens of ms every 2 s, for seconds; docs/benchmarks.md)
   --ceiling                after each sample row, its kernel ceiling: the row's bytes per
                            event handed to the OS event by event as its appender does (one
                            write(2) each, or a copy into a mapping), by as many threads as
@@ -271,6 +279,7 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, String>
             "--verdicts" => options.verdicts = true,
             "--vs-log4j2" => options.vs_log4j2 = true,
             "--keep-logs" => options.keep_logs = true,
+            "--no-quiet-wait" => options.no_quiet_wait = true,
             "--ceiling" => options.ceiling = true,
             "--tracing" => options.tracing = true,
             "--latency" => options.latency = true,
@@ -412,7 +421,7 @@ mod tests {
         assert_eq!(options.warmup, Duration::from_secs(1));
         assert_eq!(options.measure, Duration::from_secs(2));
         assert!(!options.peers && !options.json && !options.vs_log4j2 && !options.keep_logs);
-        assert!(!options.ceiling);
+        assert!(!options.ceiling && !options.no_quiet_wait);
     }
 
     #[test]
@@ -534,6 +543,7 @@ mod tests {
             "--json",
             "--vs-log4j2",
             "--keep-logs",
+            "--no-quiet-wait",
             "--ceiling",
             "--tracing",
             "--verdicts",
@@ -542,7 +552,7 @@ mod tests {
         ])
         .unwrap();
         assert!(options.peers && options.json && options.vs_log4j2 && options.keep_logs);
-        assert!(options.ceiling && options.tracing && options.verdicts);
+        assert!(options.ceiling && options.tracing && options.verdicts && options.no_quiet_wait);
         assert!(!run(&[]).unwrap().tracing);
         assert!(!run(&[]).unwrap().verdicts);
         assert_eq!(

@@ -200,9 +200,9 @@ struct Row<'a> {
 fn fresh_files(row: &Row<'_>) -> Result<Vec<std::path::PathBuf>, String> {
     let configuration = l4rs::config::load_file(row.config).map_err(|e| e.to_string())?;
     let route = ours::route(&configuration, row.logger);
-    for file in &route.files {
-        let _ = std::fs::remove_file(file);
-    }
+    // Left by an earlier run (`--keep-logs`, or one stopped midway): a large deletion is
+    // waited for as after a row.
+    settle::delete(&route.files, true);
     Ok(route.files)
 }
 
@@ -299,11 +299,11 @@ fn java_latency(
     measured
 }
 
+/// Deletes a row's files once measured, unless `--keep-logs`, and waits for the machine to
+/// go quiet after a large deletion unless `--no-quiet-wait` ([`settle::delete`]).
 fn remove(files: &[std::path::PathBuf], options: &Options) {
     if !options.keep_logs {
-        for file in files {
-            let _ = std::fs::remove_file(file);
-        }
+        settle::delete(files, !options.no_quiet_wait);
     }
 }
 

@@ -10,15 +10,19 @@
 //!
 //! Deleting a row's files has a cost of its own that lands on whatever runs next. On this VM
 //! (ext4 mounted with `discard`), deleting 6 GiB of written data paused the whole machine,
-//! both cores at once, for 16–34 ms every 2 s over the next 20 s: two threads spinning on the
-//! clock saw the same gaps at the same moments, and the steal time rose by 0.6–0.8 s. Nothing
-//! inside the VM waits then (the disk's discards completed within the `rm`); the host does the
-//! work. So after deleting a row's files the bench waits until the machine has gone
-//! [`QUIET_SPAN`] without such a pause ([`until_quiet`]), and every window starts on a
-//! machine that is not still paying for the previous row's deletion.
+//! both cores at once, for 11–34 ms every 1–2 s over the next 13–20 s, whether the data was
+//! a second or ten seconds old: two threads spinning on the clock saw the same gaps at the
+//! same moments, and the steal time rose by 0.6–0.8 s. With one thread spinning and the other
+//! core idle there was no pause and no steal at all. So the host's work for the deletion is
+//! charged to the VM's own CPU allowance: a guest that uses both cores meanwhile is throttled,
+//! both cores together. Writing and syncing the same 6 GiB paused nothing. After deleting a
+//! row's files the bench therefore keeps every core busy until [`QUIET_SPAN`] passes without a
+//! [`PAUSE`] ([`until_quiet`]), and every window starts on a machine that is not still paying
+//! for the previous row's deletion.
 
 use std::fs::File;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// Writes each of `files` to the disk (`fsync(2)`) and returns once they are there. A file
@@ -82,40 +86,76 @@ pub fn delete(files: &[PathBuf], wait: bool) -> Option<Quiet> {
     Some(quiet)
 }
 
-/// Spins on the monotonic clock until [`QUIET_SPAN`] passes without a [`PAUSE`], or
-/// [`QUIET_LIMIT`] passes. One thread spins; the other core stays free, and a pause of the
-/// whole machine shows on either.
+/// Spins on the monotonic clock on every core until [`QUIET_SPAN`] passes without a [`PAUSE`]
+/// on any of them, or [`QUIET_LIMIT`] passes. Every core, because the pauses are the host
+/// throttling a VM that uses all of its CPU allowance: with a core idle they do not happen.
 pub fn until_quiet() -> Quiet {
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let watch = Watch::new(PAUSE, QUIET_SPAN, QUIET_LIMIT);
     let origin = Instant::now();
-    wait_for_quiet(|| origin.elapsed(), PAUSE, QUIET_SPAN, QUIET_LIMIT)
+    let spin = || {
+        let mut last = origin.elapsed();
+        loop {
+            let at = origin.elapsed();
+            if let Some(quiet) = watch.observe(&mut last, at) {
+                return quiet;
+            }
+        }
+    };
+    std::thread::scope(|scope| {
+        for _ in 1..cores {
+            scope.spawn(spin);
+        }
+        spin()
+    })
 }
 
-/// [`until_quiet`] on the clock `now`.
-fn wait_for_quiet(
-    mut now: impl FnMut() -> Duration,
+/// What the spinning threads share: when the last pause was seen on any of them.
+struct Watch {
     pause: Duration,
     span: Duration,
     limit: Duration,
-) -> Quiet {
-    let start = now();
-    let mut last = start;
-    let mut quiet_since = start;
-    let mut pauses = 0;
-    loop {
-        let at = now();
-        if at - last >= pause {
-            pauses += 1;
-            quiet_since = at;
+    /// The end of the latest pause seen, in µs from the start (0: none yet).
+    last_pause_micros: AtomicU64,
+    pauses: AtomicU32,
+    /// Set by the first thread to see the wait end, so that the others stop too.
+    done: AtomicBool,
+}
+
+impl Watch {
+    fn new(pause: Duration, span: Duration, limit: Duration) -> Watch {
+        Watch {
+            pause,
+            span,
+            limit,
+            last_pause_micros: AtomicU64::new(0),
+            pauses: AtomicU32::new(0),
+            done: AtomicBool::new(false),
         }
-        last = at;
-        let waited = at - start;
-        if at - quiet_since >= span || waited >= limit {
-            return Quiet {
-                waited,
-                pauses,
-                reached: at - quiet_since >= span,
-            };
+    }
+
+    /// One reading `at` (time since the start) of a thread whose previous reading was `last`:
+    /// counts a pause between them, and returns how the wait ended once it has.
+    fn observe(&self, last: &mut Duration, at: Duration) -> Option<Quiet> {
+        let micros = |d: Duration| u64::try_from(d.as_micros()).unwrap_or(u64::MAX);
+        if at.saturating_sub(*last) >= self.pause {
+            self.pauses.fetch_add(1, Ordering::Relaxed);
+            self.last_pause_micros
+                .fetch_max(micros(at), Ordering::Relaxed);
         }
+        *last = at;
+        let quiet_since = Duration::from_micros(self.last_pause_micros.load(Ordering::Relaxed));
+        let reached = at.saturating_sub(quiet_since) >= self.span;
+        if reached || at >= self.limit {
+            self.done.store(true, Ordering::Relaxed);
+        } else if !self.done.load(Ordering::Relaxed) {
+            return None;
+        }
+        Some(Quiet {
+            waited: at,
+            pauses: self.pauses.load(Ordering::Relaxed),
+            reached,
+        })
     }
 }
 
@@ -123,28 +163,34 @@ fn wait_for_quiet(
 mod tests {
     use super::*;
 
-    /// A clock that reads `readings` (in ms) one after the other, then steps 1 ms at a time.
-    fn clock(readings: &[u64]) -> impl FnMut() -> Duration + '_ {
-        let mut next = 0;
-        let mut last = 0;
-        move || {
-            last = readings.get(next).copied().unwrap_or(last + 1);
-            next += 1;
-            Duration::from_millis(last)
-        }
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
     }
 
-    fn wait(readings: &[u64]) -> Quiet {
-        let ms = Duration::from_millis;
-        wait_for_quiet(clock(readings), ms(8), ms(100), ms(1000))
+    fn watch() -> Watch {
+        Watch::new(ms(8), ms(100), ms(1000))
+    }
+
+    /// Feeds one thread's `readings` (ms), then 1 ms steps, until the wait ends.
+    fn wait(watch: &Watch, readings: &[u64]) -> Quiet {
+        let mut last = ms(readings.first().copied().unwrap_or(0));
+        let mut at = last;
+        let mut rest = readings.iter().copied().map(ms);
+        loop {
+            at = rest.next().unwrap_or(at + ms(1));
+            if let Some(quiet) = watch.observe(&mut last, at) {
+                return quiet;
+            }
+        }
     }
 
     #[test]
     fn a_machine_without_pauses_is_quiet_after_one_span() {
+        let quiet = wait(&watch(), &[]);
         assert_eq!(
-            wait(&[]),
+            quiet,
             Quiet {
-                waited: Duration::from_millis(100),
+                waited: ms(100),
                 pauses: 0,
                 reached: true
             }
@@ -154,18 +200,36 @@ mod tests {
     #[test]
     fn each_pause_starts_the_span_again() {
         // A gap of 7 ms is no pause; 8 ms (10 → 18) and 20 ms (25 → 45) are.
-        let quiet = wait(&[0, 7, 10, 18, 19, 25, 45]);
+        let quiet = wait(&watch(), &[0, 7, 10, 18, 19, 25, 45]);
         assert_eq!(quiet.pauses, 2);
         assert!(quiet.reached);
-        assert_eq!(quiet.waited, Duration::from_millis(145));
+        assert_eq!(quiet.waited, ms(145));
+    }
+
+    #[test]
+    fn a_pause_on_one_core_holds_the_others_back_and_the_end_stops_them_all() {
+        let watch = watch();
+        let (mut first, mut second) = (ms(0), ms(0));
+        // The second core sees a pause that ends at 50 ms.
+        assert_eq!(watch.observe(&mut second, ms(50)), None);
+        // The first, reading every millisecond without a pause, is not done at 100 ms, and
+        // ends the wait at 150: quiet for 100 ms since the other core's pause.
+        let ended = (1..=150)
+            .map(|at| (at, watch.observe(&mut first, ms(at))))
+            .find_map(|(at, quiet)| quiet.map(|quiet| (at, quiet)))
+            .expect("quiet for 100 ms");
+        assert_eq!(ended.0, 150);
+        assert_eq!((ended.1.pauses, ended.1.reached), (1, true));
+        // The second core stops at its next reading.
+        assert!(watch.observe(&mut second, ms(51)).is_some());
     }
 
     #[test]
     fn a_machine_that_keeps_pausing_is_left_at_the_limit() {
         let readings: Vec<u64> = (0..200).map(|i| i * 10).collect();
-        let quiet = wait(&readings);
+        let quiet = wait(&watch(), &readings);
         assert!(!quiet.reached);
-        assert_eq!(quiet.waited, Duration::from_millis(1000));
+        assert_eq!(quiet.waited, ms(1000));
         assert_eq!(quiet.pauses, 100);
     }
 

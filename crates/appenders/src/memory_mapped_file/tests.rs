@@ -1050,3 +1050,31 @@ fn failures_under_concurrency_keep_the_file_consistent() {
     // The injector's thread made no writes, so nothing was reported on it.
     assert!(records.is_empty(), "{records:?}");
 }
+
+/// Descriptors of this process open on `path`.
+fn descriptors_on(path: &str) -> usize {
+    let path = fs::canonicalize(path).unwrap();
+    fs::read_dir("/proc/self/fd")
+        .unwrap()
+        .filter_map(|entry| fs::read_link(entry.ok()?.path()).ok())
+        .filter(|target| *target == path)
+        .count()
+}
+
+/// A closed manager holds no descriptor on its file, though the manager itself (and its
+/// keeper's regions) live on: a file deleted after `shutdown` gives its blocks back at once.
+#[test]
+fn closing_lets_go_of_the_file() {
+    let dir = TempDir::new("mmf-close-descriptor");
+    for region_length in [256, crate::mmf_regions::MIN_KEPT_REGION] {
+        let path = dir.file(&format!("closed-{region_length}.log"));
+        let m = manager(&path, region_length);
+        m.write(b"one line\n").unwrap();
+        m.sync().unwrap();
+        assert!(descriptors_on(&path) > 0, "open while in use");
+        m.close();
+        assert_eq!(descriptors_on(&path), 0, "region length {region_length}");
+        assert_eq!(text(&path), "one line\n");
+        drop(m);
+    }
+}

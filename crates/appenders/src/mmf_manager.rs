@@ -863,7 +863,14 @@ impl MemoryMappedFileManager {
         }
         // `fdatasync` writes back every dirty page of the file, those dirtied through mappings
         // included, without touching mappings that writers may be retiring meanwhile.
-        self.syncer.sync_now(&self.file).map_err(WriteError::Io)
+        self.syncer.sync_now(&self.file).map_err(|error| {
+            // A close that ran meanwhile let go of the file: the sync met `/dev/null`.
+            if self.shared.closed.load(Ordering::Acquire) {
+                WriteError::Closed
+            } else {
+                WriteError::Io(error)
+            }
+        })
     }
 
     /// Asks for the data written so far to go to the disk soon, without waiting for it (see
@@ -980,7 +987,8 @@ impl MemoryMappedFileManager {
             self.regions.unmap_all();
         } else {
             // Unmapping now could crash a writer that is still copying; the mappings go when
-            // the manager is dropped, after the last writer.
+            // the manager is dropped, after the last writer, and the file stays open until
+            // then: a late writer may still write a record's middle with `pwrite`.
             status::error(format_args!(
                 "{MANAGER} ({}) Writers were still copying {} s after closing began; the file \
                  may hold NUL bytes where their records were to go",
@@ -994,32 +1002,56 @@ impl MemoryMappedFileManager {
                 self.file_name
             ));
         }
-        release(&self.file);
+        if finished {
+            self.release_file();
+        }
     }
-}
 
-/// Lets go of a closed manager's file, whose descriptor the keeper's regions share: the
-/// descriptor is pointed at `/dev/null` (`dup2`), which closes the file in one step and
-/// leaves the number taken, so no handle that still names it can reach a file opened later.
-///
-/// Without this the file stayed open until the manager was dropped: for a configuration that
-/// was stopped (`shutdown`), until the next one replaced it. A file deleted in between kept
-/// its blocks, and when they were finally freed (8 GB in the bench) the host's work for it
-/// throttled this VM for seconds in whatever ran then (docs/benchmarks.md). log4j2 closes the
-/// channel when its manager stops.
-fn release(file: &File) {
-    use std::os::unix::io::AsRawFd as _;
-    let Ok(null) = std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .open("/dev/null")
-    else {
-        return;
-    };
-    // SAFETY: dup2 onto a descriptor this process owns (held open by `file`) from one it just
-    // opened; the number stays valid and owned by `file`, only what it refers to changes.
-    unsafe {
-        libc::dup2(null.as_raw_fd(), file.as_raw_fd());
+    /// Lets go of the closed file, whose descriptor the keeper's regions share: the
+    /// descriptor is pointed at `/dev/null` (`dup3`), which closes the file in one step and
+    /// leaves the number taken, so no handle that still names it can reach a file opened
+    /// later. Only once no writer copies and the keeper and the syncer have stopped: a late
+    /// `fdatasync` or `posix_fallocate` on it then fails, and is not reported (see
+    /// [`MemoryMappedFileManager::sync`]).
+    ///
+    /// Without this the file stayed open until the manager was dropped: for a configuration
+    /// that was stopped (`shutdown`), until the next one replaced it. A file deleted in between
+    /// kept its blocks, and when they were finally freed (8 GB in the bench) the host's work
+    /// for it paused this VM in whatever ran then (docs/benchmarks.md). log4j2 closes the
+    /// channel when its manager stops.
+    fn release_file(&self) {
+        use std::os::unix::io::AsRawFd as _;
+        let null = match std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open("/dev/null")
+        {
+            Ok(null) => null,
+            Err(error) => return self.report_kept_open(&error),
+        };
+        loop {
+            // SAFETY: dup3 onto a descriptor this process owns (held open by `self.file`)
+            // from one it just opened; the number stays valid and owned by `self.file`, only
+            // what it refers to changes. Close-on-exec is kept, as Rust opens every file.
+            let rc =
+                unsafe { libc::dup3(null.as_raw_fd(), self.file.as_raw_fd(), libc::O_CLOEXEC) };
+            if rc >= 0 {
+                return;
+            }
+            let error = io::Error::last_os_error();
+            // EBUSY: another thread's `open` was reusing a number (not this one, which stays
+            // taken) at that moment; EINTR: a signal. Both pass.
+            if !matches!(error.raw_os_error(), Some(libc::EINTR | libc::EBUSY)) {
+                return self.report_kept_open(&error);
+            }
+        }
+    }
+
+    fn report_kept_open(&self, error: &io::Error) {
+        status::warn(format_args!(
+            "{MANAGER} ({}) Unable to let go of the file after closing it: {error}; it stays              open until the appender is dropped",
+            self.file_name
+        ));
     }
 }
 

@@ -217,11 +217,11 @@ impl BackgroundSync {
         }
         // The thread owns what its job needs (a descriptor of the file, the mapped regions),
         // so it needs nothing of the manager.
-        let spawned = job().and_then(|mut job| {
+        let spawned = job().and_then(|job| {
             let shared = Arc::clone(&self.shared);
             std::thread::Builder::new()
                 .name(self.shared.thread_name.to_string())
-                .spawn(move || shared.run(&mut job))
+                .spawn(move || shared.run(job))
         });
         *started = match spawned {
             Ok(_) => Started::Yes,
@@ -299,7 +299,7 @@ impl Drop for BackgroundSync {
 
 impl Shared {
     /// The syncer thread: sleeps until a request, syncs, and again while requests came in.
-    fn run(&self, job: &mut Job) {
+    fn run(&self, mut job: Job) {
         let mut last_start: Option<Instant> = None;
         loop {
             {
@@ -308,7 +308,10 @@ impl Shared {
                     control = self.wake.wait(control).unwrap_or_else(|e| e.into_inner());
                 }
                 if self.state.load(Ordering::Acquire) == IDLE {
-                    // Stopping, and nothing pending.
+                    // Stopping, and nothing pending. What the job holds (the syncer's own
+                    // descriptor of the file) goes before the exit is reported, so that a
+                    // closed file is let go of by the time `stop` returns.
+                    drop(job);
                     control.exited = true;
                     self.exited.notify_all();
                     return;

@@ -197,17 +197,17 @@ struct Row<'a> {
     threads: usize,
 }
 
-fn fresh_files(row: &Row<'_>) -> Result<Vec<std::path::PathBuf>, String> {
+fn fresh_files(row: &Row<'_>, options: &Options) -> Result<Vec<std::path::PathBuf>, String> {
     let configuration = l4rs::config::load_file(row.config).map_err(|e| e.to_string())?;
     let route = ours::route(&configuration, row.logger);
     // Left by an earlier run (`--keep-logs`, or one stopped midway): a large deletion is
     // waited for as after a row.
-    settle::delete(&route.files, true);
+    settle::delete(&route.files, !options.no_quiet_wait);
     Ok(route.files)
 }
 
 fn l4rs_max(row: &Row<'_>, options: &Options) -> Result<f64, String> {
-    let files = fresh_files(row)?;
+    let files = fresh_files(row, options)?;
     ours::restart(row.config)?;
     let sample = runner::run(
         &L4rsWorkload::new(row.logger),
@@ -225,7 +225,7 @@ fn l4rs_max(row: &Row<'_>, options: &Options) -> Result<f64, String> {
 /// l4rs's latency for `row`, and the bytes per event its files received (for the `write(2)`
 /// floor).
 fn l4rs_latency(row: &Row<'_>, rate: f64, options: &Options) -> Result<(Latency, usize), String> {
-    let files = fresh_files(row)?;
+    let files = fresh_files(row, options)?;
     ours::restart(row.config)?;
     let recorded = record::run(
         &L4rsWorkload::new(row.logger),
@@ -279,7 +279,7 @@ fn java_run<'a>(
 }
 
 fn java_max(harness: &mut Harness, row: &Row<'_>, options: &Options) -> Result<f64, String> {
-    let files = fresh_files(row)?;
+    let files = fresh_files(row, options)?;
     let measured = harness.run(&java_run(row, &files, options));
     remove(&files, options);
     measured
@@ -293,7 +293,7 @@ fn java_latency(
     rate: f64,
     options: &Options,
 ) -> Result<Latency, String> {
-    let files = fresh_files(row)?;
+    let files = fresh_files(row, options)?;
     let measured = harness.run_latency(&java_run(row, &files, options), rate);
     remove(&files, options);
     measured

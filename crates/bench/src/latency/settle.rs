@@ -22,7 +22,8 @@
 
 use std::fs::File;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 /// Writes each of `files` to the disk (`fsync(2)`) and returns once they are there. A file
@@ -117,9 +118,11 @@ struct Watch {
     limit: Duration,
     /// The end of the latest pause seen, in µs from the start (0: none yet).
     last_pause_micros: AtomicU64,
+    /// Pauses seen, each counted once however many cores saw it.
     pauses: AtomicU32,
-    /// Set by the first thread to see the wait end, so that the others stop too.
-    done: AtomicBool,
+    /// How the wait ended, set once by the thread that saw it end; the others then stop and
+    /// return the same.
+    outcome: OnceLock<Quiet>,
 }
 
 impl Watch {
@@ -130,32 +133,39 @@ impl Watch {
             limit,
             last_pause_micros: AtomicU64::new(0),
             pauses: AtomicU32::new(0),
-            done: AtomicBool::new(false),
+            outcome: OnceLock::new(),
         }
     }
 
     /// One reading `at` (time since the start) of a thread whose previous reading was `last`:
     /// counts a pause between them, and returns how the wait ended once it has.
     fn observe(&self, last: &mut Duration, at: Duration) -> Option<Quiet> {
+        if let Some(outcome) = self.outcome.get() {
+            return Some(*outcome);
+        }
         let micros = |d: Duration| u64::try_from(d.as_micros()).unwrap_or(u64::MAX);
         if at.saturating_sub(*last) >= self.pause {
-            self.pauses.fetch_add(1, Ordering::Relaxed);
-            self.last_pause_micros
+            let previous_end = self
+                .last_pause_micros
                 .fetch_max(micros(at), Ordering::Relaxed);
+            // Every core sees a pause of the whole machine: one that began before the last
+            // one seen ended is that one.
+            if micros(*last) >= previous_end {
+                self.pauses.fetch_add(1, Ordering::Relaxed);
+            }
         }
         *last = at;
         let quiet_since = Duration::from_micros(self.last_pause_micros.load(Ordering::Relaxed));
         let reached = at.saturating_sub(quiet_since) >= self.span;
-        if reached || at >= self.limit {
-            self.done.store(true, Ordering::Relaxed);
-        } else if !self.done.load(Ordering::Relaxed) {
+        if !reached && at < self.limit {
             return None;
         }
-        Some(Quiet {
+        let _ = self.outcome.set(Quiet {
             waited: at,
             pauses: self.pauses.load(Ordering::Relaxed),
             reached,
-        })
+        });
+        self.outcome.get().copied()
     }
 }
 
@@ -222,6 +232,19 @@ mod tests {
         assert_eq!((ended.1.pauses, ended.1.reached), (1, true));
         // The second core stops at its next reading.
         assert!(watch.observe(&mut second, ms(51)).is_some());
+    }
+
+    #[test]
+    fn a_pause_every_core_sees_counts_once() {
+        let watch = watch();
+        let (mut first, mut second) = (ms(0), ms(5));
+        // One pause of the machine, seen from 0 to 20 ms on one core and 5 to 22 on the other.
+        assert_eq!(watch.observe(&mut first, ms(20)), None);
+        assert_eq!(watch.observe(&mut second, ms(22)), None);
+        assert_eq!(watch.pauses.load(Ordering::Relaxed), 1);
+        // A later one, after the first ended.
+        assert_eq!(watch.observe(&mut second, ms(40)), None);
+        assert_eq!(watch.pauses.load(Ordering::Relaxed), 2);
     }
 
     #[test]

@@ -10,12 +10,14 @@
 //!
 //! Deleting a row's files has a cost of its own that lands on whatever runs next. On this VM
 //! (ext4 mounted with `discard`), deleting 6 GiB of written data paused the whole machine,
-//! both cores at once, for 11–34 ms every 1–2 s over the next 13–20 s, whether the data was
-//! a second or ten seconds old: two threads spinning on the clock saw the same gaps at the
+//! both cores at once, for 10–34 ms every 1–2 s for 12–19 s after the `rm`, whether the data
+//! was a second or ten seconds old: two threads spinning on the clock saw the same gaps at the
 //! same moments, and the steal time rose by 0.6–0.8 s. With one thread spinning and the other
-//! core idle there was no pause and no steal at all. So the host's work for the deletion is
-//! charged to the VM's own CPU allowance: a guest that uses both cores meanwhile is throttled,
-//! both cores together. Writing and syncing the same 6 GiB paused nothing. After deleting a
+//! core idle there was no pause and no steal at all, which points to the host's work for the
+//! deletion being charged to the VM's own CPU allowance: a guest that uses both cores
+//! meanwhile is throttled, both cores together. Writing and syncing the same 6 GiB paused
+//! nothing. Not every deletion pauses (in the bench, the MemoryMappedFile rows' files did and
+//! the File rows' did not), so the wait measures rather than assumes. After deleting a
 //! row's files the bench therefore keeps every core busy until [`QUIET_SPAN`] passes without a
 //! [`PAUSE`] ([`until_quiet`]), and every window starts on a machine that is not still paying
 //! for the previous row's deletion.
@@ -38,7 +40,7 @@ pub fn write_back(files: &[PathBuf]) {
 }
 
 /// A gap this long between two readings of the clock on a thread that does nothing else is a
-/// pause of the machine. The pauses after a deletion measured 8–34 ms; an idle machine's
+/// pause of the machine. The pauses after a deletion measured 10–34 ms; an idle machine's
 /// longest gaps (timer ticks, the host's own preemption) 1–3 ms.
 pub const PAUSE: Duration = Duration::from_millis(8);
 /// The machine counts as quiet once this long passes without a [`PAUSE`]. The pauses after a

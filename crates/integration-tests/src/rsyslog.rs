@@ -450,6 +450,9 @@ action(type="omfile" file="{dir}/out.log" template="fields")
             unsafe {
                 libc::kill(child.id() as libc::pid_t, signal);
             }
+            if frozen {
+                wait_until_stopped(child.id());
+            }
         }
     }
 
@@ -593,5 +596,25 @@ impl FailoverSample<'_> {
             1,
             "rsyslog got events while stopped"
         );
+    }
+}
+
+/// Waits (up to 2 s) until every thread of process `pid` is stopped: `kill` returns before a
+/// busy thread takes its SIGSTOP, and rsyslog's RELP thread could still acknowledge an event
+/// or two meanwhile, which a test that freezes it then counts as delivered.
+fn wait_until_stopped(pid: u32) {
+    let stopped = || -> Option<bool> {
+        let mut all = true;
+        for task in std::fs::read_dir(format!("/proc/{pid}/task")).ok()? {
+            let stat = std::fs::read_to_string(task.ok()?.path().join("stat")).ok()?;
+            // The state follows the command name, which is in parentheses.
+            let state = stat.rsplit_once(')')?.1.split_whitespace().next()?;
+            all &= matches!(state, "T" | "t");
+        }
+        Some(all)
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
+    while stopped() == Some(false) && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(1));
     }
 }

@@ -16,8 +16,9 @@
 //! mapping while other writers copy theirs: no lock is held while copying. Each region counts
 //! the bytes copied into it (`Slot::filled`); the writer whose copy completes the count empties
 //! the slot and unmaps the region (or hands it to the file's keeper thread to unmap, see
-//! [`crate::mmf_regions`]). Every byte of a region belongs to exactly one reservation and is counted once, after its
-//! copy, so a mapping is unmapped only once every writer into it has finished.
+//! [`crate::mmf_regions`]). Every byte of a region belongs to exactly one reservation and is
+//! counted once, after its copy, so a mapping is unmapped only once every writer into it has
+//! finished.
 //!
 //! Region boundaries are handed over without a lock either. The writer whose reservation holds
 //! the last byte before boundary `B` (it straddles `B`, or ends exactly at it) is the boundary's
@@ -1049,7 +1050,8 @@ impl MemoryMappedFileManager {
 
     fn report_kept_open(&self, error: &io::Error) {
         status::warn(format_args!(
-            "{MANAGER} ({}) Unable to let go of the file after closing it: {error}; it stays              open until the appender is dropped",
+            "{MANAGER} ({}) Unable to let go of the file after closing it: {error}; it stays \
+             open until the appender is dropped",
             self.file_name
         ));
     }
@@ -1178,8 +1180,8 @@ impl Recovered {
 ///   writer still copying was copying into one of the [`SLOTS`] regions it had mapped, and a
 ///   boundary owner may have extended the file by one more region before waiting for the
 ///   oldest of them to be complete. The keeper's spare is that same next region (the one after
-///   the furthest mapped), so it extends the file no further. The minimum window covers records larger than the regions,
-///   which are written around them. A run of NULs that starts before the window and reaches
+///   the furthest mapped), so it extends the file no further. The minimum window covers
+///   records larger than the regions, which are written around them. A run of NULs that starts before the window and reaches
 ///   into it is filled whole.
 ///
 /// Each hole is overwritten with spaces ending in a newline, so a record cut short ends its line

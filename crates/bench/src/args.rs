@@ -159,8 +159,9 @@ OPTIONS:
                            (default <workspace>/target/l4rs-bench/logs; try a tmpfs)
   --keep-logs              keep each sample row's log files (default: deleted once measured)
   --no-quiet-wait          --latency: after deleting a row's files, go on at once instead of
-                           waiting until the machine stops pausing (a large deletion pauses
-                           this VM for tens of ms every 2 s, for seconds; docs/benchmarks.md)
+                           waiting until the machine stops pausing (a large deletion can
+                           pause this VM for tens of ms every 1-2 s, for seconds;
+                           docs/benchmarks.md)
   --ceiling                after each sample row, its kernel ceiling: the row's bytes per
                            event handed to the OS event by event as its appender does (one
                            write(2) each, or a copy into a mapping), by as many threads as

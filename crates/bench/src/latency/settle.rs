@@ -44,7 +44,7 @@ pub fn write_back(files: &[PathBuf]) {
 /// longest gaps (timer ticks, the host's own preemption) 1–3 ms.
 pub const PAUSE: Duration = Duration::from_millis(8);
 /// The machine counts as quiet once this long passes without a [`PAUSE`]. The pauses after a
-/// deletion came every 2 s.
+/// deletion came every 1–2 s.
 pub const QUIET_SPAN: Duration = Duration::from_secs(4);
 /// The wait never lasts longer than this: a machine that never goes quiet is measured as it is.
 pub const QUIET_LIMIT: Duration = Duration::from_secs(90);
@@ -90,8 +90,8 @@ pub fn delete(files: &[PathBuf], wait: bool) -> Option<Quiet> {
 }
 
 /// Spins on the monotonic clock on every core until [`QUIET_SPAN`] passes without a [`PAUSE`]
-/// on any of them, or [`QUIET_LIMIT`] passes. Every core, because the pauses are the host
-/// throttling a VM that uses all of its CPU allowance: with a core idle they do not happen.
+/// on any of them, or [`QUIET_LIMIT`] passes. Every core, because the pauses came only while
+/// every core was busy: with a core idle there were none to see.
 pub fn until_quiet() -> Quiet {
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
     let watch = Watch::new(PAUSE, QUIET_SPAN, QUIET_LIMIT);

@@ -144,20 +144,16 @@ impl BackgroundSync {
         result
     }
 
-    /// Asks for `file` to be synced soon, without waiting for it: the caller goes on at once.
-    /// A request while a sync runs marks one more sync; further requests change nothing.
-    pub(crate) fn request(&self, file: &File) {
-        self.request_job(|| sync_job(file), || self.sync_now(file));
-    }
-
     /// Starts the thread now with `job`, so that the first request allocates nothing (the
     /// thread, its name and the job are allocated here, when the file is opened).
     pub(crate) fn start(&self, job: impl FnOnce() -> io::Result<Job>) {
         self.ensure_started(job);
     }
 
-    /// Asks for the worker's job to run soon, without waiting for it. `job` makes the job when
-    /// the thread starts; `inline` runs it on the caller's thread when no thread can run.
+    /// Asks for the worker's job to run soon, without waiting for it: the caller goes on at
+    /// once. A request while a run is under way marks one more run; further requests change
+    /// nothing. `job` makes the job when the thread starts; `inline` runs it on the caller's
+    /// thread when no thread can run.
     pub(crate) fn request_job(
         &self,
         job: impl FnOnce() -> io::Result<Job>,

@@ -121,7 +121,10 @@ pub fn measure(
     options: &Options,
     progress: &Progress,
 ) -> io::Result<f64> {
-    with_writer(dir, plan.delivery, event_bytes, |workload| {
+    let delete = |path: &Path| {
+        let _ = std::fs::remove_file(path);
+    };
+    with_writer(dir, plan.delivery, event_bytes, delete, |workload| {
         let sample = runner::run(
             workload,
             plan.writer_count(threads),
@@ -135,13 +138,14 @@ pub fn measure(
 }
 
 /// Gives `run` a [`Workload`] whose every operation hands one event of `event_bytes` to the OS
-/// by `delivery` into a scratch file in `dir`, then deletes the file. Used by [`measure`] and
-/// by `--latency`'s kernel floor. Fails when the folder cannot take the run, a write failed,
+/// by `delivery` into a scratch file in `dir`, then has `delete` delete the file (closed by
+/// then). Used by [`measure`] and by `--latency`'s kernel floor. Fails when the folder cannot take the run, a write failed,
 /// or the writes reached what the folder could spare (what `run` measured would be cut short).
 pub fn with_writer<R>(
     dir: &Path,
     delivery: Delivery,
     event_bytes: usize,
+    delete: impl FnOnce(&Path),
     run: impl FnOnce(&dyn Workload) -> R,
 ) -> io::Result<R> {
     let path = scratch(dir);
@@ -170,7 +174,7 @@ pub fn with_writer<R>(
         }
         Ok(measured)
     });
-    let _ = std::fs::remove_file(&path);
+    delete(&path);
     result
 }
 

@@ -102,11 +102,20 @@ impl Run<'_> {
     }
 
     /// The `write(2)` floor: each call appends `event_bytes` to a scratch file in `dir` with
-    /// one `write(2)`; the file is written back after the warm-up, as the libraries' are
-    /// ([`settle`]), and deleted afterwards.
-    pub fn write_only(&self, dir: &Path, event_bytes: usize) -> std::io::Result<Latency> {
+    /// one `write(2)`; the file is written back after the warm-up, as the libraries' are, and
+    /// deleted afterwards, with a wait for a quiet machine when `quiet_wait` is set, as theirs
+    /// are ([`settle`]): the next row's windows do not pay for this deletion either.
+    pub fn write_only(
+        &self,
+        dir: &Path,
+        event_bytes: usize,
+        quiet_wait: bool,
+    ) -> std::io::Result<Latency> {
         let scratch = [ceiling::scratch(dir)];
-        ceiling::with_writer(dir, Delivery::Append, event_bytes, |workload| {
+        let delete = |path: &Path| {
+            settle::delete(&[path.to_path_buf()], quiet_wait);
+        };
+        ceiling::with_writer(dir, Delivery::Append, event_bytes, delete, |workload| {
             self.record(WRITE_ONLY, workload, &|| settle::write_back(&scratch))
         })
     }
@@ -162,7 +171,7 @@ mod tests {
     fn the_write_floor_writes_and_leaves_nothing_behind() {
         let dir = std::env::temp_dir().join(format!("l4rs-bench-floor-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let floor = run().write_only(&dir, 300).unwrap();
+        let floor = run().write_only(&dir, 300, true).unwrap();
         assert_eq!(floor.library, WRITE_ONLY);
         assert_eq!(floor.calls, 200);
         assert!(floor.at(100.0).unwrap() > 0);

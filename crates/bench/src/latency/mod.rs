@@ -136,7 +136,7 @@ pub fn run(options: &Options) -> Result<(), String> {
             results.push(floor::quieter(no_op_before, floors.no_op()));
             let plan = crate::ceiling::Plan::for_sample(&appender, mode);
             if plan == crate::ceiling::Plan::APPEND_PER_CALL {
-                match floors.write_only(&dir, event_bytes) {
+                match floors.write_only(&dir, event_bytes, !options.no_quiet_wait) {
                     Ok(latency) => results.push(latency),
                     Err(reason) => eprintln!("l4rs-bench: {label}: no write(2) floor: {reason}"),
                 }

@@ -93,6 +93,9 @@ pub fn delete(files: &[PathBuf], wait: bool) -> Option<Quiet> {
 /// on any of them, or [`QUIET_LIMIT`] passes. Every core, because the pauses came only while
 /// every core was busy: with a core idle there were none to see.
 pub fn until_quiet() -> Quiet {
+    // `available_parallelism` counts a cgroup's CPU quota too, and that is what is wanted:
+    // spinning on more threads than the quota allows would have the cgroup throttle them, and
+    // the throttling would read as pauses that never end.
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
     let watch = Watch::new(PAUSE, QUIET_SPAN, QUIET_LIMIT);
     let origin = Instant::now();

@@ -40,9 +40,9 @@ pub struct Options {
     /// next row's raw probe and run do not compete with their writeback, and a tmpfs does not
     /// fill up).
     pub keep_logs: bool,
-    /// `--latency`: start the next window right after deleting a row's files, instead of
-    /// waiting for the machine to go quiet ([`crate::latency::settle::delete`]); for comparing
-    /// with runs before the wait.
+    /// `--latency`: start the next window right after deleting a row's files (or the
+    /// `write(2)` floor's), instead of waiting for the machine to go quiet
+    /// ([`crate::latency::settle::delete`]); for comparing with runs before the wait.
     pub no_quiet_wait: bool,
     /// After each sample row, measure its kernel ceiling ([`crate::ceiling`]): the row's bytes
     /// written event by event the way its appender writes them, with nothing else on the path.
@@ -158,10 +158,10 @@ OPTIONS:
   --dir DIR                folder for the log files and the raw-bandwidth probe
                            (default <workspace>/target/l4rs-bench/logs; try a tmpfs)
   --keep-logs              keep each sample row's log files (default: deleted once measured)
-  --no-quiet-wait          --latency: after deleting a row's files, go on at once instead of
-                           waiting until the machine stops pausing (a large deletion can
-                           pause this VM for tens of ms every 1-2 s, for seconds;
-                           docs/benchmarks.md)
+  --no-quiet-wait          --latency: after deleting a row's files (or the write(2) floor's),
+                           go on at once instead of waiting until the machine stops
+                           pausing (a large deletion can pause this VM for tens of ms
+                           every 1-2 s, for seconds; docs/benchmarks.md)
   --ceiling                after each sample row, its kernel ceiling: the row's bytes per
                            event handed to the OS event by event as its appender does (one
                            write(2) each, or a copy into a mapping), by as many threads as

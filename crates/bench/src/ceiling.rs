@@ -139,8 +139,9 @@ pub fn measure(
 
 /// Gives `run` a [`Workload`] whose every operation hands one event of `event_bytes` to the OS
 /// by `delivery` into a scratch file in `dir`, then has `delete` delete the file (closed by
-/// then). Used by [`measure`] and by `--latency`'s kernel floor. Fails when the folder cannot take the run, a write failed,
-/// or the writes reached what the folder could spare (what `run` measured would be cut short).
+/// then). Used by [`measure`] and by `--latency`'s kernel floor. Fails when the folder cannot
+/// take the run, a write failed, or the writes reached what the folder could spare (what `run`
+/// measured would be cut short).
 pub fn with_writer<R>(
     dir: &Path,
     delivery: Delivery,

@@ -865,8 +865,10 @@ impl MemoryMappedFileManager {
         // `fdatasync` writes back every dirty page of the file, those dirtied through mappings
         // included, without touching mappings that writers may be retiring meanwhile.
         self.syncer.sync_now(&self.file).map_err(|error| {
-            // A close that ran meanwhile let go of the file: the sync met `/dev/null`.
-            if self.shared.closed.load(Ordering::Acquire) {
+            // A close that ran meanwhile let go of the file: the sync met `/dev/null`, which
+            // refuses it with EINVAL (a regular file never does). Any other error is the file's.
+            let released = error.raw_os_error() == Some(libc::EINVAL);
+            if released && self.shared.closed.load(Ordering::Acquire) {
                 WriteError::Closed
             } else {
                 WriteError::Io(error)
@@ -878,14 +880,16 @@ impl MemoryMappedFileManager {
     /// [`crate::mmf_sync`]): the end of an asynchronous stage's batch.
     pub(crate) fn request_sync(&self) {
         if !self.shared.closed.load(Ordering::Acquire) {
-            self.request_checked_sync();
+            self.request_sync_past_check();
         }
     }
 
-    /// [`request_sync`](Self::request_sync) past its check, where a close may still run: it
-    /// stops the syncer, so the sync runs on this thread, and then meets the file the close
-    /// let go of (`/dev/null`, which refuses `fdatasync`). That is no failure to report.
-    fn request_checked_sync(&self) {
+    /// [`request_sync`](Self::request_sync) past its check, where a close may still overtake
+    /// it. Once the close has stopped the syncer the request runs inline, and
+    /// [`sync`](Self::sync) finds the manager closed (the close marks it before stopping the
+    /// syncer) and skips the sync: closing does not sync, as in log4j2. That is no failure to
+    /// report; the file is `/dev/null` by then, and `fdatasync` on it would fail.
+    fn request_sync_past_check(&self) {
         self.syncer.request_job(
             || sync_job(&self.file),
             || match self.sync() {
@@ -895,11 +899,11 @@ impl MemoryMappedFileManager {
         );
     }
 
-    /// Runs [`request_checked_sync`](Self::request_checked_sync), for the test of a request
-    /// that a close overtakes.
+    /// Runs [`request_sync_past_check`](Self::request_sync_past_check), for the test of a
+    /// request that a close overtakes.
     #[cfg(test)]
     pub(crate) fn request_sync_as_if_open(&self) {
-        self.request_checked_sync();
+        self.request_sync_past_check();
     }
 
     /// Asks the keeper thread to work ahead of the writers and behind them (see

@@ -1087,7 +1087,8 @@ fn a_sync_requested_as_the_file_closes_is_no_failure() {
     m.write(b"one line\n").unwrap();
     m.close();
     // A batch's end saw the file open, then the close stopped the syncer and let go of the
-    // file before the request went on: the sync runs on this thread, on `/dev/null`.
+    // file before the request went on: the request runs inline and finds the manager closed.
+    // Before, it synced the descriptor the close had pointed at `/dev/null` and reported EINVAL.
     let ((), records) = status::capture(|| m.request_sync_as_if_open());
     assert!(records.is_empty(), "{records:?}");
     assert_eq!(text(&path), "one line\n");

@@ -1205,8 +1205,8 @@ impl Recovered {
 ///   boundary owner may have extended the file by one more region before waiting for the
 ///   oldest of them to be complete. The keeper's spare is that same next region (the one after
 ///   the furthest mapped), so it extends the file no further. The minimum window covers
-///   records larger than the regions, which are written around them. A run of NULs that starts before the window and reaches
-///   into it is filled whole.
+///   records larger than the regions, which are written around them. A run of NULs that
+///   starts before the window and reaches into it is filled whole.
 ///
 /// Each hole is overwritten with spaces ending in a newline, so a record cut short ends its line
 /// and the next record starts on a new one, and no byte the layout did not produce (a marker

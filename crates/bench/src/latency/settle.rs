@@ -8,19 +8,20 @@
 //! starts once its files' pages are on the disk, and no longer inherits the write-back of the
 //! bytes its warm-up wrote.
 //!
-//! Deleting a row's files has a cost of its own that lands on whatever runs next. On this VM
-//! (ext4 mounted with `discard`), deleting 6 GiB of written data paused the whole machine,
-//! both cores at once, for 10–34 ms every 1–2 s for 12–19 s after the `rm`, whether the data
-//! was a second or ten seconds old: two threads spinning on the clock saw the same gaps at the
-//! same moments, and the steal time rose by 0.6–0.8 s. With one thread spinning and the other
-//! core idle there was no pause and no steal at all, which points to the host's work for the
-//! deletion being charged to the VM's own CPU allowance: a guest that uses both cores
-//! meanwhile is throttled, both cores together. Writing and syncing the same 6 GiB paused
-//! nothing. Not every deletion pauses (in the bench, the MemoryMappedFile rows' files did and
-//! the File rows' did not), so the wait measures rather than assumes. After deleting a
-//! row's files the bench therefore keeps every core busy until [`QUIET_SPAN`] passes without a
-//! [`PAUSE`] ([`until_quiet`]), and every window starts on a machine that is not still paying
-//! for the previous row's deletion.
+//! Deleting a row's files has a cost of its own that lands on whatever runs next. On a 2-core
+//! AMD EPYC VM (ext4 mounted with `discard`), deleting 6 GiB of written data paused the whole
+//! machine, both cores at once, for 10–34 ms every 1–2 s for 12–19 s after the `rm`, whether
+//! the data was a second or ten seconds old: two threads spinning on the clock saw the same
+//! gaps at the same moments, and the steal time rose by 0.6–0.8 s. With one thread spinning
+//! and the other core idle there was no pause and no steal at all, which points to the host's
+//! work for the deletion being charged to the VM's own CPU allowance: a guest that uses both
+//! cores meanwhile is throttled, both cores together. Writing and syncing the same 6 GiB
+//! paused nothing. Not every deletion pauses: on that VM the bench's MemoryMappedFile rows'
+//! files did and its File rows' did not; on an Intel Xeon VM the File rows' 4–5 GB did too in
+//! most runs. So the wait measures rather than assumes: after deleting a row's files the bench
+//! keeps every core busy until [`QUIET_SPAN`] passes without a [`PAUSE`] ([`until_quiet`]),
+//! and every window starts on a machine that is not still paying for the previous row's
+//! deletion.
 
 use std::fs::File;
 use std::path::PathBuf;

@@ -509,7 +509,7 @@ impl AsyncQueue {
         QueueStats {
             name: shared.options.name.clone(),
             capacity: shared.ring.capacity(),
-            len: shared.ring.claimed().saturating_sub(shared.ring.consumed()),
+            len: shared.ring.queued(),
             // Every claimed position was published (or is being): the tail counts them.
             enqueued: shared.ring.claimed() as u64,
             discarded: load(&shared.discarded),
@@ -698,9 +698,7 @@ impl Shared {
         // or the re-check below sees the freed slot (and a 5 ms re-check bounds any miss).
         fence(Ordering::SeqCst);
         let guard = self.space_lock.lock().unwrap_or_else(|e| e.into_inner());
-        if self.ring.claimed() - self.ring.consumed() >= self.ring.capacity()
-            && !self.ring.is_closed()
-        {
+        if self.ring.queued() >= self.ring.capacity() && !self.ring.is_closed() {
             let _ = self.space_signal.wait_timeout(guard, SPACE_RECHECK);
         }
         self.waiting_producers.fetch_sub(1, Ordering::SeqCst);

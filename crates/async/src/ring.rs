@@ -185,6 +185,19 @@ impl Ring {
         self.head.0.load(Ordering::SeqCst)
     }
 
+    /// Positions claimed and not yet finished by the consumer, never more than are queued as
+    /// it reads the head: a full reading means the ring was full.
+    ///
+    /// The tail is read before the head, so a consumer that moves on in between makes the
+    /// count smaller, never larger (a producer deciding whether to sleep then retries rather
+    /// than sleeps). The consumer may even pass the tail read, when the reader is preempted
+    /// between the loads while others claim and the consumer catches up: that reads as empty
+    /// instead of overflowing.
+    pub(crate) fn queued(&self) -> usize {
+        let claimed = self.claimed();
+        claimed.saturating_sub(self.consumed())
+    }
+
     /// True when the slot at `position` has been published. Only the consumer asks, for the
     /// position it is at or the one after it.
     pub(crate) fn is_published(&self, position: usize) -> bool {
@@ -264,5 +277,57 @@ mod tests {
         claim.publish();
         assert!(ring.is_published(0));
         assert_eq!(ring.claimed(), 1);
+    }
+
+    #[test]
+    fn queued_counts_claimed_positions_the_consumer_has_not_finished() {
+        let ring = Ring::new(4).unwrap();
+        assert_eq!(ring.queued(), 0);
+        for _ in 0..3 {
+            ring.try_claim().expect("room").publish();
+        }
+        assert_eq!(ring.queued(), 3);
+        ring.release(0);
+        assert_eq!(ring.queued(), 2);
+        ring.close();
+        assert_eq!(ring.queued(), 2, "the closed bit is not counted");
+    }
+
+    /// A reader of `queued` racing a producer and a consumer that fill and empty the ring many
+    /// times: the count never overflows (tests check overflow) nor exceeds the capacity.
+    #[test]
+    fn queued_stays_within_the_ring_while_the_consumer_catches_up() {
+        use std::sync::atomic::AtomicBool;
+        const EVENTS: usize = 200_000;
+        let ring = Ring::new(2).unwrap();
+        let done = AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                for _ in 0..EVENTS {
+                    loop {
+                        if let Ok(claim) = ring.try_claim() {
+                            claim.publish();
+                            break;
+                        }
+                        std::hint::spin_loop();
+                    }
+                }
+            });
+            scope.spawn(|| {
+                for position in 0..EVENTS {
+                    while !ring.is_published(position) {
+                        std::hint::spin_loop();
+                    }
+                    ring.release(position);
+                }
+                done.store(true, Ordering::SeqCst);
+            });
+            let mut readings = 0u64;
+            while !done.load(Ordering::SeqCst) {
+                assert!(ring.queued() <= ring.capacity());
+                readings += 1;
+            }
+            assert!(readings > 0);
+        });
     }
 }

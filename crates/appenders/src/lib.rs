@@ -53,6 +53,7 @@ mod rolling;
 mod rolling_file;
 mod rolling_memory_mapped_file;
 mod rolling_random_access_file;
+mod scheduling;
 mod socket;
 mod takeover;
 mod target;

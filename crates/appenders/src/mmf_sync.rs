@@ -217,7 +217,10 @@ impl BackgroundSync {
             let shared = Arc::clone(&self.shared);
             std::thread::Builder::new()
                 .name(self.shared.thread_name.to_string())
-                .spawn(move || shared.run(job))
+                .spawn(move || {
+                    crate::scheduling::run_as_batch_work();
+                    shared.run(job)
+                })
         });
         *started = match spawned {
             Ok(_) => Started::Yes,
@@ -395,4 +398,31 @@ impl Shared {
 pub(crate) fn sync_job(file: &File) -> io::Result<Job> {
     let file = file.try_clone()?;
     Ok(Box::new(move || file.sync_data()))
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::*;
+
+    /// The worker's runs happen on a thread whose wake-ups do not preempt the writers
+    /// (`scheduling`), and the caller's thread keeps its own policy.
+    #[test]
+    fn the_worker_runs_its_job_as_batch_work() {
+        let worker =
+            BackgroundSync::with_thread("test.log", "l4rs-test-worker", false, Duration::ZERO);
+        let (seen, policies) = std::sync::mpsc::channel();
+        let job = move || -> io::Result<Job> {
+            Ok(Box::new(move || {
+                let _ = seen.send(crate::scheduling::current_policy());
+                Ok(())
+            }))
+        };
+        worker.request_job(job, || panic!("the worker thread should run the job"));
+        let policy = policies
+            .recv_timeout(Duration::from_secs(10))
+            .expect("the job ran");
+        worker.stop();
+        assert_eq!(policy, libc::SCHED_BATCH);
+        assert_ne!(crate::scheduling::current_policy(), libc::SCHED_BATCH);
+    }
 }

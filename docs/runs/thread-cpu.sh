@@ -6,6 +6,8 @@
 # threads", 2026-12-06).
 pid=$1
 interval=$2
+# join needs both snapshots sorted on the thread id alone, byte by byte.
+export LC_ALL=C
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 snapshot() {
@@ -14,7 +16,7 @@ snapshot() {
         sched=$(cat "$task/schedstat" 2>/dev/null) || continue
         switches=$(awk '/voluntary_ctxt_switches/ {printf "%s ", $2}' "$task/status" 2>/dev/null)
         echo "$(basename "$task") $name $sched $switches"
-    done | sort
+    done | sort -k1,1
 }
 while kill -0 "$pid" 2>/dev/null; do
     snapshot >"$scratch/before"

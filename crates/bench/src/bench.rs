@@ -736,6 +736,7 @@ fn machine_info(dir: &Path, java: Option<String>, counting: bool) -> serde_json:
         "l4rs": env!("CARGO_PKG_VERSION"),
         "java": java,
         "allocations_counted": counting,
+        "free_page_reporting": crate::page_reporting::free_page_reporting(Path::new("/")),
     })
 }
 

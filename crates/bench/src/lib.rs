@@ -13,6 +13,7 @@ pub mod java;
 pub mod kafka_row;
 pub mod latency;
 pub mod ours;
+pub mod page_reporting;
 pub mod peers;
 pub mod progress;
 pub mod report;

@@ -9,22 +9,27 @@
 //! bytes its warm-up wrote.
 //!
 //! Deleting a row's files has a cost of its own that lands on whatever runs next. On a 2-core
-//! AMD EPYC VM (ext4 mounted with `discard`), deleting 6 GiB of written data paused the whole
-//! machine, both cores at once, for 10–34 ms every 1–2 s for 12–19 s after the `rm`, whether
-//! the data was a second or ten seconds old: two threads spinning on the clock saw the same
-//! gaps at the same moments, and the steal time rose by 0.6–0.8 s. With one thread spinning
-//! and the other core idle there was no pause and no steal at all, which points to the host's
-//! work for the deletion being charged to the VM's own CPU allowance: a guest that uses both
-//! cores meanwhile is throttled, both cores together. Writing and syncing the same 6 GiB
-//! paused nothing. Not every deletion pauses: on that VM the bench's MemoryMappedFile rows'
-//! files did and its File rows' did not; on an Intel Xeon VM the File rows' 4–5 GB did too in
-//! most runs. So the wait measures rather than assumes: after deleting a row's files the bench
+//! AMD EPYC VM, deleting 6 GiB of written data paused the whole machine, both cores at once,
+//! for 10–34 ms every 1–2 s for 12–19 s after the `rm`, whether the data was a second or ten
+//! seconds old: two threads spinning on the clock saw the same gaps at the same moments, and
+//! the steal time rose by 0.6–0.8 s. With one thread spinning and the other core idle there
+//! was no pause. The likely cause, traced later on an Intel Xeon VM: the guest's free page
+//! reporting (virtio-balloon) tells the host about the memory that the file's page cache gave
+//! back, in a pass every 2 s (the first about 1.2 GiB, most after it 0.25–0.3 GiB), and each pass
+//! paused both cores. Dropping the page cache without deleting anything paused the machine the
+//! same way; with reporting switched off for a trial (`page_reporting_order` above the largest
+//! block order), the same deletion paused nothing; the file system's discards played no part
+//! (docs/benchmarks.md, "Pauses after deletions: free page reporting"). The AMD VM was not
+//! checked for a balloon. Not every deletion pauses: on the AMD VM the bench's MemoryMappedFile
+//! rows' files did and its File rows' did not; on the Intel VM the File rows' 4–5 GB did too
+//! in most runs. The bench does not switch reporting off, since that is the host's business.
+//! So the wait measures rather than assumes: after deleting a row's files the bench
 //! keeps every core busy until [`QUIET_SPAN`] passes without a [`PAUSE`] ([`until_quiet`]),
 //! and every window starts on a machine that is not still paying for the previous row's
 //! deletion.
 
 use std::fs::File;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
@@ -79,8 +84,12 @@ pub fn delete(files: &[PathBuf], wait: bool) -> Option<Quiet> {
         return None;
     }
     let quiet = until_quiet();
+    let why = likely_cause(
+        quiet.pauses,
+        crate::page_reporting::free_page_reporting(Path::new("/")) == Some(true),
+    );
     eprintln!(
-        "l4rs-bench: deleted {:.1} GB; the machine paused {} times ({} ms or more) and was {} after {:.1} s",
+        "l4rs-bench: deleted {:.1} GB; the machine paused {} times ({} ms or more) and was {} after {:.1} s{why}",
         bytes as f64 / 1e9,
         quiet.pauses,
         PAUSE.as_millis(),
@@ -88,6 +97,17 @@ pub fn delete(files: &[PathBuf], wait: bool) -> Option<Quiet> {
         quiet.waited.as_secs_f64()
     );
     Some(quiet)
+}
+
+/// What the wait's message adds about the pauses it saw: the likely cause when the machine
+/// reports freed memory to its host, which the deletion just gave it plenty of; nothing when
+/// there were no pauses or no such reporting to blame.
+fn likely_cause(pauses: u32, free_page_reporting: bool) -> &'static str {
+    if pauses > 0 && free_page_reporting {
+        " (likely the host taking back the freed page cache: free page reporting)"
+    } else {
+        ""
+    }
 }
 
 /// Spins on the monotonic clock on every core until [`QUIET_SPAN`] passes without a [`PAUSE`]
@@ -185,6 +205,13 @@ mod tests {
 
     fn watch() -> Watch {
         Watch::new(ms(8), ms(100), ms(1000))
+    }
+
+    #[test]
+    fn free_page_reporting_is_named_only_for_pauses_on_a_reporting_machine() {
+        assert!(likely_cause(3, true).contains("free page reporting"));
+        assert_eq!(likely_cause(0, true), "");
+        assert_eq!(likely_cause(3, false), "");
     }
 
     /// Feeds one thread's `readings` (ms), then 1 ms steps, until the wait ends.

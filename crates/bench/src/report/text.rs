@@ -44,6 +44,9 @@ pub fn render(report: &Report<'_>) -> String {
         machine["cpu"].as_str().unwrap_or(""),
         dir.display()
     );
+    if machine["free_page_reporting"].as_bool() == Some(true) {
+        let _ = writeln!(out, "note: {}", crate::page_reporting::NOTE);
+    }
     let _ = writeln!(
         out,
         "workload: DEBUG, 100-char message, 20% with a 101-frame error rendered by %ex{{full}}; {} s warm-up, {} s measured, then drained (end to end)\n",
@@ -558,5 +561,19 @@ mod tests {
         );
         let results: Vec<&str> = text.lines().filter(|l| l.starts_with("RESULT ")).collect();
         assert_eq!(results, [l4rs.result_line(), rounds[0][1].result_line()]);
+        // The free page reporting note only for a machine found reporting.
+        assert!(!text.contains("free page reporting"), "{text}");
+        let mut reporting = machine.clone();
+        reporting["free_page_reporting"] = true.into();
+        let noted = render(&Report {
+            machine: &reporting,
+            ..report
+        });
+        let second_line = noted.lines().nth(1).unwrap_or_default();
+        assert_eq!(
+            second_line,
+            format!("note: {}", crate::page_reporting::NOTE),
+            "{noted}"
+        );
     }
 }

@@ -163,6 +163,11 @@ pub fn run(options: &Options) -> Result<(), String> {
         options.warmup.as_secs_f64(),
         options.measure.as_secs_f64()
     );
+    // The pauses that reporting causes after each row's deletion are what the quiet waits are
+    // for; a reader of the windows should know the machine has them.
+    if crate::page_reporting::free_page_reporting(Path::new("/")) == Some(true) {
+        println!("note: {}", crate::page_reporting::NOTE);
+    }
     for (label, threads, rate, source) in &sources {
         let why = match source {
             RateSource::Given => "--rate".to_string(),

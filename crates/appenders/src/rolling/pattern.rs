@@ -203,6 +203,13 @@ impl RuntimePattern {
     /// rollover). `interval` units per period; `modulate` aligns periods to its multiples.
     /// `None` without a `%d`, or when the next rollover lies beyond the calendar (an interval of
     /// millions of months or hours): the appender then never rolls over by time.
+    ///
+    /// As in the Java calendar log4j2 computes with, a wall time the zone's clocks pass twice
+    /// (the hour repeated when summer time ends) is read as the later, standard-time one, a
+    /// wall time they skip as the instant after the skip, and hours, minutes, seconds and
+    /// milliseconds are added as elapsed time (days and longer on the wall clock). So the next
+    /// rollover is always after `at`; reading the repeated hour as the earlier one put it an
+    /// hour in the past there, and rolled over on every event for that hour.
     pub(crate) fn next_period(&self, at: i64, interval: u32, modulate: bool) -> Option<(i64, i64)> {
         let frequency = self.frequency?;
         let local = self
@@ -216,24 +223,37 @@ impl RuntimePattern {
                 interval
             }
         };
+        let resolve = |dt: DateTime| -> Option<i64> {
+            Some(
+                self.zone
+                    .to_ambiguous_timestamp(dt)
+                    .later()
+                    .ok()?
+                    .as_millisecond(),
+            )
+        };
         let date = local.date();
-        let (next, one) = match frequency {
-            RolloverFrequency::Annually => {
-                let start = DateTime::from(Date::new(date.year(), 1, 1).ok()?);
-                (
-                    start
-                        .checked_add(Span::new().try_years(step(date.year().into())).ok()?)
-                        .ok()?,
-                    1.year(),
-                )
-            }
+        let on_the_wall_clock = |start: DateTime, units: Span, one: Span| -> Option<(i64, i64)> {
+            let next = start.checked_add(units).ok()?;
+            Some((resolve(next)?, resolve(next.checked_sub(one).ok()?)?))
+        };
+        let elapsed = |start: DateTime, units: i64, unit_millis: i64| -> Option<(i64, i64)> {
+            let next = resolve(start)?.checked_add(units.checked_mul(unit_millis)?)?;
+            // Within the calendar, as every other unit's next rollover.
+            jiff::Timestamp::from_millisecond(next).ok()?;
+            Some((next, next - unit_millis))
+        };
+        match frequency {
+            RolloverFrequency::Annually => on_the_wall_clock(
+                DateTime::from(Date::new(date.year(), 1, 1).ok()?),
+                Span::new().try_years(step(date.year().into())).ok()?,
+                1.year(),
+            ),
             RolloverFrequency::Monthly => {
-                let start = DateTime::from(date.first_of_month());
                 let month0 = i64::from(date.month()) - 1;
-                (
-                    start
-                        .checked_add(Span::new().try_months(step(month0)).ok()?)
-                        .ok()?,
+                on_the_wall_clock(
+                    DateTime::from(date.first_of_month()),
+                    Span::new().try_months(step(month0)).ok()?,
                     1.month(),
                 )
             }
@@ -242,77 +262,44 @@ impl RuntimePattern {
                 let back = i64::from(date.weekday().to_sunday_zero_offset());
                 let start = DateTime::from(date.checked_sub(back.days()).ok()?);
                 let week = i64::from(start.date().iso_week_date().week());
-                (
-                    start
-                        .checked_add(Span::new().try_days(step(week) * 7).ok()?)
-                        .ok()?,
-                    7.days(),
-                )
+                on_the_wall_clock(start, Span::new().try_days(step(week) * 7).ok()?, 7.days())
             }
-            RolloverFrequency::Daily => {
-                let start = DateTime::from(date);
-                let day = i64::from(date.day_of_year());
-                (
-                    start
-                        .checked_add(Span::new().try_days(step(day)).ok()?)
-                        .ok()?,
-                    1.day(),
-                )
-            }
-            RolloverFrequency::Hourly => {
-                let start = date.at(local.hour(), 0, 0, 0);
-                (
-                    start
-                        .checked_add(Span::new().try_hours(step(local.hour().into())).ok()?)
-                        .ok()?,
-                    1.hour(),
-                )
-            }
-            RolloverFrequency::EveryMinute => {
-                let start = date.at(local.hour(), local.minute(), 0, 0);
-                (
-                    start
-                        .checked_add(Span::new().try_minutes(step(local.minute().into())).ok()?)
-                        .ok()?,
-                    1.minute(),
-                )
-            }
-            RolloverFrequency::EverySecond => {
-                let start = date.at(local.hour(), local.minute(), local.second(), 0);
-                (
-                    start
-                        .checked_add(Span::new().try_seconds(step(local.second().into())).ok()?)
-                        .ok()?,
-                    1.second(),
-                )
-            }
+            RolloverFrequency::Daily => on_the_wall_clock(
+                DateTime::from(date),
+                Span::new()
+                    .try_days(step(i64::from(date.day_of_year())))
+                    .ok()?,
+                1.day(),
+            ),
+            RolloverFrequency::Hourly => elapsed(
+                date.at(local.hour(), 0, 0, 0),
+                step(local.hour().into()),
+                3_600_000,
+            ),
+            RolloverFrequency::EveryMinute => elapsed(
+                date.at(local.hour(), local.minute(), 0, 0),
+                step(local.minute().into()),
+                60_000,
+            ),
+            RolloverFrequency::EverySecond => elapsed(
+                date.at(local.hour(), local.minute(), local.second(), 0),
+                step(local.second().into()),
+                1_000,
+            ),
             RolloverFrequency::EveryMillisecond => {
                 let millis = i64::from(local.subsec_nanosecond() / 1_000_000);
-                let start = date.at(
-                    local.hour(),
-                    local.minute(),
-                    local.second(),
-                    (millis * 1_000_000) as i32,
-                );
-                (
-                    start
-                        .checked_add(Span::new().try_milliseconds(step(millis)).ok()?)
-                        .ok()?,
-                    1.millisecond(),
+                elapsed(
+                    date.at(
+                        local.hour(),
+                        local.minute(),
+                        local.second(),
+                        (millis * 1_000_000) as i32,
+                    ),
+                    step(millis),
+                    1,
                 )
             }
-        };
-        let to_millis = |dt: DateTime| -> Option<i64> {
-            Some(
-                self.zone
-                    .to_ambiguous_timestamp(dt)
-                    .compatible()
-                    .ok()?
-                    .as_millisecond(),
-            )
-        };
-        let file_time = next.checked_sub(one).ok()?;
-        Some((to_millis(next)?, to_millis(file_time)?))
+        }
     }
 }
 
@@ -405,6 +392,82 @@ mod tests {
             .unwrap();
         assert_eq!(show(next), "2024-01-31T10:00:01Z");
         assert!(pattern("app-%i.log").next_period(0, 1, false).is_none());
+    }
+
+    #[test]
+    fn periods_across_summer_time_changes_are_read_as_java_reads_them() {
+        // Sydney: on 2027-04-04 the clocks go back from 03:00 to 02:00 (16:00Z), so 02:00-03:00
+        // passes twice; on 2027-10-03 they skip from 02:00 to 03:00 (16:00Z). The expected
+        // instants are what log4j2 2.19's `PatternProcessor.getNextTime` (next rollover) and
+        // `getNextFileTime` returned for the same instants under
+        // `-Duser.timezone=Australia/Sydney` (run by hand, 2026-12-06).
+        let cases = [
+            // The rolling_values fuzz target's find: the repeated hour's second pass.
+            (
+                "HH-mm-ss",
+                "2027-04-03T16:30:00.500Z",
+                "2027-04-03T16:30:01Z",
+                "2027-04-03T16:30:00Z",
+            ),
+            // Its first pass: Java reads 02:30:00 as the second pass's, an hour on.
+            (
+                "HH-mm-ss",
+                "2027-04-03T15:30:00.500Z",
+                "2027-04-03T16:30:01Z",
+                "2027-04-03T16:30:00Z",
+            ),
+            (
+                "HH",
+                "2027-04-03T14:30:00Z",
+                "2027-04-03T15:00:00Z",
+                "2027-04-03T14:00:00Z",
+            ),
+            (
+                "HH",
+                "2027-04-03T15:30:00Z",
+                "2027-04-03T17:00:00Z",
+                "2027-04-03T16:00:00Z",
+            ),
+            (
+                "HH",
+                "2027-04-03T16:30:00Z",
+                "2027-04-03T17:00:00Z",
+                "2027-04-03T16:00:00Z",
+            ),
+            (
+                "dd",
+                "2027-04-04T02:00:00Z",
+                "2027-04-04T14:00:00Z",
+                "2027-04-03T13:00:00Z",
+            ),
+            (
+                "HH-mm",
+                "2027-10-02T15:59:30Z",
+                "2027-10-02T16:00:00Z",
+                "2027-10-02T15:59:00Z",
+            ),
+            (
+                "HH",
+                "2027-10-02T15:30:00Z",
+                "2027-10-02T16:00:00Z",
+                "2027-10-02T15:00:00Z",
+            ),
+        ];
+        for (unit, at, next, file_time) in cases {
+            let p = pattern(&format!(
+                "app-%d{{yyyy-MM-dd-{unit}}}{{Australia/Sydney}}.log"
+            ));
+            let got = p.next_period(millis(at), 1, false).unwrap();
+            assert_eq!(
+                (show(got.0), show(got.1)),
+                (next.to_string(), file_time.to_string()),
+                "{unit} at {at}"
+            );
+            assert!(
+                got.0 > millis(at),
+                "{unit} at {at}: the next rollover is later"
+            );
+        }
     }
 
     #[test]

@@ -206,10 +206,12 @@ impl RuntimePattern {
     ///
     /// As in the Java calendar log4j2 computes with, a wall time the zone's clocks pass twice
     /// (the hour repeated when summer time ends) is read as the later, standard-time one, a
-    /// wall time they skip as the instant after the skip, and hours, minutes, seconds and
-    /// milliseconds are added as elapsed time (days and longer on the wall clock). So the next
-    /// rollover is always after `at`; reading the repeated hour as the earlier one put it an
-    /// hour in the past there, and rolled over on every event for that hour.
+    /// wall time they skip as moved forward by the skip, and hours, minutes, seconds and
+    /// milliseconds are added as elapsed time (days and longer on the wall clock). Reading the
+    /// repeated hour as the earlier pass put the next rollover an hour in the past there, and
+    /// rolled over on every event for that hour. Where Java's answer is still in the past (a
+    /// change of less than the unit), the wall clock's next unit is taken instead: the next
+    /// rollover is always after `at`.
     pub(crate) fn next_period(&self, at: i64, interval: u32, modulate: bool) -> Option<(i64, i64)> {
         let frequency = self.frequency?;
         let local = self
@@ -238,7 +240,18 @@ impl RuntimePattern {
             Some((resolve(next)?, resolve(next.checked_sub(one).ok()?)?))
         };
         let elapsed = |start: DateTime, units: i64, unit_millis: i64| -> Option<(i64, i64)> {
-            let next = resolve(start)?.checked_add(units.checked_mul(unit_millis)?)?;
+            let mut next = resolve(start)?.checked_add(units.checked_mul(unit_millis)?)?;
+            if next <= at {
+                // Where the clocks go back by less than the unit (Lord Howe's half hour), the
+                // unit's start, passed once, lies before the repeated span, and elapsed time
+                // from it ends before `at`. Java's calendar leaves it there, and log4j2 then
+                // rolls over on every event until the clock catches up; the wall clock's next
+                // unit, read as its later pass, is after `at`.
+                let span = Span::new()
+                    .try_milliseconds(units.checked_mul(unit_millis)?)
+                    .ok()?;
+                next = resolve(start.checked_add(span).ok()?)?;
+            }
             // Within the calendar, as every other unit's next rollover.
             jiff::Timestamp::from_millisecond(next).ok()?;
             Some((next, next - unit_millis))
@@ -468,6 +481,18 @@ mod tests {
                 "{unit} at {at}: the next rollover is later"
             );
         }
+        // Lord Howe's clocks go back half an hour (02:00 +11:00 to 01:30 +10:30, 15:00Z), so
+        // 01:45 passes twice. On its second pass (15:15Z) the hour began at 01:00 +11:00
+        // (14:00Z), and Java's hour after it (15:00Z) is already past; l4rs takes the wall
+        // clock's 02:00 +10:30 instead.
+        let p = pattern("app-%d{yyyy-MM-dd-HH}{Australia/Lord_Howe}.log");
+        let (next, file_time) = p
+            .next_period(millis("2027-04-03T15:15:00Z"), 1, false)
+            .unwrap();
+        assert_eq!(
+            (show(next), show(file_time)),
+            ("2027-04-03T15:30:00Z".into(), "2027-04-03T14:30:00Z".into())
+        );
     }
 
     #[test]
@@ -534,7 +559,7 @@ mod tests {
                 Just("%%".to_string()),
                 Just(".gz".to_string()),
                 "%d\\{[yMdHhmsSwWDEaKk' :.-]{0,10}\\}",
-                "%d\\{[yMdHm-]{0,8}\\}\\{(UTC|GMT[+-][0-9]{1,2}|America/New_York|Nowhere)\\}",
+                "%d\\{[yMdHm-]{0,8}\\}\\{(UTC|GMT[+-][0-9]{1,2}|America/New_York|Australia/Lord_Howe|Nowhere)\\}",
                 Just("%d".to_string()),
                 (proptest::option::of(0u32..10_000), any::<bool>()).prop_map(|(width, zero)| {
                     match width {

@@ -438,7 +438,10 @@ impl MemoryMappedFileManager {
                 // inside the region, and no other writer was given them.
                 unsafe { copy_to(base, position - self.region_start(region), bytes) };
                 self.count(slot, length);
-                if self.regions.wants_prefault(end) {
+                if self
+                    .regions
+                    .wants_prefault(end, self.region_start(region + 1))
+                {
                     self.request_keeper();
                 }
                 return Ok(());

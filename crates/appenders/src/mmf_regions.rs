@@ -42,9 +42,9 @@ const PREFAULT_AHEAD: u64 = 256 << 10;
 /// How far ahead while it is written heavily (see [`Regions::adapt_to_rate`]). Flat out, four
 /// writers cross 256 KiB in 0.1–0.2 ms, less time than the keeper, which yields to them as
 /// `SCHED_BATCH` work, may wait for a CPU. With the keeper 16 MiB ahead, the bench's
-/// synchronous MemoryMappedFile row (4 threads, ext4, 2 cores, 2026-12-06) wrote 1.18–1.31× as
-/// much as with 256 KiB in 4 rounds (an earlier build: 1.07–1.25× in 6; 4 MiB ahead:
-/// 1.02–1.12×). The light mode keeps 256 KiB, with which its tail latency was measured.
+/// synchronous MemoryMappedFile row (4 threads, ext4, 2 cores, 2026-12-06) wrote 1.19–1.27× as
+/// much as with 256 KiB in 3 rounds (earlier builds: 1.18–1.31× in 4, 1.07–1.25× in 6; 4 MiB
+/// ahead: 1.02–1.12×). The light mode keeps 256 KiB, with which its tail latency was measured.
 const HEAVY_PREFAULT_AHEAD: u64 = 16 << 20;
 /// The most the keeper populates under one slot's lock, so that the writer completing a region
 /// waits for one step at most before it can unmap it.
@@ -229,10 +229,12 @@ impl Regions {
         slot.region.store(region, Ordering::Release);
     }
 
-    /// True when a writer whose record ends at file offset `end` should ask the keeper to
-    /// populate more pages.
-    pub(crate) fn wants_prefault(&self, end: u64) -> bool {
-        end + self.prefault_ahead() / 2 > self.prefaulted.load(Ordering::Relaxed)
+    /// True when a writer whose record ends at file offset `end`, in the region that ends at
+    /// `region_end`, should ask the keeper to populate more pages: within half the distance
+    /// of the populated end, unless its region is populated to its end (the keeper populates
+    /// no further, so asking would only wake it for nothing).
+    pub(crate) fn wants_prefault(&self, end: u64, region_end: u64) -> bool {
+        (end + self.prefault_ahead() / 2).min(region_end) > self.prefaulted.load(Ordering::Relaxed)
     }
 
     /// How far ahead of the writers the keeper populates, for the current write rate.
@@ -338,13 +340,16 @@ impl Regions {
     /// reads as zeros anyway (the blocks are reserved and read as NULs until written).
     pub(crate) fn prefault(&self) {
         for slot in &self.slots {
-            while self.prefault_step(slot) {}
+            let mut target = None;
+            while self.prefault_step(slot, &mut target) {}
         }
     }
 
-    /// Populates the next [`PREFAULT_STEP`] at most of `slot`'s region; false when there was
-    /// nothing left to populate.
-    fn prefault_step(&self, slot: &Slot) -> bool {
+    /// Populates the next [`PREFAULT_STEP`] at most of `slot`'s region, up to `target`: the
+    /// file offset set by the first step of the pass, so that writers moving on meanwhile do
+    /// not hold the keeper from its other work a step at a time (they ask again). False when
+    /// there was nothing left to populate.
+    fn prefault_step(&self, slot: &Slot, target: &mut Option<u64>) -> bool {
         let held = lock(&slot.mapping);
         let Some(mapping) = held.as_ref() else {
             return false;
@@ -357,10 +362,10 @@ impl Regions {
         let region_start = self.region_start(region);
         let filled = slot.filled.load(Ordering::Acquire);
         let from = (region_start + filled).max(self.prefaulted.load(Ordering::Relaxed));
-        // Bounded by the region's end, so the steps end even if the writers outran them.
-        let to = (region_start + filled + self.prefault_ahead())
-            .min(region_start + self.length)
-            .min(from + PREFAULT_STEP);
+        let region_end = region_start + self.length;
+        let target =
+            *target.get_or_insert((region_start + filled + self.prefault_ahead()).min(region_end));
+        let to = target.min(region_end).min(from + PREFAULT_STEP);
         if from >= to {
             return false;
         }
@@ -719,27 +724,53 @@ mod tests {
     }
 
     #[test]
-    fn a_heavily_written_file_is_populated_further_ahead() {
+    fn a_heavily_written_file_is_populated_further_ahead_in_steps() {
+        // A region longer than the heavy distance, so that the distance shows.
+        const LONG: u64 = 2 * HEAVY_PREFAULT_AHEAD;
         let dir = TempDir::new("mmf-regions-ahead");
-        let regions = regions(&dir);
-        prepare(&regions, 0);
+        let file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(dir.file("regions.log"))
+            .unwrap();
+        let regions = Regions::new(Arc::new(file), 0, LONG, true, Duration::ZERO);
+        regions.reserve_for_owner(0, LONG).unwrap();
+        let mapping = MmapOptions::new()
+            .len(LONG as usize)
+            .map_raw(regions.file.as_ref())
+            .unwrap();
+        regions.install(0, mapping, 0);
+        let prefaulted = || regions.prefaulted.load(Ordering::Relaxed);
         regions.slot(0).filled.store(4096, Ordering::Relaxed);
         regions.prefault();
-        assert_eq!(
-            regions.prefaulted.load(Ordering::Relaxed),
-            4096 + PREFAULT_AHEAD
-        );
-        assert!(!regions.wants_prefault(4096));
-        assert!(regions.wants_prefault(4096 + PREFAULT_AHEAD / 2 + 1));
+        assert_eq!(prefaulted(), 4096 + PREFAULT_AHEAD, "light: 256 KiB ahead");
+        assert!(!regions.wants_prefault(4096, LONG));
+        assert!(regions.wants_prefault(4096 + PREFAULT_AHEAD / 2 + 1, LONG));
+
         regions.light.store(false, Ordering::Relaxed);
         assert!(
-            regions.wants_prefault(4096),
+            regions.wants_prefault(4096, LONG),
             "heavy, the writers ask while they are within half the longer distance"
         );
+        let mut target = None;
+        assert!(regions.prefault_step(regions.slot(0), &mut target));
+        assert_eq!(prefaulted(), 4096 + 2 * PREFAULT_STEP, "one step at a time");
+        assert_eq!(target, Some(4096 + HEAVY_PREFAULT_AHEAD));
+        // Writers moving on during the pass do not move its target.
+        regions.slot(0).filled.store(8192, Ordering::Relaxed);
+        while regions.prefault_step(regions.slot(0), &mut target) {}
+        assert_eq!(prefaulted(), 4096 + HEAVY_PREFAULT_AHEAD);
         regions.prefault();
-        // In steps, up to the region's end: the region is shorter than the heavy distance.
-        const { assert!(REGION < 4096 + HEAVY_PREFAULT_AHEAD) };
-        assert_eq!(regions.prefaulted.load(Ordering::Relaxed), REGION);
+        assert_eq!(prefaulted(), 8192 + HEAVY_PREFAULT_AHEAD);
+
+        // Near the region's end: populated to its end, and then nothing more to ask for.
+        regions.slot(0).filled.store(LONG - 4096, Ordering::Relaxed);
+        assert!(regions.wants_prefault(LONG - 4096, LONG));
+        regions.prefault();
+        assert_eq!(prefaulted(), LONG);
+        assert!(!regions.wants_prefault(LONG - 100, LONG));
     }
 
     #[test]

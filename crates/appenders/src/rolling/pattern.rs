@@ -240,17 +240,19 @@ impl RuntimePattern {
             Some((resolve(next)?, resolve(next.checked_sub(one).ok()?)?))
         };
         let elapsed = |start: DateTime, units: i64, unit_millis: i64| -> Option<(i64, i64)> {
-            let mut next = resolve(start)?.checked_add(units.checked_mul(unit_millis)?)?;
+            let next = resolve(start)?.checked_add(units.checked_mul(unit_millis)?)?;
             if next <= at {
                 // Where the clocks go back by less than the unit (Lord Howe's half hour), the
                 // unit's start, passed once, lies before the repeated span, and elapsed time
                 // from it ends before `at`. Java's calendar leaves it there, and log4j2 then
                 // rolls over on every event until the clock catches up; the wall clock's next
-                // unit, read as its later pass, is after `at`.
+                // unit, read as its later pass, is after `at`. The file is named by the wall
+                // clock's unit before it, for the same reason.
                 let span = Span::new()
                     .try_milliseconds(units.checked_mul(unit_millis)?)
                     .ok()?;
-                next = resolve(start.checked_add(span).ok()?)?;
+                let one = Span::new().try_milliseconds(unit_millis).ok()?;
+                return on_the_wall_clock(start, span, one);
             }
             // Within the calendar, as every other unit's next rollover.
             jiff::Timestamp::from_millisecond(next).ok()?;
@@ -484,14 +486,14 @@ mod tests {
         // Lord Howe's clocks go back half an hour (02:00 +11:00 to 01:30 +10:30, 15:00Z), so
         // 01:45 passes twice. On its second pass (15:15Z) the hour began at 01:00 +11:00
         // (14:00Z), and Java's hour after it (15:00Z) is already past; l4rs takes the wall
-        // clock's 02:00 +10:30 instead.
+        // clock's 02:00 +10:30 instead, and names the file by the hour before it, 01:00.
         let p = pattern("app-%d{yyyy-MM-dd-HH}{Australia/Lord_Howe}.log");
         let (next, file_time) = p
             .next_period(millis("2027-04-03T15:15:00Z"), 1, false)
             .unwrap();
         assert_eq!(
             (show(next), show(file_time)),
-            ("2027-04-03T15:30:00Z".into(), "2027-04-03T14:30:00Z".into())
+            ("2027-04-03T15:30:00Z".into(), "2027-04-03T14:00:00Z".into())
         );
     }
 

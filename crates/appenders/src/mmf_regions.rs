@@ -756,7 +756,11 @@ mod tests {
         );
         let mut target = None;
         assert!(regions.prefault_step(regions.slot(0), &mut target));
-        assert_eq!(prefaulted(), 4096 + 2 * PREFAULT_STEP, "one step at a time");
+        assert_eq!(
+            prefaulted(),
+            4096 + PREFAULT_AHEAD + PREFAULT_STEP,
+            "one step at a time"
+        );
         assert_eq!(target, Some(4096 + HEAVY_PREFAULT_AHEAD));
         // Writers moving on during the pass do not move its target.
         regions.slot(0).filled.store(8192, Ordering::Relaxed);
@@ -771,6 +775,8 @@ mod tests {
         regions.prefault();
         assert_eq!(prefaulted(), LONG);
         assert!(!regions.wants_prefault(LONG - 100, LONG));
+        // The first record of the next region asks again.
+        assert!(regions.wants_prefault(LONG + 4096, 2 * LONG));
     }
 
     #[test]

@@ -591,9 +591,9 @@ mod tests {
 
     const REGION: u64 = MIN_KEPT_REGION;
 
-    /// Regions of a new file whose data starts at `start` (an appended file's end, rarely on
-    /// a page boundary).
-    fn regions_from(dir: &TempDir, start: u64) -> Regions {
+    /// Regions of `length` bytes of a new file whose data starts at `start` (an appended
+    /// file's end, rarely on a page boundary).
+    fn regions_of(dir: &TempDir, start: u64, length: u64) -> Regions {
         let file = OpenOptions::new()
             .read(true)
             .write(true)
@@ -601,7 +601,11 @@ mod tests {
             .truncate(true)
             .open(dir.file("regions.log"))
             .unwrap();
-        Regions::new(Arc::new(file), start, REGION, true, Duration::ZERO)
+        Regions::new(Arc::new(file), start, length, true, Duration::ZERO)
+    }
+
+    fn regions_from(dir: &TempDir, start: u64) -> Regions {
+        regions_of(dir, start, REGION)
     }
 
     fn regions(dir: &TempDir) -> Regions {
@@ -728,14 +732,7 @@ mod tests {
         // A region longer than the heavy distance, so that the distance shows.
         const LONG: u64 = 2 * HEAVY_PREFAULT_AHEAD;
         let dir = TempDir::new("mmf-regions-ahead");
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .open(dir.file("regions.log"))
-            .unwrap();
-        let regions = Regions::new(Arc::new(file), 0, LONG, true, Duration::ZERO);
+        let regions = regions_of(&dir, 0, LONG);
         regions.reserve_for_owner(0, LONG).unwrap();
         let mapping = MmapOptions::new()
             .len(LONG as usize)

@@ -13,12 +13,12 @@
 //! for 10–34 ms every 1–2 s for 12–19 s after the `rm`, whether the data was a second or ten
 //! seconds old: two threads spinning on the clock saw the same gaps at the same moments, and
 //! the steal time rose by 0.6–0.8 s. With one thread spinning and the other core idle there
-//! was no pause. The likely cause, traced later on an Intel Xeon VM (the AMD VM was not checked):
-//! the guest's free page reporting tells the host it may take back the freed page cache, and
-//! each of its passes paused both cores ([`crate::page_reporting`]). Not every deletion pauses: on the AMD
-//! VM the bench's MemoryMappedFile rows' files did and its File rows' did not; on the Intel VM
-//! the File rows' 4–5 GB did too in most runs. The bench does not switch reporting off, since
-//! that is the host's business.
+//! was no pause. The likely cause, traced later on an Intel Xeon VM (the AMD VM was not
+//! checked): the guest's free page reporting tells the host it may take back the freed page
+//! cache, and each of its passes paused both cores ([`crate::page_reporting`]). Not every
+//! deletion pauses: on the AMD VM the bench's MemoryMappedFile rows' files did and its File
+//! rows' did not; on the Intel VM the File rows' 4–5 GB did too in most runs. The bench does
+//! not switch reporting off, since that is the host's business.
 //! So the wait measures rather than assumes: after deleting a row's files the bench
 //! keeps every core busy until [`QUIET_SPAN`] passes without a [`PAUSE`] ([`until_quiet`]),
 //! and every window starts on a machine that is not still paying for the previous row's

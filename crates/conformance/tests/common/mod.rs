@@ -21,18 +21,7 @@ pub(crate) fn oracle_dir() -> PathBuf {
 
 /// Ok when Java, Debian's log4j2 jars and the oracle's files are all there.
 pub(crate) fn oracle_available() -> Result<(), String> {
-    let jars = ["log4j-api.jar", "log4j-core.jar", "disruptor.jar"];
-    let jar_dir = std::env::var("LOG4J_JAR_DIR").unwrap_or_else(|_| "/usr/share/java".into());
-    for jar in jars {
-        if !Path::new(&jar_dir).join(jar).exists() {
-            return Err(format!(
-                "{jar_dir}/{jar} is missing (apt-get install -y liblog4j2-java libdisruptor-java)"
-            ));
-        }
-    }
-    if Command::new("javac").arg("-version").output().is_err() {
-        return Err("javac is missing (apt-get install -y default-jdk-headless)".into());
-    }
+    l4rs_test_support::log4j2::available()?;
     for file in ["compare.py", "log4j2-java/run.sh"] {
         if !oracle_dir().join(file).exists() {
             return Err(format!("{} is missing", oracle_dir().join(file).display()));

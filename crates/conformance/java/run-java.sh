@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Compiles (once, cached by source, jars and javac) and runs one of this folder's Java programs
+# against real log4j2 (Debian's 2.19 jars): the Java counterparts of what l4rs is compared with.
+# Usage: run-java.sh CLASS [ARGS...]; CLASS.java is in this folder. The JVM starts in UTC with
+# the oracle's output environment (UTF-8, `\n`, locale en_US); ORACLE_JAVA_OPTS adds options.
+# Exit status: the program's, or 3 when compiling fails.
+set -euo pipefail
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+[ $# -ge 1 ] || { echo "usage: run-java.sh CLASS [ARGS...]" >&2; exit 2; }
+CLASS=$1
+shift
+JAR_DIR=${LOG4J_JAR_DIR:-/usr/share/java}
+CP="$JAR_DIR/log4j-api.jar:$JAR_DIR/log4j-core.jar:$JAR_DIR/disruptor.jar"
+BUILD_ROOT=${ORACLE_BUILD_DIR:-${TMPDIR:-/tmp}/log4j2-oracle-build}
+KEY=$( { cat "$HERE/$CLASS.java"; ls -lL "$JAR_DIR/log4j-api.jar" "$JAR_DIR/log4j-core.jar"; javac -version 2>&1; } \
+       | sha256sum | cut -c1-16)
+BUILD="$BUILD_ROOT/$CLASS-$KEY"
+if [ ! -f "$BUILD/$CLASS.class" ]; then
+    mkdir -p "$BUILD_ROOT"
+    TMP_BUILD=$(mktemp -d "$BUILD_ROOT/tmp.XXXXXX")
+    if ! javac -nowarn -encoding UTF-8 -d "$TMP_BUILD" -cp "$CP" "$HERE/$CLASS.java" >&2; then
+        rm -rf "$TMP_BUILD"
+        echo "run-java.sh: compiling $CLASS.java failed" >&2
+        exit 3
+    fi
+    # Another run may have finished the same build first; either copy will do.
+    mv -T "$TMP_BUILD" "$BUILD" 2>/dev/null || rm -rf "$TMP_BUILD"
+fi
+# shellcheck disable=SC2206
+EXTRA=(${ORACLE_JAVA_OPTS:-})
+exec java -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Dfile.encoding=UTF-8 -Duser.timezone=UTC \
+    -Duser.language=en -Duser.country=US -Dline.separator=$'\n' \
+    --add-opens java.base/java.nio=ALL-UNNAMED \
+    --add-opens java.base/jdk.internal.ref=ALL-UNNAMED --add-opens java.base/sun.nio.ch=ALL-UNNAMED \
+    ${EXTRA[@]+"${EXTRA[@]}"} -cp "$BUILD:$CP" "$CLASS" "$@"

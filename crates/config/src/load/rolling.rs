@@ -400,7 +400,18 @@ fn policy(binder: &mut Binder, mut node: PNode, into: &mut Vec<TriggeringPolicyS
             let evaluate_on_startup = binder.boolean(&mut node, &["evaluateOnStartup"], false);
             let schedule = match schedule.as_deref().map(CronExpression::parse) {
                 None => default_schedule(),
-                Some(Ok(schedule)) => schedule,
+                Some(Ok(schedule)) => {
+                    for note in schedule.notes() {
+                        binder.report(
+                            Severity::Warning,
+                            format!("Cron expression \"{}\": {note}", schedule.as_str()),
+                            Some(&node),
+                            position,
+                            None,
+                        );
+                    }
+                    schedule
+                }
                 Some(Err(reason)) => {
                     binder.report(
                         Severity::Error,

@@ -861,6 +861,33 @@ fn the_rolling_sample_binds_without_diagnostics() {
 }
 
 #[test]
+fn cron_parts_log4j2_reads_differently_are_warned_about() {
+    let config = load(
+        r#"<Configuration><Appenders>
+  <RollingFile name="A" fileName="a.log" filePattern="a-%i.log"><CronTriggeringPolicy schedule="0 0 0 ? * MON-FRI/2"/></RollingFile>
+  <RollingFile name="B" fileName="b.log" filePattern="b-%i.log"><CronTriggeringPolicy schedule="0 0 0 * * ? 2030 x"/></RollingFile>
+</Appenders><Loggers><Root/></Loggers></Configuration>"#,
+    );
+    let warnings: Vec<(String, u32)> = config
+        .diagnostics_at_least(crate::Severity::Warning)
+        .map(|d| (d.message.clone(), d.position.unwrap().line))
+        .collect();
+    assert!(
+        warnings.iter().any(|(message, line)| message
+            .contains("log4j2 ignores the step of 'MON-FRI/2'")
+            && *line == 2),
+        "{warnings:#?}"
+    );
+    assert!(
+        warnings
+            .iter()
+            .any(|(message, line)| message.contains("fields after the year ('x')") && *line == 3),
+        "{warnings:#?}"
+    );
+    assert_eq!(config.appenders.len(), 2, "both schedules are used");
+}
+
+#[test]
 fn rolling_mistakes_are_errors_with_positions() {
     let config = load(
         r#"<Configuration><Appenders>

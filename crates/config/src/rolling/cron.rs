@@ -6,11 +6,14 @@ use jiff::ToSpan as _;
 
 /// A Quartz cron expression: `seconds minutes hours day-of-month month day-of-week [year]`.
 ///
-/// Each field takes `*`, numbers, ranges `a-b`, steps `a/n`, `*/n` and `a-b/n`, and lists; months
-/// and week days also take their English names (`JAN`, `MON`; week days run from 1 = Sunday to
-/// 7 = Saturday). One of day-of-month and day-of-week must be `?`. Day-of-month also takes `L`
-/// (the last day of the month) and day-of-week `nL` (the last such day of the month) and `n#k`
-/// (the k-th such day). `W` (nearest weekday) is not supported and is reported as an error.
+/// Each field takes `*`, numbers, ranges `a-b` (a range that ends below its start wraps
+/// around: hours `22-2` are 22, 23, 0, 1 and 2), steps `a/n`, `*/n` and `a-b/n`, and lists;
+/// months and week days also take their English names (`JAN`, `MON`; week days run from
+/// 1 = Sunday to 7 = Saturday). One of day-of-month and day-of-week must be `?`. Day-of-month
+/// also takes `L` (the last day of the month), `L-n` (n days before it), `nW` (the weekday
+/// nearest the n-th, within the month), `LW` and `L-nW`; day-of-week takes `L` alone
+/// (Saturday), `nL` (the last such day of the month) and `n#k` (the k-th such day). Where
+/// log4j2 reads an expression differently, [`CronExpression::notes`] says so.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CronExpression {
     text: String,
@@ -20,14 +23,19 @@ pub struct CronExpression {
     months: u64,
     days: DayRule,
     years: Option<Vec<bool>>,
+    /// Where log4j2 reads the expression differently.
+    notes: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum DayRule {
     /// A set of days of the month (bit 1..=31).
     OfMonth(u64),
-    /// The last day of the month.
-    LastOfMonth,
+    /// The day `offset` days before the last of the month (`L`, `L-n`); with `weekday`, the
+    /// weekday nearest it (`LW`, `L-nW`).
+    FromLastOfMonth { offset: u8, weekday: bool },
+    /// The weekday nearest the given day of the month (`nW`).
+    NearestWeekday(u8),
     /// A set of week days (bit 1 = Sunday … 7 = Saturday).
     OfWeek(u64),
     /// The last given week day of the month.
@@ -47,7 +55,7 @@ impl CronExpression {
     /// Parses `text`; the error says which field is wrong.
     pub fn parse(text: &str) -> Result<CronExpression, String> {
         let fields: Vec<&str> = text.split_whitespace().collect();
-        if !(6..=7).contains(&fields.len()) {
+        if fields.len() < 6 {
             return Err(format!(
                 "Cron expression \"{text}\" has {} fields; Quartz expects 6 or 7 (seconds minutes hours day-of-month month day-of-week [year])",
                 fields.len()
@@ -56,10 +64,24 @@ impl CronExpression {
         let field_error = |name: &str, reason: String| {
             format!("Invalid {name} field in cron expression \"{text}\": {reason}")
         };
+        let mut notes = Vec::new();
         let seconds = parse_set(fields[0], 0, 59, &[]).map_err(|e| field_error("seconds", e))?;
         let minutes = parse_set(fields[1], 0, 59, &[]).map_err(|e| field_error("minutes", e))?;
         let hours = parse_set(fields[2], 0, 23, &[]).map_err(|e| field_error("hours", e))?;
         let months = parse_set(fields[4], 1, 12, &MONTHS).map_err(|e| field_error("month", e))?;
+        for (field, names) in [(fields[4], &MONTHS[..]), (fields[5], &DAYS[..])] {
+            if let Some(part) = stepped_name(field, names) {
+                notes.push(format!(
+                    "log4j2 ignores the step of '{part}' (after a name) and takes the name or range alone; l4rs takes the step; write the range in numbers for the same schedule in both"
+                ));
+            }
+        }
+        if fields.len() > 7 {
+            notes.push(format!(
+                "the fields after the year ('{}') are ignored, as log4j2 ignores them",
+                fields[7..].join(" ")
+            ));
+        }
         let (day_of_month, day_of_week) = (fields[3], fields[5]);
         let days = match (day_of_month == "?", day_of_week == "?") {
             (true, true) | (false, false) => {
@@ -67,10 +89,9 @@ impl CronExpression {
                     "Cron expression \"{text}\": exactly one of day-of-month and day-of-week must be '?'"
                 ))
             }
-            (false, true) if day_of_month.eq_ignore_ascii_case("L") => DayRule::LastOfMonth,
-            (false, true) => DayRule::OfMonth(
-                parse_set(day_of_month, 1, 31, &[]).map_err(|e| field_error("day-of-month", e))?,
-            ),
+            (false, true) => {
+                parse_month_days(day_of_month).map_err(|e| field_error("day-of-month", e))?
+            }
             (true, false) => parse_week_days(day_of_week).map_err(|e| field_error("day-of-week", e))?,
         };
         let years = match fields.get(6) {
@@ -88,7 +109,15 @@ impl CronExpression {
             months,
             days,
             years,
+            notes,
         })
+    }
+
+    /// Where log4j2 reads the expression differently or ignores part of it, one sentence
+    /// each (the configuration loader reports them as warnings): a step after a month or day
+    /// name, which log4j2 ignores and l4rs takes; fields after the year, which both ignore.
+    pub fn notes(&self) -> &[String] {
+        &self.notes
     }
 
     /// `0 0 0 * * ?`: daily at midnight, `CronTriggeringPolicy`'s default.
@@ -101,6 +130,7 @@ impl CronExpression {
             months: 0b1_1111_1111_1110,
             days: DayRule::OfMonth(!0b1 & ((1 << 32) - 1)),
             years: None,
+            notes: Vec::new(),
         }
     }
 
@@ -156,11 +186,14 @@ impl CronExpression {
                 at = at.checked_add(1.second()).ok()?;
                 continue;
             }
-            let fired = zone.to_ambiguous_timestamp(at).compatible().ok()?;
+            // As log4j2's Java calendar reads wall times: one the clocks pass twice as its
+            // later, standard-time pass (so nothing fires in the first pass of the repeated
+            // hour, and a daily time in it fires once), one they skip as moved forward by the
+            // skip (where log4j2 skips the day instead; docs/appenders.md).
+            let fired = zone.to_ambiguous_timestamp(at).later().ok()?;
             if fired >= start {
                 return Some(fired.as_millisecond());
             }
-            // A time repeated by a DST change maps before the start; look further.
             at = at.checked_add(1.second()).ok()?;
         }
         None
@@ -169,18 +202,44 @@ impl CronExpression {
     fn day_matches(&self, date: Date) -> bool {
         // jiff numbers Monday 1 … Sunday 7; Quartz Sunday 1 … Saturday 7.
         let week_day = date.weekday().to_sunday_one_offset() as u32;
+        let last = date.days_in_month();
         match &self.days {
             DayRule::OfMonth(set) => bit(*set, date.day() as u32),
-            DayRule::LastOfMonth => date.day() == date.days_in_month(),
-            DayRule::OfWeek(set) => bit(*set, week_day),
-            DayRule::LastWeekDay(day) => {
-                week_day == u32::from(*day) && date.day() + 7 > date.days_in_month()
+            DayRule::FromLastOfMonth { offset, weekday } => {
+                let day = last - *offset as i8;
+                if *weekday {
+                    nearest_weekday(date, day) == Some(date.day())
+                } else {
+                    date.day() == day
+                }
             }
+            DayRule::NearestWeekday(day) => nearest_weekday(date, *day as i8) == Some(date.day()),
+            DayRule::OfWeek(set) => bit(*set, week_day),
+            DayRule::LastWeekDay(day) => week_day == u32::from(*day) && date.day() + 7 > last,
             DayRule::NthWeekDay(day, nth) => {
                 week_day == u32::from(*day) && (date.day() - 1) / 7 + 1 == *nth as i8
             }
         }
     }
+}
+
+/// The weekday (Monday to Friday) nearest `day` in the month of `date`, as Quartz's `W` picks
+/// it: a Saturday moves back to Friday and a Sunday on to Monday, but never out of the month
+/// (Saturday the 1st moves on to Monday the 3rd, a Sunday that ends the month back to Friday).
+/// `None` when the month has no such day.
+fn nearest_weekday(date: Date, day: i8) -> Option<i8> {
+    let last = date.days_in_month();
+    if !(1..=last).contains(&day) {
+        return None;
+    }
+    let weekday = Date::new(date.year(), date.month(), day).ok()?.weekday();
+    Some(match weekday {
+        jiff::civil::Weekday::Saturday if day == 1 => 3,
+        jiff::civil::Weekday::Saturday => day - 1,
+        jiff::civil::Weekday::Sunday if day == last => day - 2,
+        jiff::civil::Weekday::Sunday => day + 1,
+        _ => day,
+    })
 }
 
 fn bit(set: u64, value: u32) -> bool {
@@ -198,39 +257,97 @@ fn parse_value(text: &str, names: &[&str]) -> Result<u32, String> {
         .map_err(|_| format!("'{text}' is not a number"))
 }
 
+/// The first part of `field` that puts a step after a name (`MON-FRI/2`, `JAN/3`): log4j2's
+/// parser stops reading a part at its name or range of names, so it ignores such a step.
+fn stepped_name<'f>(field: &'f str, names: &[&str]) -> Option<&'f str> {
+    field.split(',').find(|part| {
+        part.split_once('/').is_some_and(|(range, _)| {
+            range
+                .split('-')
+                .any(|value| names.iter().any(|name| name.eq_ignore_ascii_case(value)))
+        })
+    })
+}
+
 /// A list of `*`, values, ranges and steps within `[low, high]`, as a bit set.
+///
+/// As in log4j2's (Quartz's) parser: a range that ends below its start wraps past `high`; a
+/// step of 0 takes the start alone (all values after `*`); `*/n` refuses a step above `high`.
 fn parse_set(field: &str, low: u32, high: u32, names: &[&str]) -> Result<u64, String> {
     let mut set = 0u64;
     for part in field.split(',') {
         let (range, step) = match part.split_once('/') {
             Some((range, step)) => {
                 let step: u32 = step.parse().map_err(|_| format!("bad step '{step}'"))?;
-                if step == 0 {
-                    return Err("a step must be positive".to_string());
+                if (range == "*" || range.is_empty()) && step > high {
+                    return Err(format!("the step of '{part}' is above {high}"));
                 }
-                (range, step)
+                (range, Some(step))
             }
-            None => (part, 1),
+            None => (part, None),
         };
-        let (from, to) = if range == "*" {
+        let (from, to) = if range == "*" || range.is_empty() && step.is_some() {
             (low, high)
         } else if let Some((a, b)) = range.split_once('-') {
             (parse_value(a, names)?, parse_value(b, names)?)
         } else {
             let value = parse_value(range, names)?;
             // `a/n` runs from a to the end of the range.
-            (value, if part.contains('/') { high } else { value })
+            (value, if step.is_some() { high } else { value })
         };
-        if from < low || to > high || from > to {
+        if from < low || from > high || to < low || to > high {
             return Err(format!("'{part}' is outside {low}-{high}"));
         }
+        let step = match step {
+            Some(0) if range == "*" || range.is_empty() => 1,
+            Some(0) => {
+                set |= 1 << from;
+                continue;
+            }
+            Some(step) => step,
+            None => 1,
+        };
+        // A range that ends below its start wraps around: `22-2` in hours, `FRI-MON`.
+        let span = high - low + 1;
+        let end = if to < from { to + span } else { to };
         let mut value = from;
-        while value <= to {
-            set |= 1 << value;
+        while value <= end {
+            let wrapped = if value > high { value - span } else { value };
+            set |= 1 << wrapped;
             value += step;
         }
     }
     Ok(set)
+}
+
+/// Day-of-month: `L`, `L-n`, `LW`, `L-nW`, `nW`, or a set of days.
+fn parse_month_days(field: &str) -> Result<DayRule, String> {
+    let upper = field.to_ascii_uppercase();
+    if let Some(rest) = upper.strip_prefix('L') {
+        let (rest, weekday) = match rest.strip_suffix('W') {
+            Some(rest) => (rest, true),
+            None => (rest, false),
+        };
+        let offset = match rest.strip_prefix('-') {
+            None if rest.is_empty() => 0,
+            Some(offset) => offset
+                .parse::<u8>()
+                .ok()
+                .filter(|offset| *offset <= 30)
+                .ok_or_else(|| format!("the offset of '{field}' from the last day is not 0-30"))?,
+            None => return Err(format!("'{field}' is not L, L-n, LW or L-nW")),
+        };
+        return Ok(DayRule::FromLastOfMonth { offset, weekday });
+    }
+    if let Some(day) = upper.strip_suffix('W') {
+        let day: u8 = day
+            .parse()
+            .ok()
+            .filter(|day| (1..=31).contains(day))
+            .ok_or_else(|| format!("'{field}' is not a day 1-31 followed by W"))?;
+        return Ok(DayRule::NearestWeekday(day));
+    }
+    Ok(DayRule::OfMonth(parse_set(field, 1, 31, &[])?))
 }
 
 fn parse_week_days(field: &str) -> Result<DayRule, String> {
@@ -242,56 +359,72 @@ fn parse_week_days(field: &str) -> Result<DayRule, String> {
         }
         return Ok(DayRule::NthWeekDay(day as u8, nth));
     }
+    if field.eq_ignore_ascii_case("L") {
+        // `L` alone is the last day of the week, Saturday, every week.
+        return Ok(DayRule::OfWeek(1 << 7));
+    }
     if let Some(day) = field.strip_suffix(['L', 'l']) {
-        let day = if day.is_empty() {
-            7
-        } else {
-            parse_value(day, &DAYS)?
-        };
+        let day = parse_value(day, &DAYS)?;
         if !(1..=7).contains(&day) {
             return Err(format!("'{field}' is out of range"));
         }
         return Ok(DayRule::LastWeekDay(day as u8));
     }
-    if field.contains(['W', 'w']) && !field.to_ascii_uppercase().contains("WED") {
-        return Err("'W' (nearest weekday) is not supported by l4rs".to_string());
-    }
     Ok(DayRule::OfWeek(parse_set(field, 1, 7, &DAYS)?))
 }
 
+/// The years of the optional seventh field. Any year is accepted, as log4j2 accepts it; only
+/// those from 1970 to 2199 can fire.
 fn parse_years(field: &str) -> Result<Vec<bool>, String> {
     let mut years = vec![false; (LAST_YEAR - FIRST_YEAR + 1) as usize];
     for part in field.split(',') {
         let (range, step) = match part.split_once('/') {
             Some((range, step)) => (
                 range,
-                step.parse::<i16>()
-                    .map_err(|_| format!("bad step '{step}'"))?
-                    .max(1),
+                step.parse::<u32>()
+                    .map_err(|_| format!("bad step '{step}'"))?,
             ),
             None => (part, 1),
         };
-        let parse = |t: &str| t.parse::<i16>().map_err(|_| format!("'{t}' is not a year"));
+        let parse = |t: &str| t.parse::<u32>().map_err(|_| format!("'{t}' is not a year"));
         let (from, to) = if range == "*" {
-            (FIRST_YEAR, LAST_YEAR)
+            (FIRST_YEAR as u32, LAST_YEAR as u32)
         } else if let Some((a, b)) = range.split_once('-') {
             (parse(a)?, parse(b)?)
         } else {
             let year = parse(range)?;
-            (year, if part.contains('/') { LAST_YEAR } else { year })
+            (
+                year,
+                if part.contains('/') {
+                    LAST_YEAR as u32
+                } else {
+                    year
+                },
+            )
         };
-        if from < FIRST_YEAR || to > LAST_YEAR || from > to {
-            return Err(format!("'{part}' is outside {FIRST_YEAR}-{LAST_YEAR}"));
+        if from > to {
+            return Err(format!("'{part}' ends before it starts"));
         }
-        // A step past the last year ends the walk (a large step must not overflow `i16`).
+        if step == 0 {
+            if let Some(slot) = years.get_mut(from.wrapping_sub(FIRST_YEAR as u32) as usize) {
+                *slot = true;
+            }
+            continue;
+        }
+        // A step past the last year ends the walk (a large step must not overflow).
         let mut year = Some(from);
-        while let Some(current) = year.filter(|&y| y <= to) {
-            years[(current - FIRST_YEAR) as usize] = true;
+        while let Some(current) = year.filter(|&y| y <= to.min(LAST_YEAR as u32)) {
+            if let Some(slot) = years.get_mut(current.wrapping_sub(FIRST_YEAR as u32) as usize) {
+                *slot = true;
+            }
             year = current.checked_add(step);
         }
     }
     Ok(years)
 }
+
+#[cfg(test)]
+mod schedules_against_log4j2;
 
 #[cfg(test)]
 mod tests {
@@ -363,6 +496,81 @@ mod tests {
     }
 
     #[test]
+    fn quartz_day_rules_and_wrapping_ranges() {
+        // June 2024: the 1st and 15th are Saturdays, the 30th a Sunday.
+        let after = "2024-05-31T12:00:00Z";
+        assert_eq!(next("0 0 0 15W * ?", after), "2024-06-14T00:00:00Z");
+        assert_eq!(next("0 0 0 1W * ?", after), "2024-06-03T00:00:00Z");
+        assert_eq!(next("0 0 0 LW * ?", after), "2024-06-28T00:00:00Z");
+        assert_eq!(next("0 0 0 L-3 * ?", after), "2024-06-27T00:00:00Z");
+        assert_eq!(next("0 0 0 L-2W * ?", after), "2024-06-28T00:00:00Z");
+        // `L` alone in day-of-week: every Saturday.
+        assert_eq!(next("0 0 0 ? * L", after), "2024-06-01T00:00:00Z");
+        assert_eq!(
+            next("0 0 22-2 * * ?", "2024-03-05T02:30:00Z"),
+            "2024-03-05T22:00:00Z"
+        );
+        assert_eq!(
+            next("0 0 0 ? * FRI-MON", "2024-06-04T12:00:00Z"),
+            "2024-06-07T00:00:00Z"
+        );
+        // A step of 0 takes the start alone, or every value after `*`.
+        assert_eq!(
+            next("30/0 * * * * ?", "2024-03-05T10:00:31Z"),
+            "2024-03-05T10:01:30Z"
+        );
+        assert_eq!(
+            next("*/0 * * * * ?", "2024-03-05T10:00:31Z"),
+            "2024-03-05T10:00:32Z"
+        );
+        // Years outside those that can fire are accepted, as log4j2 accepts them.
+        assert!(CronExpression::parse("0 0 0 * * ? 1969")
+            .unwrap()
+            .next_after(at("1960-01-01T00:00:00Z"), &TimeZone::UTC)
+            .is_none());
+    }
+
+    #[test]
+    fn repeated_wall_times_fire_on_their_later_pass() {
+        // New York, 2027-11-07: 01:00-02:00 passes twice, first as EDT (05:00Z-06:00Z).
+        let zone = TimeZone::get("America/New_York").unwrap();
+        let next = |expression: &str, after: &str| {
+            let millis = CronExpression::parse(expression)
+                .unwrap()
+                .next_after(at(after), &zone)
+                .unwrap();
+            jiff::Timestamp::from_millisecond(millis)
+                .unwrap()
+                .to_string()
+        };
+        assert_eq!(
+            next("* * * * * ?", "2027-11-07T05:07:20Z"),
+            "2027-11-07T06:07:21Z"
+        );
+        assert_eq!(
+            next("* * * * * ?", "2027-11-07T06:00:00Z"),
+            "2027-11-07T06:00:01Z"
+        );
+        assert_eq!(
+            next("0 30 1 * * ?", "2027-11-07T04:00:00Z"),
+            "2027-11-07T06:30:00Z"
+        );
+        // A skipped wall time fires when the clocks have moved on (log4j2 skips the day).
+        assert_eq!(
+            next("0 30 2 * * ?", "2027-03-14T06:00:00Z"),
+            "2027-03-14T07:30:00Z"
+        );
+    }
+
+    #[test]
+    fn parts_log4j2_reads_differently_have_notes() {
+        let notes = |text: &str| CronExpression::parse(text).unwrap().notes().to_vec();
+        assert!(notes("0 0 0 ? * 2-6/2").is_empty());
+        assert_eq!(notes("0 0 0 ? JAN/3 *").len(), 1);
+        assert_eq!(notes("0 0 0 ? * MON-FRI/2 2030 5").len(), 2);
+    }
+
+    #[test]
     fn the_default_is_what_it_says() {
         assert_eq!(
             CronExpression::daily_at_midnight(),
@@ -377,9 +585,13 @@ mod tests {
             "0 0 0 * * *",
             "0 0 0 ? * ?",
             "61 0 0 * * ?",
-            "0 0 0 15W * ?",
             "0 0 x * * ?",
             "@CRON_EXPR@",
+            "*/61 * * * * ?",
+            "0 0 0 L-31 * ?",
+            "0 0 0 32W * ?",
+            "0 0 0 LX * ?",
+            "0 0 0 * * ? 2030-2020",
         ] {
             assert!(CronExpression::parse(bad).is_err(), "{bad}");
         }

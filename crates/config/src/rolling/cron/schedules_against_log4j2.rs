@@ -1,0 +1,237 @@
+//! [`CronExpression`] against log4j2 2.19's own `CronExpression`
+//! (`crates/conformance/java/CronSchedules.java`), which `CronTriggeringPolicy` schedules with:
+//! which expressions are accepted, and when each fires next, at instants around clock changes
+//! and spread over four decades, in zones with whole-hour, half-hour and 45-minute changes and
+//! a zone that changed at midnight.
+
+use super::*;
+
+use jiff::tz::TimeZone;
+use l4rs_test_support::log4j2;
+
+/// Zones, and the year whose clock changes are asked about: São Paulo changed at midnight
+/// until 2019.
+const ZONES: &[(&str, i16)] = &[
+    ("UTC", 2027),
+    ("America/New_York", 2027),
+    ("Australia/Sydney", 2027),
+    ("Australia/Lord_Howe", 2027),
+    ("Pacific/Chatham", 2027),
+    ("America/Sao_Paulo", 2018),
+];
+
+/// Schedules that both accept, between them using every feature l4rs implements, and some at
+/// the times clocks change (02:30 is skipped in New York in March, 01:30 passed twice in
+/// November).
+const SCHEDULES: &[&str] = &[
+    "* * * * * ?",
+    "* * * ? * *",
+    "0/2 * * * * ?",
+    "0 0/1 * * * ?",
+    "0 0 0 * * ?",
+    "0 30 2 * * ?",
+    "0 30 1 * * ?",
+    "0 0 2 * * ?",
+    "0 45 2 * * ?",
+    "0 15,45 * * * ?",
+    "0 0 */3 * * ?",
+    "5/20 10-40/7 0-23/5 * * ?",
+    "0 0 12 1 * ?",
+    "0 0 12 L * ?",
+    "0 0 0 29 2 ?",
+    "0 0 0 31 * ?",
+    "0 0 12 ? * 6L",
+    "0 0 0 ? * L",
+    "0 0 12 ? * 2#1",
+    "0 0 0 ? * 1#5",
+    "0 0 12 ? * MON-FRI",
+    "0 0 0 ? * SUN",
+    "0 0 9-17/2 ? * mon-fri",
+    "0 0 0 1 JAN ? 2028",
+    "0 0 0 1 1 ? 2027-2031/2",
+    "0 0 0 15W * ?",
+    "0 0 0 LW * ?",
+    "0 0 0 L-3 * ?",
+    "0 0 22-2 * * ?",
+    "0 0 0 ? * FRI-MON",
+    "0 0 0 ? NOV-FEB 1",
+];
+
+/// Expressions log4j2 refuses, or takes in ways easily got wrong: a step of 0, a year before
+/// 1970, a field after the year (ignored), `*/n` beyond the field.
+const ODD: &[&str] = &[
+    "* * * * * *",
+    "0 0 0 ? * ?",
+    "60 * * * * ?",
+    "0 0 24 * * ?",
+    "0 0 0 32 * ?",
+    "0 0 0 ? * 8",
+    "0 0 0 ? 13 *",
+    "0 0 0 ? * 2#6",
+    "0 0",
+    "*/61 * * * * ?",
+    "0/0 * * * * ?",
+    "*/0 * * * * ?",
+    "0 0 0 * * ? 1969",
+    "0 0 0 * * ? 2020 5",
+    "0 0 0 * * ? 2028 5",
+    "0 0 0 1W * ?",
+    "0 0 0 L-2W * ?",
+    "0 0 0 ? * SUN-SAT/2",
+    "0 0 0 ? * 7L",
+];
+
+/// Expressions with a step after a name, which log4j2 ignores and l4rs takes (with a note),
+/// and the expression log4j2 reads instead.
+const STEPS_AFTER_NAMES: &[(&str, &str)] = &[("0 0 0 ? * SUN-SAT/2", "0 0 0 ? * SUN-SAT")];
+
+fn instants(zone: &TimeZone, year: i16) -> Vec<i64> {
+    let start = Date::new(year, 1, 1)
+        .unwrap()
+        .to_zoned_datetime(zone.clone())
+        .unwrap();
+    let next_year = start.checked_add(1.year()).unwrap();
+    let mut anchors: Vec<i64> = zone
+        .following(start.timestamp())
+        .take_while(|change| change.timestamp() < next_year.timestamp())
+        .map(|change| change.timestamp().as_millisecond())
+        .collect();
+    anchors.push(next_year.timestamp().as_millisecond());
+    let mut instants = Vec::new();
+    for anchor in anchors {
+        instants.extend([anchor - 1001, anchor - 1, anchor, anchor + 1]);
+        instants.extend((-24..=24).map(|step| anchor + step * 451_337));
+    }
+    // A linear congruential generator (Knuth's MMIX constants): fixed, so a failure repeats.
+    let first = Date::new(2000, 1, 1)
+        .unwrap()
+        .to_zoned_datetime(zone.clone())
+        .unwrap();
+    let span = 40 * 365 * 86_400_000_i64;
+    let mut state = 0x9E37_79B9_7F4A_7C15_u64;
+    for _ in 0..60 {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        instants.push(first.timestamp().as_millisecond() + (state >> 1) as i64 % span);
+    }
+    instants
+}
+
+fn show(millis: i64) -> String {
+    jiff::Timestamp::from_millisecond(millis)
+        .unwrap()
+        .to_string()
+}
+
+/// log4j2's answers, in order: `Some(Some(next))`, `Some(None)` for never, `None` for refused.
+fn log4j2_answers(questions: &[(&str, &str, i64)]) -> Vec<Option<Option<i64>>> {
+    let input: String = questions
+        .iter()
+        .map(|(zone, expression, at)| format!("{zone}\t{expression}\t{at}\n"))
+        .collect();
+    let output = log4j2::run_java_program("CronSchedules", &[], input.as_bytes());
+    let answers: Vec<_> = String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|line| match line {
+            "invalid" => None,
+            "never" => Some(None),
+            next => Some(Some(next.parse().unwrap())),
+        })
+        .collect();
+    assert_eq!(answers.len(), questions.len(), "one answer per question");
+    answers
+}
+
+/// Whether `fire` is an instant the clocks skipped to: within a change that moved them forward,
+/// after its start by less than the change.
+fn moved_forward_by_a_skip(fire: i64, zone: &TimeZone) -> bool {
+    let at = jiff::Timestamp::from_millisecond(fire).unwrap();
+    let Some(change) = zone
+        .preceding(at.checked_add(1.millisecond()).unwrap())
+        .next()
+    else {
+        return false;
+    };
+    let before = zone.to_offset(change.timestamp().checked_sub(1.second()).unwrap());
+    let skipped = i64::from(change.offset().seconds() - before.seconds()) * 1000;
+    fire - change.timestamp().as_millisecond() < skipped
+}
+
+/// log4j2's acceptance and next fire times, except
+/// * where the schedule's wall time is skipped by a change of the clocks: log4j2 then skips
+///   the day (or the hour), and l4rs fires when the clocks have moved forward
+///   (docs/appenders.md);
+/// * for `W` schedules due within the second: log4j2 compares the nearest weekday, carrying the
+///   current time's milliseconds, with the instant asked about, and may move on a month;
+/// * a step after a name, which log4j2 ignores ([`STEPS_AFTER_NAMES`]).
+#[test]
+fn schedules_fire_when_log4j2s_do() {
+    if !log4j2::require("the cron schedules against log4j2") {
+        return;
+    }
+    let mut questions = Vec::new();
+    for &(zone, year) in ZONES {
+        for at in instants(&TimeZone::get(zone).unwrap(), year) {
+            for expression in SCHEDULES.iter().chain(ODD) {
+                questions.push((zone, *expression, at));
+            }
+        }
+    }
+    let answers = log4j2_answers(&questions);
+    let mut differences = Vec::new();
+    let (mut skips, mut steps_ignored) = (0, 0);
+    for (&(zone, expression, at), &theirs) in questions.iter().zip(&answers) {
+        let zone_rules = TimeZone::get(zone).unwrap();
+        let next = |expression: &str| {
+            CronExpression::parse(expression)
+                .ok()
+                .map(|parsed| parsed.next_after(at, &zone_rules))
+        };
+        let ours = next(expression);
+        // Where log4j2 ignores a step after a name, it answers for the expression without it.
+        let comparable = match STEPS_AFTER_NAMES
+            .iter()
+            .find(|(with, _)| *with == expression)
+        {
+            Some((_, without)) => {
+                let read_by_log4j2 = next(without);
+                steps_ignored += usize::from(read_by_log4j2 != ours);
+                read_by_log4j2
+            }
+            None => ours,
+        };
+        let agrees = match (comparable, theirs) {
+            (Some(Some(ours)), Some(Some(theirs))) if ours < theirs => {
+                if expression.contains('W') && ours - at <= 1000 {
+                    true
+                } else {
+                    skips += 1;
+                    moved_forward_by_a_skip(ours, &zone_rules)
+                }
+            }
+            _ => comparable == theirs,
+        };
+        if !agrees {
+            differences.push(format!(
+                "{expression:?} in {zone} after {} ({at}): log4j2 {:?}, l4rs {:?}",
+                show(at),
+                theirs.map(|next| next.map(show)),
+                ours.map(|next| next.map(show)),
+            ));
+        }
+    }
+    assert!(
+        differences.is_empty(),
+        "{} of {} answers differ from log4j2's, the first:\n{}",
+        differences.len(),
+        questions.len(),
+        differences[..differences.len().min(20)].join("\n")
+    );
+    assert!(
+        skips > 0 && steps_ignored > 0,
+        "the comparison no longer covers each difference: {skips} skipped wall times, \
+         {steps_ignored} steps after names"
+    );
+}

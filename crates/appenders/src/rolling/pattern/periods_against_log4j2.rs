@@ -1,5 +1,5 @@
 //! [`RuntimePattern::next_period`] against log4j2 2.19's own `PatternProcessor`
-//! (`crates/conformance/java/RolloverPeriods.java`), at instants around clock changes, the
+//! (`crates/conformance/java/CalendarAnswers.java`), at instants around clock changes, the
 //! turns of the year, month and week, and spread over four decades, in zones with whole-hour,
 //! half-hour and 45-minute offsets and changes, and a zone that changed at midnight.
 //!
@@ -9,7 +9,7 @@
 
 use super::*;
 
-use l4rs_test_support::log4j2;
+use l4rs_test_support::{instants, log4j2};
 
 /// Zones, and the year whose clock changes are asked about: São Paulo changed at midnight
 /// until 2019.
@@ -149,14 +149,14 @@ impl Question {
 /// log4j2's answers to `questions`, in order: the next rollover and the file time.
 fn log4j2_answers(questions: &[Question]) -> Vec<(i64, i64)> {
     let input: String = questions.iter().map(Question::line).collect();
-    let output = log4j2::run_java_program("RolloverPeriods", &[], input.as_bytes());
+    let output = log4j2::run_java_program("CalendarAnswers", &["periods"], input.as_bytes());
     let answers: Vec<(i64, i64)> = String::from_utf8(output.stdout)
         .unwrap()
         .lines()
         .map(|line| {
             let (next, file) = line
                 .split_once('\t')
-                .unwrap_or_else(|| panic!("RolloverPeriods printed {line:?}"));
+                .unwrap_or_else(|| panic!("CalendarAnswers printed {line:?}"));
             (next.parse().unwrap(), file.parse().unwrap())
         })
         .collect();
@@ -164,47 +164,18 @@ fn log4j2_answers(questions: &[Question]) -> Vec<(i64, i64)> {
     answers
 }
 
-/// The instants asked about in `zone`: around each clock change of `year`, the start of the
-/// next year and a Sunday's midnight, to the millisecond and every 7m31.337s for three hours
-/// either side; and instants spread over 2000–2039 by a fixed generator.
+/// The instants asked about in `zone`: around its clock changes of `year`, the turn of the year
+/// and a Sunday's midnight (a week's turn), and 100 spread over four decades.
 fn instants(zone: &TimeZone, year: i16) -> Vec<i64> {
-    let start = Date::new(year, 1, 1)
-        .unwrap()
-        .to_zoned_datetime(zone.clone())
-        .unwrap();
-    let next_year = start.checked_add(1.year()).unwrap();
     let sunday = Date::new(year, 7, 1)
         .unwrap()
         .nth_weekday(1, jiff::civil::Weekday::Sunday)
         .unwrap()
         .to_zoned_datetime(zone.clone())
-        .unwrap();
-    let mut anchors: Vec<i64> = zone
-        .following(start.timestamp())
-        .take_while(|change| change.timestamp() < next_year.timestamp())
-        .map(|change| change.timestamp().as_millisecond())
-        .collect();
-    anchors.push(next_year.timestamp().as_millisecond());
-    anchors.push(sunday.timestamp().as_millisecond());
-    let mut instants = Vec::new();
-    for anchor in anchors {
-        instants.extend([anchor - 1, anchor, anchor + 1]);
-        instants.extend((-24..=24).map(|step| anchor + step * 451_337));
-    }
-    // A linear congruential generator (Knuth's MMIX constants): fixed, so a failure repeats.
-    let first = Date::new(2000, 1, 1)
         .unwrap()
-        .to_zoned_datetime(zone.clone())
-        .unwrap();
-    let span = 40 * 365 * 86_400_000_i64;
-    let mut state = 0x9E37_79B9_7F4A_7C15_u64;
-    for _ in 0..100 {
-        state = state
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        instants.push(first.timestamp().as_millisecond() + (state >> 1) as i64 % span);
-    }
-    instants
+        .timestamp()
+        .as_millisecond();
+    instants::around_clock_changes(zone, year, &[sunday], 100)
 }
 
 fn questions() -> Vec<Question> {

@@ -1,5 +1,5 @@
 //! [`CronExpression`] against log4j2 2.19's own `CronExpression`
-//! (`crates/conformance/java/CronSchedules.java`), which `CronTriggeringPolicy` schedules with:
+//! (`crates/conformance/java/CalendarAnswers.java`), which `CronTriggeringPolicy` schedules with:
 //! which expressions are accepted, and when each fires next, at instants around clock changes
 //! and spread over four decades, in zones with whole-hour, half-hour and 45-minute changes and
 //! a zone that changed at midnight.
@@ -7,7 +7,7 @@
 use super::*;
 
 use jiff::tz::TimeZone;
-use l4rs_test_support::log4j2;
+use l4rs_test_support::{instants, log4j2};
 
 /// Zones, and the year whose clock changes are asked about: São Paulo changed at midnight
 /// until 2019.
@@ -85,39 +85,6 @@ const ODD: &[&str] = &[
 /// and the expression log4j2 reads instead.
 const STEPS_AFTER_NAMES: &[(&str, &str)] = &[("0 0 0 ? * SUN-SAT/2", "0 0 0 ? * SUN-SAT")];
 
-fn instants(zone: &TimeZone, year: i16) -> Vec<i64> {
-    let start = Date::new(year, 1, 1)
-        .unwrap()
-        .to_zoned_datetime(zone.clone())
-        .unwrap();
-    let next_year = start.checked_add(1.year()).unwrap();
-    let mut anchors: Vec<i64> = zone
-        .following(start.timestamp())
-        .take_while(|change| change.timestamp() < next_year.timestamp())
-        .map(|change| change.timestamp().as_millisecond())
-        .collect();
-    anchors.push(next_year.timestamp().as_millisecond());
-    let mut instants = Vec::new();
-    for anchor in anchors {
-        instants.extend([anchor - 1001, anchor - 1, anchor, anchor + 1]);
-        instants.extend((-24..=24).map(|step| anchor + step * 451_337));
-    }
-    // A linear congruential generator (Knuth's MMIX constants): fixed, so a failure repeats.
-    let first = Date::new(2000, 1, 1)
-        .unwrap()
-        .to_zoned_datetime(zone.clone())
-        .unwrap();
-    let span = 40 * 365 * 86_400_000_i64;
-    let mut state = 0x9E37_79B9_7F4A_7C15_u64;
-    for _ in 0..60 {
-        state = state
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        instants.push(first.timestamp().as_millisecond() + (state >> 1) as i64 % span);
-    }
-    instants
-}
-
 fn show(millis: i64) -> String {
     jiff::Timestamp::from_millisecond(millis)
         .unwrap()
@@ -130,7 +97,7 @@ fn log4j2_answers(questions: &[(&str, &str, i64)]) -> Vec<Option<Option<i64>>> {
         .iter()
         .map(|(zone, expression, at)| format!("{zone}\t{expression}\t{at}\n"))
         .collect();
-    let output = log4j2::run_java_program("CronSchedules", &[], input.as_bytes());
+    let output = log4j2::run_java_program("CalendarAnswers", &["cron"], input.as_bytes());
     let answers: Vec<_> = String::from_utf8(output.stdout)
         .unwrap()
         .lines()
@@ -173,7 +140,7 @@ fn schedules_fire_when_log4j2s_do() {
     }
     let mut questions = Vec::new();
     for &(zone, year) in ZONES {
-        for at in instants(&TimeZone::get(zone).unwrap(), year) {
+        for at in instants::around_clock_changes(&TimeZone::get(zone).unwrap(), year, &[], 60) {
             for expression in SCHEDULES.iter().chain(ODD) {
                 questions.push((zone, *expression, at));
             }

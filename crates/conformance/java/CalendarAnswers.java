@@ -1,0 +1,92 @@
+// The Java side of the calendar comparisons: log4j2's own calendar arithmetic asked about each
+// line of stdin, one answer per line on stdout.
+//
+// Usage: run-java.sh CalendarAnswers periods|cron < QUESTIONS > ANSWERS
+//
+// periods: the period arithmetic of time-based rolling, PatternProcessor (the
+//   `periods_against_log4j2` tests of crates/appenders/src/rolling/pattern/). A question is
+//   five tab-separated fields: the JVM's default time zone for it (log4j2 2.19 computes periods
+//   in that zone), the filePattern, the interval, modulate (true/false) and the instant in epoch
+//   milliseconds. The answer: the next rollover and the time that names the file written until
+//   then, tab-separated.
+// cron: CronExpression, which CronTriggeringPolicy schedules with (the
+//   `schedules_against_log4j2` tests of crates/config/src/rolling/cron/). A question is three
+//   tab-separated fields: a time zone, a cron expression and an instant. The answer: the first
+//   instant after it that the expression fires at in that zone, "never" when it fires no more,
+//   or "invalid" when log4j2 refuses the expression.
+//
+// A malformed question ends the run with status 2, naming its line.
+
+import java.io.BufferedReader;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.text.ParseException;
+import java.time.ZoneId;
+import java.util.Date;
+import java.util.TimeZone;
+
+import org.apache.logging.log4j.core.appender.rolling.PatternProcessor;
+import org.apache.logging.log4j.core.util.CronExpression;
+
+public final class CalendarAnswers {
+    public static void main(String[] args) throws IOException {
+        if (args.length != 1 || !(args[0].equals("periods") || args[0].equals("cron"))) {
+            System.err.println("usage: run-java.sh CalendarAnswers periods|cron < QUESTIONS");
+            System.exit(2);
+        }
+        boolean periods = args[0].equals("periods");
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        PrintWriter out = new PrintWriter(new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8)));
+        String line;
+        int number = 0;
+        while ((line = in.readLine()) != null) {
+            number++;
+            String[] fields = line.split("\t", -1);
+            try {
+                out.println(periods ? period(fields) : cron(fields));
+            } catch (RuntimeException e) {
+                out.flush();
+                System.err.println("CalendarAnswers: line " + number + ": " + e);
+                System.exit(2);
+            }
+        }
+        out.flush();
+    }
+
+    // ZoneId.of rejects an unknown zone; TimeZone.getTimeZone alone would quietly take GMT.
+    private static TimeZone zone(String id) {
+        return TimeZone.getTimeZone(ZoneId.of(id));
+    }
+
+    private static void expect(String[] fields, int count) {
+        if (fields.length != count) {
+            throw new IllegalArgumentException("expected " + count + " tab-separated fields, found " + fields.length);
+        }
+    }
+
+    private static String period(String[] fields) {
+        expect(fields, 5);
+        TimeZone.setDefault(zone(fields[0]));
+        PatternProcessor processor = new PatternProcessor(fields[1]);
+        long next = processor.getNextTime(Long.parseLong(fields[4]), Integer.parseInt(fields[2]),
+                Boolean.parseBoolean(fields[3]));
+        return next + "\t" + processor.getNextFileTime();
+    }
+
+    private static String cron(String[] fields) {
+        expect(fields, 3);
+        CronExpression expression;
+        try {
+            expression = new CronExpression(fields[1]);
+        } catch (ParseException e) {
+            return "invalid";
+        }
+        expression.setTimeZone(zone(fields[0]));
+        Date next = expression.getNextValidTimeAfter(new Date(Long.parseLong(fields[2])));
+        return next == null ? "never" : Long.toString(next.getTime());
+    }
+}

@@ -5,24 +5,34 @@
 
 mod cron;
 mod file_pattern;
+#[cfg(test)]
+mod values_against_log4j2;
 
 pub use cron::CronExpression;
 pub use file_pattern::{FilePattern, FilePatternSegment, IndexFormat, RolloverFrequency};
 
-/// Parses a size as log4j2's `FileSize.parse` reads it: a number (`.` or `,` as the decimal
-/// separator), optional spaces, then an optional unit `K`, `M`, `G` or `T` with an optional `B`
-/// (or just `B`, or nothing: bytes), case-insensitive, 1024-based. The error says what is wrong.
+/// Parses a size as log4j2's `FileSize.parse` reads it: digits, optionally `.` or `,` and
+/// more digits, optional spaces, then an optional unit `K`, `M`, `G` or `T` with an optional `B`
+/// (or just `B`, or nothing: bytes), case-insensitive, 1024-based, at most `i64::MAX`. As in
+/// log4j2, `,` separates thousands (`1,000 KB` is 1000 KB, and so `1,5 KB` is 15 KB: log4j2
+/// reads the number with the root locale). Unlike log4j2, spaces around the value are
+/// allowed; log4j2 refuses them and takes its default. The error says what is wrong.
 pub fn parse_size(text: &str) -> Result<u64, String> {
     let trimmed = text.trim();
     let number_end = trimmed
         .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == ','))
         .unwrap_or(trimmed.len());
     let (number, unit) = trimmed.split_at(number_end);
-    let number = number.replace(',', ".");
+    let digits = |part: &str| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit());
+    let well_formed = match number.split_once(['.', ',']) {
+        Some((whole, fraction)) => digits(whole) && digits(fraction),
+        None => digits(number),
+    };
     let value: f64 = number
+        .replace(',', "")
         .parse()
         .ok()
-        .filter(|_| !number.is_empty())
+        .filter(|_| well_formed)
         .ok_or_else(|| format!("Unable to parse numeric part of size \"{text}\""))?;
     let multiplier: f64 = match unit.trim().to_ascii_uppercase().as_str() {
         "" | "B" => 1.0,
@@ -32,11 +42,18 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
         "T" | "TB" => 1024.0 * 1024.0 * 1024.0 * 1024.0,
         other => return Err(format!("Unknown size unit \"{other}\" in \"{text}\"")),
     };
-    Ok((value * multiplier) as u64)
+    // Java's conversion of the product to a long stops at its largest value.
+    let bytes = value * multiplier;
+    Ok(if bytes >= i64::MAX as f64 {
+        i64::MAX as u64
+    } else {
+        bytes as u64
+    })
 }
 
 /// Parses an `IfLastModified age` as log4j2's `Duration.parse` reads it: `[P][nD][T][nH][nM][nS]`,
 /// case-insensitive, days the largest unit (`30d`, `P7D`, `PT12H`, `1d12h`). Returns milliseconds.
+/// Unlike log4j2, spaces around the value are allowed; log4j2 refuses them.
 pub fn parse_age(text: &str) -> Result<u64, String> {
     let invalid = || format!("Text cannot be parsed to a Duration: {text}");
     let upper = text.trim().to_ascii_uppercase();
@@ -83,8 +100,8 @@ pub fn parse_age(text: &str) -> Result<u64, String> {
 }
 
 /// Translates a JDK `PathMatcher` glob into an anchored regular expression: `*` matches within
-/// one path element, `**` across elements, `?` one character, `[…]` a class (`!` negates),
-/// `{a,b}` alternatives, `\` escapes.
+/// one path element, `**` across elements, `?` one character, `[…]` a class (`!` negates;
+/// ascending ranges; never the separator), `{a,b}` alternatives, `\` escapes.
 pub fn glob_to_regex(glob: &str) -> Result<String, String> {
     let mut regex = String::from("^");
     let chars: Vec<char> = glob.chars().collect();
@@ -108,15 +125,24 @@ pub fn glob_to_regex(glob: &str) -> Result<String, String> {
             '*' => regex.push_str("[^/]*"),
             '?' => regex.push_str("[^/]"),
             '[' => {
-                regex.push('[');
-                if chars.get(index) == Some(&'!') {
-                    regex.push('^');
-                    index += 1;
-                } else if chars.get(index) == Some(&'^') {
+                // As the JDK translates a class: one that never matches the separator, `!`
+                // negating, a leading `^` literal, `-` literal first, ranges that ascend.
+                regex.push_str("[[^/]&&[");
+                if chars.get(index) == Some(&'^') {
                     regex.push_str("\\^");
                     index += 1;
+                } else {
+                    if chars.get(index) == Some(&'!') {
+                        regex.push('^');
+                        index += 1;
+                    }
+                    if chars.get(index) == Some(&'-') {
+                        regex.push_str("\\-");
+                        index += 1;
+                    }
                 }
                 let mut closed = false;
+                let mut range_start: Option<char> = None;
                 while index < chars.len() {
                     let member = chars[index];
                     index += 1;
@@ -125,19 +151,38 @@ pub fn glob_to_regex(glob: &str) -> Result<String, String> {
                             closed = true;
                             break;
                         }
-                        '\\' | '[' | '&' | '~' | '|' => regex.push_str(&regex_escape(member)),
                         '/' => {
                             return Err(format!(
                                 "Explicit 'name separator' in class in glob \"{glob}\""
                             ))
                         }
-                        other => regex.push(other),
+                        '-' => {
+                            let Some(start) = range_start.take() else {
+                                return Err(format!("Invalid range in glob \"{glob}\""));
+                            };
+                            match chars.get(index) {
+                                // A `-` that ends the class is itself a member.
+                                None | Some(']') => regex.push_str("\\-"),
+                                Some(&end) if end < start => {
+                                    return Err(format!("Invalid range in glob \"{glob}\""))
+                                }
+                                Some(&end) => {
+                                    regex.push('-');
+                                    regex.push_str(&regex_escape(end));
+                                    index += 1;
+                                }
+                            }
+                        }
+                        other => {
+                            regex.push_str(&regex_escape(other));
+                            range_start = Some(other);
+                        }
                     }
                 }
                 if !closed {
                     return Err(format!("Missing ']' in glob \"{glob}\""));
                 }
-                regex.push(']');
+                regex.push_str("]]");
             }
             '{' if !in_group => {
                 in_group = true;
@@ -156,8 +201,8 @@ pub fn glob_to_regex(glob: &str) -> Result<String, String> {
         return Err(format!("Missing '}}' in glob \"{glob}\""));
     }
     regex.push('$');
-    // A class the translation cannot rule out by itself (`[]`, `[!]`, `[z-a]`) is refused
-    // here, as the JDK's compile of its own translation refuses it.
+    // An empty class (`[]`, `[!]`) is refused here, as the JDK's compile of its own
+    // translation refuses it.
     regex::Regex::new(&regex).map_err(|error| format!("Invalid glob \"{glob}\": {error}"))?;
     Ok(regex)
 }
@@ -172,21 +217,35 @@ mod tests {
 
     #[test]
     fn globs_with_empty_or_reversed_classes_are_refused() {
-        for glob in ["[]", "[!]", "a[z-a]"] {
+        for glob in ["[]", "[!]"] {
             let refused = glob_to_regex(glob).expect_err(glob);
             assert!(refused.starts_with("Invalid glob"), "{glob}: {refused}");
         }
         assert_eq!(
             glob_to_regex("[ab]*.log"),
-            Ok("^[ab][^/]*\\.log$".to_string())
+            Ok("^[[^/]&&[ab]][^/]*\\.log$".to_string())
         );
+        // As the JDK: a `-` that starts no range, or a range that descends, is refused.
+        for glob in ["[a-c-e]", "[c-a]", "a[z-a]"] {
+            let refused = glob_to_regex(glob).expect_err(glob);
+            assert!(refused.starts_with("Invalid range"), "{glob}: {refused}");
+        }
+        // A class never matches the separator, negated or not.
+        let class = regex::Regex::new(&glob_to_regex("x[!a]y").unwrap()).unwrap();
+        assert!(class.is_match("xby") && !class.is_match("x/y"));
     }
 
     #[test]
     fn sizes_are_1024_based_with_optional_units() {
         assert_eq!(parse_size("10 MB"), Ok(10 * 1024 * 1024));
         assert_eq!(parse_size("250kb"), Ok(250 * 1024));
-        assert_eq!(parse_size("1,5 K"), Ok(1536));
+        assert_eq!(parse_size("1.5 K"), Ok(1536));
+        // log4j2 reads `,` as a thousands separator (the root locale's).
+        assert_eq!(parse_size("1,5 K"), Ok(15 * 1024));
+        assert_eq!(parse_size("1,000 K"), Ok(1000 * 1024));
+        assert!(parse_size(".5 K").is_err());
+        assert!(parse_size("5. K").is_err());
+        assert_eq!(parse_size("9999999999 TB"), Ok(i64::MAX as u64));
         assert_eq!(parse_size("2G"), Ok(2 << 30));
         assert_eq!(parse_size("100"), Ok(100));
         assert_eq!(parse_size("7 B"), Ok(7));

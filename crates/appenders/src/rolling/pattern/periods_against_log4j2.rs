@@ -1,5 +1,5 @@
 //! [`RuntimePattern::next_period`] against log4j2 2.19's own `PatternProcessor`
-//! (`crates/conformance/java/CalendarAnswers.java`), at instants around clock changes, the
+//! (`crates/conformance/java/Log4j2Answers.java`), at instants around clock changes, the
 //! turns of the year, month and week, and spread over four decades, in zones with whole-hour,
 //! half-hour and 45-minute offsets and changes, and a zone that changed at midnight.
 //!
@@ -149,14 +149,14 @@ impl Question {
 /// log4j2's answers to `questions`, in order: the next rollover and the file time.
 fn log4j2_answers(questions: &[Question]) -> Vec<(i64, i64)> {
     let input: String = questions.iter().map(Question::line).collect();
-    let output = log4j2::run_java_program("CalendarAnswers", &["periods"], input.as_bytes());
+    let output = log4j2::run_java_program("Log4j2Answers", &["periods"], input.as_bytes());
     let answers: Vec<(i64, i64)> = String::from_utf8(output.stdout)
         .unwrap()
         .lines()
         .map(|line| {
             let (next, file) = line
                 .split_once('\t')
-                .unwrap_or_else(|| panic!("CalendarAnswers printed {line:?}"));
+                .unwrap_or_else(|| panic!("Log4j2Answers printed {line:?}"));
             (next.parse().unwrap(), file.parse().unwrap())
         })
         .collect();

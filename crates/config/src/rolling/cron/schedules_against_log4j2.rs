@@ -1,5 +1,5 @@
 //! [`CronExpression`] against log4j2 2.19's own `CronExpression`
-//! (`crates/conformance/java/CalendarAnswers.java`), which `CronTriggeringPolicy` schedules with:
+//! (`crates/conformance/java/Log4j2Answers.java`), which `CronTriggeringPolicy` schedules with:
 //! which expressions are accepted, and when each fires next, at instants around clock changes
 //! and spread over four decades, in zones with whole-hour, half-hour and 45-minute changes and
 //! a zone that changed at midnight.
@@ -97,7 +97,7 @@ fn log4j2_answers(questions: &[(&str, &str, i64)]) -> Vec<Option<Option<i64>>> {
         .iter()
         .map(|(zone, expression, at)| format!("{zone}\t{expression}\t{at}\n"))
         .collect();
-    let output = log4j2::run_java_program("CalendarAnswers", &["cron"], input.as_bytes());
+    let output = log4j2::run_java_program("Log4j2Answers", &["cron"], input.as_bytes());
     let answers: Vec<_> = String::from_utf8(output.stdout)
         .unwrap()
         .lines()

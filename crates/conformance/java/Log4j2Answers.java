@@ -1,7 +1,7 @@
-// The Java side of the calendar comparisons: log4j2's own calendar arithmetic asked about each
-// line of stdin, one answer per line on stdout.
+// The Java side of the comparisons that no scenario can stage: log4j2's own parsers and calendar
+// arithmetic asked about each line of stdin, one answer per line on stdout.
 //
-// Usage: run-java.sh CalendarAnswers periods|cron < QUESTIONS > ANSWERS
+// Usage: run-java.sh Log4j2Answers periods|cron|size|age|glob < QUESTIONS > ANSWERS
 //
 // periods: the period arithmetic of time-based rolling, PatternProcessor (the
 //   `periods_against_log4j2` tests of crates/appenders/src/rolling/pattern/). A question is
@@ -14,6 +14,12 @@
 //   tab-separated fields: a time zone, a cron expression and an instant. The answer: the first
 //   instant after it that the expression fires at in that zone, "never" when it fires no more,
 //   or "invalid" when log4j2 refuses the expression.
+// size, age, glob: the values of rolling appenders (the `values_against_log4j2` tests of
+//   crates/config/src/rolling/). size: a SizeBasedTriggeringPolicy size, answered with the bytes
+//   FileSize.parse gives, or "invalid" where it falls back to its default. age: an
+//   IfLastModified age, answered with Duration.parse's milliseconds, or "invalid". glob: an
+//   IfFileName glob and a relative path, tab-separated, answered "match", "no" or "invalid"
+//   (the JDK's PathMatcher, which IfFileName uses).
 //
 // A malformed question ends the run with status 2, naming its line.
 
@@ -24,21 +30,27 @@ import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystems;
+import java.nio.file.PathMatcher;
+import java.nio.file.Paths;
 import java.text.ParseException;
 import java.time.ZoneId;
 import java.util.Date;
 import java.util.TimeZone;
+import java.util.regex.PatternSyntaxException;
 
+import org.apache.logging.log4j.core.appender.rolling.FileSize;
 import org.apache.logging.log4j.core.appender.rolling.PatternProcessor;
+import org.apache.logging.log4j.core.appender.rolling.action.Duration;
 import org.apache.logging.log4j.core.util.CronExpression;
 
-public final class CalendarAnswers {
+public final class Log4j2Answers {
     public static void main(String[] args) throws IOException {
-        if (args.length != 1 || !(args[0].equals("periods") || args[0].equals("cron"))) {
-            System.err.println("usage: run-java.sh CalendarAnswers periods|cron < QUESTIONS");
+        String mode = args.length == 1 ? args[0] : "";
+        if (!java.util.Arrays.asList("periods", "cron", "size", "age", "glob").contains(mode)) {
+            System.err.println("usage: run-java.sh Log4j2Answers periods|cron|size|age|glob < QUESTIONS");
             System.exit(2);
         }
-        boolean periods = args[0].equals("periods");
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         PrintWriter out = new PrintWriter(new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8)));
         String line;
@@ -47,14 +59,43 @@ public final class CalendarAnswers {
             number++;
             String[] fields = line.split("\t", -1);
             try {
-                out.println(periods ? period(fields) : cron(fields));
+                out.println(answer(mode, fields));
             } catch (RuntimeException e) {
                 out.flush();
-                System.err.println("CalendarAnswers: line " + number + ": " + e);
+                System.err.println("Log4j2Answers: line " + number + ": " + e);
                 System.exit(2);
             }
         }
         out.flush();
+    }
+
+    private static String answer(String mode, String[] fields) {
+        switch (mode) {
+            case "periods":
+                return period(fields);
+            case "cron":
+                return cron(fields);
+            case "size":
+                expect(fields, 1);
+                long bytes = FileSize.parse(fields[0], Long.MIN_VALUE);
+                return bytes == Long.MIN_VALUE ? "invalid" : Long.toString(bytes);
+            case "age":
+                expect(fields, 1);
+                try {
+                    return Long.toString(Duration.parse(fields[0]).toMillis());
+                } catch (IllegalArgumentException e) {
+                    return "invalid";
+                }
+            default:
+                expect(fields, 2);
+                PathMatcher matcher;
+                try {
+                    matcher = FileSystems.getDefault().getPathMatcher("glob:" + fields[0]);
+                } catch (PatternSyntaxException e) {
+                    return "invalid";
+                }
+                return matcher.matches(Paths.get(fields[1])) ? "match" : "no";
+        }
     }
 
     // ZoneId.of rejects an unknown zone; TimeZone.getTimeZone alone would quietly take GMT.

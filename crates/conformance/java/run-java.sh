@@ -2,8 +2,11 @@
 # Compiles (once, cached by source, jars and javac) and runs one of this folder's Java programs
 # against real log4j2 (Debian's 2.19 jars): the Java counterparts of what l4rs is compared with.
 # Usage: run-java.sh CLASS [ARGS...]; CLASS.java is in this folder. The JVM starts in UTC with
-# the oracle's output environment (UTF-8, `\n`, locale en_US); ORACLE_JAVA_OPTS adds options.
-# Exit status: the program's, or 3 when compiling fails.
+# the oracle's output environment (UTF-8, `\n`, locale en_US) and its own messages on stderr
+# only (no perf-data file, whose "locked by another process" warning once reached stdout);
+# ORACLE_JAVA_OPTS adds options. The run is stopped after JAVA_TIMEOUT seconds (default 600),
+# so that a program caught in a loop fails a test rather than hanging it.
+# Exit status: the program's, 3 when compiling fails, 124 when stopped.
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 [ $# -ge 1 ] || { echo "usage: run-java.sh CLASS [ARGS...]" >&2; exit 2; }
@@ -28,7 +31,8 @@ if [ ! -f "$BUILD/$CLASS.class" ]; then
 fi
 # shellcheck disable=SC2206
 EXTRA=(${ORACLE_JAVA_OPTS:-})
-exec java -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Dfile.encoding=UTF-8 -Duser.timezone=UTC \
+exec timeout "${JAVA_TIMEOUT:-600}" java -XX:+UseSerialGC -XX:TieredStopAtLevel=1 \
+    -XX:-UsePerfData -Xlog:disable -Xlog:all=warning:stderr -Dfile.encoding=UTF-8 -Duser.timezone=UTC \
     -Duser.language=en -Duser.country=US -Dline.separator=$'\n' \
     --add-opens java.base/java.nio=ALL-UNNAMED \
     --add-opens java.base/jdk.internal.ref=ALL-UNNAMED --add-opens java.base/sun.nio.ch=ALL-UNNAMED \

@@ -1,6 +1,6 @@
 //! Instants worth asking a calendar about, for the tests that compare l4rs's calendar
 //! arithmetic with log4j2's: around a zone's clock changes and other turning points, and spread
-//! over four decades.
+//! over four decades; and how to show one in a failure.
 
 use jiff::civil::Date;
 use jiff::tz::TimeZone;
@@ -42,4 +42,11 @@ pub fn around_clock_changes(zone: &TimeZone, year: i16, more: &[i64], spread: us
         instants.push(first + (state >> 1) as i64 % span);
     }
     instants
+}
+
+/// `millis` (epoch milliseconds) as an RFC 3339 instant in UTC, for failure messages.
+pub fn show(millis: i64) -> String {
+    jiff::Timestamp::from_millisecond(millis)
+        .map(|at| at.to_string())
+        .unwrap_or_else(|_| format!("{millis} ms (beyond the calendar)"))
 }

@@ -1,5 +1,6 @@
 //! Real log4j2 (Debian's 2.19 jars and a JDK) for the tests that compare l4rs with it: whether
-//! it is installed, and running one of the Java counterparts in `crates/conformance/java/`.
+//! it is installed, running one of the Java counterparts in `crates/conformance/java/`, and
+//! asking `Log4j2Answers.java` questions.
 
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
@@ -58,4 +59,26 @@ pub fn run_java_program(class: &str, args: &[&str], stdin: &[u8]) -> Output {
         String::from_utf8_lossy(&output.stderr)
     );
     output
+}
+
+/// Asks `Log4j2Answers.java` in `mode` (`periods`, `cron`, `size`, `age`, `glob`) each of
+/// `questions` (one line each, fields tab-separated as the mode takes them) and returns its
+/// answers in order. Panics unless there is one answer per question.
+pub fn answers(mode: &str, questions: &[String]) -> Vec<String> {
+    let input: String = questions
+        .iter()
+        .map(|question| format!("{question}\n"))
+        .collect();
+    let output = run_java_program("Log4j2Answers", &[mode], input.as_bytes());
+    let answers: Vec<String> = String::from_utf8(output.stdout)
+        .expect("Log4j2Answers prints UTF-8")
+        .lines()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(
+        answers.len(),
+        questions.len(),
+        "Log4j2Answers {mode}: one answer per question"
+    );
+    answers
 }

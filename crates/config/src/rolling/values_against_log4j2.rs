@@ -7,36 +7,6 @@ use super::*;
 
 use l4rs_test_support::log4j2;
 
-/// log4j2's answers, one per question line, for `mode`.
-fn log4j2_answers(mode: &str, questions: &[String]) -> Vec<String> {
-    let input: String = questions
-        .iter()
-        .map(|question| format!("{question}\n"))
-        .collect();
-    let output = log4j2::run_java_program("Log4j2Answers", &[mode], input.as_bytes());
-    let answers: Vec<String> = String::from_utf8(output.stdout)
-        .unwrap()
-        .lines()
-        .map(str::to_string)
-        .collect();
-    assert_eq!(answers.len(), questions.len(), "one answer per question");
-    answers
-}
-
-/// Asks log4j2 about each of `questions` (tab-separated, as `mode` takes them) and lists where
-/// `ours` answers otherwise.
-fn differences(mode: &str, questions: &[String], ours: impl Fn(&str) -> String) -> Vec<String> {
-    let answers = log4j2_answers(mode, questions);
-    questions
-        .iter()
-        .zip(&answers)
-        .filter_map(|(question, theirs)| {
-            let ours = ours(question);
-            (ours != *theirs).then(|| format!("{question:?}: log4j2 {theirs}, l4rs {ours}"))
-        })
-        .collect()
-}
-
 /// Asks log4j2 about each of `values` and lists where `ours` answers otherwise. l4rs allows
 /// spaces around a value, which log4j2 refuses: for such a value log4j2 must refuse it, and
 /// l4rs must answer as log4j2 does without the spaces.
@@ -45,7 +15,7 @@ fn value_differences(mode: &str, values: &[&str], ours: impl Fn(&str) -> String)
         .iter()
         .flat_map(|value| [value.to_string(), value.trim().to_string()])
         .collect();
-    let answers = log4j2_answers(mode, &questions);
+    let answers = log4j2::answers(mode, &questions);
     answers
         .chunks(2)
         .zip(values)
@@ -262,15 +232,21 @@ fn globs_match_what_log4j2s_match() {
         .iter()
         .flat_map(|glob| PATHS.iter().map(move |path| format!("{glob}\t{path}")))
         .collect();
-    let found = differences("glob", &questions, |question| {
-        let (glob, path) = question.split_once('\t').unwrap();
-        match glob_to_regex(glob).map(|regex| regex::Regex::new(&regex)) {
-            Ok(Ok(regex)) if regex.is_match(path) => "match".to_string(),
-            Ok(Ok(_)) => "no".to_string(),
-            Ok(Err(error)) => format!("an invalid regex ({error})"),
-            Err(_) => "invalid".to_string(),
-        }
-    });
+    let answers = log4j2::answers("glob", &questions);
+    let found: Vec<String> = questions
+        .iter()
+        .zip(&answers)
+        .filter_map(|(question, theirs)| {
+            let (glob, path) = question.split_once('\t').unwrap();
+            let ours = match glob_to_regex(glob).map(|regex| regex::Regex::new(&regex)) {
+                Ok(Ok(regex)) if regex.is_match(path) => "match".to_string(),
+                Ok(Ok(_)) => "no".to_string(),
+                Ok(Err(error)) => format!("an invalid regex ({error})"),
+                Err(_) => "invalid".to_string(),
+            };
+            (ours != *theirs).then(|| format!("{question:?}: log4j2 {theirs}, l4rs {ours}"))
+        })
+        .collect();
     assert!(
         found.is_empty(),
         "globs log4j2 matches otherwise:\n{}",

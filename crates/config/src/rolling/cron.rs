@@ -12,8 +12,11 @@ use jiff::ToSpan as _;
 /// 1 = Sunday to 7 = Saturday). One of day-of-month and day-of-week must be `?`. Day-of-month
 /// also takes `L` (the last day of the month), `L-n` (n days before it), `nW` (the weekday
 /// nearest the n-th, within the month), `LW` and `L-nW`; day-of-week takes `L` alone
-/// (Saturday), `nL` (the last such day of the month) and `n#k` (the k-th such day). Where
-/// log4j2 reads an expression differently, [`CronExpression::notes`] says so.
+/// (Saturday), `nL` (the last such day of the month) and `n#k` (the k-th such day).
+/// [`CronExpression::notes`] names the parts log4j2 reads differently (a step after a name)
+/// or ignores (fields after the year). A `nW` past the end of a short month (`31W` in April)
+/// does not fire that month; log4j2's lenient calendar moves it into the next month's first
+/// days.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CronExpression {
     text: String,
@@ -153,7 +156,12 @@ impl CronExpression {
                 return None;
             }
             if let Some(years) = &self.years {
-                if !years[(year - FIRST_YEAR).max(0) as usize] {
+                if year < FIRST_YEAR {
+                    // No year before the first can be listed; wait for it, as log4j2 does.
+                    at = DateTime::from(Date::new(FIRST_YEAR, 1, 1).ok()?);
+                    continue;
+                }
+                if !years[(year - FIRST_YEAR) as usize] {
                     at = DateTime::from(Date::new(year + 1, 1, 1).ok()?);
                     continue;
                 }
@@ -253,8 +261,18 @@ fn parse_value(text: &str, names: &[&str]) -> Result<u32, String> {
     {
         return Ok(index as u32 + 1);
     }
-    text.parse()
-        .map_err(|_| format!("'{text}' is not a number"))
+    parse_number(text)
+}
+
+/// A number as Java's `Integer.parseInt` takes it in a cron field: ASCII digits only (no sign),
+/// at most `i32::MAX`.
+fn parse_number(text: &str) -> Result<u32, String> {
+    text.parse::<u32>()
+        .ok()
+        .filter(|&value| {
+            !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) && value <= i32::MAX as u32
+        })
+        .ok_or_else(|| format!("'{text}' is not a number"))
 }
 
 /// The first part of `field` that puts a step after a name (`MON-FRI/2`, `JAN/3`): log4j2's
@@ -278,7 +296,7 @@ fn parse_set(field: &str, low: u32, high: u32, names: &[&str]) -> Result<u64, St
     for part in field.split(',') {
         let (range, step) = match part.split_once('/') {
             Some((range, step)) => {
-                let step: u32 = step.parse().map_err(|_| format!("bad step '{step}'"))?;
+                let step = parse_number(step).map_err(|_| format!("bad step '{step}'"))?;
                 if (range == "*" || range.is_empty()) && step > high {
                     return Err(format!("the step of '{part}' is above {high}"));
                 }
@@ -289,6 +307,11 @@ fn parse_set(field: &str, low: u32, high: u32, names: &[&str]) -> Result<u64, St
         let (from, to) = if range == "*" || range.is_empty() && step.is_some() {
             (low, high)
         } else if let Some((a, b)) = range.split_once('-') {
+            let named = |value: &str| value.starts_with(|c: char| c.is_ascii_alphabetic());
+            if named(a) != named(b) {
+                // log4j2 refuses a range of a name and a number.
+                return Err(format!("'{part}' mixes a name and a number"));
+            }
             (parse_value(a, names)?, parse_value(b, names)?)
         } else {
             let value = parse_value(range, names)?;
@@ -310,11 +333,15 @@ fn parse_set(field: &str, low: u32, high: u32, names: &[&str]) -> Result<u64, St
         // A range that ends below its start wraps around: `22-2` in hours, `FRI-MON`.
         let span = high - low + 1;
         let end = if to < from { to + span } else { to };
-        let mut value = from;
-        while value <= end {
-            let wrapped = if value > high { value - span } else { value };
+        let mut value = Some(from);
+        while let Some(current) = value.filter(|&current| current <= end) {
+            let wrapped = if current > high {
+                current - span
+            } else {
+                current
+            };
             set |= 1 << wrapped;
-            value += step;
+            value = current.checked_add(step);
         }
     }
     Ok(set)
@@ -330,20 +357,20 @@ fn parse_month_days(field: &str) -> Result<DayRule, String> {
         };
         let offset = match rest.strip_prefix('-') {
             None if rest.is_empty() => 0,
-            Some(offset) => offset
-                .parse::<u8>()
+            Some(offset) => parse_number(offset)
                 .ok()
                 .filter(|offset| *offset <= 30)
+                .map(|offset| offset as u8)
                 .ok_or_else(|| format!("the offset of '{field}' from the last day is not 0-30"))?,
             None => return Err(format!("'{field}' is not L, L-n, LW or L-nW")),
         };
         return Ok(DayRule::FromLastOfMonth { offset, weekday });
     }
     if let Some(day) = upper.strip_suffix('W') {
-        let day: u8 = day
-            .parse()
+        let day = parse_number(day)
             .ok()
             .filter(|day| (1..=31).contains(day))
+            .map(|day| day as u8)
             .ok_or_else(|| format!("'{field}' is not a day 1-31 followed by W"))?;
         return Ok(DayRule::NearestWeekday(day));
     }
@@ -377,17 +404,22 @@ fn parse_week_days(field: &str) -> Result<DayRule, String> {
 /// those from 1970 to 2199 can fire.
 fn parse_years(field: &str) -> Result<Vec<bool>, String> {
     let mut years = vec![false; (LAST_YEAR - FIRST_YEAR + 1) as usize];
+    let mut mark = |year: u32| {
+        if let Some(slot) = years.get_mut(year.wrapping_sub(FIRST_YEAR as u32) as usize) {
+            *slot = true;
+        }
+    };
     for part in field.split(',') {
         let (range, step) = match part.split_once('/') {
             Some((range, step)) => (
                 range,
-                step.parse::<u32>()
-                    .map_err(|_| format!("bad step '{step}'"))?,
+                Some(parse_number(step).map_err(|_| format!("bad step '{step}'"))?),
             ),
-            None => (part, 1),
+            None => (part, None),
         };
-        let parse = |t: &str| t.parse::<u32>().map_err(|_| format!("'{t}' is not a year"));
-        let (from, to) = if range == "*" {
+        let parse = |t: &str| parse_number(t).map_err(|_| format!("'{t}' is not a year"));
+        let every = range == "*" || range.is_empty() && step.is_some();
+        let (from, to) = if every {
             (FIRST_YEAR as u32, LAST_YEAR as u32)
         } else if let Some((a, b)) = range.split_once('-') {
             (parse(a)?, parse(b)?)
@@ -395,7 +427,7 @@ fn parse_years(field: &str) -> Result<Vec<bool>, String> {
             let year = parse(range)?;
             (
                 year,
-                if part.contains('/') {
+                if step.is_some() {
                     LAST_YEAR as u32
                 } else {
                     year
@@ -405,18 +437,20 @@ fn parse_years(field: &str) -> Result<Vec<bool>, String> {
         if from > to {
             return Err(format!("'{part}' ends before it starts"));
         }
-        if step == 0 {
-            if let Some(slot) = years.get_mut(from.wrapping_sub(FIRST_YEAR as u32) as usize) {
-                *slot = true;
+        // As in the other fields: a step of 0 takes the start alone, or every year after `*`.
+        let step = match step {
+            Some(0) if every => 1,
+            Some(0) => {
+                mark(from);
+                continue;
             }
-            continue;
-        }
+            Some(step) => step,
+            None => 1,
+        };
         // A step past the last year ends the walk (a large step must not overflow).
         let mut year = Some(from);
         while let Some(current) = year.filter(|&y| y <= to.min(LAST_YEAR as u32)) {
-            if let Some(slot) = years.get_mut(current.wrapping_sub(FIRST_YEAR as u32) as usize) {
-                *slot = true;
-            }
+            mark(current);
             year = current.checked_add(step);
         }
     }
@@ -523,6 +557,19 @@ mod tests {
             next("*/0 * * * * ?", "2024-03-05T10:00:31Z"),
             "2024-03-05T10:00:32Z"
         );
+        assert_eq!(
+            next("0 0 0 * * ? */0", "2024-03-05T10:00:00Z"),
+            "2024-03-06T00:00:00Z"
+        );
+        assert_eq!(
+            next("0 0 0 1 1 ? /2", "2024-03-05T10:00:00Z"),
+            "2026-01-01T00:00:00Z"
+        );
+        // A year before the first that can be listed waits for it.
+        assert_eq!(
+            next("0 0 0 * * ? 1970", "1960-03-05T10:00:00Z"),
+            "1970-01-01T00:00:00Z"
+        );
         // Years outside those that can fire are accepted, as log4j2 accepts them.
         assert!(CronExpression::parse("0 0 0 * * ? 1969")
             .unwrap()
@@ -592,6 +639,13 @@ mod tests {
             "0 0 0 32W * ?",
             "0 0 0 LX * ?",
             "0 0 0 * * ? 2030-2020",
+            "1/4294967295 * * * * ?",
+            "+5 * * * * ?",
+            "0 0 0 +15W * ?",
+            "0 0 0 L-+5 * ?",
+            "0 0 0 ? * MON-5/2",
+            "0 0 0 ? * 1-FRI",
+            "0 0 0 * * ? 4294967296",
         ] {
             assert!(CronExpression::parse(bad).is_err(), "{bad}");
         }

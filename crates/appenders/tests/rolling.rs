@@ -98,6 +98,44 @@ fn min_file_index_puts_the_newest_first() {
 }
 
 #[test]
+fn archives_above_the_window_move_down_and_give_way_as_in_log4j2() {
+    let dir = TempDir::new("above-window");
+    // Left by an earlier run: one archive inside the window, one above it (a larger `max`).
+    std::fs::write(dir.path().join("app-2.log"), "s2\n").unwrap();
+    std::fs::write(dir.path().join("app-7.log"), "s7\n").unwrap();
+    let strategy = r#"<DefaultRolloverStrategy max="3"/>"#;
+    let appender = build(&rolling_file_xml(
+        &dir,
+        "app-%i.log",
+        &format!("{SIZE_1}{strategy}"),
+    ));
+    let capture = l4rs_core::status::GlobalCapture::start();
+    for message in ["e1", "e2", "e3", "e4", "e5", "e6"] {
+        log_now(appender.as_ref(), message);
+    }
+    appender.stop();
+    // log4j2's purge moves every archive down one index a rollover once the highest is at
+    // `max` or above: s7 reaches index 3 at the fourth rollover, where the new archive goes.
+    // log4j2 writes over it; l4rs deletes it, says so, and leaves no staging file behind.
+    assert_files(
+        dir.path(),
+        &[
+            ("app-1.log", "e3\n"),
+            ("app-2.log", "e4\n"),
+            ("app-3.log", "e5\n"),
+            ("app.log", "e6\n"),
+        ],
+    );
+    let warnings = rolling_support::messages_about(
+        &capture.records(),
+        l4rs_core::Level::WARN,
+        &dir.file("app-3.log"),
+    );
+    assert_eq!(warnings.len(), 1, "{warnings:#?}");
+    assert!(warnings[0].contains("above max=\"3\""), "{warnings:#?}");
+}
+
+#[test]
 fn time_policy_uses_event_times_and_names_the_previous_period() {
     let dir = TempDir::new("time");
     let appender = build(&rolling_file_xml_with(

@@ -144,16 +144,34 @@ impl Archiver {
         let full = existing.keys().next_back().is_some_and(|&last| last >= max);
         let shift = self.delete_beyond(&mut existing, window.capacity() - 1, true) || full;
         let last = existing.keys().next_back().copied();
-        if shift {
-            for (&index, path) in &existing {
-                self.rename_archive(path, time, index - 1);
-            }
-        }
-        match last {
+        let index = match last {
             None => min,
             Some(last) if last < max => last + 1,
             Some(_) => max,
+        };
+        if shift {
+            for (&from, path) in &existing {
+                let moved = self.rename_archive(path, time, from - 1);
+                // An archive above the window (left by a larger `max`) moves down one index
+                // a rollover, and the one moved onto the new archive's index is in its way.
+                // log4j2 writes the new archive over it; l4rs deletes it first, saying so,
+                // as its moves never replace a file.
+                if let Some(moved) = moved.filter(|_| from - 1 == index) {
+                    match std::fs::remove_file(&moved) {
+                        Ok(()) => status::warn(format_args!(
+                            "RollingFileManager ({}) deleted {}, an archive above max=\"{max}\" that the rollover moved onto the new archive's index, as log4j2 overwrites it",
+                            self.name,
+                            moved.display()
+                        )),
+                        Err(error) => self.report(format_args!(
+                            "Unable to delete {}: {error}",
+                            moved.display()
+                        )),
+                    }
+                }
+            }
         }
+        index
     }
 
     /// `fileIndex="min"`: the newest archive gets `min`, the others move up one; beyond `max`
@@ -191,8 +209,9 @@ impl Archiver {
         deleted
     }
 
-    /// Renames an archive to `index`, keeping it compressed or not as it is.
-    fn rename_archive(&self, path: &Path, time: i64, index: i64) {
+    /// Renames an archive to `index`, keeping it compressed or not as it is. Returns its new
+    /// path, or `None` when it could not be moved (reported).
+    fn rename_archive(&self, path: &Path, time: i64, index: i64) -> Option<PathBuf> {
         let compressed = self
             .pattern
             .compression()
@@ -204,11 +223,15 @@ impl Archiver {
         };
         // The window's indices are counted from disk, so the target is free unless the count
         // is wrong; then the archive there is kept and this one stays where it is.
-        if let Err(error) = rename_no_replace(path, Path::new(&target)) {
-            self.report(format_args!(
-                "Unable to rename {} to {target}: {error}",
-                path.display()
-            ));
+        match rename_no_replace(path, Path::new(&target)) {
+            Ok(()) => Some(PathBuf::from(target)),
+            Err(error) => {
+                self.report(format_args!(
+                    "Unable to rename {} to {target}: {error}",
+                    path.display()
+                ));
+                None
+            }
         }
     }
 

@@ -337,3 +337,41 @@ fn log4j2_219_counts_periods_in_the_jvms_zone() {
         "l4rs follows the %d's zone"
     );
 }
+
+/// log4j2 takes the period from the last `%d` of the pattern, and from any letter of its
+/// text, quoted ones too: `%d{yyyy-MM-dd}-%d{yyyy}` rolls yearly, `%d{'week'-yyyy}` hourly
+/// (the `k` of `week`). l4rs takes the smallest unit any `%d` prints: daily and yearly
+/// (docs/appenders.md).
+#[test]
+fn log4j2_reads_the_period_from_the_last_date_and_any_letter() {
+    if !log4j2::require("the rollover periods against log4j2") {
+        return;
+    }
+    let at = Date::new(2027, 3, 10)
+        .unwrap()
+        .at(2, 0, 0, 0)
+        .to_zoned_datetime(TimeZone::UTC)
+        .unwrap()
+        .timestamp()
+        .as_millisecond();
+    let ask = |pattern: &str| Question {
+        pattern: pattern.to_string(),
+        ..Question::new("UTC", "UTC", "yyyy", (1, false), at)
+    };
+    let questions = [
+        ask("app-%d{yyyy-MM-dd}{UTC}-%d{yyyy}{UTC}.log"),
+        ask("app-%d{'week'-yyyy}{UTC}.log"),
+    ];
+    let answers = log4j2_answers(&questions);
+    let hour = 3_600_000;
+    let next_year = Date::new(2028, 1, 1)
+        .unwrap()
+        .to_zoned_datetime(TimeZone::UTC)
+        .unwrap()
+        .timestamp()
+        .as_millisecond();
+    assert_eq!(answers[0].0, next_year, "log4j2 rolls the first yearly");
+    assert_eq!(answers[1].0, at + hour, "log4j2 rolls the second hourly");
+    assert_eq!(questions[0].ours().unwrap().0, at + 22 * hour, "l4rs: daily");
+    assert_eq!(questions[1].ours().unwrap().0, next_year, "l4rs: yearly");
+}

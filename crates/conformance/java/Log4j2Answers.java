@@ -1,7 +1,7 @@
 // The Java side of the comparisons that no scenario can stage: log4j2's own parsers and calendar
 // arithmetic asked about each line of stdin, one answer per line on stdout.
 //
-// Usage: run-java.sh Log4j2Answers periods|cron|size|age|glob < QUESTIONS > ANSWERS
+// Usage: run-java.sh Log4j2Answers periods|names|cron|size|age|glob < QUESTIONS > ANSWERS
 //
 // periods: the period arithmetic of time-based rolling, PatternProcessor (the
 //   `periods_against_log4j2` tests of crates/appenders/src/rolling/pattern/). A question is
@@ -9,6 +9,11 @@
 //   in that zone), the filePattern, the interval, modulate (true/false) and the instant in epoch
 //   milliseconds. The answer: the next rollover and the time that names the file written until
 //   then, tab-separated.
+// names: the archive names of a filePattern (PatternProcessor.formatFileName; the
+//   `names_against_log4j2` tests of crates/appenders/src/rolling/pattern/). A question is
+//   four tab-separated fields: the JVM's default time zone, the filePattern, the time that
+//   names the file (epoch milliseconds) and the index. The answer: the name, or "refused: "
+//   and the exception where PatternProcessor cannot take the pattern.
 // cron: CronExpression, which CronTriggeringPolicy schedules with (the
 //   `schedules_against_log4j2` tests of crates/config/src/rolling/cron/). A question is three
 //   tab-separated fields: a time zone, a cron expression and an instant. The answer: the first
@@ -42,13 +47,14 @@ import java.util.regex.PatternSyntaxException;
 import org.apache.logging.log4j.core.appender.rolling.FileSize;
 import org.apache.logging.log4j.core.appender.rolling.PatternProcessor;
 import org.apache.logging.log4j.core.appender.rolling.action.Duration;
+import org.apache.logging.log4j.core.lookup.StrSubstitutor;
 import org.apache.logging.log4j.core.util.CronExpression;
 
 public final class Log4j2Answers {
     public static void main(String[] args) throws IOException {
         String mode = args.length == 1 ? args[0] : "";
-        if (!java.util.Arrays.asList("periods", "cron", "size", "age", "glob").contains(mode)) {
-            System.err.println("usage: run-java.sh Log4j2Answers periods|cron|size|age|glob < QUESTIONS");
+        if (!java.util.Arrays.asList("periods", "names", "cron", "size", "age", "glob").contains(mode)) {
+            System.err.println("usage: run-java.sh Log4j2Answers periods|names|cron|size|age|glob < QUESTIONS");
             System.exit(2);
         }
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
@@ -73,6 +79,20 @@ public final class Log4j2Answers {
         switch (mode) {
             case "periods":
                 return period(fields);
+            case "names":
+                expect(fields, 4);
+                TimeZone.setDefault(zone(fields[0]));
+                PatternProcessor names;
+                try {
+                    names = new PatternProcessor(fields[1]);
+                } catch (RuntimeException e) {
+                    // log4j2 cannot build a rolling appender with this pattern.
+                    return "refused: " + e;
+                }
+                names.setPrevFileTime(Long.parseLong(fields[2]));
+                StringBuilder name = new StringBuilder();
+                names.formatFileName(new StrSubstitutor(), name, Integer.parseInt(fields[3]));
+                return name.toString();
             case "cron":
                 return cron(fields);
             case "size":

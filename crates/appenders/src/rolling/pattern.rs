@@ -356,6 +356,8 @@ pub fn fuzz_file_pattern(
 }
 
 #[cfg(test)]
+mod names_against_log4j2;
+#[cfg(test)]
 mod periods_against_log4j2;
 
 #[cfg(test)]

@@ -257,8 +257,14 @@ fn date_segment(text: &str, options: &[String]) -> Result<FilePatternSegment, St
     let frequency = match pattern.as_deref() {
         // log4j2's `%d` in a file pattern defaults to `yyyy-MM-dd`.
         None => Some(RolloverFrequency::Daily),
-        Some("UNIX") => Some(RolloverFrequency::EverySecond),
-        Some("UNIX_MILLIS") => Some(RolloverFrequency::EveryMillisecond),
+        Some(name @ ("UNIX" | "UNIX_MILLIS")) => {
+            // log4j2's PatternProcessor looks for date letters in the pattern, finds no
+            // pattern at all, and fails with a NullPointerException: no rolling appender of
+            // this filePattern can be built.
+            return Err(format!(
+                "%d{{{name}}} cannot name files in filePattern \"{text}\": log4j2 cannot build a rolling appender with it (a NullPointerException); use date letters such as %d{{yyyy-MM-dd-HH-mm-ss}}"
+            ));
+        }
         Some(name) if NAMED_DATE_FORMATS.contains(&name) => {
             Some(RolloverFrequency::EveryMillisecond)
         }
@@ -374,5 +380,11 @@ mod tests {
         assert!(FilePattern::parse("app-%02555555555555555555i.log").is_err());
         assert!(FilePattern::parse("app-%99999999999999999999999i.log").is_err());
         assert!(FilePattern::parse("app-%0255i.log").is_ok());
+        // log4j2 cannot build a rolling appender with these (a NullPointerException).
+        for unix in ["app-%d{UNIX}.log", "app-%d{UNIX_MILLIS}-%i.log"] {
+            assert!(FilePattern::parse(unix)
+                .unwrap_err()
+                .contains("cannot name files"));
+        }
     }
 }

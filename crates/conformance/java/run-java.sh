@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Compiles (once, cached by source, jars and javac) and runs one of this folder's Java programs
 # against real log4j2 (Debian's 2.19 jars): the Java counterparts of what l4rs is compared with.
-# Usage: run-java.sh CLASS [ARGS...]; CLASS.java is in this folder. The JVM starts in UTC with
+# Usage: run-java.sh CLASS [ARGS...]; CLASS.java is in this folder, or in JAVA_SOURCES with the
+# other classes it uses (the java-syntax crate's tests keep theirs there). The JVM starts in UTC with
 # the oracle's output environment (UTF-8, `\n`, locale en_US) and its own messages on stderr
 # only (no perf-data file, whose "locked by another process" warning once reached stdout);
 # ORACLE_JAVA_OPTS adds options. The run is stopped after JAVA_TIMEOUT seconds (default 600),
@@ -15,13 +16,15 @@ shift
 JAR_DIR=${LOG4J_JAR_DIR:-/usr/share/java}
 CP="$JAR_DIR/log4j-api.jar:$JAR_DIR/log4j-core.jar:$JAR_DIR/disruptor.jar"
 BUILD_ROOT=${ORACLE_BUILD_DIR:-${TMPDIR:-/tmp}/log4j2-oracle-build}
-KEY=$( { cat "$HERE/$CLASS.java"; ls -lL "$JAR_DIR/log4j-api.jar" "$JAR_DIR/log4j-core.jar"; javac -version 2>&1; } \
+SOURCES=${JAVA_SOURCES:-$HERE}
+[ -f "$SOURCES/$CLASS.java" ] || { echo "run-java.sh: $SOURCES/$CLASS.java is missing" >&2; exit 2; }
+KEY=$( { cat "$SOURCES"/*.java; ls -lL "$JAR_DIR/log4j-api.jar" "$JAR_DIR/log4j-core.jar" 2>&1; javac -version 2>&1; } \
        | sha256sum | cut -c1-16)
 BUILD="$BUILD_ROOT/$CLASS-$KEY"
 if [ ! -f "$BUILD/$CLASS.class" ]; then
     mkdir -p "$BUILD_ROOT"
     TMP_BUILD=$(mktemp -d "$BUILD_ROOT/tmp.XXXXXX")
-    if ! javac -nowarn -encoding UTF-8 -d "$TMP_BUILD" -cp "$CP" "$HERE/$CLASS.java" >&2; then
+    if ! javac -nowarn -encoding UTF-8 -d "$TMP_BUILD" -cp "$CP" -sourcepath "$SOURCES" "$SOURCES/$CLASS.java" >&2; then
         rm -rf "$TMP_BUILD"
         echo "run-java.sh: compiling $CLASS.java failed" >&2
         exit 3

@@ -11,7 +11,7 @@
 
 mod java_support;
 
-use java_support::{hex, require_jdk, run_java, unhex, TempDir};
+use java_support::{hex, require_jdk, run_java, unhex};
 use l4rs_core::Timestamp;
 use l4rs_layout::DateFormatter;
 
@@ -89,8 +89,7 @@ fn l4rs_prints_dates_as_log4j2_does() {
         .iter()
         .map(|(pattern, zone, millis)| format!("{} {} {millis}\n", hex(pattern), hex(zone)))
         .collect();
-    let dir = TempDir::new("date-oracle");
-    let java = run_java(dir.path(), "DateOracle", JARS, &input);
+    let java = run_java("DateOracle", &input);
     assert_eq!(java.len(), cases.len(), "one answer per case: {java:?}");
     let mut disagreements = Vec::new();
     for ((pattern, zone, millis), java) in cases.iter().zip(&java) {

@@ -16,9 +16,7 @@
 
 mod java_support;
 
-use std::path::Path;
-
-use java_support::{hex, require_jdk, run_java, unhex, TempDir};
+use java_support::{hex, require_jdk, run_java, unhex};
 use l4rs_java_syntax::regex::{compile, compile_whole, JavaRegexError, Replacement};
 
 /// How log4j2 applies a pattern.
@@ -480,7 +478,7 @@ fn l4rs(mode: Mode, regex: &str, input: &str) -> Answer {
     }
 }
 
-fn java_replacements(dir: &Path) -> Vec<String> {
+fn java_replacements() -> Vec<String> {
     let input: String = REPLACE_CASES
         .iter()
         .map(|(regex, replacement, text)| {
@@ -492,7 +490,7 @@ fn java_replacements(dir: &Path) -> Vec<String> {
             )
         })
         .collect();
-    let lines = run_java(dir, "RegexOracle", &[], &input);
+    let lines = run_java("RegexOracle", &input);
     assert_eq!(
         lines.len(),
         REPLACE_CASES.len(),
@@ -509,7 +507,7 @@ fn java_replacements(dir: &Path) -> Vec<String> {
         .collect()
 }
 
-fn java_answers(dir: &Path) -> Vec<Answer> {
+fn java_answers() -> Vec<Answer> {
     let input: String = CASES
         .iter()
         .map(|(mode, regex, text)| {
@@ -517,7 +515,7 @@ fn java_answers(dir: &Path) -> Vec<Answer> {
             format!("{mode} {} {}\n", hex(regex), hex(text))
         })
         .collect();
-    let lines = run_java(dir, "RegexOracle", &[], &input);
+    let lines = run_java("RegexOracle", &input);
     assert_eq!(lines.len(), CASES.len(), "one answer per case: {lines:?}");
     lines
         .iter()
@@ -534,8 +532,7 @@ fn replace_all_gives_what_java_gives() {
     if !require_jdk(&[]) {
         return;
     }
-    let dir = TempDir::new("regex-oracle-replace");
-    let java = java_replacements(dir.path());
+    let java = java_replacements();
     let mut disagreements = Vec::new();
     for ((regex, replacement, input), java) in REPLACE_CASES.iter().zip(&java) {
         let mut ours = String::new();
@@ -580,8 +577,7 @@ fn l4rs_agrees_with_java_util_regex() {
     if !require_jdk(&[]) {
         return;
     }
-    let dir = TempDir::new("regex-oracle");
-    let java = java_answers(dir.path());
+    let java = java_answers();
     let mut disagreements = Vec::new();
     for ((mode, regex, input), java) in CASES.iter().zip(&java) {
         let ours = l4rs(*mode, regex, input);

@@ -38,6 +38,17 @@ pub fn require(what: &str) -> bool {
 /// standard input, and returns what it printed. Panics when it cannot be started or fails, with
 /// its standard error.
 pub fn run_java_program(class: &str, args: &[&str], stdin: &[u8]) -> Output {
+    run_java_program_in(
+        &crate::workspace_root().join("crates/conformance/java"),
+        class,
+        args,
+        stdin,
+    )
+}
+
+/// [`run_java_program`] for `<sources>/<class>.java`, compiled with the other classes of
+/// `sources` it uses.
+pub fn run_java_program_in(sources: &Path, class: &str, args: &[&str], stdin: &[u8]) -> Output {
     let script = crate::workspace_root().join("crates/conformance/java/run-java.sh");
     // Through a file rather than a pipe: the program's answers could fill the other pipe
     // while it still waits for questions.
@@ -45,6 +56,7 @@ pub fn run_java_program(class: &str, args: &[&str], stdin: &[u8]) -> Output {
     let input_path = input.path().join("stdin");
     std::fs::write(&input_path, stdin).expect("write the Java program's input");
     let output = Command::new(&script)
+        .env("JAVA_SOURCES", sources)
         .arg(class)
         .args(args)
         .stdin(Stdio::from(

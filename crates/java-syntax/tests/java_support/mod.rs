@@ -1,12 +1,11 @@
 //! What the tests that ask the JDK have in common: finding it (or skipping without it, except
-//! under CI), compiling a program of tests/java/ into a temporary folder, running it, and the
-//! hexadecimal encoding that carries any text to it and back.
+//! under CI), running a program of tests/java/, and the hexadecimal encoding that carries any
+//! text to it and back.
 
 #![allow(dead_code)] // each test binary uses its own part
 
-use std::io::Write as _;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 /// True when `javac`, `java` and the `jars` are there. Without them the test is skipped with a
 /// notice, except under CI (`CI` set), where their absence fails it.
@@ -29,8 +28,6 @@ pub(crate) fn require_jdk(jars: &[&str]) -> bool {
     }
 }
 
-pub(crate) use l4rs_test_support::TempDir;
-
 /// UTF-8 bytes in hexadecimal, two digits each.
 pub(crate) fn hex(text: &str) -> String {
     text.bytes().map(|b| format!("{b:02x}")).collect()
@@ -44,56 +41,13 @@ pub(crate) fn unhex(hex: &str) -> String {
     String::from_utf8(bytes).expect("java writes UTF-8")
 }
 
-/// Compiles `tests/java/<class>.java` (and the classes of tests/java/ it uses, such as
-/// `OracleLines`) into `dir` with `jars` on the class path, runs it with `input` on stdin in
-/// the en_US locale, and returns its output lines.
-pub(crate) fn run_java(dir: &Path, class: &str, jars: &[&str], input: &str) -> Vec<String> {
+/// Runs `tests/java/<class>.java` (compiled with the classes of tests/java/ it uses, such as
+/// `OracleLines`, and log4j2's jars, by `crates/conformance/java/run-java.sh`) with `input` on
+/// stdin in the en_US locale, and returns its output lines.
+pub(crate) fn run_java(class: &str, input: &str) -> Vec<String> {
     let sources = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/java");
-    let source = sources.join(format!("{class}.java"));
-    let mut class_path = vec![dir.display().to_string()];
-    class_path.extend(jars.iter().map(|jar| jar.to_string()));
-    let class_path = class_path.join(":");
-    let javac = Command::new("javac")
-        .arg("-cp")
-        .arg(&class_path)
-        .arg("-sourcepath")
-        .arg(&sources)
-        .arg("-d")
-        .arg(dir)
-        .arg(&source)
-        .output()
-        .expect("run javac");
-    assert!(
-        javac.status.success(),
-        "javac {}: {}",
-        source.display(),
-        String::from_utf8_lossy(&javac.stderr)
-    );
-    let mut java = Command::new("java")
-        .args([
-            "-Duser.language=en",
-            "-Duser.country=US",
-            "-XX:-UsePerfData",
-        ])
-        .arg("-cp")
-        .arg(&class_path)
-        .arg(class)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run java");
-    java.stdin
-        .take()
-        .expect("stdin is piped")
-        .write_all(input.as_bytes())
-        .expect("write the cases to java");
-    let output = java.wait_with_output().expect("wait for java");
-    assert!(
-        output.status.success(),
-        "java {class}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let output =
+        l4rs_test_support::log4j2::run_java_program_in(&sources, class, &[], input.as_bytes());
     String::from_utf8(output.stdout)
         .expect("java writes UTF-8")
         .lines()

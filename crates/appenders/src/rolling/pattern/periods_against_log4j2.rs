@@ -303,6 +303,17 @@ fn next_periods_are_log4j2s() {
     );
 }
 
+/// 2027-03-10T02:00:00Z, the instant the single questions below ask about.
+fn march_tenth_2027_at_two_utc() -> i64 {
+    Date::new(2027, 3, 10)
+        .unwrap()
+        .at(2, 0, 0, 0)
+        .to_zoned_datetime(TimeZone::UTC)
+        .unwrap()
+        .timestamp()
+        .as_millisecond()
+}
+
 /// log4j2 2.19 counts periods in the JVM's default zone, whatever the `%d`'s zone: with the
 /// JVM in New York, `%d{yyyy-MM-dd}{UTC}` rolls over at New York's midnight. l4rs rolls over
 /// at the `%d`'s midnight, as log4j2 2.20 does (LOG4J2-1631).
@@ -311,13 +322,7 @@ fn log4j2_219_counts_periods_in_the_jvms_zone() {
     if !log4j2::require("the rollover periods against log4j2") {
         return;
     }
-    let at = Date::new(2027, 3, 10)
-        .unwrap()
-        .at(2, 0, 0, 0)
-        .to_zoned_datetime(TimeZone::UTC)
-        .unwrap()
-        .timestamp()
-        .as_millisecond();
+    let at = march_tenth_2027_at_two_utc();
     let ask =
         |jvm_zone: &str, zone: &str| Question::new(jvm_zone, zone, "yyyy-MM-dd", (1, false), at);
     let questions = [
@@ -347,13 +352,7 @@ fn log4j2_reads_the_period_from_the_last_date_and_any_letter() {
     if !log4j2::require("the rollover periods against log4j2") {
         return;
     }
-    let at = Date::new(2027, 3, 10)
-        .unwrap()
-        .at(2, 0, 0, 0)
-        .to_zoned_datetime(TimeZone::UTC)
-        .unwrap()
-        .timestamp()
-        .as_millisecond();
+    let at = march_tenth_2027_at_two_utc();
     let ask = |pattern: &str| Question {
         pattern: pattern.to_string(),
         ..Question::new("UTC", "UTC", "yyyy", (1, false), at)
@@ -372,6 +371,10 @@ fn log4j2_reads_the_period_from_the_last_date_and_any_letter() {
         .as_millisecond();
     assert_eq!(answers[0].0, next_year, "log4j2 rolls the first yearly");
     assert_eq!(answers[1].0, at + hour, "log4j2 rolls the second hourly");
-    assert_eq!(questions[0].ours().unwrap().0, at + 22 * hour, "l4rs: daily");
+    assert_eq!(
+        questions[0].ours().unwrap().0,
+        at + 22 * hour,
+        "l4rs: daily"
+    );
     assert_eq!(questions[1].ours().unwrap().0, next_year, "l4rs: yearly");
 }

@@ -116,7 +116,7 @@ fn archives_above_the_window_move_down_and_give_way_as_in_log4j2() {
     appender.stop();
     // log4j2's purge moves every archive down one index a rollover once the highest is at
     // `max` or above: s7 reaches index 3 at the fourth rollover, where the new archive goes.
-    // log4j2 writes over it; l4rs deletes it, says so, and leaves no staging file behind.
+    // log4j2 writes over it, and so does l4rs, saying which it was; no staging file is left.
     assert_files(
         dir.path(),
         &[
@@ -129,10 +129,79 @@ fn archives_above_the_window_move_down_and_give_way_as_in_log4j2() {
     let warnings = rolling_support::messages_about(
         &capture.records(),
         l4rs_core::Level::WARN,
-        &dir.file("app-3.log"),
+        &format!("moved there from {}", dir.file("app-4.log")),
     );
     assert_eq!(warnings.len(), 1, "{warnings:#?}");
-    assert!(warnings[0].contains("above max=\"3\""), "{warnings:#?}");
+    assert!(
+        warnings[0].contains(&format!(
+            "replaced {} (moved there from",
+            dir.file("app-3.log")
+        )) && warnings[0].contains("above max=\"3\""),
+        "{warnings:#?}"
+    );
+}
+
+#[test]
+fn an_empty_rollover_leaves_an_archive_above_the_window_where_the_purge_put_it() {
+    let dir = TempDir::new("above-window-empty");
+    std::fs::write(dir.path().join("app-2030-4.log"), "s4\n").unwrap();
+    let clock = Arc::new(ManualClock::new(millis("2030-01-01T00:00:00Z")));
+    let appender = rolling_file_on(
+        &rolling_file_xml(
+            &dir,
+            "app-%d{yyyy}{UTC}-%i.log",
+            r#"<TimeBasedTriggeringPolicy/><DefaultRolloverStrategy max="3"/>"#,
+        ),
+        &clock,
+    );
+    let capture = l4rs_core::status::GlobalCapture::start();
+    // The first event, a year on, rolls the empty file of 2030: the purge moves app-2030-4
+    // down onto index 3, and as in log4j2 the empty file is dropped and the archive stays.
+    log_at(&appender, "e1", millis("2031-06-01T00:00:00Z"));
+    appender.stop();
+    assert_files(
+        dir.path(),
+        &[("app-2030-3.log", "s4\n"), ("app.log", "e1\n")],
+    );
+    let records = capture.records();
+    let warnings = rolling_support::messages_about(&records, l4rs_core::Level::WARN, "replaced");
+    assert!(warnings.is_empty(), "{warnings:#?}");
+}
+
+#[test]
+fn a_compressed_archive_above_the_window_gives_way_to_the_new_one() {
+    use std::io::Write as _;
+    let dir = TempDir::new("above-window-gz");
+    let mut seed = flate2::write::GzEncoder::new(
+        std::fs::File::create(dir.path().join("app-4.log.gz")).unwrap(),
+        flate2::Compression::default(),
+    );
+    seed.write_all(b"s4\n").unwrap();
+    seed.finish().unwrap();
+    let strategy = r#"<DefaultRolloverStrategy max="3"/>"#;
+    let appender = build(&rolling_file_xml(
+        &dir,
+        "app-%i.log.gz",
+        &format!("{SIZE_1}{strategy}"),
+    ));
+    let capture = l4rs_core::status::GlobalCapture::start();
+    for message in ["e1", "e2"] {
+        log_now(appender.as_ref(), message);
+    }
+    appender.stop();
+    // The purge moves app-4.log.gz onto index 3, where e1's archive is compressed to: log4j2
+    // writes over it, l4rs deletes it once e1's file is in place, and says which it was.
+    assert_files(dir.path(), &[("app-3.log.gz", "e1\n"), ("app.log", "e2\n")]);
+    let warnings = rolling_support::messages_about(
+        &capture.records(),
+        l4rs_core::Level::WARN,
+        &dir.file("app-4.log.gz"),
+    );
+    assert_eq!(warnings.len(), 1, "{warnings:#?}");
+    assert!(
+        warnings[0].contains(&format!("replaced {}", dir.file("app-3.log.gz"))),
+        "{warnings:#?}"
+    );
 }
 
 #[test]

@@ -43,6 +43,14 @@ impl IndexWindow {
     }
 }
 
+/// An archive from above the window that the purge moved onto the new archive's index.
+struct InTheWay {
+    /// Where it was.
+    from: PathBuf,
+    /// Where the purge put it.
+    moved: PathBuf,
+}
+
 impl Archiver {
     fn report(&self, message: std::fmt::Arguments<'_>) {
         status::error(format_args!("RollingFileManager ({}) {message}", self.name));
@@ -66,6 +74,7 @@ impl Archiver {
         // archives on disk; a numbered name is free, and an archive found there anyway is one
         // this process knows nothing of.
         let replace = !pattern.numbers_from_disk(archive_time);
+        let mut in_the_way = None;
         let index = if !pattern.has_index() {
             0
         } else {
@@ -76,7 +85,11 @@ impl Archiver {
             };
             match file_index {
                 FileIndexOrder::NoMax => existing.keys().next_back().map_or(1, |last| last + 1),
-                FileIndexOrder::Max => self.purge_ascending(existing, window, archive_time),
+                FileIndexOrder::Max => {
+                    let (index, moved) = self.purge_ascending(existing, window, archive_time);
+                    in_the_way = moved;
+                    index
+                }
                 FileIndexOrder::Min => self.purge_descending(existing, window, archive_time),
             }
         };
@@ -96,14 +109,43 @@ impl Archiver {
                 let _ = std::fs::create_dir_all(parent);
             }
         }
-        if let Err(error) = rename(staging, Path::new(&uncompressed), replace) {
+        // An archive above the window that the purge moved onto this index gives way, as
+        // log4j2 writes the new archive over it: uncompressed by the move itself (atomic, as
+        // log4j2's), compressed once the new archive is in place. An empty rollover, above,
+        // leaves it, as log4j2 does.
+        let replaces = in_the_way
+            .as_ref()
+            .is_some_and(|way| way.moved == Path::new(&uncompressed));
+        if let Err(error) = rename(staging, Path::new(&uncompressed), replace || replaces) {
             self.report(format_args!(
                 "Unable to move the rolled file to {uncompressed}: {error}; its data stays in {}",
                 staging.display()
             ));
             return;
         }
+        if let Some(way) = in_the_way {
+            if replaces || self.remove_in_the_way(&way.moved) {
+                status::warn(format_args!(
+                    "RollingFileManager ({}) replaced {} (moved there from {}, above max=\"{max}\") with the new archive, as log4j2 does",
+                    self.name,
+                    way.moved.display(),
+                    way.from.display()
+                ));
+            }
+        }
         self.compress(&uncompressed, *compression_level, replace);
+    }
+
+    /// Deletes the compressed archive `path` that a new one's compression would replace;
+    /// false (reported) when it cannot.
+    fn remove_in_the_way(&self, path: &Path) -> bool {
+        match std::fs::remove_file(path) {
+            Ok(()) => true,
+            Err(error) => {
+                self.report(format_args!("Unable to delete {}: {error}", path.display()));
+                false
+            }
+        }
     }
 
     /// Compresses the archive `uncompressed` to its name with the pattern's suffix, when the
@@ -138,8 +180,16 @@ impl Archiver {
     }
 
     /// `fileIndex="max"`: the newest archive gets the highest index; while the window is
-    /// full the lowest is deleted and the others move down one. Returns the new index.
-    fn purge_ascending(&self, mut existing: Archives, window: IndexWindow, time: i64) -> i64 {
+    /// full the lowest is deleted and the others move down one. Returns the new index, and the
+    /// archive the moves put on it: one from above the window (left by a larger `max`), which
+    /// moves down one index a rollover, as in log4j2, until it lands where the new archive
+    /// goes and has to give way.
+    fn purge_ascending(
+        &self,
+        mut existing: Archives,
+        window: IndexWindow,
+        time: i64,
+    ) -> (i64, Option<InTheWay>) {
         let IndexWindow { min, max } = window;
         let full = existing.keys().next_back().is_some_and(|&last| last >= max);
         let shift = self.delete_beyond(&mut existing, window.capacity() - 1, true) || full;
@@ -149,29 +199,19 @@ impl Archiver {
             Some(last) if last < max => last + 1,
             Some(_) => max,
         };
+        let mut in_the_way = None;
         if shift {
             for (&from, path) in &existing {
                 let moved = self.rename_archive(path, time, from - 1);
-                // An archive above the window (left by a larger `max`) moves down one index
-                // a rollover, and the one moved onto the new archive's index is in its way.
-                // log4j2 writes the new archive over it; l4rs deletes it first, saying so,
-                // as its moves never replace a file.
                 if let Some(moved) = moved.filter(|_| from - 1 == index) {
-                    match std::fs::remove_file(&moved) {
-                        Ok(()) => status::warn(format_args!(
-                            "RollingFileManager ({}) deleted {}, an archive above max=\"{max}\" that the rollover moved onto the new archive's index, as log4j2 overwrites it",
-                            self.name,
-                            moved.display()
-                        )),
-                        Err(error) => self.report(format_args!(
-                            "Unable to delete {}: {error}",
-                            moved.display()
-                        )),
-                    }
+                    in_the_way = Some(InTheWay {
+                        from: path.clone(),
+                        moved,
+                    });
                 }
             }
         }
-        index
+        (index, in_the_way)
     }
 
     /// `fileIndex="min"`: the newest archive gets `min`, the others move up one; beyond `max`

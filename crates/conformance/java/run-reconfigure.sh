@@ -6,4 +6,4 @@ set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 [ $# -eq 2 ] || { echo "usage: run-reconfigure.sh SCENARIO_DIR OUT_DIR" >&2; exit 2; }
 mkdir -p "$2"
-exec "$HERE/run-java.sh" ReconfigureReplay "$1" "$2"
+JAVA_SOURCES="$HERE" exec "$HERE/run-java.sh" ReconfigureReplay "$1" "$2"

@@ -11,14 +11,9 @@
 
 mod java_support;
 
-use java_support::{hex, require_jdk, run_java, unhex};
+use java_support::{hex, run_java, unhex};
 use l4rs_core::Timestamp;
 use l4rs_layout::DateFormatter;
-
-const JARS: &[&str] = &[
-    "/usr/share/java/log4j-api.jar",
-    "/usr/share/java/log4j-core.jar",
-];
 
 const PATTERNS: &[&str] = &[
     "DEFAULT",
@@ -74,7 +69,7 @@ fn enough_cases() {
 
 #[test]
 fn l4rs_prints_dates_as_log4j2_does() {
-    if !require_jdk(JARS) {
+    if !l4rs_test_support::log4j2::require("the date formats against log4j2") {
         return;
     }
     let mut cases = Vec::new();

@@ -529,7 +529,7 @@ fn java_answers() -> Vec<Answer> {
 
 #[test]
 fn replace_all_gives_what_java_gives() {
-    if !require_jdk(&[]) {
+    if !require_jdk() {
         return;
     }
     let java = java_replacements();
@@ -574,7 +574,7 @@ fn enough_cases_and_every_java_only_case_is_listed_once() {
 
 #[test]
 fn l4rs_agrees_with_java_util_regex() {
-    if !require_jdk(&[]) {
+    if !require_jdk() {
         return;
     }
     let java = java_answers();

@@ -73,7 +73,7 @@ pub fn run_java_program_in(sources: &Path, class: &str, args: &[&str], stdin: &[
     output
 }
 
-/// Asks `Log4j2Answers.java` in `mode` (`periods`, `cron`, `size`, `age`, `glob`) each of
+/// Asks `Log4j2Answers.java` in `mode` (`periods`, `names`, `cron`, `size`, `age`, `glob`) each of
 /// `questions` (one line each, fields tab-separated as the mode takes them) and returns its
 /// answers in order. Panics unless there is one answer per question.
 pub fn answers(mode: &str, questions: &[String]) -> Vec<String> {

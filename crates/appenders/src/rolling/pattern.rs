@@ -355,6 +355,15 @@ pub fn fuzz_file_pattern(
     (name, runtime.next_period(time, interval, modulate))
 }
 
+/// `text` compiled as a rolling appender compiles its `filePattern`, for the tests.
+#[cfg(test)]
+fn compiled(text: &str) -> RuntimePattern {
+    RuntimePattern::new(
+        &FilePattern::parse(text).unwrap(),
+        Arc::new(l4rs_config::Substitutor::new(None)),
+    )
+}
+
 #[cfg(test)]
 mod names_against_log4j2;
 #[cfg(test)]
@@ -363,13 +372,6 @@ mod periods_against_log4j2;
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn pattern(text: &str) -> RuntimePattern {
-        RuntimePattern::new(
-            &FilePattern::parse(text).unwrap(),
-            Arc::new(l4rs_config::Substitutor::new(None)),
-        )
-    }
 
     fn millis(text: &str) -> i64 {
         text.parse::<jiff::Timestamp>().unwrap().as_millisecond()
@@ -381,7 +383,7 @@ mod tests {
 
     #[test]
     fn names_use_the_date_and_index() {
-        let p = pattern("logs/app-%d{yyyy-MM-dd-HH}{UTC}-%03i.log.gz");
+        let p = compiled("logs/app-%d{yyyy-MM-dd-HH}{UTC}-%03i.log.gz");
         assert_eq!(
             p.format(millis("2024-03-05T07:30:00Z"), 4),
             "logs/app-2024-03-05-07-004.log.gz"
@@ -396,7 +398,7 @@ mod tests {
     #[test]
     fn hourly_periods_with_and_without_modulate() {
         // The reference's example: hourly, interval 4, started at 03:14.
-        let p = pattern("app-%d{yyyy-MM-dd-HH}{UTC}.log");
+        let p = compiled("app-%d{yyyy-MM-dd-HH}{UTC}.log");
         let (next, file_time) = p
             .next_period(millis("2024-03-05T03:14:00Z"), 4, false)
             .unwrap();
@@ -414,23 +416,23 @@ mod tests {
 
     #[test]
     fn daily_monthly_and_second_periods() {
-        let p = pattern("app-%d{yyyy-MM-dd}{UTC}.log");
+        let p = compiled("app-%d{yyyy-MM-dd}{UTC}.log");
         let (next, file_time) = p
             .next_period(millis("2024-12-31T23:59:59Z"), 1, false)
             .unwrap();
         assert_eq!(show(next), "2025-01-01T00:00:00Z");
         assert_eq!(show(file_time), "2024-12-31T00:00:00Z");
-        let p = pattern("app-%d{yyyy-MM}{UTC}.log");
+        let p = compiled("app-%d{yyyy-MM}{UTC}.log");
         let (next, _) = p
             .next_period(millis("2024-01-31T10:00:00Z"), 1, false)
             .unwrap();
         assert_eq!(show(next), "2024-02-01T00:00:00Z");
-        let p = pattern("app-%d{HH-mm-ss}{UTC}.log");
+        let p = compiled("app-%d{HH-mm-ss}{UTC}.log");
         let (next, _) = p
             .next_period(millis("2024-01-31T10:00:00.500Z"), 1, false)
             .unwrap();
         assert_eq!(show(next), "2024-01-31T10:00:01Z");
-        assert!(pattern("app-%i.log").next_period(0, 1, false).is_none());
+        assert!(compiled("app-%i.log").next_period(0, 1, false).is_none());
     }
 
     #[test]
@@ -494,7 +496,7 @@ mod tests {
             ),
         ];
         for (unit, at, next, file_time) in cases {
-            let p = pattern(&format!(
+            let p = compiled(&format!(
                 "app-%d{{yyyy-MM-dd-{unit}}}{{Australia/Sydney}}.log"
             ));
             let got = p.next_period(millis(at), 1, false).unwrap();
@@ -512,7 +514,7 @@ mod tests {
         // 01:45 passes twice. On its second pass (15:15Z) the hour began at 01:00 +11:00
         // (14:00Z), and Java's hour after it (15:00Z) is already past; l4rs takes the wall
         // clock's 02:00 +10:30 instead, and names the file by the hour before it, 01:00.
-        let p = pattern("app-%d{yyyy-MM-dd-HH}{Australia/Lord_Howe}.log");
+        let p = compiled("app-%d{yyyy-MM-dd-HH}{Australia/Lord_Howe}.log");
         let (next, file_time) = p
             .next_period(millis("2027-04-03T15:15:00Z"), 1, false)
             .unwrap();
@@ -535,7 +537,7 @@ mod tests {
         ] {
             std::fs::write(dir.path().join(name), b"x").unwrap();
         }
-        let p = pattern(&format!(
+        let p = compiled(&format!(
             "{}/app-%d{{yyyy}}{{UTC}}-%i.log.gz",
             dir.path().display()
         ));
@@ -560,12 +562,12 @@ mod tests {
         // their range, which `interval="4294967295"` reached.
         let at = millis("2024-03-05T03:14:00Z");
         for unit in ["yyyy", "yyyy-MM", "yyyy-ww", "yyyy-MM-dd", "yyyy-MM-dd-HH"] {
-            let p = pattern(&format!("app-%d{{{unit}}}{{UTC}}.log"));
+            let p = compiled(&format!("app-%d{{{unit}}}{{UTC}}.log"));
             assert_eq!(p.next_period(at, u32::MAX, false), None, "{unit}");
             assert_eq!(p.next_period(at, u32::MAX, true), None, "{unit}");
         }
         // Large intervals that stay within the calendar still roll over.
-        let hours = pattern("app-%d{yyyy-MM-dd-HH}{UTC}.log");
+        let hours = compiled("app-%d{yyyy-MM-dd-HH}{UTC}.log");
         let (next, _) = hours
             .next_period(at, 1_000_000, false)
             .expect("within the calendar");
@@ -624,7 +626,7 @@ mod tests {
 
             #[test]
             fn the_index_is_printed_as_given(index in 0i64..1_000_000) {
-                let runtime = pattern("app-%i.log");
+                let runtime = compiled("app-%i.log");
                 prop_assert_eq!(runtime.format(0, index), format!("app-{index}.log"));
             }
         }

@@ -232,7 +232,7 @@ fn not_and_oldest_first_sorting() {
     assert_eq!(left, ["a.keep"]);
     // Oldest first: the count keeps the two oldest.
     let left = run_delete(
-        r#"<Delete basePath="{base}"><IfAccumulatedFileCount exceeds="2"/><PathSortByModificationTime recentFirst="false"/></Delete>"#,
+        r#"<Delete basePath="{base}"><IfAccumulatedFileCount exceeds="2"/><SortByModificationTime recentFirst="false"/></Delete>"#,
         &[
             ("n1.log", HOUR, 1),
             ("n2.log", 2 * HOUR, 1),

@@ -827,7 +827,7 @@ pub struct DeleteSpec {
     pub test_mode: bool,
     /// The conditions; a file is deleted when all accept it.
     pub conditions: Vec<PathConditionSpec>,
-    /// `PathSortByModificationTime recentFirst` (default true): the order files are offered
+    /// `SortByModificationTime recentFirst` (default true): the order files are offered
     /// to the conditions in.
     pub recent_first: bool,
 }

@@ -108,6 +108,7 @@ const LOG4J2_CORE_PLUGINS: &[&str] = &[
     "structureddatafilter",
     "threadcontextmapfilter",
     "contextmapfilter",
+    "mutablecontextmapfilter",
     "mutablethreadcontextmapfilter",
     "thresholdfilter",
     "timefilter",
@@ -128,7 +129,7 @@ const LOG4J2_CORE_PLUGINS: &[&str] = &[
     "ifall",
     "ifany",
     "ifnot",
-    "pathsortbymodificationtime",
+    "sortbymodificationtime",
     "posixviewattribute",
     "scriptcondition",
     // Rewrite policies.
@@ -144,6 +145,9 @@ const LOG4J2_CORE_PLUGINS: &[&str] = &[
     "socketoptions",
     "socketperformancepreferences",
     "socketaddress",
+    // Advertisers (`<Configuration advertiser>`).
+    "default",
+    "multicastdns",
     "columnmapping",
     "column",
     "connectionfactory",
@@ -264,7 +268,7 @@ l4rs_plugins! {
     IfAll => "",
     IfAny => "",
     IfNot => "",
-    PathSortByModificationTime => "",
+    SortByModificationTime => "",
     // Layouts and their parts.
     PatternLayout => "layout",
     JsonLayout => "layout",

@@ -141,7 +141,7 @@ impl DeleteAction {
 
     /// Walks the base path and deletes (or, in test mode, reports) every accepted file. The
     /// files are offered in log4j2's order: by modification time, the most recent first
-    /// unless `PathSortByModificationTime recentFirst="false"`, then by path.
+    /// unless `SortByModificationTime recentFirst="false"`, then by path.
     pub(crate) fn run(&self) {
         let base = Path::new(&self.spec.base_path);
         let mut files = Vec::new();

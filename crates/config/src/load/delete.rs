@@ -1,7 +1,7 @@
 //! `<Delete>`, the rollover action of `DefaultRolloverStrategy` and
 //! `DirectWriteRolloverStrategy`, with its path conditions (`IfFileName`, `IfLastModified`,
 //! `IfAccumulatedFileCount`, `IfAccumulatedFileSize`, `IfAny`, `IfAll`, `IfNot`) and
-//! `PathSortByModificationTime`.
+//! `SortByModificationTime`.
 
 use l4rs_java_syntax::regex::{translate_whole, JavaRegexError};
 
@@ -23,7 +23,7 @@ pub(super) fn delete_action(binder: &mut Binder, mut node: PNode) -> Option<Dele
     let mut failed = Vec::new();
     let mut recent_first = true;
     for mut child in std::mem::take(&mut node.children) {
-        if child.canonical == Some(Plugin::PathSortByModificationTime) {
+        if child.canonical == Some(Plugin::SortByModificationTime) {
             let child_inserted = child.attrs.len();
             recent_first = binder.boolean(&mut child, &["recentFirst"], true);
             binder.finish(&child, child_inserted);

@@ -993,7 +993,7 @@ mod tests {
         let (actions, config) = deletes(
             r#"<Delete basePath="logs" maxDepth="3" followLinks="true" testMode="true">
   <IfFileName glob="glob:*/app-*.gz"/><IfFileName regex="regex:.*\.gz"/><IfFileName regex="app-\d+\.log"/>
-  <PathSortByModificationTime recentFirst="false"/>
+  <SortByModificationTime recentFirst="false"/>
 </Delete>"#,
         );
         assert!(config.diagnostics.is_empty(), "{:#?}", config.diagnostics);

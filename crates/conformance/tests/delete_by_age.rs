@@ -8,10 +8,9 @@ mod common;
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::Command;
 use std::time::{Duration, SystemTime};
 
-use common::{oracle_dir, oracle_java_opts, replay_binary, replay_output_dir, require_oracle};
+use common::{oracle_dir, replay_binary, replay_into, replay_output_dir, require_oracle};
 use l4rs_test_support::workspace_root;
 
 /// The files each side starts with: path under the output folder, and age in hours. Each
@@ -85,18 +84,7 @@ fn replay(command: &Path, oracle: bool) -> BTreeMap<String, String> {
     let scenario = workspace_root().join("crates/conformance/tests/delete-by-age");
     let out = replay_output_dir("delete-by-age", &scenario, oracle);
     stage(&out);
-    let mut process = Command::new(command);
-    process.arg(&scenario).arg(&out).env("TZ", "UTC");
-    if oracle {
-        process.env("ORACLE_JAVA_OPTS", oracle_java_opts());
-    }
-    let output = process.output().expect("run a replay");
-    assert!(
-        output.status.success(),
-        "{} failed: {}",
-        command.display(),
-        String::from_utf8_lossy(&output.stderr)
-    );
+    replay_into(command, &scenario, &out, oracle);
     let left = files(&out);
     let _ = std::fs::remove_dir_all(&out);
     left

@@ -11,10 +11,9 @@
 mod common;
 
 use std::path::Path;
-use std::process::Command;
 
 use common::{
-    compare, oracle_java_opts, passed_count, replay_binary, replay_output_dir, require_oracle,
+    compare, passed_count, replay_binary, replay_into, replay_output_dir, require_oracle,
     scenario_name, scenarios_under, status_lines, workspace_root,
 };
 
@@ -46,14 +45,7 @@ fn reconfiguration_scenarios_match_log4j2() {
 /// The status lines `command` prints on `scenario` (l4rs's ` (help: …)` endings cut off).
 fn status_of(command: &Path, scenario: &Path, oracle: bool) -> Vec<String> {
     let out = replay_output_dir("reconfigure-status", scenario, oracle);
-    let mut process = Command::new(command);
-    process.arg(scenario).arg(&out);
-    if oracle {
-        process.env("ORACLE_JAVA_OPTS", oracle_java_opts());
-    }
-    let output = process.output().expect("run a replay");
-    assert!(output.status.success(), "{} failed", command.display());
-    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    let stderr = replay_into(command, scenario, &out, oracle);
     let out = out.canonicalize().unwrap_or(out);
     let lines = status_lines(&stderr, scenario, &out, true);
     let _ = std::fs::remove_dir_all(&out);

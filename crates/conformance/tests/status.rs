@@ -22,12 +22,10 @@ mod common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use common::{
-    listed_scenarios, oracle_dir, oracle_java_opts, replay_binary, replay_output_dir,
-    require_oracle, scenario_name, scenario_timezone, scenarios_under, status_lines,
-    workspace_root,
+    listed_scenarios, oracle_dir, replay_binary, replay_into, replay_output_dir, require_oracle,
+    scenario_name, scenarios_under, status_lines, workspace_root,
 };
 
 const STATUS_FILE: &str = "expected-status.txt";
@@ -39,24 +37,9 @@ fn scenarios() -> Vec<PathBuf> {
 /// Runs `command scenario out` in a fresh output folder and returns its stderr.
 fn run(command: &Path, scenario: &Path, oracle: bool) -> (String, PathBuf) {
     let out = replay_output_dir("status", scenario, oracle);
-    let mut process = Command::new(command);
-    process
-        .arg(scenario)
-        .arg(&out)
-        .env("TZ", scenario_timezone(scenario));
-    if oracle {
-        process.env("ORACLE_JAVA_OPTS", oracle_java_opts());
-    }
-    let output = process.output().expect("run a replay");
-    assert!(
-        output.status.success(),
-        "{} failed on {}: {}",
-        command.display(),
-        scenario.display(),
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let stderr = replay_into(command, scenario, &out, oracle);
     let _ = std::fs::remove_dir_all(&out);
-    (String::from_utf8_lossy(&output.stderr).into_owned(), out)
+    (stderr, out)
 }
 
 fn stored(scenario: &Path) -> Vec<String> {

@@ -172,6 +172,28 @@ pub(crate) fn replay_output_dir(label: &str, scenario: &Path, oracle: bool) -> P
     out
 }
 
+/// Runs one side's replay, `command scenario out` (`oracle` for log4j2's, with the oracle's
+/// JVM options), in the scenario's time zone, and returns its stderr. Panics when it fails.
+pub(crate) fn replay_into(command: &Path, scenario: &Path, out: &Path, oracle: bool) -> String {
+    let mut process = Command::new(command);
+    process
+        .arg(scenario)
+        .arg(out)
+        .env("TZ", scenario_timezone(scenario));
+    if oracle {
+        process.env("ORACLE_JAVA_OPTS", oracle_java_opts());
+    }
+    let output = process.output().expect("run a replay");
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(
+        output.status.success(),
+        "{} failed on {}: {stderr}",
+        command.display(),
+        scenario.display()
+    );
+    stderr
+}
+
 /// The time zone a scenario runs in (`scenario.json`'s `timezone`, else UTC).
 pub(crate) fn scenario_timezone(dir: &Path) -> String {
     l4rs_conformance::scenario::read_settings(dir)

@@ -365,7 +365,7 @@ impl Regions {
         let region_end = region_start + self.length;
         let target =
             *target.get_or_insert((region_start + filled + self.prefault_ahead()).min(region_end));
-        let to = target.min(region_end).min(from + PREFAULT_STEP);
+        let to = target.min(from + PREFAULT_STEP);
         if from >= to {
             return false;
         }

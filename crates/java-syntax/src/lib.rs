@@ -7,8 +7,11 @@
 //! * [`date_pattern`]: `SimpleDateFormat`-style date patterns (`%d{…}` in layouts and
 //!   `filePattern`, the `${date:…}` lookup), split into literal text and letter fields.
 //!
-//! Both entry points take any text and never panic: a pattern either translates or comes
-//! back as an error that says what is wrong and where.
+//! Every entry point takes any text and never panics: the text is either read or comes back
+//! as an error that says what is wrong and where (for the `java.time` readers, in Java's own
+//! words).
 
 pub mod date_pattern;
+pub mod local_time;
 pub mod regex;
+pub mod zone_id;

@@ -1501,6 +1501,33 @@ pub enum FilterSpec {
         /// onMatch / onMismatch.
         verdicts: FilterVerdicts,
     },
+    /// `ThreadContextMapFilter operator` (alias `ContextMapFilter`) with `<KeyValuePair key
+    /// value>` children: the event's context map against the listed values.
+    ThreadContextMap {
+        /// Context-map key → the values that match it, from the `<KeyValuePair>` children in
+        /// document order (a key listed twice matches either value). Never empty: log4j2
+        /// creates no filter without a valid pair.
+        pairs: Vec<(String, Vec<String>)>,
+        /// `operator="or"` (any case): one key with a listed value is enough. Otherwise
+        /// (`and`, the default, or any other word) every key must have one.
+        any: bool,
+        /// onMatch / onMismatch.
+        verdicts: FilterVerdicts,
+    },
+    /// `TimeFilter start end timezone`: the event's time of day lies in a daily window.
+    Time {
+        /// The window's start, in seconds after midnight (`start`, `HH:mm:ss`; default 0).
+        start_second: u32,
+        /// The window's end, in seconds after midnight (`end`); `None` is log4j2's default,
+        /// the last instant of the day (23:59:59.999999999). An end at or before the start
+        /// closes the window on the next day.
+        end_second: Option<u32>,
+        /// The zone of the times of day (`timezone`, read as `ZoneId.of` reads it); `None` is
+        /// the system's zone.
+        zone: Option<jiff::tz::TimeZone>,
+        /// onMatch / onMismatch.
+        verdicts: FilterVerdicts,
+    },
     /// `<Filters>`: the first non-NEUTRAL result of the children, in order.
     Composite(Vec<FilterSpec>),
 }

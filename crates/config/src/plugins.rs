@@ -298,6 +298,8 @@ l4rs_plugins! {
     BurstFilter => "filter",
     DenyAllFilter => "filter",
     DynamicThresholdFilter => "filter",
+    ThreadContextMapFilter => "filter",
+    TimeFilter => "filter",
     Filters => "filters",
     // Network appenders and their parts.
     Socket => "appender",
@@ -333,6 +335,7 @@ const L4RS_EXTENSIONS: &[&str] = &["rollingmemorymappedfile"];
 /// Element names log4j2 accepts in place of a plugin's own (`@PluginAliases`), lower case.
 const ALIASES: &[(&str, Plugin)] = &[
     ("appender-ref", Plugin::AppenderRef),
+    ("contextmapfilter", Plugin::ThreadContextMapFilter),
     // SocketAppender's `@PluginElement("SslConfiguration") @PluginAliases("SslConfig")`.
     ("sslconfig", Plugin::Ssl),
     ("sslconfiguration", Plugin::Ssl),

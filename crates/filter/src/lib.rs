@@ -19,6 +19,8 @@
 //! | [`BurstFilter`] | the event is more severe than `level`, or a burst token is free |
 //! | [`DenyAllFilter`] | never: it always answers DENY |
 //! | [`DynamicThresholdFilter`] | the context map holds `key` and the event is at least as severe as the level paired with its value (NEUTRAL without the key) |
+//! | [`ThreadContextMapFilter`] | the context map holds a listed value for every listed key (`operator="or"`: for one of them) |
+//! | [`TimeFilter`] | the event's time of day lies in the daily window from `start` to `end` |
 //! | [`CompositeFilter`] | (answers the first non-NEUTRAL verdict of its children) |
 //!
 //! Every filter except the composite answers `onMatch` when it matches and `onMismatch`
@@ -41,7 +43,9 @@ pub mod marker;
 pub mod no_marker;
 pub mod regex;
 pub mod string_match;
+pub mod thread_context_map;
 pub mod threshold;
+pub mod time;
 
 pub use burst::BurstFilter;
 pub use composite::CompositeFilter;
@@ -56,7 +60,9 @@ pub use marker::MarkerFilter;
 pub use no_marker::NoMarkerFilter;
 pub use regex::RegexFilter;
 pub use string_match::StringMatchFilter;
+pub use thread_context_map::ThreadContextMapFilter;
 pub use threshold::ThresholdFilter;
+pub use time::TimeFilter;
 
 /// Builds the filter a configuration describes.
 ///
@@ -111,6 +117,22 @@ pub fn build_filter(spec: &FilterSpec) -> Arc<dyn Filter> {
             key.clone(),
             levels.clone(),
             *default_threshold,
+            *verdicts,
+        )),
+        FilterSpec::ThreadContextMap {
+            pairs,
+            any,
+            verdicts,
+        } => Arc::new(ThreadContextMapFilter::new(pairs.clone(), *any, *verdicts)),
+        FilterSpec::Time {
+            start_second,
+            end_second,
+            zone,
+            verdicts,
+        } => Arc::new(TimeFilter::new(
+            *start_second,
+            *end_second,
+            zone.clone().unwrap_or_else(jiff::tz::TimeZone::system),
             *verdicts,
         )),
         FilterSpec::Composite(children) => Arc::new(CompositeFilter::new(

@@ -17,6 +17,8 @@ fn the_counter_sees_allocations() {
 #[test]
 fn steady_state_filtering_allocates_nothing() {
     let defaults = FilterVerdicts::default();
+    let seconds_today = jiff::Timestamp::now().as_second().rem_euclid(86_400);
+    let far_from_now = u32::try_from((seconds_today + 43_200) % 86_399).expect("in a day");
     let filter = build_filter(&FilterSpec::Composite(vec![
         FilterSpec::Threshold {
             level: Level::TRACE,
@@ -50,6 +52,36 @@ fn steady_state_filtering_allocates_nothing() {
             key: "user".into(),
             levels: vec![("alice".into(), Level::DEBUG)],
             default_threshold: Level::ERROR,
+            verdicts: FilterVerdicts {
+                on_match: FilterResult::Neutral,
+                on_mismatch: FilterResult::Deny,
+            },
+        },
+        FilterSpec::ThreadContextMap {
+            pairs: vec![("user".into(), vec!["bob".into(), "alice".into()])],
+            any: false,
+            verdicts: defaults,
+        },
+        FilterSpec::Time {
+            start_second: 0,
+            end_second: None,
+            zone: Some(jiff::tz::TimeZone::get("Europe/Paris").expect("a known zone")),
+            verdicts: defaults,
+        },
+        // A one-second window twelve hours from now: every event takes the slow path.
+        FilterSpec::Time {
+            start_second: far_from_now,
+            end_second: Some(far_from_now + 1),
+            zone: Some(jiff::tz::TimeZone::UTC),
+            verdicts: FilterVerdicts {
+                on_match: FilterResult::Neutral,
+                on_mismatch: FilterResult::Neutral,
+            },
+        },
+        FilterSpec::Time {
+            start_second: 0,
+            end_second: Some(0),
+            zone: None,
             verdicts: FilterVerdicts {
                 on_match: FilterResult::Neutral,
                 on_mismatch: FilterResult::Deny,

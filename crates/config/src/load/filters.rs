@@ -94,6 +94,101 @@ fn key_value_levels(
     levels
 }
 
+/// The `<KeyValuePair key value>` children of a ThreadContextMapFilter, each with its element
+/// (for the position of a report) and its key and value as written.
+fn context_map_pairs(
+    binder: &mut Binder,
+    parent: &PNode,
+    children: Vec<PNode>,
+) -> Vec<(PNode, Option<String>, Option<String>)> {
+    let mut pairs = Vec::new();
+    for mut child in children {
+        if child.canonical != Some(Plugin::KeyValuePair) {
+            binder.unusable_child(parent, &child);
+            continue;
+        }
+        let (key, value) = super::key_value_pair(binder, &mut child);
+        pairs.push((child, key, value));
+    }
+    pairs
+}
+
+/// A ThreadContextMapFilter's pairs grouped by key, as log4j2's factory groups them: a pair
+/// without a key or value is left out with log4j2's error, and `None` (after the error log4j2
+/// gives) when no pair is left, for log4j2 then creates no filter.
+fn context_map_values(
+    binder: &mut Binder,
+    node: &PNode,
+    pairs: Vec<(PNode, Option<String>, Option<String>)>,
+) -> Option<Vec<(String, Vec<String>)>> {
+    if pairs.is_empty() {
+        binder.error_help(
+            node,
+            "key and value pairs must be specified for the ThreadContextMapFilter",
+            "add <KeyValuePair key=\"…\" value=\"…\"/> children; the filter is not created",
+        );
+        return None;
+    }
+    let mut values: Vec<(String, Vec<String>)> = Vec::new();
+    for (pair, key, value) in pairs {
+        let Some(key) = key else {
+            binder.error_help(
+                &pair,
+                "A null key is not valid in MapFilter",
+                "add key=\"…\" naming the context-map entry; the pair is left out",
+            );
+            continue;
+        };
+        let Some(value) = value else {
+            binder.error_help(
+                &pair,
+                format!("A null value for key {key} is not allowed in MapFilter"),
+                "add value=\"…\" (value=\"\" matches an empty value); the pair is left out",
+            );
+            continue;
+        };
+        match values.iter_mut().find(|(existing, _)| *existing == key) {
+            Some((_, listed)) => listed.push(value),
+            None => values.push((key, vec![value])),
+        }
+    }
+    if values.is_empty() {
+        binder.error_help(
+            node,
+            "ThreadContextMapFilter is not configured with any valid key value pairs",
+            "give each <KeyValuePair> a key and a value; the filter is not created",
+        );
+        return None;
+    }
+    Some(values)
+}
+
+/// A TimeFilter's `start` or `end`, read as log4j2 reads it: a time it cannot read is
+/// reported with log4j2's WARN and replaced by the default (`None`).
+fn time_of_day(
+    binder: &mut Binder,
+    node: &PNode,
+    text: Option<String>,
+    default: &str,
+) -> Option<u32> {
+    let text = text?;
+    match l4rs_java_syntax::local_time::parse_hh_mm_ss(&text) {
+        Ok(second) => Some(second),
+        Err(error) => {
+            binder.report(
+                crate::Severity::Warning,
+                format!("Error parsing TimeFilter timestamp value {text} {error}"),
+                Some(node),
+                None,
+                Some(format!(
+                    "write the time as HH:mm:ss, two digits each (09:00:00); the filter uses {default}"
+                )),
+            );
+            None
+        }
+    }
+}
+
 /// Builds one filter element; `None` (after a diagnostic) when it cannot be built.
 pub(crate) fn build_filter(binder: &mut Binder, mut node: PNode) -> Option<FilterSpec> {
     let Some(canonical) = node.canonical else {
@@ -222,6 +317,50 @@ pub(crate) fn build_filter(binder: &mut Binder, mut node: PNode) -> Option<Filte
                 default_threshold,
                 verdicts,
             });
+        }
+        Plugin::ThreadContextMapFilter => {
+            let pairs = context_map_pairs(binder, &node, children);
+            let operator = binder.string(&mut node, &["operator"]);
+            let verdicts = verdicts(binder, &mut node);
+            binder.finish(&node, inserted);
+            let pairs = context_map_values(binder, &node, pairs)?;
+            return Some(FilterSpec::ThreadContextMap {
+                pairs,
+                any: operator.is_some_and(|operator| operator.eq_ignore_ascii_case("or")),
+                verdicts,
+            });
+        }
+        Plugin::TimeFilter => {
+            let start = binder.string(&mut node, &["start"]);
+            let end = binder.string(&mut node, &["end"]);
+            let zone = binder.string(&mut node, &["timezone"]);
+            let verdicts = verdicts(binder, &mut node);
+            let start_second = time_of_day(binder, &node, start, "00:00:00").unwrap_or(0);
+            let end_second = time_of_day(binder, &node, end, "the end of the day");
+            match zone
+                .map(|id| l4rs_java_syntax::zone_id::parse(&id))
+                .transpose()
+            {
+                Ok(zone) => Some(FilterSpec::Time {
+                    start_second,
+                    end_second,
+                    zone,
+                    verdicts,
+                }),
+                Err(error) => {
+                    // log4j2's factory throws: no filter.
+                    binder.factory_failure(
+                        &node,
+                        "org.apache.logging.log4j.core.filter.TimeFilter",
+                        &error.to_string(),
+                        Some(
+                            "name the zone as java.time.ZoneId does: a tz database id such as \"Europe/Paris\" (case matters), \"UTC\", or an offset such as \"+05:30\" or \"GMT-03:00\"; the filter is not created"
+                                .to_string(),
+                        ),
+                    );
+                    None
+                }
+            }
         }
         _ => {
             binder.unexpected_child(&node, &node);

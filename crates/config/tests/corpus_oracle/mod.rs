@@ -336,5 +336,9 @@ fn filter(spec: Option<&FilterSpec>) -> String {
         FilterSpec::DynamicThreshold { verdicts, .. } => {
             simple("DynamicThresholdFilter", String::new(), verdicts)
         }
+        FilterSpec::ThreadContextMap { verdicts, .. } => {
+            simple("ThreadContextMapFilter", String::new(), verdicts)
+        }
+        FilterSpec::Time { verdicts, .. } => simple("TimeFilter", String::new(), verdicts),
     }
 }

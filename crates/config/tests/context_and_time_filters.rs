@@ -1,0 +1,156 @@
+//! `ThreadContextMapFilter` (and its alias `ContextMapFilter`) and `TimeFilter`, bound with
+//! log4j2's attributes, defaults and messages.
+
+mod common;
+
+use common::{assert_no_messages, assert_some_message_contains, load_with};
+use l4rs_config::model::{FilterSpec, FilterVerdicts};
+use l4rs_config::Configuration;
+use l4rs_core::FilterResult;
+
+/// The filter of the Console appender `name` in a configuration of `appenders`.
+fn filter_of(config: &Configuration, name: &str) -> Option<FilterSpec> {
+    config
+        .appender(name)
+        .expect("the appender is built")
+        .filter
+        .clone()
+}
+
+fn strings(values: &[&str]) -> Vec<String> {
+    values.iter().map(|value| value.to_string()).collect()
+}
+
+#[test]
+fn context_map_pairs_are_grouped_by_key_in_document_order() {
+    let config = load_with(
+        &[],
+        r#"<Console name="C"><ContextMapFilter operator="Or" onMatch="ACCEPT">
+  <KeyValuePair key="tenant" value="gold"/>
+  <KeyValuePair key="region" value="eu"/>
+  <KeyValuePair key="tenant" value="silver"/>
+</ContextMapFilter></Console>
+<Console name="D"><ThreadContextMapFilter operator="xor"><KeyValuePair key="user" value=""/></ThreadContextMapFilter></Console>"#,
+    );
+    assert_no_messages(&config);
+    assert_eq!(
+        filter_of(&config, "C"),
+        Some(FilterSpec::ThreadContextMap {
+            pairs: vec![
+                ("tenant".to_string(), strings(&["gold", "silver"])),
+                ("region".to_string(), strings(&["eu"])),
+            ],
+            any: true,
+            verdicts: FilterVerdicts {
+                on_match: FilterResult::Accept,
+                on_mismatch: FilterResult::Deny,
+            },
+        })
+    );
+    // Any word but "or" means "and"; an empty value is a value.
+    assert_eq!(
+        filter_of(&config, "D"),
+        Some(FilterSpec::ThreadContextMap {
+            pairs: vec![("user".to_string(), strings(&[""]))],
+            any: false,
+            verdicts: FilterVerdicts::default(),
+        })
+    );
+}
+
+#[test]
+fn context_map_pairs_without_key_or_value_are_left_out_as_log4j2_leaves_them() {
+    let config = load_with(
+        &[],
+        r#"<Console name="C"><ThreadContextMapFilter>
+  <KeyValuePair value="gold"/>
+  <KeyValuePair key="tenant"/>
+  <KeyValuePair key="region" value="eu"/>
+</ThreadContextMapFilter></Console>
+<Console name="D"><ThreadContextMapFilter><KeyValuePair key="tenant"/></ThreadContextMapFilter></Console>
+<Console name="E"><ThreadContextMapFilter/></Console>"#,
+    );
+    assert_some_message_contains(&config, "A null key is not valid in MapFilter");
+    assert_some_message_contains(
+        &config,
+        "A null value for key tenant is not allowed in MapFilter",
+    );
+    assert_some_message_contains(
+        &config,
+        "ThreadContextMapFilter is not configured with any valid key value pairs",
+    );
+    assert_some_message_contains(
+        &config,
+        "key and value pairs must be specified for the ThreadContextMapFilter",
+    );
+    assert!(matches!(
+        filter_of(&config, "C"),
+        Some(FilterSpec::ThreadContextMap { pairs, .. }) if pairs == vec![("region".to_string(), strings(&["eu"]))]
+    ));
+    assert_eq!(filter_of(&config, "D"), None);
+    assert_eq!(filter_of(&config, "E"), None);
+}
+
+#[test]
+fn time_filter_reads_times_and_zones_as_java_does() {
+    let config = load_with(
+        &[],
+        r#"<Console name="C"><TimeFilter start="09:30:15" end="24:00:00" timezone="GMT+05:30"/></Console>
+<Console name="D"><TimeFilter/></Console>"#,
+    );
+    assert_no_messages(&config);
+    let Some(FilterSpec::Time {
+        start_second,
+        end_second,
+        zone: Some(zone),
+        verdicts,
+    }) = filter_of(&config, "C")
+    else {
+        panic!("C has no TimeFilter with a zone");
+    };
+    assert_eq!(
+        (start_second, end_second),
+        (9 * 3600 + 30 * 60 + 15, Some(0))
+    );
+    assert_eq!(
+        zone.to_offset(jiff::Timestamp::UNIX_EPOCH).seconds(),
+        19_800
+    );
+    assert_eq!(verdicts, FilterVerdicts::default());
+    assert_eq!(
+        filter_of(&config, "D"),
+        Some(FilterSpec::Time {
+            start_second: 0,
+            end_second: None,
+            zone: None,
+            verdicts: FilterVerdicts::default(),
+        })
+    );
+}
+
+#[test]
+fn time_filter_defaults_a_time_it_cannot_read_and_drops_a_zone_it_cannot_read() {
+    let config = load_with(
+        &[],
+        r#"<Console name="C"><TimeFilter start="9:00:00" end="10:00"/></Console>
+<Console name="D"><TimeFilter timezone="europe/paris"/></Console>"#,
+    );
+    assert_some_message_contains(
+        &config,
+        "Error parsing TimeFilter timestamp value 9:00:00 java.time.format.DateTimeParseException: Text '9:00:00' could not be parsed at index 0",
+    );
+    assert_some_message_contains(&config, "Text '10:00' could not be parsed at index 5");
+    assert!(matches!(
+        filter_of(&config, "C"),
+        Some(FilterSpec::Time {
+            start_second: 0,
+            end_second: None,
+            ..
+        })
+    ));
+    assert_some_message_contains(
+        &config,
+        "Unable to invoke factory method in class org.apache.logging.log4j.core.filter.TimeFilter for element TimeFilter: java.time.zone.ZoneRulesException: Unknown time-zone ID: europe/paris",
+    );
+    assert_eq!(filter_of(&config, "D"), None);
+}

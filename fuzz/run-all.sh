@@ -60,4 +60,5 @@ date_pattern 512 pattern.dict
 tls_stores 16384 -
 relp_frames 4096 -
 routing_routes 1024 xml.dict
+time_filter 256 -
 TARGETS

@@ -74,6 +74,8 @@ def main():
             add("rolling_values", value)
         for regex in attribute_values(xml, ["regex"]):
             add("java_regex", regex + "\0" + "Hello, world 123")
+        for zone in attribute_values(xml, ["timezone"]):
+            add("time_filter", "09:00:00\0" + "17:00:00\0" + zone)
 
     with open(shared / "reference" / "pattern-cases.tsv", encoding="utf-8") as tsv:
         for row in csv.DictReader(tsv, delimiter="\t"):
@@ -115,6 +117,12 @@ def main():
     for date in ["yyyy-MM-dd HH:mm:ss.SSS", "HH:mm:ss,nnnnnn\0GMT+01:00", "ISO8601_OFFSET_DATE_TIME_HHCMM",
                  "EEE, d MMM yyyy HH:mm:ss Z\0America/New_York", "'T'hh a K k w W D F u X XX XXX"]:
         add("date_pattern", date)
+
+    for window in ["09:00:00\0" "17:00:00\0" "UTC", "22:00:00\0" "06:00:00\0" "America/New_York",
+                   "02:15:00\0" "03:00:00\0" "Australia/Lord_Howe", "24:00:00\0" "\0" "+05:30",
+                   "12:00:00\0" "12:00:00\0" "GMT-02:30", "9:00:00\0" "10:00\0" "UT+1",
+                   "00:00:00\0" "23:59:59\0" "-01:02:03"]:
+        add("time_filter", window)
 
     for target in sorted(p.name for p in CORPUS.iterdir()):
         print(f"{target}: {len(list((CORPUS / target).iterdir()))} seeds")

@@ -226,6 +226,62 @@ fn fields_and_spans_are_the_context_map_and_stack_and_the_location_is_the_call_s
 }
 
 #[test]
+fn context_map_filters_read_fields_and_span_fields() {
+    let (_turn, dir) = configure("tracing-context-filters", |dir| {
+        let appenders = l4rs_tests::file_appenders(dir, &[("Gold", "%m%n"), ("All", "%m%n")]);
+        // The Eu appender's own filter: one of two keys is enough.
+        let eu = format!(
+            r#"<File name="Eu" fileName="{dir}/eu.log"><PatternLayout pattern="%m%n"/>
+  <ContextMapFilter operator="or"><KeyValuePair key="region" value="eu"/><KeyValuePair key="tenant" value="eu-gold"/></ContextMapFilter>
+</File>"#
+        );
+        format!(
+            r#"<Configuration><Appenders>{appenders}{eu}</Appenders><Loggers>
+  <Logger name="tracing_layer" level="trace" additivity="false">
+    <ThreadContextMapFilter onMatch="NEUTRAL" onMismatch="DENY"><KeyValuePair key="audited" value="true"/></ThreadContextMapFilter>
+    <AppenderRef ref="Gold"><ThreadContextMapFilter><KeyValuePair key="tenant" value="gold"/></ThreadContextMapFilter></AppenderRef>
+    <AppenderRef ref="Eu"/><AppenderRef ref="All"/>
+  </Logger>
+  <Root level="off"/>
+</Loggers></Configuration>"#
+        )
+    });
+    tracing::info!(audited = true, tenant = "gold", "gold, audited");
+    tracing::info!(tenant = "gold", "gold, not audited: the logger denies it");
+    {
+        let request = tracing::info_span!("request", tenant = "gold", region = "eu");
+        let _request = request.enter();
+        tracing::info!(audited = true, "in a gold eu span");
+        tracing::info!(audited = true, tenant = "silver", "the event's tenant wins");
+    }
+    l4rs::ThreadContext::put("audited", "true");
+    tracing::info!(tenant = "eu-gold", "audited by the thread's context");
+    l4rs::ThreadContext::clear_all();
+    l4rs::shutdown();
+    assert_eq!(
+        lines(&dir, "gold.log"),
+        ["gold, audited", "in a gold eu span"]
+    );
+    assert_eq!(
+        lines(&dir, "eu.log"),
+        [
+            "in a gold eu span",
+            "the event's tenant wins",
+            "audited by the thread's context"
+        ]
+    );
+    assert_eq!(
+        lines(&dir, "all.log"),
+        [
+            "gold, audited",
+            "in a gold eu span",
+            "the event's tenant wins",
+            "audited by the thread's context"
+        ]
+    );
+}
+
+#[test]
 fn four_threads_of_50_000_events_are_all_written_in_order() {
     let (_turn, dir) = configure("tracing-threads", |dir| {
         l4rs_tests::files_config(

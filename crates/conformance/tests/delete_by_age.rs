@@ -10,7 +10,10 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::{Duration, SystemTime};
 
-use common::{oracle_dir, replay_binary, replay_into, replay_output_dir, require_oracle};
+use common::{
+    files_under, oracle_dir, replay_binary, replay_into, replay_output_dir, require_oracle,
+    stage_files,
+};
 use l4rs_test_support::workspace_root;
 
 /// The files each side starts with: path under the output folder, and age in hours. Each
@@ -44,38 +47,11 @@ const FILES: &[(&str, u64)] = &[
 /// Writes [`FILES`] under `out`, each `hours` old.
 fn stage(out: &Path) {
     let now = SystemTime::now();
-    for (path, hours) in FILES {
-        let path = out.join(path);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, "0123456789").unwrap();
-        let modified = now - Duration::from_secs(hours * 3600);
-        std::fs::File::options()
-            .write(true)
-            .open(&path)
-            .unwrap()
-            .set_modified(modified)
-            .unwrap();
-    }
-}
-
-/// Every file under `dir` but the replay's own notes, by relative path, with its text.
-fn files(dir: &Path) -> BTreeMap<String, String> {
-    let mut found = BTreeMap::new();
-    let mut pending = vec![dir.to_path_buf()];
-    while let Some(folder) = pending.pop() {
-        for entry in std::fs::read_dir(&folder).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                pending.push(path);
-                continue;
-            }
-            let relative = path.strip_prefix(dir).unwrap().display().to_string();
-            if relative != "replay-meta.json" {
-                found.insert(relative, std::fs::read_to_string(&path).unwrap());
-            }
-        }
-    }
-    found
+    let files: Vec<(&str, &str, SystemTime)> = FILES
+        .iter()
+        .map(|(path, hours)| (*path, "0123456789", now - Duration::from_secs(hours * 3600)))
+        .collect();
+    stage_files(out, &files);
 }
 
 /// Stages the files, runs `command` on the scenario into a fresh folder and returns the files
@@ -85,7 +61,7 @@ fn replay(command: &Path, oracle: bool) -> BTreeMap<String, String> {
     let out = replay_output_dir("delete-by-age", &scenario, oracle);
     stage(&out);
     replay_into(command, &scenario, &out, oracle);
-    let left = files(&out);
+    let left = files_under(&out);
     let _ = std::fs::remove_dir_all(&out);
     left
 }

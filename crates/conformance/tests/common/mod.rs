@@ -194,6 +194,48 @@ pub(crate) fn replay_into(command: &Path, scenario: &Path, out: &Path, oracle: b
     stderr
 }
 
+/// Writes `files` under `out` before a replay: each a path under the output folder, its text
+/// and its modification time, which a scenario's seed cannot carry (seeds are copied when the
+/// replay starts).
+pub(crate) fn stage_files(out: &Path, files: &[(&str, &str, std::time::SystemTime)]) {
+    for (path, text, modified) in files {
+        let path = out.join(path);
+        std::fs::create_dir_all(path.parent().expect("a file under the folder"))
+            .expect("create the staged file's folder");
+        std::fs::write(&path, text).expect("write a staged file");
+        std::fs::File::options()
+            .write(true)
+            .open(&path)
+            .and_then(|file| file.set_modified(*modified))
+            .expect("date a staged file");
+    }
+}
+
+/// Every file under `dir` but the replay's own notes, by relative path, with its text.
+pub(crate) fn files_under(dir: &Path) -> std::collections::BTreeMap<String, String> {
+    let mut found = std::collections::BTreeMap::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(folder) = pending.pop() {
+        for entry in std::fs::read_dir(&folder).expect("read an output folder") {
+            let path = entry.expect("a folder entry").path();
+            if path.is_dir() {
+                pending.push(path);
+                continue;
+            }
+            let relative = path
+                .strip_prefix(dir)
+                .expect("under dir")
+                .display()
+                .to_string();
+            if relative != "replay-meta.json" {
+                let text = std::fs::read_to_string(&path).expect("a replay writes text");
+                found.insert(relative, text);
+            }
+        }
+    }
+    found
+}
+
 /// The time zone a scenario runs in (`scenario.json`'s `timezone`, else UTC).
 pub(crate) fn scenario_timezone(dir: &Path) -> String {
     l4rs_conformance::scenario::read_settings(dir)

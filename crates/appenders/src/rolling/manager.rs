@@ -23,9 +23,10 @@ use super::worker::Worker;
 use super::{compress, recover, RollingContext};
 use super::{Backend, Factory, RETRY_DELAY_MS};
 
-/// The last-modified time of `path` in epoch ms. log4j2 reads the creation time where the file
-/// system has one; Linux file systems do not all record it, and a file appended to is best
-/// dated by its last write, which also lets tools (and tests) set it.
+/// The last-modified time of `path` in epoch ms. log4j2's RollingFile reads the creation time
+/// where the file system has one (its RollingRandomAccessFile the last write); Linux file
+/// systems do not all record it, and a file appended to is best dated by its last write, which
+/// also lets tools (and tests) set it (docs/compatibility.md, Deliberate differences).
 fn file_time(path: &Path) -> Option<i64> {
     let modified = std::fs::metadata(path).ok()?.modified().ok()?;
     Some(epoch_millis(modified))

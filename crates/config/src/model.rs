@@ -1514,6 +1514,20 @@ pub enum FilterSpec {
         /// onMatch / onMismatch.
         verdicts: FilterVerdicts,
     },
+    /// `MapFilter` or `StructuredDataFilter` (`operator`, `<KeyValuePair key value>`
+    /// children): they judge the fields of a `MapMessage` or `StructuredDataMessage`. l4rs
+    /// messages are text, so the filter answers NEUTRAL, as log4j2's does for any other
+    /// message; the attributes are read and checked as log4j2 reads them.
+    MessageMap {
+        /// `StructuredDataFilter` (else `MapFilter`).
+        structured_data: bool,
+        /// Field name → the values that match it, as for [`FilterSpec::ThreadContextMap`].
+        pairs: Vec<(String, Vec<String>)>,
+        /// `operator="or"` (any case).
+        any: bool,
+        /// onMatch / onMismatch, which no l4rs message reaches.
+        verdicts: FilterVerdicts,
+    },
     /// `TimeFilter start end timezone`: the event's time of day lies in a daily window.
     Time {
         /// The window's start, in seconds after midnight (`start`, `HH:mm:ss`; default 0).

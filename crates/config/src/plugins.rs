@@ -300,6 +300,8 @@ l4rs_plugins! {
     DynamicThresholdFilter => "filter",
     ThreadContextMapFilter => "filter",
     TimeFilter => "filter",
+    MapFilter => "filter",
+    StructuredDataFilter => "filter",
     Filters => "filters",
     // Network appenders and their parts.
     Socket => "appender",

@@ -1,4 +1,5 @@
-//! `ThreadContextMapFilter` (and its alias `ContextMapFilter`) and `TimeFilter`, bound with
+//! `ThreadContextMapFilter` (and its alias `ContextMapFilter`), `MapFilter`,
+//! `StructuredDataFilter` and `TimeFilter`, bound with
 //! log4j2's attributes, defaults and messages.
 
 mod common;
@@ -153,4 +154,32 @@ fn time_filter_defaults_a_time_it_cannot_read_and_drops_a_zone_it_cannot_read() 
         "Unable to invoke factory method in class org.apache.logging.log4j.core.filter.TimeFilter for element TimeFilter: java.time.zone.ZoneRulesException: Unknown time-zone ID: europe/paris",
     );
     assert_eq!(filter_of(&config, "D"), None);
+}
+
+#[test]
+fn map_filters_bind_their_pairs_and_report_a_failed_one_in_filters() {
+    let config = load_with(
+        &[],
+        r#"<Console name="C"><StructuredDataFilter operator="OR"><KeyValuePair key="id.name" value="Audit"/></StructuredDataFilter></Console>
+<Console name="D"><Filters><MapFilter/><ThresholdFilter level="warn"/></Filters></Console>"#,
+    );
+    assert_eq!(
+        filter_of(&config, "C"),
+        Some(FilterSpec::MessageMap {
+            structured_data: true,
+            pairs: vec![("id.name".to_string(), strings(&["Audit"]))],
+            any: true,
+            verdicts: FilterVerdicts::default(),
+        })
+    );
+    assert_some_message_contains(
+        &config,
+        "keys and values must be specified for the MapFilter",
+    );
+    // log4j2 reports the filter its factory did not return, as an element of <Filters>.
+    assert_some_message_contains(&config, "Null object returned for MapFilter in Filters.");
+    assert!(matches!(
+        filter_of(&config, "D"),
+        Some(FilterSpec::Composite(children)) if children.len() == 1
+    ));
 }

@@ -23,6 +23,11 @@
 //! | [`TimeFilter`] | the event's time of day lies in the daily window from `start` to `end` |
 //! | [`CompositeFilter`] | (answers the first non-NEUTRAL verdict of its children) |
 //!
+//! `MapFilter` and `StructuredDataFilter` judge the fields of a `MapMessage` or a
+//! `StructuredDataMessage`, and log4j2's answer NEUTRAL for any other message. l4rs messages are
+//! text (a `tracing` event's fields go to the context map, where [`ThreadContextMapFilter`]
+//! reads them), so [`build_filter`] makes them a filter with no opinion.
+//!
 //! Every filter except the composite answers `onMatch` when it matches and `onMismatch`
 //! otherwise (log4j2's defaults: NEUTRAL and DENY). Filters do not allocate per event: the two
 //! that read the message text use it in place when it is ready text, and otherwise format it into
@@ -135,6 +140,9 @@ pub fn build_filter(spec: &FilterSpec) -> Arc<dyn Filter> {
             zone.clone().unwrap_or_else(jiff::tz::TimeZone::system),
             *verdicts,
         )),
+        // No l4rs message is a MapMessage or StructuredDataMessage: log4j2's answer for the
+        // others, NEUTRAL, is an empty composite's.
+        FilterSpec::MessageMap { .. } => Arc::new(CompositeFilter::new(Vec::new())),
         FilterSpec::Composite(children) => Arc::new(CompositeFilter::new(
             children.iter().map(build_filter).collect(),
         )),

@@ -113,18 +113,26 @@ fn context_map_pairs(
     pairs
 }
 
-/// A ThreadContextMapFilter's pairs grouped by key, as log4j2's factory groups them: a pair
+/// The pairs of a ThreadContextMapFilter (or of its parent class MapFilter, or of
+/// StructuredDataFilter: `plugin`) grouped by key, as log4j2's factory groups them: a pair
 /// without a key or value is left out with log4j2's error, and `None` (after the error log4j2
 /// gives) when no pair is left, for log4j2 then creates no filter.
 fn context_map_values(
     binder: &mut Binder,
     node: &PNode,
+    plugin: Plugin,
     pairs: Vec<(PNode, Option<String>, Option<String>)>,
 ) -> Option<Vec<(String, Vec<String>)>> {
     if pairs.is_empty() {
+        let message = match plugin {
+            Plugin::ThreadContextMapFilter => {
+                "key and value pairs must be specified for the ThreadContextMapFilter".to_string()
+            }
+            _ => format!("keys and values must be specified for the {plugin}"),
+        };
         binder.error_help(
             node,
-            "key and value pairs must be specified for the ThreadContextMapFilter",
+            message,
             "add <KeyValuePair key=\"…\" value=\"…\"/> children; the filter is not created",
         );
         return None;
@@ -155,7 +163,7 @@ fn context_map_values(
     if values.is_empty() {
         binder.error_help(
             node,
-            "ThreadContextMapFilter is not configured with any valid key value pairs",
+            format!("{plugin} is not configured with any valid key value pairs"),
             "give each <KeyValuePair> a key and a value; the filter is not created",
         );
         return None;
@@ -200,15 +208,21 @@ pub(crate) fn build_filter(binder: &mut Binder, mut node: PNode) -> Option<Filte
     let spec = match canonical {
         Plugin::Filters => {
             let mut filters = Vec::new();
+            // log4j2 reports each filter of its plugins whose factory returned nothing; one
+            // l4rs does not implement would have been built there, so it is not reported.
+            let mut failed = Vec::new();
             for child in children {
-                if is_filter(&child) {
-                    if let Some(filter) = build_filter(binder, child) {
+                if !is_filter(&child) {
+                    binder.unusable_child(&node, &child);
+                } else if child.canonical.is_some() {
+                    if let Some(filter) = binder.build_child(child, &mut failed, build_filter) {
                         filters.push(filter);
                     }
-                } else {
-                    binder.unusable_child(&node, &child);
+                } else if let Some(filter) = build_filter(binder, child) {
+                    filters.push(filter);
                 }
             }
+            binder.null_children(&node, &failed);
             binder.finish(&node, inserted);
             return Some(FilterSpec::Composite(filters));
         }
@@ -318,16 +332,25 @@ pub(crate) fn build_filter(binder: &mut Binder, mut node: PNode) -> Option<Filte
                 verdicts,
             });
         }
-        Plugin::ThreadContextMapFilter => {
+        Plugin::ThreadContextMapFilter | Plugin::MapFilter | Plugin::StructuredDataFilter => {
             let pairs = context_map_pairs(binder, &node, children);
             let operator = binder.string(&mut node, &["operator"]);
             let verdicts = verdicts(binder, &mut node);
             binder.finish(&node, inserted);
-            let pairs = context_map_values(binder, &node, pairs)?;
-            return Some(FilterSpec::ThreadContextMap {
-                pairs,
-                any: operator.is_some_and(|operator| operator.eq_ignore_ascii_case("or")),
-                verdicts,
+            let pairs = context_map_values(binder, &node, canonical, pairs)?;
+            let any = operator.is_some_and(|operator| operator.eq_ignore_ascii_case("or"));
+            return Some(match canonical {
+                Plugin::ThreadContextMapFilter => FilterSpec::ThreadContextMap {
+                    pairs,
+                    any,
+                    verdicts,
+                },
+                _ => FilterSpec::MessageMap {
+                    structured_data: canonical == Plugin::StructuredDataFilter,
+                    pairs,
+                    any,
+                    verdicts,
+                },
             });
         }
         Plugin::TimeFilter => {

@@ -340,5 +340,17 @@ fn filter(spec: Option<&FilterSpec>) -> String {
             simple("ThreadContextMapFilter", String::new(), verdicts)
         }
         FilterSpec::Time { verdicts, .. } => simple("TimeFilter", String::new(), verdicts),
+        FilterSpec::MessageMap {
+            structured_data,
+            verdicts,
+            ..
+        } => {
+            let name = if *structured_data {
+                "StructuredDataFilter"
+            } else {
+                "MapFilter"
+            };
+            simple(name, String::new(), verdicts)
+        }
     }
 }

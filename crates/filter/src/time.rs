@@ -10,6 +10,10 @@ use l4rs_core::{Filter, FilterResult, LogEvent};
 
 const MILLIS_PER_DAY: i64 = 86_400_000;
 
+/// `last_window` before any window was found. No window starts there: the earliest instant
+/// jiff knows is later.
+const NO_WINDOW: i64 = i64::MIN;
+
 /// log4j2's `TimeFilter`: an event matches when it lies in the window that opens at `start`
 /// (a time of day in the filter's zone) on some day and stays open for the wall-clock length
 /// from `start` to `end`, both ends included, to the millisecond.
@@ -31,7 +35,7 @@ pub struct TimeFilter {
     duration_millis: i64,
     zone: TimeZone,
     verdicts: FilterVerdicts,
-    /// The start of the last window found to hold an event (`i64::MIN` before the first):
+    /// The start of the last window found to hold an event ([`NO_WINDOW`] before the first):
     /// events in the same window need no time-zone arithmetic.
     last_window: AtomicI64,
 }
@@ -67,7 +71,7 @@ impl TimeFilter {
             duration_millis,
             zone,
             verdicts,
-            last_window: AtomicI64::new(i64::MIN),
+            last_window: AtomicI64::new(NO_WINDOW),
         }
     }
 
@@ -84,25 +88,35 @@ impl TimeFilter {
     }
 
     fn matches(&self, millis: i64) -> bool {
-        if self.in_window(millis, self.last_window.load(Ordering::Relaxed)) {
+        let remembered = self.last_window.load(Ordering::Relaxed);
+        if remembered != NO_WINDOW && self.in_window(millis, remembered) {
             return true;
         }
         let Ok(instant) = Timestamp::from_millisecond(millis) else {
             return false;
         };
-        let today = self.zone.to_datetime(instant).date();
-        // Today's window, or yesterday's, still open past midnight; tomorrow's only where
-        // the clocks go back across midnight.
-        let days = [Some(today), today.yesterday().ok(), today.tomorrow().ok()];
-        let start = days
-            .into_iter()
-            .flatten()
-            .filter_map(|day| self.window_start(day))
-            .find(|start| self.in_window(millis, *start));
-        if let Some(start) = start {
-            self.last_window.store(start, Ordering::Relaxed);
+        // A window that holds the instant opened at most its length before it. Its local day
+        // is that moment's, or one around it: a start the clocks skip opens the window later
+        // (by a whole day where a day was skipped), and tomorrow's window can open before
+        // midnight where the clocks go back across it.
+        let earliest = Timestamp::from_millisecond(millis.saturating_sub(self.duration_millis))
+            .unwrap_or(instant);
+        let first = self.zone.to_datetime(earliest).date();
+        let last = self.zone.to_datetime(instant).date();
+        let mut day = first.yesterday().unwrap_or(first);
+        let last = last.tomorrow().unwrap_or(last);
+        while day <= last {
+            if let Some(start) = self
+                .window_start(day)
+                .filter(|start| self.in_window(millis, *start))
+            {
+                self.last_window.store(start, Ordering::Relaxed);
+                return true;
+            }
+            let Ok(next) = day.tomorrow() else { break };
+            day = next;
         }
-        start.is_some()
+        false
     }
 }
 
@@ -160,7 +174,7 @@ mod tests {
     }
 
     #[test]
-    fn the_defaults_span_the_day_but_its_last_instant() {
+    fn the_defaults_span_the_whole_day() {
         let whole = filter(0, None, "UTC");
         assert!(at(&whole, "2030-03-10T00:00:00Z"));
         assert!(at(&whole, "2030-03-10T23:59:59.999Z"));
@@ -202,13 +216,53 @@ mod tests {
     }
 
     #[test]
-    fn the_fast_path_gives_the_same_answers() {
-        let day = filter(9 * HOUR, Some(17 * HOUR), "Europe/Paris");
-        for _ in 0..2 {
-            assert!(at(&day, "2030-06-01T07:00:00Z"), "09:00 CEST");
-            assert!(at(&day, "2030-06-01T15:00:00Z"), "17:00 CEST");
-            assert!(!at(&day, "2030-06-01T15:00:00.001Z"));
-            assert!(!at(&day, "2030-06-01T06:59:59.999Z"));
+    fn a_window_opened_before_a_skipped_day_still_holds_its_night() {
+        // Samoa skipped 2011-12-30: 23:59:59 on the 29th (-10:00) was followed by 00:00 on
+        // the 31st (+14:00). The window opened at 22:00 on the 29th closes eight hours on.
+        let night = filter(22 * HOUR, Some(6 * HOUR), "Pacific/Apia");
+        assert!(at(&night, "2011-12-30T11:00:00Z"), "01:00 on the 31st");
+        assert!(at(&night, "2011-12-30T16:00:00Z"), "06:00 on the 31st");
+        assert!(!at(&night, "2011-12-30T16:00:00.001Z"));
+    }
+
+    #[test]
+    fn no_instant_matches_before_a_window_is_remembered_unless_it_is_in_one() {
+        let whole = filter(0, None, "UTC");
+        assert!(!whole.matches(i64::MIN), "outside the range of time zones");
+        assert!(!whole.matches(i64::MIN + 1000));
+        assert!(!whole.matches(i64::MAX));
+    }
+
+    #[test]
+    fn a_remembered_window_gives_a_fresh_filters_answers() {
+        let windows = [
+            (9 * HOUR, Some(17 * HOUR), "Europe/Paris"),
+            (22 * HOUR, Some(6 * HOUR), "America/New_York"),
+            (2 * HOUR + 30 * 60, Some(2 * HOUR), "America/New_York"),
+            (22 * HOUR, Some(6 * HOUR), "Pacific/Apia"),
+            (12 * HOUR, Some(12 * HOUR), "Australia/Lord_Howe"),
+        ];
+        let starts = [
+            "2030-03-08T00:00:00Z",
+            "2030-11-01T00:00:00Z",
+            "2011-12-28T00:00:00Z",
+        ];
+        for (start, end, zone) in windows {
+            let warm = filter(start, end, zone);
+            for first in starts {
+                let first: Timestamp = first.parse().expect("an instant");
+                // Every 7 minutes 13 seconds over four days, which lands on every part of a
+                // window and on the clock changes' neighbourhoods.
+                for step in 0..800 {
+                    let millis = first.as_millisecond() + step * 433_000;
+                    let fresh = filter(start, end, zone);
+                    assert_eq!(
+                        warm.matches(millis),
+                        fresh.matches(millis),
+                        "{zone} {start}..{end:?} at {millis}"
+                    );
+                }
+            }
         }
     }
 }

@@ -77,15 +77,17 @@ fn offset(id: &str) -> Result<Offset, ZoneIdError> {
     if id == "Z" {
         return Ok(Offset::UTC);
     }
+    let units: Vec<u16> = id.encode_utf16().collect();
+    // The two-unit form `+h` is read as `+0h`, which Java's messages then name.
+    let (units, id) = if units.len() == 2 {
+        let units = vec![units[0], u16::from(b'0'), units[1]];
+        let id = String::from_utf16_lossy(&units);
+        (units, id)
+    } else {
+        (units, id.to_string())
+    };
     let invalid =
         || ZoneIdError::invalid(format!("Invalid ID for ZoneOffset, invalid format: {id}"));
-    let units: Vec<u16> = id.encode_utf16().collect();
-    // The two-unit form `+h` is read as `+0h`.
-    let units = if units.len() == 2 {
-        vec![units[0], u16::from(b'0'), units[1]]
-    } else {
-        units
-    };
     // Each field: where its two digits start, and whether a colon must precede them.
     let fields: &[(usize, bool)] = match units.len() {
         3 => &[(1, false)],

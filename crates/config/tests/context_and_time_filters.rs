@@ -9,7 +9,7 @@ use l4rs_config::model::{FilterSpec, FilterVerdicts};
 use l4rs_config::Configuration;
 use l4rs_core::FilterResult;
 
-/// The filter of the Console appender `name` in a configuration of `appenders`.
+/// The filter of the appender `name` in `config`.
 fn filter_of(config: &Configuration, name: &str) -> Option<FilterSpec> {
     config
         .appender(name)

@@ -66,22 +66,33 @@ fn required(
     value
 }
 
-/// The `<KeyValuePair key value>` children of a DynamicThresholdFilter as context value →
-/// level: log4j2's `Level.toLevel` makes an unknown or missing level name DEBUG, and a later
-/// pair replaces an earlier one with the same key. A pair without `key` can never match (a
-/// context value is never null), so it is dropped.
-fn key_value_levels(
-    binder: &mut Binder,
-    parent: &PNode,
-    children: Vec<PNode>,
-) -> Vec<(String, Level)> {
-    let mut levels: Vec<(String, Level)> = Vec::new();
+/// A KeyValuePair child as built: its element (for the position of a report), key and value.
+type BuiltPair = (PNode, Option<String>, Option<String>);
+
+/// Builds the `<KeyValuePair key value>` children of a filter that takes them, as log4j2
+/// builds children before their parent; the other children are returned for the parent's
+/// report of elements it has no parameter for.
+fn split_pairs(binder: &mut Binder, children: Vec<PNode>) -> (Vec<BuiltPair>, Vec<PNode>) {
+    let mut pairs = Vec::new();
+    let mut others = Vec::new();
     for mut child in children {
-        if child.canonical != Some(Plugin::KeyValuePair) {
-            binder.unusable_child(parent, &child);
-            continue;
+        if child.canonical == Some(Plugin::KeyValuePair) {
+            let (key, value) = super::key_value_pair(binder, &mut child);
+            pairs.push((child, key, value));
+        } else {
+            others.push(child);
         }
-        let (key, value) = super::key_value_pair(binder, &mut child);
+    }
+    (pairs, others)
+}
+
+/// A DynamicThresholdFilter's pairs as context value → level: log4j2's `Level.toLevel` makes
+/// an unknown or missing level name DEBUG, and a later pair replaces an earlier one with the
+/// same key. A pair without `key` can never match (a context value is never null), so it is
+/// dropped.
+fn key_value_levels(pairs: Vec<BuiltPair>) -> Vec<(String, Level)> {
+    let mut levels: Vec<(String, Level)> = Vec::new();
+    for (_, key, value) in pairs {
         let level = value
             .and_then(|name| Level::from_name(name.trim()).ok())
             .unwrap_or(Level::DEBUG);
@@ -94,25 +105,6 @@ fn key_value_levels(
     levels
 }
 
-/// The `<KeyValuePair key value>` children of a ThreadContextMapFilter, each with its element
-/// (for the position of a report) and its key and value as written.
-fn context_map_pairs(
-    binder: &mut Binder,
-    parent: &PNode,
-    children: Vec<PNode>,
-) -> Vec<(PNode, Option<String>, Option<String>)> {
-    let mut pairs = Vec::new();
-    for mut child in children {
-        if child.canonical != Some(Plugin::KeyValuePair) {
-            binder.unusable_child(parent, &child);
-            continue;
-        }
-        let (key, value) = super::key_value_pair(binder, &mut child);
-        pairs.push((child, key, value));
-    }
-    pairs
-}
-
 /// The pairs of a ThreadContextMapFilter (or of its parent class MapFilter, or of
 /// StructuredDataFilter: `plugin`) grouped by key, as log4j2's factory groups them: a pair
 /// without a key or value is left out with log4j2's error, and `None` (after the error log4j2
@@ -121,7 +113,7 @@ fn context_map_values(
     binder: &mut Binder,
     node: &PNode,
     plugin: Plugin,
-    pairs: Vec<(PNode, Option<String>, Option<String>)>,
+    pairs: Vec<BuiltPair>,
 ) -> Option<Vec<(String, Vec<String>)>> {
     if pairs.is_empty() {
         let message = match plugin {
@@ -197,35 +189,83 @@ fn time_of_day(
     }
 }
 
-/// Builds one filter element; `None` (after a diagnostic) when it cannot be built.
+/// What log4j2 checks of a plugin element between building its children and calling its
+/// factory: attributes it has no parameter for, then child elements it has none for.
+struct Leftovers {
+    inserted_attrs: usize,
+    children: Vec<PNode>,
+    reported: bool,
+}
+
+impl Leftovers {
+    /// Reports them, once; each filter does so after reading its attributes and before its
+    /// factory's own messages, which log4j2 prints last.
+    fn report(&mut self, binder: &mut Binder, node: &PNode) {
+        if std::mem::replace(&mut self.reported, true) {
+            return;
+        }
+        binder.finish(node, self.inserted_attrs);
+        for child in std::mem::take(&mut self.children) {
+            binder.unusable_child(node, &child);
+        }
+    }
+}
+
+/// `<Filters>`: its filter children built in order, then log4j2's report of each whose
+/// factory returned nothing, then its leftovers.
+fn build_composite(binder: &mut Binder, node: &PNode, leftovers: &mut Leftovers) -> FilterSpec {
+    let mut filters = Vec::new();
+    // log4j2 reports each filter of its plugins whose factory returned nothing; one l4rs does
+    // not implement would have been built there, so it is not reported.
+    let mut failed = Vec::new();
+    let mut unusable = Vec::new();
+    for child in std::mem::take(&mut leftovers.children) {
+        if !is_filter(&child) {
+            unusable.push(child);
+        } else if child.canonical.is_some() {
+            if let Some(filter) = binder.build_child(child, &mut failed, build_filter) {
+                filters.push(filter);
+            }
+        } else if let Some(filter) = build_filter(binder, child) {
+            filters.push(filter);
+        }
+    }
+    binder.null_children(node, &failed);
+    leftovers.children = unusable;
+    leftovers.report(binder, node);
+    FilterSpec::Composite(filters)
+}
+
+/// Builds one filter element; `None` (after a diagnostic) when it cannot be built. The
+/// messages come in log4j2's order: the children's (KeyValuePairs, or a composite's filters),
+/// the attributes' values, attributes and children the filter has no parameter for, then what
+/// its factory reports.
 pub(crate) fn build_filter(binder: &mut Binder, mut node: PNode) -> Option<FilterSpec> {
     let Some(canonical) = node.canonical else {
         binder.unsupported(&node);
         return None;
     };
-    let inserted = node.attrs.len();
+    let inserted_attrs = node.attrs.len();
     let children = std::mem::take(&mut node.children);
+    let takes_pairs = matches!(
+        canonical,
+        Plugin::DynamicThresholdFilter
+            | Plugin::ThreadContextMapFilter
+            | Plugin::MapFilter
+            | Plugin::StructuredDataFilter
+    );
+    let (pairs, children) = if takes_pairs {
+        split_pairs(binder, children)
+    } else {
+        (Vec::new(), children)
+    };
+    let mut leftovers = Leftovers {
+        inserted_attrs,
+        children,
+        reported: false,
+    };
     let spec = match canonical {
-        Plugin::Filters => {
-            let mut filters = Vec::new();
-            // log4j2 reports each filter of its plugins whose factory returned nothing; one
-            // l4rs does not implement would have been built there, so it is not reported.
-            let mut failed = Vec::new();
-            for child in children {
-                if !is_filter(&child) {
-                    binder.unusable_child(&node, &child);
-                } else if child.canonical.is_some() {
-                    if let Some(filter) = binder.build_child(child, &mut failed, build_filter) {
-                        filters.push(filter);
-                    }
-                } else if let Some(filter) = build_filter(binder, child) {
-                    filters.push(filter);
-                }
-            }
-            binder.null_children(&node, &failed);
-            binder.finish(&node, inserted);
-            return Some(FilterSpec::Composite(filters));
-        }
+        Plugin::Filters => Some(build_composite(binder, &node, &mut leftovers)),
         Plugin::ThresholdFilter => {
             let level = binder.level(&mut node, &["level"]).unwrap_or(Level::ERROR);
             Some(FilterSpec::Threshold {
@@ -258,6 +298,7 @@ pub(crate) fn build_filter(binder: &mut Binder, mut node: PNode) -> Option<Filte
             let regex = binder.string(&mut node, &["regex"]);
             let use_raw_msg = binder.boolean(&mut node, &["useRawMsg"], false);
             let verdicts = verdicts(binder, &mut node);
+            leftovers.report(binder, &node);
             let message = "A regular expression must be provided for RegexFilter";
             required(binder, &node, regex, message).map(|regex| FilterSpec::Regex {
                 regex,
@@ -268,6 +309,7 @@ pub(crate) fn build_filter(binder: &mut Binder, mut node: PNode) -> Option<Filte
         Plugin::StringMatchFilter => {
             let text = binder.string(&mut node, &["text"]);
             let verdicts = verdicts(binder, &mut node);
+            leftovers.report(binder, &node);
             let message = "A text value must be provided for StringMatchFilter";
             required(binder, &node, text, message)
                 .map(|text| FilterSpec::StringMatch { text, verdicts })
@@ -275,6 +317,7 @@ pub(crate) fn build_filter(binder: &mut Binder, mut node: PNode) -> Option<Filte
         Plugin::MarkerFilter => {
             let marker = binder.string(&mut node, &["marker"]);
             let verdicts = verdicts(binder, &mut node);
+            leftovers.report(binder, &node);
             let message = "A marker must be provided for MarkerFilter";
             required(binder, &node, marker, message)
                 .map(|marker| FilterSpec::Marker { marker, verdicts })
@@ -306,40 +349,40 @@ pub(crate) fn build_filter(binder: &mut Binder, mut node: PNode) -> Option<Filte
             })
         }
         Plugin::DynamicThresholdFilter => {
-            let levels = key_value_levels(binder, &node, children);
+            let levels = key_value_levels(pairs);
             let key = binder.string(&mut node, &["key"]);
             let default_threshold = binder
                 .level(&mut node, &["defaultThreshold"])
                 .unwrap_or(Level::ERROR);
             let verdicts = verdicts(binder, &mut node);
-            binder.finish(&node, inserted);
-            let Some(key) = key else {
-                binder.factory_failure(
-                    &node,
-                    "org.apache.logging.log4j.core.filter.DynamicThresholdFilter",
-                    "java.lang.NullPointerException: key cannot be null",
-                    Some(
-                        "add key=\"…\" naming the context-map entry; the filter is not created"
-                            .to_string(),
-                    ),
-                );
-                return None;
-            };
-            return Some(FilterSpec::DynamicThreshold {
-                key,
-                levels,
-                default_threshold,
-                verdicts,
-            });
+            leftovers.report(binder, &node);
+            match key {
+                Some(key) => Some(FilterSpec::DynamicThreshold {
+                    key,
+                    levels,
+                    default_threshold,
+                    verdicts,
+                }),
+                None => {
+                    binder.factory_failure(
+                        &node,
+                        "org.apache.logging.log4j.core.filter.DynamicThresholdFilter",
+                        "java.lang.NullPointerException: key cannot be null",
+                        Some(
+                            "add key=\"…\" naming the context-map entry; the filter is not created"
+                                .to_string(),
+                        ),
+                    );
+                    None
+                }
+            }
         }
         Plugin::ThreadContextMapFilter | Plugin::MapFilter | Plugin::StructuredDataFilter => {
-            let pairs = context_map_pairs(binder, &node, children);
             let operator = binder.string(&mut node, &["operator"]);
             let verdicts = verdicts(binder, &mut node);
-            binder.finish(&node, inserted);
-            let pairs = context_map_values(binder, &node, canonical, pairs)?;
+            leftovers.report(binder, &node);
             let any = operator.is_some_and(|operator| operator.eq_ignore_ascii_case("or"));
-            return Some(match canonical {
+            context_map_values(binder, &node, canonical, pairs).map(|pairs| match canonical {
                 Plugin::ThreadContextMapFilter => FilterSpec::ThreadContextMap {
                     pairs,
                     any,
@@ -351,13 +394,14 @@ pub(crate) fn build_filter(binder: &mut Binder, mut node: PNode) -> Option<Filte
                     any,
                     verdicts,
                 },
-            });
+            })
         }
         Plugin::TimeFilter => {
             let start = binder.string(&mut node, &["start"]);
             let end = binder.string(&mut node, &["end"]);
             let zone = binder.string(&mut node, &["timezone"]);
             let verdicts = verdicts(binder, &mut node);
+            leftovers.report(binder, &node);
             let start_second = time_of_day(binder, &node, start, "00:00:00").unwrap_or(0);
             let end_second = time_of_day(binder, &node, end, "the end of the day");
             match zone
@@ -390,9 +434,6 @@ pub(crate) fn build_filter(binder: &mut Binder, mut node: PNode) -> Option<Filte
             None
         }
     };
-    for child in children {
-        binder.unusable_child(&node, &child);
-    }
-    binder.finish(&node, inserted);
+    leftovers.report(binder, &node);
     spec
 }

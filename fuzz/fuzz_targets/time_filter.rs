@@ -1,5 +1,7 @@
 //! TimeFilter (`start`, `end`, `timezone`): read the times of day as `LocalTime.parse` and the
-//! zone as `ZoneId.of`, build the filter, and judge instants across the whole range.
+//! zone as `ZoneId.of`, build the filter, and judge instants across the whole range: nothing
+//! matches outside the range of time zones, and a filter that remembered a window from
+//! earlier instants answers as a fresh one.
 //!
 //! Input: `start NUL end NUL zone`.
 #![no_main]
@@ -30,19 +32,49 @@ fuzz_target!(|data: &[u8]| {
             return;
         }
     };
-    let filter = TimeFilter::new(start.unwrap_or(0), end, zone, FilterVerdicts::default());
-    for millis in [
+    let build = || {
+        TimeFilter::new(
+            start.unwrap_or(0),
+            end,
+            zone.clone(),
+            FilterVerdicts::default(),
+        )
+    };
+    let judge = |filter: &TimeFilter, millis: i64| {
+        let mut event = LogEvent::new("", Level::INFO, Message::Text(""));
+        event.timestamp = Timestamp::from_millis(millis);
+        filter.filter(&event)
+    };
+    // Outside the range of time zones nothing matches.
+    for millis in [i64::MAX, i64::MIN, i64::MIN + 1] {
+        assert_eq!(
+            judge(&build(), millis),
+            FilterVerdicts::default().on_mismatch
+        );
+    }
+    // A filter that has judged other instants (and remembered a window) answers as a fresh
+    // one: the remembered window is a shortcut, never a state.
+    let warm = build();
+    let instants: [i64; 7] = [
         0,
         1_351_866_842_781,
         -1,
-        i64::MAX,
-        i64::MIN,
         253_402_300_799_999,
         -377_705_116_800_000,
-    ] {
-        let mut event = LogEvent::new("", Level::INFO, Message::Text(""));
-        event.timestamp = Timestamp::from_millis(millis);
-        // Twice: the second may take the remembered window.
-        assert_eq!(filter.filter(&event), filter.filter(&event));
+        1_325_239_200_000,
+        1_900_000_000_000,
+    ];
+    for (index, &millis) in instants.iter().enumerate() {
+        for offset in [
+            0,
+            3_600_000,
+            -3_600_000,
+            43_200_000,
+            86_400_000,
+            -86_400_000,
+        ] {
+            let millis = millis.saturating_add(offset + index as i64);
+            assert_eq!(judge(&warm, millis), judge(&build(), millis), "at {millis}");
+        }
     }
 });

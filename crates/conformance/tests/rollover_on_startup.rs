@@ -5,11 +5,12 @@
 //! this run), then runs the scenario `tests/rollover-on-startup` through the oracle and
 //! `l4rs-replay` and compares every file left, with its text.
 //!
-//! One difference is kept on purpose (docs/compatibility.md, "Rollover"): log4j2's
-//! RollingFile dates an existing file by its creation time where the file system records one
-//! (its RollingRandomAccessFile by the last write), l4rs every file by its last write. A test
-//! cannot set a creation time, so the folders `dated-by-creation` and
-//! `created-before-start` show it: checked on each side, then left out of the comparison.
+//! One difference is kept on purpose (docs/compatibility.md, "Deliberate differences", "An
+//! existing file's time"): log4j2's RollingFile dates an existing file by its creation time
+//! where the file system records one (its RollingRandomAccessFile by the last write), l4rs
+//! every file by its last write. A test cannot set a creation time, so the folders
+//! `dated-by-creation` and `created-before-start` show it: checked on each side, then left
+//! out of the comparison.
 
 mod common;
 

@@ -9,6 +9,8 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
+use l4rs_java_syntax::java_util::{compare_strings, hash_map_order};
+
 use crate::plugins::{self, Plugin};
 use crate::xml;
 use crate::Position;
@@ -99,7 +101,7 @@ impl PNode {
             }
         }
         // The JDK's DOM hands attributes over sorted by name.
-        attributes.sort_by(|a, b| java_compare(&a.name, &b.name));
+        attributes.sort_by(|a, b| compare_strings(&a.name, &b.name));
         let mut node = PNode {
             canonical: plugins::l4rs_plugin(&name),
             is_plugin: plugins::is_log4j2_plugin(&name),
@@ -193,70 +195,16 @@ impl PNode {
     /// The leftover attributes in log4j2's listing order.
     pub(crate) fn leftover_in_java_order(&self, inserted_count: usize) -> Vec<&PAttr> {
         let keys: Vec<&str> = self.attrs.iter().map(|attr| attr.name.as_str()).collect();
-        java_hash_map_order(&keys, inserted_count)
+        hash_map_order(&keys, 16, inserted_count)
             .into_iter()
             .map(|index| &self.attrs[index])
             .collect()
     }
 }
 
-/// Java's `String.compareTo`: UTF-16 code unit order.
-fn java_compare(a: &str, b: &str) -> std::cmp::Ordering {
-    a.encode_utf16().cmp(b.encode_utf16())
-}
-
-/// Java's `String.hashCode`.
-pub(crate) fn java_hash(text: &str) -> i32 {
-    text.encode_utf16().fold(0i32, |hash, unit| {
-        hash.wrapping_mul(31).wrapping_add(i32::from(unit))
-    })
-}
-
-/// The order a `java.util.HashMap` iterates `keys` (given in insertion order), when at most
-/// `inserted` entries were ever in it: by bucket of the final table, then insertion order.
-pub(crate) fn java_hash_map_order(keys: &[&str], inserted: usize) -> Vec<usize> {
-    let mut capacity = 16usize;
-    // The table doubles when the size passes three quarters of the capacity.
-    while inserted > capacity * 3 / 4 {
-        capacity *= 2;
-    }
-    let bucket = |key: &str| {
-        let hash = java_hash(key) as u32;
-        ((hash ^ (hash >> 16)) as usize) & (capacity - 1)
-    };
-    let mut order: Vec<usize> = (0..keys.len()).collect();
-    order.sort_by_key(|&index| (bucket(keys[index]), index));
-    order
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn java_hash_matches_java() {
-        assert_eq!(java_hash(""), 0);
-        assert_eq!(java_hash("a"), 97);
-        assert_eq!(java_hash("hello"), 99_162_322);
-        assert_eq!(java_hash("polygenelubricants"), i32::MIN);
-    }
-
-    #[test]
-    fn leftover_order_matches_log4j2_messages() {
-        // Observed with log4j2 2.19: `Console contains invalid attributes "Appender", "colour",
-        // "size", "Unknown"` and `Appenders contains invalid attributes "Qux", "Foo2"`.
-        let keys = ["colour", "name", "size", "Unknown", "Appender"];
-        let order = java_hash_map_order(&keys, keys.len());
-        let listed: Vec<&str> = order
-            .iter()
-            .map(|&i| keys[i])
-            .filter(|k| *k != "name")
-            .collect();
-        assert_eq!(listed, ["Appender", "colour", "size", "Unknown"]);
-        let keys = ["Foo2", "Qux"];
-        let order = java_hash_map_order(&keys, 2);
-        assert_eq!(order, [1, 0]);
-    }
 
     #[test]
     fn leaf_non_plugins_become_attributes_and_strict_type_names_the_plugin() {

@@ -5,6 +5,7 @@ use std::cell::RefCell;
 
 use l4rs_config::model::LoggerFieldsSpec;
 use l4rs_core::LogEvent;
+use l4rs_java_syntax::java_util::{compare_strings, hash_map_order, initial_table_size};
 
 use super::fields::KeyFilter;
 use super::syslog::escape_new_lines;
@@ -76,7 +77,7 @@ impl StructuredData {
                     None => named.push((key.clone(), compiled)),
                 }
             }
-            named.sort_by(|a, b| java_compare(&a.0, &b.0));
+            named.sort_by(|a, b| compare_strings(&a.0, &b.0));
             let element = FieldsElement {
                 id,
                 fields: named,
@@ -92,11 +93,11 @@ impl StructuredData {
         let ids: Vec<&str> = fields.iter().map(|f| f.id.as_str()).collect();
         // The LoggerFields map is sized for the number of <LoggerFields> elements; the
         // elements then go into a default-sized map in that map's order, the MDC last.
-        let fields_order = hash_map_order(&ids, initial_table_size(element_count));
+        let fields_order = hash_map_order(&ids, initial_table_size(element_count), ids.len());
         let mut with_mdc: Vec<Element> = fields_order.iter().map(|&i| Element::Fields(i)).collect();
         let without_mdc: Vec<Element> = {
             let keys: Vec<&str> = fields_order.iter().map(|&i| ids[i]).collect();
-            hash_map_order(&keys, 16)
+            hash_map_order(&keys, 16, keys.len())
                 .into_iter()
                 .map(|position| with_mdc[position])
                 .collect()
@@ -105,7 +106,7 @@ impl StructuredData {
             let mut keys: Vec<&str> = fields_order.iter().map(|&i| ids[i]).collect();
             keys.push(&mdc.id);
             with_mdc.push(Element::Mdc);
-            with_mdc = hash_map_order(&keys, 16)
+            with_mdc = hash_map_order(&keys, 16, keys.len())
                 .into_iter()
                 .map(|position| with_mdc[position])
                 .collect();
@@ -290,7 +291,7 @@ where
 
     fn next(&mut self) -> Option<Self::Item> {
         match (self.first.peek(), self.second.peek()) {
-            (Some(a), Some(b)) => match java_compare(a.0, b.0) {
+            (Some(a), Some(b)) => match compare_strings(a.0, b.0) {
                 std::cmp::Ordering::Less => self.first.next(),
                 std::cmp::Ordering::Greater => self.second.next(),
                 std::cmp::Ordering::Equal => {
@@ -304,58 +305,9 @@ where
     }
 }
 
-/// `String.compareTo`: UTF-16 code unit order.
-fn java_compare(a: &str, b: &str) -> std::cmp::Ordering {
-    a.encode_utf16().cmp(b.encode_utf16())
-}
-
-/// `String.hashCode`.
-fn java_hash(text: &str) -> i32 {
-    text.encode_utf16().fold(0i32, |hash, unit| {
-        hash.wrapping_mul(31).wrapping_add(i32::from(unit))
-    })
-}
-
-/// The table size of `new HashMap<>(capacity)` at its first insertion.
-fn initial_table_size(capacity: usize) -> usize {
-    capacity.max(1).next_power_of_two()
-}
-
-/// The order a `java.util.HashMap` created with `table_size` buckets iterates `keys` (distinct,
-/// in insertion order) in: by bucket, then insertion order; the table doubles whenever it is
-/// more than three quarters full, which keeps each bucket's order. Returns indexes into `keys`.
-fn hash_map_order(keys: &[&str], table_size: usize) -> Vec<usize> {
-    let mut size = table_size;
-    while keys.len() * 4 > size * 3 {
-        size *= 2;
-    }
-    let bucket = |key: &str| {
-        let hash = java_hash(key) as u32;
-        ((hash ^ (hash >> 16)) as usize) & (size - 1)
-    };
-    let mut order: Vec<usize> = (0..keys.len()).collect();
-    order.sort_by_key(|&index| bucket(keys[index]));
-    order
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn java_hashes_and_hash_map_order() {
-        // `"mdc@32473".hashCode()` and friends, as Java computes them.
-        assert_eq!(java_hash(""), 0);
-        assert_eq!(java_hash("a"), 97);
-        assert_eq!(java_hash("ab"), 97 * 31 + 98);
-        assert_eq!(java_hash("é"), 0xE9);
-        // Buckets 1 ("a"), 2 ("b"), 1 ("q" = 113 = 16*7+1): "q" follows "a" in its bucket.
-        assert_eq!(hash_map_order(&["b", "a", "q"], 16), vec![1, 2, 0]);
-        // A one-bucket table holds two keys in insertion order until it doubles.
-        assert_eq!(initial_table_size(1), 1);
-        assert_eq!(hash_map_order(&["b", "a"], 1), vec![1, 0]);
-        assert_eq!(hash_map_order(&["b", "c"], 1), vec![0, 1]);
-    }
 
     #[test]
     fn merging_lets_the_second_win() {

@@ -62,6 +62,33 @@ pub fn monotonic_nanos() -> i64 {
     seconds.wrapping_mul(1_000_000_000).wrapping_add(nanos)
 }
 
+/// When this process started, in epoch milliseconds, as the kernel recorded it (Java's
+/// `RuntimeMXBean.getStartTime`: what `OnStartupTriggeringPolicy` compares file times with,
+/// and what HtmlLayout's default time column counts from). It can read up to a second early
+/// (the boot time is kept in whole seconds), never late; without `/proc` it is the first call's
+/// time.
+pub fn process_start_millis() -> i64 {
+    static START: std::sync::OnceLock<i64> = std::sync::OnceLock::new();
+    *START.get_or_init(|| read_process_start().unwrap_or_else(|| Timestamp::now().epoch_millis))
+}
+
+fn read_process_start() -> Option<i64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The command name may hold spaces; the fields after its closing parenthesis are fixed.
+    let after = &stat[stat.rfind(')')? + 2..];
+    let start_ticks: i64 = after.split(' ').nth(19)?.parse().ok()?;
+    let boot_seconds: i64 = std::fs::read_to_string("/proc/stat")
+        .ok()?
+        .lines()
+        .find_map(|line| line.strip_prefix("btime "))?
+        .trim()
+        .parse()
+        .ok()?;
+    // SAFETY: sysconf only reads a system constant.
+    let ticks_per_second = i64::from(unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as i32).max(1);
+    Some(boot_seconds * 1000 + start_ticks * 1000 / ticks_per_second)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,7 +4,6 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
-use std::time::SystemTime;
 
 use l4rs_config::model::{ActionSpec, RollingSpec, RolloverStrategySpec, TriggeringPolicySpec};
 use l4rs_core::status;
@@ -32,29 +31,10 @@ fn file_time(path: &Path) -> Option<i64> {
     Some(epoch_millis(modified))
 }
 
-/// When this process started, in epoch ms (`OnStartupTriggeringPolicy` rolls files older;
-/// leftovers named with this process's id but older are an earlier process's). It can read up
-/// to a second early (the boot time is kept in whole seconds), never late.
+/// When this process started, in epoch ms: `OnStartupTriggeringPolicy` rolls files older, and
+/// leftovers named with this process's id but older are an earlier process's.
 pub(super) fn process_start_millis() -> i64 {
-    static START: std::sync::OnceLock<i64> = std::sync::OnceLock::new();
-    *START.get_or_init(|| read_process_start().unwrap_or_else(|| epoch_millis(SystemTime::now())))
-}
-
-fn read_process_start() -> Option<i64> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-    // The command name may hold spaces; the fields after its closing parenthesis are fixed.
-    let after = &stat[stat.rfind(')')? + 2..];
-    let start_ticks: i64 = after.split(' ').nth(19)?.parse().ok()?;
-    let boot_seconds: i64 = std::fs::read_to_string("/proc/stat")
-        .ok()?
-        .lines()
-        .find_map(|line| line.strip_prefix("btime "))?
-        .trim()
-        .parse()
-        .ok()?;
-    // SAFETY: sysconf only reads a system constant.
-    let ticks_per_second = i64::from(unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as i32).max(1);
-    Some(boot_seconds * 1000 + start_ticks * 1000 / ticks_per_second)
+    l4rs_core::time::process_start_millis()
 }
 
 /// The time-based policy's settings.

@@ -896,6 +896,8 @@ pub enum LayoutSpec {
     Gelf(GelfLayoutSpec),
     /// `<CsvLogEventLayout>` or `<CsvParameterLayout>`.
     Csv(CsvLayoutSpec),
+    /// `<HtmlLayout>`: events as rows of an HTML table.
+    Html(HtmlLayoutSpec),
     /// `<JsonTemplateLayout>` (log4j-layout-template-json).
     JsonTemplate(JsonTemplateLayoutSpec),
 }
@@ -1068,6 +1070,57 @@ pub enum CsvQuoteMode {
     NonNumeric,
     /// `NONE`: never quoted; special characters are escaped instead.
     None,
+}
+
+/// HtmlLayout's `fontSize` constants (Java's enum names) and the CSS size each stands for,
+/// smallest first; the header's text is one size larger (the last stays).
+pub const HTML_FONT_SIZES: [(&str, &str); 9] = [
+    ("SMALLER", "smaller"),
+    ("XXSMALL", "xx-small"),
+    ("XSMALL", "x-small"),
+    ("SMALL", "small"),
+    ("MEDIUM", "medium"),
+    ("LARGE", "large"),
+    ("XLARGE", "x-large"),
+    ("XXLARGE", "xx-large"),
+    ("LARGER", "larger"),
+];
+
+/// `<HtmlLayout>` attributes, with log4j2's defaults.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HtmlLayoutSpec {
+    /// `locationInfo` (false): a File:Line column.
+    pub location_info: bool,
+    /// `title` ("Log4j Log Messages"), written as it is: log4j2 does not escape it.
+    pub title: String,
+    /// `contentType` (`text/html; charset=` and the charset).
+    pub content_type: Option<String>,
+    /// `charset` (UTF-8).
+    pub charset: Option<String>,
+    /// `fontSize`: an index into [`HTML_FONT_SIZES`] (default 3, `SMALL`).
+    pub font_size: usize,
+    /// `fontName` ("arial,sans-serif").
+    pub font_name: String,
+    /// `datePattern` of the time column: a `%d` pattern, or the default `JVM_ELAPSE_TIME`,
+    /// milliseconds since the process started.
+    pub date_pattern: String,
+    /// `timezone` of `datePattern` (the system's by default).
+    pub timezone: Option<String>,
+}
+
+impl Default for HtmlLayoutSpec {
+    fn default() -> HtmlLayoutSpec {
+        HtmlLayoutSpec {
+            location_info: false,
+            title: "Log4j Log Messages".to_string(),
+            content_type: None,
+            charset: None,
+            font_size: 3,
+            font_name: "arial,sans-serif".to_string(),
+            date_pattern: "JVM_ELAPSE_TIME".to_string(),
+            timezone: None,
+        }
+    }
 }
 
 /// `<CsvLogEventLayout>` / `<CsvParameterLayout>` attributes, with log4j2's defaults. The

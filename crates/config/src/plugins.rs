@@ -281,6 +281,7 @@ l4rs_plugins! {
     GelfLayout => "layout",
     CsvLogEventLayout => "layout",
     CsvParameterLayout => "layout",
+    HtmlLayout => "layout",
     JsonTemplateLayout => "layout",
     EventTemplateAdditionalField => "",
     MarkerPatternSelector => "patternSelector",

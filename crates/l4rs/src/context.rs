@@ -13,8 +13,8 @@ use l4rs_config::routing::LoggerTree;
 use l4rs_config::Configuration;
 use l4rs_core::{status, AppendError, Filter, FilterResult, Layout, Level, Location, LogEvent};
 use l4rs_layout::{
-    CsvLayout, GelfLayout, JsonLayout, JsonTemplateLayout, LayoutContext, PatternLayout,
-    Rfc5424Layout, SyslogLayout, XmlLayout, YamlLayout,
+    CsvLayout, GelfLayout, HtmlLayout, JsonLayout, JsonTemplateLayout, LayoutContext,
+    PatternLayout, Rfc5424Layout, SyslogLayout, XmlLayout, YamlLayout,
 };
 
 use crate::appender_control::AppenderControl;
@@ -671,6 +671,7 @@ pub fn build_layout(
         }
         Some(LayoutSpec::Gelf(gelf)) => (Arc::new(GelfLayout::new(gelf, context)), false),
         Some(LayoutSpec::Csv(csv)) => (Arc::new(CsvLayout::new(csv, context)), false),
+        Some(LayoutSpec::Html(html)) => (Arc::new(HtmlLayout::new(html)), false),
         Some(LayoutSpec::JsonTemplate(template)) => {
             match JsonTemplateLayout::new(template, context.clone()) {
                 Ok(layout) => (Arc::new(layout), false),

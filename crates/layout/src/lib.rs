@@ -50,7 +50,8 @@ pub use converters::runtime::reset_sequence_number;
 pub use json_template::JsonTemplateLayout;
 pub use pattern::{Pattern, PatternOptions};
 pub use structured::{
-    CsvLayout, GelfLayout, JsonLayout, Rfc5424Layout, SyslogLayout, XmlLayout, YamlLayout,
+    CsvLayout, GelfLayout, HtmlLayout, JsonLayout, Rfc5424Layout, SyslogLayout, XmlLayout,
+    YamlLayout,
 };
 
 use l4rs_java_syntax::regex::Replacement;

@@ -6,9 +6,10 @@ use super::binder::Binder;
 use super::node::PNode;
 use crate::diagnostic::Severity;
 use crate::model::{
-    CsvLayoutKind, EventTemplateAdditionalField, JsonLayoutSpec, JsonTemplateLayoutSpec,
-    LayoutSpec, LoggerFieldsSpec, PatternLayoutSpec, PatternSelectorKind, PatternSelectorSpec,
-    ReplaceSpec, Rfc5424LayoutSpec, SyslogLayoutSpec, SYSLOG_FACILITIES,
+    CsvLayoutKind, EventTemplateAdditionalField, HtmlLayoutSpec, JsonLayoutSpec,
+    JsonTemplateLayoutSpec, LayoutSpec, LoggerFieldsSpec, PatternLayoutSpec, PatternSelectorKind,
+    PatternSelectorSpec, ReplaceSpec, Rfc5424LayoutSpec, SyslogLayoutSpec, HTML_FONT_SIZES,
+    SYSLOG_FACILITIES,
 };
 use crate::plugins::Plugin;
 
@@ -53,6 +54,7 @@ pub(crate) fn build_layout(binder: &mut Binder, node: PNode) -> Option<LayoutSpe
             super::csv_layout::build_csv_layout(binder, node, CsvLayoutKind::Parameter)
                 .map(LayoutSpec::Csv)
         }
+        Some(Plugin::HtmlLayout) => Some(LayoutSpec::Html(build_html_layout(binder, node))),
         Some(Plugin::JsonTemplateLayout) => Some(LayoutSpec::JsonTemplate(
             build_json_template_layout(binder, node),
         )),
@@ -237,6 +239,39 @@ fn build_syslog_layout(binder: &mut Binder, mut node: PNode) -> SyslogLayoutSpec
     // Accepted by every log4j2 layout builder; SyslogLayout has no header or footer.
     let _ = binder.string(&mut node, &["header"]);
     let _ = binder.string(&mut node, &["footer"]);
+    binder.finish(&node, inserted);
+    spec
+}
+
+/// HtmlLayout's builder attributes (it takes no `header` or `footer`: its own are fixed).
+fn build_html_layout(binder: &mut Binder, mut node: PNode) -> HtmlLayoutSpec {
+    let inserted = node.attrs.len();
+    let defaults = HtmlLayoutSpec::default();
+    binder.refuse_children(&mut node);
+    let constants: Vec<&str> = HTML_FONT_SIZES.iter().map(|(name, _)| *name).collect();
+    let spec = HtmlLayoutSpec {
+        location_info: binder.boolean(&mut node, &["locationInfo"], defaults.location_info),
+        title: binder
+            .string(&mut node, &["title"])
+            .unwrap_or(defaults.title),
+        content_type: binder.string(&mut node, &["contentType"]),
+        charset: binder.charset(&mut node, &["charset"]),
+        font_size: binder
+            .enumeration(
+                &mut node,
+                &["fontSize"],
+                "class org.apache.logging.log4j.core.layout.HtmlLayout$FontSize",
+                &constants,
+            )
+            .unwrap_or(defaults.font_size),
+        font_name: binder
+            .string(&mut node, &["fontName"])
+            .unwrap_or(defaults.font_name),
+        date_pattern: binder
+            .string(&mut node, &["datePattern"])
+            .unwrap_or(defaults.date_pattern),
+        timezone: binder.string(&mut node, &["timezone"]),
+    };
     binder.finish(&node, inserted);
     spec
 }

@@ -25,6 +25,7 @@ fn pattern(config: &Configuration, appender: &str) -> String {
         Some(LayoutSpec::Rfc5424(_)) => "<rfc5424>".to_string(),
         Some(LayoutSpec::Gelf(_)) => "<gelf>".to_string(),
         Some(LayoutSpec::Csv(_)) => "<csv>".to_string(),
+        Some(LayoutSpec::Html(_)) => "<html>".to_string(),
         Some(LayoutSpec::JsonTemplate(_)) => "<json-template>".to_string(),
         None => "<default>".to_string(),
     }

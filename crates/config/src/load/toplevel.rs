@@ -167,6 +167,7 @@ fn java_class(canonical: Plugin) -> String {
         Plugin::GelfLayout => "org.apache.logging.log4j.core.layout.GelfLayout",
         Plugin::CsvLogEventLayout => "org.apache.logging.log4j.core.layout.CsvLogEventLayout",
         Plugin::CsvParameterLayout => "org.apache.logging.log4j.core.layout.CsvParameterLayout",
+        Plugin::HtmlLayout => "org.apache.logging.log4j.core.layout.HtmlLayout",
         Plugin::JsonTemplateLayout => "org.apache.logging.log4j.layout.template.json.JsonTemplateLayout",
         Plugin::EventTemplateAdditionalField => {
             "org.apache.logging.log4j.layout.template.json.JsonTemplateLayout$EventTemplateAdditionalField"

@@ -229,6 +229,7 @@ pub(crate) fn l4rs_dump(config: &Configuration) -> Vec<String> {
                 l4rs_config::model::CsvLayoutKind::Parameter => "CsvParameterLayout",
             },
             (_, Some(LayoutSpec::JsonTemplate(_))) => "JsonTemplateLayout",
+            (_, Some(LayoutSpec::Html(_))) => "HtmlLayout",
         };
         lines.push(format!(
             "appender {} {kind} layout={layout} filter={}",

@@ -12,6 +12,7 @@
 //! * [`YamlLayout`]: log4j-core's Jackson-based `YamlLayout` (SnakeYAML's emitter).
 //! * [`GelfLayout`]: GELF 1.1 JSON objects for Graylog, compressed above a threshold.
 //! * [`CsvLayout`]: `CsvLogEventLayout` and `CsvParameterLayout` records.
+//! * [`HtmlLayout`]: an HTML page with a table row per event.
 //!
 //! The three Jackson layouts share their options and (JSON and YAML) their event walk in
 //! `jackson`.
@@ -20,6 +21,7 @@ mod compress;
 mod csv;
 mod fields;
 mod gelf;
+mod html;
 mod jackson;
 mod json;
 mod json_writer;
@@ -33,6 +35,7 @@ mod yaml_writer;
 
 pub use csv::CsvLayout;
 pub use gelf::GelfLayout;
+pub use html::HtmlLayout;
 pub use json::JsonLayout;
 // JsonTemplateLayout writes the same escapes and logger FQCN.
 pub(crate) use jackson::LOGGER_FQCN;

@@ -1,4 +1,4 @@
-//! Every structured layout works with every appender and honours its charset: each row of
+//! Every structured layout (HtmlLayout too) works with every appender and honours its charset: each row of
 //! [`LAYOUTS`] is written through a File, a RollingFile, an Async appender and an AsyncLogger
 //! in each charset it supports (UTF-8, ISO-8859-1, UTF-16), and through a Console (in a child
 //! process, whose stdout is read); every file is decoded with its charset, split into events
@@ -56,6 +56,12 @@ const LAYOUTS: &[LayoutRow] = &[
         element: r#"<Rfc5424Layout newLine="true" appName="app" {charset}/>"#,
         has_charset: false,
         messages: rfc5424_messages,
+    },
+    LayoutRow {
+        name: "html",
+        element: r#"<HtmlLayout locationInfo="true" {charset}/>"#,
+        has_charset: true,
+        messages: html_messages,
     },
 ];
 
@@ -293,6 +299,25 @@ fn syslog_messages(text: &str) -> Vec<String> {
             let after_time = &rest["Mmm dd HH:mm:ss ".len()..];
             let (_host, message) = after_time.split_once(' ').expect("a host name");
             message.to_string()
+        })
+        .collect()
+}
+
+/// A page whose table has a `<td title="Message">` cell per event, after the header and before
+/// the footer.
+fn html_messages(text: &str) -> Vec<String> {
+    assert!(text.starts_with("<!DOCTYPE HTML"), "no HTML header: {text}");
+    // The console's lines come joined without the last line feed.
+    assert!(
+        text.trim_end().ends_with("</table>\n<br>\n</body></html>"),
+        "no footer: {text}"
+    );
+    text.lines()
+        .filter_map(|line| line.strip_prefix("<td title=\"Message\">"))
+        .map(|cell| {
+            cell.strip_suffix("</td>")
+                .expect("a cell on one line")
+                .to_string()
         })
         .collect()
 }

@@ -1,6 +1,6 @@
 //! An enabled log call through the facade allocates nothing in steady state with the Jackson
-//! layouts (JsonLayout, XmlLayout, YamlLayout), pretty and compact, in UTF-8 and in charsets
-//! that need encoding, with a 101-frame throwable on every fifth call.
+//! layouts (JsonLayout, XmlLayout, YamlLayout), pretty and compact, and HtmlLayout, in UTF-8
+//! and in charsets that need encoding, with a 101-frame throwable on every fifth call.
 
 use l4rs_tests::allocations::CountingAllocator;
 
@@ -8,7 +8,7 @@ use l4rs_tests::allocations::CountingAllocator;
 static ALLOCATOR: CountingAllocator = CountingAllocator::new(l4rs_tests::allocations::count);
 
 /// The layouts, each written to its own file: (file, element).
-const LAYOUTS: [(&str, &str); 6] = [
+const LAYOUTS: [(&str, &str); 8] = [
     (
         "json.log",
         r#"<JsonLayout compact="true" eventEol="true" properties="true"/>"#,
@@ -29,6 +29,11 @@ const LAYOUTS: [(&str, &str); 6] = [
     (
         "json-pretty.log",
         r#"<JsonLayout properties="true" locationInfo="true"/>"#,
+    ),
+    ("html.log", r#"<HtmlLayout locationInfo="true"/>"#),
+    (
+        "html-dated.log",
+        r#"<HtmlLayout datePattern="ISO8601" charset="ISO-8859-1"/>"#,
     ),
 ];
 
@@ -79,7 +84,12 @@ fn steady_state_log_calls_do_not_allocate() {
         } else {
             String::from_utf8_lossy(&written).into_owned()
         };
-        // Every event names its logger once.
-        assert_eq!(text.matches("FileLogger").count(), warm + counted, "{file}");
+        // Every event names its logger once (HtmlLayout twice: in its cell and the cell's title).
+        let per_event = if layout.contains("HtmlLayout") { 2 } else { 1 };
+        assert_eq!(
+            text.matches("FileLogger").count(),
+            per_event * (warm + counted),
+            "{file}"
+        );
     }
 }

@@ -661,7 +661,7 @@ fn unknown_and_unsupported_plugins_are_named() {
   <Typo/>
   <Appenders>
     <JDBC name="R" tableName="t"/>
-    <Console name="J"><HtmlLayout/></Console>
+    <Console name="J"><SerializedLayout/></Console>
     <Wrapper><Console name="W"/></Wrapper>
     <Outer><Inner><Console name="I"/></Inner></Outer>
   </Appenders>
@@ -714,7 +714,7 @@ fn unknown_and_unsupported_plugins_are_named() {
     assert!(messages
         .contains(&"plugin JDBC is not available in l4rs yet; the element is ignored".to_string()));
     assert!(messages.contains(
-        &"plugin HtmlLayout is not available in l4rs yet; the element is ignored".to_string()
+        &"plugin SerializedLayout is not available in l4rs yet; the element is ignored".to_string()
     ));
     assert!(messages.iter().any(|m| m.starts_with("Unknown object \"Console\" of type org.apache.logging.log4j.core.appender.ConsoleAppender is ignored")));
     let names: Vec<&str> = config.appenders.iter().map(|a| a.name.as_str()).collect();

@@ -135,6 +135,13 @@ impl ContextMap {
             .map(|index| self.entries[index].1.as_str())
     }
 
+    /// The entry at `index` in key order.
+    pub fn entry_at(&self, index: usize) -> Option<(&str, &str)> {
+        self.entries
+            .get(index)
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+    }
+
     /// Entries in key order.
     pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
         self.entries.iter().map(|(k, v)| (k.as_str(), v.as_str()))

@@ -75,7 +75,7 @@ pub fn process_start_millis() -> i64 {
 fn read_process_start() -> Option<i64> {
     let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
     // The command name may hold spaces; the fields after its closing parenthesis are fixed.
-    let after = &stat[stat.rfind(')')? + 2..];
+    let after = stat.get(stat.rfind(')')? + 2..)?;
     let start_ticks: i64 = after.split(' ').nth(19)?.parse().ok()?;
     let boot_seconds: i64 = std::fs::read_to_string("/proc/stat")
         .ok()?

@@ -65,7 +65,9 @@ impl HtmlLayout {
     }
 
     fn write_level(level: Level, out: &mut String) {
-        if level == Level::DEBUG {
+        // log4j2 compares with the DEBUG level itself: a custom level of DEBUG's number stays
+        // plain (`Level`'s equality is by number).
+        if level == Level::DEBUG && level.name() == Level::DEBUG.name() {
             out.push_str("<font color=\"#339933\">");
             escape_html(level.name(), out);
             out.push_str("</font>");
@@ -110,23 +112,26 @@ fn escape_html(text: &str, out: &mut String) {
 }
 
 /// The context map as `HashMap.toString()` prints the copy log4j2 makes of it:
-/// `{key=value, …}` in the order of a `new HashMap<>(size)`'s buckets.
+/// `{key=value, …}` in the order of a `new HashMap<>(size)`'s buckets, each bucket in key
+/// order. Two cases are not modelled: Java makes a bucket of more than eight colliding keys a
+/// tree, iterated in another order, and it sorts keys by UTF-16 units where the context map
+/// sorts them by code point (they differ only between U+E000–U+FFFF and characters above it).
 fn write_context_map(event: &LogEvent<'_>, out: &mut String) {
+    /// Above this many entries the reused list is given back after use.
+    const KEPT_CAPACITY: usize = 1024;
     thread_local! {
         /// (bucket, position in key order) of each entry, reused between events.
         static ORDER: RefCell<Vec<(usize, usize)>> = const { RefCell::new(Vec::new()) };
     }
-    let map = event.context_map;
-    let count = map.iter().count();
-    let mut size = initial_table_size(count);
-    // The table doubles whenever it is more than three quarters full.
-    while count * 4 > size * 3 {
-        size *= 2;
-    }
-    ORDER.with(|order| {
-        let mut order = order.borrow_mut();
+    let write = |order: &mut Vec<(usize, usize)>, out: &mut String| {
+        let map = event.context_map;
+        let count = map.len();
+        let mut size = initial_table_size(count);
+        // The table doubles whenever it is more than three quarters full.
+        while count * 4 > size * 3 {
+            size *= 2;
+        }
         order.clear();
-        // Keys go in in key order (the context map's sorted copy); a bucket keeps that order.
         for (position, (key, _)) in map.iter().enumerate() {
             let hash = string_hash(key) as u32;
             order.push((((hash ^ (hash >> 16)) as usize) & (size - 1), position));
@@ -137,14 +142,28 @@ fn write_context_map(event: &LogEvent<'_>, out: &mut String) {
             if written > 0 {
                 out.push_str(", ");
             }
-            if let Some((key, value)) = map.iter().nth(position) {
+            if let Some((key, value)) = map.entry_at(position) {
                 out.push_str(key);
                 out.push('=');
                 out.push_str(value);
             }
         }
         out.push('}');
+        if order.capacity() > KEPT_CAPACITY {
+            *order = Vec::new();
+        }
+    };
+    // A thread being torn down has no list left: one for this event.
+    let reused = ORDER.try_with(|order| match order.try_borrow_mut() {
+        Ok(mut order) => {
+            write(&mut order, &mut *out);
+            true
+        }
+        Err(_) => false,
     });
+    if !matches!(reused, Ok(true)) {
+        write(&mut Vec::new(), out);
+    }
 }
 
 impl Layout for HtmlLayout {
@@ -326,6 +345,25 @@ mod tests {
              <td title=\"Level\"><font color=\"#993300\"><strong>WARN</strong></font></td>\n\
              <td title=\"root logger\">root</td>\n\
              <td title=\"Message\">a &lt;b&gt; &amp; &quot;c&quot;<br />d</td>\n</tr>\n"
+        );
+    }
+
+    #[test]
+    fn only_debug_itself_is_green() {
+        let layout = layout(HtmlLayoutSpec::default());
+        // A custom level with DEBUG's number, and one between WARN and INFO.
+        let detail = Level::register("HTML_TEST_DETAIL", 500);
+        let notice = Level::register("HTML_TEST_NOTICE", 350);
+        let cell = |level: Level| {
+            let row = format(&layout, &LogEvent::new("x", level, Message::Text("m")));
+            let start = row.find("<td title=\"Level\">").expect("a level cell");
+            row[start..].lines().next().expect("a line").to_string()
+        };
+        assert_eq!(cell(detail), "<td title=\"Level\">HTML_TEST_DETAIL</td>");
+        assert_eq!(cell(notice), "<td title=\"Level\">HTML_TEST_NOTICE</td>");
+        assert_eq!(
+            cell(Level::FATAL),
+            "<td title=\"Level\"><font color=\"#993300\"><strong>FATAL</strong></font></td>"
         );
     }
 

@@ -247,7 +247,8 @@ fn build_syslog_layout(binder: &mut Binder, mut node: PNode) -> SyslogLayoutSpec
 fn build_html_layout(binder: &mut Binder, mut node: PNode) -> HtmlLayoutSpec {
     let inserted = node.attrs.len();
     let defaults = HtmlLayoutSpec::default();
-    binder.refuse_children(&mut node);
+    // log4j2 reports child elements it has no parameter for after the attributes.
+    let children = std::mem::take(&mut node.children);
     let constants: Vec<&str> = HTML_FONT_SIZES.iter().map(|(name, _)| *name).collect();
     let spec = HtmlLayoutSpec {
         location_info: binder.boolean(&mut node, &["locationInfo"], defaults.location_info),
@@ -273,6 +274,9 @@ fn build_html_layout(binder: &mut Binder, mut node: PNode) -> HtmlLayoutSpec {
         timezone: binder.string(&mut node, &["timezone"]),
     };
     binder.finish(&node, inserted);
+    for child in &children {
+        binder.unusable_child(&node, child);
+    }
     spec
 }
 

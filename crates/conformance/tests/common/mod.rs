@@ -211,8 +211,8 @@ pub(crate) fn stage_files(out: &Path, files: &[(&str, &str, std::time::SystemTim
     }
 }
 
-/// Every file under `dir` but the replay's own notes, by relative path, with its text (a
-/// file that is not UTF-8 read as ISO-8859-1, so that no byte is lost).
+/// Every file under `dir` but the replay's own notes, by relative path, with its bytes read as
+/// ISO-8859-1 (ASCII text reads as itself).
 pub(crate) fn files_under(dir: &Path) -> std::collections::BTreeMap<String, String> {
     let mut found = std::collections::BTreeMap::new();
     let mut pending = vec![dir.to_path_buf()];
@@ -230,11 +230,9 @@ pub(crate) fn files_under(dir: &Path) -> std::collections::BTreeMap<String, Stri
                 .to_string();
             if relative != "replay-meta.json" {
                 let bytes = std::fs::read(&path).expect("read a file a replay left");
-                // Text in another charset is kept byte for byte, each byte as one character.
-                let text = String::from_utf8(bytes).unwrap_or_else(|error| {
-                    error.into_bytes().into_iter().map(char::from).collect()
-                });
-                found.insert(relative, text);
+                // Each byte as one character: any charset is compared byte for byte, and two
+                // files read alike only when their bytes are alike.
+                found.insert(relative, bytes.into_iter().map(char::from).collect());
             }
         }
     }

@@ -532,9 +532,16 @@ impl Binder {
         }
     }
 
-    /// Reports what is left on a built plugin: unknown attributes (log4j2's wording and order)
-    /// and unknown child elements.
+    /// Reports what is left on a built plugin: unknown attributes (log4j2's wording and order),
+    /// then the child elements it refused.
     pub(crate) fn finish(&mut self, node: &PNode, inserted_attrs: usize) {
+        self.report_leftover_attributes(node, inserted_attrs);
+        for child in &node.refused {
+            self.unusable_child(node, child);
+        }
+    }
+
+    fn report_leftover_attributes(&mut self, node: &PNode, inserted_attrs: usize) {
         if !node.attrs.is_empty() {
             let leftover = node.leftover_in_java_order(inserted_attrs);
             let names: Vec<String> = leftover
@@ -641,11 +648,11 @@ impl Binder {
         );
     }
 
-    /// Drops the children of `node`, an element that takes none, reporting each as unusable.
+    /// Sets the children of `node`, an element that takes none, aside: [`Binder::finish`]
+    /// reports each as unusable after the leftover attributes, where log4j2 reports them.
     pub(crate) fn refuse_children(&mut self, node: &mut PNode) {
-        for child in std::mem::take(&mut node.children) {
-            self.unusable_child(node, &child);
-        }
+        let children = std::mem::take(&mut node.children);
+        node.refused.extend(children);
     }
 
     /// Reports a child that is neither implemented nor expected where it is.

@@ -25,7 +25,7 @@ pub(crate) fn build_gelf_layout(binder: &mut Binder, mut node: PNode) -> Option<
         {
             selector = build_selector(binder, child);
         } else {
-            binder.unusable_child(&node, &child);
+            node.refused.push(child);
         }
     }
     let compression = binder

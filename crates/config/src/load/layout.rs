@@ -81,7 +81,7 @@ fn build_pattern_layout(binder: &mut Binder, mut node: PNode) -> PatternLayoutSp
             replace_seen = true;
             replace = build_replace(binder, child);
         } else {
-            binder.unusable_child(&node, &child);
+            node.refused.push(child);
         }
     }
     let spec = PatternLayoutSpec {
@@ -127,7 +127,7 @@ fn build_jackson_layout(binder: &mut Binder, mut node: PNode, kind: Jackson) -> 
                 additional_fields.push(pair);
             }
         } else {
-            binder.unusable_child(&node, &child);
+            node.refused.push(child);
         }
     }
     let json_only = |binder: &mut Binder, node: &mut PNode, name: &str, default: bool| {
@@ -247,8 +247,7 @@ fn build_syslog_layout(binder: &mut Binder, mut node: PNode) -> SyslogLayoutSpec
 fn build_html_layout(binder: &mut Binder, mut node: PNode) -> HtmlLayoutSpec {
     let inserted = node.attrs.len();
     let defaults = HtmlLayoutSpec::default();
-    // log4j2 reports child elements it has no parameter for after the attributes.
-    let children = std::mem::take(&mut node.children);
+    binder.refuse_children(&mut node);
     let constants: Vec<&str> = HTML_FONT_SIZES.iter().map(|(name, _)| *name).collect();
     let spec = HtmlLayoutSpec {
         location_info: binder.boolean(&mut node, &["locationInfo"], defaults.location_info),
@@ -274,9 +273,6 @@ fn build_html_layout(binder: &mut Binder, mut node: PNode) -> HtmlLayoutSpec {
         timezone: binder.string(&mut node, &["timezone"]),
     };
     binder.finish(&node, inserted);
-    for child in &children {
-        binder.unusable_child(&node, child);
-    }
     spec
 }
 
@@ -318,7 +314,7 @@ fn build_rfc5424_layout(binder: &mut Binder, mut node: PNode) -> Rfc5424LayoutSp
         if child.canonical == Some(Plugin::LoggerFields) {
             logger_fields.push(build_logger_fields(binder, child));
         } else {
-            binder.unusable_child(&node, &child);
+            node.refused.push(child);
         }
     }
     let facility = syslog_facility(binder, &mut node, defaults.facility);
@@ -388,7 +384,7 @@ pub(crate) fn build_logger_fields(binder: &mut Binder, mut node: PNode) -> Logge
                 fields.push(pair);
             }
         } else {
-            binder.unusable_child(&node, &child);
+            node.refused.push(child);
         }
     }
     let spec = LoggerFieldsSpec {
@@ -442,7 +438,7 @@ pub(super) fn build_selector(binder: &mut Binder, mut node: PNode) -> Option<Pat
     let mut complete = true;
     for mut child in std::mem::take(&mut node.children) {
         if child.canonical != Some(Plugin::PatternMatch) {
-            binder.unusable_child(&node, &child);
+            node.refused.push(child);
             continue;
         }
         let child_inserted = child.attrs.len();
@@ -521,7 +517,7 @@ fn build_json_template_layout(binder: &mut Binder, mut node: PNode) -> JsonTempl
                 additional_fields.push(field);
             }
         } else {
-            binder.unusable_child(&node, &child);
+            node.refused.push(child);
         }
     }
     let file = node.file.clone().or_else(|| binder.file.clone());

@@ -34,6 +34,12 @@ pub(crate) struct PNode {
     pub is_plugin: bool,
     pub attrs: Vec<PAttr>,
     pub children: Vec<PNode>,
+    /// Children the plugin has no parameter for, set aside by [`Binder::refuse_children`] and
+    /// reported by [`Binder::finish`] after the leftover attributes, as log4j2 orders them.
+    ///
+    /// [`Binder::refuse_children`]: super::binder::Binder::refuse_children
+    /// [`Binder::finish`]: super::binder::Binder::finish
+    pub refused: Vec<PNode>,
     pub value: Option<String>,
     pub position: Position,
     /// Set for nodes read from an XInclude'd file.
@@ -71,6 +77,7 @@ impl PNode {
             is_plugin: false,
             attrs: Vec::new(),
             children: Vec::new(),
+            refused: Vec::new(),
             value: None,
             position,
             file,
@@ -108,6 +115,7 @@ impl PNode {
             name,
             attrs: Vec::new(),
             children: Vec::new(),
+            refused: Vec::new(),
             value: None,
             position: element.position,
             file: element.file.clone(),

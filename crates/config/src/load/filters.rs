@@ -222,12 +222,14 @@ fn build_composite(binder: &mut Binder, node: &PNode, leftovers: &mut Leftovers)
     for child in std::mem::take(&mut leftovers.children) {
         if !is_filter(&child) {
             unusable.push(child);
-        } else if child.canonical.is_some() {
-            if let Some(filter) = binder.build_child(child, &mut failed, build_filter) {
-                filters.push(filter);
-            }
-        } else if let Some(filter) = build_filter(binder, child) {
-            filters.push(filter);
+            continue;
+        }
+        // Straight into build_filter, not through Binder::build_child: nested <Filters>
+        // recurse here, and every frame on the way counts against the stack.
+        let stub = child.canonical.is_some().then(|| child.stub());
+        match build_filter(binder, child) {
+            Some(filter) => filters.push(filter),
+            None => failed.extend(stub),
         }
     }
     binder.null_children(node, &failed);
@@ -247,6 +249,28 @@ pub(crate) fn build_filter(binder: &mut Binder, mut node: PNode) -> Option<Filte
     };
     let inserted_attrs = node.attrs.len();
     let children = std::mem::take(&mut node.children);
+    if canonical == Plugin::Filters {
+        let mut leftovers = Leftovers {
+            inserted_attrs,
+            children,
+            reported: false,
+        };
+        return Some(build_composite(binder, &node, &mut leftovers));
+    }
+    build_leaf_filter(binder, node, canonical, inserted_attrs, children)
+}
+
+/// [`build_filter`] for every filter but `<Filters>`. Kept out of it so that nested
+/// `<Filters>`, which recurse through it, do so in small stack frames: configurations may nest
+/// them 511 deep, and the loader must not overflow a thread's 2 MiB stack.
+#[inline(never)]
+fn build_leaf_filter(
+    binder: &mut Binder,
+    mut node: PNode,
+    canonical: Plugin,
+    inserted_attrs: usize,
+    children: Vec<PNode>,
+) -> Option<FilterSpec> {
     let takes_pairs = matches!(
         canonical,
         Plugin::DynamicThresholdFilter
@@ -265,7 +289,6 @@ pub(crate) fn build_filter(binder: &mut Binder, mut node: PNode) -> Option<Filte
         reported: false,
     };
     let spec = match canonical {
-        Plugin::Filters => Some(build_composite(binder, &node, &mut leftovers)),
         Plugin::ThresholdFilter => {
             let level = binder.level(&mut node, &["level"]).unwrap_or(Level::ERROR);
             Some(FilterSpec::Threshold {

@@ -190,10 +190,10 @@ fn time_of_day(
 }
 
 /// What log4j2 checks of a plugin element between building its children and calling its
-/// factory: attributes it has no parameter for, then child elements it has none for.
+/// factory: attributes it has no parameter for, then the child elements it has none for (set
+/// aside in [`PNode::refused`]), which [`Binder::finish`] reports.
 struct Leftovers {
     inserted_attrs: usize,
-    children: Vec<PNode>,
     reported: bool,
 }
 
@@ -201,27 +201,27 @@ impl Leftovers {
     /// Reports them, once; each filter does so after reading its attributes and before its
     /// factory's own messages, which log4j2 prints last.
     fn report(&mut self, binder: &mut Binder, node: &PNode) {
-        if std::mem::replace(&mut self.reported, true) {
-            return;
-        }
-        binder.finish(node, self.inserted_attrs);
-        for child in std::mem::take(&mut self.children) {
-            binder.unusable_child(node, &child);
+        if !std::mem::replace(&mut self.reported, true) {
+            binder.finish(node, self.inserted_attrs);
         }
     }
 }
 
 /// `<Filters>`: its filter children built in order, then log4j2's report of each whose
 /// factory returned nothing, then its leftovers.
-fn build_composite(binder: &mut Binder, node: &PNode, leftovers: &mut Leftovers) -> FilterSpec {
+fn build_composite(
+    binder: &mut Binder,
+    node: &mut PNode,
+    children: Vec<PNode>,
+    inserted_attrs: usize,
+) -> FilterSpec {
     let mut filters = Vec::new();
     // log4j2 reports each filter of its plugins whose factory returned nothing; one l4rs does
     // not implement would have been built there, so it is not reported.
     let mut failed = Vec::new();
-    let mut unusable = Vec::new();
-    for child in std::mem::take(&mut leftovers.children) {
+    for child in children {
         if !is_filter(&child) {
-            unusable.push(child);
+            node.refused.push(child);
             continue;
         }
         // Straight into build_filter, not through Binder::build_child: nested <Filters>
@@ -233,8 +233,7 @@ fn build_composite(binder: &mut Binder, node: &PNode, leftovers: &mut Leftovers)
         }
     }
     binder.null_children(node, &failed);
-    leftovers.children = unusable;
-    leftovers.report(binder, node);
+    binder.finish(node, inserted_attrs);
     FilterSpec::Composite(filters)
 }
 
@@ -250,12 +249,7 @@ pub(crate) fn build_filter(binder: &mut Binder, mut node: PNode) -> Option<Filte
     let inserted_attrs = node.attrs.len();
     let children = std::mem::take(&mut node.children);
     if canonical == Plugin::Filters {
-        let mut leftovers = Leftovers {
-            inserted_attrs,
-            children,
-            reported: false,
-        };
-        return Some(build_composite(binder, &node, &mut leftovers));
+        return Some(build_composite(binder, &mut node, children, inserted_attrs));
     }
     build_leaf_filter(binder, node, canonical, inserted_attrs, children)
 }
@@ -278,14 +272,14 @@ fn build_leaf_filter(
             | Plugin::MapFilter
             | Plugin::StructuredDataFilter
     );
-    let (pairs, children) = if takes_pairs {
+    let (pairs, refused) = if takes_pairs {
         split_pairs(binder, children)
     } else {
         (Vec::new(), children)
     };
+    node.refused.extend(refused);
     let mut leftovers = Leftovers {
         inserted_attrs,
-        children,
         reported: false,
     };
     let spec = match canonical {

@@ -28,17 +28,28 @@ pub fn initial_table_size(capacity: usize) -> usize {
 /// doubles whenever it is more than three quarters full, which keeps each bucket's order.
 /// Returns indexes into `keys`.
 pub fn hash_map_order(keys: &[&str], table_size: usize, most_entries: usize) -> Vec<usize> {
+    let size = hash_map_table_size(table_size, most_entries);
+    let mut order: Vec<usize> = (0..keys.len()).collect();
+    order.sort_by_key(|&index| hash_map_bucket(keys[index], size));
+    order
+}
+
+/// The table size of a `java.util.HashMap` that started with `table_size` buckets once at
+/// most `most_entries` entries were in it: it doubles whenever it is more than three quarters
+/// full.
+pub fn hash_map_table_size(table_size: usize, most_entries: usize) -> usize {
     let mut size = table_size.max(1);
     while most_entries.saturating_mul(4) > size.saturating_mul(3) {
         size *= 2;
     }
-    let bucket = |key: &str| {
-        let hash = string_hash(key) as u32;
-        ((hash ^ (hash >> 16)) as usize) & (size - 1)
-    };
-    let mut order: Vec<usize> = (0..keys.len()).collect();
-    order.sort_by_key(|&index| bucket(keys[index]));
-    order
+    size
+}
+
+/// The bucket `key` falls in, in a table of `table_size` buckets (a power of two): its
+/// `hashCode`, spread as `HashMap.hash` spreads it.
+pub fn hash_map_bucket(key: &str, table_size: usize) -> usize {
+    let hash = string_hash(key) as u32;
+    ((hash ^ (hash >> 16)) as usize) & (table_size - 1)
 }
 
 #[cfg(test)]

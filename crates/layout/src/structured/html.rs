@@ -5,7 +5,7 @@ use std::cell::RefCell;
 
 use l4rs_config::model::{HtmlLayoutSpec, HTML_FONT_SIZES};
 use l4rs_core::{Layout, Level, LogEvent, Timestamp};
-use l4rs_java_syntax::java_util::{initial_table_size, string_hash};
+use l4rs_java_syntax::java_util::{hash_map_bucket, hash_map_table_size, initial_table_size};
 
 use crate::charset::Charset;
 use crate::converters::date::DateFormatter;
@@ -126,15 +126,10 @@ fn write_context_map(event: &LogEvent<'_>, out: &mut String) {
     let write = |order: &mut Vec<(usize, usize)>, out: &mut String| {
         let map = event.context_map;
         let count = map.len();
-        let mut size = initial_table_size(count);
-        // The table doubles whenever it is more than three quarters full.
-        while count * 4 > size * 3 {
-            size *= 2;
-        }
+        let size = hash_map_table_size(initial_table_size(count), count);
         order.clear();
         for (position, (key, _)) in map.iter().enumerate() {
-            let hash = string_hash(key) as u32;
-            order.push((((hash ^ (hash >> 16)) as usize) & (size - 1), position));
+            order.push((hash_map_bucket(key, size), position));
         }
         order.sort_unstable();
         out.push('{');
@@ -171,8 +166,11 @@ impl Layout for HtmlLayout {
         out.push_str("\n<tr>\n<td>");
         match &self.time {
             TimeColumn::SinceStart => {
-                let elapsed =
-                    event.timestamp.epoch_millis - l4rs_core::time::process_start_millis();
+                // Java's subtraction wraps; a caller-built timestamp may be anything.
+                let elapsed = event
+                    .timestamp
+                    .epoch_millis
+                    .wrapping_sub(l4rs_core::time::process_start_millis());
                 out.push_str(itoa::Buffer::new().format(elapsed));
             }
             TimeColumn::Date(date) => date.format(event.timestamp, out),

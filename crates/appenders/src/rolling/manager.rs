@@ -31,12 +31,6 @@ fn file_time(path: &Path) -> Option<i64> {
     Some(epoch_millis(modified))
 }
 
-/// When this process started, in epoch ms: `OnStartupTriggeringPolicy` rolls files older, and
-/// leftovers named with this process's id but older are an earlier process's.
-pub(super) fn process_start_millis() -> i64 {
-    l4rs_core::time::process_start_millis()
-}
-
 /// The time-based policy's settings.
 #[derive(Clone, Copy)]
 struct TimePolicy {
@@ -248,7 +242,9 @@ impl<B: Backend + Send + Sync> RollingManager<B> {
             }
         }
         let size = manager.current_size();
-        let predates_process = existing_time.is_some_and(|time| time < process_start_millis());
+        // OnStartupTriggeringPolicy rolls files older than this process.
+        let predates_process =
+            existing_time.is_some_and(|time| time < l4rs_core::time::process_start_millis());
         let size = i64::try_from(size).unwrap_or(i64::MAX);
         let on_startup_rolls =
             matches!(on_startup, Some(min_size) if append && predates_process && size >= min_size);

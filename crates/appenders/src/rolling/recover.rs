@@ -59,7 +59,7 @@ fn orphans<T>(dir: &Path, parse: impl Fn(&str) -> Option<(u32, T)>) -> Vec<(Path
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
     };
-    let (own_pid, own_start) = (std::process::id(), super::manager::process_start_millis());
+    let (own_pid, own_start) = (std::process::id(), l4rs_core::time::process_start_millis());
     entries
         .filter_map(Result::ok)
         .filter_map(|entry| {
@@ -264,7 +264,7 @@ mod tests {
         let file = dir.path().join("made-now");
         std::fs::write(&file, b"x").unwrap();
         let changed = changed_millis(&file).unwrap();
-        assert!(super::super::manager::process_start_millis() <= changed);
+        assert!(l4rs_core::time::process_start_millis() <= changed);
     }
 
     #[test]

@@ -105,7 +105,7 @@ pub fn check_appender(spec: &AppenderSpec) -> Result<(), AppenderBuildError> {
                 replaced_now(file.append),
             )
         }
-        AppenderKind::Null => return Ok(()),
+        AppenderKind::Null | AppenderKind::CountingNoOp => return Ok(()),
         AppenderKind::Async(_) => return Err(AppenderBuildError::Unsupported { kind: "Async" }),
         AppenderKind::Failover(_) => {
             return Err(AppenderBuildError::Unsupported { kind: "Failover" })

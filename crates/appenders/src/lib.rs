@@ -5,7 +5,7 @@
 //! ([`MemoryMappedFileAppender`]) appenders, their rolling variants `<RollingFile>`
 //! ([`RollingFileAppender`]), `<RollingRandomAccessFile>` ([`RollingRandomAccessFileAppender`])
 //! and l4rs's own `<RollingMemoryMappedFile>` ([`RollingMemoryMappedFileAppender`]), and
-//! `<Null>` ([`NullAppender`]), with log4j2's options, output and sharing rules,
+//! `<Null>` ([`NullAppender`]) and `<CountingNoOp>` ([`CountingNoOpAppender`]), with log4j2's options, output and sharing rules,
 //! built for speed:
 //!
 //! * an event is formatted outside any lock, into the calling thread's reused buffers, so
@@ -35,6 +35,7 @@ use l4rs_core::{Appender, Layout};
 
 mod check;
 mod console;
+mod counting_no_op;
 mod encode;
 mod error;
 mod file;
@@ -69,6 +70,7 @@ pub mod fuzzing {
 
 pub use check::check_appender;
 pub use console::ConsoleAppender;
+pub use counting_no_op::CountingNoOpAppender;
 /// Also used by appenders outside this crate (l4rs-kafka) to format an event into the calling
 /// thread's reused buffers.
 pub use encode::with_encoded;
@@ -126,6 +128,7 @@ pub fn build_appender_with(
             RollingMemoryMappedFileAppender::with_context(name, file, layout, rolling)?,
         ),
         AppenderKind::Null => Arc::new(NullAppender::new(name)),
+        AppenderKind::CountingNoOp => Arc::new(CountingNoOpAppender::new(name)),
         // Built by the facade with l4rs-async: it refers to other appenders by name.
         AppenderKind::Async(_) => return unsupported("Async"),
         AppenderKind::Failover(_) => return unsupported("Failover"),

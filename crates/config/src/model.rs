@@ -196,6 +196,8 @@ pub enum AppenderKind {
     RollingMemoryMappedFile(RollingMemoryMappedFileSpec),
     /// `<Null>`: accepts every event and writes nothing.
     Null,
+    /// `<CountingNoOp>`: counts the events it takes and writes nothing.
+    CountingNoOp,
     /// `<Failover>`: the primary appender, and others in turn when it fails.
     Failover(FailoverSpec),
     /// `<Rewrite>`: changes each event with a policy, then passes it to other appenders.
@@ -1612,6 +1614,7 @@ impl AppenderKind {
             AppenderKind::Console(_)
             | AppenderKind::Async(_)
             | AppenderKind::Null
+            | AppenderKind::CountingNoOp
             | AppenderKind::Failover(_)
             | AppenderKind::Rewrite(_)
             | AppenderKind::Socket(_)

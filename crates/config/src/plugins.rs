@@ -240,6 +240,7 @@ l4rs_plugins! {
     /// l4rs's own: log4j2 has no rolling memory-mapped file appender.
     RollingMemoryMappedFile => "appender",
     Null => "appender",
+    CountingNoOp => "appender",
     Failover => "appender",
     Failovers => "failovers",
     Rewrite => "appender",

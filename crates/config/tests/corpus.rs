@@ -270,9 +270,11 @@ fn every_corpus_configuration_loads_or_is_rejected_without_panicking() {
 const KNOWN_DIFFERENCES: &[(&str, &str)] = &[];
 
 /// Plugins l4rs implements whose jars the oracle's log4j2 does not have (Debian ships neither
-/// log4j-layout-template-json nor the Kafka client): log4j2 would build something else for a
-/// file that uses them, so such files are loaded by l4rs but not compared.
-const ORACLE_LACKS: &[&str] = &["<JsonTemplateLayout", "<Kafka"];
+/// log4j-layout-template-json nor the Kafka client, and the oracle's class path has no JCTools,
+/// without which log4j2 fails the Async appender that asks for a `JCToolsBlockingQueue`):
+/// log4j2 would build something else for a file that uses them, so such files are loaded by
+/// l4rs but not compared.
+const ORACLE_LACKS: &[&str] = &["<JsonTemplateLayout", "<Kafka", "<JCToolsBlockingQueue"];
 
 /// Whether the file at `path` names a plugin of [`ORACLE_LACKS`].
 fn needs_what_the_oracle_lacks(path: &std::path::Path) -> bool {

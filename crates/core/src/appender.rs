@@ -52,4 +52,10 @@ pub trait Appender: Send + Sync {
     fn layout_rendering_ahead(&self) -> Option<Arc<dyn Layout>> {
         None
     }
+
+    /// The number of events a counting appender has taken since it was built (log4j2's
+    /// `CountingNoOpAppender.getCount()`); `None` for an appender that does not count.
+    fn counted_events(&self) -> Option<u64> {
+        None
+    }
 }

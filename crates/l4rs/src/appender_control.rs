@@ -79,6 +79,11 @@ impl AppenderControl {
         self.appender.requires_location()
     }
 
+    /// The count of a counting appender ([`Appender::counted_events`]).
+    pub(crate) fn counted_events(&self) -> Option<u64> {
+        self.appender.counted_events()
+    }
+
     /// The layout a queue in front of this appender may format events with on the calling
     /// thread ([`Appender::layout_rendering_ahead`]).
     pub(crate) fn layout_rendering_ahead(&self) -> Option<Arc<dyn l4rs_core::Layout>> {

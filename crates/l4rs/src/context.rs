@@ -581,6 +581,14 @@ impl Context {
             .map(|a| a.name().to_string())
             .collect()
     }
+
+    /// The count of the counting appender named `name`, if the configuration built one.
+    pub(crate) fn counted_events(&self, name: &str) -> Option<u64> {
+        self.appenders
+            .iter()
+            .find(|appender| appender.name() == name)
+            .and_then(|appender| appender.counted_events())
+    }
 }
 
 impl LoggerConfig {

@@ -63,8 +63,8 @@ pub use l4rs_core::{
 };
 pub(crate) use lifecycle::flush as lifecycle_flush;
 pub use lifecycle::{
-    active_appenders, flush, get_logger, init, init_with_file, reconfigure, reconfigure_with_file,
-    set_level, set_root_level, shutdown, with_configuration,
+    active_appenders, counted_events, flush, get_logger, init, init_with_file, reconfigure,
+    reconfigure_with_file, set_level, set_root_level, shutdown, with_configuration,
 };
 pub use logger::Logger;
 pub use thread::ThreadContext;

@@ -70,6 +70,7 @@ fn build_one(
         ) => build_appender(binder, child, plugin, managers),
         Some(Plugin::Async) => super::async_appender::build_async_appender(binder, child),
         Some(Plugin::Null) => null_appender(binder, child),
+        Some(Plugin::CountingNoOp) => counting_no_op_appender(binder, child),
         Some(Plugin::Failover) => super::failover::build_failover_appender(binder, child),
         Some(Plugin::Rewrite) => super::rewrite::build_rewrite_appender(binder, child),
         Some(Plugin::Socket | Plugin::Syslog) => {
@@ -125,6 +126,34 @@ fn null_appender(binder: &mut Binder, mut node: PNode) -> Option<AppenderSpec> {
         layout: None,
         filter: None,
         kind: AppenderKind::Null,
+        position: Some(node.position),
+    })
+}
+
+/// `<CountingNoOp>`: log4j2's `CountingNoOpAppender` takes only `name`, which it requires
+/// (`Objects.requireNonNull`, so a missing name fails its factory with a bare
+/// NullPointerException); like `<Null>` it has no filter, layout or `ignoreExceptions`.
+fn counting_no_op_appender(binder: &mut Binder, mut node: PNode) -> Option<AppenderSpec> {
+    let inserted = node.attrs.len();
+    binder.refuse_children(&mut node);
+    let name = binder.string(&mut node, &["name"]);
+    // log4j2 reports the leftover attributes and elements before it runs the factory.
+    binder.finish(&node, inserted);
+    let Some(name) = name else {
+        binder.factory_failure(
+            &node,
+            "org.apache.logging.log4j.core.appender.CountingNoOpAppender",
+            "java.lang.NullPointerException",
+            Some("add name=\"…\" to <CountingNoOp>".to_string()),
+        );
+        return None;
+    };
+    Some(AppenderSpec {
+        name,
+        ignore_exceptions: true,
+        layout: None,
+        filter: None,
+        kind: AppenderKind::CountingNoOp,
         position: Some(node.position),
     })
 }
@@ -377,6 +406,7 @@ impl ManagerKind {
             AppenderKind::Console(_)
             | AppenderKind::Async(_)
             | AppenderKind::Null
+            | AppenderKind::CountingNoOp
             | AppenderKind::Failover(_)
             | AppenderKind::Rewrite(_)
             | AppenderKind::Socket(_)

@@ -200,6 +200,7 @@ pub(crate) fn l4rs_dump(config: &Configuration) -> Vec<String> {
             AppenderKind::RollingRandomAccessFile(_) => "RollingRandomAccessFile",
             AppenderKind::RollingMemoryMappedFile(_) => "RollingMemoryMappedFile",
             AppenderKind::Null => "Null",
+            AppenderKind::CountingNoOp => "CountingNoOp",
             AppenderKind::Failover(_) => "Failover",
             AppenderKind::Rewrite(_) => "Rewrite",
             AppenderKind::Socket(spec) => spec.element,
@@ -212,6 +213,7 @@ pub(crate) fn l4rs_dump(config: &Configuration) -> Vec<String> {
             (
                 AppenderKind::Async(_)
                 | AppenderKind::Null
+                | AppenderKind::CountingNoOp
                 | AppenderKind::Failover(_)
                 | AppenderKind::Rewrite(_)
                 | AppenderKind::Routing(_),

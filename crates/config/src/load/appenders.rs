@@ -249,7 +249,7 @@ fn build_appender(
             // Appender properties configure third-party clients; none of l4rs's appenders
             // reads them, and log4j2 accepts them on every appender.
         } else {
-            binder.unusable_child(&node, &child);
+            binder.refuse_child(&mut node, child);
         }
     }
     let buffer_size_position = node.attr_position(&["bufferSize"]);

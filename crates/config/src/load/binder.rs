@@ -655,6 +655,17 @@ impl Binder {
         node.refused.extend(children);
     }
 
+    /// Sets aside a child element a plugin builder has no parameter for: log4j2 reports it
+    /// after the leftover attributes ([`Binder::finish`]). A log4j2 plugin l4rs lacks is
+    /// reported at once, where log4j2 builds it (and reports what its own factory says).
+    pub(crate) fn refuse_child(&mut self, node: &mut PNode, child: PNode) {
+        if child.is_plugin && child.canonical.is_none() {
+            self.unsupported(&child);
+        } else {
+            node.refused.push(child);
+        }
+    }
+
     /// Reports a child that is neither implemented nor expected where it is.
     pub(crate) fn unusable_child(&mut self, parent: &PNode, child: &PNode) {
         if child.is_plugin && child.canonical.is_none() {

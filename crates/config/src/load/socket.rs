@@ -58,7 +58,7 @@ pub(crate) fn build_socket_appender(binder: &mut Binder, mut node: PNode) -> Opt
         } else if child.canonical == Some(Plugin::Property) {
             // Accepted by every log4j2 appender; the socket appenders read none.
         } else {
-            binder.unusable_child(&node, &child);
+            binder.refuse_child(&mut node, child);
         }
     }
     let name = binder.string(&mut node, &["name"]);

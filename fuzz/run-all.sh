@@ -61,4 +61,5 @@ tls_stores 16384 -
 relp_frames 4096 -
 routing_routes 1024 xml.dict
 time_filter 256 -
+smtp_mail 4096 -
 TARGETS

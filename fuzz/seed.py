@@ -76,6 +76,8 @@ def main():
             add("java_regex", regex + "\0" + "Hello, world 123")
         for zone in attribute_values(xml, ["timezone"]):
             add("time_filter", "09:00:00\0" + "17:00:00\0" + zone)
+        for addresses in attribute_values(xml, ["to", "cc", "bcc", "from", "replyTo"]):
+            add("smtp_mail", addresses + "\0[%p] %m\0text/plain\0line one\nline two\n")
 
     with open(shared / "reference" / "pattern-cases.tsv", encoding="utf-8") as tsv:
         for row in csv.DictReader(tsv, delimiter="\t"):
@@ -123,6 +125,12 @@ def main():
                    "12:00:00\0" "12:00:00\0" "GMT-02:30", "9:00:00\0" "10:00\0" "UT+1",
                    "00:00:00\0" "23:59:59\0" "-01:02:03"]:
         add("time_filter", window)
+
+    for mail in ["a@example.com, B <b@example.com>\0subject \u00e9\0text/plain\0caf\u00e9 = \n",
+                 "\"Doe, Jane\" <j@x.org>, (note) k@x.org\0line\nBcc: x@y.org\0text/html; charset=UTF-8\0" + "x" * 1200,
+                 "z@x.org\0\u20ac\u20ac\u20ac\0application/json; charset=UTF-8\0{\"m\":\"\u00fc\"}\n",
+                 "y@x.org\0s\0text/plain; charset=UTF-16\0trailing space \r\n.dot\r"]:
+        add("smtp_mail", mail)
 
     for target in sorted(p.name for p in CORPUS.iterdir()):
         print(f"{target}: {len(list((CORPUS / target).iterdir()))} seeds")

@@ -131,6 +131,15 @@ pub enum AppenderBuildError {
         /// What to change to fix it.
         help: Option<String>,
     },
+    /// An SMTP appender could not be built: an address list that is no list of addresses, or
+    /// a trust store that could not be loaded.
+    #[error("{message}")]
+    Smtp {
+        /// What is wrong, naming the attribute and its value.
+        message: String,
+        /// What to change to fix it.
+        help: Option<String>,
+    },
     /// An appender type this crate does not build (`Async`, which the facade builds because it
     /// refers to other appenders by name).
     #[error("the {kind} appender is not available in l4rs yet")]
@@ -203,7 +212,9 @@ impl AppenderBuildError {
             ),
             AppenderBuildError::CreateFile { cause, .. }
             | AppenderBuildError::AccessRandomAccessFile { cause } => cause.help(),
-            AppenderBuildError::Socket { help, .. } => help.clone(),
+            AppenderBuildError::Socket { help, .. } | AppenderBuildError::Smtp { help, .. } => {
+                help.clone()
+            }
             _ => None,
         }
     }

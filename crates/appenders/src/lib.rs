@@ -55,6 +55,7 @@ mod rolling_file;
 mod rolling_memory_mapped_file;
 mod rolling_random_access_file;
 mod scheduling;
+mod smtp;
 mod socket;
 mod takeover;
 mod target;
@@ -65,6 +66,7 @@ mod target;
 #[doc(hidden)]
 pub mod fuzzing {
     pub use crate::rolling::fuzz_file_pattern;
+    pub use crate::smtp::{fuzz_mail, FuzzedMail};
     pub use crate::socket::{fuzz_relp_frames, fuzz_store};
 }
 
@@ -87,6 +89,7 @@ pub use rolling::RollingContext;
 pub use rolling_file::RollingFileAppender;
 pub use rolling_memory_mapped_file::RollingMemoryMappedFileAppender;
 pub use rolling_random_access_file::RollingRandomAccessFileAppender;
+pub use smtp::SmtpAppender;
 pub use socket::SocketAppender;
 
 /// Builds the appender `spec` describes, formatting with `layout` (the caller builds the layout,
@@ -137,6 +140,8 @@ pub fn build_appender_with(
         AppenderKind::Routing(_) => return unsupported("Routing"),
         // Built by the facade with l4rs-kafka, behind the `kafka` feature of `l4rs`.
         AppenderKind::Kafka(_) => return unsupported("Kafka"),
+        // Built by the facade: its subject is a PatternLayout of its own.
+        AppenderKind::Smtp(_) => return unsupported("SMTP"),
     };
     Ok(appender)
 }

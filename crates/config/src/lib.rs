@@ -46,5 +46,6 @@ pub use diagnostic::{Diagnostic, Position, Severity};
 pub use load::{load_file, load_file_with, load_str, load_str_with, LoadError, LoadOptions};
 pub use model::Configuration;
 pub use substitute::{
-    clear_system_property, set_main_arguments, set_system_property, system_property, Substitutor,
+    clear_system_property, local_host_name, set_main_arguments, set_system_property,
+    system_property, Substitutor,
 };

@@ -210,6 +210,71 @@ pub enum AppenderKind {
     /// `<Kafka>`: sends each event's layout bytes to a Kafka topic (built only with the `l4rs`
     /// crate's `kafka` feature).
     Kafka(KafkaSpec),
+    /// `<SMTP>`: mails the events its filter lets through, each with the events before it that
+    /// the filter kept back (boxed: it is several times the size of the other kinds).
+    Smtp(Box<SmtpSpec>),
+}
+
+/// `<SMTP>` attributes and its `<Ssl>` child, with log4j2 2.19's defaults. The layout (default:
+/// an HtmlLayout with its defaults) and the filter (default: a ThresholdFilter at ERROR that
+/// is NEUTRAL on a match and DENY otherwise) are the appender's own, in [`AppenderSpec`].
+#[derive(Clone, PartialEq, Eq)]
+pub struct SmtpSpec {
+    /// `to`: comma-separated recipients (RFC 822 addresses).
+    pub to: Option<String>,
+    /// `cc`: comma-separated copy recipients.
+    pub cc: Option<String>,
+    /// `bcc`: comma-separated blind copy recipients.
+    pub bcc: Option<String>,
+    /// `from`: the sender's address.
+    pub from: Option<String>,
+    /// `replyTo`: comma-separated reply addresses.
+    pub reply_to: Option<String>,
+    /// `subject`: a PatternLayout pattern formatted with the event that sends the mail.
+    pub subject: Option<String>,
+    /// `smtpProtocol` (default `smtp`; an empty value is `smtp` too): `smtp`, or `smtps` for
+    /// TLS from the first byte. Any other value is refused when a mail is sent, as JavaMail
+    /// refuses it.
+    pub protocol: String,
+    /// `smtpHost`: the server (default: this machine's host name, as log4j2's `mail.host`).
+    pub host: Option<String>,
+    /// `smtpPort` (default 0: 25 for `smtp`, 465 for `smtps`).
+    pub port: u16,
+    /// `smtpUsername`: with a password, the account to log in with.
+    pub username: Option<String>,
+    /// `smtpPassword` (never printed).
+    pub password: Option<String>,
+    /// `smtpDebug`: the SMTP conversation is printed to stderr.
+    pub debug: bool,
+    /// `bufferSize` (default 512): how many events the filter kept back are mailed with the
+    /// next one it lets through (the most recent ones).
+    pub buffer_size: usize,
+    /// The `<Ssl>` child: the trust store an `smtps` server is verified with.
+    pub ssl: Option<SslSpec>,
+    /// log4j2's name for the appender's manager, which starts its messages about sending:
+    /// `SMTP:to:cc:bcc:from:replyTo:subject:protocol:host:port:username::filter`.
+    pub manager_name: String,
+}
+
+impl std::fmt::Debug for SmtpSpec {
+    /// Never prints the password.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SmtpSpec")
+            .field("to", &self.to)
+            .field("cc", &self.cc)
+            .field("bcc", &self.bcc)
+            .field("from", &self.from)
+            .field("reply_to", &self.reply_to)
+            .field("subject", &self.subject)
+            .field("protocol", &self.protocol)
+            .field("host", &self.host)
+            .field("port", &self.port)
+            .field("username", &self.username)
+            .field("debug", &self.debug)
+            .field("buffer_size", &self.buffer_size)
+            .field("ssl", &self.ssl)
+            .finish_non_exhaustive()
+    }
 }
 
 /// `<Kafka>` attributes and producer properties, with log4j2 2.24's defaults.
@@ -1619,7 +1684,8 @@ impl AppenderKind {
             | AppenderKind::Rewrite(_)
             | AppenderKind::Socket(_)
             | AppenderKind::Routing(_)
-            | AppenderKind::Kafka(_) => None,
+            | AppenderKind::Kafka(_)
+            | AppenderKind::Smtp(_) => None,
         }
     }
 }

@@ -179,6 +179,8 @@ macro_rules! l4rs_plugins {
         /// A plugin l4rs implements. Element names map to it case-insensitively
         /// ([`l4rs_plugin`]), as log4j2 lower-cases its plugin keys.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        // The variants are log4j2's spellings, which include `SMTP`.
+        #[allow(clippy::upper_case_acronyms)]
         pub enum Plugin {
             $(
                 #[doc = concat!("`<", stringify!($plugin), ">`.")]
@@ -241,6 +243,7 @@ l4rs_plugins! {
     RollingMemoryMappedFile => "appender",
     Null => "appender",
     CountingNoOp => "appender",
+    SMTP => "appender",
     Failover => "appender",
     Failovers => "failovers",
     Rewrite => "appender",

@@ -9,8 +9,8 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use common::{
-    files_under, oracle_dir, replay_binary, replay_into, replay_output_dir, require_oracle,
-    status_lines,
+    files_under, mask_html_clock_readings, oracle_dir, replay_binary, replay_into,
+    replay_output_dir, require_oracle, status_lines,
 };
 use l4rs_test_support::workspace_root;
 
@@ -27,7 +27,7 @@ fn replay(command: &Path, oracle: bool) -> (BTreeMap<String, String>, Vec<String
         .into_iter()
         .map(|(name, text)| {
             let elapsed = ELAPSED_TIME_PAGES.contains(&name.as_str());
-            let text = mask_clock_readings(&text, elapsed);
+            let text = mask_html_clock_readings(&text, elapsed);
             (name, text)
         })
         .collect();
@@ -36,29 +36,6 @@ fn replay(command: &Path, oracle: bool) -> (BTreeMap<String, String>, Vec<String
 
 /// The pages whose time column is the default, milliseconds since the process started.
 const ELAPSED_TIME_PAGES: &[&str] = &["plain.html", "odd.html"];
-
-/// `text` with the digits of the session start time, and with `elapsed_time` those of the time
-/// column (which then holds only a number), written `#`.
-fn mask_clock_readings(text: &str, elapsed_time: bool) -> String {
-    let mask = |line: &str| line.replace(|c: char| c.is_ascii_digit(), "#");
-    let mut masked = Vec::new();
-    let mut after_row_start = false;
-    for line in text.split('\n') {
-        let elapsed_cell = elapsed_time
-            && after_row_start
-            && line
-                .strip_prefix("<td>")
-                .and_then(|rest| rest.strip_suffix("</td>"))
-                .is_some_and(|cell| cell.trim_start_matches('-').parse::<i64>().is_ok());
-        if line.starts_with("Log session start time ") || elapsed_cell {
-            masked.push(mask(line));
-        } else {
-            masked.push(line.to_string());
-        }
-        after_row_start = line == "<tr>";
-    }
-    masked.join("\n")
-}
 
 #[test]
 fn html_pages_are_log4j2s() {
@@ -103,11 +80,11 @@ fn html_pages_are_log4j2s() {
 fn only_clock_readings_are_masked() {
     let page = "Log session start time Mon Dec 07 03:28:28 UTC 2026<br>\n<tr>\n<td>-96614108186</td>\n<td title=\"main thread\">main</td>\n<tr>\n<td>2023-11-14T22:13:20,001</td>";
     assert_eq!(
-        mask_clock_readings(page, false),
+        mask_html_clock_readings(page, false),
         "Log session start time Mon Dec ## ##:##:## UTC ####<br>\n<tr>\n<td>-96614108186</td>\n<td title=\"main thread\">main</td>\n<tr>\n<td>2023-11-14T22:13:20,001</td>"
     );
     assert_eq!(
-        mask_clock_readings(page, true),
+        mask_html_clock_readings(page, true),
         "Log session start time Mon Dec ## ##:##:## UTC ####<br>\n<tr>\n<td>-###########</td>\n<td title=\"main thread\">main</td>\n<tr>\n<td>2023-11-14T22:13:20,001</td>"
     );
 }

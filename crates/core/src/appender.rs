@@ -20,6 +20,10 @@ pub enum AppendError {
     /// The appender has been stopped (or never started).
     #[error("Attempted to append to non-started appender {0}")]
     NotStarted(String),
+    /// The appender reported why it failed itself; this is the Java exception log4j2's
+    /// appender throws then (SMTP's `LoggingException: Error occurred while sending email`).
+    #[error("{0}")]
+    Failed(String),
 }
 
 /// A destination for events (log4j2's `Appender`). Filters and `ignoreExceptions` are applied
@@ -58,4 +62,9 @@ pub trait Appender: Send + Sync {
     fn counted_events(&self) -> Option<u64> {
         None
     }
+
+    /// Takes an event the appender's own filter denied. log4j2's SMTP appender keeps such
+    /// events, to mail them with the next event its filter lets through; other appenders
+    /// ignore them.
+    fn denied_by_filter(&self, _event: &LogEvent<'_>) {}
 }

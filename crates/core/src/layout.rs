@@ -37,6 +37,13 @@ pub trait Layout: Send + Sync {
     fn renders_ahead(&self) -> bool {
         false
     }
+
+    /// The MIME type of the layout's text (log4j2's `getContentType()`), which an appender
+    /// that sends it as a document (SMTP's mail) declares; `text/plain` unless the layout
+    /// writes a format of its own.
+    fn content_type(&self) -> String {
+        "text/plain".to_string()
+    }
 }
 
 /// Which layout formatted a [`crate::event::Rendered`] text: the address of the layout in its

@@ -12,6 +12,7 @@ use std::process::{Command, ExitStatus, Stdio};
 pub mod kafka;
 pub mod net;
 pub mod rsyslog;
+pub mod smtp;
 
 pub use l4rs_test_support::{
     allocations, deep_throwable, fifo_gate, tmpfs, workspace_root, RequestFailed,

@@ -95,6 +95,7 @@ impl AppenderControl {
     pub(crate) fn call(&self, event: &LogEvent<'_>) -> Result<(), AppendError> {
         if let Some(filter) = &self.filter {
             if filter.filter(event) == FilterResult::Deny {
+                self.appender.denied_by_filter(event);
                 return Ok(());
             }
         }
@@ -153,6 +154,14 @@ impl AppenderControl {
                                 self.name()
                             ));
                         }
+                        if self.errors.should_report() {
+                            status::error(format_args!(
+                                "An exception occurred processing Appender {} {exception}",
+                                self.name()
+                            ));
+                        }
+                    }
+                    AppendError::Failed(exception) => {
                         if self.errors.should_report() {
                             status::error(format_args!(
                                 "An exception occurred processing Appender {} {exception}",

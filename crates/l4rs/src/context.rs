@@ -735,6 +735,22 @@ pub(crate) fn build_appender(
         let handover = Arc::new(crate::handover::HandedOver::new(spec, layout, rolling));
         handovers.push(Arc::clone(&handover));
         Ok(handover as Arc<dyn l4rs_core::Appender>)
+    } else if let l4rs_config::model::AppenderKind::Smtp(smtp) = &spec.kind {
+        // The subject is formatted by a PatternLayout of its own, which log4j2's serializer
+        // builder makes without appending the event's exception.
+        let subject = smtp.subject.as_ref().map(|pattern| {
+            let spec = PatternLayoutSpec {
+                pattern: pattern.clone(),
+                always_write_exceptions: false,
+                ..PatternLayoutSpec::default()
+            };
+            let (subject, uses_nano_time) =
+                build_layout(Some(&LayoutSpec::Pattern(spec)), configuration, console);
+            *uses_nano_clock |= uses_nano_time;
+            subject
+        });
+        l4rs_appenders::SmtpAppender::new(&spec.name, smtp, layout, subject)
+            .map(|appender| Arc::new(appender) as Arc<dyn l4rs_core::Appender>)
     } else if let l4rs_config::model::AppenderKind::Kafka(kafka) = &spec.kind {
         let interpolator: Arc<dyn l4rs_core::Interpolator> = configuration.substitutor.clone();
         match crate::kafka::build_kafka_appender(spec, kafka, layout, interpolator) {

@@ -22,9 +22,9 @@ use crate::AppenderBuildError;
 
 mod reconnect;
 mod relp;
-mod resolve;
+pub(crate) mod resolve;
 mod tcp;
-mod tls;
+pub(crate) mod tls;
 mod udp;
 
 pub(crate) use tcp::DEFAULT_WRITE_TIMEOUT;

@@ -78,6 +78,7 @@ fn build_one(
         }
         Some(Plugin::Routing) => super::routing_appender::build_routing_appender(binder, child),
         Some(Plugin::Kafka) => super::kafka::build_kafka_appender(binder, child),
+        Some(Plugin::SMTP) => super::smtp::build_smtp_appender(binder, child),
         _ => return Err(Box::new(child)),
     })
 }
@@ -411,7 +412,8 @@ impl ManagerKind {
             | AppenderKind::Rewrite(_)
             | AppenderKind::Socket(_)
             | AppenderKind::Routing(_)
-            | AppenderKind::Kafka(_) => return None,
+            | AppenderKind::Kafka(_)
+            | AppenderKind::Smtp(_) => return None,
         };
         let resource = rolling
             .file_name

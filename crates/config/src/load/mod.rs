@@ -27,6 +27,7 @@ mod node;
 mod rewrite;
 mod rolling;
 mod routing_appender;
+mod smtp;
 mod socket;
 mod toplevel;
 

@@ -393,7 +393,7 @@ const RFC1349_TRAFFIC_CLASSES: [(&str, i32); 5] = [
 
 /// `<Ssl>`; `None` (after an error) when it cannot be built, which leaves the appender on
 /// its own protocol, as log4j2's null element does.
-fn build_ssl(binder: &mut Binder, mut node: PNode) -> Option<SslSpec> {
+pub(crate) fn build_ssl(binder: &mut Binder, mut node: PNode) -> Option<SslSpec> {
     let inserted = node.attrs.len();
     let mut key_store = None;
     let mut trust_store = None;

@@ -73,7 +73,7 @@ fn main_lookup(key: &str) -> Option<String> {
 }
 
 /// The local host name, as log4j2 offers it in the `hostName` property.
-pub(super) fn host_name() -> String {
+pub fn host_name() -> String {
     std::fs::read_to_string("/proc/sys/kernel/hostname")
         .ok()
         .map(|name| name.trim().to_string())

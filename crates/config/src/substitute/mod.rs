@@ -58,7 +58,8 @@ pub type Report<'r> = dyn FnMut(Severity, String) + 'r;
 
 pub use date::DatePatternError;
 pub use lookups::{
-    clear_system_property, main_arguments, set_main_arguments, set_system_property, system_property,
+    clear_system_property, host_name as local_host_name, main_arguments, set_main_arguments,
+    set_system_property, system_property,
 };
 
 /// A substitutor: the configuration's properties plus log4j2's lookups.

@@ -62,7 +62,7 @@ fn class_path(classes: &Path) -> String {
     // Jackson and commons-csv jars let log4j2 build its JSON, XML, YAML and CSV layouts
     // (without them it falls back to PatternLayout), as the scenario oracle's run.sh puts them
     // on its class path; Woodstox is the StAX writer XmlLayout writes through (see the
-    // conformance oracle).
+    // conformance oracle); JavaMail and the activation framework let it build SMTP appenders.
     for jar in [
         "log4j-api.jar",
         "log4j-core.jar",
@@ -76,6 +76,8 @@ fn class_path(classes: &Path) -> String {
         "jackson-dataformat-yaml.jar",
         "snakeyaml.jar",
         "commons-csv.jar",
+        "javax.mail.jar",
+        "javax.activation.jar",
     ] {
         let path = jar_dir().join(jar);
         if path.exists() {
@@ -206,6 +208,7 @@ pub(crate) fn l4rs_dump(config: &Configuration) -> Vec<String> {
             AppenderKind::Socket(spec) => spec.element,
             AppenderKind::Routing(_) => "Routing",
             AppenderKind::Kafka(_) => "Kafka",
+            AppenderKind::Smtp(_) => "SMTP",
         };
         // log4j2's AsyncAppender has no layout (`getLayout()` is null); the others fall back
         // to a PatternLayout when none is configured.

@@ -69,18 +69,25 @@ pub(crate) fn replay_binary() -> PathBuf {
 /// on the boot class path so that log4j2's XmlLayout writes through Woodstox, the StAX writer
 /// jackson-dataformat-xml depends on and every Maven build of an application ships. `run.sh`
 /// does not list it; without it Jackson falls back to the JDK's StAX writer, which cannot
-/// pretty-print at all and writes random `zdef…` namespace prefixes in compact mode.
+/// pretty-print at all and writes random `zdef…` namespace prefixes in compact mode. With
+/// Debian's JavaMail (`.ci/setup/50-smtp.sh`), it and the activation framework join them, so
+/// that log4j2's SMTP appender can send (`smtp_mail.rs`).
 pub(crate) fn oracle_java_opts() -> String {
     let mut ours = "-XX:-UsePerfData -Xlog:disable -Xlog:all=warning:stderr".to_string();
     let jars = Path::new("/usr/share/java");
-    let woodstox = jars.join("woodstox-core.jar");
-    let stax2 = jars.join("stax2-api.jar");
-    if woodstox.is_file() && stax2.is_file() {
-        ours.push_str(&format!(
-            " -Xbootclasspath/a:{}:{}",
-            woodstox.display(),
-            stax2.display()
-        ));
+    // Each group is added when all of it is installed: Woodstox and Stax2 for XmlLayout,
+    // JavaMail and its activation framework for the SMTP appender.
+    let groups: [&[&str]; 2] = [
+        &["woodstox-core.jar", "stax2-api.jar"],
+        &["javax.mail.jar", "javax.activation.jar"],
+    ];
+    let boot: Vec<String> = groups
+        .iter()
+        .filter(|group| group.iter().all(|jar| jars.join(jar).is_file()))
+        .flat_map(|group| group.iter().map(|jar| jars.join(jar).display().to_string()))
+        .collect();
+    if !boot.is_empty() {
+        ours.push_str(&format!(" -Xbootclasspath/a:{}", boot.join(":")));
     }
     match std::env::var("ORACLE_JAVA_OPTS") {
         Ok(theirs) if !theirs.trim().is_empty() => format!("{theirs} {ours}"),
@@ -298,4 +305,27 @@ pub(crate) fn status_lines(
             Some(format!("{level} {message}"))
         })
         .collect()
+}
+
+/// An HtmlLayout page, `text`, with the digits of the session start time, and with `elapsed_time` those of the time
+/// column (which then holds only a number), written `#`.
+pub(crate) fn mask_html_clock_readings(text: &str, elapsed_time: bool) -> String {
+    let mask = |line: &str| line.replace(|c: char| c.is_ascii_digit(), "#");
+    let mut masked = Vec::new();
+    let mut after_row_start = false;
+    for line in text.split('\n') {
+        let elapsed_cell = elapsed_time
+            && after_row_start
+            && line
+                .strip_prefix("<td>")
+                .and_then(|rest| rest.strip_suffix("</td>"))
+                .is_some_and(|cell| cell.trim_start_matches('-').parse::<i64>().is_ok());
+        if line.starts_with("Log session start time ") || elapsed_cell {
+            masked.push(mask(line));
+        } else {
+            masked.push(line.to_string());
+        }
+        after_row_start = line == "<tr>";
+    }
+    masked.join("\n")
 }

@@ -180,6 +180,10 @@ fn add_fields(spec: &JsonTemplateLayoutSpec, root: &mut Value) -> Result<(), Str
 }
 
 impl Layout for JsonTemplateLayout {
+    fn content_type(&self) -> String {
+        format!("application/json; charset={}", self.charset.name())
+    }
+
     fn format(&self, event: &LogEvent<'_>, out: &mut String) {
         self.root.write(event, &mut Writer::new(out, &self.limits));
         out.push_str(&self.delimiter);

@@ -358,6 +358,10 @@ impl CsvLayout {
 }
 
 impl Layout for CsvLayout {
+    fn content_type(&self) -> String {
+        format!("text/csv; charset={}", self.charset.name())
+    }
+
     fn format(&self, event: &LogEvent<'_>, out: &mut String) {
         match self.kind {
             CsvLayoutKind::LogEvent => self.write_event_record(event, out),

@@ -140,6 +140,10 @@ fn write_timestamp(millis: i64, out: &mut String) {
 }
 
 impl Layout for GelfLayout {
+    fn content_type(&self) -> String {
+        "application/json; charset=UTF-8".to_string()
+    }
+
     fn format(&self, event: &LogEvent<'_>, out: &mut String) {
         out.push_str("{\"version\":\"1.1\",\"host\":\"");
         out.push_str(&self.host);

@@ -20,6 +20,8 @@ pub struct HtmlLayout {
     location_info: bool,
     title: String,
     charset: Charset,
+    /// `contentType`, else `text/html` with the charset.
+    content_type: String,
     font_name: String,
     /// The CSS size of the context and throwable rows.
     font_size: &'static str,
@@ -56,6 +58,12 @@ impl HtmlLayout {
             location_info: spec.location_info,
             title: spec.title.clone(),
             charset: Charset::from_attribute(spec.charset.as_deref()),
+            content_type: spec.content_type.clone().unwrap_or_else(|| {
+                format!(
+                    "text/html; charset={}",
+                    Charset::from_attribute(spec.charset.as_deref()).name()
+                )
+            }),
             font_name: spec.font_name.clone(),
             font_size: HTML_FONT_SIZES[size].1,
             header_size: HTML_FONT_SIZES[larger].1,
@@ -162,6 +170,10 @@ fn write_context_map(event: &LogEvent<'_>, out: &mut String) {
 }
 
 impl Layout for HtmlLayout {
+    fn content_type(&self) -> String {
+        self.content_type.clone()
+    }
+
     fn format(&self, event: &LogEvent<'_>, out: &mut String) {
         out.push_str("\n<tr>\n<td>");
         match &self.time {

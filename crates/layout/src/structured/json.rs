@@ -30,6 +30,10 @@ impl JsonLayout {
 }
 
 impl Layout for JsonLayout {
+    fn content_type(&self) -> String {
+        format!("application/json; charset={}", self.options.charset.name())
+    }
+
     fn format(&self, event: &LogEvent<'_>, out: &mut String) {
         let options = &self.options;
         if options.complete && options.mark_event() {

@@ -179,6 +179,10 @@ fn write_frame(frame: &StackFrame, xml: &mut XmlWriter<'_>) {
 }
 
 impl Layout for XmlLayout {
+    fn content_type(&self) -> String {
+        format!("text/xml; charset={}", self.options.charset.name())
+    }
+
     fn format(&self, event: &LogEvent<'_>, out: &mut String) {
         self.write_event(event, &mut XmlWriter::new(out, self.options.pretty));
         self.options.end_event(out);

@@ -76,6 +76,10 @@ impl YamlLayout {
 }
 
 impl Layout for YamlLayout {
+    fn content_type(&self) -> String {
+        format!("application/yaml; charset={}", self.options.charset.name())
+    }
+
     fn format(&self, event: &LogEvent<'_>, out: &mut String) {
         // Jackson starts every event as a new document; `compact` changes nothing in YAML
         // (its generator ignores pretty printers) but the default line end.

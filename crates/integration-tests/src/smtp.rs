@@ -1,0 +1,180 @@
+//! A real SMTP server for the SMTP appender's tests: aiosmtpd (from PyPI, which
+//! `.ci/setup/50-smtp.sh` installs), started on 127.0.0.1 by `src/smtp_sink.py`, optionally
+//! asking for a login and speaking TLS from the first byte (`smtps`). Each mail it accepts is
+//! recorded with its envelope; [`SmtpSink::mails`] reads them back. Without Python's aiosmtpd,
+//! [`SmtpSink::start`] returns `None` after `l4rs_test_support::shared::skip_or_fail` (a
+//! notice; a failure under CI).
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// How long the server may take to start listening.
+const STARTUP: Duration = Duration::from_secs(20);
+
+/// One mail as the server received it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mail {
+    /// `MAIL FROM`.
+    pub mail_from: String,
+    /// Every `RCPT TO`, in order.
+    pub rcpt_tos: Vec<String>,
+    /// The user that logged in, if one did.
+    pub login: Option<String>,
+    /// The name the client gave in `EHLO`/`HELO`.
+    pub ehlo: String,
+    /// The message, as received (CRLF lines, dot-stuffing undone).
+    pub data: Vec<u8>,
+}
+
+/// What the server asks of its clients.
+#[derive(Clone, Debug, Default)]
+pub struct SinkOptions {
+    /// A user name and password to require (`AUTH LOGIN` and `AUTH PLAIN` offered).
+    pub login: Option<(String, String)>,
+    /// A certificate and key in PEM files: TLS from the first byte.
+    pub tls: Option<(PathBuf, PathBuf)>,
+    /// How many messages to answer with 451 (try again later) before accepting any.
+    pub refuse_first: usize,
+}
+
+/// A running server; stopped when dropped.
+pub struct SmtpSink {
+    child: Child,
+    port: u16,
+    out: PathBuf,
+}
+
+impl SmtpSink {
+    /// Starts a server recording into the fresh directory `out`; `None` (after the notice)
+    /// when Python's aiosmtpd is missing.
+    pub fn start(out: &Path, options: &SinkOptions) -> Option<SmtpSink> {
+        let available = Command::new("python3")
+            .args(["-c", "import aiosmtpd"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|status| status.success());
+        if !available {
+            l4rs_test_support::shared::skip_or_fail(
+                "the SMTP server tests",
+                "python3 with aiosmtpd is missing (pip install aiosmtpd==1.4.6)",
+            );
+            return None;
+        }
+        let _ = std::fs::remove_dir_all(out);
+        std::fs::create_dir_all(out).expect("the mail directory");
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/smtp_sink.py");
+        let mut command = Command::new("python3");
+        command.arg(script).arg(out).args(["--lifetime", "600"]);
+        if let Some((user, password)) = &options.login {
+            command.arg("--auth").arg(format!("{user}:{password}"));
+        }
+        if let Some((certificate, key)) = &options.tls {
+            command.arg("--tls").arg(certificate).arg(key);
+        }
+        command
+            .arg("--refuse-first")
+            .arg(options.refuse_first.to_string());
+        let mut child = command
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start smtp_sink.py");
+        let stdout = child.stdout.take().expect("the server's stdout");
+        let (sender, receiver) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut line = String::new();
+            let _ = BufReader::new(stdout).read_line(&mut line);
+            let _ = sender.send(line);
+        });
+        let line = match receiver.recv_timeout(STARTUP) {
+            Ok(line) => line,
+            Err(_) => {
+                let _ = child.kill();
+                panic!("the SMTP server did not start within {STARTUP:?}");
+            }
+        };
+        let port = line
+            .trim()
+            .strip_prefix("ready ")
+            .and_then(|port| port.parse().ok())
+            .unwrap_or_else(|| panic!("the SMTP server said {line:?}"));
+        Some(SmtpSink {
+            child,
+            port,
+            out: out.to_path_buf(),
+        })
+    }
+
+    /// The port it listens on, on 127.0.0.1.
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// The mails received so far, in order.
+    pub fn mails(&self) -> Vec<Mail> {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&self.out)
+            .expect("the mail directory")
+            .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+            .filter(|path| path.extension().is_some_and(|e| e == "json"))
+            .collect();
+        files.sort();
+        files.iter().map(|path| read_mail(path)).collect()
+    }
+
+    /// Waits up to `limit` for `count` mails, and returns what arrived.
+    pub fn wait_for(&self, count: usize, limit: Duration) -> Vec<Mail> {
+        let start = Instant::now();
+        loop {
+            let mails = self.mails();
+            if mails.len() >= count || start.elapsed() > limit {
+                return mails;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for SmtpSink {
+    fn drop(&mut self) {
+        // Closing its stdin ends it; kill it if it lingers.
+        drop(self.child.stdin.take());
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(5) {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Reads one recorded mail (the small JSON object `smtp_sink.py` writes).
+fn read_mail(path: &Path) -> Mail {
+    let text = std::fs::read_to_string(path).expect("a mail record");
+    let value: serde_json::Value = serde_json::from_str(&text).expect("a JSON mail record");
+    let string = |key: &str| value[key].as_str().map(str::to_string);
+    Mail {
+        mail_from: string("mail_from").unwrap_or_default(),
+        rcpt_tos: value["rcpt_tos"]
+            .as_array()
+            .map(|list| {
+                list.iter()
+                    .filter_map(|v| v.as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default(),
+        login: string("login"),
+        ehlo: string("ehlo").unwrap_or_default(),
+        data: base64::Engine::decode(
+            &base64::engine::general_purpose::STANDARD,
+            string("data").unwrap_or_default(),
+        )
+        .expect("the message in base64"),
+    }
+}

@@ -1,0 +1,195 @@
+//! The SMTP appender against a real server (aiosmtpd, `src/smtp.rs`): `smtps` with the
+//! server's certificate checked against a PEM trust store and a login; an `<Async>` appender in
+//! front, with the subject formatted from the event's context map on the queue's thread; a
+//! mail the server refuses, whose events the next mail carries; and a server that is not
+//! there, whose refused connection fails the call at once (and reaches a caller whose appender
+//! has `ignoreExceptions="false"`).
+//! (The mails' bytes are compared with log4j2's in crates/conformance/tests/smtp_mail.rs.)
+
+use std::time::{Duration, Instant};
+
+use l4rs_tests::rsyslog::Certificates;
+use l4rs_tests::smtp::{SinkOptions, SmtpSink};
+use l4rs_tests::{fresh_output_dir, serial, write_config};
+
+/// The text of the message's one part (the layouts here write ASCII, sent as 7bit).
+fn body(data: &[u8]) -> String {
+    let text = String::from_utf8_lossy(data).replace("\r\n", "\n");
+    let part = text
+        .split("Content-Transfer-Encoding: 7bit\n\n")
+        .nth(1)
+        .unwrap_or("");
+    part.split("\n--").next().unwrap_or("").to_string()
+}
+
+fn subject(data: &[u8]) -> String {
+    String::from_utf8_lossy(data)
+        .lines()
+        .find_map(|line| line.strip_prefix("Subject: ").map(str::to_string))
+        .unwrap_or_default()
+}
+
+#[test]
+fn smtps_with_a_trust_store_and_a_login() {
+    let _turn = serial();
+    let dir = fresh_output_dir("smtp-tls");
+    let Some(certificates) = Certificates::generate(&dir.join("certificates")) else {
+        return;
+    };
+    let options = SinkOptions {
+        login: Some(("ops".to_string(), "s3cret".to_string())),
+        tls: Some((
+            certificates.dir.join("server.pem"),
+            certificates.dir.join("server.key"),
+        )),
+        ..SinkOptions::default()
+    };
+    let Some(sink) = SmtpSink::start(&dir.join("mails"), &options) else {
+        return;
+    };
+    let xml = format!(
+        r#"<Configuration status="warn"><Appenders>
+  <SMTP name="mail" smtpProtocol="smtps" smtpHost="localhost" smtpPort="{port}" smtpUsername="ops" smtpPassword="s3cret"
+        to="ops@example.com" from="app@example.com" subject="%p %m" bufferSize="2">
+    <PatternLayout pattern="%p %m%n"/>
+    <SSL verifyHostName="true"><TrustStore location="{ca}" type="PEM"/></SSL>
+  </SMTP>
+</Appenders><Loggers><Root level="info"><AppenderRef ref="mail"/></Root></Loggers></Configuration>"#,
+        port = sink.port(),
+        ca = certificates.dir.join("ca.pem").display(),
+    );
+    l4rs::init_with_file(write_config(&dir, &xml)).expect("the configuration loads");
+    let logger = l4rs::get_logger("app");
+    for message in ["one", "two", "three"] {
+        l4rs::warn!(logger, "{message}");
+    }
+    l4rs::error!(logger, "over TLS");
+    let mails = sink.wait_for(1, Duration::from_secs(10));
+    l4rs::shutdown();
+    assert_eq!(mails.len(), 1, "{mails:?}");
+    assert_eq!(mails[0].login.as_deref(), Some("ops"));
+    assert_eq!(mails[0].mail_from, "app@example.com");
+    assert_eq!(mails[0].rcpt_tos, ["ops@example.com"]);
+    assert_eq!(subject(&mails[0].data), "ERROR over TLS");
+    // bufferSize 2: the oldest kept event is gone.
+    assert_eq!(
+        body(&mails[0].data),
+        "WARN two\nWARN three\nERROR over TLS\n"
+    );
+}
+
+#[test]
+fn behind_an_async_appender_the_subject_reads_the_context_map() {
+    let _turn = serial();
+    let dir = fresh_output_dir("smtp-async");
+    let Some(sink) = SmtpSink::start(&dir.join("mails"), &SinkOptions::default()) else {
+        return;
+    };
+    // The corpus's SmtpAppenderAsyncTest.xml, with the server's port.
+    let xml = format!(
+        r#"<Configuration status="warn"><Appenders>
+  <SMTP name="mail-sync" to="to@example.com" from="from@example.com" smtpHost="127.0.0.1" smtpPort="{port}"
+        ignoreExceptions="false" subject="[%X{{MDC1}}]">
+    <PatternLayout pattern="Body:[%X{{MDC1}}]"/>
+  </SMTP>
+  <Async name="mail-async"><AppenderRef ref="mail-sync"/></Async>
+</Appenders><Loggers>
+  <Root level="fatal"/>
+  <Logger name="sync" level="info"><AppenderRef ref="mail-sync"/></Logger>
+  <Logger name="async" level="info"><AppenderRef ref="mail-async"/></Logger>
+</Loggers></Configuration>"#,
+        port = sink.port()
+    );
+    l4rs::init_with_file(write_config(&dir, &xml)).expect("the configuration loads");
+    l4rs::ThreadContext::put("MDC1", "sync-value");
+    l4rs::error!(l4rs::get_logger("sync"), "sent on this thread");
+    l4rs::ThreadContext::put("MDC1", "async-value");
+    l4rs::error!(l4rs::get_logger("async"), "sent on the queue's thread");
+    l4rs::ThreadContext::clear_map();
+    l4rs::flush();
+    let mails = sink.wait_for(2, Duration::from_secs(10));
+    l4rs::shutdown();
+    let seen: Vec<(String, String)> = mails
+        .iter()
+        .map(|mail| (subject(&mail.data), body(&mail.data)))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("[sync-value]".to_string(), "Body:[sync-value]".to_string()),
+            (
+                "[async-value]".to_string(),
+                "Body:[async-value]".to_string()
+            ),
+        ]
+    );
+}
+
+#[test]
+fn a_refused_mail_leaves_its_events_for_the_next_one() {
+    let _turn = serial();
+    let dir = fresh_output_dir("smtp-refused");
+    let options = SinkOptions {
+        refuse_first: 1,
+        ..SinkOptions::default()
+    };
+    let Some(sink) = SmtpSink::start(&dir.join("mails"), &options) else {
+        return;
+    };
+    let xml = format!(
+        r#"<Configuration status="warn"><Appenders>
+  <SMTP name="mail" smtpHost="127.0.0.1" smtpPort="{port}" to="ops@example.com" from="app@example.com" subject="%m">
+    <PatternLayout pattern="%p %m%n"/>
+  </SMTP>
+</Appenders><Loggers><Root level="info"><AppenderRef ref="mail"/></Root></Loggers></Configuration>"#,
+        port = sink.port()
+    );
+    l4rs::init_with_file(write_config(&dir, &xml)).expect("the configuration loads");
+    let logger = l4rs::get_logger("app");
+    l4rs::warn!(logger, "kept");
+    l4rs::error!(logger, "refused by the server");
+    l4rs::info!(logger, "kept after");
+    l4rs::error!(logger, "accepted");
+    let mails = sink.wait_for(1, Duration::from_secs(10));
+    l4rs::shutdown();
+    assert_eq!(mails.len(), 1, "{mails:?}");
+    assert_eq!(
+        body(&mails[0].data),
+        "WARN kept\nERROR refused by the server\nINFO kept after\nERROR accepted\n"
+    );
+}
+
+#[test]
+fn a_server_that_is_not_there_fails_the_call_at_once() {
+    let _turn = serial();
+    let dir = fresh_output_dir("smtp-unreachable");
+    let refused = l4rs_tests::net::refused_port();
+    let xml = format!(
+        r#"<Configuration status="warn"><Appenders>
+  <SMTP name="mail" smtpHost="127.0.0.1" smtpPort="{refused}" to="ops@example.com" subject="%m" ignoreExceptions="false">
+    <PatternLayout pattern="%m%n"/>
+  </SMTP>
+</Appenders><Loggers><Root level="info"><AppenderRef ref="mail"/></Root></Loggers></Configuration>"#
+    );
+    l4rs::init_with_file(write_config(&dir, &xml)).expect("the configuration loads");
+    let logger = l4rs::get_logger("app");
+    let started = Instant::now();
+    l4rs::warn!(logger, "kept");
+    let sent = logger.log(
+        l4rs::Level::ERROR,
+        None,
+        None,
+        None,
+        format_args!("no server"),
+    );
+    assert!(
+        sent.is_err(),
+        "ignoreExceptions=\"false\" hands the failure to the caller"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "a refused connection fails at once: {:?}",
+        started.elapsed()
+    );
+    l4rs::shutdown();
+}

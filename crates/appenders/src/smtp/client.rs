@@ -13,7 +13,6 @@ use std::net::{SocketAddr, TcpStream};
 use std::sync::Arc;
 use std::time::Duration;
 
-use rustls::pki_types::ServerName;
 use rustls::{ClientConfig, ClientConnection, StreamOwned};
 
 use super::mime::base64_text;
@@ -232,30 +231,14 @@ fn connect(server: &Server) -> io::Result<Stream> {
                 tcp.set_write_timeout(Some(server.timeouts.write))?;
                 return match &server.tls {
                     None => Ok(Stream::Plain(tcp)),
-                    Some(config) => handshake(config, &server.host, tcp),
+                    Some(config) => crate::socket::tls::handshake(config, &server.host, tcp)
+                        .map(|stream| Stream::Tls(Box::new(stream))),
                 };
             }
             Err(error) => last_error = error,
         }
     }
     Err(last_error)
-}
-
-fn handshake(config: &Arc<ClientConfig>, host: &str, tcp: TcpStream) -> io::Result<Stream> {
-    let name = ServerName::try_from(host.to_string())
-        .map_err(|error| io::Error::new(io::ErrorKind::InvalidInput, error))?;
-    let connection = ClientConnection::new(Arc::clone(config), name)
-        .map_err(|error| io::Error::new(io::ErrorKind::InvalidData, error))?;
-    let mut stream = StreamOwned::new(connection, tcp);
-    while stream.conn.is_handshaking() {
-        stream.conn.complete_io(&mut stream.sock).map_err(|error| {
-            io::Error::new(
-                error.kind(),
-                format!("javax.net.ssl.SSLHandshakeException: {error}"),
-            )
-        })?;
-    }
-    Ok(Stream::Tls(Box::new(stream)))
 }
 
 /// Logs in with the first mechanism, in JavaMail's order, that the server offers; a server

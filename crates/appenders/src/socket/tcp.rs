@@ -21,7 +21,6 @@ use std::time::{Duration, Instant};
 
 use l4rs_config::model::SocketOptionsSpec;
 use l4rs_core::{socket, status, Layout};
-use rustls::pki_types::ServerName;
 use rustls::{ClientConfig, ClientConnection, StreamOwned};
 
 use super::reconnect::{self, ConnectionState, Link, Reconnecting};
@@ -488,19 +487,7 @@ fn connect_to(options: &TcpOptions, address: &SocketAddr) -> io::Result<Stream> 
     };
     // The handshake reads; it is bounded as writes are.
     tcp.set_read_timeout(Some(options.write_timeout))?;
-    let server_name = ServerName::try_from(options.host.clone())
-        .map_err(|error| io::Error::new(io::ErrorKind::InvalidInput, error))?;
-    let connection = ClientConnection::new(Arc::clone(config), server_name)
-        .map_err(|error| io::Error::new(io::ErrorKind::InvalidData, error))?;
-    let mut stream = StreamOwned::new(connection, tcp);
-    while stream.conn.is_handshaking() {
-        stream.conn.complete_io(&mut stream.sock).map_err(|error| {
-            io::Error::new(
-                error.kind(),
-                format!("javax.net.ssl.SSLHandshakeException: {error}"),
-            )
-        })?;
-    }
+    let stream = super::tls::handshake(config, &options.host, tcp)?;
     Ok(Stream::Tls(Box::new(stream)))
 }
 

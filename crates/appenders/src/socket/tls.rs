@@ -19,6 +19,30 @@ use rustls::{
 
 use crate::AppenderBuildError;
 
+/// Runs the TLS handshake with `host` over `tcp` (whose timeouts bound it); a failure reads
+/// as Java's `SSLHandshakeException`.
+pub(crate) fn handshake(
+    config: &Arc<ClientConfig>,
+    host: &str,
+    tcp: std::net::TcpStream,
+) -> std::io::Result<rustls::StreamOwned<rustls::ClientConnection, std::net::TcpStream>> {
+    use std::io::{Error, ErrorKind};
+    let server_name = ServerName::try_from(host.to_string())
+        .map_err(|error| Error::new(ErrorKind::InvalidInput, error))?;
+    let connection = rustls::ClientConnection::new(Arc::clone(config), server_name)
+        .map_err(|error| Error::new(ErrorKind::InvalidData, error))?;
+    let mut stream = rustls::StreamOwned::new(connection, tcp);
+    while stream.conn.is_handshaking() {
+        stream.conn.complete_io(&mut stream.sock).map_err(|error| {
+            Error::new(
+                error.kind(),
+                format!("javax.net.ssl.SSLHandshakeException: {error}"),
+            )
+        })?;
+    }
+    Ok(stream)
+}
+
 /// What a loaded store holds.
 struct Store {
     certificates: Vec<CertificateDer<'static>>,

@@ -16,10 +16,9 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use common::{
-    mask_html_clock_readings, oracle_dir, oracle_java_opts, replay_binary, require_oracle,
+    mask_html_clock_readings, materialize, oracle_dir, replay_binary, replay_into, require_oracle,
     scenario_name, scenarios_under, workspace_root,
 };
 use l4rs_tests::smtp::{Mail, SinkOptions, SmtpSink};
@@ -37,23 +36,6 @@ struct Compared {
     rcpt_tos: Vec<String>,
     login: Option<String>,
     message: String,
-}
-
-/// Copies `scenario` into `into` with the server's port written into its configuration.
-fn materialize(scenario: &Path, into: &Path, port: u16) {
-    let _ = std::fs::remove_dir_all(into);
-    std::fs::create_dir_all(into).expect("scenario copy");
-    for file in ["events.jsonl", "scenario.json"] {
-        if scenario.join(file).exists() {
-            std::fs::copy(scenario.join(file), into.join(file)).expect("copy");
-        }
-    }
-    let xml = std::fs::read_to_string(scenario.join("log4j2.xml")).expect("log4j2.xml");
-    std::fs::write(
-        into.join("log4j2.xml"),
-        xml.replace("@SMTP_PORT@", &port.to_string()),
-    )
-    .expect("write log4j2.xml");
 }
 
 /// The message with what changes from run to run masked.
@@ -84,31 +66,20 @@ fn masked(data: &[u8]) -> String {
     mask_html_clock_readings(&lines.join("\n"), true)
 }
 
-/// Runs `command` (a replay tool, by the contract of shared/oracle/SCENARIO.md) on `scenario`
-/// against a fresh server; returns the mails it received, or `None` without aiosmtpd.
-fn replay(command: &Path, scenario: &Path, work: &Path) -> Option<Vec<Compared>> {
+/// Runs `command` (a replay tool, by the contract of shared/oracle/SCENARIO.md; the oracle's
+/// when `oracle`) on `scenario` against a fresh server; returns the mails it received, or
+/// `None` without aiosmtpd.
+fn replay(command: &Path, scenario: &Path, work: &Path, oracle: bool) -> Option<Vec<Compared>> {
     let options = SinkOptions {
         login: Some(("log4rs".to_string(), "secret".to_string())),
         ..SinkOptions::default()
     };
     let sink = SmtpSink::start(&work.join("mails"), &options)?;
     let copy = work.join("scenario");
-    materialize(scenario, &copy, sink.port());
+    materialize(scenario, &copy, &[("@SMTP_PORT@", sink.port().to_string())]);
     let out = work.join("out");
     let _ = std::fs::remove_dir_all(&out);
-    let output = Command::new(command)
-        .env("ORACLE_JAVA_OPTS", oracle_java_opts())
-        .env("TZ", "UTC")
-        .arg(&copy)
-        .arg(&out)
-        .output()
-        .expect("run the replay tool");
-    assert!(
-        output.status.success(),
-        "{command:?} failed on {}: {}",
-        scenario.display(),
-        String::from_utf8_lossy(&output.stderr)
-    );
+    replay_into(command, &copy, &out, oracle);
     let mails: Vec<Mail> = sink.mails();
     Some(
         mails
@@ -143,10 +114,11 @@ fn mails_are_log4j2s() {
             &oracle_dir().join("log4j2-java/run.sh"),
             &scenario,
             &work.join("log4j2"),
+            true,
         ) else {
             return;
         };
-        let Some(ours) = replay(&replay_binary(), &scenario, &work.join("l4rs")) else {
+        let Some(ours) = replay(&replay_binary(), &scenario, &work.join("l4rs"), false) else {
             return;
         };
         let known = KNOWN_DIFFERENCES.iter().find(|(known, _)| *known == name);

@@ -14,7 +14,8 @@ use std::process::Command;
 use std::time::Duration;
 
 use common::{
-    oracle_dir, oracle_java_opts, replay_binary, require_oracle, scenario_name, workspace_root,
+    materialize, oracle_dir, oracle_java_opts, replay_binary, require_oracle, scenario_name,
+    workspace_root,
 };
 use l4rs_tests::net::{TcpReceiver, UdpReceiver};
 
@@ -25,29 +26,20 @@ struct Sent {
     datagrams: Vec<String>,
 }
 
-/// Copies `scenario` into `into` with the receivers' ports written into its configuration.
-fn materialize(scenario: &Path, into: &Path, tcp: u16, udp: u16) {
-    let _ = std::fs::remove_dir_all(into);
-    std::fs::create_dir_all(into).unwrap();
-    for file in ["events.jsonl", "scenario.json"] {
-        if scenario.join(file).exists() {
-            std::fs::copy(scenario.join(file), into.join(file)).unwrap();
-        }
-    }
-    let xml = std::fs::read_to_string(scenario.join("log4j2.xml")).unwrap();
-    let xml = xml
-        .replace("@TCP_PORT@", &tcp.to_string())
-        .replace("@UDP_PORT@", &udp.to_string());
-    std::fs::write(into.join("log4j2.xml"), xml).unwrap();
-}
-
 /// Runs `command` (a replay tool, by the contract of shared/oracle/SCENARIO.md) on
 /// `scenario` against fresh receivers; returns what they recorded.
 fn replay(command: &[&Path], scenario: &Path, work: &Path) -> Sent {
     let tcp = TcpReceiver::start();
     let udp = UdpReceiver::start();
     let copy = work.join("scenario");
-    materialize(scenario, &copy, tcp.port(), udp.port());
+    materialize(
+        scenario,
+        &copy,
+        &[
+            ("@TCP_PORT@", tcp.port().to_string()),
+            ("@UDP_PORT@", udp.port().to_string()),
+        ],
+    );
     let out = work.join("out");
     let _ = std::fs::remove_dir_all(&out);
     let mut process = if command.len() == 1 {

@@ -329,3 +329,20 @@ pub(crate) fn mask_html_clock_readings(text: &str, elapsed_time: bool) -> String
     }
     masked.join("\n")
 }
+
+/// Copies the scenario folder `scenario` into `into` with each `(placeholder, value)` written
+/// into its configuration: a receiver's port, known only once the receiver listens.
+pub(crate) fn materialize(scenario: &Path, into: &Path, values: &[(&str, String)]) {
+    let _ = std::fs::remove_dir_all(into);
+    std::fs::create_dir_all(into).expect("the scenario's copy");
+    for file in ["events.jsonl", "scenario.json"] {
+        if scenario.join(file).exists() {
+            std::fs::copy(scenario.join(file), into.join(file)).expect("copy");
+        }
+    }
+    let mut xml = std::fs::read_to_string(scenario.join("log4j2.xml")).expect("log4j2.xml");
+    for (placeholder, value) in values {
+        xml = xml.replace(placeholder, value);
+    }
+    std::fs::write(into.join("log4j2.xml"), xml).expect("write log4j2.xml");
+}

@@ -24,6 +24,8 @@ pub struct Mail {
     pub login: Option<String>,
     /// The name the client gave in `EHLO`/`HELO`.
     pub ehlo: String,
+    /// True when the mail came over TLS (from the first byte, or after `STARTTLS`).
+    pub tls: bool,
     /// The message, as received (CRLF lines, dot-stuffing undone).
     pub data: Vec<u8>,
 }
@@ -35,6 +37,9 @@ pub struct SinkOptions {
     pub login: Option<(String, String)>,
     /// A certificate and key in PEM files: TLS from the first byte.
     pub tls: Option<(PathBuf, PathBuf)>,
+    /// A certificate and key in PEM files: `STARTTLS` offered and required before any mail
+    /// (and before a login).
+    pub starttls: Option<(PathBuf, PathBuf)>,
     /// How many messages to answer with 451 (try again later) before accepting any.
     pub refuse_first: usize,
 }
@@ -73,6 +78,9 @@ impl SmtpSink {
         }
         if let Some((certificate, key)) = &options.tls {
             command.arg("--tls").arg(certificate).arg(key);
+        }
+        if let Some((certificate, key)) = &options.starttls {
+            command.arg("--starttls").arg(certificate).arg(key);
         }
         command
             .arg("--refuse-first")
@@ -171,6 +179,7 @@ fn read_mail(path: &Path) -> Mail {
             .unwrap_or_default(),
         login: string("login"),
         ehlo: string("ehlo").unwrap_or_default(),
+        tls: value["tls"].as_bool().unwrap_or(false),
         data: base64::Engine::decode(
             &base64::engine::general_purpose::STANDARD,
             string("data").unwrap_or_default(),

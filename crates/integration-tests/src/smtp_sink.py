@@ -5,8 +5,11 @@ OUT_DIR as NNNN.json: the envelope (MAIL FROM, RCPT TO), the user that logged in
 name and the message's bytes as received (base64). Prints "ready PORT" once it listens; exits
 after --lifetime seconds at the latest.
 
-usage: smtp_sink.py OUT_DIR [--auth USER:PASSWORD] [--tls CERT KEY] [--refuse-first N]
-                   [--lifetime SECONDS]
+usage: smtp_sink.py OUT_DIR [--auth USER:PASSWORD] [--tls CERT KEY] [--starttls CERT KEY]
+                   [--refuse-first N] [--lifetime SECONDS]
+
+--tls speaks TLS from the first byte; --starttls offers STARTTLS, requires it before any mail,
+and offers AUTH only after it.
 
 --refuse-first N answers the first N messages with 451 (try again later) and records nothing.
 """
@@ -42,6 +45,7 @@ class Recorder:
             "rcpt_tos": envelope.rcpt_tos,
             "login": login,
             "ehlo": session.host_name,
+            "tls": server.transport.get_extra_info("ssl_object") is not None,
             "data": base64.b64encode(envelope.original_content).decode("ascii"),
         }
         path = os.path.join(self.out, "%04d.json" % self.count)
@@ -58,6 +62,7 @@ def main():
     parser.add_argument("out")
     parser.add_argument("--auth")
     parser.add_argument("--tls", nargs=2)
+    parser.add_argument("--starttls", nargs=2)
     parser.add_argument("--refuse-first", type=int, default=0)
     parser.add_argument("--lifetime", type=float, default=300)
     args = parser.parse_args()
@@ -75,11 +80,15 @@ def main():
             # The user's name is what the session remembers, for the mail's record.
             return AuthResult(success=ok, auth_data=data.login.decode() if ok else None)
 
-        options.update(authenticator=authenticate, auth_require_tls=False)
+        options.update(authenticator=authenticate, auth_require_tls=bool(args.starttls))
     if args.tls:
         context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
         context.load_cert_chain(args.tls[0], args.tls[1])
         options.update(ssl_context=context)
+    if args.starttls:
+        context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        context.load_cert_chain(args.starttls[0], args.starttls[1])
+        options.update(tls_context=context, require_starttls=True)
     controller = Controller(Recorder(args.out, args.refuse_first), hostname="127.0.0.1", port=port, **options)
     controller.start()
     print("ready %d" % port, flush=True)

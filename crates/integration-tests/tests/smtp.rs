@@ -1,5 +1,6 @@
 //! The SMTP appender against a real server (aiosmtpd, `src/smtp.rs`): `smtps` with the
-//! server's certificate checked against a PEM trust store and a login; an `<Async>` appender in
+//! server's certificate checked against a PEM trust store and a login; `STARTTLS` asked for
+//! by JavaMail's `mail.smtp.starttls.required`; an `<Async>` appender in
 //! front, with the subject formatted from the event's context map on the queue's thread; a
 //! mail the server refuses, whose events the next mail carries; and a server that is not
 //! there, whose refused connection fails the call at once (and reaches a caller whose appender
@@ -67,6 +68,7 @@ fn smtps_with_a_trust_store_and_a_login() {
     let mails = sink.wait_for(1, Duration::from_secs(10));
     l4rs::shutdown();
     assert_eq!(mails.len(), 1, "{mails:?}");
+    assert!(mails[0].tls);
     assert_eq!(mails[0].login.as_deref(), Some("ops"));
     assert_eq!(mails[0].mail_from, "app@example.com");
     assert_eq!(mails[0].rcpt_tos, ["ops@example.com"]);
@@ -76,6 +78,48 @@ fn smtps_with_a_trust_store_and_a_login() {
         body(&mails[0].data),
         "WARN two\nWARN three\nERROR over TLS\n"
     );
+}
+
+#[test]
+fn starttls_when_the_javamail_property_asks_for_it() {
+    let _turn = serial();
+    let dir = fresh_output_dir("smtp-starttls");
+    let Some(certificates) = Certificates::generate(&dir.join("certificates")) else {
+        return;
+    };
+    // The server takes no mail and offers no login before STARTTLS.
+    let options = SinkOptions {
+        login: Some(("ops".to_string(), "s3cret".to_string())),
+        starttls: Some((
+            certificates.dir.join("server.pem"),
+            certificates.dir.join("server.key"),
+        )),
+        ..SinkOptions::default()
+    };
+    let Some(sink) = SmtpSink::start(&dir.join("mails"), &options) else {
+        return;
+    };
+    l4rs::set_system_property("mail.smtp.starttls.required", "true");
+    let xml = format!(
+        r#"<Configuration status="warn"><Appenders>
+  <SMTP name="mail" smtpHost="localhost" smtpPort="{port}" smtpUsername="ops" smtpPassword="s3cret"
+        to="ops@example.com" from="app@example.com" subject="%m">
+    <PatternLayout pattern="%p %m%n"/>
+    <SSL><TrustStore location="{ca}" type="PEM"/></SSL>
+  </SMTP>
+</Appenders><Loggers><Root level="info"><AppenderRef ref="mail"/></Root></Loggers></Configuration>"#,
+        port = sink.port(),
+        ca = certificates.dir.join("ca.pem").display(),
+    );
+    l4rs::init_with_file(write_config(&dir, &xml)).expect("the configuration loads");
+    l4rs::error!(l4rs::get_logger("app"), "after STARTTLS");
+    let mails = sink.wait_for(1, Duration::from_secs(10));
+    l4rs::shutdown();
+    l4rs::clear_system_property("mail.smtp.starttls.required");
+    assert_eq!(mails.len(), 1, "{mails:?}");
+    assert!(mails[0].tls, "the mail came in clear");
+    assert_eq!(mails[0].login.as_deref(), Some("ops"));
+    assert_eq!(body(&mails[0].data), "ERROR after STARTTLS\n");
 }
 
 #[test]

@@ -226,7 +226,7 @@ pub(crate) fn header_value(mailboxes: &[Mailbox], mut used: usize) -> String {
             used += 2;
         }
         let text = super::mime::fold(0, &mailbox.header_text());
-        let first_segment = text.find("\r\n").unwrap_or(text.len());
+        let first_segment = super::mime::java_length(text.split("\r\n").next().unwrap_or(""));
         if used + first_segment > 76 {
             if value.ends_with(' ') {
                 value.pop();
@@ -236,8 +236,8 @@ pub(crate) fn header_value(mailboxes: &[Mailbox], mut used: usize) -> String {
         }
         value.push_str(&text);
         used = match text.rfind("\r\n") {
-            Some(position) => text.len() - position - 2,
-            None => used + text.len(),
+            Some(position) => super::mime::java_length(&text[position + 2..]),
+            None => used + super::mime::java_length(&text),
         };
     }
     value

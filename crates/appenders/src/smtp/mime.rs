@@ -333,14 +333,16 @@ fn q_encodes(c: u8, specials: &str) -> bool {
 /// text made safe for a header (`makesafe`).
 pub(crate) fn fold(mut used: usize, text: &str) -> String {
     let mut rest = text.trim_end_matches([' ', '\t', '\r', '\n']);
-    if used + rest.chars().count() <= 76 {
+    if used + java_length(rest) <= 76 {
         return make_safe(rest);
     }
     let mut folded = String::with_capacity(rest.len() + 4);
     let mut last = '\0';
-    while used + rest.chars().count() > 76 {
+    while used + java_length(rest) > 76 {
         let mut last_space = None;
-        for (position, (index, c)) in rest.char_indices().enumerate() {
+        // Java's index: UTF-16 units.
+        let mut position = 0;
+        for (index, c) in rest.char_indices() {
             if last_space.is_some() && used + position > 76 {
                 break;
             }
@@ -348,6 +350,7 @@ pub(crate) fn fold(mut used: usize, text: &str) -> String {
                 last_space = Some(index);
             }
             last = c;
+            position += c.len_utf16();
         }
         let Some(space) = last_space else {
             // No place to break: the rest stays on one line.
@@ -362,6 +365,11 @@ pub(crate) fn fold(mut used: usize, text: &str) -> String {
     }
     folded.push_str(rest);
     make_safe(&folded)
+}
+
+/// A text's length as Java counts it: UTF-16 units.
+pub(crate) fn java_length(text: &str) -> usize {
+    text.encode_utf16().count()
 }
 
 /// JavaMail's `makesafe`: a header value's line breaks each followed by white space (a space
@@ -463,8 +471,15 @@ pub(crate) fn write_message(
     out.extend_from_slice(boundary.as_bytes());
     out.extend_from_slice(b"\r\n");
     let encoding = transfer_encoding(content, content_type);
-    // log4j2 appends the charset to the layout's type whatever it holds.
-    out.extend_from_slice(format!("Content-Type: {content_type}; charset=UTF-8\r\n").as_bytes());
+    // log4j2 appends the charset to the layout's type whatever it holds. A line break in it
+    // (an HtmlLayout's `contentType`) is made safe, so it cannot end the part's headers.
+    out.extend_from_slice(
+        format!(
+            "Content-Type: {}; charset=UTF-8\r\n",
+            make_safe(content_type)
+        )
+        .as_bytes(),
+    );
     out.extend_from_slice(
         format!("Content-Transfer-Encoding: {}\r\n\r\n", encoding.name()).as_bytes(),
     );

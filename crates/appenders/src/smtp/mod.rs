@@ -8,12 +8,13 @@
 //! * the mail's headers, part and transfer encoding are JavaMail's (see [`mime`]);
 //! * the mail is sent on the thread that logged the event, one mail at a time, as log4j2
 //!   sends it; put an `<Async>` appender in front to keep callers from waiting for the server;
-//! * every step of the conversation is bounded (10 s by default; `mail.smtp.connectiontimeout`,
-//!   `mail.smtp.timeout` and `mail.smtp.writetimeout`, in milliseconds, set through
-//!   `l4rs::set_system_property`, as a log4j2 program sets the JVM's), where JavaMail waits
-//!   without limit;
-//! * a mail that cannot be sent leaves its events in the buffer, so the next mail carries
-//!   them (log4j2 drops them);
+//! * JavaMail's properties that a log4j2 program sets on the JVM are read from
+//!   `l4rs::set_system_property`: `mail.<protocol>.starttls.enable` and `.starttls.required`,
+//!   `.ssl.checkserveridentity`, `.localhost`, `.from` and the timeouts;
+//! * the conversation is bounded (see [`client::Timeouts`]; 10 s each by default), where
+//!   JavaMail waits without limit;
+//! * a mail the server did not take leaves its events in the buffer, so the next mail carries
+//!   them (log4j2 drops them); the buffer never holds more than `bufferSize` events;
 //! * an address list that is no list of addresses is refused when the appender is built,
 //!   naming the attribute (log4j2 reports it at every mail it then fails to send);
 //! * without `subject`, the mail has no `Subject` header (log4j2 2.19 fails every mail with a
@@ -70,7 +71,6 @@ pub struct SmtpAppender {
     date: DateFormatter,
     /// The host name in each `Message-ID`.
     host_name: String,
-    mails: AtomicU64,
 }
 
 /// The address headers, written once.
@@ -110,15 +110,25 @@ impl Kept {
     }
 
     /// Puts back events of a mail that could not be sent, before any kept since, keeping the
-    /// newest `capacity`.
+    /// newest `capacity`; the older ones are dropped.
     fn restore(&mut self, mut mailed: Vec<Vec<u8>>) {
         mailed.extend(self.events.drain(..));
         let skip = mailed.len().saturating_sub(self.capacity);
-        let mut mailed = mailed.into_iter();
-        for dropped in mailed.by_ref().take(skip) {
-            self.spare.push(dropped);
-        }
-        self.events.extend(mailed);
+        self.events.extend(mailed.into_iter().skip(skip));
+        self.trim_spare();
+    }
+
+    /// Takes back the buffers of mailed events for reuse.
+    fn recycle(&mut self, mailed: Vec<Vec<u8>>) {
+        self.spare.extend(mailed);
+        self.trim_spare();
+    }
+
+    /// Keeps no more buffers than the kept events can fill: the memory of the buffer stays
+    /// bounded by `bufferSize` events, however many mails fail.
+    fn trim_spare(&mut self) {
+        let room = self.capacity.saturating_sub(self.events.len());
+        self.spare.truncate(room);
     }
 }
 
@@ -152,7 +162,6 @@ impl SmtpAppender {
             stopped: AtomicBool::new(false),
             date: DateFormatter::new(Some("EEE, d MMM yyyy HH:mm:ss Z (z)"), None),
             host_name: prepared.host_name,
-            mails: AtomicU64::new(0),
             name,
         })
     }
@@ -192,28 +201,44 @@ impl SmtpAppender {
         });
         let result = self.transmit(&content, subject.as_deref());
         let mut kept = self.kept();
-        match &result {
-            Ok(()) => kept.spare.extend(mailed),
-            Err(_) => {
+        match result {
+            Ok(()) => {
+                kept.recycle(mailed);
+                Ok(())
+            }
+            // The server certainly did not take the mail: its events go with the next one.
+            Err(failure) if failure.unsent => {
                 let mut unsent = mailed;
                 unsent.push(trigger);
                 kept.restore(unsent);
+                Err(failure.reason)
+            }
+            // It may have taken it: sending the events again could deliver them twice.
+            Err(failure) => {
+                kept.recycle(mailed);
+                Err(failure.reason)
             }
         }
-        result
     }
 
     /// Writes the message and holds the conversation, one mail at a time.
-    fn transmit(&self, content: &[u8], subject: Option<&str>) -> Result<(), String> {
-        let server = self.server.as_ref().map_err(String::clone)?;
+    fn transmit(&self, content: &[u8], subject: Option<&str>) -> Result<(), client::Failure> {
+        let server = self.server.as_ref().map_err(|reason| client::Failure {
+            reason: reason.clone(),
+            unsent: true,
+        })?;
         let _one_at_a_time = self.sending.lock().unwrap_or_else(|e| e.into_inner());
         let now = Timestamp::now();
         let millis = now.epoch_seconds() * 1000 + i64::from(now.nano_of_second() / 1_000_000);
-        let count = self.mails.fetch_add(1, Ordering::Relaxed);
-        // JavaMail's forms: a hash, a counter and the time.
+        // JavaMail's forms: a hash, a counter and the time, the counters process-wide, so
+        // that two appenders' mails of one millisecond still differ.
+        static PARTS: AtomicU64 = AtomicU64::new(0);
+        static MESSAGES: AtomicU64 = AtomicU64::new(1);
+        let part = PARTS.fetch_add(1, Ordering::Relaxed);
+        let id = MESSAGES.fetch_add(1, Ordering::Relaxed);
         let unique = (std::process::id() as u64).wrapping_mul(2_654_435_761) % 1_000_000_000;
-        let boundary = format!("----=_Part_{count}_{unique}.{millis}");
-        let message_id = format!("<{unique}.{}.{millis}@{}>", count + 1, self.host_name);
+        let boundary = format!("----=_Part_{part}_{unique}.{millis}");
+        let message_id = format!("<{unique}.{id}.{millis}@{}>", self.host_name);
         let mut date = String::new();
         self.date.format(now, &mut date);
         let headers = mime::Headers {
@@ -286,6 +311,16 @@ fn prepare(name: &str, spec: &SmtpSpec) -> Result<Prepared, AppenderBuildError> 
     let sender = property("from")
         .or_else(|| from.as_ref().map(|mailbox| mailbox.address.clone()))
         .unwrap_or_default();
+    // The sender may come from a property rather than `from`; it goes into `MAIL FROM` as it is.
+    if !sender.is_empty() && address::parse_list(&sender).map(|list| list.len()) != Ok(1) {
+        return Err(AppenderBuildError::Smtp {
+            message: format!(
+                "SmtpAppender {name}: the sender \"{sender}\" (mail.{}.from, mail.from or the user's name) is not one mail address",
+                spec.protocol
+            ),
+            help: Some(format!("give {name} from=\"…\" with one address, or set mail.{}.from to one", spec.protocol)),
+        });
+    }
     let header = |name: &str, mailboxes: &[Mailbox]| {
         (!mailboxes.is_empty()).then(|| address::header_value(mailboxes, name.len() + 2))
     };
@@ -318,15 +353,23 @@ pub(crate) fn check(name: &str, spec: &SmtpSpec) -> Result<(), AppenderBuildErro
 
 /// The server `spec` names, or why it cannot be reached (an unknown protocol, reported at each
 /// mail as JavaMail reports it); an error when its trust store cannot be loaded.
+///
+/// `property` reads the JavaMail properties a log4j2 program sets on the JVM and log4j2
+/// passes to JavaMail's session: `mail.<protocol>.…` timeouts, `localhost`, and for `smtp`
+/// `starttls.enable` and `starttls.required`.
 fn server(
     name: &str,
     spec: &SmtpSpec,
     host_name: &str,
     property: impl Fn(&str) -> Option<String>,
 ) -> Result<Result<client::Server, String>, AppenderBuildError> {
-    let smtps = match spec.protocol.as_str() {
-        "smtp" => false,
-        "smtps" => true,
+    let flag =
+        |key: &str| property(key).is_some_and(|value| value.trim().eq_ignore_ascii_case("true"));
+    let encryption = match spec.protocol.as_str() {
+        "smtps" => client::Encryption::Implicit,
+        "smtp" if flag("starttls.required") => client::Encryption::StartTlsRequired,
+        "smtp" if flag("starttls.enable") => client::Encryption::StartTls,
+        "smtp" => client::Encryption::Plain,
         other => {
             return Ok(Err(format!(
                 "javax.mail.NoSuchProviderException: No provider for {other} (help: smtpProtocol must be smtp or smtps)"
@@ -339,8 +382,13 @@ fn server(
             .filter(|&millis| millis > 0)
             .map_or(DEFAULT_TIMEOUT, Duration::from_millis)
     };
-    let tls = if smtps {
-        let ssl = spec.ssl.clone().unwrap_or_else(|| SslSpec {
+    let tls_config = if encryption == client::Encryption::Plain {
+        None
+    } else {
+        // The appender's <Ssl>, else the system's certificate authorities; the host name is
+        // checked when <Ssl verifyHostName="true"> or `mail.<protocol>.ssl.checkserveridentity`
+        // asks for it (JavaMail 1.6 does not check it by default).
+        let mut ssl = spec.ssl.clone().unwrap_or_else(|| SslSpec {
             protocol: None,
             key_store: None,
             trust_store: Some(StoreSpec {
@@ -351,6 +399,7 @@ fn server(
             }),
             verify_host_name: false,
         });
+        ssl.verify_host_name |= flag("ssl.checkserveridentity");
         Some(
             crate::socket::tls::client_config(name, &ssl).map_err(|error| {
                 AppenderBuildError::Smtp {
@@ -359,17 +408,19 @@ fn server(
                 }
             })?,
         )
-    } else {
-        None
     };
+    let debug: Option<client::DebugSink> = spec
+        .debug
+        .then(|| Arc::new(|line: &str| eprintln!("DEBUG SMTP: {line}")) as client::DebugSink);
     Ok(Ok(client::Server {
         host: spec.host.clone().unwrap_or_else(|| host_name.to_string()),
         port: match spec.port {
-            0 if smtps => SMTPS_PORT,
+            0 if encryption == client::Encryption::Implicit => SMTPS_PORT,
             0 => SMTP_PORT,
             port => port,
         },
-        tls,
+        encryption,
+        tls_config,
         login: spec.username.clone().zip(spec.password.clone()),
         client_name: property("localhost").unwrap_or_else(|| host_name.to_string()),
         timeouts: client::Timeouts {
@@ -377,7 +428,7 @@ fn server(
             read: millis("timeout"),
             write: millis("writetimeout"),
         },
-        debug: spec.debug,
+        debug,
     }))
 }
 
@@ -546,5 +597,30 @@ mod tests {
         };
         empty.push(b"x");
         assert!(empty.events.is_empty());
+    }
+
+    #[test]
+    fn failing_mails_keep_no_more_buffers_than_the_buffer_holds() {
+        for capacity in [0, 3] {
+            let mut kept = Kept {
+                capacity,
+                events: VecDeque::new(),
+                spare: Vec::new(),
+            };
+            for _ in 0..100 {
+                kept.push(b"kept");
+                let mailed: Vec<Vec<u8>> = kept.events.drain(..).collect();
+                let mut unsent = mailed;
+                unsent.push(b"trigger".to_vec());
+                kept.restore(unsent);
+                assert!(
+                    kept.events.len() + kept.spare.len() <= capacity,
+                    "{capacity}"
+                );
+            }
+            let mailed: Vec<Vec<u8>> = kept.events.drain(..).collect();
+            kept.recycle(mailed);
+            assert!(kept.spare.len() <= capacity);
+        }
     }
 }

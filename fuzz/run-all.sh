@@ -62,4 +62,5 @@ relp_frames 4096 -
 routing_routes 1024 xml.dict
 time_filter 256 -
 smtp_mail 4096 -
+context_map_file 4096 -
 TARGETS

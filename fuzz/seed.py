@@ -132,6 +132,11 @@ def main():
                  "y@x.org\0s\0text/plain; charset=UTF-16\0trailing space \r\n.dot\r"]:
         add("smtp_mail", mail)
 
+    for pairs in ['{"configs": {"user": ["alice", "bob"], "tenant": ["t9"]}, "other": 1}',
+                  '{"configs": {"id": [7, 8.5, true, null]}}', '{"configs": {}}', 'null', '[1]',
+                  '{"configs": {"user": "alice"}}', '{"configs": null}']:
+        add("context_map_file", pairs)
+
     for target in sorted(p.name for p in CORPUS.iterdir()):
         print(f"{target}: {len(list((CORPUS / target).iterdir()))} seeds")
 

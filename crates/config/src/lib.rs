@@ -31,6 +31,7 @@
 
 #![warn(missing_docs)]
 
+pub mod context_map_file;
 mod default;
 pub mod diagnostic;
 pub mod load;

@@ -294,6 +294,7 @@ l4rs_plugins! {
     Replace => "replace",
     // Filters.
     ThresholdFilter => "filter",
+    MutableThreadContextMapFilter => "filter",
     LevelRangeFilter => "filter",
     LevelMatchFilter => "filter",
     RegexFilter => "filter",
@@ -343,6 +344,10 @@ const L4RS_EXTENSIONS: &[&str] = &["rollingmemorymappedfile"];
 const ALIASES: &[(&str, Plugin)] = &[
     ("appender-ref", Plugin::AppenderRef),
     ("contextmapfilter", Plugin::ThreadContextMapFilter),
+    (
+        "mutablecontextmapfilter",
+        Plugin::MutableThreadContextMapFilter,
+    ),
     // SocketAppender's `@PluginElement("SslConfiguration") @PluginAliases("SslConfig")`.
     ("sslconfig", Plugin::Ssl),
     ("sslconfiguration", Plugin::Ssl),

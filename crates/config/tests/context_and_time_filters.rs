@@ -183,3 +183,72 @@ fn map_filters_bind_their_pairs_and_report_a_failed_one_in_filters() {
         Some(FilterSpec::Composite(children)) if children.len() == 1
     ));
 }
+
+/// `MutableThreadContextMapFilter` (and its alias): the file read when the configuration is
+/// loaded, with log4j2 2.19's messages as its oracle printed them for the same files (the
+/// decisions are compared with log4j2's by crates/filter/src/mutable_thread_context_map.rs;
+/// the scenario format cannot run it: log4j2 fails to stop a filter that does not poll).
+#[test]
+fn mutable_context_map_files_are_read_with_log4j2s_messages() {
+    let dir = l4rs_test_support::TempDir::new("mutable-context-map-config");
+    let write = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).expect("write");
+        path.display().to_string()
+    };
+    let users = write("users.json", r#"{"configs": {"user": ["alice", null]}}"#);
+    let null = write("null.json", "null");
+    let empty = write("empty.json", r#"{"configs": {}}"#);
+    let config = load_with(
+        &[],
+        &format!(
+            r#"<Console name="U"><MutableThreadContextMapFilter configLocation="file:{users}" pollInterval="5" onMatch="ACCEPT"/></Console>
+<Console name="N"><MutableContextMapFilter configLocation="{null}"/></Console>
+<Console name="E"><MutableThreadContextMapFilter configLocation="{empty}"/></Console>
+<Console name="M"><MutableThreadContextMapFilter configLocation="{missing}/none.json"/></Console>
+<Console name="X"><MutableThreadContextMapFilter foo="1"/></Console>
+<Console name="H"><MutableThreadContextMapFilter configLocation="https://config.example/pairs.json"/></Console>"#,
+            missing = dir.path().display()
+        ),
+    );
+    let class = "org.apache.logging.log4j.core.filter.MutableThreadContextMapFilter";
+    assert_eq!(
+        common::messages(&config),
+        [
+            "Ignoring null value for user".to_string(),
+            "No configs element in MutableThreadContextMapFilter configuration".to_string(),
+            "Unexpected response returned on initial call: ERROR".to_string(),
+            "MutableThreadContextMapFilter contains an invalid element or attribute \"foo\"".to_string(),
+            format!("Could not create plugin of type class {class} for element MutableThreadContextMapFilter: java.lang.NullPointerException java.lang.NullPointerException"),
+            format!("Unable to invoke factory method in class {class} for element MutableThreadContextMapFilter: java.lang.IllegalStateException: No factory method found for class {class} java.lang.IllegalStateException: No factory method found for class {class}"),
+            "MutableThreadContextMapFilter configLocation=\"https://config.example/pairs.json\" is not a file: l4rs reads the pairs from a file only; the filter is not created".to_string(),
+        ]
+    );
+    let Some(FilterSpec::MutableThreadContextMap {
+        poll_seconds,
+        initial,
+        verdicts,
+        ..
+    }) = filter_of(&config, "U")
+    else {
+        panic!("{:?}", filter_of(&config, "U"))
+    };
+    assert_eq!(poll_seconds, 5);
+    assert_eq!(
+        initial,
+        Some(vec![("user".to_string(), strings(&["alice"]))])
+    );
+    assert_eq!(verdicts.on_match, FilterResult::Accept);
+    for name in ["N", "E", "M"] {
+        assert!(
+            matches!(
+                filter_of(&config, name),
+                Some(FilterSpec::MutableThreadContextMap { initial: None, .. })
+            ),
+            "{name}: {:?}",
+            filter_of(&config, name)
+        );
+    }
+    assert_eq!(filter_of(&config, "X"), None);
+    assert_eq!(filter_of(&config, "H"), None);
+}

@@ -1,7 +1,7 @@
 // The Java side of the comparisons that no scenario can stage: log4j2's own parsers and calendar
 // arithmetic asked about each line of stdin, one answer per line on stdout.
 //
-// Usage: run-java.sh Log4j2Answers periods|names|cron|size|age|glob < QUESTIONS > ANSWERS
+// Usage: run-java.sh Log4j2Answers periods|names|cron|size|age|glob|contextmap < QUESTIONS > ANSWERS
 //
 // periods: the period arithmetic of time-based rolling, PatternProcessor (the
 //   `periods_against_log4j2` tests of crates/appenders/src/rolling/pattern/). A question is
@@ -25,6 +25,12 @@
 //   IfLastModified age, answered with Duration.parse's milliseconds, or "invalid". glob: an
 //   IfFileName glob and a relative path, tab-separated, answered "match", "no" or "invalid"
 //   (the JDK's PathMatcher, which IfFileName uses).
+// contextmap: MutableThreadContextMapFilter (the `mutable_context_map_against_log4j2` test of
+//   crates/filter/src/mutable_thread_context_map.rs). A question is a JSON file's location
+//   (configLocation), then `key=value` context-map entries, tab-separated. The filter is built
+//   with pollInterval 0, onMatch ACCEPT and onMismatch DENY (once per location), and asked about
+//   an event carrying those entries. The answer: ACCEPT, DENY or NEUTRAL, or "refused: " and the
+//   exception where log4j2 builds no filter.
 //
 // A malformed question ends the run with status 2, naming its line.
 
@@ -49,12 +55,20 @@ import org.apache.logging.log4j.core.appender.rolling.PatternProcessor;
 import org.apache.logging.log4j.core.appender.rolling.action.Duration;
 import org.apache.logging.log4j.core.lookup.StrSubstitutor;
 import org.apache.logging.log4j.core.util.CronExpression;
+import org.apache.logging.log4j.Level;
+import org.apache.logging.log4j.core.Filter;
+import org.apache.logging.log4j.core.LogEvent;
+import org.apache.logging.log4j.core.config.DefaultConfiguration;
+import org.apache.logging.log4j.core.filter.MutableThreadContextMapFilter;
+import org.apache.logging.log4j.core.impl.Log4jLogEvent;
+import org.apache.logging.log4j.message.SimpleMessage;
+import org.apache.logging.log4j.util.SortedArrayStringMap;
 
 public final class Log4j2Answers {
     public static void main(String[] args) throws IOException {
         String mode = args.length == 1 ? args[0] : "";
-        if (!java.util.Arrays.asList("periods", "names", "cron", "size", "age", "glob").contains(mode)) {
-            System.err.println("usage: run-java.sh Log4j2Answers periods|names|cron|size|age|glob < QUESTIONS");
+        if (!java.util.Arrays.asList("periods", "names", "cron", "size", "age", "glob", "contextmap").contains(mode)) {
+            System.err.println("usage: run-java.sh Log4j2Answers periods|names|cron|size|age|glob|contextmap < QUESTIONS");
             System.exit(2);
         }
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
@@ -95,6 +109,8 @@ public final class Log4j2Answers {
                 return name.toString();
             case "cron":
                 return cron(fields);
+            case "contextmap":
+                return contextMap(fields);
             case "size":
                 expect(fields, 1);
                 long bytes = FileSize.parse(fields[0], Long.MIN_VALUE);
@@ -116,6 +132,35 @@ public final class Log4j2Answers {
                 }
                 return matcher.matches(Paths.get(fields[1])) ? "match" : "no";
         }
+    }
+
+    private static final java.util.Map<String, Object> CONTEXT_MAP_FILTERS = new java.util.HashMap<>();
+
+    private static String contextMap(String[] fields) {
+        Object built = CONTEXT_MAP_FILTERS.computeIfAbsent(fields[0], location -> {
+            try {
+                return MutableThreadContextMapFilter.newBuilder()
+                        .setConfigLocation(location)
+                        .setPollInterval(0)
+                        .setConfiguration(new DefaultConfiguration())
+                        .setOnMatch(Filter.Result.ACCEPT)
+                        .setOnMismatch(Filter.Result.DENY)
+                        .build();
+            } catch (RuntimeException e) {
+                return "refused: " + e;
+            }
+        });
+        if (built instanceof String) {
+            return (String) built;
+        }
+        SortedArrayStringMap context = new SortedArrayStringMap();
+        for (int i = 1; i < fields.length; i++) {
+            int equals = fields[i].indexOf('=');
+            context.putValue(fields[i].substring(0, equals), fields[i].substring(equals + 1));
+        }
+        LogEvent event = Log4jLogEvent.newBuilder().setLoggerName("x").setLevel(Level.INFO)
+                .setMessage(new SimpleMessage("m")).setContextData(context).build();
+        return ((Filter) built).filter(event).name();
     }
 
     // ZoneId.of rejects an unknown zone; TimeZone.getTimeZone alone would quietly take GMT.

@@ -15,6 +15,10 @@ CLASS=$1
 shift
 JAR_DIR=${LOG4J_JAR_DIR:-/usr/share/java}
 CP="$JAR_DIR/log4j-api.jar:$JAR_DIR/log4j-core.jar:$JAR_DIR/disruptor.jar"
+# Jackson, when installed: MutableThreadContextMapFilter reads its JSON file with it.
+for jar in jackson-core jackson-databind jackson-annotations; do
+    [ -r "$JAR_DIR/$jar.jar" ] && CP="$CP:$JAR_DIR/$jar.jar"
+done
 BUILD_ROOT=${ORACLE_BUILD_DIR:-${TMPDIR:-/tmp}/log4j2-oracle-build}
 SOURCES=${JAVA_SOURCES:-$HERE}
 [ -f "$SOURCES/$CLASS.java" ] || { echo "run-java.sh: $SOURCES/$CLASS.java is missing" >&2; exit 2; }

@@ -20,6 +20,7 @@
 //! | [`DenyAllFilter`] | never: it always answers DENY |
 //! | [`DynamicThresholdFilter`] | the context map holds `key` and the event is at least as severe as the level paired with its value (NEUTRAL without the key) |
 //! | [`ThreadContextMapFilter`] | the context map holds a listed value for every listed key (`operator="or"`: for one of them) |
+//! | [`MutableThreadContextMapFilter`] | as ThreadContextMapFilter with `or`, its pairs read from a JSON file and again when it changes (NEUTRAL without pairs) |
 //! | [`TimeFilter`] | the event's time of day lies in the daily window from `start` to `end` |
 //! | [`CompositeFilter`] | (answers the first non-NEUTRAL verdict of its children) |
 //!
@@ -45,6 +46,7 @@ pub mod dynamic_threshold;
 pub mod level_match;
 pub mod level_range;
 pub mod marker;
+pub mod mutable_thread_context_map;
 pub mod no_marker;
 pub mod regex;
 pub mod string_match;
@@ -62,6 +64,7 @@ pub use l4rs_java_syntax::regex::JavaRegexError;
 pub use level_match::LevelMatchFilter;
 pub use level_range::LevelRangeFilter;
 pub use marker::MarkerFilter;
+pub use mutable_thread_context_map::MutableThreadContextMapFilter;
 pub use no_marker::NoMarkerFilter;
 pub use regex::RegexFilter;
 pub use string_match::StringMatchFilter;
@@ -129,6 +132,19 @@ pub fn build_filter(spec: &FilterSpec) -> Arc<dyn Filter> {
             any,
             verdicts,
         } => Arc::new(ThreadContextMapFilter::new(pairs.clone(), *any, *verdicts)),
+        FilterSpec::MutableThreadContextMap {
+            location,
+            poll_seconds,
+            initial,
+            read_at,
+            verdicts,
+        } => Arc::new(MutableThreadContextMapFilter::new(
+            location.clone(),
+            *poll_seconds,
+            initial.clone(),
+            *read_at,
+            *verdicts,
+        )),
         FilterSpec::Time {
             start_second,
             end_second,

@@ -4,8 +4,10 @@ use l4rs_core::{FilterResult, Level};
 
 use super::binder::Binder;
 use super::node::PNode;
+use crate::context_map_file::ContextMapFile;
 use crate::model::{FilterSpec, FilterVerdicts};
 use crate::plugins::Plugin;
+use crate::Severity;
 
 /// log4j2's BurstFilter: the burst allowance defaults to this many times the rate.
 const BURST_RATE_MULTIPLE: f32 = 100.0;
@@ -254,6 +256,72 @@ pub(crate) fn build_filter(binder: &mut Binder, mut node: PNode) -> Option<Filte
     build_leaf_filter(binder, node, canonical, inserted_attrs, children)
 }
 
+/// `<MutableThreadContextMapFilter>`: the file's pairs read now, as log4j2's builder reads
+/// them when the filter does not poll. Reading it now when it polls too means the first
+/// events are judged by the file, where log4j2 judges them NEUTRAL until its first poll.
+fn mutable_context_map(
+    binder: &mut Binder,
+    node: &PNode,
+    location: Option<String>,
+    poll: i64,
+    verdicts: FilterVerdicts,
+) -> Option<FilterSpec> {
+    const CLASS: &str = "org.apache.logging.log4j.core.filter.MutableThreadContextMapFilter";
+    let Some(location) = location else {
+        // log4j2's builder makes a File of the null location.
+        binder.error_help(
+            node,
+            format!("Could not create plugin of type class {CLASS} for element {}: java.lang.NullPointerException java.lang.NullPointerException", node.name),
+            "add configLocation=\"…\" naming the JSON file of key/value pairs; the filter is not created",
+        );
+        binder.error(
+            node,
+            format!("Unable to invoke factory method in class {CLASS} for element {}: java.lang.IllegalStateException: No factory method found for class {CLASS} java.lang.IllegalStateException: No factory method found for class {CLASS}", node.name),
+        );
+        return None;
+    };
+    if let Some((scheme, _)) = location.split_once("://") {
+        if !scheme.eq_ignore_ascii_case("file") {
+            binder.error_help(
+                node,
+                format!("{} configLocation=\"{location}\" is not a file: l4rs reads the pairs from a file only; the filter is not created", node.name),
+                "copy the JSON to a file and give its path or file: URI",
+            );
+            return None;
+        }
+    }
+    let path = super::toplevel::file_of_uri(&location);
+    let mut warnings = Vec::new();
+    let (read, read_at) = crate::context_map_file::read(&path, &mut |w| warnings.push(w));
+    for warning in warnings {
+        binder.report(Severity::Warning, warning, Some(node), None, None);
+    }
+    let initial = match read {
+        ContextMapFile::Pairs(pairs) => Some(pairs),
+        ContextMapFile::Empty | ContextMapFile::NotFound => None,
+        ContextMapFile::Invalid(reason) => {
+            binder.report(Severity::Warning, reason, Some(node), None, None);
+            if poll <= 0 {
+                binder.report(
+                    Severity::Warning,
+                    "Unexpected response returned on initial call: ERROR",
+                    Some(node),
+                    None,
+                    None,
+                );
+            }
+            None
+        }
+    };
+    Some(FilterSpec::MutableThreadContextMap {
+        location: path,
+        poll_seconds: u64::try_from(poll).unwrap_or(0),
+        initial,
+        read_at,
+        verdicts,
+    })
+}
+
 /// [`build_filter`] for every filter but `<Filters>`. Kept out of it so that nested
 /// `<Filters>`, which recurse through it, do so in small stack frames: configurations may nest
 /// them 511 deep, and the loader must not overflow a thread's 2 MiB stack.
@@ -412,6 +480,14 @@ fn build_leaf_filter(
                     verdicts,
                 },
             })
+        }
+        Plugin::MutableThreadContextMapFilter => {
+            // The builder's own fields, then AbstractFilterBuilder's.
+            let location = binder.string(&mut node, &["configLocation"]);
+            let poll = binder.long(&mut node, &["pollInterval"]).unwrap_or(0);
+            let verdicts = verdicts(binder, &mut node);
+            leftovers.report(binder, &node);
+            mutable_context_map(binder, &node, location, poll, verdicts)
         }
         Plugin::TimeFilter => {
             let start = binder.string(&mut node, &["start"]);

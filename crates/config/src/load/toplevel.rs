@@ -95,7 +95,7 @@ pub(crate) fn build_monitor_resources(
 }
 
 /// The path a `file:` URI (`file:/a`, `file:///a`, or a plain path) names.
-fn file_of_uri(uri: &str) -> std::path::PathBuf {
+pub(crate) fn file_of_uri(uri: &str) -> std::path::PathBuf {
     let path = match uri.strip_prefix("file:") {
         Some(rest) if rest.starts_with("///") => &rest[2..],
         Some(rest) if rest.starts_with("//") => &rest[1..],

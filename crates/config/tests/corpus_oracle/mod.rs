@@ -346,6 +346,9 @@ fn filter(spec: Option<&FilterSpec>) -> String {
             simple("ThreadContextMapFilter", String::new(), verdicts)
         }
         FilterSpec::Time { verdicts, .. } => simple("TimeFilter", String::new(), verdicts),
+        FilterSpec::MutableThreadContextMap { verdicts, .. } => {
+            simple("MutableThreadContextMapFilter", String::new(), verdicts)
+        }
         FilterSpec::MessageMap {
             structured_data,
             verdicts,

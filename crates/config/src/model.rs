@@ -1537,6 +1537,24 @@ impl Default for FilterVerdicts {
     }
 }
 
+/// `MutableThreadContextMapFilter`: its file (`{"configs": {"key": ["value", …]}}`,
+/// [`crate::context_map_file`]), read again every `pollInterval` seconds when it has changed.
+/// Without pairs it is NEUTRAL.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MutableContextMapSpec {
+    /// `configLocation`: the file (a path or a `file:` URI).
+    pub location: std::path::PathBuf,
+    /// `pollInterval` in seconds; 0 or less reads the file once.
+    pub poll_seconds: u64,
+    /// The pairs the file held when the configuration was loaded; `None` when there were none
+    /// to match (no file, no pairs, or a file that could not be read).
+    pub initial: Option<Vec<(String, Vec<String>)>>,
+    /// The stamp of the file that was read (what a poll compares with).
+    pub read_at: Option<crate::context_map_file::FileStamp>,
+    /// onMatch / onMismatch.
+    pub verdicts: FilterVerdicts,
+}
+
 /// A filter and its attributes, with log4j2's defaults.
 #[derive(Clone, Debug, PartialEq)]
 pub enum FilterSpec {
@@ -1635,22 +1653,9 @@ pub enum FilterSpec {
         verdicts: FilterVerdicts,
     },
     /// `MutableThreadContextMapFilter` (alias `MutableContextMapFilter`): a ThreadContextMapFilter
-    /// with `operator="or"` whose pairs come from a JSON file (`{"configs": {"key": ["value",
-    /// …]}}`, [`crate::context_map_file`]), read again every `pollInterval` seconds when it has
-    /// changed. Without pairs it is NEUTRAL.
-    MutableThreadContextMap {
-        /// `configLocation`: the file (a path or a `file:` URI).
-        location: std::path::PathBuf,
-        /// `pollInterval` in seconds; 0 or less reads the file once.
-        poll_seconds: u64,
-        /// The pairs the file held when the configuration was loaded; `None` when there were
-        /// none to match (no file, no pairs, or a file that could not be read).
-        initial: Option<Vec<(String, Vec<String>)>>,
-        /// The file's modification time when it was read (what a poll compares with).
-        read_at: Option<std::time::SystemTime>,
-        /// onMatch / onMismatch.
-        verdicts: FilterVerdicts,
-    },
+    /// with `operator="or"` whose pairs come from a JSON file (boxed: it is larger than the
+    /// other filters).
+    MutableThreadContextMap(Box<MutableContextMapSpec>),
     /// `MapFilter` or `StructuredDataFilter` (`operator`, `<KeyValuePair key value>`
     /// children): they judge the fields of a `MapMessage` or `StructuredDataMessage`. l4rs
     /// messages are text, so the filter answers NEUTRAL, as log4j2's does for any other

@@ -224,26 +224,20 @@ fn mutable_context_map_files_are_read_with_log4j2s_messages() {
             "MutableThreadContextMapFilter configLocation=\"https://config.example/pairs.json\" is not a file: l4rs reads the pairs from a file only; the filter is not created".to_string(),
         ]
     );
-    let Some(FilterSpec::MutableThreadContextMap {
-        poll_seconds,
-        initial,
-        verdicts,
-        ..
-    }) = filter_of(&config, "U")
-    else {
+    let Some(FilterSpec::MutableThreadContextMap(spec)) = filter_of(&config, "U") else {
         panic!("{:?}", filter_of(&config, "U"))
     };
-    assert_eq!(poll_seconds, 5);
+    assert_eq!(spec.poll_seconds, 5);
     assert_eq!(
-        initial,
+        spec.initial,
         Some(vec![("user".to_string(), strings(&["alice"]))])
     );
-    assert_eq!(verdicts.on_match, FilterResult::Accept);
+    assert_eq!(spec.verdicts.on_match, FilterResult::Accept);
     for name in ["N", "E", "M"] {
         assert!(
             matches!(
                 filter_of(&config, name),
-                Some(FilterSpec::MutableThreadContextMap { initial: None, .. })
+                Some(FilterSpec::MutableThreadContextMap(spec)) if spec.initial.is_none()
             ),
             "{name}: {:?}",
             filter_of(&config, name)

@@ -132,18 +132,12 @@ pub fn build_filter(spec: &FilterSpec) -> Arc<dyn Filter> {
             any,
             verdicts,
         } => Arc::new(ThreadContextMapFilter::new(pairs.clone(), *any, *verdicts)),
-        FilterSpec::MutableThreadContextMap {
-            location,
-            poll_seconds,
-            initial,
-            read_at,
-            verdicts,
-        } => Arc::new(MutableThreadContextMapFilter::new(
-            location.clone(),
-            *poll_seconds,
-            initial.clone(),
-            *read_at,
-            *verdicts,
+        FilterSpec::MutableThreadContextMap(spec) => Arc::new(MutableThreadContextMapFilter::new(
+            spec.location.clone(),
+            spec.poll_seconds,
+            spec.initial.clone(),
+            spec.read_at,
+            spec.verdicts,
         )),
         FilterSpec::Time {
             start_second,

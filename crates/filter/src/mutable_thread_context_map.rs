@@ -5,6 +5,8 @@ use std::path::PathBuf;
 use std::sync::{Arc, Condvar, Mutex, Weak};
 use std::time::{Duration, SystemTime};
 
+use l4rs_config::context_map_file::FileStamp;
+
 use arc_swap::ArcSwapOption;
 use l4rs_config::context_map_file::{self, ContextMapFile};
 use l4rs_config::model::FilterVerdicts;
@@ -31,14 +33,15 @@ struct Current {
 }
 
 impl MutableThreadContextMapFilter {
-    /// The filter with the pairs read when the configuration was loaded (`initial`, whose
-    /// file had the modification time `read_at`); with `poll_seconds` above 0, a thread reads
-    /// `location` again at that interval.
+    /// The filter with the pairs read when the configuration was loaded (`initial`, from the
+    /// file of stamp `read_at`); with `poll_seconds` above 0, a thread reads `location` again at
+    /// that interval. A file that changed since it was read (a filter built later, for a
+    /// route) is read again now.
     pub fn new(
         location: PathBuf,
         poll_seconds: u64,
         initial: Option<Vec<(String, Vec<String>)>>,
-        read_at: Option<SystemTime>,
+        read_at: Option<FileStamp>,
         verdicts: FilterVerdicts,
     ) -> MutableThreadContextMapFilter {
         let current = Arc::new(Current {
@@ -47,6 +50,15 @@ impl MutableThreadContextMapFilter {
             ),
             verdicts,
         });
+        let read = Read {
+            stamp: read_at,
+            when: SystemTime::now(),
+        };
+        let read = if context_map_file::stamp(&location) != read.stamp {
+            current.refresh(&location, read)
+        } else {
+            read
+        };
         let stop = Arc::new((Mutex::new(false), Condvar::new()));
         if poll_seconds > 0 {
             let weak = Arc::downgrade(&current);
@@ -54,7 +66,7 @@ impl MutableThreadContextMapFilter {
             let interval = Duration::from_secs(poll_seconds);
             let spawned = std::thread::Builder::new()
                 .name("l4rs-context-map-filter".to_string())
-                .spawn(move || poll(weak, &stopping, location, interval, read_at));
+                .spawn(move || poll(weak, &stopping, location, interval, read));
             if let Err(error) = spawned {
                 status::error(format_args!(
                     "MutableThreadContextMapFilter cannot watch its file: no thread: {error}"
@@ -65,13 +77,41 @@ impl MutableThreadContextMapFilter {
     }
 }
 
+/// What was read last: the file's stamp (`None` when nothing was) and when.
+#[derive(Clone, Copy, Debug)]
+struct Read {
+    stamp: Option<FileStamp>,
+    when: SystemTime,
+}
+
+/// File systems that keep modification times to the second (or two): a write within that
+/// long of a read may leave the stamp as it was, so such a file is read again.
+const STAMP_GRANULARITY: Duration = Duration::from_secs(2);
+
+impl Read {
+    /// True when the file as it is now may differ from what was read.
+    fn is_stale(&self, now: Option<FileStamp>) -> bool {
+        match (self.stamp, now) {
+            (Some(read), Some(now)) => {
+                read != now
+                    || self
+                        .when
+                        .duration_since(read.modified)
+                        .map_or(true, |age| age < STAMP_GRANULARITY)
+            }
+            (None, Some(_)) => true,
+            (_, None) => false,
+        }
+    }
+}
+
 /// Reads the file every `interval` until the filter is gone.
 fn poll(
     current: Weak<Current>,
     stop: &(Mutex<bool>, Condvar),
     location: PathBuf,
     interval: Duration,
-    mut read_at: Option<SystemTime>,
+    mut read: Read,
 ) {
     let (stopped, wake) = stop;
     loop {
@@ -86,54 +126,60 @@ fn poll(
         let Some(current) = current.upgrade() else {
             return;
         };
-        read_at = current.refresh(&location, read_at);
+        read = current.refresh(&location, read);
     }
 }
 
 impl Current {
-    /// Reads the file when it changed since `read_at` (or is gone), as log4j2's monitor does;
-    /// returns the time of what it read.
-    fn refresh(
-        &self,
-        location: &std::path::Path,
-        read_at: Option<SystemTime>,
-    ) -> Option<SystemTime> {
-        let modified = std::fs::metadata(location).and_then(|m| m.modified()).ok();
-        match modified {
-            None => {
-                if self.filter.load().is_some() {
-                    status::info(format_args!("Filter configuration was removed"));
-                    self.filter.store(None);
-                }
-                None
+    /// Reads the file when it may have changed since `read` (or is gone), as log4j2's monitor
+    /// does when its modification time moves forward; returns what was read last.
+    fn refresh(&self, location: &std::path::Path, read: Read) -> Read {
+        let now = context_map_file::stamp(location);
+        if now.is_none() {
+            if self.filter.load().is_some() {
+                status::info(format_args!("Filter configuration was removed"));
+                self.filter.store(None);
             }
-            Some(modified) if read_at.is_some_and(|read_at| modified <= read_at) => read_at,
-            Some(_) => {
-                let (read, read_at) = context_map_file::read(location, &mut |warning| {
-                    status::warn(warning);
-                });
-                match read {
-                    ContextMapFile::Pairs(pairs) => {
-                        status::info(format_args!(
-                            "Filter configuration was updated: {} keys from {}",
-                            pairs.len(),
-                            location.display()
-                        ));
-                        self.filter.store(Some(Arc::new(ThreadContextMapFilter::new(
-                            pairs,
-                            true,
-                            self.verdicts,
-                        ))));
-                    }
-                    ContextMapFile::Empty => self.filter.store(None),
-                    // Gone between the two looks: the next poll sees it so.
-                    ContextMapFile::NotFound => {}
-                    // log4j2 keeps its pairs when the file cannot be read.
-                    ContextMapFile::Invalid(reason) => status::warn(reason),
-                }
-                read_at
-            }
+            return Read {
+                stamp: None,
+                when: SystemTime::now(),
+            };
         }
+        if !read.is_stale(now) {
+            return read;
+        }
+        let when = SystemTime::now();
+        let (file, stamp) = context_map_file::read(location, &mut |warning| {
+            status::warn(warning);
+        });
+        match file {
+            ContextMapFile::Pairs(pairs) => {
+                let changed = self
+                    .filter
+                    .load()
+                    .as_ref()
+                    .is_none_or(|filter| filter.pairs() != pairs.as_slice());
+                if changed {
+                    status::info(format_args!(
+                        "Filter configuration was updated: {} keys from {}",
+                        pairs.len(),
+                        location.display()
+                    ));
+                    self.filter.store(Some(Arc::new(ThreadContextMapFilter::new(
+                        pairs,
+                        true,
+                        self.verdicts,
+                    ))));
+                }
+            }
+            ContextMapFile::Empty => self.filter.store(None),
+            // Gone between the two looks: the next poll sees it so.
+            ContextMapFile::NotFound => {}
+            // log4j2 keeps its pairs when the file cannot be read; a half-written file is
+            // read again at the next poll (its stamp is not kept).
+            ContextMapFile::Invalid(reason) => status::warn(reason),
+        }
+        Read { stamp, when }
     }
 }
 
@@ -266,8 +312,14 @@ mod tests {
                 "unicode",
                 r#"{"configs": {"usér": ["zoë", "\u00e9t\u00e9"]}}"#,
             ),
+            ("decimals", r#"{"configs": {"amount": [7.50, 1E2, -0.0]}}"#),
+            ("bom", "\u{feff}{\"configs\": {\"user\": [\"alice\"]}}"),
         ];
-        let maps: [&[(&str, &str)]; 10] = [
+        let maps: [&[(&str, &str)]; 14] = [
+            &[("amount", "7.50")],
+            &[("amount", "7.5")],
+            &[("amount", "1E2")],
+            &[("amount", "-0.0")],
             &[],
             &[("user", "alice")],
             &[("user", "bob"), ("tenant", "t1")],

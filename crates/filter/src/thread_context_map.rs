@@ -28,6 +28,11 @@ impl ThreadContextMapFilter {
         }
     }
 
+    /// The keys and the values that match each.
+    pub fn pairs(&self) -> &[(String, Vec<String>)] {
+        &self.pairs
+    }
+
     fn matches(&self, context: &ContextMap) -> bool {
         // Linear scans: configurations list a handful of short values.
         let holds_a_listed_value = |(key, values): &(String, Vec<String>)| {

@@ -542,11 +542,13 @@ pub fn active_appenders() -> Vec<String> {
 /// The number of events the `<CountingNoOp>` appender named `appender` has taken, as log4j2's
 /// `CountingNoOpAppender.getCount()` tells it: events that passed the loggers', references' and
 /// appender's filters. `None` when the configuration in force has no CountingNoOp appender of
-/// that name. A reconfiguration builds new appenders, whose counts start again at 0; an
-/// asynchronous stage in front of the appender counts an event once it has written it (call
-/// [`flush`] first to count everything logged so far).
+/// that name among its `<Appenders>` (one inside a `<Route>` is not counted here). A
+/// reconfiguration builds new appenders, whose counts start again at 0; an asynchronous stage
+/// in front of the appender counts an event once it has written it (call [`flush`] first to
+/// count everything logged so far). Like [`active_appenders`], it loads the configuration if
+/// nothing has yet.
 pub fn counted_events(appender: &str) -> Option<u64> {
-    installed_context().and_then(|context| context.counted_events(appender))
+    current_context().counted_events(appender)
 }
 
 #[cfg(test)]

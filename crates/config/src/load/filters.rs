@@ -313,13 +313,15 @@ fn mutable_context_map(
             None
         }
     };
-    Some(FilterSpec::MutableThreadContextMap {
-        location: path,
-        poll_seconds: u64::try_from(poll).unwrap_or(0),
-        initial,
-        read_at,
-        verdicts,
-    })
+    Some(FilterSpec::MutableThreadContextMap(Box::new(
+        crate::model::MutableContextMapSpec {
+            location: path,
+            poll_seconds: u64::try_from(poll).unwrap_or(0),
+            initial,
+            read_at,
+            verdicts,
+        },
+    )))
 }
 
 /// [`build_filter`] for every filter but `<Filters>`. Kept out of it so that nested

@@ -346,9 +346,11 @@ fn filter(spec: Option<&FilterSpec>) -> String {
             simple("ThreadContextMapFilter", String::new(), verdicts)
         }
         FilterSpec::Time { verdicts, .. } => simple("TimeFilter", String::new(), verdicts),
-        FilterSpec::MutableThreadContextMap { verdicts, .. } => {
-            simple("MutableThreadContextMapFilter", String::new(), verdicts)
-        }
+        FilterSpec::MutableThreadContextMap(spec) => simple(
+            "MutableThreadContextMapFilter",
+            String::new(),
+            &spec.verdicts,
+        ),
         FilterSpec::MessageMap {
             structured_data,
             verdicts,

@@ -259,9 +259,10 @@ mod tests {
     #[test]
     fn the_polling_thread_ends_with_the_filter() {
         let dir = l4rs_test_support::TempDir::new("mutable-context-map-drop");
+        // The longest interval a configuration can give (`pollInterval` is a Java long).
         let filter = Arc::new(MutableThreadContextMapFilter::new(
             dir.path().join("none.json"),
-            3600,
+            i64::MAX as u64,
             None,
             None,
             verdicts(),

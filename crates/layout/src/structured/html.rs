@@ -46,6 +46,7 @@ impl HtmlLayout {
         let size = spec.font_size.min(HTML_FONT_SIZES.len() - 1);
         // `FontSize.larger()`: the next size, but XXLARGE and LARGER stay.
         let larger = if size < 7 { size + 1 } else { size };
+        let charset = Charset::from_attribute(spec.charset.as_deref());
         let time = if spec.date_pattern == "JVM_ELAPSE_TIME" {
             TimeColumn::SinceStart
         } else {
@@ -57,13 +58,11 @@ impl HtmlLayout {
         HtmlLayout {
             location_info: spec.location_info,
             title: spec.title.clone(),
-            charset: Charset::from_attribute(spec.charset.as_deref()),
-            content_type: spec.content_type.clone().unwrap_or_else(|| {
-                format!(
-                    "text/html; charset={}",
-                    Charset::from_attribute(spec.charset.as_deref()).name()
-                )
-            }),
+            charset,
+            content_type: spec
+                .content_type
+                .clone()
+                .unwrap_or_else(|| format!("text/html; charset={}", charset.name())),
             font_name: spec.font_name.clone(),
             font_size: HTML_FONT_SIZES[size].1,
             header_size: HTML_FONT_SIZES[larger].1,

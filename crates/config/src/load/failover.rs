@@ -26,7 +26,7 @@ pub(crate) fn build_failover_appender(
         } else if is_filter(&child) {
             filter.offer(binder, &node, child);
         } else {
-            binder.unusable_child(&node, &child);
+            binder.refuse_child(&mut node, child);
         }
     }
     let name = binder.string(&mut node, &["name"]);

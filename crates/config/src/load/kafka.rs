@@ -33,7 +33,7 @@ pub(crate) fn build_kafka_appender(binder: &mut Binder, mut node: PNode) -> Opti
                 properties.push((name, value));
             }
         } else {
-            binder.unusable_child(&node, &child);
+            binder.refuse_child(&mut node, child);
         }
     }
     let name = binder.string(&mut node, &["name"]);

@@ -35,7 +35,7 @@ pub(crate) fn build_rewrite_appender(binder: &mut Binder, mut node: PNode) -> Op
         } else if is_filter(&child) {
             filter.offer(binder, &node, child);
         } else {
-            binder.unusable_child(&node, &child);
+            binder.refuse_child(&mut node, child);
         }
     }
     let name = binder.string(&mut node, &["name"]);

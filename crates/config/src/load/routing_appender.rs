@@ -58,7 +58,7 @@ pub(crate) fn build_routing_appender(binder: &mut Binder, mut node: PNode) -> Op
             _ if is_filter(&child) => filter.offer(binder, &node, child),
             // AbstractAppender's builder takes a layout, which RoutingAppender never uses.
             _ if is_layout(&child) => {}
-            _ => binder.unusable_child(&node, &child),
+            _ => binder.refuse_child(&mut node, child),
         }
     }
     let name = binder.string(&mut node, &["name"]);

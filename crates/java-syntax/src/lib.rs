@@ -10,6 +10,7 @@
 //! * [`zone_id`]: time-zone ids as `ZoneId.of` reads them (`TimeFilter timezone`).
 //! * [`java_util`]: the orders of Java's `String` and `HashMap`, in which log4j2's status
 //!   messages and layouts list keys.
+//! * [`url`]: URLs as `java.net.URL` reads them (the Http appender's `url`).
 //!
 //! Every reader takes any text and never panics: the text is either read or comes back
 //! as an error that says what is wrong and where (for the `java.time` readers, in Java's own
@@ -19,4 +20,5 @@ pub mod date_pattern;
 pub mod java_util;
 pub mod local_time;
 pub mod regex;
+pub mod url;
 pub mod zone_id;

@@ -34,6 +34,7 @@ use l4rs_config::model::{AppenderKind, AppenderSpec};
 use l4rs_core::{Appender, Layout};
 
 mod check;
+mod client_stream;
 mod console;
 mod counting_no_op;
 mod encode;

@@ -9,12 +9,13 @@
 //! [`Timeouts`]): a server that stops answering fails the mail rather than hanging the thread
 //! that logged.
 
-use std::io::{self, BufRead, BufReader, Read, Write};
-use std::net::{SocketAddr, TcpStream};
+use std::io::{self, BufRead, BufReader, Write};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use rustls::{ClientConfig, ClientConnection, StreamOwned};
+use rustls::ClientConfig;
+
+use crate::client_stream::{ClientStream, StreamLimits};
 
 use super::mime::base64_text;
 
@@ -89,46 +90,6 @@ impl Failure {
     }
 }
 
-/// Either stream, read line by line.
-enum Stream {
-    Plain(TcpStream),
-    Tls(Box<StreamOwned<ClientConnection, TcpStream>>),
-}
-
-impl Stream {
-    fn tcp(&self) -> &TcpStream {
-        match self {
-            Stream::Plain(stream) => stream,
-            Stream::Tls(stream) => &stream.sock,
-        }
-    }
-}
-
-impl Read for Stream {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        match self {
-            Stream::Plain(stream) => stream.read(buf),
-            Stream::Tls(stream) => stream.read(buf),
-        }
-    }
-}
-
-impl Write for Stream {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        match self {
-            Stream::Plain(stream) => stream.write(buf),
-            Stream::Tls(stream) => stream.write(buf),
-        }
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        match self {
-            Stream::Plain(stream) => stream.flush(),
-            Stream::Tls(stream) => stream.flush(),
-        }
-    }
-}
-
 /// A server's reply: its code and the text of its lines.
 struct Reply {
     code: u16,
@@ -144,7 +105,7 @@ impl Reply {
 /// One conversation.
 struct Conversation<'a> {
     server: &'a Server,
-    reader: BufReader<Stream>,
+    reader: BufReader<ClientStream>,
 }
 
 impl Conversation<'_> {
@@ -347,7 +308,7 @@ pub(crate) fn send(
 /// The conversation after `STARTTLS`'s 220: the same connection, now through TLS.
 fn start_tls(conversation: Conversation<'_>) -> Result<Conversation<'_>, Failure> {
     let server = conversation.server;
-    let Stream::Plain(tcp) = conversation.reader.into_inner() else {
+    let ClientStream::Plain(tcp) = conversation.reader.into_inner() else {
         return Err(Failure::unsent(
             "STARTTLS on a connection that is already TLS",
         ));
@@ -362,32 +323,22 @@ fn start_tls(conversation: Conversation<'_>) -> Result<Conversation<'_>, Failure
         .map_err(|error| Failure::unsent(error.to_string()))?;
     Ok(Conversation {
         server,
-        reader: BufReader::new(Stream::Tls(Box::new(stream))),
+        reader: BufReader::new(ClientStream::Tls(Box::new(stream))),
     })
 }
 
-/// Connects to the first address of the host that answers, each within the connect timeout,
-/// and sets the step limits on the connection.
-fn connect(server: &Server) -> io::Result<Stream> {
-    let addresses: Vec<SocketAddr> = crate::socket::resolve::resolve(&server.host, server.port)?;
-    let mut last_error = io::Error::new(io::ErrorKind::NotFound, "the host has no address");
-    for address in addresses {
-        match TcpStream::connect_timeout(&address, server.timeouts.connect) {
-            Ok(tcp) => {
-                tcp.set_read_timeout(Some(server.timeouts.read))?;
-                tcp.set_write_timeout(Some(server.timeouts.write))?;
-                return match (&server.encryption, &server.tls_config) {
-                    (Encryption::Implicit, Some(config)) => {
-                        crate::socket::tls::handshake(config, &server.host, tcp)
-                            .map(|stream| Stream::Tls(Box::new(stream)))
-                    }
-                    _ => Ok(Stream::Plain(tcp)),
-                };
-            }
-            Err(error) => last_error = error,
-        }
-    }
-    Err(last_error)
+/// Connects to the server, through TLS from the first byte for `smtps`.
+fn connect(server: &Server) -> io::Result<ClientStream> {
+    let limits = StreamLimits {
+        connect: server.timeouts.connect,
+        read: server.timeouts.read,
+        write: server.timeouts.write,
+    };
+    let tls = match server.encryption {
+        Encryption::Implicit => server.tls_config.as_ref(),
+        _ => None,
+    };
+    ClientStream::connect(&server.host, server.port, limits, tls)
 }
 
 /// Logs in with the first mechanism, in JavaMail's order, that the server offers; a server
@@ -460,7 +411,7 @@ fn log_in(
 /// The message as `DATA` carries it: every line ended by CRLF (a lone CR or LF becomes CRLF)
 /// and a line that starts with `.` given another (RFC 5321's transparency), as JavaMail's
 /// SMTP output stream writes it; the caller then sends the ending `.` line.
-fn write_data(stream: &mut Stream, message: &[u8]) -> io::Result<()> {
+fn write_data(stream: &mut ClientStream, message: &[u8]) -> io::Result<()> {
     let mut out = Vec::with_capacity(message.len() + message.len() / 32 + 2);
     let mut at_line_start = true;
     let mut previous = 0u8;

@@ -32,7 +32,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use l4rs_config::model::{SmtpSpec, SslSpec, StorePassword, StoreSpec};
+use l4rs_config::model::SmtpSpec;
 use l4rs_core::{status, AppendError, Appender, Layout, LogEvent, Timestamp};
 use l4rs_layout::DateFormatter;
 
@@ -45,9 +45,6 @@ const SMTP_PORT: u16 = 25;
 const SMTPS_PORT: u16 = 465;
 /// Each step's limit when no `mail.<protocol>.*timeout` property is set.
 const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
-/// The system's certificate authorities, which an `smtps` server is verified with when the
-/// appender has no `<Ssl>` (JavaMail uses the JVM's, which Debian's are).
-const SYSTEM_CERTIFICATES: &str = "/etc/ssl/certs/ca-certificates.crt";
 
 /// log4j2's SmtpAppender (see the module documentation).
 pub struct SmtpAppender {
@@ -388,17 +385,10 @@ fn server(
         // The appender's <Ssl>, else the system's certificate authorities; the host name is
         // checked when <Ssl verifyHostName="true"> or `mail.<protocol>.ssl.checkserveridentity`
         // asks for it (JavaMail 1.6 does not check it by default).
-        let mut ssl = spec.ssl.clone().unwrap_or_else(|| SslSpec {
-            protocol: None,
-            key_store: None,
-            trust_store: Some(StoreSpec {
-                location: Some(SYSTEM_CERTIFICATES.to_string()),
-                password: StorePassword::None,
-                store_type: "PEM".to_string(),
-                position: None,
-            }),
-            verify_host_name: false,
-        });
+        let mut ssl = spec
+            .ssl
+            .clone()
+            .unwrap_or_else(crate::socket::tls::system_trust);
         ssl.verify_host_name |= flag("ssl.checkserveridentity");
         Some(
             crate::socket::tls::client_config(name, &ssl).map_err(|error| {

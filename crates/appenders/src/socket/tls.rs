@@ -43,6 +43,26 @@ pub(crate) fn handshake(
     Ok(stream)
 }
 
+/// The system's certificate authorities, which a server is verified with when an appender
+/// that speaks TLS without `<Ssl>` (SMTP's `smtps`, Http's `https`) has none: Java uses the
+/// JVM's, which on Debian are these.
+const SYSTEM_CERTIFICATES: &str = "/etc/ssl/certs/ca-certificates.crt";
+
+/// An `<Ssl>` that trusts the system's certificate authorities and checks no host name.
+pub(crate) fn system_trust() -> SslSpec {
+    SslSpec {
+        protocol: None,
+        key_store: None,
+        trust_store: Some(StoreSpec {
+            location: Some(SYSTEM_CERTIFICATES.to_string()),
+            password: StorePassword::None,
+            store_type: "PEM".to_string(),
+            position: None,
+        }),
+        verify_host_name: false,
+    }
+}
+
 /// What a loaded store holds.
 struct Store {
     certificates: Vec<CertificateDer<'static>>,

@@ -1,0 +1,96 @@
+//! A client's connection to a server, plain TCP or TLS over it (rustls), as the SMTP and Http
+//! appenders open them: each address of the host tried in turn within the connect timeout,
+//! with read and write limits set on the socket so that a silent server cannot hang the
+//! thread that logged.
+
+use std::io::{self, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::sync::Arc;
+use std::time::Duration;
+
+use rustls::{ClientConfig, ClientConnection, StreamOwned};
+
+/// Plain TCP, or TLS over it.
+pub(crate) enum ClientStream {
+    /// Plain TCP.
+    Plain(TcpStream),
+    /// TLS over TCP.
+    Tls(Box<StreamOwned<ClientConnection, TcpStream>>),
+}
+
+/// The limits a connection is opened with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct StreamLimits {
+    /// Each connection attempt, to one address of the host.
+    pub connect: Duration,
+    /// Each read (and the TLS handshake).
+    pub read: Duration,
+    /// Each write.
+    pub write: Duration,
+}
+
+impl ClientStream {
+    /// Connects to the first address of `host` that answers, each within the connect limit,
+    /// sets the read and write limits, and runs the TLS handshake when `tls` is given. `host`
+    /// is a name or an address (an IPv6 one without brackets); it is also the name the
+    /// server's certificate must carry. A host without an address fails with `NotFound`.
+    pub(crate) fn connect(
+        host: &str,
+        port: u16,
+        limits: StreamLimits,
+        tls: Option<&Arc<ClientConfig>>,
+    ) -> io::Result<ClientStream> {
+        // A name that does not resolve reads as `NotFound`, whatever the resolver's error.
+        let addresses: Vec<SocketAddr> = crate::socket::resolve::resolve(host, port)
+            .map_err(|error| io::Error::new(io::ErrorKind::NotFound, error))?;
+        let mut last_error = io::Error::new(io::ErrorKind::NotFound, "the host has no address");
+        for address in addresses {
+            match TcpStream::connect_timeout(&address, limits.connect) {
+                Ok(tcp) => {
+                    tcp.set_read_timeout(Some(limits.read))?;
+                    tcp.set_write_timeout(Some(limits.write))?;
+                    return match tls {
+                        Some(config) => crate::socket::tls::handshake(config, host, tcp)
+                            .map(|stream| ClientStream::Tls(Box::new(stream))),
+                        None => Ok(ClientStream::Plain(tcp)),
+                    };
+                }
+                Err(error) => last_error = error,
+            }
+        }
+        Err(last_error)
+    }
+
+    /// The TCP connection underneath.
+    pub(crate) fn tcp(&self) -> &TcpStream {
+        match self {
+            ClientStream::Plain(stream) => stream,
+            ClientStream::Tls(stream) => &stream.sock,
+        }
+    }
+}
+
+impl Read for ClientStream {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self {
+            ClientStream::Plain(stream) => stream.read(buf),
+            ClientStream::Tls(stream) => stream.read(buf),
+        }
+    }
+}
+
+impl Write for ClientStream {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            ClientStream::Plain(stream) => stream.write(buf),
+            ClientStream::Tls(stream) => stream.write(buf),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            ClientStream::Plain(stream) => stream.flush(),
+            ClientStream::Tls(stream) => stream.flush(),
+        }
+    }
+}

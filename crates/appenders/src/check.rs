@@ -120,6 +120,7 @@ pub fn check_appender(spec: &AppenderSpec) -> Result<(), AppenderBuildError> {
         // Checking opens no connection: the producer properties are judged when it is built.
         AppenderKind::Kafka(_) => return Ok(()),
         AppenderKind::Smtp(smtp) => return crate::smtp::check(&spec.name, smtp),
+        AppenderKind::Http(http) => return crate::http::check(&spec.name, http),
     };
     let target = classify(manager, file_name, when)?;
     if let Some(warning) = target.warning(manager, file_name) {

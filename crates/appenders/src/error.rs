@@ -140,6 +140,15 @@ pub enum AppenderBuildError {
         /// What to change to fix it.
         help: Option<String>,
     },
+    /// An Http appender could not be built: the trust or key store of its `https` URL could
+    /// not be loaded.
+    #[error("{message}")]
+    Http {
+        /// log4j2's words for the failure, with the cause.
+        message: String,
+        /// What to change to fix it.
+        help: Option<String>,
+    },
     /// An appender type this crate does not build (`Async`, which the facade builds because it
     /// refers to other appenders by name).
     #[error("the {kind} appender is not available in l4rs yet")]
@@ -212,7 +221,9 @@ impl AppenderBuildError {
             ),
             AppenderBuildError::CreateFile { cause, .. }
             | AppenderBuildError::AccessRandomAccessFile { cause } => cause.help(),
-            AppenderBuildError::Socket { help, .. } | AppenderBuildError::Smtp { help, .. } => {
+            AppenderBuildError::Socket { help, .. }
+            | AppenderBuildError::Smtp { help, .. }
+            | AppenderBuildError::Http { help, .. } => {
                 help.clone()
             }
             _ => None,

@@ -41,6 +41,7 @@ mod encode;
 mod error;
 mod file;
 mod file_manager;
+mod http;
 mod managed;
 mod memory_mapped_file;
 mod mmf_manager;
@@ -79,6 +80,7 @@ pub use counting_no_op::CountingNoOpAppender;
 pub use encode::with_encoded;
 pub use error::AppenderBuildError;
 pub use file::FileAppender;
+pub use http::HttpAppender;
 /// Kept here for the callers that open files as appenders do; it lives in `l4rs-core` so that
 /// configuration loading uses the same function.
 pub use l4rs_core::fs::open_without_waiting;
@@ -143,6 +145,8 @@ pub fn build_appender_with(
         AppenderKind::Kafka(_) => return unsupported("Kafka"),
         // Built by the facade: its subject is a PatternLayout of its own.
         AppenderKind::Smtp(_) => return unsupported("SMTP"),
+        // Built by the facade: its header values are resolved with the configuration's lookups.
+        AppenderKind::Http(_) => return unsupported("Http"),
     };
     Ok(appender)
 }

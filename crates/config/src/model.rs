@@ -213,6 +213,61 @@ pub enum AppenderKind {
     /// `<SMTP>`: mails the events its filter lets through, each with the events before it that
     /// the filter kept back (boxed: it is several times the size of the other kinds).
     Smtp(Box<SmtpSpec>),
+    /// `<Http>`: sends each event's layout bytes as the body of one HTTP request.
+    Http(Box<HttpSpec>),
+}
+
+/// `<Http>` attributes, its `<Property>` headers and its `<Ssl>` child, with log4j2 2.19's
+/// defaults. The layout is required (log4j2 has no default for it) and is the appender's own,
+/// in [`AppenderSpec`].
+#[derive(Clone, PartialEq, Eq)]
+pub struct HttpSpec {
+    /// `url` as written (after configuration-time substitution), for messages.
+    pub url: String,
+    /// Whether the scheme is `https`.
+    pub https: bool,
+    /// The URL's host: a name, an IPv4 address or a bracketed IPv6 address (`[::1]`). Empty
+    /// when the URL names none, which fails each send as Java does.
+    pub host: String,
+    /// The URL's port, or `None` for the scheme's (80, 443). Java accepts any `int` here;
+    /// one above 65535 fails each send.
+    pub port: Option<u32>,
+    /// What the request line asks for: the path and query (`/` when the URL has no path).
+    pub target: String,
+    /// `method` (default `POST`).
+    pub method: String,
+    /// `connectTimeoutMillis` (default 0: l4rs's own limit; see the appender).
+    pub connect_timeout_millis: i32,
+    /// `readTimeoutMillis` (default 0: l4rs's own limit; see the appender).
+    pub read_timeout_millis: i32,
+    /// The `<Property name="…" value="…"/>` children: request headers, in document order. A
+    /// value that still holds `${` after configuration-time substitution (written `$${…}` in
+    /// the file) is resolved for every event.
+    pub headers: Vec<(String, String)>,
+    /// The `<Ssl>` child: the trust store (and client key) of an `https` URL.
+    pub ssl: Option<SslSpec>,
+    /// `verifyHostname` (default true): the server's certificate must name the URL's host.
+    pub verify_hostname: bool,
+}
+
+impl std::fmt::Debug for HttpSpec {
+    /// Prints the header names only: their values often carry credentials (`Authorization`).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let header_names: Vec<&str> = self.headers.iter().map(|(name, _)| name.as_str()).collect();
+        f.debug_struct("HttpSpec")
+            .field("url", &self.url)
+            .field("https", &self.https)
+            .field("host", &self.host)
+            .field("port", &self.port)
+            .field("target", &self.target)
+            .field("method", &self.method)
+            .field("connect_timeout_millis", &self.connect_timeout_millis)
+            .field("read_timeout_millis", &self.read_timeout_millis)
+            .field("header_names", &header_names)
+            .field("ssl", &self.ssl)
+            .field("verify_hostname", &self.verify_hostname)
+            .finish()
+    }
 }
 
 /// `<SMTP>` attributes and its `<Ssl>` child, with log4j2 2.19's defaults. The layout (default:
@@ -1707,7 +1762,8 @@ impl AppenderKind {
             | AppenderKind::Socket(_)
             | AppenderKind::Routing(_)
             | AppenderKind::Kafka(_)
-            | AppenderKind::Smtp(_) => None,
+            | AppenderKind::Smtp(_)
+            | AppenderKind::Http(_) => None,
         }
     }
 }

@@ -244,6 +244,7 @@ l4rs_plugins! {
     Null => "appender",
     CountingNoOp => "appender",
     SMTP => "appender",
+    Http => "appender",
     Failover => "appender",
     Failovers => "failovers",
     Rewrite => "appender",

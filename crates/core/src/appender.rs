@@ -24,6 +24,18 @@ pub enum AppendError {
     /// appender throws then (SMTP's `LoggingException: Error occurred while sending email`).
     #[error("{0}")]
     Failed(String),
+    /// The appender reported the failure through its own error handler, as log4j2's
+    /// `AbstractAppender.error(message, event, exception)` does (Http's `Unable to send HTTP in
+    /// appender [name]`): printed as `message exception`. The event is lost; only with
+    /// `ignoreExceptions="false"` does the caller see it, as an `AppenderLoggingException`
+    /// carrying `message`.
+    #[error("{message} {exception}")]
+    Reported {
+        /// The appender's words.
+        message: String,
+        /// The Java exception log4j2 would pass with them (`java.net.ConnectException: …`).
+        exception: String,
+    },
 }
 
 /// A destination for events (log4j2's `Appender`). Filters and `ignoreExceptions` are applied

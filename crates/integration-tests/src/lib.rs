@@ -9,9 +9,11 @@ use std::fmt::Display;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
 
+pub mod http;
 pub mod kafka;
 pub mod net;
 pub mod rsyslog;
+mod script_server;
 pub mod smtp;
 
 pub use l4rs_test_support::{

@@ -5,13 +5,11 @@
 //! [`SmtpSink::start`] returns `None` after `l4rs_test_support::shared::skip_or_fail` (a
 //! notice; a failure under CI).
 
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// How long the server may take to start listening.
-const STARTUP: Duration = Duration::from_secs(20);
+use crate::script_server::ScriptServer;
 
 /// One mail as the server received it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -46,8 +44,7 @@ pub struct SinkOptions {
 
 /// A running server; stopped when dropped.
 pub struct SmtpSink {
-    child: Child,
-    port: u16,
+    server: ScriptServer,
     out: PathBuf,
 }
 
@@ -85,41 +82,15 @@ impl SmtpSink {
         command
             .arg("--refuse-first")
             .arg(options.refuse_first.to_string());
-        let mut child = command
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("start smtp_sink.py");
-        let stdout = child.stdout.take().expect("the server's stdout");
-        let (sender, receiver) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            let mut line = String::new();
-            let _ = BufReader::new(stdout).read_line(&mut line);
-            let _ = sender.send(line);
-        });
-        let line = match receiver.recv_timeout(STARTUP) {
-            Ok(line) => line,
-            Err(_) => {
-                let _ = child.kill();
-                panic!("the SMTP server did not start within {STARTUP:?}");
-            }
-        };
-        let port = line
-            .trim()
-            .strip_prefix("ready ")
-            .and_then(|port| port.parse().ok())
-            .unwrap_or_else(|| panic!("the SMTP server said {line:?}"));
         Some(SmtpSink {
-            child,
-            port,
+            server: ScriptServer::start("SMTP server", command),
             out: out.to_path_buf(),
         })
     }
 
     /// The port it listens on, on 127.0.0.1.
     pub fn port(&self) -> u16 {
-        self.port
+        self.server.port()
     }
 
     /// The mails received so far, in order.
@@ -143,22 +114,6 @@ impl SmtpSink {
             }
             std::thread::sleep(Duration::from_millis(20));
         }
-    }
-}
-
-impl Drop for SmtpSink {
-    fn drop(&mut self) {
-        // Closing its stdin ends it; kill it if it lingers.
-        drop(self.child.stdin.take());
-        let start = Instant::now();
-        while start.elapsed() < Duration::from_secs(5) {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 

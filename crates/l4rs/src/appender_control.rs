@@ -161,6 +161,23 @@ impl AppenderControl {
                             ));
                         }
                     }
+                    AppendError::Reported { message, exception } => {
+                        // The appender's error handler reports it, and throws only when the
+                        // appender does not ignore exceptions; then the handler is asked again,
+                        // about what was thrown (checked with 2.19's Http appender).
+                        if self.errors.should_report() {
+                            status::error(format_args!("{message} {exception}"));
+                        }
+                        if self.ignore_exceptions {
+                            return Ok(());
+                        }
+                        if self.errors.should_report() {
+                            status::error(format_args!(
+                                "An exception occurred processing Appender {} org.apache.logging.log4j.core.appender.AppenderLoggingException: {message}",
+                                self.name()
+                            ));
+                        }
+                    }
                     AppendError::Failed(exception) => {
                         if self.errors.should_report() {
                             status::error(format_args!(

@@ -751,6 +751,10 @@ pub(crate) fn build_appender(
         });
         l4rs_appenders::SmtpAppender::new(&spec.name, smtp, layout, subject)
             .map(|appender| Arc::new(appender) as Arc<dyn l4rs_core::Appender>)
+    } else if let l4rs_config::model::AppenderKind::Http(http) = &spec.kind {
+        let interpolator: Arc<dyn l4rs_core::Interpolator> = configuration.substitutor.clone();
+        l4rs_appenders::HttpAppender::new(&spec.name, http, layout, interpolator)
+            .map(|appender| Arc::new(appender) as Arc<dyn l4rs_core::Appender>)
     } else if let l4rs_config::model::AppenderKind::Kafka(kafka) = &spec.kind {
         let interpolator: Arc<dyn l4rs_core::Interpolator> = configuration.substitutor.clone();
         match crate::kafka::build_kafka_appender(spec, kafka, layout, interpolator) {

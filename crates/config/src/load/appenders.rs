@@ -79,6 +79,7 @@ fn build_one(
         Some(Plugin::Routing) => super::routing_appender::build_routing_appender(binder, child),
         Some(Plugin::Kafka) => super::kafka::build_kafka_appender(binder, child),
         Some(Plugin::SMTP) => super::smtp::build_smtp_appender(binder, child),
+        Some(Plugin::Http) => super::http::build_http_appender(binder, child),
         _ => return Err(Box::new(child)),
     })
 }
@@ -413,7 +414,8 @@ impl ManagerKind {
             | AppenderKind::Socket(_)
             | AppenderKind::Routing(_)
             | AppenderKind::Kafka(_)
-            | AppenderKind::Smtp(_) => return None,
+            | AppenderKind::Smtp(_)
+            | AppenderKind::Http(_) => return None,
         };
         let resource = rolling
             .file_name

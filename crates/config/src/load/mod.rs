@@ -20,6 +20,7 @@ mod delete;
 mod failover;
 mod filters;
 mod gelf_layout;
+mod http;
 mod kafka;
 mod layout;
 mod loggers;

@@ -209,6 +209,7 @@ pub(crate) fn l4rs_dump(config: &Configuration) -> Vec<String> {
             AppenderKind::Routing(_) => "Routing",
             AppenderKind::Kafka(_) => "Kafka",
             AppenderKind::Smtp(_) => "SMTP",
+            AppenderKind::Http(_) => "Http",
         };
         // log4j2's AsyncAppender has no layout (`getLayout()` is null); the others fall back
         // to a PatternLayout when none is configured.

@@ -1,0 +1,386 @@
+//! log4j2's HttpAppender: each event's layout bytes are the body of one HTTP/1.1 request to
+//! the appender's `url`, sent on the calling thread, as log4j2's `HttpURLConnectionManager`
+//! sends them through Java's `HttpURLConnection`.
+//!
+//! The request is Java's: the method (`POST` by default; `GET` is sent as `POST`, as Java does
+//! for a request with a body), the path and query of the URL, then `Content-Type` (the
+//! layout's), the `<Property>` headers in order (a value holding `${…}` resolved for each
+//! event), `User-Agent`, `Host`, Java's `Accept`, `Connection: keep-alive` and
+//! `Content-Length`. Headers Java refuses to let a program set (`Host`, `Connection`,
+//! `Content-Length`, …) are dropped, as Java drops them. Only `User-Agent` differs: l4rs names
+//! itself.
+//!
+//! A response of 2xx is success; its body is read and dropped. Any other status fails the
+//! event with Java's text (`500 Server Error - <the error body>`), reported as log4j2 reports
+//! it: `Unable to send HTTP in appender [name]` and the exception. Connections are kept alive
+//! and reused (up to [`MAX_IDLE`] idle ones, each for [`IDLE_LIFETIME`]), as Java's keep-alive
+//! cache does; a request on a reused connection that the server had closed is sent once more
+//! on a new one, as Java does.
+//!
+//! Unlike Java's defaults, which wait without limit, every step is bounded: the connection
+//! (`connectTimeoutMillis`, else [`DEFAULT_TIMEOUT`]) and the whole response (`readTimeoutMillis`,
+//! else [`DEFAULT_TIMEOUT`]; Java's limit is per read).
+
+mod request;
+mod response;
+
+use std::io::{self, Read, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use l4rs_config::model::HttpSpec;
+use l4rs_core::{AppendError, Appender, Interpolator, Layout, LogEvent};
+use rustls::ClientConfig;
+
+use crate::client_stream::{ClientStream, StreamLimits};
+use crate::AppenderBuildError;
+use request::{HeaderValue, RequestLine};
+use response::{read_response, ResponseBuffers, ResponseError};
+
+/// The limit of a step whose timeout is 0 (Java: none).
+pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+/// The most connections kept alive between events (Java's `http.maxConnections` default).
+pub(crate) const MAX_IDLE: usize = 5;
+/// How long an idle connection is kept (Java's keep-alive default when the server names none).
+pub(crate) const IDLE_LIFETIME: Duration = Duration::from_secs(5);
+
+/// log4j2's HttpAppender (see the module documentation).
+pub struct HttpAppender {
+    name: String,
+    layout: Arc<dyn Layout>,
+    /// The request line and the fixed headers, or why no request can be made (a method Java
+    /// refuses, a port out of range), reported at each event as Java reports it.
+    request: Result<RequestLine, String>,
+    headers: Vec<(String, HeaderValue)>,
+    interpolator: Arc<dyn Interpolator>,
+    /// The host to connect to (an IPv6 address without its brackets) and its port.
+    host: String,
+    port: u16,
+    tls: Option<Arc<ClientConfig>>,
+    limits: StreamLimits,
+    /// How long a whole response may take.
+    response_limit: Duration,
+    idle: Mutex<Vec<Connection>>,
+    stopped: AtomicBool,
+}
+
+/// One connection to the server, with the buffers its requests and responses reuse.
+struct Connection {
+    stream: ClientStream,
+    request: Vec<u8>,
+    response: ResponseBuffers,
+    idle_since: Instant,
+}
+
+/// Where a failed exchange stands.
+enum Failure {
+    /// No connection could be opened.
+    Connect(io::Error),
+    /// The connection was lost before any byte of a response (worth one more try when the
+    /// connection was an idle one).
+    Lost(io::Error),
+    /// Anything after that, in Java's words.
+    Exchange(String),
+}
+
+impl HttpAppender {
+    /// Builds the appender `spec` describes; fails when an `https` trust or key store cannot be
+    /// loaded.
+    pub fn new(
+        name: &str,
+        spec: &HttpSpec,
+        layout: Arc<dyn Layout>,
+        interpolator: Arc<dyn Interpolator>,
+    ) -> Result<HttpAppender, AppenderBuildError> {
+        let tls = tls_config(name, spec)?;
+        let port = spec.port.unwrap_or(if spec.https { 443 } else { 80 });
+        let request = RequestLine::new(spec).and_then(|line| {
+            u16::try_from(port).map(|_| line).map_err(|_| {
+                format!("java.lang.IllegalArgumentException: port out of range:{port}")
+            })
+        });
+        let millis = |value: i32| {
+            u64::try_from(value)
+                .ok()
+                .filter(|millis| *millis > 0)
+                .map_or(DEFAULT_TIMEOUT, Duration::from_millis)
+        };
+        let read = millis(spec.read_timeout_millis);
+        let headers = request::header_values(&layout.content_type(), &spec.headers);
+        Ok(HttpAppender {
+            name: name.to_string(),
+            layout,
+            request,
+            headers,
+            interpolator,
+            host: spec
+                .host
+                .strip_prefix('[')
+                .and_then(|host| host.strip_suffix(']'))
+                .unwrap_or(&spec.host)
+                .to_string(),
+            port: u16::try_from(port).unwrap_or(0),
+            tls,
+            limits: StreamLimits {
+                connect: millis(spec.connect_timeout_millis),
+                read,
+                write: read,
+            },
+            response_limit: read,
+            idle: Mutex::new(Vec::new()),
+            stopped: AtomicBool::new(false),
+        })
+    }
+
+    /// Sends one request with `body`; the error is Java's exception text.
+    fn send(&self, event: &LogEvent<'_>, body: &[u8]) -> Result<(), String> {
+        let line = self.request.as_ref().map_err(Clone::clone)?;
+        if self.host.is_empty() {
+            return Err("java.net.UnknownHostException: the url names no host".to_string());
+        }
+        let mut connection = self.idle_connection();
+        let reused = connection.is_some();
+        let mut connection = match connection.take() {
+            Some(connection) => connection,
+            None => self.connect().map_err(|failure| self.describe(failure))?,
+        };
+        let mut result = self.exchange(&mut connection, line, event, body);
+        if reused && matches!(result, Err(Failure::Lost(_))) {
+            // The server closed the idle connection; Java sends the request once more.
+            connection = self.connect().map_err(|failure| self.describe(failure))?;
+            result = self.exchange(&mut connection, line, event, body);
+        }
+        match result {
+            Ok((reusable, status)) => {
+                // A connection that carried an error status is as good as any other.
+                if reusable {
+                    self.keep(connection);
+                }
+                status
+            }
+            Err(failure) => Err(self.describe(failure)),
+        }
+    }
+
+    /// An idle connection young enough to use.
+    fn idle_connection(&self) -> Option<Connection> {
+        let mut idle = self
+            .idle
+            .lock()
+            .unwrap_or_else(|poison| poison.into_inner());
+        while let Some(connection) = idle.pop() {
+            if connection.idle_since.elapsed() < IDLE_LIFETIME {
+                return Some(connection);
+            }
+        }
+        None
+    }
+
+    fn keep(&self, mut connection: Connection) {
+        if self.stopped.load(Ordering::Relaxed) {
+            return;
+        }
+        connection.idle_since = Instant::now();
+        let mut idle = self
+            .idle
+            .lock()
+            .unwrap_or_else(|poison| poison.into_inner());
+        if idle.len() < MAX_IDLE {
+            idle.push(connection);
+        }
+    }
+
+    fn connect(&self) -> Result<Connection, Failure> {
+        ClientStream::connect(&self.host, self.port, self.limits, self.tls.as_ref())
+            .map(|stream| Connection {
+                stream,
+                request: Vec::new(),
+                response: ResponseBuffers::default(),
+                idle_since: Instant::now(),
+            })
+            .map_err(Failure::Connect)
+    }
+
+    /// Writes the request and reads the response: whether the connection can carry another
+    /// request, and the response's status as a result (the error in Java's words).
+    fn exchange(
+        &self,
+        connection: &mut Connection,
+        line: &RequestLine,
+        event: &LogEvent<'_>,
+        body: &[u8],
+    ) -> Result<(bool, Result<(), String>), Failure> {
+        connection.request.clear();
+        line.write_head(
+            &mut connection.request,
+            &self.headers,
+            |text| self.interpolator.interpolate(text, Some(event)),
+            body.len(),
+        )
+        .map_err(Failure::Exchange)?;
+        connection.request.extend_from_slice(body);
+        let tcp_reset = |error: io::Error| Failure::Lost(error);
+        connection
+            .stream
+            .write_all(&connection.request)
+            .and_then(|()| connection.stream.flush())
+            .map_err(tcp_reset)?;
+        let deadline = Instant::now() + self.response_limit;
+        let mut reader = UntilDeadline {
+            stream: &mut connection.stream,
+            deadline,
+        };
+        let response = read_response(&mut reader, &mut connection.response, line.method())
+            .map_err(|error| match error {
+                ResponseError::ClosedBeforeResponse => Failure::Lost(io::Error::new(
+                    io::ErrorKind::UnexpectedEof,
+                    "Unexpected end of file from server",
+                )),
+                ResponseError::Io(error) => Failure::Exchange(io_exception(&error, "Read")),
+                ResponseError::Malformed(what) => {
+                    Failure::Exchange(format!("java.io.IOException: {what}"))
+                }
+            })?;
+        let kept = &connection.response.kept;
+        let status = match response.code {
+            200..=299 => Ok(()),
+            code => {
+                // Java's text: the code, the reason, and for an error status the error body
+                // (read as US-ASCII).
+                let mut text = format!("java.io.IOException: {code}");
+                let reason = response.reason(kept);
+                if !reason.is_empty() {
+                    text.push(' ');
+                    text.push_str(&String::from_utf8_lossy(reason));
+                }
+                if code >= 400 {
+                    text.push_str(" - ");
+                    text.extend(response.body(kept).iter().map(|&b| {
+                        if b.is_ascii() {
+                            char::from(b)
+                        } else {
+                            char::REPLACEMENT_CHARACTER
+                        }
+                    }));
+                }
+                Err(text)
+            }
+        };
+        Ok((response.reusable, status))
+    }
+
+    /// Java's exception text for a failure.
+    fn describe(&self, failure: Failure) -> String {
+        match failure {
+            Failure::Connect(error) if error.kind() == io::ErrorKind::NotFound => {
+                format!("java.net.UnknownHostException: {}", self.host)
+            }
+            Failure::Connect(error) if error.kind() == io::ErrorKind::ConnectionRefused => {
+                "java.net.ConnectException: Connection refused".to_string()
+            }
+            Failure::Connect(error) => io_exception(&error, "Connect"),
+            Failure::Lost(error) if error.kind() == io::ErrorKind::UnexpectedEof => {
+                "java.net.SocketException: Unexpected end of file from server".to_string()
+            }
+            Failure::Lost(error) => io_exception(&error, "Write"),
+            Failure::Exchange(text) => text,
+        }
+    }
+}
+
+/// Java's exception text for a socket error; a timeout names the `step` (`Read`, `Connect`)
+/// that timed out.
+fn io_exception(error: &io::Error, step: &str) -> String {
+    match error.kind() {
+        io::ErrorKind::TimedOut | io::ErrorKind::WouldBlock => {
+            format!("java.net.SocketTimeoutException: {step} timed out")
+        }
+        _ => {
+            let text = error.to_string();
+            if text.starts_with("javax.net.ssl.") {
+                text
+            } else {
+                format!("java.net.SocketException: {text}")
+            }
+        }
+    }
+}
+
+/// The TLS configuration of an `https` URL: the `<Ssl>` stores, else the system's certificate
+/// authorities; the host name is checked unless `verifyHostname="false"`.
+fn tls_config(
+    name: &str,
+    spec: &HttpSpec,
+) -> Result<Option<Arc<ClientConfig>>, AppenderBuildError> {
+    if !spec.https {
+        return Ok(None);
+    }
+    let mut ssl = spec
+        .ssl
+        .clone()
+        .unwrap_or_else(crate::socket::tls::system_trust);
+    ssl.verify_host_name = spec.verify_hostname;
+    crate::socket::tls::client_config(name, &ssl)
+        .map(Some)
+        .map_err(|error| AppenderBuildError::Http {
+            message: error.to_string(),
+            help: error.help(),
+        })
+}
+
+/// What `l4rs check` can judge without sending: the trust and key stores.
+pub(crate) fn check(name: &str, spec: &HttpSpec) -> Result<(), AppenderBuildError> {
+    tls_config(name, spec).map(|_| ())
+}
+
+/// A stream whose reads end at a deadline: the whole response is bounded, not each read.
+struct UntilDeadline<'s> {
+    stream: &'s mut ClientStream,
+    deadline: Instant,
+}
+
+impl Read for UntilDeadline<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let remaining = self.deadline.saturating_duration_since(Instant::now());
+        if remaining.is_zero() {
+            return Err(io::ErrorKind::TimedOut.into());
+        }
+        self.stream.tcp().set_read_timeout(Some(remaining))?;
+        self.stream.read(buf)
+    }
+}
+
+impl Appender for HttpAppender {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn append(&self, event: &LogEvent<'_>) -> Result<(), AppendError> {
+        if self.stopped.load(Ordering::Relaxed) {
+            return Err(AppendError::NotStarted(self.name.clone()));
+        }
+        crate::encode::with_encoded(
+            &*self.layout,
+            |text| self.layout.format(event, text),
+            |body| self.send(event, body),
+        )
+        .map_err(|exception| AppendError::Reported {
+            message: format!("Unable to send HTTP in appender [{}]", self.name),
+            exception,
+        })
+    }
+
+    fn stop(&self) {
+        self.stopped.store(true, Ordering::Relaxed);
+        // Dropping the idle connections closes them.
+        self.idle
+            .lock()
+            .unwrap_or_else(|poison| poison.into_inner())
+            .clear();
+    }
+
+    fn requires_location(&self) -> bool {
+        self.layout.requires_location()
+    }
+}

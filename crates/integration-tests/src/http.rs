@@ -1,0 +1,162 @@
+//! A real HTTP/1.1 server for the Http appender's tests: `src/http_sink.py` (Python's
+//! standard library only), started on 127.0.0.1, optionally speaking TLS, answering chosen
+//! statuses, closing each connection or answering late. Each request it reads is recorded as
+//! received; [`HttpSink::requests`] reads them back. Without python3, [`HttpSink::start`]
+//! returns `None` after `l4rs_test_support::shared::skip_or_fail` (a notice; a failure under
+//! CI).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::script_server::ScriptServer;
+
+/// One request as the server read it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Request {
+    /// The number of the connection it came on (1 for the first the server accepted).
+    pub connection: u64,
+    /// True when that connection spoke TLS.
+    pub tls: bool,
+    /// The request line and header lines, CRLF kept, up to and with the blank line.
+    pub head: String,
+    /// The body.
+    pub body: Vec<u8>,
+}
+
+impl Request {
+    /// The request line (`POST /logs HTTP/1.1`).
+    pub fn request_line(&self) -> &str {
+        self.head.split("\r\n").next().unwrap_or_default()
+    }
+
+    /// The headers, in order, as `(name, value)`.
+    pub fn headers(&self) -> Vec<(String, String)> {
+        self.head
+            .split("\r\n")
+            .skip(1)
+            .filter_map(|line| line.split_once(": "))
+            .map(|(name, value)| (name.to_string(), value.to_string()))
+            .collect()
+    }
+
+    /// The value of the header `name` (any case).
+    pub fn header(&self, name: &str) -> Option<String> {
+        self.headers()
+            .into_iter()
+            .find(|(header, _)| header.eq_ignore_ascii_case(name))
+            .map(|(_, value)| value)
+    }
+
+    /// The body as text.
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+}
+
+/// How the server answers.
+#[derive(Clone, Debug, Default)]
+pub struct SinkOptions {
+    /// A certificate and key in PEM files: TLS from the first byte.
+    pub tls: Option<(PathBuf, PathBuf)>,
+    /// The statuses of the first responses, one each; 200 after them.
+    pub statuses: Vec<u16>,
+    /// Answer with `Connection: close` and close each connection after one request.
+    pub close: bool,
+    /// Wait this long before answering the first request.
+    pub delay_first: Option<Duration>,
+}
+
+/// A running server; stopped when dropped.
+pub struct HttpSink {
+    server: ScriptServer,
+    out: PathBuf,
+}
+
+impl HttpSink {
+    /// Starts a server recording into the fresh directory `out`; `None` (after the notice)
+    /// when python3 is missing.
+    pub fn start(out: &Path, options: &SinkOptions) -> Option<HttpSink> {
+        let available = Command::new("python3")
+            .arg("--version")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|status| status.success());
+        if !available {
+            l4rs_test_support::shared::skip_or_fail(
+                "the HTTP server tests",
+                "python3 is missing (apt-get install python3)",
+            );
+            return None;
+        }
+        let _ = std::fs::remove_dir_all(out);
+        std::fs::create_dir_all(out).expect("the request directory");
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/http_sink.py");
+        let mut command = Command::new("python3");
+        command.arg(script).arg(out).args(["--lifetime", "600"]);
+        if let Some((certificate, key)) = &options.tls {
+            command.arg("--tls").arg(certificate).arg(key);
+        }
+        if !options.statuses.is_empty() {
+            let statuses: Vec<String> = options.statuses.iter().map(u16::to_string).collect();
+            command.arg("--statuses").arg(statuses.join(","));
+        }
+        if options.close {
+            command.arg("--close");
+        }
+        if let Some(delay) = options.delay_first {
+            command
+                .arg("--delay-first")
+                .arg(delay.as_secs_f64().to_string());
+        }
+        Some(HttpSink {
+            server: ScriptServer::start("HTTP server", command),
+            out: out.to_path_buf(),
+        })
+    }
+
+    /// The port it listens on, on 127.0.0.1.
+    pub fn port(&self) -> u16 {
+        self.server.port()
+    }
+
+    /// The requests read so far, in order.
+    pub fn requests(&self) -> Vec<Request> {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&self.out)
+            .expect("the request directory")
+            .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+            .filter(|path| path.extension().is_some_and(|e| e == "json"))
+            .collect();
+        files.sort();
+        files.iter().map(|path| read_request(path)).collect()
+    }
+
+    /// Waits up to `limit` for `count` requests, and returns what arrived.
+    pub fn wait_for(&self, count: usize, limit: Duration) -> Vec<Request> {
+        let start = Instant::now();
+        loop {
+            let requests = self.requests();
+            if requests.len() >= count || start.elapsed() > limit {
+                return requests;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+/// Reads one recorded request (the small JSON object `http_sink.py` writes).
+fn read_request(path: &Path) -> Request {
+    let text = std::fs::read_to_string(path).expect("a request record");
+    let value: serde_json::Value = serde_json::from_str(&text).expect("a JSON request record");
+    Request {
+        connection: value["connection"].as_u64().unwrap_or_default(),
+        tls: value["tls"].as_bool().unwrap_or(false),
+        head: value["head"].as_str().unwrap_or_default().to_string(),
+        body: base64::Engine::decode(
+            &base64::engine::general_purpose::STANDARD,
+            value["body"].as_str().unwrap_or_default(),
+        )
+        .expect("the body in base64"),
+    }
+}

@@ -41,7 +41,8 @@ pub struct Received {
 }
 
 /// Test certificates made with the openssl CLI: a CA, a server certificate for
-/// `localhost`/`127.0.0.1` and a client certificate, the client's also as a PKCS12 key store.
+/// `localhost`/`127.0.0.1`, one the same CA signed for `other.example` only (`misnamed.pem`,
+/// for host-name checks) and a client certificate, the client's also as a PKCS12 key store.
 pub struct Certificates {
     /// The directory holding them.
     pub dir: PathBuf,
@@ -76,6 +77,11 @@ impl Certificates {
         )
         .unwrap();
         std::fs::write(dir.join("client.ext"), "extendedKeyUsage=clientAuth\n").unwrap();
+        std::fs::write(
+            dir.join("misnamed.ext"),
+            "subjectAltName=DNS:other.example\nextendedKeyUsage=serverAuth\n",
+        )
+        .unwrap();
         for (name, subject) in [("ca", "/CN=l4rs test CA"), ("other-ca", "/CN=another CA")] {
             run(&[
                 "req",
@@ -93,7 +99,11 @@ impl Certificates {
                 subject,
             ]);
         }
-        for (name, subject) in [("server", "/CN=localhost"), ("client", "/CN=l4rs client")] {
+        for (name, subject) in [
+            ("server", "/CN=localhost"),
+            ("client", "/CN=l4rs client"),
+            ("misnamed", "/CN=other.example"),
+        ] {
             run(&[
                 "req",
                 "-newkey",

@@ -776,6 +776,40 @@ fn socket_stores_are_loaded_and_receivers_are_not_contacted() {
     );
 }
 
+/// An Http appender is judged without sending: the stores of an `https` URL are loaded, so a
+/// missing trust store is reported, while a server that is not there is not contacted.
+#[test]
+fn http_stores_are_loaded_and_servers_are_not_contacted() {
+    let dir = fresh_dir("http");
+    let started = Instant::now();
+    let (_, checked) = check(
+        &dir,
+        r#"<Configuration status="warn">
+  <Appenders>
+    <Http name="Down" url="http://127.0.0.1:9/in"><PatternLayout/></Http>
+    <Http name="Missing" url="https://127.0.0.1:9/in"><JsonLayout/>
+      <Ssl><TrustStore location="{dir}/missing.pem" type="PEM"/></Ssl></Http>
+  </Appenders>
+  <Loggers>
+    <Root level="info"><AppenderRef ref="Down"/><AppenderRef ref="Missing"/></Root>
+  </Loggers>
+</Configuration>
+"#,
+    );
+    assert!(started.elapsed() < Duration::from_secs(10));
+    checked.assert_failed();
+    let missing = format!(
+        "The keystore file {}/missing.pem is not found",
+        dir.display()
+    );
+    assert!(checked.stdout.contains(&missing), "{}", checked.stdout);
+    assert!(
+        !checked.stdout.contains(r#"appender "Down""#),
+        "{}",
+        checked.stdout
+    );
+}
+
 /// `protocol="RELP"` (an l4rs extension) is a known protocol value for `l4rs check`: judged
 /// like TCP (its TLS stores loaded, the receiver not contacted); a misspelt protocol lists it
 /// among the allowed values.

@@ -1,0 +1,283 @@
+//! The Http appender against a real HTTP server (`src/http_sink.py`): `https` with the
+//! server's certificate checked against a PEM trust store, and its host name checked unless
+//! `verifyHostname="false"`; error statuses and a redirect reported, and handed to a caller
+//! whose appender has `ignoreExceptions="false"`; a server that answers too late, one that is
+//! not there, and one that closes every connection; an `<Async>` appender in front, with a
+//! header resolved from the event's context map on the queue's thread.
+//! (The requests' bytes are compared with log4j2's in crates/conformance/tests/http_requests.rs.)
+
+use std::time::{Duration, Instant};
+
+use l4rs::core::status;
+use l4rs_tests::http::{HttpSink, SinkOptions};
+use l4rs_tests::rsyslog::Certificates;
+use l4rs_tests::{fresh_output_dir, serial, write_config};
+
+const WAIT: Duration = Duration::from_secs(10);
+
+/// Loads a configuration with one Http appender, `appender` (its XML), under the root at INFO.
+fn init(dir: &std::path::Path, appender: &str) {
+    let xml = format!(
+        r#"<Configuration status="warn"><Appenders>{appender}</Appenders><Loggers><Root level="info"><AppenderRef ref="web"/></Root></Loggers></Configuration>"#
+    );
+    l4rs::init_with_file(write_config(dir, &xml)).expect("the configuration loads");
+}
+
+/// Logs `message` at INFO; `Err` when the appender handed its failure to the caller.
+fn log(message: &str) -> Result<(), String> {
+    l4rs::get_logger("app")
+        .log(
+            l4rs::Level::INFO,
+            None,
+            None,
+            None,
+            format_args!("{message}"),
+        )
+        .map_err(|error| error.to_string())
+}
+
+/// The status messages reported while `f` runs.
+fn reported<R>(f: impl FnOnce() -> R) -> (R, Vec<String>) {
+    let (result, records) = status::capture(f);
+    (
+        result,
+        records.into_iter().map(|record| record.message).collect(),
+    )
+}
+
+#[test]
+fn https_checks_the_certificate_and_its_host_name() {
+    let _turn = serial();
+    let dir = fresh_output_dir("http-tls");
+    let Some(certificates) = Certificates::generate(&dir.join("certificates")) else {
+        return;
+    };
+    let ca = certificates.dir.join("ca.pem");
+    for (certificate, verify, delivered) in [
+        ("server", "true", true),
+        ("misnamed", "true", false),
+        ("misnamed", "false", true),
+    ] {
+        let options = SinkOptions {
+            tls: Some((
+                certificates.dir.join(format!("{certificate}.pem")),
+                certificates.dir.join(format!("{certificate}.key")),
+            )),
+            ..SinkOptions::default()
+        };
+        let Some(sink) = HttpSink::start(&dir.join(format!("{certificate}-{verify}")), &options)
+        else {
+            return;
+        };
+        init(
+            &dir,
+            &format!(
+                r#"<Http name="web" url="https://localhost:{port}/in" verifyHostname="{verify}">
+  <PatternLayout pattern="%m"/>
+  <Ssl><TrustStore location="{ca}" type="PEM"/></Ssl>
+</Http>"#,
+                port = sink.port(),
+                ca = ca.display()
+            ),
+        );
+        let ((), messages) = reported(|| {
+            let _ = log("one");
+            let _ = log("two");
+        });
+        l4rs::shutdown();
+        let requests = sink.requests();
+        if delivered {
+            assert!(messages.is_empty(), "{certificate} {verify}: {messages:?}");
+            let seen: Vec<(u64, bool, String)> = requests
+                .iter()
+                .map(|r| (r.connection, r.tls, r.text()))
+                .collect();
+            assert_eq!(
+                seen,
+                [(1, true, "one".to_string()), (1, true, "two".to_string())],
+                "{certificate} {verify}"
+            );
+        } else {
+            assert!(requests.is_empty(), "{requests:?}");
+            assert_eq!(messages.len(), 2, "{messages:?}");
+            assert!(
+                messages[0].starts_with(
+                    "Unable to send HTTP in appender [web] javax.net.ssl.SSLHandshakeException"
+                ),
+                "{messages:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn error_statuses_and_redirects_are_reported_and_reach_a_strict_caller() {
+    let _turn = serial();
+    let dir = fresh_output_dir("http-statuses");
+    let options = SinkOptions {
+        statuses: vec![500, 302],
+        ..SinkOptions::default()
+    };
+    let Some(sink) = HttpSink::start(&dir.join("requests"), &options) else {
+        return;
+    };
+    init(
+        &dir,
+        &format!(
+            r#"<Http name="web" url="http://127.0.0.1:{}/in" ignoreExceptions="false"><PatternLayout pattern="%m"/></Http>"#,
+            sink.port()
+        ),
+    );
+    // Two failures make four reports, as many as log4j2's error handler prints before it
+    // limits them to one per interval.
+    let (results, messages) = reported(|| [log("a"), log("b"), log("c")]);
+    l4rs::shutdown();
+    assert!(results[0].is_err() && results[1].is_err(), "{results:?}");
+    assert!(results[2].is_ok(), "{results:?}");
+    assert_eq!(
+        messages,
+        [
+            "Unable to send HTTP in appender [web] java.io.IOException: 500 Server Error - error 500 from the sink",
+            "An exception occurred processing Appender web org.apache.logging.log4j.core.appender.AppenderLoggingException: Unable to send HTTP in appender [web]",
+            // Java reports no redirect (it drops the event silently); l4rs does.
+            "Unable to send HTTP in appender [web] java.io.IOException: 302 Found",
+            "An exception occurred processing Appender web org.apache.logging.log4j.core.appender.AppenderLoggingException: Unable to send HTTP in appender [web]",
+        ]
+    );
+    // Every request, answered or not, went on the one kept-alive connection.
+    let connections: Vec<u64> = sink.requests().iter().map(|r| r.connection).collect();
+    assert_eq!(connections, [1, 1, 1]);
+}
+
+#[test]
+fn a_server_that_answers_late_fails_the_call_within_the_read_timeout() {
+    let _turn = serial();
+    let dir = fresh_output_dir("http-slow");
+    let options = SinkOptions {
+        delay_first: Some(Duration::from_secs(3)),
+        ..SinkOptions::default()
+    };
+    let Some(sink) = HttpSink::start(&dir.join("requests"), &options) else {
+        return;
+    };
+    init(
+        &dir,
+        &format!(
+            r#"<Http name="web" url="http://127.0.0.1:{}/in" readTimeoutMillis="300" ignoreExceptions="false"><PatternLayout pattern="%m"/></Http>"#,
+            sink.port()
+        ),
+    );
+    let started = Instant::now();
+    let (late, messages) = reported(|| log("late"));
+    let waited = started.elapsed();
+    assert!(late.is_err(), "{late:?}");
+    assert!(
+        waited >= Duration::from_millis(300) && waited < Duration::from_secs(2),
+        "{waited:?}"
+    );
+    assert_eq!(
+        messages[0],
+        "Unable to send HTTP in appender [web] java.net.SocketTimeoutException: Read timed out"
+    );
+    // The timed-out connection is dropped; the next event goes on a new one.
+    assert!(log("next").is_ok());
+    l4rs::shutdown();
+    let requests = sink.wait_for(2, WAIT);
+    let seen: Vec<(u64, String)> = requests.iter().map(|r| (r.connection, r.text())).collect();
+    assert_eq!(seen, [(1, "late".to_string()), (2, "next".to_string())]);
+}
+
+#[test]
+fn a_server_that_is_not_there_fails_the_call_at_once() {
+    let _turn = serial();
+    let dir = fresh_output_dir("http-refused");
+    let refused = l4rs_tests::net::refused_port();
+    init(
+        &dir,
+        &format!(
+            r#"<Http name="web" url="http://127.0.0.1:{refused}/in" ignoreExceptions="false"><PatternLayout pattern="%m"/></Http>"#
+        ),
+    );
+    let started = Instant::now();
+    let (result, messages) = reported(|| log("nobody listens"));
+    assert!(result.is_err());
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(
+        messages[0],
+        "Unable to send HTTP in appender [web] java.net.ConnectException: Connection refused"
+    );
+    l4rs::shutdown();
+}
+
+#[test]
+fn a_server_that_closes_each_connection_gets_every_event() {
+    let _turn = serial();
+    let dir = fresh_output_dir("http-close");
+    let options = SinkOptions {
+        close: true,
+        ..SinkOptions::default()
+    };
+    let Some(sink) = HttpSink::start(&dir.join("requests"), &options) else {
+        return;
+    };
+    init(
+        &dir,
+        &format!(
+            r#"<Http name="web" url="http://127.0.0.1:{}/in"><PatternLayout pattern="%m"/></Http>"#,
+            sink.port()
+        ),
+    );
+    let ((), messages) = reported(|| {
+        for message in ["one", "two", "three"] {
+            assert!(log(message).is_ok());
+        }
+    });
+    l4rs::shutdown();
+    assert!(messages.is_empty(), "{messages:?}");
+    let seen: Vec<(u64, String)> = sink
+        .wait_for(3, WAIT)
+        .iter()
+        .map(|r| (r.connection, r.text()))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            (1, "one".to_string()),
+            (2, "two".to_string()),
+            (3, "three".to_string())
+        ]
+    );
+}
+
+#[test]
+fn behind_an_async_appender_headers_resolve_with_the_events_context() {
+    let _turn = serial();
+    let dir = fresh_output_dir("http-async");
+    let Some(sink) = HttpSink::start(&dir.join("requests"), &SinkOptions::default()) else {
+        return;
+    };
+    let xml = format!(
+        r#"<Configuration status="warn"><Appenders>
+  <Http name="http" url="http://127.0.0.1:{port}/in">
+    <Property name="X-User" value="$${{ctx:user}}"/>
+    <PatternLayout pattern="%X{{user}} %m"/>
+  </Http>
+  <Async name="web"><AppenderRef ref="http"/></Async>
+</Appenders><Loggers><Root level="info"><AppenderRef ref="web"/></Root></Loggers></Configuration>"#,
+        port = sink.port()
+    );
+    l4rs::init_with_file(write_config(&dir, &xml)).expect("the configuration loads");
+    l4rs::ThreadContext::put("user", "alice");
+    assert!(log("queued").is_ok());
+    l4rs::ThreadContext::clear_map();
+    l4rs::flush();
+    let requests = sink.wait_for(1, WAIT);
+    l4rs::shutdown();
+    assert_eq!(requests.len(), 1, "{requests:?}");
+    assert_eq!(requests[0].header("X-User").as_deref(), Some("alice"));
+    assert_eq!(requests[0].text(), "alice queued");
+}

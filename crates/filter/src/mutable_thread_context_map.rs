@@ -23,7 +23,30 @@ use crate::ThreadContextMapFilter;
 pub struct MutableThreadContextMapFilter {
     current: Arc<Current>,
     /// Ends the polling thread when the filter goes (a reconfiguration or shutdown).
-    stop: Arc<(Mutex<bool>, Condvar)>,
+    stop: Arc<StopSignal>,
+}
+
+/// A polling thread's stop signal: set, and the thread's wait woken.
+type StopSignal = (Mutex<bool>, Condvar);
+
+/// The stop signals of the polling threads running, so that `l4rs::shutdown` can end them
+/// while the stopped configuration still holds its filters.
+static POLLERS: Mutex<Vec<Weak<StopSignal>>> = Mutex::new(Vec::new());
+
+/// Ends every MutableThreadContextMapFilter's polling thread: the filters keep the pairs they
+/// have, and read their files no more (`l4rs::shutdown`).
+pub fn stop_polling() {
+    let pollers = std::mem::take(&mut *POLLERS.lock().unwrap_or_else(|e| e.into_inner()));
+    for stop in pollers.iter().filter_map(Weak::upgrade) {
+        signal(&stop);
+    }
+}
+
+/// Tells a polling thread to end.
+fn signal(stop: &StopSignal) {
+    let (stopped, wake) = stop;
+    *stopped.lock().unwrap_or_else(|e| e.into_inner()) = true;
+    wake.notify_all();
 }
 
 /// What the polling thread shares with the filter.
@@ -67,10 +90,15 @@ impl MutableThreadContextMapFilter {
             let spawned = std::thread::Builder::new()
                 .name("l4rs-context-map-filter".to_string())
                 .spawn(move || poll(weak, &stopping, location, interval, read));
-            if let Err(error) = spawned {
-                status::error(format_args!(
+            match spawned {
+                Ok(_) => {
+                    let mut pollers = POLLERS.lock().unwrap_or_else(|e| e.into_inner());
+                    pollers.retain(|poller| poller.strong_count() > 0);
+                    pollers.push(Arc::downgrade(&stop));
+                }
+                Err(error) => status::error(format_args!(
                     "MutableThreadContextMapFilter cannot watch its file: no thread: {error}"
-                ));
+                )),
             }
         }
         MutableThreadContextMapFilter { current, stop }
@@ -108,7 +136,7 @@ impl Read {
 /// Reads the file every `interval` until the filter is gone.
 fn poll(
     current: Weak<Current>,
-    stop: &(Mutex<bool>, Condvar),
+    stop: &StopSignal,
     location: PathBuf,
     interval: Duration,
     mut read: Read,
@@ -203,9 +231,7 @@ impl Filter for MutableThreadContextMapFilter {
 
 impl Drop for MutableThreadContextMapFilter {
     fn drop(&mut self) {
-        let (stopped, wake) = &*self.stop;
-        *stopped.lock().unwrap_or_else(|e| e.into_inner()) = true;
-        wake.notify_all();
+        signal(&self.stop);
     }
 }
 

@@ -59,15 +59,6 @@ fn log_until(dir: &Path, done: impl Fn(&str) -> bool) -> Vec<String> {
     unreachable!()
 }
 
-/// The names of this process's threads (Linux keeps 15 bytes of each).
-fn thread_names() -> Vec<String> {
-    std::fs::read_dir("/proc/self/task")
-        .expect("proc")
-        .filter_map(|task| std::fs::read_to_string(task.ok()?.path().join("comm")).ok())
-        .map(|name| name.trim().to_string())
-        .collect()
-}
-
 fn start(name: &str, extra: Option<&Path>) -> (PathBuf, PathBuf) {
     let dir = l4rs_tests::fresh_output_dir(name);
     let path = l4rs_tests::write_config(&dir, &config(&dir, "v1 %m%n", extra));
@@ -157,9 +148,13 @@ fn an_edit_before_a_reconfiguration_from_code_is_still_loaded() {
 #[test]
 fn the_watcher_thread_runs_only_while_something_is_watched() {
     let _turn = turn();
-    let watcher = || thread_names().iter().any(|name| name == "l4rs-config-wat");
+    let watcher = || {
+        l4rs_tests::thread_names()
+            .iter()
+            .any(|name| name == "l4rs-config-wat")
+    };
     let (dir, path) = start("reconfigure-monitor-thread", None);
-    assert!(watcher(), "{:?}", thread_names());
+    assert!(watcher(), "{:?}", l4rs_tests::thread_names());
     // A configuration without monitorInterval leaves the thread idle: the file watched
     // before is not any more, and a rewrite of it loads nothing.
     let quiet = dir.join("quiet.xml");
@@ -176,7 +171,11 @@ fn the_watcher_thread_runs_only_while_something_is_watched() {
         lines.iter().all(|line| !line.starts_with("v2 ")),
         "{lines:?}"
     );
-    assert!(watcher(), "idle, not gone: {:?}", thread_names());
+    assert!(
+        watcher(),
+        "idle, not gone: {:?}",
+        l4rs_tests::thread_names()
+    );
     // Shutdown ends it, and what is logged afterwards reaches no file.
     l4rs::shutdown();
     let deadline = Instant::now() + Duration::from_secs(5);

@@ -475,6 +475,8 @@ pub fn shutdown() {
     if let Some(context) = installed_context() {
         context.stop();
     }
+    // The stopped configuration keeps its filters; their file readers stop with it.
+    l4rs_filter::mutable_thread_context_map::stop_polling();
 }
 
 /// Flushes every appender of the configuration in force, without stopping them. Asynchronous

@@ -149,7 +149,12 @@ fn parse_head(head: &[u8]) -> Result<Head, ResponseError> {
     }
     // "HTTP/1." is 7 bytes, the minor version 1, the space and code 4, then a space.
     let reason_start = (7 + 5 + 1).min(status.len());
-    let reason = trim_range(status, reason_start..status.len());
+    // The reason ends at a control character (a stray CR): it is printed in status messages.
+    let reason_end = status[reason_start..]
+        .iter()
+        .position(|&b| (b < b' ' && b != b'\t') || b == 0x7f)
+        .map_or(status.len(), |at| reason_start + at);
+    let reason = trim_range(status, reason_start..reason_end);
     let mut parsed = Head {
         code,
         reason,
@@ -486,6 +491,14 @@ mod tests {
         response.extend(std::iter::repeat_n(b'x', KEPT_BODY * 3));
         let (code, _, body, reusable) = read(&response, "POST").expect("read");
         assert_eq!((code, body.len(), reusable), (500, KEPT_BODY, true));
+    }
+
+    #[test]
+    fn a_reason_ends_at_a_control_character() {
+        assert_eq!(
+            read(b"HTTP/1.1 200 OK\rX-Injected: 1\r\n\r\n", "HEAD"),
+            Ok((200, "OK".into(), String::new(), true))
+        );
     }
 
     #[test]

@@ -63,4 +63,5 @@ routing_routes 1024 xml.dict
 time_filter 256 -
 smtp_mail 4096 -
 context_map_file 4096 -
+http_parsers 4096 -
 TARGETS

@@ -137,6 +137,18 @@ def main():
                   '{"configs": {"user": "alice"}}', '{"configs": null}']:
         add("context_map_file", pairs)
 
+    # The Http appender's URLs (those of the status scenario 500 among them) and responses.
+    urls = ["http://127.0.0.1:8080/logs?x=1#f", "HTTPS://[::1]:443", "http://", "http:x",
+            "not a url", "foo://x/y", "http://h:99999999999/x", "http://h:12a/x", "url:http://u:p@h/"]
+    responses = [b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok",
+                 b"HTTP/1.1 500 Server Error\r\nContent-Type: text/plain\r\nContent-Length: 5\r\n\r\nerror",
+                 b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 204 No Content\r\n\r\n",
+                 b"HTTP/1.1 404 Not Found\r\nTransfer-Encoding: chunked\r\n\r\n3;x=y\r\nabc\r\n0\r\nT: 1\r\n\r\n",
+                 b"HTTP/1.0 200 OK\r\n\r\nto the end", b"HTTP/1.1 302 Found\r\nConnection: close\r\n\r\n"]
+    for url in urls:
+        for method, response in zip(["POST", "HEAD", "PUT", "POST", "GET", "POST"], responses):
+            add("http_parsers", url.encode() + b"\0" + method.encode() + b"\0" + response)
+
     for target in sorted(p.name for p in CORPUS.iterdir()):
         print(f"{target}: {len(list((CORPUS / target).iterdir()))} seeds")
 

@@ -67,6 +67,7 @@ mod target;
 #[cfg(fuzzing)]
 #[doc(hidden)]
 pub mod fuzzing {
+    pub use crate::http::{fuzz_http_response, FuzzedResponse, FUZZ_KEPT_BODY};
     pub use crate::rolling::fuzz_file_pattern;
     pub use crate::smtp::{fuzz_mail, FuzzedMail};
     pub use crate::socket::{fuzz_relp_frames, fuzz_store};

@@ -334,6 +334,60 @@ pub(crate) fn check(name: &str, spec: &HttpSpec) -> Result<(), AppenderBuildErro
     tls_config(name, spec).map(|_| ())
 }
 
+/// A response as the fuzz target (fuzz/fuzz_targets/http_parsers.rs) sees it.
+#[cfg(fuzzing)]
+#[derive(Debug, PartialEq, Eq)]
+pub struct FuzzedResponse {
+    /// The status code.
+    pub code: u16,
+    /// The reason phrase.
+    pub reason: Vec<u8>,
+    /// The kept start of the body.
+    pub body: Vec<u8>,
+    /// Whether the connection could carry another request.
+    pub reusable: bool,
+}
+
+/// The most body bytes a response keeps (for the fuzz target's check).
+#[cfg(fuzzing)]
+pub const FUZZ_KEPT_BODY: usize = response::KEPT_BODY;
+
+/// Reads `bytes` as the response to a `method` request, delivered by the connection `chunk`
+/// bytes at a time (at least one); the error names why it is no response.
+#[cfg(fuzzing)]
+pub fn fuzz_http_response(
+    bytes: &[u8],
+    method: &str,
+    chunk: usize,
+) -> Result<FuzzedResponse, String> {
+    /// A connection that delivers at most `chunk` bytes per read.
+    struct Trickle<'b> {
+        bytes: &'b [u8],
+        chunk: usize,
+    }
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let count = self.bytes.len().min(self.chunk).min(buf.len());
+            buf[..count].copy_from_slice(&self.bytes[..count]);
+            self.bytes = &self.bytes[count..];
+            Ok(count)
+        }
+    }
+    let mut buffers = ResponseBuffers::default();
+    let mut reader = Trickle {
+        bytes,
+        chunk: chunk.max(1),
+    };
+    let response =
+        read_response(&mut reader, &mut buffers, method).map_err(|error| format!("{error:?}"))?;
+    Ok(FuzzedResponse {
+        code: response.code,
+        reason: response.reason(&buffers.kept).to_vec(),
+        body: response.body(&buffers.kept).to_vec(),
+        reusable: response.reusable,
+    })
+}
+
 /// A stream whose reads end at a deadline: the whole response is bounded, not each read.
 struct UntilDeadline<'s> {
     stream: &'s mut ClientStream,

@@ -1,7 +1,7 @@
 //! Building an appender without its side effects, for `l4rs check`.
 //!
 //! [`check_appender`] goes through what building the appender goes through up to its
-//! manager (the same option adjustments and their warnings, the same `<Delete>` actions, the
+//! manager (the same option adjustments and their warnings, the same rollover actions, the
 //! same region length) and then judges the file with [`classify`], the judgement building
 //! makes before it opens the file. Nothing is opened, created or deleted, and no thread is
 //! started.
@@ -10,7 +10,7 @@ use l4rs_config::model::{AppenderKind, AppenderSpec};
 use l4rs_core::status;
 
 use crate::memory_mapped_file::valid_region_length;
-use crate::rolling::{delete_actions, RollingManager};
+use crate::rolling::{rollover_actions, RollingManager};
 use crate::target::{classify, OpenWhen};
 use crate::{file_manager::FileManager, AppenderBuildError};
 
@@ -40,7 +40,7 @@ pub fn check_appender(spec: &AppenderSpec) -> Result<(), AppenderBuildError> {
         }
     };
     let check_rolling = |rolling: &l4rs_config::model::RollingSpec| {
-        drop(delete_actions(
+        drop(rollover_actions(
             &RollingManager::<FileManager>::key(rolling),
             &rolling.strategy,
         ));

@@ -13,23 +13,7 @@ use l4rs_core::status;
 
 use crate::file_manager::FileOptions;
 
-/// Parses a POSIX permission string such as `rw-r-----` into mode bits.
-pub(crate) fn parse_permissions(text: &str) -> Option<u32> {
-    const LETTERS: &[u8; 9] = b"rwxrwxrwx";
-    let bytes = text.as_bytes();
-    if bytes.len() != LETTERS.len() {
-        return None;
-    }
-    let mut mode = 0;
-    for (index, (&actual, &letter)) in bytes.iter().zip(LETTERS).enumerate() {
-        if actual == letter {
-            mode |= 1 << (8 - index);
-        } else if actual != b'-' {
-            return None;
-        }
-    }
-    Some(mode)
-}
+pub(crate) use l4rs_config::posix::parse_permissions;
 
 /// Applies `filePermissions`, `fileOwner` and `fileGroup`, each time the file is opened (log4j2's
 /// `defineAttributeView`). The mode is set exactly, whatever the umask. Failures are reported
@@ -84,13 +68,13 @@ fn lookup_with_buffer(mut call: impl FnMut(&mut [libc::c_char]) -> (libc::c_int,
 }
 
 /// A user name (or, as Java also accepts, a numeric uid) to a uid.
-fn lookup_user(name: &str) -> io::Result<libc::uid_t> {
+pub(crate) fn lookup_user(name: &str) -> io::Result<libc::uid_t> {
     // SAFETY: `getpwnam_r` fills in a `passwd`, plain data for which zeroed is a valid value.
     unsafe { lookup_id(name, "user", libc::getpwnam_r, |entry| entry.pw_uid) }
 }
 
 /// A group name (or a numeric gid) to a gid.
-fn lookup_group(name: &str) -> io::Result<libc::gid_t> {
+pub(crate) fn lookup_group(name: &str) -> io::Result<libc::gid_t> {
     // SAFETY: `getgrnam_r` fills in a `group`, plain data for which zeroed is a valid value.
     unsafe { lookup_id(name, "group", libc::getgrnam_r, |entry| entry.gr_gid) }
 }
@@ -191,17 +175,6 @@ fn whole_file_lock(kind: libc::c_int) -> libc::flock {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn permission_strings() {
-        assert_eq!(parse_permissions("rw-r-----"), Some(0o640));
-        assert_eq!(parse_permissions("rwxrwxrwx"), Some(0o777));
-        assert_eq!(parse_permissions("---------"), Some(0));
-        assert_eq!(parse_permissions("rw-r--r"), None);
-        assert_eq!(parse_permissions("rw-r--r-x-"), None);
-        assert_eq!(parse_permissions("wr-r-----"), None);
-        assert_eq!(parse_permissions("0640"), None);
-    }
 
     #[test]
     fn users_and_groups_resolve_by_name_or_number() {

@@ -331,7 +331,9 @@ fn a_delete_spec_built_in_code_with_a_bad_pattern_is_not_run() {
     else {
         panic!("DefaultRolloverStrategy");
     };
-    let l4rs_config::model::ActionSpec::Delete(delete) = &mut actions[0];
+    let l4rs_config::model::ActionSpec::Delete(delete) = &mut actions[0] else {
+        panic!("a Delete action");
+    };
     delete.conditions = vec![l4rs_config::model::PathConditionSpec::FileName {
         regex: "^(unclosed$".to_string(),
         nested: vec![],

@@ -37,6 +37,7 @@ pub mod diagnostic;
 pub mod load;
 pub mod model;
 pub mod plugins;
+pub mod posix;
 pub mod rolling;
 pub mod routing;
 pub mod substitute;

@@ -934,6 +934,28 @@ pub enum RolloverStrategySpec {
 pub enum ActionSpec {
     /// `<Delete>`.
     Delete(DeleteSpec),
+    /// `<PosixViewAttribute>`.
+    PosixViewAttribute(PosixViewAttributeSpec),
+}
+
+/// `<PosixViewAttribute>`: sets the permissions, owner and group of the files under `basePath`
+/// that every condition accepts (all of them without a condition).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PosixViewAttributeSpec {
+    /// `basePath` (required, not empty).
+    pub base_path: String,
+    /// `maxDepth` (default 1: the files directly in `basePath`).
+    pub max_depth: u32,
+    /// `followLinks` (default false).
+    pub follow_links: bool,
+    /// The conditions; a file is changed when all accept it.
+    pub conditions: Vec<PathConditionSpec>,
+    /// `filePermissions` (`rw-r-----`) as mode bits.
+    pub permissions: Option<u32>,
+    /// `fileOwner`: a user name (or number).
+    pub owner: Option<String>,
+    /// `fileGroup`: a group name (or number).
+    pub group: Option<String>,
 }
 
 /// `<Delete>`: deletes the files under `basePath` that every condition accepts.

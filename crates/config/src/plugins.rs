@@ -266,6 +266,7 @@ l4rs_plugins! {
     DefaultRolloverStrategy => "",
     DirectWriteRolloverStrategy => "",
     Delete => "",
+    PosixViewAttribute => "",
     IfFileName => "",
     IfLastModified => "",
     IfAccumulatedFileCount => "",

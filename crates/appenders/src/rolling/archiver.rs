@@ -1,5 +1,5 @@
 //! The archive side of a rollover: what the worker does with a staged file (numbering,
-//! purging, moving, compressing, the `<Delete>` actions).
+//! purging, moving, compressing, the strategy's actions).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -8,8 +8,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use l4rs_config::model::{FileIndexOrder, RolloverStrategySpec};
 use l4rs_core::status;
 
+use super::actions::RolloverAction;
 use super::compress;
-use super::delete::DeleteAction;
 use super::pattern::RuntimePattern;
 use super::rename::{rename, rename_no_replace};
 
@@ -19,7 +19,7 @@ pub(super) struct Archiver {
     pub(super) name: String,
     pub(super) pattern: RuntimePattern,
     pub(super) strategy: RolloverStrategySpec,
-    pub(super) actions: Vec<DeleteAction>,
+    pub(super) actions: Vec<RolloverAction>,
     /// Empty files are archived too; otherwise deleted. Set, as in log4j2, when a startup
     /// rollover happens under `OnStartupTriggeringPolicy minSize="0"`.
     pub(super) rename_empty: AtomicBool,

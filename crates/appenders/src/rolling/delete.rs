@@ -23,7 +23,7 @@ pub(crate) struct DeleteAction {
 
 /// A compiled condition. Cloning it is cheap (a [`regex::Regex`] shares its compiled program).
 #[derive(Clone)]
-enum Condition {
+pub(super) enum Condition {
     FileName(regex::Regex, Vec<Condition>),
     LastModified(u64, Vec<Condition>),
     Count {
@@ -41,9 +41,11 @@ enum Condition {
     Not(Box<Condition>),
 }
 
-struct Candidate {
-    path: PathBuf,
+pub(super) struct Candidate {
+    pub(super) path: PathBuf,
     relative: String,
+    /// True for a symbolic link that the walk did not follow.
+    pub(super) is_symlink: bool,
     /// Milliseconds since the epoch: log4j2 compares modification times in milliseconds, so
     /// files modified within one millisecond are ordered by their path.
     modified_millis: i64,
@@ -51,7 +53,7 @@ struct Candidate {
 }
 
 /// Compiles each of `specs`; the first that cannot be compiled is the error.
-fn compile_all(specs: &[PathConditionSpec]) -> Result<Vec<Condition>, String> {
+pub(super) fn compile_all(specs: &[PathConditionSpec]) -> Result<Vec<Condition>, String> {
     specs.iter().map(Condition::new).collect()
 }
 
@@ -118,7 +120,7 @@ impl Condition {
 }
 
 /// Whether every condition of `list` accepts `file`, stopping at the first that rejects it.
-fn all_accept(list: &mut [Condition], file: &Candidate, now_millis: i64) -> bool {
+pub(super) fn all_accept(list: &mut [Condition], file: &Candidate, now_millis: i64) -> bool {
     list.iter_mut().all(|c| c.accept(file, now_millis))
 }
 
@@ -187,7 +189,13 @@ impl DeleteAction {
 }
 
 /// The regular files under `dir` down to `depth` levels.
-fn collect(base: &Path, dir: &Path, depth: u32, follow_links: bool, into: &mut Vec<Candidate>) {
+pub(super) fn collect(
+    base: &Path,
+    dir: &Path,
+    depth: u32,
+    follow_links: bool,
+    into: &mut Vec<Candidate>,
+) {
     if depth == 0 {
         return;
     }
@@ -218,6 +226,7 @@ fn collect(base: &Path, dir: &Path, depth: u32, follow_links: bool, into: &mut V
         }
         into.push(Candidate {
             relative,
+            is_symlink: metadata.file_type().is_symlink(),
             modified_millis: epoch_millis(metadata.modified().unwrap_or(UNIX_EPOCH)),
             size: metadata.len(),
             path,

@@ -5,17 +5,18 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
-use l4rs_config::model::{ActionSpec, RollingSpec, RolloverStrategySpec, TriggeringPolicySpec};
+use l4rs_config::model::{RollingSpec, RolloverStrategySpec, TriggeringPolicySpec};
 use l4rs_core::status;
 
 use crate::file_manager::{report_write_result, WriteError};
 use crate::registry::Managed;
 use crate::AppenderBuildError;
 
+use super::actions::rollover_actions;
 use super::archiver::Archiver;
 use super::clock::{epoch_millis, RolloverClock};
 use super::cron::CronTimer;
-use super::delete::{DeleteAction, STAGING_SUFFIX};
+use super::delete::STAGING_SUFFIX;
 use super::pattern::RuntimePattern;
 use super::rename::rename_no_replace;
 use super::worker::Worker;
@@ -95,28 +96,6 @@ pub(super) enum Cause {
     Cron(i64),
 }
 
-/// The `<Delete>` actions of `strategy`, built; one that cannot be built is reported (with the
-/// manager's `key`) and left out, never run with fewer conditions than configured, which would
-/// delete more. `l4rs check` builds them too, so it reports what starting the appender does.
-pub(crate) fn delete_actions(key: &str, strategy: &RolloverStrategySpec) -> Vec<DeleteAction> {
-    match strategy {
-        RolloverStrategySpec::Default { actions, .. }
-        | RolloverStrategySpec::DirectWrite { actions, .. } => actions
-            .iter()
-            .filter_map(|ActionSpec::Delete(delete)| {
-                DeleteAction::new(delete)
-                    .inspect_err(|reason| {
-                        status::error(format_args!(
-                            "RollingFileManager ({key}) the Delete action on {} is not run: {reason}",
-                            delete.base_path
-                        ));
-                    })
-                    .ok()
-            })
-            .collect(),
-    }
-}
-
 impl<B: Backend + Send + Sync> RollingManager<B> {
     /// The registry key of `spec`: its `fileName`, or its `filePattern` for direct write.
     pub(crate) fn key(spec: &RollingSpec) -> String {
@@ -168,7 +147,7 @@ impl<B: Backend + Send + Sync> RollingManager<B> {
                 } => cron = Some((schedule.clone(), *evaluate_on_startup)),
             }
         }
-        let actions = delete_actions(&key, &spec.strategy);
+        let actions = rollover_actions(&key, &spec.strategy);
         let archiver = Arc::new(Archiver {
             name: key.clone(),
             pattern,

@@ -32,6 +32,7 @@
 //! killed while compressing, a hidden partial archive): the next manager of the same file
 //! archives the former and deletes the latter when it starts ([`recover`]).
 
+mod actions;
 mod appender;
 mod archiver;
 pub(crate) mod clock;
@@ -40,6 +41,7 @@ mod cron;
 mod delete;
 mod manager;
 mod pattern;
+mod posix_view;
 #[cfg(fuzzing)]
 pub use pattern::fuzz_file_pattern;
 mod recover;
@@ -57,8 +59,9 @@ use crate::AppenderBuildError;
 
 use clock::RolloverClock;
 
+pub(crate) use actions::rollover_actions;
 pub(crate) use appender::{file_appender, file_options, rolling_appender_common, MappedBackend};
-pub(crate) use manager::{delete_actions, RollingManager};
+pub(crate) use manager::RollingManager;
 
 /// What a rolling appender takes from its surroundings besides its spec and layout.
 #[derive(Clone)]

@@ -81,7 +81,7 @@ pub(super) fn delete_action(binder: &mut Binder, mut node: PNode) -> Option<Dele
     })
 }
 
-fn is_condition(node: &PNode) -> bool {
+pub(super) fn is_condition(node: &PNode) -> bool {
     matches!(
         node.canonical,
         Some(
@@ -98,7 +98,7 @@ fn is_condition(node: &PNode) -> bool {
 
 /// Binds one path condition; `None` after an error when it cannot be used, with its position
 /// (or that of a nested condition that cannot) in `failed`: the `<Delete>` is then dropped.
-fn condition(
+pub(super) fn condition(
     binder: &mut Binder,
     mut node: PNode,
     failed: &mut Vec<crate::Position>,

@@ -25,6 +25,7 @@ mod kafka;
 mod layout;
 mod loggers;
 mod node;
+mod posix_view_attribute;
 mod rewrite;
 mod rolling;
 mod routing_appender;

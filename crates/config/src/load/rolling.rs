@@ -515,11 +515,22 @@ fn default_strategy(max: u32, min: u32, file_index: FileIndexOrder) -> RolloverS
 fn rollover_strategy(binder: &mut Binder, mut node: PNode) -> RolloverStrategySpec {
     let inserted = node.attrs.len();
     let mut actions = Vec::new();
+    let mut failed_actions = Vec::new();
     for child in std::mem::take(&mut node.children) {
         if child.canonical == Some(Plugin::Delete) {
             if let Some(delete) = super::delete::delete_action(binder, child) {
                 actions.push(ActionSpec::Delete(delete));
             }
+        } else if child.canonical == Some(Plugin::PosixViewAttribute) {
+            actions.extend(
+                binder
+                    .build_child(
+                        child,
+                        &mut failed_actions,
+                        super::posix_view_attribute::posix_view_attribute_action,
+                    )
+                    .map(ActionSpec::PosixViewAttribute),
+            );
         } else {
             binder.unusable_child(&node, &child);
         }
@@ -528,6 +539,8 @@ fn rollover_strategy(binder: &mut Binder, mut node: PNode) -> RolloverStrategySp
     let compression_level = binder
         .int(&mut node, &["compressionLevel"])
         .unwrap_or(DEFAULT_COMPRESSION_LEVEL);
+    // log4j2 reports the actions it could not build as it sets the strategy's actions.
+    binder.null_children(&node, &failed_actions);
     let compression_level = if (-1..=9).contains(&compression_level) {
         compression_level
     } else {
@@ -898,7 +911,10 @@ mod tests {
         };
         let deletes = actions
             .iter()
-            .map(|ActionSpec::Delete(delete)| delete.clone())
+            .filter_map(|action| match action {
+                ActionSpec::Delete(delete) => Some(delete.clone()),
+                ActionSpec::PosixViewAttribute(_) => None,
+            })
             .collect();
         (deletes, config)
     }

@@ -1,0 +1,85 @@
+//! `<PosixViewAttribute>` against log4j2: which files' permissions each side changes after
+//! its rollovers. A scenario cannot carry file modes, so this test stages the files into both
+//! output folders itself (each mode 0644), runs the scenario `tests/posix-view-attribute`
+//! through the oracle and `l4rs-replay`, and compares every file's mode and bytes.
+//! (Owners and groups are not compared: changing them needs another user.)
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::os::unix::fs::PermissionsExt as _;
+use std::path::Path;
+use std::time::SystemTime;
+
+use common::{
+    files_under, oracle_dir, replay_binary, replay_into, replay_output_dir, require_oracle,
+    stage_files,
+};
+use l4rs_test_support::workspace_root;
+
+/// The files each side starts with, under the output folder.
+const FILES: &[&str] = &[
+    "staged/a.txt",
+    "staged/c.log",
+    "staged/sub/b.txt",
+    "staged/sub/deeper/d.txt",
+    "all/x.log",
+    "all/y.bin",
+    "all/sub/z.log",
+    "count/one",
+    "count/two",
+    "count/three",
+    "either/a.log",
+    "either/b.log.gz",
+    "either/c.bin",
+];
+
+/// Each file's mode (octal) and bytes, by path.
+fn modes_and_bytes(out: &Path) -> BTreeMap<String, (String, String)> {
+    files_under(out)
+        .into_iter()
+        .map(|(path, bytes)| {
+            let mode = std::fs::metadata(out.join(&path))
+                .expect("a file the replay left")
+                .permissions()
+                .mode();
+            (path, (format!("{:o}", mode & 0o777), bytes))
+        })
+        .collect()
+}
+
+/// Stages the files, runs `command` on the scenario into a fresh folder and returns what is
+/// left there.
+fn replay(command: &Path, oracle: bool) -> BTreeMap<String, (String, String)> {
+    let scenario = workspace_root().join("crates/conformance/tests/posix-view-attribute");
+    let out = replay_output_dir("posix-view-attribute", &scenario, oracle);
+    let now = SystemTime::now();
+    let staged: Vec<(&str, &str, SystemTime)> = FILES
+        .iter()
+        .map(|path| (*path, "0123456789", now))
+        .collect();
+    stage_files(&out, &staged);
+    for path in FILES {
+        std::fs::set_permissions(out.join(path), std::fs::Permissions::from_mode(0o644))
+            .expect("set a staged file's mode");
+    }
+    replay_into(command, &scenario, &out, oracle);
+    let left = modes_and_bytes(&out);
+    let _ = std::fs::remove_dir_all(&out);
+    left
+}
+
+#[test]
+fn permissions_are_changed_where_log4j2_changes_them() {
+    if !require_oracle("PosixViewAttribute") {
+        return;
+    }
+    let theirs = replay(&oracle_dir().join("log4j2-java/run.sh"), true);
+    let ours = replay(&replay_binary(), false);
+    assert_eq!(ours, theirs, "the files' modes differ from log4j2's");
+    let changed = theirs.values().filter(|(mode, _)| mode != "644").count();
+    assert!(
+        changed >= 5,
+        "log4j2 changed {changed} modes; the scenario no longer tests much: {theirs:?}"
+    );
+}

@@ -6,7 +6,7 @@
 use std::io::{self, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rustls::{ClientConfig, ClientConnection, StreamOwned};
 
@@ -59,6 +59,55 @@ impl ClientStream {
             }
         }
         Err(last_error)
+    }
+
+    /// Reads what arrives before `deadline` into `buf`: the deadline bounds the whole read,
+    /// also when TLS records come a byte at a time (rustls's own reader would wait the
+    /// socket's limit for each). `Ok(0)` is the end of the stream; through TLS, a close
+    /// without the peer's `close_notify` is `UnexpectedEof`.
+    pub(crate) fn read_before(&mut self, buf: &mut [u8], deadline: Instant) -> io::Result<usize> {
+        let remaining = |deadline: Instant| {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                Err(io::Error::from(io::ErrorKind::TimedOut))
+            } else {
+                Ok(left)
+            }
+        };
+        match self {
+            ClientStream::Plain(tcp) => {
+                tcp.set_read_timeout(Some(remaining(deadline)?))?;
+                tcp.read(buf)
+            }
+            ClientStream::Tls(stream) => loop {
+                match stream.conn.reader().read(buf) {
+                    Err(error) if error.kind() == io::ErrorKind::WouldBlock => {}
+                    done => return done,
+                }
+                while stream.conn.wants_write() {
+                    stream.conn.write_tls(&mut stream.sock)?;
+                }
+                stream.sock.set_read_timeout(Some(remaining(deadline)?))?;
+                stream.conn.read_tls(&mut stream.sock)?;
+                stream
+                    .conn
+                    .process_new_packets()
+                    .map_err(|error| io::Error::new(io::ErrorKind::InvalidData, error))?;
+            },
+        }
+    }
+
+    /// True when the connection, idle since its last response, can carry another request:
+    /// nothing has arrived on it, neither the end of the stream nor a stray byte (a TLS
+    /// `close_notify` included). Java checks a kept connection the same way before reusing it.
+    pub(crate) fn is_idle_and_open(&self) -> bool {
+        let tcp = self.tcp();
+        if tcp.set_nonblocking(true).is_err() {
+            return false;
+        }
+        let peeked = tcp.peek(&mut [0u8; 1]);
+        let restored = tcp.set_nonblocking(false).is_ok();
+        restored && matches!(peeked, Err(error) if error.kind() == io::ErrorKind::WouldBlock)
     }
 
     /// The TCP connection underneath.

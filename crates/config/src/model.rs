@@ -251,11 +251,18 @@ pub struct HttpSpec {
 }
 
 impl std::fmt::Debug for HttpSpec {
-    /// Prints the header names only: their values often carry credentials (`Authorization`).
+    /// Prints the header names only and the URL without its user information: both often
+    /// carry credentials (`Authorization`, `user:password@`).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let header_names: Vec<&str> = self.headers.iter().map(|(name, _)| name.as_str()).collect();
+        let url = match (self.url.find("://"), self.url.rfind('@')) {
+            (Some(scheme_end), Some(at)) if at > scheme_end => {
+                format!("{}://…@{}", &self.url[..scheme_end], &self.url[at + 1..])
+            }
+            _ => self.url.clone(),
+        };
         f.debug_struct("HttpSpec")
-            .field("url", &self.url)
+            .field("url", &url)
             .field("https", &self.https)
             .field("host", &self.host)
             .field("port", &self.port)

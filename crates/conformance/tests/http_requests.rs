@@ -22,7 +22,7 @@ use common::{
 use l4rs_tests::http::{HttpSink, SinkOptions};
 
 /// The statuses the server answers a scenario's first requests with (200 after them).
-const STATUSES: &[(&str, &[u16])] = &[("812-http-error-statuses", &[500, 404, 503])];
+const STATUSES: &[(&str, &[u16])] = &[("812-http-error-statuses", &[500, 404, 302, 503])];
 
 /// What one request is compared by.
 #[derive(Debug, PartialEq, Eq)]

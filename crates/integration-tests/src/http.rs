@@ -65,6 +65,12 @@ pub struct SinkOptions {
     pub close: bool,
     /// Wait this long before answering the first request.
     pub delay_first: Option<Duration>,
+    /// Close, without a word, a connection that carries no new request for this long after a
+    /// response.
+    pub idle_close: Option<Duration>,
+    /// The requests (numbered from 1) whose connection is closed after reading them,
+    /// unanswered.
+    pub no_answer: Vec<usize>,
 }
 
 /// A running server; stopped when dropped.
@@ -109,6 +115,15 @@ impl HttpSink {
             command
                 .arg("--delay-first")
                 .arg(delay.as_secs_f64().to_string());
+        }
+        if let Some(idle) = options.idle_close {
+            command
+                .arg("--idle-close")
+                .arg(idle.as_secs_f64().to_string());
+        }
+        if !options.no_answer.is_empty() {
+            let numbers: Vec<String> = options.no_answer.iter().map(usize::to_string).collect();
+            command.arg("--no-answer").arg(numbers.join(","));
         }
         Some(HttpSink {
             server: ScriptServer::start("HTTP server", command),

@@ -7,12 +7,17 @@ spoke TLS. Prints "ready PORT" once it listens; exits when its stdin closes, or 
 --lifetime seconds at the latest.
 
 usage: http_sink.py OUT_DIR [--tls CERT KEY] [--statuses 500,200,...] [--close]
-                   [--delay-first SECONDS] [--lifetime SECONDS]
+                   [--delay-first SECONDS] [--idle-close SECONDS] [--no-answer 2,5,...]
+                   [--lifetime SECONDS]
 
 --statuses answers the first requests with these status codes, one each, then 200; a status
-of 400 or more carries a short text body, as an error page would.
+of 400 or more carries a short text body, as an error page would; a 3xx names a Location.
 --close answers with "Connection: close" and closes each connection after one request.
 --delay-first waits that long before answering the first request (a slow server).
+--idle-close closes, without a word, a connection that carries no new request for that long
+after a response (as servers end kept-alive connections).
+--no-answer closes the connection of the requests with these numbers (the first is 1) after
+reading them, without answering (a server that fails while handling a request).
 """
 import argparse
 import base64
@@ -29,11 +34,13 @@ REASONS = {200: "OK", 201: "Created", 202: "Accepted", 204: "No Content", 302: "
 
 
 class Recorder:
-    def __init__(self, out, statuses, close, delay_first):
+    def __init__(self, out, statuses, close, delay_first, idle_close, no_answer):
         self.out = out
         self.statuses = list(statuses)
         self.close = close
         self.delay_first = delay_first
+        self.idle_close = idle_close
+        self.no_answer = set(no_answer)
         self.lock = threading.Lock()
         self.requests = 0
         self.connections = 0
@@ -47,7 +54,10 @@ class Recorder:
         with self.lock:
             self.requests += 1
             number = self.requests
-            status = self.statuses.pop(0) if self.statuses else 200
+            if number in self.no_answer:
+                status = None
+            else:
+                status = self.statuses.pop(0) if self.statuses else 200
         record = {
             "connection": connection,
             "tls": tls,
@@ -99,15 +109,28 @@ def serve(conn, recorder, context):
                 return
             head, body, pending = request
             status = recorder.record(connection, head, body, tls)
+            if status is None:
+                return
             reason = REASONS.get(status, "Status")
             text = b"" if status < 400 else ("error %d from the sink" % status).encode()
             response = "HTTP/1.1 %d %s\r\nContent-Type: text/plain\r\nContent-Length: %d\r\n" % (
                 status, reason, len(text))
+            if 300 <= status < 400:
+                response += "Location: /elsewhere\r\n"
             if recorder.close:
                 response += "Connection: close\r\n"
             conn.sendall(response.encode() + b"\r\n" + text)
             if recorder.close:
                 return
+            if recorder.idle_close > 0 and not pending:
+                conn.settimeout(recorder.idle_close)
+                try:
+                    pending = conn.recv(65536)
+                except socket.timeout:
+                    return
+                if not pending:
+                    return
+                conn.settimeout(None)
     except (OSError, ssl.SSLError):
         return
     finally:
@@ -124,10 +147,14 @@ def main():
     parser.add_argument("--statuses", default="")
     parser.add_argument("--close", action="store_true")
     parser.add_argument("--delay-first", type=float, default=0.0)
+    parser.add_argument("--idle-close", type=float, default=0.0)
+    parser.add_argument("--no-answer", default="")
     parser.add_argument("--lifetime", type=float, default=600.0)
     args = parser.parse_args()
     statuses = [int(s) for s in args.statuses.split(",") if s]
-    recorder = Recorder(args.out, statuses, args.close, args.delay_first)
+    no_answer = [int(n) for n in args.no_answer.split(",") if n]
+    recorder = Recorder(args.out, statuses, args.close, args.delay_first, args.idle_close,
+                        no_answer)
     context = None
     if args.tls:
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)

@@ -2,8 +2,9 @@
 //! server's certificate checked against a PEM trust store, and its host name checked unless
 //! `verifyHostname="false"`; error statuses and a redirect reported, and handed to a caller
 //! whose appender has `ignoreExceptions="false"`; a server that answers too late, one that is
-//! not there, and one that closes every connection; an `<Async>` appender in front, with a
-//! header resolved from the event's context map on the queue's thread.
+//! not there, one that closes every connection, one that closes a kept connection while it is
+//! idle, and one that reads a request and drops it (never sent again); an `<Async>` appender
+//! in front, with a header resolved from the event's context map on the queue's thread.
 //! (The requests' bytes are compared with log4j2's in crates/conformance/tests/http_requests.rs.)
 
 use std::time::{Duration, Instant};
@@ -139,14 +140,14 @@ fn error_statuses_and_redirects_are_reported_and_reach_a_strict_caller() {
         [
             "Unable to send HTTP in appender [web] java.io.IOException: 500 Server Error - error 500 from the sink",
             "An exception occurred processing Appender web org.apache.logging.log4j.core.appender.AppenderLoggingException: Unable to send HTTP in appender [web]",
-            // Java reports no redirect (it drops the event silently); l4rs does.
             "Unable to send HTTP in appender [web] java.io.IOException: 302 Found",
             "An exception occurred processing Appender web org.apache.logging.log4j.core.appender.AppenderLoggingException: Unable to send HTTP in appender [web]",
         ]
     );
-    // Every request, answered or not, went on the one kept-alive connection.
+    // The connection is kept after an error status, and given up after a redirect, as Java
+    // gives it up.
     let connections: Vec<u64> = sink.requests().iter().map(|r| r.connection).collect();
-    assert_eq!(connections, [1, 1, 1]);
+    assert_eq!(connections, [1, 1, 2]);
 }
 
 #[test]
@@ -185,6 +186,49 @@ fn a_server_that_answers_late_fails_the_call_within_the_read_timeout() {
     let requests = sink.wait_for(2, WAIT);
     let seen: Vec<(u64, String)> = requests.iter().map(|r| (r.connection, r.text())).collect();
     assert_eq!(seen, [(1, "late".to_string()), (2, "next".to_string())]);
+}
+
+#[test]
+fn over_https_too_the_read_timeout_bounds_the_response() {
+    let _turn = serial();
+    let dir = fresh_output_dir("http-tls-slow");
+    let Some(certificates) = Certificates::generate(&dir.join("certificates")) else {
+        return;
+    };
+    let options = SinkOptions {
+        tls: Some((
+            certificates.dir.join("server.pem"),
+            certificates.dir.join("server.key"),
+        )),
+        delay_first: Some(Duration::from_secs(3)),
+        ..SinkOptions::default()
+    };
+    let Some(sink) = HttpSink::start(&dir.join("requests"), &options) else {
+        return;
+    };
+    init(
+        &dir,
+        &format!(
+            r#"<Http name="web" url="https://localhost:{port}/in" readTimeoutMillis="300">
+  <PatternLayout pattern="%m"/>
+  <Ssl><TrustStore location="{ca}" type="PEM"/></Ssl>
+</Http>"#,
+            port = sink.port(),
+            ca = certificates.dir.join("ca.pem").display()
+        ),
+    );
+    let started = Instant::now();
+    let ((), messages) = reported(|| {
+        let _ = log("late");
+    });
+    let waited = started.elapsed();
+    l4rs::shutdown();
+    assert!(waited < Duration::from_secs(2), "{waited:?}");
+    assert_eq!(
+        messages,
+        ["Unable to send HTTP in appender [web] java.net.SocketTimeoutException: Read timed out"]
+    );
+    assert_eq!(sink.wait_for(1, WAIT).len(), 1);
 }
 
 #[test]
@@ -249,6 +293,85 @@ fn a_server_that_closes_each_connection_gets_every_event() {
             (1, "one".to_string()),
             (2, "two".to_string()),
             (3, "three".to_string())
+        ]
+    );
+}
+
+#[test]
+fn a_kept_connection_the_server_closed_is_not_used() {
+    let _turn = serial();
+    let dir = fresh_output_dir("http-idle-close");
+    let options = SinkOptions {
+        idle_close: Some(Duration::from_millis(200)),
+        ..SinkOptions::default()
+    };
+    let Some(sink) = HttpSink::start(&dir.join("requests"), &options) else {
+        return;
+    };
+    init(
+        &dir,
+        &format!(
+            r#"<Http name="web" url="http://127.0.0.1:{}/in"><PatternLayout pattern="%m"/></Http>"#,
+            sink.port()
+        ),
+    );
+    let ((), messages) = reported(|| {
+        assert!(log("before").is_ok());
+        // The server closes the kept connection meanwhile.
+        std::thread::sleep(Duration::from_millis(600));
+        assert!(log("after").is_ok());
+    });
+    l4rs::shutdown();
+    assert!(messages.is_empty(), "{messages:?}");
+    let seen: Vec<(u64, String)> = sink
+        .wait_for(2, WAIT)
+        .iter()
+        .map(|r| (r.connection, r.text()))
+        .collect();
+    assert_eq!(seen, [(1, "before".to_string()), (2, "after".to_string())]);
+}
+
+#[test]
+fn a_request_the_server_read_and_dropped_is_not_sent_again() {
+    let _turn = serial();
+    let dir = fresh_output_dir("http-no-answer");
+    // The second request is read and its connection closed without an answer: the server may
+    // have taken the event, so sending it again could deliver it twice.
+    let options = SinkOptions {
+        no_answer: vec![2],
+        ..SinkOptions::default()
+    };
+    let Some(sink) = HttpSink::start(&dir.join("requests"), &options) else {
+        return;
+    };
+    init(
+        &dir,
+        &format!(
+            r#"<Http name="web" url="http://127.0.0.1:{}/in"><PatternLayout pattern="%m"/></Http>"#,
+            sink.port()
+        ),
+    );
+    let ((), messages) = reported(|| {
+        for message in ["one", "dropped", "three"] {
+            let _ = log(message);
+        }
+    });
+    l4rs::shutdown();
+    assert_eq!(
+        messages,
+        ["Unable to send HTTP in appender [web] java.net.SocketException: Unexpected end of file from server"]
+    );
+    let seen: Vec<(u64, String)> = sink
+        .wait_for(3, WAIT)
+        .iter()
+        .map(|r| (r.connection, r.text()))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            (1, "one".to_string()),
+            (1, "dropped".to_string()),
+            (2, "three".to_string())
         ]
     );
 }

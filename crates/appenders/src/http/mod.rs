@@ -13,9 +13,10 @@
 //! A response of 2xx is success; its body is read and dropped. Any other status fails the
 //! event with Java's text (`500 Server Error - <the error body>`), reported as log4j2 reports
 //! it: `Unable to send HTTP in appender [name]` and the exception. Connections are kept alive
-//! and reused (up to [`MAX_IDLE`] idle ones, each for [`IDLE_LIFETIME`]), as Java's keep-alive
-//! cache does; a request on a reused connection that the server had closed is sent once more
-//! on a new one, as Java does.
+//! and reused (up to [`MAX_IDLE`] idle ones, each for [`IDLE_LIFETIME`] or the server's
+//! `Keep-Alive` parameters), as Java's keep-alive cache does, and checked for a close before
+//! reuse. A request written whole is never sent again, as Java never sends a request with a
+//! body twice; only one whose writing failed on a kept connection goes once more.
 //!
 //! Unlike Java's defaults, which wait without limit, every step is bounded: the connection
 //! (`connectTimeoutMillis`, else [`DEFAULT_TIMEOUT`]) and the whole response (`readTimeoutMillis`,
@@ -24,6 +25,7 @@
 mod request;
 mod response;
 
+use std::cell::RefCell;
 use std::io::{self, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -50,7 +52,8 @@ pub struct HttpAppender {
     name: String,
     layout: Arc<dyn Layout>,
     /// The request line and the fixed headers, or why no request can be made (a method Java
-    /// refuses, a port out of range), reported at each event as Java reports it.
+    /// refuses, a port out of range, a control character in the URL), reported at each event
+    /// as Java reports it.
     request: Result<RequestLine, String>,
     headers: Vec<(String, HeaderValue)>,
     interpolator: Arc<dyn Interpolator>,
@@ -61,27 +64,38 @@ pub struct HttpAppender {
     limits: StreamLimits,
     /// How long a whole response may take.
     response_limit: Duration,
-    idle: Mutex<Vec<Connection>>,
+    /// The idle connections; `None` once the appender is stopped.
+    idle: Mutex<Option<Vec<Connection>>>,
     stopped: AtomicBool,
 }
 
-/// One connection to the server, with the buffers its requests and responses reuse.
+/// One connection to the server, with the buffers its responses reuse.
 struct Connection {
     stream: ClientStream,
-    request: Vec<u8>,
     response: ResponseBuffers,
-    idle_since: Instant,
+    /// When it may be reused until (the server's `Keep-Alive: timeout`, else [`IDLE_LIFETIME`]
+    /// from its last response).
+    reusable_until: Instant,
+    /// How many more requests the server takes on it (`Keep-Alive: max`).
+    uses_left: u64,
 }
 
 /// Where a failed exchange stands.
 enum Failure {
     /// No connection could be opened.
     Connect(io::Error),
-    /// The connection was lost before any byte of a response (worth one more try when the
-    /// connection was an idle one).
-    Lost(io::Error),
-    /// Anything after that, in Java's words.
+    /// Writing the request failed: the server closed the connection before reading it all,
+    /// so it cannot have taken the event (worth one more try when the connection was a kept
+    /// one).
+    Write(io::Error),
+    /// Anything after the request was written, in Java's words: never sent again, as Java
+    /// never sends a request with a body again.
     Exchange(String),
+}
+
+thread_local! {
+    /// The request being sent (head and body), built before a connection is taken.
+    static REQUEST: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
 }
 
 impl HttpAppender {
@@ -95,11 +109,21 @@ impl HttpAppender {
     ) -> Result<HttpAppender, AppenderBuildError> {
         let tls = tls_config(name, spec)?;
         let port = spec.port.unwrap_or(if spec.https { 443 } else { 80 });
-        let request = RequestLine::new(spec).and_then(|line| {
-            u16::try_from(port).map(|_| line).map_err(|_| {
-                format!("java.lang.IllegalArgumentException: port out of range:{port}")
+        let illegal = |text: &str| text.chars().any(|c| c.is_control() || c == ' ');
+        let request = RequestLine::new(spec)
+            .and_then(|line| {
+                u16::try_from(port).map(|_| line).map_err(|_| {
+                    format!("java.lang.IllegalArgumentException: port out of range:{port}")
+                })
             })
-        });
+            .and_then(|line| {
+                // A line break in the URL would start a header of its own.
+                if illegal(&spec.target) || illegal(&spec.host) {
+                    Err("java.net.MalformedURLException: Illegal character in URL".to_string())
+                } else {
+                    Ok(line)
+                }
+            });
         let millis = |value: i32| {
             u64::try_from(value)
                 .ok()
@@ -128,7 +152,7 @@ impl HttpAppender {
                 write: read,
             },
             response_limit: read,
-            idle: Mutex::new(Vec::new()),
+            idle: Mutex::new(Some(Vec::new())),
             stopped: AtomicBool::new(false),
         })
     }
@@ -139,21 +163,49 @@ impl HttpAppender {
         if self.host.is_empty() {
             return Err("java.net.UnknownHostException: the url names no host".to_string());
         }
-        let mut connection = self.idle_connection();
-        let reused = connection.is_some();
-        let mut connection = match connection.take() {
-            Some(connection) => connection,
-            None => self.connect().map_err(|failure| self.describe(failure))?,
+        let build = |request: &mut Vec<u8>| -> Result<(), String> {
+            request.clear();
+            // The header values are resolved and checked before any connection is taken, as
+            // Java checks them when they are set.
+            line.write_head(
+                request,
+                &self.headers,
+                |text| self.interpolator.interpolate(text, Some(event)),
+                body.len(),
+            )?;
+            request.extend_from_slice(body);
+            self.transmit(request, line.method())
         };
-        let mut result = self.exchange(&mut connection, line, event, body);
-        if reused && matches!(result, Err(Failure::Lost(_))) {
-            // The server closed the idle connection; Java sends the request once more.
+        REQUEST
+            .try_with(|request| match request.try_borrow_mut() {
+                Ok(mut request) => build(&mut request),
+                // A nested send on this thread (an appender of its own logging) gets its own.
+                Err(_) => build(&mut Vec::new()),
+            })
+            .unwrap_or_else(|_| build(&mut Vec::new()))
+    }
+
+    /// Sends the `request` built, on a kept connection when one is open, else on a new one.
+    fn transmit(&self, request: &[u8], method: &str) -> Result<(), String> {
+        let (mut connection, reused) = match self.idle_connection() {
+            Some(connection) => (connection, true),
+            None => (
+                self.connect().map_err(|failure| self.describe(failure))?,
+                false,
+            ),
+        };
+        let mut result = self.exchange(&mut connection, request, method);
+        if reused && matches!(result, Err(Failure::Write(_))) {
+            // The server closed the kept connection before reading the request (between the
+            // check and the write): it did not take it, so it goes once more on a new one.
             connection = self.connect().map_err(|failure| self.describe(failure))?;
-            result = self.exchange(&mut connection, line, event, body);
+            result = self.exchange(&mut connection, request, method);
         }
         match result {
             Ok((reusable, status)) => {
-                // A connection that carried an error status is as good as any other.
+                // A connection that carried an error status is as good as any other. One whose
+                // request asked for `Connection: close` is kept too, as Java keeps it: the
+                // server decides, and the check before reuse sees it closed.
                 if reusable {
                     self.keep(connection);
                 }
@@ -163,29 +215,38 @@ impl HttpAppender {
         }
     }
 
-    /// An idle connection young enough to use.
+    /// A kept connection that can carry another request: young enough, with uses left, and
+    /// with nothing arrived on it since its last response (a server that closed it).
     fn idle_connection(&self) -> Option<Connection> {
         let mut idle = self
             .idle
             .lock()
             .unwrap_or_else(|poison| poison.into_inner());
+        let idle = idle.as_mut()?;
+        let now = Instant::now();
         while let Some(connection) = idle.pop() {
-            if connection.idle_since.elapsed() < IDLE_LIFETIME {
+            if now < connection.reusable_until
+                && connection.uses_left > 0
+                && connection.stream.is_idle_and_open()
+            {
                 return Some(connection);
             }
         }
         None
     }
 
-    fn keep(&self, mut connection: Connection) {
-        if self.stopped.load(Ordering::Relaxed) {
-            return;
-        }
-        connection.idle_since = Instant::now();
+    /// Keeps `connection` for the next request, unless the appender is stopped; the kept ones
+    /// past their time are closed now.
+    fn keep(&self, connection: Connection) {
         let mut idle = self
             .idle
             .lock()
             .unwrap_or_else(|poison| poison.into_inner());
+        let Some(idle) = idle.as_mut() else {
+            return;
+        };
+        let now = Instant::now();
+        idle.retain(|kept| now < kept.reusable_until);
         if idle.len() < MAX_IDLE {
             idle.push(connection);
         }
@@ -195,9 +256,9 @@ impl HttpAppender {
         ClientStream::connect(&self.host, self.port, self.limits, self.tls.as_ref())
             .map(|stream| Connection {
                 stream,
-                request: Vec::new(),
                 response: ResponseBuffers::default(),
-                idle_since: Instant::now(),
+                reusable_until: Instant::now(),
+                uses_left: u64::MAX,
             })
             .map_err(Failure::Connect)
     }
@@ -207,41 +268,38 @@ impl HttpAppender {
     fn exchange(
         &self,
         connection: &mut Connection,
-        line: &RequestLine,
-        event: &LogEvent<'_>,
-        body: &[u8],
+        request: &[u8],
+        method: &str,
     ) -> Result<(bool, Result<(), String>), Failure> {
-        connection.request.clear();
-        line.write_head(
-            &mut connection.request,
-            &self.headers,
-            |text| self.interpolator.interpolate(text, Some(event)),
-            body.len(),
-        )
-        .map_err(Failure::Exchange)?;
-        connection.request.extend_from_slice(body);
-        let tcp_reset = |error: io::Error| Failure::Lost(error);
         connection
             .stream
-            .write_all(&connection.request)
+            .write_all(request)
             .and_then(|()| connection.stream.flush())
-            .map_err(tcp_reset)?;
-        let deadline = Instant::now() + self.response_limit;
+            .map_err(Failure::Write)?;
         let mut reader = UntilDeadline {
             stream: &mut connection.stream,
-            deadline,
+            deadline: Instant::now() + self.response_limit,
         };
-        let response = read_response(&mut reader, &mut connection.response, line.method())
-            .map_err(|error| match error {
-                ResponseError::ClosedBeforeResponse => Failure::Lost(io::Error::new(
-                    io::ErrorKind::UnexpectedEof,
-                    "Unexpected end of file from server",
-                )),
-                ResponseError::Io(error) => Failure::Exchange(io_exception(&error, "Read")),
-                ResponseError::Malformed(what) => {
-                    Failure::Exchange(format!("java.io.IOException: {what}"))
+        let response =
+            read_response(&mut reader, &mut connection.response, method).map_err(|error| {
+                match error {
+                    ResponseError::ClosedBeforeResponse => Failure::Exchange(
+                        "java.net.SocketException: Unexpected end of file from server".to_string(),
+                    ),
+                    ResponseError::Io(error) => Failure::Exchange(io_exception(&error, "Read")),
+                    ResponseError::Malformed(what) => {
+                        Failure::Exchange(format!("java.io.IOException: {what}"))
+                    }
                 }
             })?;
+        connection.reusable_until = Instant::now()
+            + response
+                .keep_alive_timeout
+                .map_or(IDLE_LIFETIME, Duration::from_secs);
+        connection.uses_left = match response.keep_alive_max {
+            Some(max) => max.saturating_sub(1),
+            None => connection.uses_left.saturating_sub(1),
+        };
         let kept = &connection.response.kept;
         let status = match response.code {
             200..=299 => Ok(()),
@@ -267,7 +325,10 @@ impl HttpAppender {
                 Err(text)
             }
         };
-        Ok((response.reusable, status))
+        // Java gives up a connection whose answer was a redirect it does not follow.
+        let reusable =
+            response.reusable && !(response.redirect && (300..400).contains(&response.code));
+        Ok((reusable, status))
     }
 
     /// Java's exception text for a failure.
@@ -280,10 +341,7 @@ impl HttpAppender {
                 "java.net.ConnectException: Connection refused".to_string()
             }
             Failure::Connect(error) => io_exception(&error, "Connect"),
-            Failure::Lost(error) if error.kind() == io::ErrorKind::UnexpectedEof => {
-                "java.net.SocketException: Unexpected end of file from server".to_string()
-            }
-            Failure::Lost(error) => io_exception(&error, "Write"),
+            Failure::Write(error) => io_exception(&error, "Write"),
             Failure::Exchange(text) => text,
         }
     }
@@ -307,8 +365,9 @@ fn io_exception(error: &io::Error, step: &str) -> String {
     }
 }
 
-/// The TLS configuration of an `https` URL: the `<Ssl>` stores, else the system's certificate
-/// authorities; the host name is checked unless `verifyHostname="false"`.
+/// The TLS configuration of an `https` URL: the `<Ssl>` stores, else (also for an `<Ssl>`
+/// without a trust store) the system's certificate authorities; the host name is checked
+/// unless `verifyHostname="false"`.
 fn tls_config(
     name: &str,
     spec: &HttpSpec,
@@ -316,10 +375,12 @@ fn tls_config(
     if !spec.https {
         return Ok(None);
     }
-    let mut ssl = spec
-        .ssl
-        .clone()
-        .unwrap_or_else(crate::socket::tls::system_trust);
+    let system = crate::socket::tls::system_trust();
+    let mut ssl = spec.ssl.clone().unwrap_or_else(|| system.clone());
+    // An <Ssl> with a key store alone trusts what Java trusts without one.
+    if ssl.trust_store.is_none() {
+        ssl.trust_store = system.trust_store;
+    }
     ssl.verify_host_name = spec.verify_hostname;
     crate::socket::tls::client_config(name, &ssl)
         .map(Some)
@@ -396,12 +457,7 @@ struct UntilDeadline<'s> {
 
 impl Read for UntilDeadline<'_> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let remaining = self.deadline.saturating_duration_since(Instant::now());
-        if remaining.is_zero() {
-            return Err(io::ErrorKind::TimedOut.into());
-        }
-        self.stream.tcp().set_read_timeout(Some(remaining))?;
-        self.stream.read(buf)
+        self.stream.read_before(buf, self.deadline)
     }
 }
 
@@ -427,11 +483,11 @@ impl Appender for HttpAppender {
 
     fn stop(&self) {
         self.stopped.store(true, Ordering::Relaxed);
-        // Dropping the idle connections closes them.
+        // Dropping the idle connections closes them; none is kept after this.
         self.idle
             .lock()
             .unwrap_or_else(|poison| poison.into_inner())
-            .clear();
+            .take();
     }
 
     fn requires_location(&self) -> bool {

@@ -9,8 +9,8 @@ use l4rs_config::model::HttpSpec;
 const METHODS: &[&str] = &["GET", "POST", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE"];
 
 /// Headers Java does not let a program set (`sun.net.www.protocol.http.HttpURLConnection`'s
-/// restricted headers): a `<Property>` naming one is dropped, as Java drops it, but for
-/// `Connection: close`, which Java lets through.
+/// restricted headers, and any whose name starts with `Sec-`): a `<Property>` naming one is
+/// dropped, as Java drops it, but for `Connection: close`, which Java lets through.
 const RESTRICTED: &[&str] = &[
     "access-control-request-headers",
     "access-control-request-method",
@@ -152,10 +152,12 @@ pub(crate) fn header_values(
     for (name, value) in properties {
         let connection_close =
             name.eq_ignore_ascii_case("connection") && value.eq_ignore_ascii_case("close");
+        let sec = name.len() >= 4 && name[..4].eq_ignore_ascii_case("sec-");
         if !connection_close
-            && RESTRICTED
-                .iter()
-                .any(|restricted| name.eq_ignore_ascii_case(restricted))
+            && (sec
+                || RESTRICTED
+                    .iter()
+                    .any(|restricted| name.eq_ignore_ascii_case(restricted)))
         {
             continue;
         }
@@ -235,7 +237,7 @@ mod tests {
         assert_eq!(
             head(
                 &line,
-                &[("X-A", "1"), ("content-type", "application/x-ndjson"), ("x-a", "2"), ("Host", "evil"), ("Connection", "Upgrade"), ("Accept", "*/*"), ("User-Agent", "me")]
+                &[("X-A", "1"), ("content-type", "application/x-ndjson"), ("x-a", "2"), ("Host", "evil"), ("Sec-Fetch-Mode", "cors"), ("Connection", "Upgrade"), ("Accept", "*/*"), ("User-Agent", "me")]
             ),
             Ok("PUT /in?x=1 HTTP/1.1\r\nContent-Type: application/x-ndjson\r\nX-A: 2\r\nAccept: */*\r\nUser-Agent: me\r\nHost: example.com\r\nConnection: keep-alive\r\nContent-Length: 12\r\n\r\n".to_string())
         );

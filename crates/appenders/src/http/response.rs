@@ -27,6 +27,12 @@ pub(crate) struct Response {
     body: std::ops::Range<usize>,
     /// Whether the connection can carry another request.
     pub reusable: bool,
+    /// `Keep-Alive: timeout=…`: how many seconds the server keeps the connection open.
+    pub keep_alive_timeout: Option<u64>,
+    /// `Keep-Alive: max=…`: how many more requests the server takes on it.
+    pub keep_alive_max: Option<u64>,
+    /// The response names a `Location` (a redirect, with a 3xx).
+    pub redirect: bool,
 }
 
 impl Response {
@@ -110,6 +116,9 @@ pub(crate) fn read_response(
             reason,
             body,
             reusable: parsed.keep_alive && !framed_to_close && input.drained(),
+            keep_alive_timeout: parsed.keep_alive_timeout,
+            keep_alive_max: parsed.keep_alive_max,
+            redirect: parsed.location,
         });
     }
     Err(ResponseError::Malformed("too many interim responses"))
@@ -122,6 +131,9 @@ struct Head {
     content_length: Option<u64>,
     chunked: bool,
     keep_alive: bool,
+    keep_alive_timeout: Option<u64>,
+    keep_alive_max: Option<u64>,
+    location: bool,
 }
 
 /// Reads a status line and headers (`head` holds them, CRLF or LF line ends, no final blank
@@ -161,6 +173,9 @@ fn parse_head(head: &[u8]) -> Result<Head, ResponseError> {
         content_length: None,
         chunked: false,
         keep_alive: minor != b'0',
+        keep_alive_timeout: None,
+        keep_alive_max: None,
+        location: false,
     };
     for line in lines {
         let Some(colon) = line.iter().position(|&b| b == b':') else {
@@ -185,6 +200,23 @@ fn parse_head(head: &[u8]) -> Result<Head, ResponseError> {
                 .rsplit(|&b| b == b',')
                 .next()
                 .is_some_and(|last| trim(last).eq_ignore_ascii_case(b"chunked"));
+        } else if name.eq_ignore_ascii_case(b"location") {
+            parsed.location = true;
+        } else if name.eq_ignore_ascii_case(b"keep-alive") {
+            for parameter in value.split(|&b| b == b',').map(trim) {
+                let Some(equals) = parameter.iter().position(|&b| b == b'=') else {
+                    continue;
+                };
+                let number = std::str::from_utf8(trim(&parameter[equals + 1..]))
+                    .ok()
+                    .and_then(|text| text.parse::<u64>().ok());
+                let key = trim(&parameter[..equals]);
+                if key.eq_ignore_ascii_case(b"timeout") {
+                    parsed.keep_alive_timeout = number;
+                } else if key.eq_ignore_ascii_case(b"max") {
+                    parsed.keep_alive_max = number;
+                }
+            }
         } else if name.eq_ignore_ascii_case(b"connection") {
             for token in value.split(|&b| b == b',').map(trim) {
                 if token.eq_ignore_ascii_case(b"close") {
@@ -245,7 +277,10 @@ impl<R: Read> Input<'_, R> {
                     if !self.any_byte
                         && matches!(
                             error.kind(),
-                            io::ErrorKind::ConnectionReset | io::ErrorKind::ConnectionAborted
+                            io::ErrorKind::ConnectionReset
+                                | io::ErrorKind::ConnectionAborted
+                                // rustls: closed without `close_notify`.
+                                | io::ErrorKind::UnexpectedEof
                         ) =>
                 {
                     return Err(ResponseError::ClosedBeforeResponse)
@@ -265,6 +300,7 @@ impl<R: Read> Input<'_, R> {
     /// blank line).
     fn read_head(&mut self, buffer: &mut Vec<u8>) -> Result<std::ops::Range<usize>, ResponseError> {
         let begin = buffer.len();
+        let mut skipped = 0;
         loop {
             let available = &self.pending[self.start..];
             if let Some(newline) = available.iter().position(|&b| b == b'\n') {
@@ -276,7 +312,11 @@ impl<R: Read> Input<'_, R> {
                     .unwrap_or(line);
                 if content.is_empty() {
                     if buffer.len() == begin {
-                        // Blank lines before a status line are skipped.
+                        // Blank lines before a status line are skipped, within the limit.
+                        skipped += line.len();
+                        if skipped > MAX_HEAD {
+                            return Err(ResponseError::Malformed("the response head is too large"));
+                        }
                         continue;
                     }
                     return Ok(begin..buffer.len());
@@ -491,6 +531,21 @@ mod tests {
         response.extend(std::iter::repeat_n(b'x', KEPT_BODY * 3));
         let (code, _, body, reusable) = read(&response, "POST").expect("read");
         assert_eq!((code, body.len(), reusable), (500, KEPT_BODY, true));
+    }
+
+    #[test]
+    fn keep_alive_parameters_are_read() {
+        let mut buffers = ResponseBuffers::default();
+        let response = read_response(
+            &mut &b"HTTP/1.1 200 OK\r\nKeep-Alive: timeout=2, max=7\r\nContent-Length: 0\r\n\r\n"[..],
+            &mut buffers,
+            "POST",
+        )
+        .expect("a response");
+        assert_eq!(
+            (response.keep_alive_timeout, response.keep_alive_max),
+            (Some(2), Some(7))
+        );
     }
 
     #[test]

@@ -19,8 +19,9 @@ use rustls::{
 
 use crate::AppenderBuildError;
 
-/// Runs the TLS handshake with `host` over `tcp` (whose timeouts bound it); a failure reads
-/// as Java's `SSLHandshakeException`.
+/// Runs the TLS handshake with `host` over `tcp`; a failure reads as Java's
+/// `SSLHandshakeException`. The read timeout set on `tcp` bounds the whole handshake (a server
+/// that sends its records a byte at a time cannot stretch it), and is set again afterwards.
 pub(crate) fn handshake(
     config: &Arc<ClientConfig>,
     host: &str,
@@ -31,15 +32,57 @@ pub(crate) fn handshake(
         .map_err(|error| Error::new(ErrorKind::InvalidInput, error))?;
     let connection = rustls::ClientConnection::new(Arc::clone(config), server_name)
         .map_err(|error| Error::new(ErrorKind::InvalidData, error))?;
+    let budget = tcp.read_timeout()?;
+    let deadline = budget.map(|budget| std::time::Instant::now() + budget);
     let mut stream = rustls::StreamOwned::new(connection, tcp);
+    let handshake_error = |error: Error| {
+        Error::new(
+            error.kind(),
+            format!("javax.net.ssl.SSLHandshakeException: {error}"),
+        )
+    };
     while stream.conn.is_handshaking() {
-        stream.conn.complete_io(&mut stream.sock).map_err(|error| {
-            Error::new(
-                error.kind(),
-                format!("javax.net.ssl.SSLHandshakeException: {error}"),
-            )
-        })?;
+        while stream.conn.wants_write() {
+            stream
+                .conn
+                .write_tls(&mut stream.sock)
+                .map_err(handshake_error)?;
+        }
+        if !stream.conn.wants_read() {
+            continue;
+        }
+        if let Some(deadline) = deadline {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            if left.is_zero() {
+                return Err(handshake_error(Error::new(
+                    ErrorKind::TimedOut,
+                    "the handshake did not end within the read timeout",
+                )));
+            }
+            stream.sock.set_read_timeout(Some(left))?;
+        }
+        let read = stream
+            .conn
+            .read_tls(&mut stream.sock)
+            .map_err(handshake_error)?;
+        if read == 0 {
+            return Err(handshake_error(Error::new(
+                ErrorKind::UnexpectedEof,
+                "the server closed the connection during the handshake",
+            )));
+        }
+        stream
+            .conn
+            .process_new_packets()
+            .map_err(|error| handshake_error(Error::new(ErrorKind::InvalidData, error)))?;
     }
+    while stream.conn.wants_write() {
+        stream
+            .conn
+            .write_tls(&mut stream.sock)
+            .map_err(handshake_error)?;
+    }
+    stream.sock.set_read_timeout(budget)?;
     Ok(stream)
 }
 

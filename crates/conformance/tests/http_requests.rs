@@ -13,11 +13,10 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use common::{
-    materialize, oracle_dir, replay_binary, replay_into, require_oracle, scenario_name,
-    scenarios_under, status_lines, workspace_root,
+    materialize, replay_both, replay_into, require_oracle, scenario_name, status_lines, BothReplays,
 };
 use l4rs_tests::http::{HttpSink, SinkOptions};
 
@@ -87,33 +86,18 @@ fn replay(
     Some((requests, status))
 }
 
-fn scenarios() -> Vec<PathBuf> {
-    scenarios_under(&[workspace_root().join("crates/conformance/tests/http")])
-}
-
 #[test]
 fn requests_are_log4j2s() {
     if !require_oracle("the Http appender against log4j2") {
         return;
     }
-    let work_root = workspace_root().join("target/test-output/http-requests");
+    let Some(replays) = replay_both("http", "http-requests", replay) else {
+        return;
+    };
     let mut differences = Vec::new();
     let mut compared = 0;
     let mut failures = 0;
-    for scenario in scenarios() {
-        let name = scenario_name(&scenario);
-        let work = work_root.join(&name);
-        let Some(theirs) = replay(
-            &oracle_dir().join("log4j2-java/run.sh"),
-            &scenario,
-            &work.join("log4j2"),
-            true,
-        ) else {
-            return;
-        };
-        let Some(ours) = replay(&replay_binary(), &scenario, &work.join("l4rs"), false) else {
-            return;
-        };
+    for BothReplays { name, theirs, ours } in replays {
         if theirs != ours {
             differences.push(format!(
                 "{name}:\n  log4j2 sent:\n{theirs:#?}\n  l4rs sent:\n{ours:#?}"

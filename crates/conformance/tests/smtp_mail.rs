@@ -15,11 +15,10 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use common::{
-    mask_html_clock_readings, materialize, oracle_dir, replay_binary, replay_into, require_oracle,
-    scenario_name, scenarios_under, workspace_root,
+    mask_html_clock_readings, materialize, replay_both, replay_into, require_oracle, BothReplays,
 };
 use l4rs_tests::smtp::{Mail, SinkOptions, SmtpSink};
 
@@ -94,33 +93,18 @@ fn replay(command: &Path, scenario: &Path, work: &Path, oracle: bool) -> Option<
     )
 }
 
-fn scenarios() -> Vec<PathBuf> {
-    scenarios_under(&[workspace_root().join("crates/conformance/tests/smtp")])
-}
-
 #[test]
 fn mails_are_log4j2s() {
     if !require_oracle("the SMTP appender against log4j2") {
         return;
     }
-    let work_root = workspace_root().join("target/test-output/smtp-mail");
+    let Some(replays) = replay_both("smtp", "smtp-mail", replay) else {
+        return;
+    };
     let mut differences = Vec::new();
     let mut compared = 0;
     let mut logins = 0;
-    for scenario in scenarios() {
-        let name = scenario_name(&scenario);
-        let work = work_root.join(&name);
-        let Some(theirs) = replay(
-            &oracle_dir().join("log4j2-java/run.sh"),
-            &scenario,
-            &work.join("log4j2"),
-            true,
-        ) else {
-            return;
-        };
-        let Some(ours) = replay(&replay_binary(), &scenario, &work.join("l4rs"), false) else {
-            return;
-        };
+    for BothReplays { name, theirs, ours } in replays {
         let known = KNOWN_DIFFERENCES.iter().find(|(known, _)| *known == name);
         match known {
             Some((_, reason)) => assert_ne!(

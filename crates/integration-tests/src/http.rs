@@ -6,10 +6,9 @@
 //! CI).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use crate::script_server::ScriptServer;
+use crate::script_server::{python_script, read_records, wait_for_records, ScriptServer};
 
 /// One request as the server read it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -83,24 +82,13 @@ impl HttpSink {
     /// Starts a server recording into the fresh directory `out`; `None` (after the notice)
     /// when python3 is missing.
     pub fn start(out: &Path, options: &SinkOptions) -> Option<HttpSink> {
-        let available = Command::new("python3")
-            .arg("--version")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|status| status.success());
-        if !available {
-            l4rs_test_support::shared::skip_or_fail(
-                "the HTTP server tests",
-                "python3 is missing (apt-get install python3)",
-            );
-            return None;
-        }
-        let _ = std::fs::remove_dir_all(out);
-        std::fs::create_dir_all(out).expect("the request directory");
-        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/http_sink.py");
-        let mut command = Command::new("python3");
-        command.arg(script).arg(out).args(["--lifetime", "600"]);
+        let mut command = python_script(
+            "http_sink.py",
+            out,
+            "ssl",
+            "the HTTP server tests",
+            "python3 is missing (apt-get install python3)",
+        )?;
         if let Some((certificate, key)) = &options.tls {
             command.arg("--tls").arg(certificate).arg(key);
         }
@@ -138,32 +126,17 @@ impl HttpSink {
 
     /// The requests read so far, in order.
     pub fn requests(&self) -> Vec<Request> {
-        let mut files: Vec<PathBuf> = std::fs::read_dir(&self.out)
-            .expect("the request directory")
-            .filter_map(|entry| entry.ok().map(|entry| entry.path()))
-            .filter(|path| path.extension().is_some_and(|e| e == "json"))
-            .collect();
-        files.sort();
-        files.iter().map(|path| read_request(path)).collect()
+        read_records(&self.out, read_request)
     }
 
     /// Waits up to `limit` for `count` requests, and returns what arrived.
     pub fn wait_for(&self, count: usize, limit: Duration) -> Vec<Request> {
-        let start = Instant::now();
-        loop {
-            let requests = self.requests();
-            if requests.len() >= count || start.elapsed() > limit {
-                return requests;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        wait_for_records(count, limit, || self.requests())
     }
 }
 
 /// Reads one recorded request (the small JSON object `http_sink.py` writes).
-fn read_request(path: &Path) -> Request {
-    let text = std::fs::read_to_string(path).expect("a request record");
-    let value: serde_json::Value = serde_json::from_str(&text).expect("a JSON request record");
+fn read_request(value: &serde_json::Value) -> Request {
     Request {
         connection: value["connection"].as_u64().unwrap_or_default(),
         tls: value["tls"].as_bool().unwrap_or(false),

@@ -6,10 +6,9 @@
 //! notice; a failure under CI).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use crate::script_server::ScriptServer;
+use crate::script_server::{python_script, read_records, wait_for_records, ScriptServer};
 
 /// One mail as the server received it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,24 +51,13 @@ impl SmtpSink {
     /// Starts a server recording into the fresh directory `out`; `None` (after the notice)
     /// when Python's aiosmtpd is missing.
     pub fn start(out: &Path, options: &SinkOptions) -> Option<SmtpSink> {
-        let available = Command::new("python3")
-            .args(["-c", "import aiosmtpd"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|status| status.success());
-        if !available {
-            l4rs_test_support::shared::skip_or_fail(
-                "the SMTP server tests",
-                "python3 with aiosmtpd is missing (pip install aiosmtpd==1.4.6)",
-            );
-            return None;
-        }
-        let _ = std::fs::remove_dir_all(out);
-        std::fs::create_dir_all(out).expect("the mail directory");
-        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/smtp_sink.py");
-        let mut command = Command::new("python3");
-        command.arg(script).arg(out).args(["--lifetime", "600"]);
+        let mut command = python_script(
+            "smtp_sink.py",
+            out,
+            "aiosmtpd",
+            "the SMTP server tests",
+            "python3 with aiosmtpd is missing (pip install aiosmtpd==1.4.6)",
+        )?;
         if let Some((user, password)) = &options.login {
             command.arg("--auth").arg(format!("{user}:{password}"));
         }
@@ -95,32 +83,17 @@ impl SmtpSink {
 
     /// The mails received so far, in order.
     pub fn mails(&self) -> Vec<Mail> {
-        let mut files: Vec<PathBuf> = std::fs::read_dir(&self.out)
-            .expect("the mail directory")
-            .filter_map(|entry| entry.ok().map(|entry| entry.path()))
-            .filter(|path| path.extension().is_some_and(|e| e == "json"))
-            .collect();
-        files.sort();
-        files.iter().map(|path| read_mail(path)).collect()
+        read_records(&self.out, read_mail)
     }
 
     /// Waits up to `limit` for `count` mails, and returns what arrived.
     pub fn wait_for(&self, count: usize, limit: Duration) -> Vec<Mail> {
-        let start = Instant::now();
-        loop {
-            let mails = self.mails();
-            if mails.len() >= count || start.elapsed() > limit {
-                return mails;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        wait_for_records(count, limit, || self.mails())
     }
 }
 
 /// Reads one recorded mail (the small JSON object `smtp_sink.py` writes).
-fn read_mail(path: &Path) -> Mail {
-    let text = std::fs::read_to_string(path).expect("a mail record");
-    let value: serde_json::Value = serde_json::from_str(&text).expect("a JSON mail record");
+fn read_mail(value: &serde_json::Value) -> Mail {
     let string = |key: &str| value[key].as_str().map(str::to_string);
     Mail {
         mail_from: string("mail_from").unwrap_or_default(),

@@ -24,6 +24,22 @@ fn init(dir: &std::path::Path, appender: &str) {
     l4rs::init_with_file(write_config(dir, &xml)).expect("the configuration loads");
 }
 
+/// An Http appender named `web` sending `%m` to `sink` over plain HTTP, with `attributes`.
+fn plain_appender(sink: &HttpSink, attributes: &str) -> String {
+    format!(
+        r#"<Http name="web" url="http://127.0.0.1:{}/in" {attributes}><PatternLayout pattern="%m"/></Http>"#,
+        sink.port()
+    )
+}
+
+/// The connection and body of each request `sink` got, waiting for `count` of them.
+fn received(sink: &HttpSink, count: usize) -> Vec<(u64, String)> {
+    sink.wait_for(count, WAIT)
+        .iter()
+        .map(|request| (request.connection, request.text()))
+        .collect()
+}
+
 /// Logs `message` at INFO; `Err` when the appender handed its failure to the caller.
 fn log(message: &str) -> Result<(), String> {
     l4rs::get_logger("app")
@@ -122,13 +138,7 @@ fn error_statuses_and_redirects_are_reported_and_reach_a_strict_caller() {
     let Some(sink) = HttpSink::start(&dir.join("requests"), &options) else {
         return;
     };
-    init(
-        &dir,
-        &format!(
-            r#"<Http name="web" url="http://127.0.0.1:{}/in" ignoreExceptions="false"><PatternLayout pattern="%m"/></Http>"#,
-            sink.port()
-        ),
-    );
+    init(&dir, &plain_appender(&sink, r#"ignoreExceptions="false""#));
     // Two failures make four reports, as many as log4j2's error handler prints before it
     // limits them to one per interval.
     let (results, messages) = reported(|| [log("a"), log("b"), log("c")]);
@@ -163,10 +173,7 @@ fn a_server_that_answers_late_fails_the_call_within_the_read_timeout() {
     };
     init(
         &dir,
-        &format!(
-            r#"<Http name="web" url="http://127.0.0.1:{}/in" readTimeoutMillis="300" ignoreExceptions="false"><PatternLayout pattern="%m"/></Http>"#,
-            sink.port()
-        ),
+        &plain_appender(&sink, r#"readTimeoutMillis="300" ignoreExceptions="false""#),
     );
     let started = Instant::now();
     let (late, messages) = reported(|| log("late"));
@@ -183,8 +190,7 @@ fn a_server_that_answers_late_fails_the_call_within_the_read_timeout() {
     // The timed-out connection is dropped; the next event goes on a new one.
     assert!(log("next").is_ok());
     l4rs::shutdown();
-    let requests = sink.wait_for(2, WAIT);
-    let seen: Vec<(u64, String)> = requests.iter().map(|r| (r.connection, r.text())).collect();
+    let seen = received(&sink, 2);
     assert_eq!(seen, [(1, "late".to_string()), (2, "next".to_string())]);
 }
 
@@ -268,13 +274,7 @@ fn a_server_that_closes_each_connection_gets_every_event() {
     let Some(sink) = HttpSink::start(&dir.join("requests"), &options) else {
         return;
     };
-    init(
-        &dir,
-        &format!(
-            r#"<Http name="web" url="http://127.0.0.1:{}/in"><PatternLayout pattern="%m"/></Http>"#,
-            sink.port()
-        ),
-    );
+    init(&dir, &plain_appender(&sink, r#""#));
     let ((), messages) = reported(|| {
         for message in ["one", "two", "three"] {
             assert!(log(message).is_ok());
@@ -282,11 +282,7 @@ fn a_server_that_closes_each_connection_gets_every_event() {
     });
     l4rs::shutdown();
     assert!(messages.is_empty(), "{messages:?}");
-    let seen: Vec<(u64, String)> = sink
-        .wait_for(3, WAIT)
-        .iter()
-        .map(|r| (r.connection, r.text()))
-        .collect();
+    let seen = received(&sink, 3);
     assert_eq!(
         seen,
         [
@@ -308,13 +304,7 @@ fn a_kept_connection_the_server_closed_is_not_used() {
     let Some(sink) = HttpSink::start(&dir.join("requests"), &options) else {
         return;
     };
-    init(
-        &dir,
-        &format!(
-            r#"<Http name="web" url="http://127.0.0.1:{}/in"><PatternLayout pattern="%m"/></Http>"#,
-            sink.port()
-        ),
-    );
+    init(&dir, &plain_appender(&sink, r#""#));
     let ((), messages) = reported(|| {
         assert!(log("before").is_ok());
         // The server closes the kept connection meanwhile.
@@ -323,11 +313,7 @@ fn a_kept_connection_the_server_closed_is_not_used() {
     });
     l4rs::shutdown();
     assert!(messages.is_empty(), "{messages:?}");
-    let seen: Vec<(u64, String)> = sink
-        .wait_for(2, WAIT)
-        .iter()
-        .map(|r| (r.connection, r.text()))
-        .collect();
+    let seen = received(&sink, 2);
     assert_eq!(seen, [(1, "before".to_string()), (2, "after".to_string())]);
 }
 
@@ -344,13 +330,7 @@ fn a_request_the_server_read_and_dropped_is_not_sent_again() {
     let Some(sink) = HttpSink::start(&dir.join("requests"), &options) else {
         return;
     };
-    init(
-        &dir,
-        &format!(
-            r#"<Http name="web" url="http://127.0.0.1:{}/in"><PatternLayout pattern="%m"/></Http>"#,
-            sink.port()
-        ),
-    );
+    init(&dir, &plain_appender(&sink, r#""#));
     let ((), messages) = reported(|| {
         for message in ["one", "dropped", "three"] {
             let _ = log(message);
@@ -361,11 +341,7 @@ fn a_request_the_server_read_and_dropped_is_not_sent_again() {
         messages,
         ["Unable to send HTTP in appender [web] java.net.SocketException: Unexpected end of file from server"]
     );
-    let seen: Vec<(u64, String)> = sink
-        .wait_for(3, WAIT)
-        .iter()
-        .map(|r| (r.connection, r.text()))
-        .collect();
+    let seen = received(&sink, 3);
     assert_eq!(
         seen,
         [

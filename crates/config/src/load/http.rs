@@ -155,21 +155,8 @@ pub(crate) fn build_http_appender(binder: &mut Binder, mut node: PNode) -> Optio
 
 #[cfg(test)]
 mod tests {
-    use crate::load_str;
+    use crate::load::load_appenders as http;
     use crate::model::AppenderKind;
-
-    fn http(xml: &str) -> (crate::Configuration, Vec<String>) {
-        let xml = format!(
-            r#"<Configuration><Appenders>{xml}</Appenders><Loggers><Root level="error"/></Loggers></Configuration>"#
-        );
-        let configuration = load_str(&xml, None).expect("parses");
-        let messages = configuration
-            .diagnostics
-            .iter()
-            .map(|d| d.message.clone())
-            .collect();
-        (configuration, messages)
-    }
 
     #[test]
     fn defaults_are_log4j2s() {

@@ -504,3 +504,19 @@ fn report_top_level_leaves(binder: &mut Binder, root: &xml::Node, top: &PNode) {
 
 #[cfg(test)]
 mod tests;
+
+/// For the plugin loaders' unit tests: `appenders` (the XML inside `<Appenders>`) loaded under a
+/// root logger at ERROR, with the messages of the load.
+#[cfg(test)]
+pub(crate) fn load_appenders(appenders: &str) -> (Configuration, Vec<String>) {
+    let xml = format!(
+        r#"<Configuration><Appenders>{appenders}</Appenders><Loggers><Root level="error"/></Loggers></Configuration>"#
+    );
+    let configuration = load_str(&xml, None).expect("parses");
+    let messages = configuration
+        .diagnostics
+        .iter()
+        .map(|d| d.message.clone())
+        .collect();
+    (configuration, messages)
+}

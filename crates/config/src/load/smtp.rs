@@ -213,20 +213,10 @@ fn filter_java_name(filter: &FilterSpec) -> String {
 
 #[cfg(test)]
 mod tests {
-    use crate::load_str;
     use crate::model::{AppenderKind, FilterSpec, LayoutSpec};
 
     fn smtp(xml_attributes: &str) -> (crate::Configuration, Vec<String>) {
-        let xml = format!(
-            r#"<Configuration><Appenders><SMTP {xml_attributes}/></Appenders><Loggers><Root level="error"/></Loggers></Configuration>"#
-        );
-        let configuration = load_str(&xml, None).expect("parses");
-        let messages = configuration
-            .diagnostics
-            .iter()
-            .map(|d| d.message.clone())
-            .collect();
-        (configuration, messages)
+        crate::load::load_appenders(&format!("<SMTP {xml_attributes}/>"))
     }
 
     #[test]

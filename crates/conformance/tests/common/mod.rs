@@ -346,3 +346,41 @@ pub(crate) fn materialize(scenario: &Path, into: &Path, values: &[(&str, String)
     }
     std::fs::write(into.join("log4j2.xml"), xml).expect("write log4j2.xml");
 }
+
+/// What one scenario gave through log4j2 (`theirs`) and through l4rs (`ours`).
+pub(crate) struct BothReplays<T> {
+    /// The scenario's name.
+    pub name: String,
+    /// What the oracle's replay gave.
+    pub theirs: T,
+    /// What `l4rs-replay` gave.
+    pub ours: T,
+}
+
+/// Replays every scenario under `root` (`crates/conformance/tests/<root>`) through the oracle,
+/// then through `l4rs-replay`, each with `replay(command, scenario, work, oracle)` in a work
+/// folder of its own under `target/test-output/<label>/<scenario>/`; `replay` starts what the
+/// scenario talks to and returns what it compares. `None` when `replay` does (a server it needs
+/// is missing, after its notice).
+pub(crate) fn replay_both<T>(
+    root: &str,
+    label: &str,
+    replay: impl Fn(&Path, &Path, &Path, bool) -> Option<T>,
+) -> Option<Vec<BothReplays<T>>> {
+    let work_root = workspace_root().join("target/test-output").join(label);
+    let mut replays = Vec::new();
+    for scenario in scenarios_under(&[workspace_root().join("crates/conformance/tests").join(root)])
+    {
+        let name = scenario_name(&scenario);
+        let work = work_root.join(&name);
+        let theirs = replay(
+            &oracle_dir().join("log4j2-java/run.sh"),
+            &scenario,
+            &work.join("log4j2"),
+            true,
+        )?;
+        let ours = replay(&replay_binary(), &scenario, &work.join("l4rs"), false)?;
+        replays.push(BothReplays { name, theirs, ours });
+    }
+    Some(replays)
+}

@@ -14,6 +14,16 @@ fn pollers() -> usize {
         .count()
 }
 
+/// Waits up to 5 s for [`pollers`] to be `count` (a new thread takes its name a moment after
+/// it starts, and an ending one goes a moment after it is told); returns the last count.
+fn pollers_become(count: usize) -> usize {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while pollers() != count && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    pollers()
+}
+
 #[test]
 fn shutdown_ends_the_polling_thread() {
     let dir = l4rs_tests::fresh_output_dir("context-map-filter-shutdown");
@@ -29,7 +39,7 @@ fn shutdown_ends_the_polling_thread() {
     );
     assert_eq!(pollers(), 0);
     l4rs::init_with_file(l4rs_tests::write_config(&dir, &xml)).expect("the configuration loads");
-    assert_eq!(pollers(), 1, "{:?}", l4rs_tests::thread_names());
+    assert_eq!(pollers_become(1), 1, "{:?}", l4rs_tests::thread_names());
     // The filter works: alice's INFO passes the ERROR root, bob's does not.
     let logger = l4rs::get_logger("app");
     l4rs::ThreadContext::put("user", "alice");
@@ -39,9 +49,5 @@ fn shutdown_ends_the_polling_thread() {
     l4rs::ThreadContext::clear_map();
     assert_eq!(l4rs::counted_events("counted"), Some(1));
     l4rs::shutdown();
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while pollers() > 0 && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    assert_eq!(pollers(), 0, "{:?}", l4rs_tests::thread_names());
+    assert_eq!(pollers_become(0), 0, "{:?}", l4rs_tests::thread_names());
 }

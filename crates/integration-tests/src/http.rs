@@ -70,6 +70,9 @@ pub struct SinkOptions {
     /// The requests (numbered from 1) whose connection is closed after reading them,
     /// unanswered.
     pub no_answer: Vec<usize>,
+    /// Seconds named in a `Keep-Alive: timeout=…` header of every response (the server keeps
+    /// the connection open longer).
+    pub keep_alive_timeout: Option<u64>,
 }
 
 /// A running server; stopped when dropped.
@@ -108,6 +111,9 @@ impl HttpSink {
             command
                 .arg("--idle-close")
                 .arg(idle.as_secs_f64().to_string());
+        }
+        if let Some(seconds) = options.keep_alive_timeout {
+            command.arg("--keep-alive-timeout").arg(seconds.to_string());
         }
         if !options.no_answer.is_empty() {
             let numbers: Vec<String> = options.no_answer.iter().map(usize::to_string).collect();

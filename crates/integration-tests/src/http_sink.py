@@ -8,7 +8,7 @@ spoke TLS. Prints "ready PORT" once it listens; exits when its stdin closes, or 
 
 usage: http_sink.py OUT_DIR [--tls CERT KEY] [--statuses 500,200,...] [--close]
                    [--delay-first SECONDS] [--idle-close SECONDS] [--no-answer 2,5,...]
-                   [--lifetime SECONDS]
+                   [--keep-alive-timeout SECONDS] [--lifetime SECONDS]
 
 --statuses answers the first requests with these status codes, one each, then 200; a status
 of 400 or more carries a short text body, as an error page would; a 3xx names a Location.
@@ -16,6 +16,8 @@ of 400 or more carries a short text body, as an error page would; a 3xx names a 
 --delay-first waits that long before answering the first request (a slow server).
 --idle-close closes, without a word, a connection that carries no new request for that long
 after a response (as servers end kept-alive connections).
+--keep-alive-timeout names that many seconds in a "Keep-Alive: timeout=N" header of every
+response (the connection stays open longer: the client must give it up itself).
 --no-answer closes the connection of the requests with these numbers (the first is 1) after
 reading them, without answering (a server that fails while handling a request).
 """
@@ -34,13 +36,15 @@ REASONS = {200: "OK", 201: "Created", 202: "Accepted", 204: "No Content", 302: "
 
 
 class Recorder:
-    def __init__(self, out, statuses, close, delay_first, idle_close, no_answer):
+    def __init__(self, out, statuses, close, delay_first, idle_close, no_answer,
+                 keep_alive_timeout):
         self.out = out
         self.statuses = list(statuses)
         self.close = close
         self.delay_first = delay_first
         self.idle_close = idle_close
         self.no_answer = set(no_answer)
+        self.keep_alive_timeout = keep_alive_timeout
         self.lock = threading.Lock()
         self.requests = 0
         self.connections = 0
@@ -117,6 +121,8 @@ def serve(conn, recorder, context):
                 status, reason, len(text))
             if 300 <= status < 400:
                 response += "Location: /elsewhere\r\n"
+            if recorder.keep_alive_timeout is not None:
+                response += "Keep-Alive: timeout=%d\r\n" % recorder.keep_alive_timeout
             if recorder.close:
                 response += "Connection: close\r\n"
             conn.sendall(response.encode() + b"\r\n" + text)
@@ -149,12 +155,13 @@ def main():
     parser.add_argument("--delay-first", type=float, default=0.0)
     parser.add_argument("--idle-close", type=float, default=0.0)
     parser.add_argument("--no-answer", default="")
+    parser.add_argument("--keep-alive-timeout", type=int)
     parser.add_argument("--lifetime", type=float, default=600.0)
     args = parser.parse_args()
     statuses = [int(s) for s in args.statuses.split(",") if s]
     no_answer = [int(n) for n in args.no_answer.split(",") if n]
     recorder = Recorder(args.out, statuses, args.close, args.delay_first, args.idle_close,
-                        no_answer)
+                        no_answer, args.keep_alive_timeout)
     context = None
     if args.tls:
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)

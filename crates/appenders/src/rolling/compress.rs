@@ -40,6 +40,7 @@ pub(crate) fn compress(
         .create_new(true)
         .open(&partial)
         .map_err(|error| io::Error::new(error.kind(), format!("{}: {error}", partial.display())))?;
+    keep_access(source, &output);
     let committed = write_compressed(source, output, target, suffix, level)
         .and_then(|()| std::fs::remove_file(source));
     if let Err(error) = committed {
@@ -53,6 +54,26 @@ pub(crate) fn compress(
             format!("{error}; the archive stays in {}", partial.display()),
         )
     })
+}
+
+/// Gives the archive the mode, owner and group of the file it compresses, so that an archive of
+/// a log kept private (`filePermissions="rw-------"`) is as private: log4j2 gives a compressed
+/// archive the appender's `filePermissions`, `fileOwner` and `fileGroup`, which the file has.
+/// What the process may not change (another owner, without the right) stays as created.
+fn keep_access(source: &Path, output: &File) {
+    use std::os::unix::fs::MetadataExt as _;
+    let Ok(wanted) = std::fs::metadata(source) else {
+        return;
+    };
+    let _ = output.set_permissions(wanted.permissions());
+    let Ok(created) = output.metadata() else {
+        return;
+    };
+    if (created.uid(), created.gid()) != (wanted.uid(), wanted.gid())
+        && std::os::unix::fs::fchown(output, Some(wanted.uid()), Some(wanted.gid())).is_err()
+    {
+        let _ = std::os::unix::fs::fchown(output, None, Some(wanted.gid()));
+    }
 }
 
 /// The end of a partial archive's name: `.<archive>.<pid>-<PARTIAL_SUFFIX>`.
@@ -195,6 +216,19 @@ mod tests {
             };
             assert_eq!(back, text, "{suffix}");
         }
+    }
+
+    #[test]
+    fn the_archive_keeps_the_files_mode() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let dir = l4rs_test_support::TempDir::new("compress-mode");
+        let source = dir.path().join("app-1.log");
+        std::fs::write(&source, "private\n").unwrap();
+        std::fs::set_permissions(&source, std::fs::Permissions::from_mode(0o600)).unwrap();
+        let target = dir.path().join("app-1.log.gz");
+        compress(&source, &target, ".gz", -1, false).unwrap();
+        let mode = std::fs::metadata(&target).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
     }
 
     #[test]

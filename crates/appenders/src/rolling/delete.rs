@@ -44,8 +44,6 @@ pub(super) enum Condition {
 pub(super) struct Candidate {
     pub(super) path: PathBuf,
     relative: String,
-    /// True for a symbolic link that the walk did not follow.
-    pub(super) is_symlink: bool,
     /// Milliseconds since the epoch: log4j2 compares modification times in milliseconds, so
     /// files modified within one millisecond are ordered by their path.
     modified_millis: i64,
@@ -122,6 +120,22 @@ impl Condition {
 /// Whether every condition of `list` accepts `file`, stopping at the first that rejects it.
 pub(super) fn all_accept(list: &mut [Condition], file: &Candidate, now_millis: i64) -> bool {
     list.iter_mut().all(|c| c.accept(file, now_millis))
+}
+
+#[cfg(test)]
+impl Candidate {
+    /// A regular file at `path`, as the walk would have seen it.
+    pub(super) fn regular_for_test(path: &Path) -> Candidate {
+        Candidate {
+            path: path.to_path_buf(),
+            relative: path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+            modified_millis: 0,
+            size: 0,
+        }
+    }
 }
 
 impl DeleteAction {
@@ -226,7 +240,6 @@ pub(super) fn collect(
         }
         into.push(Candidate {
             relative,
-            is_symlink: metadata.file_type().is_symlink(),
             modified_millis: epoch_millis(metadata.modified().unwrap_or(UNIX_EPOCH)),
             size: metadata.len(),
             path,

@@ -40,10 +40,46 @@ impl PosixViewAction {
     }
 
     /// Walks the base path in the directories' own order (as log4j2's file walk does) and
-    /// applies the attributes to every accepted file. A user or group that does not exist
-    /// fails the action before any file is changed, with Java's exception; a file that
-    /// cannot be changed fails it there.
+    /// applies the attributes to every accepted file. The owner and group are looked up at the
+    /// first accepted file, as log4j2 looks them up there; one that does not exist, a missing
+    /// base path, or a file that cannot be changed fails the action there, with Java's
+    /// exception.
     pub(crate) fn run(&self) -> Result<(), String> {
+        let base = Path::new(&self.spec.base_path);
+        if std::fs::symlink_metadata(base).is_err() {
+            return Err(format!(
+                "java.nio.file.NoSuchFileException: {}",
+                self.spec.base_path
+            ));
+        }
+        let mut files = Vec::new();
+        collect(
+            base,
+            base,
+            self.spec.max_depth,
+            self.spec.follow_links,
+            &mut files,
+        );
+        let mut conditions = self
+            .conditions
+            .lock()
+            .unwrap_or_else(|poison| poison.into_inner());
+        let now = epoch_millis(SystemTime::now());
+        let mut ids = None;
+        for file in &files {
+            if all_accept(&mut conditions, file, now) {
+                let (owner, group) = match ids {
+                    Some(ids) => ids,
+                    None => *ids.insert(self.ids()?),
+                };
+                self.apply(file, owner, group)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The uid and gid of `fileOwner` and `fileGroup`, when given.
+    fn ids(&self) -> Result<(Option<libc::uid_t>, Option<libc::gid_t>), String> {
         let owner = self
             .spec
             .owner
@@ -58,41 +94,23 @@ impl PosixViewAction {
             .map(crate::posix::lookup_group)
             .transpose()
             .map_err(|error| error.to_string())?;
-        let base = Path::new(&self.spec.base_path);
-        let mut files = Vec::new();
-        collect(
-            base,
-            base,
-            self.spec.max_depth,
-            self.spec.follow_links,
-            &mut files,
-        );
-        let mut conditions = self
-            .conditions
-            .lock()
-            .unwrap_or_else(|poison| poison.into_inner());
-        let now = epoch_millis(SystemTime::now());
-        for file in &files {
-            if all_accept(&mut conditions, file, now) {
-                self.apply(file, owner, group)?;
-            }
-        }
-        Ok(())
+        Ok((owner, group))
     }
 
-    /// Sets the attributes of one file. A symbolic link is changed itself, never its target,
-    /// unless `followLinks` is set (then the walk saw the target).
+    /// Sets the attributes of one file, owner and group first, as log4j2 sets them. Unless
+    /// `followLinks` is set, the name is never followed: a symbolic link is changed itself
+    /// (its owner; Linux keeps no mode for a link), never the file it points to, also when a
+    /// file was replaced by a link after the walk saw it.
     fn apply(
         &self,
         file: &Candidate,
         owner: Option<libc::uid_t>,
         group: Option<libc::gid_t>,
     ) -> Result<(), String> {
-        let failure = |what: &str| {
+        let failure = |what: &str, error: std::io::Error| {
             format!(
-                "java.nio.file.FileSystemException: {}: cannot set the {what}: {}",
-                file.path.display(),
-                std::io::Error::last_os_error()
+                "java.nio.file.FileSystemException: {}: cannot set the {what}: {error}",
+                file.path.display()
             )
         };
         let path = CString::new(file.path.as_os_str().as_bytes())
@@ -102,22 +120,23 @@ impl PosixViewAction {
         } else {
             libc::AT_SYMLINK_NOFOLLOW
         };
-        if let Some(mode) = self.spec.permissions {
-            // Linux cannot change a link's own mode; a link is left as it is.
-            if !file.is_symlink {
-                // SAFETY: `path` is a NUL-terminated string that outlives the call.
-                if unsafe { libc::fchmodat(libc::AT_FDCWD, path.as_ptr(), mode, 0) } != 0 {
-                    return Err(failure("permissions"));
-                }
-            }
-        }
         if owner.is_some() || group.is_some() {
             // `-1` (all bits set) leaves that id unchanged.
             let uid = owner.unwrap_or(libc::uid_t::MAX);
             let gid = group.unwrap_or(libc::gid_t::MAX);
-            // SAFETY: as above.
+            // SAFETY: `path` is a NUL-terminated string that outlives the call.
             if unsafe { libc::fchownat(libc::AT_FDCWD, path.as_ptr(), uid, gid, no_follow) } != 0 {
-                return Err(failure("owner"));
+                return Err(failure("owner", std::io::Error::last_os_error()));
+            }
+        }
+        if let Some(mode) = self.spec.permissions {
+            // SAFETY: as above.
+            if unsafe { libc::fchmodat(libc::AT_FDCWD, path.as_ptr(), mode, no_follow) } != 0 {
+                let error = std::io::Error::last_os_error();
+                // A link (seen by the walk, or put in the file's place since): left as it is.
+                if error.raw_os_error() != Some(libc::EOPNOTSUPP) {
+                    return Err(failure("permissions", error));
+                }
             }
         }
         Ok(())
@@ -196,7 +215,38 @@ mod tests {
     }
 
     #[test]
-    fn an_unknown_owner_fails_before_any_file_changes() {
+    fn a_file_replaced_by_a_link_after_the_walk_is_not_followed() {
+        let dir = l4rs_test_support::TempDir::new("posix-view-swap");
+        let outside = l4rs_test_support::TempDir::new("posix-view-swap-outside");
+        let target = outside.path().join("secret");
+        std::fs::write(&target, "x").unwrap();
+        std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o600)).unwrap();
+        let file = dir.path().join("app-1.log");
+        std::fs::write(&file, "x").unwrap();
+        let action = PosixViewAction::new(&spec(dir.path(), Vec::new())).unwrap();
+        // What the walk saw: a regular file; what is there when it is changed: a link.
+        let seen = Candidate::regular_for_test(&file);
+        std::fs::remove_file(&file).unwrap();
+        std::os::unix::fs::symlink(&target, &file).unwrap();
+        action.apply(&seen, None, None).unwrap();
+        assert_eq!(mode(&target), 0o600);
+    }
+
+    #[test]
+    fn a_missing_base_path_fails_the_action() {
+        let dir = l4rs_test_support::TempDir::new("posix-view-missing");
+        let error = PosixViewAction::new(&spec(&dir.path().join("none"), Vec::new()))
+            .unwrap()
+            .run()
+            .unwrap_err();
+        assert!(
+            error.starts_with("java.nio.file.NoSuchFileException"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn an_unknown_owner_fails_at_the_first_accepted_file() {
         let dir = l4rs_test_support::TempDir::new("posix-view-owner");
         let file = dir.path().join("app-1.log");
         std::fs::write(&file, "x").unwrap();

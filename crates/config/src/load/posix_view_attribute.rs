@@ -101,7 +101,8 @@ pub(super) fn posix_view_attribute_action(
         follow_links,
         conditions,
         permissions: mode,
-        owner: owner.filter(|owner| !owner.is_empty()),
-        group: group.filter(|group| !group.is_empty()),
+        // An empty one (with permissions given) is looked up, and fails, as in Java.
+        owner,
+        group,
     })
 }

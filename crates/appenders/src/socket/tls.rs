@@ -36,6 +36,14 @@ pub(crate) fn handshake(
     let deadline = budget.map(|budget| std::time::Instant::now() + budget);
     let mut stream = rustls::StreamOwned::new(connection, tcp);
     let handshake_error = |error: Error| {
+        let error = if matches!(error.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) {
+            Error::new(
+                ErrorKind::TimedOut,
+                "the handshake did not end within the read timeout",
+            )
+        } else {
+            error
+        };
         Error::new(
             error.kind(),
             format!("javax.net.ssl.SSLHandshakeException: {error}"),
@@ -43,47 +51,54 @@ pub(crate) fn handshake(
     };
     while stream.conn.is_handshaking() {
         while stream.conn.wants_write() {
-            stream
-                .conn
-                .write_tls(&mut stream.sock)
-                .map_err(handshake_error)?;
+            let (conn, sock) = (&mut stream.conn, &mut stream.sock);
+            retrying(|| conn.write_tls(sock)).map_err(handshake_error)?;
         }
         if !stream.conn.wants_read() {
-            continue;
+            // Still handshaking with nothing to send or read: a state rustls should never be
+            // in; failing beats spinning.
+            return Err(handshake_error(Error::other(
+                "the handshake stalled with nothing to send or read",
+            )));
         }
         if let Some(deadline) = deadline {
             let left = deadline.saturating_duration_since(std::time::Instant::now());
             if left.is_zero() {
-                return Err(handshake_error(Error::new(
-                    ErrorKind::TimedOut,
-                    "the handshake did not end within the read timeout",
-                )));
+                return Err(handshake_error(ErrorKind::TimedOut.into()));
             }
             stream.sock.set_read_timeout(Some(left))?;
         }
-        let read = stream
-            .conn
-            .read_tls(&mut stream.sock)
-            .map_err(handshake_error)?;
+        let (conn, sock) = (&mut stream.conn, &mut stream.sock);
+        let read = retrying(|| conn.read_tls(sock)).map_err(handshake_error)?;
         if read == 0 {
             return Err(handshake_error(Error::new(
                 ErrorKind::UnexpectedEof,
                 "the server closed the connection during the handshake",
             )));
         }
-        stream
-            .conn
-            .process_new_packets()
-            .map_err(|error| handshake_error(Error::new(ErrorKind::InvalidData, error)))?;
+        if let Err(error) = stream.conn.process_new_packets() {
+            // The alert that says why (an unknown CA, a bad certificate) still goes out.
+            let _ = stream.conn.write_tls(&mut stream.sock);
+            return Err(handshake_error(Error::new(ErrorKind::InvalidData, error)));
+        }
     }
     while stream.conn.wants_write() {
-        stream
-            .conn
-            .write_tls(&mut stream.sock)
-            .map_err(handshake_error)?;
+        let (conn, sock) = (&mut stream.conn, &mut stream.sock);
+        retrying(|| conn.write_tls(sock)).map_err(handshake_error)?;
     }
     stream.sock.set_read_timeout(budget)?;
     Ok(stream)
+}
+
+/// Calls `io`, again when a signal interrupted it (a handshake's deadline still bounds the
+/// loop: each read's limit is what is left of it).
+fn retrying<T>(mut io: impl FnMut() -> std::io::Result<T>) -> std::io::Result<T> {
+    loop {
+        match io() {
+            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => continue,
+            done => return done,
+        }
+    }
 }
 
 /// The system's certificate authorities, which a server is verified with when an appender

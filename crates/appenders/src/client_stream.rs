@@ -99,15 +99,27 @@ impl ClientStream {
 
     /// True when the connection, idle since its last response, can carry another request:
     /// nothing has arrived on it, neither the end of the stream nor a stray byte (a TLS
-    /// `close_notify` included). Java checks a kept connection the same way before reusing it.
-    pub(crate) fn is_idle_and_open(&self) -> bool {
-        let tcp = self.tcp();
-        if tcp.set_nonblocking(true).is_err() {
-            return false;
+    /// `close_notify` included, also one rustls has already read). Java checks a kept
+    /// connection the same way before reusing it.
+    pub(crate) fn is_idle_and_open(&mut self) -> bool {
+        if let ClientStream::Tls(stream) = self {
+            match stream.conn.reader().read(&mut [0u8; 1]) {
+                Err(error) if error.kind() == io::ErrorKind::WouldBlock => {}
+                // Data, or the peer's close, already in rustls's hands.
+                _ => return false,
+            }
         }
-        let peeked = tcp.peek(&mut [0u8; 1]);
-        let restored = tcp.set_nonblocking(false).is_ok();
-        restored && matches!(peeked, Err(error) if error.kind() == io::ErrorKind::WouldBlock)
+        let mut byte = 0u8;
+        // SAFETY: a peek of at most one byte into `byte`, on a descriptor `self` owns.
+        let peeked = unsafe {
+            libc::recv(
+                std::os::fd::AsRawFd::as_raw_fd(self.tcp()),
+                std::ptr::addr_of_mut!(byte).cast(),
+                1,
+                libc::MSG_PEEK | libc::MSG_DONTWAIT,
+            )
+        };
+        peeked < 0 && io::Error::last_os_error().kind() == io::ErrorKind::WouldBlock
     }
 
     /// The TCP connection underneath.

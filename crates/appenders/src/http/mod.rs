@@ -44,6 +44,8 @@ use response::{read_response, ResponseBuffers, ResponseError};
 pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 /// The most connections kept alive between events (Java's `http.maxConnections` default).
 pub(crate) const MAX_IDLE: usize = 5;
+/// A thread's request buffer past this size is let go after the request.
+const MAX_RETAINED_REQUEST: usize = 1 << 20;
 /// How long an idle connection is kept (Java's keep-alive default when the server names none).
 pub(crate) const IDLE_LIFETIME: Duration = Duration::from_secs(5);
 
@@ -178,7 +180,14 @@ impl HttpAppender {
         };
         REQUEST
             .try_with(|request| match request.try_borrow_mut() {
-                Ok(mut request) => build(&mut request),
+                Ok(mut request) => {
+                    let sent = build(&mut request);
+                    // One huge event does not keep its buffer on this thread for ever.
+                    if request.capacity() > MAX_RETAINED_REQUEST {
+                        *request = Vec::new();
+                    }
+                    sent
+                }
                 // A nested send on this thread (an appender of its own logging) gets its own.
                 Err(_) => build(&mut Vec::new()),
             })
@@ -224,7 +233,7 @@ impl HttpAppender {
             .unwrap_or_else(|poison| poison.into_inner());
         let idle = idle.as_mut()?;
         let now = Instant::now();
-        while let Some(connection) = idle.pop() {
+        while let Some(mut connection) = idle.pop() {
             if now < connection.reusable_until
                 && connection.uses_left > 0
                 && connection.stream.is_idle_and_open()
@@ -247,7 +256,7 @@ impl HttpAppender {
         };
         let now = Instant::now();
         idle.retain(|kept| now < kept.reusable_until);
-        if idle.len() < MAX_IDLE {
+        if connection.uses_left > 0 && idle.len() < MAX_IDLE {
             idle.push(connection);
         }
     }
@@ -292,10 +301,17 @@ impl HttpAppender {
                     }
                 }
             })?;
+        // The server's own timeout less a margin (a second, or half of a shorter one), so that
+        // a request is not written just as the server closes the connection (it would fail,
+        // not being sent again); 0 is Java's default.
         connection.reusable_until = Instant::now()
-            + response
-                .keep_alive_timeout
-                .map_or(IDLE_LIFETIME, Duration::from_secs);
+            + match response.keep_alive_timeout {
+                Some(seconds) if seconds > 0 => {
+                    let timeout = Duration::from_secs(seconds);
+                    timeout - (timeout / 2).min(Duration::from_secs(1))
+                }
+                _ => IDLE_LIFETIME,
+            };
         connection.uses_left = match response.keep_alive_max {
             Some(max) => max.saturating_sub(1),
             None => connection.uses_left.saturating_sub(1),

@@ -122,18 +122,19 @@ pub(super) fn all_accept(list: &mut [Condition], file: &Candidate, now_millis: i
     list.iter_mut().all(|c| c.accept(file, now_millis))
 }
 
-#[cfg(test)]
 impl Candidate {
-    /// A regular file at `path`, as the walk would have seen it.
-    pub(super) fn regular_for_test(path: &Path) -> Candidate {
+    /// A file at `path`, `relative` to the walk's base, as a walk found it.
+    pub(super) fn new(
+        path: PathBuf,
+        relative: String,
+        modified_millis: i64,
+        size: u64,
+    ) -> Candidate {
         Candidate {
-            path: path.to_path_buf(),
-            relative: path
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default(),
-            modified_millis: 0,
-            size: 0,
+            path,
+            relative,
+            modified_millis,
+            size,
         }
     }
 }

@@ -4,8 +4,9 @@ use std::cell::RefCell;
 
 use l4rs_core::Layout;
 
-/// Scratch space kept past this size is dropped after use, as the text buffer's is.
-const MAX_RETAINED_CAPACITY: usize = 1 << 20;
+/// Scratch space kept past this size is dropped after use, as the text buffer's is (and the
+/// Http appender's request buffer).
+pub(crate) const MAX_RETAINED_CAPACITY: usize = 1 << 20;
 
 thread_local! {
     static BYTE_SCRATCH: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };

@@ -44,8 +44,6 @@ use response::{read_response, ResponseBuffers, ResponseError};
 pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 /// The most connections kept alive between events (Java's `http.maxConnections` default).
 pub(crate) const MAX_IDLE: usize = 5;
-/// A thread's request buffer past this size is let go after the request.
-const MAX_RETAINED_REQUEST: usize = 1 << 20;
 /// How long an idle connection is kept (Java's keep-alive default when the server names none).
 pub(crate) const IDLE_LIFETIME: Duration = Duration::from_secs(5);
 
@@ -54,8 +52,8 @@ pub struct HttpAppender {
     name: String,
     layout: Arc<dyn Layout>,
     /// The request line and the fixed headers, or why no request can be made (a method Java
-    /// refuses, a port out of range, a control character in the URL), reported at each event
-    /// as Java reports it.
+    /// refuses, a port out of range, a control character in the URL, no host), reported at
+    /// each event as Java reports it.
     request: Result<RequestLine, String>,
     headers: Vec<(String, HeaderValue)>,
     interpolator: Arc<dyn Interpolator>,
@@ -64,8 +62,6 @@ pub struct HttpAppender {
     port: u16,
     tls: Option<Arc<ClientConfig>>,
     limits: StreamLimits,
-    /// How long a whole response may take.
-    response_limit: Duration,
     /// The idle connections; `None` once the appender is stopped.
     idle: Mutex<Option<Vec<Connection>>>,
     stopped: AtomicBool,
@@ -122,6 +118,8 @@ impl HttpAppender {
                 // A line break in the URL would start a header of its own.
                 if illegal(&spec.target) || illegal(&spec.host) {
                     Err("java.net.MalformedURLException: Illegal character in URL".to_string())
+                } else if spec.host.is_empty() {
+                    Err("java.net.UnknownHostException: the url names no host".to_string())
                 } else {
                     Ok(line)
                 }
@@ -153,7 +151,6 @@ impl HttpAppender {
                 read,
                 write: read,
             },
-            response_limit: read,
             idle: Mutex::new(Some(Vec::new())),
             stopped: AtomicBool::new(false),
         })
@@ -162,9 +159,6 @@ impl HttpAppender {
     /// Sends one request with `body`; the error is Java's exception text.
     fn send(&self, event: &LogEvent<'_>, body: &[u8]) -> Result<(), String> {
         let line = self.request.as_ref().map_err(Clone::clone)?;
-        if self.host.is_empty() {
-            return Err("java.net.UnknownHostException: the url names no host".to_string());
-        }
         let build = |request: &mut Vec<u8>| -> Result<(), String> {
             request.clear();
             // The header values are resolved and checked before any connection is taken, as
@@ -183,7 +177,7 @@ impl HttpAppender {
                 Ok(mut request) => {
                     let sent = build(&mut request);
                     // One huge event does not keep its buffer on this thread for ever.
-                    if request.capacity() > MAX_RETAINED_REQUEST {
+                    if request.capacity() > crate::encode::MAX_RETAINED_CAPACITY {
                         *request = Vec::new();
                     }
                     sent
@@ -287,7 +281,7 @@ impl HttpAppender {
             .map_err(Failure::Write)?;
         let mut reader = UntilDeadline {
             stream: &mut connection.stream,
-            deadline: Instant::now() + self.response_limit,
+            deadline: Instant::now() + self.limits.read,
         };
         let response =
             read_response(&mut reader, &mut connection.response, method).map_err(|error| {

@@ -204,13 +204,7 @@ impl DeleteAction {
 }
 
 /// The regular files under `dir` down to `depth` levels.
-pub(super) fn collect(
-    base: &Path,
-    dir: &Path,
-    depth: u32,
-    follow_links: bool,
-    into: &mut Vec<Candidate>,
-) {
+fn collect(base: &Path, dir: &Path, depth: u32, follow_links: bool, into: &mut Vec<Candidate>) {
     if depth == 0 {
         return;
     }

@@ -132,7 +132,17 @@ impl ClientStream {
 }
 
 impl Read for ClientStream {
+    /// Through TLS, the socket's read timeout bounds the whole read, as it bounds a plain one
+    /// (rustls's own reader would wait that long for each record's every byte): the SMTP
+    /// client's reply limit holds over `smtps` as Http's does.
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if let ClientStream::Tls(stream) = self {
+            if let Some(limit) = stream.sock.read_timeout()? {
+                let read = self.read_before(buf, Instant::now() + limit);
+                self.tcp().set_read_timeout(Some(limit))?;
+                return read;
+            }
+        }
         match self {
             ClientStream::Plain(stream) => stream.read(buf),
             ClientStream::Tls(stream) => stream.read(buf),

@@ -39,7 +39,11 @@ struct Compared {
 
 /// The message with what changes from run to run masked.
 fn masked(data: &[u8]) -> String {
-    let text = String::from_utf8_lossy(data).replace("\r\n", "\n");
+    // Whether JavaMail folds the multipart type before `boundary=` depends on the random
+    // boundary's length, which is masked too; so is the fold.
+    let text = String::from_utf8_lossy(data)
+        .replace("\r\n", "\n")
+        .replace("; \n\tboundary=", "; boundary=");
     let boundary = text
         .split("boundary=\"")
         .nth(1)
@@ -133,6 +137,6 @@ fn the_masks_leave_the_rest_of_a_message_alone() {
     let message = b"Date: Mon, 7 Dec 2026 06:28:53 +0000 (UTC)\r\nMessage-ID: <1.2.3@vm>\r\nContent-Type: multipart/mixed; \r\n\tboundary=\"----=_Part_0_1.2\"\r\n\r\n------=_Part_0_1.2\r\nbody 42\r\n------=_Part_0_1.2--\r\n";
     assert_eq!(
         masked(message),
-        "Date: <DATE>\nMessage-ID: <ID>\nContent-Type: multipart/mixed; \n\tboundary=\"<BOUNDARY>\"\n\n--<BOUNDARY>\nbody 42\n--<BOUNDARY>--\n"
+        "Date: <DATE>\nMessage-ID: <ID>\nContent-Type: multipart/mixed; boundary=\"<BOUNDARY>\"\n\n--<BOUNDARY>\nbody 42\n--<BOUNDARY>--\n"
     );
 }

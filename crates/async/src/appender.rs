@@ -8,6 +8,7 @@ use l4rs_core::{status, AppendError, Appender, Layout, LogEvent};
 
 use crate::{
     AsyncError, AsyncQueue, Enqueued, EventHandler, QueueFullPolicy, QueueOptions, QueueStats,
+    WaitStrategy,
 };
 
 /// How long [`Appender::flush`] waits for the queue to drain when `shutdownTimeout` is 0
@@ -86,6 +87,9 @@ impl AsyncAppender {
                 capacity: options.buffer_size.max(1) + 1,
                 blocking: options.blocking,
                 policy: options.policy,
+                // log4j2's ArrayBlockingQueue sleeps until an event comes; the queue's
+                // default sleeps too, and looks again every 10 ms.
+                wait_strategy: WaitStrategy::default(),
             },
             Arc::clone(&dispatch),
         )?;

@@ -30,6 +30,7 @@
 
 mod appender;
 mod error;
+mod idle;
 mod queue;
 mod ring;
 pub mod settings;
@@ -39,6 +40,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 pub use appender::{AsyncAppender, AsyncAppenderOptions};
 pub use error::AsyncError;
+pub use l4rs_config::wait_strategy::WaitStrategy;
 pub use queue::{
     is_background_thread, AsyncQueue, Enqueued, EventHandler, QueueFullPolicy, QueueOptions,
     QueueStats, StopOutcome,

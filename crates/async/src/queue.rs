@@ -8,19 +8,16 @@ use std::sync::{Arc, Condvar, Mutex, OnceLock, TryLockError};
 use std::thread::{JoinHandle, Thread};
 use std::time::{Duration, Instant};
 
+use l4rs_config::wait_strategy::WaitStrategy;
 use l4rs_core::{status, Layout, Level, LogEvent, ThrowableRef};
 
+use crate::idle::{IdleStep, IdleWait};
 use crate::ring::{ClaimError, Ring};
 use crate::snapshot::EventSnapshot;
 use crate::AsyncError;
 
-/// How long the idle background thread sleeps before looking at the ring again even without a
-/// wake-up (log4j2's default `Timeout` wait strategy uses the same 10 ms).
-const IDLE_PARK: Duration = Duration::from_millis(10);
-/// Busy polls before the background thread starts yielding, then sleeping: short enough not to
-/// steal a core from producers on small machines, long enough to catch a burst.
+/// Busy polls of a producer waiting for room before it yields, then sleeps.
 const SPINS: u32 = 64;
-const YIELDS: u32 = 8;
 /// A producer waiting for room re-checks at least this often, in case a wake-up raced it.
 const SPACE_RECHECK: Duration = Duration::from_millis(5);
 /// How often a drain waiter re-checks progress without a wake-up.
@@ -114,6 +111,8 @@ pub struct QueueOptions {
     pub blocking: bool,
     /// What a blocking queue does when full.
     pub policy: QueueFullPolicy,
+    /// How the background thread waits while the queue is empty.
+    pub wait_strategy: WaitStrategy,
 }
 
 /// What [`AsyncQueue::enqueue`] did with an event.
@@ -167,6 +166,8 @@ pub struct QueueStats {
     /// Events handed on with their line formatted by the caller
     /// ([`AsyncQueue::enqueue_rendered`], `l4rs.asyncRenderAhead`).
     pub rendered_ahead: u64,
+    /// How the background thread waits while the queue is empty.
+    pub wait_strategy: WaitStrategy,
 }
 
 impl QueueStats {
@@ -520,6 +521,7 @@ impl AsyncQueue {
             after_stop: load(&shared.after_stop),
             panicked: load(&shared.panicked),
             rendered_ahead: load(&shared.rendered_ahead),
+            wait_strategy: shared.options.wait_strategy,
         }
     }
 }
@@ -745,7 +747,7 @@ impl Shared {
         let wake_every = self.ring.capacity() / 2;
         let mut since_wake = 0;
         let mut position = 0usize;
-        let mut idle = 0u32;
+        let mut idle = IdleWait::new(self.options.wait_strategy);
         loop {
             if self.ring.is_published(position) {
                 // Fails only once a timed-out stop has sealed the queue (and counted this event
@@ -758,7 +760,7 @@ impl Shared {
                 {
                     break;
                 }
-                idle = 0;
+                idle.reset();
                 let end_of_batch = !self.ring.is_published(position + 1);
                 // SAFETY: this is the only consumer, `position` is its current position and the
                 // slot is published; it is released below, after the last use of `data`.
@@ -812,19 +814,22 @@ impl Shared {
             {
                 break;
             }
-            idle += 1;
-            if idle <= SPINS {
-                std::hint::spin_loop();
-            } else if idle <= SPINS + YIELDS {
-                std::thread::yield_now();
-            } else {
-                self.consumer_sleeping.0.store(true, Ordering::SeqCst);
-                // Re-check after announcing the sleep: a producer that published before the
-                // announcement is seen here, one that publishes after it sees the flag.
-                if !self.ring.is_published(position) && !self.ring.is_closed() {
-                    std::thread::park_timeout(IDLE_PARK);
+            match idle.next_step() {
+                IdleStep::Spin => std::hint::spin_loop(),
+                IdleStep::Yield => std::thread::yield_now(),
+                IdleStep::Nap(duration) => std::thread::park_timeout(duration),
+                IdleStep::Sleep(timeout) => {
+                    self.consumer_sleeping.0.store(true, Ordering::SeqCst);
+                    // Re-check after announcing the sleep: a producer that published before the
+                    // announcement is seen here, one that publishes after it sees the flag.
+                    if !self.ring.is_published(position) && !self.ring.is_closed() {
+                        match timeout {
+                            Some(timeout) => std::thread::park_timeout(timeout),
+                            None => std::thread::park(),
+                        }
+                    }
+                    self.consumer_sleeping.0.store(false, Ordering::SeqCst);
                 }
-                self.consumer_sleeping.0.store(false, Ordering::SeqCst);
             }
         }
         // A timed-out stop can end the loop in the middle of a batch.

@@ -3,6 +3,11 @@
 //! `${sys:…}` store) first, then the environment variable log4j2 derives from the property name
 //! (`log4j2.discardThreshold` → `LOG4J_DISCARD_THRESHOLD`).
 
+use std::time::Duration;
+
+use l4rs_config::wait_strategy::{
+    WaitStrategy, DEFAULT_SLEEP_RETRIES, DEFAULT_SLEEP_TIME, DEFAULT_TIMEOUT,
+};
 use l4rs_core::{status, Level};
 
 use crate::QueueFullPolicy;
@@ -27,6 +32,15 @@ pub const DISCARD_THRESHOLD_PROPERTY: &str = "log4j2.discardThreshold";
 /// on the calling threads costing more than on the queue's thread (docs/benchmarks.md,
 /// "Formatting ahead of the queue"). The environment form is `LOG4J_L4RS_ASYNC_RENDER_AHEAD`.
 pub const RENDER_AHEAD_PROPERTY: &str = "l4rs.asyncRenderAhead";
+
+/// How the AsyncLogger queue's idle thread waits: `Timeout` (default), `Block`, `Sleep`,
+/// `Yield` or `BusySpin`, in any case ([`WaitStrategy`]). Its parameters are read from the
+/// properties of the same family: `…Timeout` (milliseconds), `…SleepTimeNs` and `…Retries`.
+pub const WAIT_STRATEGY_PROPERTY: &str = "log4j2.asyncLoggerConfigWaitStrategy";
+/// Also honoured for the wait strategy, when [`WAIT_STRATEGY_PROPERTY`] is not set: the
+/// property of log4j2's all-asynchronous context selector (its parameters then come from
+/// `log4j2.asyncLoggerTimeout`, `log4j2.asyncLoggerSleepTimeNs` and `log4j2.asyncLoggerRetries`).
+pub const ALL_ASYNC_WAIT_STRATEGY_PROPERTY: &str = "log4j2.asyncLoggerWaitStrategy";
 
 /// The default ring size: log4j2's garbage-free default (4096 slots). l4rs is always
 /// garbage-free, and a smaller ring reaches its allocation-free steady state sooner; log4j2's
@@ -70,6 +84,23 @@ const LEGACY_NAMES: &[(&str, &str)] = &[
         "AsyncLogger.RingBufferSize",
     ),
     (QUEUE_FULL_POLICY_PROPERTY, "log4j2.AsyncQueueFullPolicy"),
+    (WAIT_STRATEGY_PROPERTY, "AsyncLoggerConfig.WaitStrategy"),
+    (ALL_ASYNC_WAIT_STRATEGY_PROPERTY, "AsyncLogger.WaitStrategy"),
+    (
+        "log4j2.asyncLoggerConfigTimeout",
+        "AsyncLoggerConfig.Timeout",
+    ),
+    ("log4j2.asyncLoggerTimeout", "AsyncLogger.Timeout"),
+    (
+        "log4j2.asyncLoggerConfigSleepTimeNs",
+        "AsyncLoggerConfig.SleepTimeNs",
+    ),
+    ("log4j2.asyncLoggerSleepTimeNs", "AsyncLogger.SleepTimeNs"),
+    (
+        "log4j2.asyncLoggerConfigRetries",
+        "AsyncLoggerConfig.Retries",
+    ),
+    ("log4j2.asyncLoggerRetries", "AsyncLogger.Retries"),
     (DISCARD_THRESHOLD_PROPERTY, "log4j2.DiscardThreshold"),
 ];
 
@@ -83,6 +114,9 @@ pub struct AsyncSettings {
     /// Whether queues whose events all go to one appender have the events formatted with its
     /// layout on the calling thread ([`RENDER_AHEAD_PROPERTY`]).
     pub render_ahead: bool,
+    /// How the AsyncLogger queue's idle thread waits ([`WAIT_STRATEGY_PROPERTY`]), unless the
+    /// configuration's `<AsyncWaitStrategyFactory>` names a registered factory.
+    pub wait_strategy: WaitStrategy,
 }
 
 impl Default for AsyncSettings {
@@ -91,6 +125,7 @@ impl Default for AsyncSettings {
             ring_buffer_size: DEFAULT_RING_BUFFER_SIZE,
             queue_full_policy: QueueFullPolicy::Block,
             render_ahead: false,
+            wait_strategy: WaitStrategy::default(),
         }
     }
 }
@@ -196,7 +231,74 @@ impl AsyncSettings {
                 ),
             }
         }
+        settings.wait_strategy = read_wait_strategy(&lookup, &mut report);
         (settings, problems)
+    }
+}
+
+/// log4j2's `DefaultAsyncWaitStrategyFactory`: the strategy named by [`WAIT_STRATEGY_PROPERTY`]
+/// (else [`ALL_ASYNC_WAIT_STRATEGY_PROPERTY`]), its parameters from the same family's
+/// properties. log4j2 takes an unknown name or an unreadable number for the default without a
+/// word; here each is reported, and the default used.
+fn read_wait_strategy(
+    lookup: &impl Fn(&str) -> Option<String>,
+    report: &mut impl FnMut(Level, String),
+) -> WaitStrategy {
+    let (family, name, value) = match lookup(WAIT_STRATEGY_PROPERTY) {
+        Some(value) => ("log4j2.asyncLoggerConfig", WAIT_STRATEGY_PROPERTY, value),
+        None => match lookup(ALL_ASYNC_WAIT_STRATEGY_PROPERTY) {
+            Some(value) => (
+                "log4j2.asyncLogger",
+                ALL_ASYNC_WAIT_STRATEGY_PROPERTY,
+                value,
+            ),
+            None => (
+                "log4j2.asyncLoggerConfig",
+                WAIT_STRATEGY_PROPERTY,
+                String::new(),
+            ),
+        },
+    };
+    let kind = value.trim().to_ascii_uppercase();
+    let known = ["", "TIMEOUT", "BLOCK", "SLEEP", "YIELD", "BUSYSPIN"].contains(&kind.as_str());
+    if !known {
+        report(
+            Level::WARN,
+            format!(
+                "{name}={value} is not a wait strategy (Timeout, Block, Sleep, Yield or BusySpin); using Timeout"
+            ),
+        );
+    }
+    let mut number = |parameter: &str, default: u64| -> u64 {
+        let property = format!("{family}{parameter}");
+        match lookup(&property) {
+            None => default,
+            Some(text) => text.trim().parse::<u64>().unwrap_or_else(|_| {
+                report(
+                    Level::WARN,
+                    format!("{property}={text} is not a number of 0 or more; using {default}"),
+                );
+                default
+            }),
+        }
+    };
+    match kind.as_str() {
+        "BLOCK" => WaitStrategy::Block,
+        "SLEEP" => {
+            let sleep =
+                Duration::from_nanos(number("SleepTimeNs", DEFAULT_SLEEP_TIME.as_nanos() as u64));
+            let retries = number("Retries", u64::from(DEFAULT_SLEEP_RETRIES));
+            WaitStrategy::Sleep {
+                retries: u32::try_from(retries).unwrap_or(u32::MAX),
+                sleep,
+            }
+        }
+        "YIELD" => WaitStrategy::Yield,
+        "BUSYSPIN" => WaitStrategy::BusySpin,
+        _ => WaitStrategy::Timeout(Duration::from_millis(number(
+            "Timeout",
+            DEFAULT_TIMEOUT.as_millis() as u64,
+        ))),
     }
 }
 
@@ -391,6 +493,102 @@ mod tests {
         let (settings, warnings) = read(&[(RING_BUFFER_SIZE_PROPERTY, "lots")]);
         assert_eq!(settings.ring_buffer_size, DEFAULT_RING_BUFFER_SIZE);
         assert_eq!(warnings.len(), 1);
+    }
+
+    #[test]
+    fn wait_strategies_are_read_as_log4j2_reads_them() {
+        assert_eq!(read(&[]).0.wait_strategy, WaitStrategy::default());
+        for (value, strategy) in [
+            ("timeout", WaitStrategy::Timeout(Duration::from_millis(10))),
+            ("Block", WaitStrategy::Block),
+            ("YIELD", WaitStrategy::Yield),
+            (" busySpin ", WaitStrategy::BusySpin),
+            (
+                "Sleep",
+                WaitStrategy::Sleep {
+                    retries: 200,
+                    sleep: Duration::from_nanos(100),
+                },
+            ),
+        ] {
+            let (settings, problems) = read(&[(WAIT_STRATEGY_PROPERTY, value)]);
+            assert_eq!(settings.wait_strategy, strategy, "{value}");
+            assert!(problems.is_empty(), "{value}: {problems:?}");
+        }
+        // The parameters come from the family that named the strategy.
+        let (settings, problems) = read(&[
+            (WAIT_STRATEGY_PROPERTY, "Sleep"),
+            ("log4j2.asyncLoggerConfigSleepTimeNs", "5000"),
+            ("AsyncLoggerConfig.Retries", "7"),
+            ("log4j2.asyncLoggerRetries", "9"),
+        ]);
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(
+            settings.wait_strategy,
+            WaitStrategy::Sleep {
+                retries: 7,
+                sleep: Duration::from_micros(5)
+            }
+        );
+        let (settings, _) = read(&[
+            ("AsyncLogger.WaitStrategy", "timeout"),
+            ("log4j2.asyncLoggerTimeout", "3"),
+            ("log4j2.asyncLoggerConfigTimeout", "99"),
+        ]);
+        assert_eq!(
+            settings.wait_strategy,
+            WaitStrategy::Timeout(Duration::from_millis(3)),
+            "the all-asynchronous family, by its pre-2.10 name"
+        );
+        let (settings, _) = read(&[
+            (WAIT_STRATEGY_PROPERTY, "Yield"),
+            (ALL_ASYNC_WAIT_STRATEGY_PROPERTY, "BusySpin"),
+        ]);
+        assert_eq!(
+            settings.wait_strategy,
+            WaitStrategy::Yield,
+            "the AsyncLoggerConfig name wins"
+        );
+        let (settings, _) = read(&[("log4j2.asyncLoggerConfigTimeout", "25")]);
+        assert_eq!(
+            settings.wait_strategy,
+            WaitStrategy::Timeout(Duration::from_millis(25)),
+            "the default strategy takes its timeout"
+        );
+    }
+
+    #[test]
+    fn a_bad_wait_strategy_or_parameter_warns_and_keeps_the_default() {
+        let (settings, problems) = read(&[(WAIT_STRATEGY_PROPERTY, "Spin")]);
+        assert_eq!(settings.wait_strategy, WaitStrategy::default());
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert_eq!(problems[0].level, Level::WARN);
+        assert!(
+            problems[0]
+                .message
+                .starts_with("log4j2.asyncLoggerConfigWaitStrategy=Spin is not a wait strategy"),
+            "{problems:?}"
+        );
+        let (settings, problems) = read(&[
+            (WAIT_STRATEGY_PROPERTY, "Sleep"),
+            ("log4j2.asyncLoggerConfigRetries", "-1"),
+            ("log4j2.asyncLoggerConfigSleepTimeNs", "1e3"),
+        ]);
+        assert_eq!(
+            settings.wait_strategy,
+            WaitStrategy::Sleep {
+                retries: 200,
+                sleep: Duration::from_nanos(100)
+            }
+        );
+        let messages: Vec<&str> = problems.iter().map(|p| p.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            [
+                "log4j2.asyncLoggerConfigSleepTimeNs=1e3 is not a number of 0 or more; using 100",
+                "log4j2.asyncLoggerConfigRetries=-1 is not a number of 0 or more; using 200",
+            ]
+        );
     }
 
     #[test]

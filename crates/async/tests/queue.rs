@@ -4,7 +4,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use l4rs_async::{AsyncQueue, Enqueued, EventHandler, QueueFullPolicy, QueueOptions, StopOutcome};
+use l4rs_async::{
+    AsyncQueue, Enqueued, EventHandler, QueueFullPolicy, QueueOptions, StopOutcome, WaitStrategy,
+};
 use l4rs_core::{Level, LogEvent, Message, StackFrame, ThreadInfo, Throwable, ThrowableRef};
 use l4rs_test_support::allocations::{self, CountingAllocator};
 use l4rs_test_support::FormattingThreadLayout;
@@ -82,6 +84,7 @@ fn options(capacity: usize, blocking: bool, policy: QueueFullPolicy) -> QueueOpt
         capacity,
         blocking,
         policy,
+        wait_strategy: WaitStrategy::default(),
     }
 }
 

@@ -99,6 +99,7 @@ pub fn default_configuration() -> Configuration {
         },
         substitutor: Arc::new(Substitutor::new(None)),
         diagnostics: Vec::new(),
+        async_wait_strategy: None,
         is_default: true,
     }
 }

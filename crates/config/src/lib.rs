@@ -41,6 +41,7 @@ pub mod posix;
 pub mod rolling;
 pub mod routing;
 pub mod substitute;
+pub mod wait_strategy;
 pub mod xml;
 
 pub use default::{default_configuration, DEFAULT_PATTERN};
@@ -51,3 +52,4 @@ pub use substitute::{
     clear_system_property, local_host_name, set_main_arguments, set_system_property,
     system_property, Substitutor,
 };
+pub use wait_strategy::WaitStrategy;

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use l4rs_core::{FilterResult, Interpolator, Level};
 
-use crate::{Diagnostic, Position};
+use crate::{Diagnostic, Position, WaitStrategy};
 
 /// A whole configuration.
 #[derive(Clone)]
@@ -56,6 +56,10 @@ pub struct Configuration {
     /// default root, while the appenders already built stay in [`Configuration::appenders`]
     /// unreferenced, as in log4j2 (which still starts them).
     pub loggers: LoggersSpec,
+    /// The wait strategy of the AsyncLogger queue that the factory named by the last buildable
+    /// `<AsyncWaitStrategyFactory class="…"/>` created (see [`crate::wait_strategy`]); `None`
+    /// when no element named a registered factory, and the wait strategy properties decide.
+    pub async_wait_strategy: Option<WaitStrategy>,
     /// The substitutor holding this configuration's properties, for per-event lookups.
     pub substitutor: Arc<dyn Interpolator>,
     /// Everything that went wrong or was adjusted while loading, in the order found.
@@ -73,6 +77,7 @@ impl std::fmt::Debug for Configuration {
             .field("appenders", &self.appenders)
             .field("filter", &self.filter)
             .field("loggers", &self.loggers)
+            .field("async_wait_strategy", &self.async_wait_strategy)
             .field("diagnostics", &self.diagnostics)
             .field("is_default", &self.is_default)
             .finish_non_exhaustive()

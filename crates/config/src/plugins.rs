@@ -225,6 +225,7 @@ l4rs_plugins! {
     Property => "property",
     CustomLevels => "CustomLevels",
     CustomLevel => "CustomLevel",
+    AsyncWaitStrategyFactory => "",
     // Arbiters (see `ARBITERS` for the ones l4rs does not evaluate).
     SystemPropertyArbiter => "",
     EnvironmentArbiter => "",

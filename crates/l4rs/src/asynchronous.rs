@@ -269,6 +269,31 @@ impl AsyncLoggerStage {
     }
 }
 
+/// Registers the Rust counterpart of a log4j2 `AsyncWaitStrategyFactory` class: a
+/// configuration whose `<AsyncWaitStrategyFactory class="…"/>` names `class_name` has its
+/// AsyncLogger queue wait as `factory` says, instead of as the wait strategy properties
+/// (`log4j2.asyncLoggerConfigWaitStrategy`) say.
+///
+/// Register before the configuration is loaded (before the first [`crate::get_logger`]); a
+/// reload picks up what was registered since. A configuration naming a class that was not
+/// registered is reported (at INFO, as log4j2 reports a class it cannot load) and uses the
+/// properties.
+///
+/// ```
+/// use std::time::Duration;
+///
+/// fn short_timeout() -> l4rs::WaitStrategy {
+///     l4rs::WaitStrategy::Timeout(Duration::from_millis(1))
+/// }
+/// l4rs::register_async_wait_strategy_factory("com.example.ShortTimeoutFactory", short_timeout);
+/// ```
+pub fn register_async_wait_strategy_factory(
+    class_name: &str,
+    factory: fn() -> l4rs_async::WaitStrategy,
+) {
+    l4rs_config::wait_strategy::register_factory(class_name, factory);
+}
+
 /// Starts the AsyncLogger queue when some asynchronous config has appenders; without one (or
 /// when the thread cannot start) every config routes synchronously.
 pub(crate) fn start_async_logger(
@@ -290,6 +315,7 @@ pub(crate) fn start_async_logger(
         capacity: settings.ring_buffer_size,
         blocking: true,
         policy: settings.queue_full_policy,
+        wait_strategy: settings.wait_strategy,
     };
     let shared: Arc<[LoggerConfig]> = configs.into();
     let handler = Arc::new(AsyncLoggerDispatch {

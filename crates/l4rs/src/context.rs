@@ -341,6 +341,13 @@ impl Context {
         } else {
             l4rs_async::AsyncSettings::default()
         };
+        // A factory the configuration names wins over the properties, as in log4j2.
+        let settings = l4rs_async::AsyncSettings {
+            wait_strategy: configuration
+                .async_wait_strategy
+                .unwrap_or(settings.wait_strategy),
+            ..settings
+        };
         // What Routing appenders build their routes' appenders with, for as long as they run.
         let shared_configuration = referring_specs
             .iter()

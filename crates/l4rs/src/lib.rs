@@ -50,11 +50,11 @@ mod thread;
 #[cfg(feature = "tracing")]
 pub mod tracing;
 
-pub use asynchronous::async_queue_stats;
+pub use asynchronous::{async_queue_stats, register_async_wait_strategy_factory};
 pub use check::{check_configuration, Finding};
 pub use context::build_layout;
 pub use error::Error;
-pub use l4rs_async::{dropped_events, QueueStats};
+pub use l4rs_async::{dropped_events, QueueStats, WaitStrategy};
 /// log4j2's system properties and `${main:…}` arguments, set by the program before the
 /// configuration is loaded (`${sys:…}`, `${main:…}` and l4rs's global settings read them).
 pub use l4rs_config::{clear_system_property, set_main_arguments, set_system_property};

@@ -7,7 +7,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use l4rs_async::{AsyncQueue, Enqueued, QueueFullPolicy, QueueOptions};
+use l4rs_async::{AsyncQueue, Enqueued, QueueFullPolicy, QueueOptions, WaitStrategy};
 use l4rs_core::{Level, LogEvent, Message};
 
 #[test]
@@ -47,6 +47,7 @@ fn the_hook_skips_the_flush_on_background_threads_only() {
             capacity: 4,
             blocking: true,
             policy: QueueFullPolicy::Block,
+            wait_strategy: WaitStrategy::default(),
         },
         Arc::new(handler),
     )

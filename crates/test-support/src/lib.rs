@@ -3,7 +3,7 @@
 //! ([`allocations`]), a stand-in layout ([`LineLayout`]) and one that names the thread formatting ([`FormattingThreadLayout`]), throwables as deep as the benchmark's
 //! ([`deep_throwable`], [`benchmark_throwable`]), an error with a source ([`RequestFailed`]), a
 //! named pipe that stalls an appender ([`fifo_gate`]), a small filesystem that fills up
-//! ([`tmpfs`]), the id of a process that is gone ([`dead_pid`]), a real Kafka-compatible broker and an independent consumer ([`kafka`]), real log4j2 to compare with ([`log4j2`]), instants around clock changes ([`instants`]) and the
+//! ([`tmpfs`]), the id of a process that is gone ([`dead_pid`]), a real Kafka-compatible broker and an independent consumer ([`kafka`]), real log4j2 to compare with ([`log4j2`]), instants around clock changes ([`instants`]), a thread's CPU time ([`threads`]) and the
 //! skip-or-fail rule for what lives outside the repository ([`shared`]).
 //!
 //! A development dependency only (`publish = false`; l4rs-bench, itself unpublished, uses
@@ -22,6 +22,7 @@ mod layouts;
 pub mod log4j2;
 pub mod shared;
 mod temp_dir;
+pub mod threads;
 mod throwables;
 pub mod tmpfs;
 

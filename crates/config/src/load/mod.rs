@@ -48,6 +48,7 @@ use crate::{Position, Severity};
 use binder::Binder;
 use loggers::LoggersOutcome;
 use node::PNode;
+use toplevel::WaitStrategyFactoryChoice;
 
 pub use routing_appender::BuiltRouteAppender;
 
@@ -313,6 +314,7 @@ fn bind(root: &xml::Node, source: Option<&Path>, options: LoadOptions) -> Config
     let mut custom_levels = Vec::new();
     let mut loggers_outcome = None;
     let mut monitor_resources = Vec::new();
+    let mut async_wait_strategy = None;
     for child in std::mem::take(&mut top.children) {
         if child.name.eq_ignore_ascii_case("MonitorResources") {
             toplevel::build_monitor_resources(&mut binder, child, &mut monitor_resources);
@@ -348,6 +350,15 @@ fn bind(root: &xml::Node, source: Option<&Path>, options: LoadOptions) -> Config
             Some(Plugin::CustomLevel) => {
                 if let Some(level) = toplevel::build_custom_level(&mut binder, child) {
                     custom_levels.push(level);
+                }
+            }
+            Some(Plugin::AsyncWaitStrategyFactory) => {
+                match toplevel::build_async_wait_strategy_factory(&mut binder, child) {
+                    Some(WaitStrategyFactoryChoice::Registered(strategy)) => {
+                        async_wait_strategy = Some(strategy)
+                    }
+                    Some(WaitStrategyFactoryChoice::Unknown) => async_wait_strategy = None,
+                    None => {}
                 }
             }
             _ if filters::is_filter(&child) => {
@@ -433,6 +444,7 @@ fn bind(root: &xml::Node, source: Option<&Path>, options: LoadOptions) -> Config
         loggers,
         substitutor: Arc::new(binder.substitutor.clone()),
         diagnostics: std::mem::take(&mut binder.diagnostics),
+        async_wait_strategy,
         is_default: false,
     }
 }

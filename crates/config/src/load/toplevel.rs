@@ -1,12 +1,14 @@
-//! Top-level elements besides appenders and loggers: `<Properties>`, `<CustomLevels>`, and
-//! what to say about anything else found there.
+//! Top-level elements besides appenders and loggers: `<Properties>`, `<CustomLevels>`,
+//! `<AsyncWaitStrategyFactory>`, and what to say about anything else found there.
 
 use l4rs_core::Level;
 
-use super::binder::Binder;
+use super::binder::{Binder, MissingField};
 use super::node::PNode;
 use super::LastByName;
+use crate::diagnostic::Severity;
 use crate::plugins::Plugin;
+use crate::wait_strategy::{self, WaitStrategy};
 
 /// Builds `<Properties>`: each `<Property name>` with its text (or `value` attribute; the text
 /// wins when both are given). Values are substituted with lookups only, as log4j2 builds them
@@ -150,6 +152,61 @@ pub(crate) fn build_custom_level(binder: &mut Binder, mut node: PNode) -> Option
     }
 }
 
+/// What an `<AsyncWaitStrategyFactory class="…"/>` sets the configuration's factory to.
+pub(crate) enum WaitStrategyFactoryChoice {
+    /// The factory registered under the class name, and the strategy it created.
+    Registered(WaitStrategy),
+    /// No factory is registered under the name: log4j2 could not load the class, reports it
+    /// and drops any factory an earlier element set, so the wait strategy properties apply.
+    Unknown,
+}
+
+/// Builds `<AsyncWaitStrategyFactory class="…"/>` where log4j2 configures it (in document
+/// order among the top-level elements). `None` when the element cannot be built (no `class`):
+/// log4j2 then keeps whatever an earlier element set.
+pub(crate) fn build_async_wait_strategy_factory(
+    binder: &mut Binder,
+    mut node: PNode,
+) -> Option<WaitStrategyFactoryChoice> {
+    const CLASS: &str = "org.apache.logging.log4j.core.async.AsyncWaitStrategyFactoryConfig";
+    let inserted = node.attrs.len();
+    binder.refuse_children(&mut node);
+    let class = binder.string(&mut node, &["class"]);
+    // `@Required` takes an empty text for a missing one.
+    let Some(class) = class.clone().filter(|class| !class.is_empty()) else {
+        let missing = MissingField::attribute(
+            "factoryClassName",
+            "AsyncWaitStrategyFactory cannot be configured without a factory class name",
+        )
+        .added_as("class=\"…\"");
+        let missing = if class.is_some() {
+            missing.shown_as("")
+        } else {
+            missing
+        };
+        binder.invalid_arguments(&node, CLASS, &[missing]);
+        return None;
+    };
+    binder.finish(&node, inserted);
+    match wait_strategy::registered_factory(&class) {
+        Some(factory) => Some(WaitStrategyFactoryChoice::Registered(factory())),
+        None => {
+            binder.report(
+                Severity::Info,
+                format!(
+                    "Invalid implementation class name value: error creating AsyncWaitStrategyFactory {class}: java.lang.ClassNotFoundException: {class}"
+                ),
+                Some(&node),
+                None,
+                Some(format!(
+                    "a Rust program registers the factory a configuration names with l4rs::register_async_wait_strategy_factory(\"{class}\", …) before the configuration is loaded; until then the wait strategy properties (log4j2.asyncLoggerConfigWaitStrategy) apply"
+                )),
+            );
+            Some(WaitStrategyFactoryChoice::Unknown)
+        }
+    }
+}
+
 /// The Java class log4j2 names in its "Unknown object" message, for the plugins l4rs knows.
 fn java_class(canonical: Plugin) -> String {
     let class = match canonical {
@@ -198,5 +255,82 @@ pub(crate) fn misplaced(binder: &mut Binder, node: &PNode) {
                 java_class(canonical)
             ),
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::wait_strategy::{register_factory, WaitStrategy};
+
+    /// The configuration's wait strategy and the load's messages, for `elements` at the top of
+    /// a configuration.
+    fn load(elements: &str) -> (Option<WaitStrategy>, Vec<String>) {
+        let xml = format!(
+            r#"<Configuration>{elements}<Loggers><Root level="error"/></Loggers></Configuration>"#
+        );
+        let configuration = crate::load_str(&xml, None).expect("parses");
+        let messages = configuration
+            .diagnostics
+            .iter()
+            .map(|d| format!("{} {}", d.severity.level(), d.message))
+            .collect();
+        (configuration.async_wait_strategy, messages)
+    }
+
+    #[test]
+    fn a_registered_factory_sets_the_strategy_and_the_last_element_wins() {
+        fn yielding() -> WaitStrategy {
+            WaitStrategy::Yield
+        }
+        fn spinning() -> WaitStrategy {
+            WaitStrategy::BusySpin
+        }
+        register_factory("com.example.toplevel_test.Yielding", yielding);
+        register_factory("com.example.toplevel_test.Spinning", spinning);
+        let (strategy, messages) = load(
+            r#"<AsyncWaitStrategyFactory class="com.example.toplevel_test.Yielding"/>
+               <AsyncWaitStrategyFactory class="com.example.toplevel_test.Spinning"/>"#,
+        );
+        assert_eq!(strategy, Some(WaitStrategy::BusySpin));
+        assert!(messages.is_empty(), "{messages:?}");
+    }
+
+    #[test]
+    fn an_unknown_class_is_reported_and_drops_an_earlier_factory() {
+        fn yielding() -> WaitStrategy {
+            WaitStrategy::Yield
+        }
+        register_factory("com.example.toplevel_test.Earlier", yielding);
+        let (strategy, messages) = load(
+            r#"<AsyncWaitStrategyFactory class="com.example.toplevel_test.Earlier"/>
+               <AsyncWaitStrategyFactory class="com.example.Missing"/>"#,
+        );
+        assert_eq!(strategy, None);
+        assert_eq!(
+            messages,
+            ["INFO Invalid implementation class name value: error creating AsyncWaitStrategyFactory com.example.Missing: java.lang.ClassNotFoundException: com.example.Missing"]
+        );
+    }
+
+    #[test]
+    fn an_element_without_a_class_is_not_built_and_keeps_an_earlier_factory() {
+        fn spinning() -> WaitStrategy {
+            WaitStrategy::BusySpin
+        }
+        register_factory("com.example.toplevel_test.Kept", spinning);
+        let (strategy, messages) = load(
+            r#"<AsyncWaitStrategyFactory class="com.example.toplevel_test.Kept"/>
+               <AsyncWaitStrategyFactory/><AsyncWaitStrategyFactory class="" other="x"/>"#,
+        );
+        assert_eq!(strategy, Some(WaitStrategy::BusySpin));
+        assert_eq!(
+            messages,
+            [
+                "ERROR AsyncWaitStrategyFactory cannot be configured without a factory class name",
+                "ERROR Could not create plugin of type class org.apache.logging.log4j.core.async.AsyncWaitStrategyFactoryConfig for element AsyncWaitStrategyFactory org.apache.logging.log4j.core.config.ConfigurationException: Arguments given for element AsyncWaitStrategyFactory are invalid: field 'factoryClassName' has invalid value 'null'",
+                "ERROR AsyncWaitStrategyFactory cannot be configured without a factory class name",
+                "ERROR Could not create plugin of type class org.apache.logging.log4j.core.async.AsyncWaitStrategyFactoryConfig for element AsyncWaitStrategyFactory org.apache.logging.log4j.core.config.ConfigurationException: Arguments given for element AsyncWaitStrategyFactory are invalid: field 'factoryClassName' has invalid value ''",
+            ]
+        );
     }
 }

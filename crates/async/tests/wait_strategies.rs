@@ -1,0 +1,106 @@
+//! The queue's background thread under each wait strategy: every strategy hands over events
+//! that arrive after an idle spell, the spinning ones keep a CPU busy while idle and the
+//! sleeping ones do not.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use l4rs_async::{AsyncQueue, Enqueued, QueueFullPolicy, QueueOptions, WaitStrategy};
+use l4rs_core::{Level, LogEvent, Message};
+use l4rs_test_support::threads::thread_cpu_time;
+
+/// How long each queue sits idle in the CPU comparison.
+const IDLE: Duration = Duration::from_millis(400);
+
+/// A queue with `strategy` whose background thread is named `thread_name` (at most 15 bytes,
+/// as Linux keeps it) and counts what it handles.
+fn counting_queue(strategy: WaitStrategy, thread_name: &str) -> (AsyncQueue, Arc<AtomicUsize>) {
+    let handled = Arc::new(AtomicUsize::new(0));
+    let counter = Arc::clone(&handled);
+    let queue = AsyncQueue::start(
+        QueueOptions {
+            name: format!("{strategy}"),
+            thread_name: thread_name.to_string(),
+            capacity: 16,
+            blocking: true,
+            policy: QueueFullPolicy::Block,
+            wait_strategy: strategy,
+        },
+        Arc::new(move |_: &LogEvent<'_>, _: u64| {
+            counter.fetch_add(1, Ordering::SeqCst);
+        }),
+    )
+    .expect("queue starts");
+    (queue, handled)
+}
+
+fn send(queue: &AsyncQueue) {
+    let event = LogEvent::new("t", Level::INFO, Message::Text("event"));
+    assert_eq!(queue.enqueue(&event, 0, false), Enqueued::Queued);
+}
+
+fn every_strategy() -> [WaitStrategy; 5] {
+    [
+        WaitStrategy::Timeout(Duration::from_millis(10)),
+        WaitStrategy::Block,
+        WaitStrategy::Sleep {
+            retries: 200,
+            sleep: Duration::from_nanos(100),
+        },
+        WaitStrategy::Yield,
+        WaitStrategy::BusySpin,
+    ]
+}
+
+#[test]
+fn every_strategy_hands_over_events_that_come_after_an_idle_spell() {
+    for (index, strategy) in every_strategy().into_iter().enumerate() {
+        let (queue, handled) = counting_queue(strategy, &format!("wait-handover-{index}"));
+        assert_eq!(queue.stats().wait_strategy, strategy);
+        send(&queue);
+        assert!(queue.drain(Some(Duration::from_secs(10))), "{strategy}");
+        // Long enough for every strategy to reach its last step (a sleep, for most).
+        std::thread::sleep(Duration::from_millis(50));
+        send(&queue);
+        send(&queue);
+        assert!(queue.drain(Some(Duration::from_secs(10))), "{strategy}");
+        assert_eq!(handled.load(Ordering::SeqCst), 3, "{strategy}");
+        assert!(
+            queue.stop(Some(Duration::from_secs(10))).drained,
+            "{strategy}"
+        );
+    }
+}
+
+#[test]
+fn a_busy_spinning_queue_keeps_a_cpu_busy_while_idle_and_a_blocking_one_sleeps() {
+    let (spinning, _) = counting_queue(WaitStrategy::BusySpin, "wait-busyspin");
+    let (blocking, _) = counting_queue(WaitStrategy::Block, "wait-block");
+    // A new thread takes its name once it runs.
+    let before = |name| {
+        for _ in 0..500 {
+            if let Some(used) = thread_cpu_time(name) {
+                return used;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        panic!("no thread {name} after 5 s");
+    };
+    let (spin_before, block_before) = (before("wait-busyspin"), before("wait-block"));
+    std::thread::sleep(IDLE);
+    let spin_used = before("wait-busyspin") - spin_before;
+    let block_used = before("wait-block") - block_before;
+    spinning.stop(Some(Duration::from_secs(10)));
+    blocking.stop(Some(Duration::from_secs(10)));
+    // On a machine shared with other tests the spinning thread still gets a good part of a
+    // core; the blocking one, asleep with nothing queued, gets almost nothing.
+    assert!(
+        spin_used >= IDLE / 4,
+        "BUSYSPIN used {spin_used:?} of {IDLE:?}"
+    );
+    assert!(
+        block_used <= IDLE / 40,
+        "BLOCK used {block_used:?} of {IDLE:?}"
+    );
+}

@@ -117,14 +117,17 @@ impl Conversation<'_> {
 
     /// One line of a reply, read before `deadline`.
     fn read_line(&mut self, deadline: Instant) -> io::Result<String> {
+        let no_reply = |timeout: Duration| {
+            io::Error::new(
+                io::ErrorKind::TimedOut,
+                format!("no reply within {timeout:?}"),
+            )
+        };
         let mut line = Vec::new();
         loop {
             let remaining = deadline.saturating_duration_since(Instant::now());
             if remaining.is_zero() {
-                return Err(io::Error::new(
-                    io::ErrorKind::TimedOut,
-                    format!("no reply within {:?}", self.server.timeouts.read),
-                ));
+                return Err(no_reply(self.server.timeouts.read));
             }
             self.reader
                 .get_ref()
@@ -133,6 +136,16 @@ impl Conversation<'_> {
             let available = match self.reader.fill_buf() {
                 Ok(available) => available,
                 Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+                // The socket's limit (a plain read), or the bound on a TLS read
+                // (`ClientStream`'s `Read`): said the same way as the deadline above.
+                Err(error)
+                    if matches!(
+                        error.kind(),
+                        io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+                    ) =>
+                {
+                    return Err(no_reply(self.server.timeouts.read))
+                }
                 Err(error) => return Err(error),
             };
             if available.is_empty() {

@@ -15,6 +15,7 @@ pub mod net;
 pub mod rsyslog;
 mod script_server;
 pub mod smtp;
+pub mod trickle;
 
 pub use l4rs_test_support::{
     allocations, deep_throwable, fifo_gate, tmpfs, workspace_root, RequestFailed,

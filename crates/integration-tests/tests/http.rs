@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use l4rs::core::status;
 use l4rs_tests::http::{HttpSink, SinkOptions};
 use l4rs_tests::rsyslog::Certificates;
+use l4rs_tests::trickle::{trickling_tls_server, Turn};
 use l4rs_tests::{fresh_output_dir, serial, write_config};
 
 const WAIT: Duration = Duration::from_secs(10);
@@ -237,62 +238,6 @@ fn over_https_too_the_read_timeout_bounds_the_response() {
     assert_eq!(sink.wait_for(1, WAIT).len(), 1);
 }
 
-/// A TLS server on 127.0.0.1 (the test certificates' `server.pem`) that takes one connection,
-/// reads the request and answers with TLS records written a byte every 20 ms: each socket read
-/// of the client gets a byte well within any read timeout, so only a limit on the whole
-/// response ends the wait. Returns its port and its thread, which ends when the client goes.
-fn trickling_tls_server(certificates: &Certificates) -> (u16, std::thread::JoinHandle<()>) {
-    use rustls_pki_types::pem::PemObject as _;
-    use std::io::{Read as _, Write as _};
-    let chain: Vec<_> =
-        rustls_pki_types::CertificateDer::pem_file_iter(certificates.dir.join("server.pem"))
-            .expect("the server certificate")
-            .collect::<Result<_, _>>()
-            .expect("the server certificate");
-    let key = rustls_pki_types::PrivateKeyDer::from_pem_file(certificates.dir.join("server.key"))
-        .expect("the server key");
-    let config = rustls::ServerConfig::builder_with_provider(std::sync::Arc::new(
-        rustls::crypto::ring::default_provider(),
-    ))
-    .with_safe_default_protocol_versions()
-    .expect("TLS versions")
-    .with_no_client_auth()
-    .with_single_cert(chain, key)
-    .expect("a server configuration");
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1");
-    let port = listener.local_addr().expect("the port").port();
-    let server = std::thread::spawn(move || {
-        let Ok((mut tcp, _)) = listener.accept() else {
-            return;
-        };
-        let _ = tcp.set_read_timeout(Some(Duration::from_secs(5)));
-        let mut tls = rustls::ServerConnection::new(std::sync::Arc::new(config)).expect("TLS");
-        let mut request = [0u8; 4096];
-        if rustls::Stream::new(&mut tls, &mut tcp)
-            .read(&mut request)
-            .is_err()
-        {
-            return;
-        }
-        let body = "x".repeat(200);
-        let response = format!("HTTP/1.1 200 OK\r\nContent-Length: 200\r\n\r\n{body}");
-        tls.writer()
-            .write_all(response.as_bytes())
-            .expect("the response");
-        let mut records = Vec::new();
-        while tls.wants_write() {
-            tls.write_tls(&mut records).expect("the records");
-        }
-        for byte in records {
-            if tcp.write_all(&[byte]).is_err() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    });
-    (port, server)
-}
-
 #[test]
 fn a_tls_response_trickled_a_byte_at_a_time_ends_at_the_read_timeout() {
     let _turn = serial();
@@ -300,7 +245,10 @@ fn a_tls_response_trickled_a_byte_at_a_time_ends_at_the_read_timeout() {
     let Some(certificates) = Certificates::generate(&dir.join("certificates")) else {
         return;
     };
-    let (port, server) = trickling_tls_server(&certificates);
+    let body = "x".repeat(200);
+    let response = format!("HTTP/1.1 200 OK\r\nContent-Length: 200\r\n\r\n{body}");
+    let (port, server) =
+        trickling_tls_server(&certificates, Turn::AfterRequest, response.into_bytes());
     init(
         &dir,
         &format!(

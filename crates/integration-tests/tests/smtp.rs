@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use l4rs_tests::rsyslog::Certificates;
 use l4rs_tests::smtp::{SinkOptions, SmtpSink};
+use l4rs_tests::trickle::{trickling_tls_server, Turn};
 use l4rs_tests::{fresh_output_dir, serial, write_config};
 
 /// The text of the message's one part (the layouts here write ASCII, sent as 7bit).
@@ -236,4 +237,56 @@ fn a_server_that_is_not_there_fails_the_call_at_once() {
         started.elapsed()
     );
     l4rs::shutdown();
+}
+
+#[test]
+fn an_smtps_greeting_trickled_a_byte_at_a_time_ends_at_the_read_timeout() {
+    let _turn = serial();
+    let dir = fresh_output_dir("smtp-tls-trickle");
+    let Some(certificates) = Certificates::generate(&dir.join("certificates")) else {
+        return;
+    };
+    // About 6 s at a byte per 20 ms, each byte well within the 500 ms read timeout.
+    let greeting = format!("220 {}\r\n", "x".repeat(250));
+    let (port, server) =
+        trickling_tls_server(&certificates, Turn::AfterHandshake, greeting.into_bytes());
+    l4rs::set_system_property("mail.smtps.timeout", "500");
+    let xml = format!(
+        r#"<Configuration status="off"><Appenders>
+  <SMTP name="mail" smtpProtocol="smtps" smtpHost="localhost" smtpPort="{port}"
+        to="ops@example.com" from="app@example.com" ignoreExceptions="false">
+    <PatternLayout pattern="%p %m%n"/>
+    <SSL><TrustStore location="{ca}" type="PEM"/></SSL>
+  </SMTP>
+</Appenders><Loggers><Root level="info"><AppenderRef ref="mail"/></Root></Loggers></Configuration>"#,
+        ca = certificates.dir.join("ca.pem").display(),
+    );
+    l4rs::init_with_file(write_config(&dir, &xml)).expect("the configuration loads");
+    let logger = l4rs::get_logger("app");
+    let started = Instant::now();
+    let (sent, records) = l4rs::core::status::capture(|| {
+        logger.log(
+            l4rs::Level::ERROR,
+            None,
+            None,
+            None,
+            format_args!("trickled"),
+        )
+    });
+    let waited = started.elapsed();
+    l4rs::shutdown();
+    l4rs::clear_system_property("mail.smtps.timeout");
+    assert!(waited < Duration::from_secs(2), "{waited:?}");
+    assert!(
+        sent.is_err(),
+        "ignoreExceptions=\"false\" hands the failure to the caller"
+    );
+    let messages: Vec<String> = records.into_iter().map(|record| record.message).collect();
+    assert!(
+        messages
+            .iter()
+            .any(|message| message.ends_with("notification.: no reply within 500ms")),
+        "{messages:?}"
+    );
+    server.join().expect("the server thread");
 }

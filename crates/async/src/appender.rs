@@ -87,8 +87,9 @@ impl AsyncAppender {
                 capacity: options.buffer_size.max(1) + 1,
                 blocking: options.blocking,
                 policy: options.policy,
-                // log4j2's ArrayBlockingQueue sleeps until an event comes; the queue's
-                // default sleeps too, and looks again every 10 ms.
+                // log4j2's ArrayBlockingQueue sleeps until an event comes. The default
+                // parks too, and looks again every 10 ms: a safety net worth its 100
+                // wake-ups a second while idle, should a wake-up ever be missed.
                 wait_strategy: WaitStrategy::default(),
             },
             Arc::clone(&dispatch),

@@ -5,10 +5,11 @@ use std::time::Duration;
 
 use l4rs_config::wait_strategy::WaitStrategy;
 
-/// Busy polls before a sleeping strategy starts yielding, then sleeping: short enough not to
-/// steal a core from producers on small machines, long enough to catch a burst.
+/// Busy polls before a blocking strategy ([`WaitStrategy::Timeout`], [`WaitStrategy::Block`])
+/// starts yielding, then parks: short enough not to steal a core from producers on small
+/// machines, long enough to catch a burst without a producer paying for a wake-up.
 const SPINS: u32 = 64;
-/// Yields between the busy polls and the sleep of a sleeping strategy.
+/// Yields between the busy polls and the park of a blocking strategy.
 const YIELDS: u32 = 8;
 /// Busy polls before [`WaitStrategy::Yield`] starts yielding (the Disruptor's 100).
 const YIELD_STRATEGY_SPINS: u32 = 100;
@@ -23,10 +24,11 @@ pub(crate) enum IdleStep {
     Spin,
     /// Give the CPU to another thread, then look again.
     Yield,
-    /// Announce the sleep, so that the next producer wakes the thread, and sleep until woken
+    /// Announce the park, so that the next producer wakes the thread, and park until woken
     /// or for at most the duration.
-    Sleep(Option<Duration>),
-    /// Sleep for the duration without announcing it: no producer wakes the thread.
+    Park(Option<Duration>),
+    /// Park for the duration without announcing it: no producer wakes the thread (a stop
+    /// still does).
     Nap(Duration),
 }
 
@@ -51,18 +53,18 @@ impl IdleWait {
     pub(crate) fn next_step(&mut self) -> IdleStep {
         self.looks = self.looks.saturating_add(1);
         let looks = self.looks;
-        let sleeping = |sleep| {
+        let blocking = |timeout| {
             if looks <= SPINS {
                 IdleStep::Spin
             } else if looks <= SPINS + YIELDS {
                 IdleStep::Yield
             } else {
-                IdleStep::Sleep(sleep)
+                IdleStep::Park(timeout)
             }
         };
         match self.strategy {
-            WaitStrategy::Timeout(timeout) => sleeping(Some(timeout)),
-            WaitStrategy::Block => sleeping(None),
+            WaitStrategy::Timeout(timeout) => blocking(Some(timeout)),
+            WaitStrategy::Block => blocking(None),
             WaitStrategy::Sleep { retries, sleep } => {
                 if looks <= retries.saturating_sub(SLEEP_STRATEGY_YIELDS) {
                     IdleStep::Spin
@@ -98,19 +100,19 @@ mod tests {
     }
 
     #[test]
-    fn sleeping_strategies_spin_and_yield_before_they_sleep() {
+    fn blocking_strategies_spin_and_yield_before_they_park() {
         let timeout = Duration::from_millis(10);
         assert_eq!(
             steps(WaitStrategy::Timeout(timeout), 80),
             [
                 (IdleStep::Spin, 64),
                 (IdleStep::Yield, 8),
-                (IdleStep::Sleep(Some(timeout)), 8)
+                (IdleStep::Park(Some(timeout)), 8)
             ]
         );
         assert_eq!(
             steps(WaitStrategy::Block, 73).last(),
-            Some(&(IdleStep::Sleep(None), 1))
+            Some(&(IdleStep::Park(None), 1))
         );
     }
 

@@ -17,7 +17,7 @@ use crate::snapshot::EventSnapshot;
 use crate::AsyncError;
 
 /// Busy polls of a producer waiting for room before it yields, then sleeps.
-const SPINS: u32 = 64;
+const PRODUCER_SPINS: u32 = 64;
 /// A producer waiting for room re-checks at least this often, in case a wake-up raced it.
 const SPACE_RECHECK: Duration = Duration::from_millis(5);
 /// How often a drain waiter re-checks progress without a wake-up.
@@ -688,7 +688,7 @@ impl Shared {
 
     /// Blocks until a slot may be free (or the queue closed); the caller retries the claim.
     fn wait_for_space(&self) {
-        for _ in 0..SPINS {
+        for _ in 0..PRODUCER_SPINS {
             std::hint::spin_loop();
         }
         std::thread::yield_now();
@@ -818,7 +818,7 @@ impl Shared {
                 IdleStep::Spin => std::hint::spin_loop(),
                 IdleStep::Yield => std::thread::yield_now(),
                 IdleStep::Nap(duration) => std::thread::park_timeout(duration),
-                IdleStep::Sleep(timeout) => {
+                IdleStep::Park(timeout) => {
                     self.consumer_sleeping.0.store(true, Ordering::SeqCst);
                     // Re-check after announcing the sleep: a producer that published before the
                     // announcement is seen here, one that publishes after it sees the flag.

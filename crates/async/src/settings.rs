@@ -238,8 +238,8 @@ impl AsyncSettings {
 
 /// log4j2's `DefaultAsyncWaitStrategyFactory`: the strategy named by [`WAIT_STRATEGY_PROPERTY`]
 /// (else [`ALL_ASYNC_WAIT_STRATEGY_PROPERTY`]), its parameters from the same family's
-/// properties. log4j2 takes an unknown name or an unreadable number for the default without a
-/// word; here each is reported, and the default used.
+/// properties. log4j2 takes an unknown name or a number it cannot read for the default without
+/// a word; here each is reported, and the default used.
 fn read_wait_strategy(
     lookup: &impl Fn(&str) -> Option<String>,
     report: &mut impl FnMut(Level, String),
@@ -269,35 +269,46 @@ fn read_wait_strategy(
             ),
         );
     }
-    let mut number = |parameter: &str, default: u64| -> u64 {
+    // log4j2 reads a Java long (an int for `Retries`); a negative one makes the strategy
+    // stop waiting at once, as 0 does here. What Java cannot read is its default.
+    let mut number = |parameter: &str, default: u64, max: i64| -> u64 {
         let property = format!("{family}{parameter}");
         match lookup(&property) {
             None => default,
-            Some(text) => text.trim().parse::<u64>().unwrap_or_else(|_| {
-                report(
-                    Level::WARN,
-                    format!("{property}={text} is not a number of 0 or more; using {default}"),
-                );
-                default
-            }),
+            Some(text) => match text.trim().parse::<i64>() {
+                Ok(value) if value <= max => value.max(0) as u64,
+                _ => {
+                    report(
+                        Level::WARN,
+                        format!("{property}={text} is not a number; using {default}"),
+                    );
+                    default
+                }
+            },
         }
     };
     match kind.as_str() {
         "BLOCK" => WaitStrategy::Block,
         "SLEEP" => {
-            let sleep =
-                Duration::from_nanos(number("SleepTimeNs", DEFAULT_SLEEP_TIME.as_nanos() as u64));
-            let retries = number("Retries", u64::from(DEFAULT_SLEEP_RETRIES));
-            WaitStrategy::Sleep {
-                retries: u32::try_from(retries).unwrap_or(u32::MAX),
-                sleep,
-            }
+            let sleep = Duration::from_nanos(number(
+                "SleepTimeNs",
+                DEFAULT_SLEEP_TIME.as_nanos() as u64,
+                i64::MAX,
+            ));
+            // At most `i32::MAX`, so it fits.
+            let retries = number(
+                "Retries",
+                u64::from(DEFAULT_SLEEP_RETRIES),
+                i64::from(i32::MAX),
+            ) as u32;
+            WaitStrategy::Sleep { retries, sleep }
         }
         "YIELD" => WaitStrategy::Yield,
         "BUSYSPIN" => WaitStrategy::BusySpin,
         _ => WaitStrategy::Timeout(Duration::from_millis(number(
             "Timeout",
             DEFAULT_TIMEOUT.as_millis() as u64,
+            i64::MAX,
         ))),
     }
 }
@@ -502,7 +513,7 @@ mod tests {
             ("timeout", WaitStrategy::Timeout(Duration::from_millis(10))),
             ("Block", WaitStrategy::Block),
             ("YIELD", WaitStrategy::Yield),
-            (" busySpin ", WaitStrategy::BusySpin),
+            ("busySpin", WaitStrategy::BusySpin),
             (
                 "Sleep",
                 WaitStrategy::Sleep {
@@ -549,6 +560,26 @@ mod tests {
             WaitStrategy::Yield,
             "the AsyncLoggerConfig name wins"
         );
+        let (settings, _) = read(&[(WAIT_STRATEGY_PROPERTY, " Block ")]);
+        assert_eq!(
+            settings.wait_strategy,
+            WaitStrategy::Block,
+            "l4rs trims the name, as it trims its other settings (log4j2 does not)"
+        );
+        let (settings, problems) = read(&[
+            (WAIT_STRATEGY_PROPERTY, "Sleep"),
+            ("log4j2.asyncLoggerConfigRetries", "-1"),
+            ("log4j2.asyncLoggerConfigSleepTimeNs", "-5"),
+        ]);
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(
+            settings.wait_strategy,
+            WaitStrategy::Sleep {
+                retries: 0,
+                sleep: Duration::ZERO
+            },
+            "a negative number stops the waiting at once, as in log4j2"
+        );
         let (settings, _) = read(&[("log4j2.asyncLoggerConfigTimeout", "25")]);
         assert_eq!(
             settings.wait_strategy,
@@ -571,7 +602,7 @@ mod tests {
         );
         let (settings, problems) = read(&[
             (WAIT_STRATEGY_PROPERTY, "Sleep"),
-            ("log4j2.asyncLoggerConfigRetries", "-1"),
+            ("log4j2.asyncLoggerConfigRetries", "2147483648"),
             ("log4j2.asyncLoggerConfigSleepTimeNs", "1e3"),
         ]);
         assert_eq!(
@@ -585,8 +616,8 @@ mod tests {
         assert_eq!(
             messages,
             [
-                "log4j2.asyncLoggerConfigSleepTimeNs=1e3 is not a number of 0 or more; using 100",
-                "log4j2.asyncLoggerConfigRetries=-1 is not a number of 0 or more; using 200",
+                "log4j2.asyncLoggerConfigSleepTimeNs=1e3 is not a number; using 100",
+                "log4j2.asyncLoggerConfigRetries=2147483648 is not a number; using 200",
             ]
         );
     }

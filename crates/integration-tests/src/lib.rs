@@ -38,10 +38,9 @@ pub fn write_config(dir: &Path, xml: &str) -> PathBuf {
 
 /// The names of this process's threads (Linux keeps 15 bytes of each).
 pub fn thread_names() -> Vec<String> {
-    std::fs::read_dir("/proc/self/task")
-        .expect("proc")
-        .filter_map(|task| std::fs::read_to_string(task.ok()?.path().join("comm")).ok())
-        .map(|name| name.trim().to_string())
+    l4rs_test_support::threads::threads()
+        .into_iter()
+        .map(|(name, _)| name)
         .collect()
 }
 
@@ -262,22 +261,18 @@ pub fn queue_stats(name: &str) -> l4rs::QueueStats {
 /// threads of this process whose name starts with `name_prefix` (Linux keeps 15 bytes of a
 /// thread's name: `AsyncLoggerConf`, `AsyncAppenderEv`).
 pub fn thread_write_calls(name_prefix: &str) -> u64 {
-    let mut total = 0;
-    for task in std::fs::read_dir("/proc/self/task").expect("/proc/self/task") {
-        let task = task.expect("a task").path();
-        let named = std::fs::read_to_string(task.join("comm"))
-            .is_ok_and(|comm| comm.trim_end().starts_with(name_prefix));
-        // A thread that ended between the listing and the reads counts nothing.
-        let io = std::fs::read_to_string(task.join("io")).unwrap_or_default();
-        if named {
-            total += io
-                .lines()
+    l4rs_test_support::threads::threads()
+        .into_iter()
+        .filter(|(name, _)| name.starts_with(name_prefix))
+        .map(|(_, task)| {
+            // A thread that ended between the listing and the read counts nothing.
+            let io = std::fs::read_to_string(task.join("io")).unwrap_or_default();
+            io.lines()
                 .find_map(|line| line.strip_prefix("syscw: "))
                 .and_then(|count| count.trim().parse::<u64>().ok())
-                .unwrap_or(0);
-        }
-    }
-    total
+                .unwrap_or(0)
+        })
+        .sum()
 }
 
 /// What one run of the discovery probe (`src/bin/discovery_probe.rs`) printed.

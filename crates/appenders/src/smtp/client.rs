@@ -117,7 +117,8 @@ impl Conversation<'_> {
 
     /// One line of a reply, read before `deadline`.
     fn read_line(&mut self, deadline: Instant) -> io::Result<String> {
-        let no_reply = |timeout: Duration| {
+        let timeout = self.server.timeouts.read;
+        let no_reply = || {
             io::Error::new(
                 io::ErrorKind::TimedOut,
                 format!("no reply within {timeout:?}"),
@@ -127,7 +128,7 @@ impl Conversation<'_> {
         loop {
             let remaining = deadline.saturating_duration_since(Instant::now());
             if remaining.is_zero() {
-                return Err(no_reply(self.server.timeouts.read));
+                return Err(no_reply());
             }
             self.reader
                 .get_ref()
@@ -144,7 +145,7 @@ impl Conversation<'_> {
                         io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
                     ) =>
                 {
-                    return Err(no_reply(self.server.timeouts.read))
+                    return Err(no_reply())
                 }
                 Err(error) => return Err(error),
             };
@@ -583,6 +584,11 @@ mod tests {
         let failure = send(&silent, "f@x.org", &["a@x.org".to_string()], b"m").expect_err("silent");
         assert!(started.elapsed() < Duration::from_secs(5), "{failure:?}");
         assert!(failure.unsent);
+        // The socket's own limit ended the read, and it is said as the deadline says it.
+        assert!(
+            failure.reason.ends_with("no reply within 200ms"),
+            "{failure:?}"
+        );
         drop(listener);
     }
 

@@ -57,6 +57,15 @@ impl MissingField {
     pub(crate) fn shown_as(self, shown: &'static str) -> MissingField {
         MissingField { shown, ..self }
     }
+
+    /// The same field as Java prints what was given for it: `null` when nothing was, `''`
+    /// for an empty text (`@Required` refuses both).
+    pub(crate) fn given_as(self, value: &Option<String>) -> MissingField {
+        match value {
+            Some(_) => self.shown_as(""),
+            None => self,
+        }
+    }
 }
 
 /// Collects diagnostics and reports each to the status logger as it is found.

@@ -42,12 +42,8 @@ pub(super) fn posix_view_attribute_action(
     let group = binder.string(&mut node, &["fileGroup"]);
     // `@Required` takes an empty text for a missing one.
     let Some(base_path) = base_path.clone().filter(|path| !path.is_empty()) else {
-        let missing = MissingField::attribute("basePath", "No base path provided");
-        let missing = if base_path.is_some() {
-            missing.shown_as("")
-        } else {
-            missing
-        };
+        let missing =
+            MissingField::attribute("basePath", "No base path provided").given_as(&base_path);
         binder.invalid_arguments(&node, CLASS, &[missing]);
         return None;
     };

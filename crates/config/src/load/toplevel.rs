@@ -178,12 +178,8 @@ pub(crate) fn build_async_wait_strategy_factory(
             "factoryClassName",
             "AsyncWaitStrategyFactory cannot be configured without a factory class name",
         )
-        .added_as("class=\"…\"");
-        let missing = if class.is_some() {
-            missing.shown_as("")
-        } else {
-            missing
-        };
+        .added_as("class=\"…\"")
+        .given_as(&class);
         binder.invalid_arguments(&node, CLASS, &[missing]);
         return None;
     };
@@ -262,6 +258,14 @@ pub(crate) fn misplaced(binder: &mut Binder, node: &PNode) {
 mod tests {
     use crate::wait_strategy::{register_factory, WaitStrategy};
 
+    fn yielding() -> WaitStrategy {
+        WaitStrategy::Yield
+    }
+
+    fn spinning() -> WaitStrategy {
+        WaitStrategy::BusySpin
+    }
+
     /// The configuration's wait strategy and the load's messages, for `elements` at the top of
     /// a configuration.
     fn load(elements: &str) -> (Option<WaitStrategy>, Vec<String>) {
@@ -279,12 +283,6 @@ mod tests {
 
     #[test]
     fn a_registered_factory_sets_the_strategy_and_the_last_element_wins() {
-        fn yielding() -> WaitStrategy {
-            WaitStrategy::Yield
-        }
-        fn spinning() -> WaitStrategy {
-            WaitStrategy::BusySpin
-        }
         register_factory("com.example.toplevel_test.Yielding", yielding);
         register_factory("com.example.toplevel_test.Spinning", spinning);
         let (strategy, messages) = load(
@@ -297,9 +295,6 @@ mod tests {
 
     #[test]
     fn an_unknown_class_is_reported_and_drops_an_earlier_factory() {
-        fn yielding() -> WaitStrategy {
-            WaitStrategy::Yield
-        }
         register_factory("com.example.toplevel_test.Earlier", yielding);
         let (strategy, messages) = load(
             r#"<AsyncWaitStrategyFactory class="com.example.toplevel_test.Earlier"/>
@@ -314,9 +309,6 @@ mod tests {
 
     #[test]
     fn an_element_without_a_class_is_not_built_and_keeps_an_earlier_factory() {
-        fn spinning() -> WaitStrategy {
-            WaitStrategy::BusySpin
-        }
         register_factory("com.example.toplevel_test.Kept", spinning);
         let (strategy, messages) = load(
             r#"<AsyncWaitStrategyFactory class="com.example.toplevel_test.Kept"/>

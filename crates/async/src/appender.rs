@@ -39,6 +39,8 @@ pub struct AsyncAppenderOptions {
     pub requires_location: bool,
     /// What a full blocking queue does (from `log4j2.asyncQueueFullPolicy`).
     pub policy: QueueFullPolicy,
+    /// How the queue's thread waits while the queue is empty.
+    pub wait_strategy: WaitStrategy,
 }
 
 /// The Async appender: [`Appender::append`] copies the event into a bounded queue and returns;
@@ -87,10 +89,7 @@ impl AsyncAppender {
                 capacity: options.buffer_size.max(1) + 1,
                 blocking: options.blocking,
                 policy: options.policy,
-                // log4j2's ArrayBlockingQueue sleeps until an event comes. The default
-                // parks too, and looks again every 10 ms: a safety net worth its 100
-                // wake-ups a second while idle, should a wake-up ever be missed.
-                wait_strategy: WaitStrategy::default(),
+                wait_strategy: options.wait_strategy,
             },
             Arc::clone(&dispatch),
         )?;

@@ -715,6 +715,10 @@ pub struct AsyncAppenderSpec {
     pub shutdown_timeout_ms: u64,
     /// `includeLocation` (default false): keep the caller's location in the queued copy.
     pub include_location: bool,
+    /// How the queue's thread waits while the queue is empty, after the queue factory child
+    /// (`<DisruptorBlockingQueue spinPolicy>`, `<JCToolsBlockingQueue waitStrategy>`); the
+    /// default without one.
+    pub wait_strategy: WaitStrategy,
 }
 
 /// `<Console>` attributes.

@@ -122,3 +122,78 @@ fn problems_are_reported_and_leave_the_appender_out() {
     );
     assert!(errors(&config).iter().any(|e| e.contains("\"colour\"")));
 }
+
+#[test]
+fn the_queue_factory_sets_how_the_queues_thread_waits() {
+    use l4rs_config::WaitStrategy;
+    use std::time::Duration;
+    let park = |retries| WaitStrategy::Sleep {
+        retries,
+        sleep: Duration::from_nanos(1),
+    };
+    for (factory, strategy) in [
+        ("", WaitStrategy::default()),
+        ("<ArrayBlockingQueue/>", WaitStrategy::default()),
+        ("<LinkedTransferQueue/>", WaitStrategy::default()),
+        ("<DisruptorBlockingQueue/>", WaitStrategy::Yield),
+        (
+            r#"<DisruptorBlockingQueue spinPolicy="blocking"/>"#,
+            WaitStrategy::Block,
+        ),
+        (
+            r#"<DisruptorBlockingQueue SpinPolicy="SPINNING"/>"#,
+            WaitStrategy::BusySpin,
+        ),
+        ("<JCToolsBlockingQueue/>", park(0)),
+        (
+            r#"<JCToolsBlockingQueue waitStrategy="SPIN"/>"#,
+            WaitStrategy::BusySpin,
+        ),
+        (
+            r#"<JCToolsBlockingQueue WaitStrategy="yield"/>"#,
+            WaitStrategy::Yield,
+        ),
+        (r#"<JCToolsBlockingQueue waitStrategy="PARK"/>"#, park(0)),
+        (
+            r#"<JCToolsBlockingQueue waitStrategy="Progressive"/>"#,
+            park(101),
+        ),
+    ] {
+        let config = load(&format!(
+            r#"<Async name="A"><AppenderRef ref="C"/>{factory}</Async>"#
+        ));
+        assert!(
+            errors(&config).is_empty(),
+            "{factory}: {:?}",
+            errors(&config)
+        );
+        assert_eq!(
+            async_spec(&config, "A").wait_strategy,
+            strategy,
+            "{factory}"
+        );
+    }
+}
+
+#[test]
+fn a_queue_factory_value_java_cannot_convert_is_reported_and_the_default_used() {
+    let config = load(
+        r#"<Async name="A"><AppenderRef ref="C"/><DisruptorBlockingQueue spinPolicy="FAST" size="3"/></Async>"#,
+    );
+    assert_eq!(
+        async_spec(&config, "A").wait_strategy,
+        l4rs_config::WaitStrategy::Yield
+    );
+    let messages: Vec<&str> = config
+        .diagnostics
+        .iter()
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            "Error while converting string [FAST] to type [class com.conversantmedia.util.concurrent.SpinPolicy]. Using default value [null]. java.lang.IllegalArgumentException: No enum constant com.conversantmedia.util.concurrent.SpinPolicy.FAST",
+            "DisruptorBlockingQueue contains an invalid element or attribute \"size\"",
+        ]
+    );
+}

@@ -1,6 +1,6 @@
-//! The AsyncLogger queue's wait strategy: chosen by log4j2's property, or by the factory a
-//! configuration's `<AsyncWaitStrategyFactory>` names when the program registered one, with
-//! every event still written.
+//! How the asynchronous queues wait: the AsyncLogger queue by log4j2's property, or by the
+//! factory a configuration's `<AsyncWaitStrategyFactory>` names when the program registered
+//! one; an Async appender's queue by its queue factory element. Every event is still written.
 
 use std::time::Duration;
 
@@ -55,10 +55,23 @@ fn the_property_then_a_registered_factory_choose_how_the_queue_waits() {
         "an unknown class leaves the property"
     );
     l4rs::info!(logger, "back to the property");
+
+    // An Async appender's queue waits as its queue factory element says.
+    let spinning = l4rs_tests::fresh_output_dir("async-wait-strategy/appender");
+    let xml = format!(
+        r#"<Configuration><Appenders>{}<Async name="Spinning"><AppenderRef ref="Queued"/><DisruptorBlockingQueue spinPolicy="SPINNING"/></Async></Appenders><Loggers><Root level="info"><AppenderRef ref="Spinning"/></Root></Loggers></Configuration>"#,
+        l4rs_tests::file_appenders(spinning.display(), &[("Queued", "%m%n")])
+    );
+    let path = l4rs_tests::write_config(&spinning, &xml);
+    l4rs::reconfigure_with_file(&path).expect("reloads");
+    let appender_queue = l4rs_tests::queue_stats("AsyncAppender Spinning");
+    assert_eq!(appender_queue.wait_strategy, WaitStrategy::BusySpin);
+    l4rs::info!(logger, "through a spinning Async appender");
     l4rs::shutdown();
 
     let lines = |dir: &std::path::Path| l4rs_tests::read_lines(&dir.join("queued.log"));
     assert_eq!(lines(&by_property), ["by the property"]);
     assert_eq!(lines(&by_factory), ["by the factory"]);
     assert_eq!(lines(&unknown), ["back to the property"]);
+    assert_eq!(lines(&spinning), ["through a spinning Async appender"]);
 }

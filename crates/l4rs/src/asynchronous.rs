@@ -430,6 +430,7 @@ pub(crate) fn build_async_appender(
         include_location: async_spec.include_location,
         requires_location,
         policy: settings.queue_full_policy,
+        wait_strategy: async_spec.wait_strategy,
     };
     // Only a queue whose events all go to one appender knows whose layout to format with.
     let render_with = match refs.as_slice() {

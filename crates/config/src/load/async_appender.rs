@@ -6,6 +6,7 @@ use super::loggers::bind_refs_and_filter;
 use super::node::PNode;
 use crate::model::{AppenderKind, AppenderSpec, AsyncAppenderSpec};
 use crate::plugins::Plugin;
+use crate::wait_strategy::WaitStrategy;
 
 /// `AsyncAppender`'s default `bufferSize` (queue slots).
 const DEFAULT_BUFFER_SIZE: i32 = 1024;
@@ -15,8 +16,8 @@ const DEFAULT_BUFFER_SIZE: i32 = 1024;
 /// memory, where log4j2's `ArrayBlockingQueue` fails and the appender is not created.
 pub(crate) const MAX_ASYNC_BUFFER_SIZE: usize = 1024 * 1024;
 
-/// The queue implementations log4j2 lets `<Async>` choose; l4rs always uses its own ring, which
-/// behaves as the default bounded `ArrayBlockingQueue`.
+/// The queue implementations log4j2 lets `<Async>` choose. l4rs always uses its own bounded
+/// ring; from the element it takes how the ring's thread waits while the queue is empty.
 const QUEUE_FACTORIES: &[&str] = &[
     "ArrayBlockingQueue",
     "DisruptorBlockingQueue",
@@ -24,15 +25,73 @@ const QUEUE_FACTORIES: &[&str] = &[
     "LinkedTransferQueue",
 ];
 
+/// The wait strategy that stands for the queue a factory element names: how that queue's
+/// consumer waits in log4j2 when it takes from an empty queue.
+///
+/// * `ArrayBlockingQueue` and `LinkedTransferQueue` block until an event comes: the default,
+///   which blocks too and looks again every 10 ms.
+/// * `DisruptorBlockingQueue` (Conversant's), by `spinPolicy`: `WAITING` (the default) polls,
+///   then yields between polls, never blocking; `BLOCKING` blocks; `SPINNING` spins.
+/// * `JCToolsBlockingQueue`, by `waitStrategy`: `SPIN`, `YIELD`, `PARK` (the default: a
+///   1 ns park between polls) or `PROGRESSIVE` (one poll, 100 yields, then 1 ns parks).
+fn queue_wait_strategy(binder: &mut Binder, mut node: PNode) -> WaitStrategy {
+    let inserted = node.attrs.len();
+    binder.refuse_children(&mut node);
+    let one_nanosecond = std::time::Duration::from_nanos(1);
+    let strategy = if node.name.eq_ignore_ascii_case("DisruptorBlockingQueue") {
+        let policy = binder.enumeration(
+            &mut node,
+            &["SpinPolicy"],
+            "class com.conversantmedia.util.concurrent.SpinPolicy",
+            &["WAITING", "BLOCKING", "SPINNING"],
+        );
+        match policy {
+            Some(1) => WaitStrategy::Block,
+            Some(2) => WaitStrategy::BusySpin,
+            _ => WaitStrategy::Yield,
+        }
+    } else if node.name.eq_ignore_ascii_case("JCToolsBlockingQueue") {
+        let strategy = binder.enumeration(
+            &mut node,
+            &["WaitStrategy"],
+            "class org.apache.logging.log4j.core.async.JCToolsBlockingQueueFactory$WaitStrategy",
+            &["SPIN", "YIELD", "PARK", "PROGRESSIVE"],
+        );
+        match strategy {
+            Some(0) => WaitStrategy::BusySpin,
+            Some(1) => WaitStrategy::Yield,
+            Some(3) => WaitStrategy::Sleep {
+                retries: 101,
+                sleep: one_nanosecond,
+            },
+            _ => WaitStrategy::Sleep {
+                retries: 0,
+                sleep: one_nanosecond,
+            },
+        }
+    } else {
+        WaitStrategy::default()
+    };
+    binder.finish(&node, inserted);
+    strategy
+}
+
 /// Builds one `<Async>` element; `None` (after a diagnostic) when it cannot be built.
 pub(crate) fn build_async_appender(binder: &mut Binder, mut node: PNode) -> Option<AppenderSpec> {
     let inserted = node.attrs.len();
-    // Properties configure nothing here; the queue factory is replaced by l4rs's ring.
+    // The first queue factory element sets how the ring's thread waits.
+    let is_queue_factory = |child: &PNode| {
+        QUEUE_FACTORIES
+            .iter()
+            .any(|factory| factory.eq_ignore_ascii_case(&child.name))
+    };
+    let wait_strategy = match node.children.iter().position(is_queue_factory) {
+        Some(index) => queue_wait_strategy(binder, node.children.remove(index)),
+        None => WaitStrategy::default(),
+    };
+    // Properties configure nothing here.
     let (appender_refs, filter, failed_refs) = bind_refs_and_filter(binder, &mut node, |child| {
-        child.canonical == Some(Plugin::Property)
-            || QUEUE_FACTORIES
-                .iter()
-                .any(|factory| factory.eq_ignore_ascii_case(&child.name))
+        child.canonical == Some(Plugin::Property) || is_queue_factory(child)
     });
     // The refs are the builder's first field.
     binder.null_children(&node, &failed_refs);
@@ -105,6 +164,7 @@ pub(crate) fn build_async_appender(binder: &mut Binder, mut node: PNode) -> Opti
         blocking,
         shutdown_timeout_ms,
         include_location,
+        wait_strategy,
     });
     let appender = delegating_appender(name, ignore_exceptions, filter, kind, &node);
     Some(appender)

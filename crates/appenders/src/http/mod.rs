@@ -504,3 +504,113 @@ impl Appender for HttpAppender {
         self.layout.requires_location()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{BufRead, BufReader};
+    use std::net::{Shutdown, TcpListener, TcpStream};
+
+    use l4rs_core::{Level, Message};
+    use l4rs_test_support::LineLayout;
+
+    /// Leaves `${…}` as written: the requests here have no header to resolve.
+    struct Verbatim;
+
+    impl Interpolator for Verbatim {
+        fn interpolate(&self, text: &str, _event: Option<&LogEvent<'_>>) -> String {
+            text.to_string()
+        }
+    }
+
+    fn appender(port: u16) -> HttpAppender {
+        let spec = HttpSpec {
+            url: format!("http://127.0.0.1:{port}/in"),
+            https: false,
+            host: "127.0.0.1".to_string(),
+            port: Some(u32::from(port)),
+            target: "/in".to_string(),
+            method: "POST".to_string(),
+            connect_timeout_millis: 0,
+            read_timeout_millis: 5000,
+            headers: Vec::new(),
+            ssl: None,
+            verify_hostname: true,
+        };
+        HttpAppender::new(
+            "web",
+            &spec,
+            Arc::new(LineLayout::new()),
+            Arc::new(Verbatim),
+        )
+        .expect("builds")
+    }
+
+    /// The body of the next request on `reader` (by its `Content-Length`).
+    fn request_body(reader: &mut BufReader<TcpStream>) -> String {
+        let mut length = 0;
+        loop {
+            let mut line = String::new();
+            reader.read_line(&mut line).expect("a header line");
+            if line == "\r\n" {
+                break;
+            }
+            if let Some(value) = line.strip_prefix("Content-Length: ") {
+                length = value.trim().parse().expect("a length");
+            }
+        }
+        let mut body = vec![0; length];
+        reader.read_exact(&mut body).expect("the body");
+        String::from_utf8(body).expect("text")
+    }
+
+    fn answer(connection: &mut TcpStream) {
+        connection
+            .write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n")
+            .expect("the answer");
+    }
+
+    #[test]
+    fn a_request_whose_write_failed_on_a_kept_connection_goes_once_more_on_a_new_one() {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1");
+        let port = listener.local_addr().expect("the port").port();
+        let server = std::thread::spawn(move || {
+            let accept = || {
+                let (connection, _) = listener.accept().expect("a connection");
+                connection
+                    .set_read_timeout(Some(Duration::from_secs(10)))
+                    .expect("a timeout");
+                let reader = BufReader::new(connection.try_clone().expect("a clone"));
+                (connection, reader)
+            };
+            // The first connection carries one request and is then held open, unread: nothing
+            // arrives on the client's side of it, so it passes the check before reuse.
+            let (mut first, mut first_reader) = accept();
+            let mut bodies = vec![request_body(&mut first_reader)];
+            answer(&mut first);
+            let (mut second, mut second_reader) = accept();
+            bodies.push(request_body(&mut second_reader));
+            answer(&mut second);
+            drop(first);
+            bodies
+        });
+        let appender = appender(port);
+        let event = |text| LogEvent::new("app", Level::INFO, Message::Text(text));
+        appender.append(&event("first")).expect("sent");
+        {
+            // The client's own side of the kept connection refuses writes from now on: the
+            // write fails where a server's close would make it fail, without the race.
+            let idle = appender.idle.lock().expect("the pool");
+            let kept = &idle.as_ref().expect("running")[0];
+            kept.stream.tcp().shutdown(Shutdown::Write).expect("shut");
+        }
+        appender
+            .append(&event("second"))
+            .expect("sent on a new connection");
+        assert_eq!(
+            server.join().expect("the server"),
+            ["first\n", "second\n"],
+            "each event once, the second on the second connection"
+        );
+    }
+}

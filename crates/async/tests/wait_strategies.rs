@@ -24,7 +24,8 @@ fn counting_queue(strategy: WaitStrategy, thread_name: &str) -> (AsyncQueue, Arc
         QueueOptions {
             name: format!("{strategy}"),
             thread_name: thread_name.to_string(),
-            capacity: 16,
+            // Room for a whole burst (below), so that producers never wait for the thread.
+            capacity: 256,
             blocking: true,
             policy: QueueFullPolicy::Block,
             wait_strategy: strategy,
@@ -111,4 +112,47 @@ fn a_busy_spinning_queue_keeps_a_cpu_busy_while_idle_and_a_blocking_one_sleeps()
         spin_used > block_used.max(Duration::from_millis(1)) * 20,
         "BUSYSPIN used {spin_used:?}, BLOCK {block_used:?} of {IDLE:?}"
     );
+}
+
+/// Producers log in bursts with pauses long enough for the thread to reach its last step
+/// (a park without a timeout, for `Block`), so that every burst's first event must wake it.
+/// A lost wake-up would leave a burst unhandled: each burst is drained within a bound.
+#[test]
+fn bursts_after_idle_spells_are_all_handed_over_under_every_strategy() {
+    const THREADS: usize = 4;
+    const BURSTS: usize = 20;
+    const PER_BURST: usize = 25;
+    for (index, strategy) in every_strategy().into_iter().enumerate() {
+        let (queue, handled) = counting_queue(strategy, &format!("wait-bursts-{index}"));
+        let queue = Arc::new(queue);
+        for burst in 0..BURSTS {
+            let producers: Vec<_> = (0..THREADS)
+                .map(|_| {
+                    let queue = Arc::clone(&queue);
+                    std::thread::spawn(move || {
+                        for _ in 0..PER_BURST {
+                            send(&queue);
+                        }
+                    })
+                })
+                .collect();
+            for producer in producers {
+                producer.join().expect("a producer");
+            }
+            let started = Instant::now();
+            assert!(
+                queue.drain(Some(STOP_LIMIT)),
+                "{strategy}: burst {burst} not handed over"
+            );
+            assert!(started.elapsed() < STOP_LIMIT, "{strategy}: burst {burst}");
+            assert_eq!(
+                handled.load(Ordering::SeqCst),
+                (burst + 1) * THREADS * PER_BURST,
+                "{strategy}"
+            );
+            // Past the spins and yields of every strategy: the next burst finds it parked.
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert!(queue.stop(Some(STOP_LIMIT)).drained, "{strategy}");
+    }
 }

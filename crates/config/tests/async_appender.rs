@@ -192,8 +192,49 @@ fn a_queue_factory_value_java_cannot_convert_is_reported_and_the_default_used() 
     assert_eq!(
         messages,
         [
-            "Error while converting string [FAST] to type [class com.conversantmedia.util.concurrent.SpinPolicy]. Using default value [null]. java.lang.IllegalArgumentException: No enum constant com.conversantmedia.util.concurrent.SpinPolicy.FAST",
+            "Error while converting string [FAST] to type [class com.conversantmedia.util.concurrent.SpinPolicy]. Using default value [WAITING]. java.lang.IllegalArgumentException: No enum constant com.conversantmedia.util.concurrent.SpinPolicy.FAST",
             "DisruptorBlockingQueue contains an invalid element or attribute \"size\"",
         ]
+    );
+    let config = load(
+        r#"<Async name="A"><AppenderRef ref="C"/><JCToolsBlockingQueue waitStrategy="nap"/></Async>"#,
+    );
+    assert_eq!(
+        async_spec(&config, "A").wait_strategy,
+        l4rs_config::WaitStrategy::Sleep {
+            retries: 0,
+            sleep: std::time::Duration::from_nanos(1)
+        },
+        "PARK, the default"
+    );
+    assert_eq!(
+        config.diagnostics[0].message,
+        "Error while converting string [nap] to type [class org.apache.logging.log4j.core.async.JCToolsBlockingQueueFactory$WaitStrategy]. Using default value [PARK]. java.lang.IllegalArgumentException: No enum constant org.apache.logging.log4j.core.async.JCToolsBlockingQueueFactory.WaitStrategy.NAP"
+    );
+}
+
+#[test]
+fn the_first_queue_factory_counts_and_a_later_one_is_reported_after_the_attributes() {
+    let config = load(
+        r#"<Async name="A" extra="1"><AppenderRef ref="C" odd="2"/><DisruptorBlockingQueue spinPolicy="SPINNING"/><JCToolsBlockingQueue waitStrategy="bad"/></Async>"#,
+    );
+    assert_eq!(
+        async_spec(&config, "A").wait_strategy,
+        l4rs_config::WaitStrategy::BusySpin
+    );
+    let messages: Vec<&str> = config
+        .diagnostics
+        .iter()
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            "AppenderRef contains an invalid element or attribute \"odd\"",
+            "Error while converting string [bad] to type [class org.apache.logging.log4j.core.async.JCToolsBlockingQueueFactory$WaitStrategy]. Using default value [PARK]. java.lang.IllegalArgumentException: No enum constant org.apache.logging.log4j.core.async.JCToolsBlockingQueueFactory.WaitStrategy.BAD",
+            "Async contains an invalid element or attribute \"extra\"",
+            "appender Async has no parameter that matches element JCToolsBlockingQueue",
+        ],
+        "in document order, as log4j2 builds the children"
     );
 }

@@ -1,5 +1,7 @@
 //! `<Async>`: log4j2's AsyncAppender, a queue in front of other appenders.
 
+use std::time::Duration;
+
 use super::appenders::delegating_appender;
 use super::binder::{Binder, MissingField};
 use super::loggers::bind_refs_and_filter;
@@ -25,52 +27,95 @@ const QUEUE_FACTORIES: &[&str] = &[
     "LinkedTransferQueue",
 ];
 
+/// The shortest park Java and Rust ask for (`parkNanos(1)`); the kernel's timer makes it tens
+/// of microseconds.
+const SHORTEST_PARK: Duration = Duration::from_nanos(1);
+
+/// A queue factory's attribute that says how its consumer waits, with the strategy each of its
+/// constants stands for.
+struct WaitAttribute {
+    /// The factory element.
+    element: &'static str,
+    /// The attribute.
+    name: &'static str,
+    /// Its Java type, as log4j2's conversion warning names it.
+    java_type: &'static str,
+    /// Each constant and its strategy.
+    constants: &'static [(&'static str, WaitStrategy)],
+    /// The constant of log4j2's `defaultString`, used for a value Java cannot convert.
+    default: usize,
+}
+
+/// Conversant's `SpinPolicy`, each constant with the strategy its single consumer's wait is
+/// closest to: `WAITING` (the default) polls, then yields between polls (with a few 50 ns parks
+/// on the way) and never blocks; `BLOCKING` blocks on a condition; `SPINNING` spins.
+const SPIN_POLICY: WaitAttribute = WaitAttribute {
+    element: "DisruptorBlockingQueue",
+    name: "SpinPolicy",
+    java_type: "class com.conversantmedia.util.concurrent.SpinPolicy",
+    constants: &[
+        ("WAITING", WaitStrategy::Yield),
+        ("BLOCKING", WaitStrategy::Block),
+        ("SPINNING", WaitStrategy::BusySpin),
+    ],
+    default: 0,
+};
+
+/// JCTools' `WaitStrategy` of log4j2's `JCToolsBlockingQueueFactory`, by how its `take` waits:
+/// `SPIN` polls; `YIELD` yields between polls (l4rs's `Yield` spins 100 polls first); `PARK`
+/// (the default) parks the shortest time between polls; `PROGRESSIVE` counts from 100, parking
+/// above 200 and yielding above 100: one plain poll, 100 yields, then short parks, which is
+/// `Sleep` with 101 retries (its last 100 yield).
+const JCTOOLS_WAIT_STRATEGY: WaitAttribute = WaitAttribute {
+    element: "JCToolsBlockingQueue",
+    name: "WaitStrategy",
+    java_type: "class org.apache.logging.log4j.core.async.JCToolsBlockingQueueFactory$WaitStrategy",
+    constants: &[
+        ("SPIN", WaitStrategy::BusySpin),
+        ("YIELD", WaitStrategy::Yield),
+        (
+            "PARK",
+            WaitStrategy::Sleep {
+                retries: 0,
+                sleep: SHORTEST_PARK,
+            },
+        ),
+        (
+            "PROGRESSIVE",
+            WaitStrategy::Sleep {
+                retries: 101,
+                sleep: SHORTEST_PARK,
+            },
+        ),
+    ],
+    default: 2,
+};
+
 /// The wait strategy that stands for the queue a factory element names: how that queue's
-/// consumer waits in log4j2 when it takes from an empty queue.
-///
-/// * `ArrayBlockingQueue` and `LinkedTransferQueue` block until an event comes: the default,
-///   which blocks too and looks again every 10 ms.
-/// * `DisruptorBlockingQueue` (Conversant's), by `spinPolicy`: `WAITING` (the default) polls,
-///   then yields between polls, never blocking; `BLOCKING` blocks; `SPINNING` spins.
-/// * `JCToolsBlockingQueue`, by `waitStrategy`: `SPIN`, `YIELD`, `PARK` (the default: a
-///   1 ns park between polls) or `PROGRESSIVE` (one poll, 100 yields, then 1 ns parks).
+/// consumer waits in log4j2 when it takes from an empty queue. `ArrayBlockingQueue` and
+/// `LinkedTransferQueue` block until an event comes: the default, which blocks too (and looks
+/// again every 10 ms).
 fn queue_wait_strategy(binder: &mut Binder, mut node: PNode) -> WaitStrategy {
     let inserted = node.attrs.len();
     binder.refuse_children(&mut node);
-    let one_nanosecond = std::time::Duration::from_nanos(1);
-    let strategy = if node.name.eq_ignore_ascii_case("DisruptorBlockingQueue") {
-        let policy = binder.enumeration(
-            &mut node,
-            &["SpinPolicy"],
-            "class com.conversantmedia.util.concurrent.SpinPolicy",
-            &["WAITING", "BLOCKING", "SPINNING"],
-        );
-        match policy {
-            Some(1) => WaitStrategy::Block,
-            Some(2) => WaitStrategy::BusySpin,
-            _ => WaitStrategy::Yield,
+    let attribute = [SPIN_POLICY, JCTOOLS_WAIT_STRATEGY]
+        .into_iter()
+        .find(|attribute| attribute.element.eq_ignore_ascii_case(&node.name));
+    let strategy = match attribute {
+        None => WaitStrategy::default(),
+        Some(attribute) => {
+            let names: Vec<&str> = attribute.constants.iter().map(|(name, _)| *name).collect();
+            let chosen = binder
+                .enumeration_defaulting(
+                    &mut node,
+                    &[attribute.name],
+                    attribute.java_type,
+                    &names,
+                    names[attribute.default],
+                )
+                .unwrap_or(attribute.default);
+            attribute.constants[chosen].1
         }
-    } else if node.name.eq_ignore_ascii_case("JCToolsBlockingQueue") {
-        let strategy = binder.enumeration(
-            &mut node,
-            &["WaitStrategy"],
-            "class org.apache.logging.log4j.core.async.JCToolsBlockingQueueFactory$WaitStrategy",
-            &["SPIN", "YIELD", "PARK", "PROGRESSIVE"],
-        );
-        match strategy {
-            Some(0) => WaitStrategy::BusySpin,
-            Some(1) => WaitStrategy::Yield,
-            Some(3) => WaitStrategy::Sleep {
-                retries: 101,
-                sleep: one_nanosecond,
-            },
-            _ => WaitStrategy::Sleep {
-                retries: 0,
-                sleep: one_nanosecond,
-            },
-        }
-    } else {
-        WaitStrategy::default()
     };
     binder.finish(&node, inserted);
     strategy
@@ -79,20 +124,32 @@ fn queue_wait_strategy(binder: &mut Binder, mut node: PNode) -> WaitStrategy {
 /// Builds one `<Async>` element; `None` (after a diagnostic) when it cannot be built.
 pub(crate) fn build_async_appender(binder: &mut Binder, mut node: PNode) -> Option<AppenderSpec> {
     let inserted = node.attrs.len();
-    // The first queue factory element sets how the ring's thread waits.
-    let is_queue_factory = |child: &PNode| {
-        QUEUE_FACTORIES
-            .iter()
-            .any(|factory| factory.eq_ignore_ascii_case(&child.name))
-    };
-    let wait_strategy = match node.children.iter().position(is_queue_factory) {
-        Some(index) => queue_wait_strategy(binder, node.children.remove(index)),
-        None => WaitStrategy::default(),
-    };
+    // log4j2's builder has one queue factory field, which takes the first such child; every
+    // one is built (and reports its own problems), and a later one is reported as unused
+    // after the appender's attributes.
+    let mut wait_strategy = None;
+    let mut unused_factories = Vec::new();
     // Properties configure nothing here.
-    let (appender_refs, filter, failed_refs) = bind_refs_and_filter(binder, &mut node, |child| {
-        child.canonical == Some(Plugin::Property) || is_queue_factory(child)
-    });
+    let (appender_refs, filter, failed_refs) =
+        bind_refs_and_filter(binder, &mut node, |binder, child| {
+            if child.canonical == Some(Plugin::Property) {
+                return None;
+            }
+            if !QUEUE_FACTORIES
+                .iter()
+                .any(|factory| factory.eq_ignore_ascii_case(&child.name))
+            {
+                return Some(child);
+            }
+            let stub = child.stub();
+            let strategy = queue_wait_strategy(binder, child);
+            match wait_strategy {
+                None => wait_strategy = Some(strategy),
+                Some(_) => unused_factories.push(stub),
+            }
+            None
+        });
+    let wait_strategy = wait_strategy.unwrap_or_default();
     // The refs are the builder's first field.
     binder.null_children(&node, &failed_refs);
     let name = binder.string(&mut node, &["name"]);
@@ -135,6 +192,9 @@ pub(crate) fn build_async_appender(binder: &mut Binder, mut node: PNode) -> Opti
         return None;
     }
     binder.finish(&node, inserted);
+    for unused in &unused_factories {
+        binder.unexpected_child(&node, unused);
+    }
     let name = name.expect("validated above");
     // log4j2's default queue is `new ArrayBlockingQueue<>(bufferSize)`, which refuses 0 and
     // negative capacities, so the appender is not created.

@@ -456,6 +456,19 @@ impl Binder {
         java_type: &str,
         constants: &[&str],
     ) -> Option<usize> {
+        self.enumeration_defaulting(node, names, java_type, constants, JAVA_NULL)
+    }
+
+    /// [`Binder::enumeration`] for an attribute with a `defaultString`: log4j2's warning names
+    /// that default, `shown_default`, which it then uses.
+    pub(crate) fn enumeration_defaulting(
+        &mut self,
+        node: &mut PNode,
+        names: &[&str],
+        java_type: &str,
+        constants: &[&str],
+        shown_default: &str,
+    ) -> Option<usize> {
         let attr = node.take(names)?;
         let value = self.substitute(&attr.value, node, attr.position);
         // Java's enum conversion upper-cases the text but does not trim it.
@@ -471,7 +484,15 @@ impl Binder {
                     value.to_uppercase()
                 );
                 let allowed = format!("allowed: {}", constants.join(", "));
-                self.conversion_warning(node, &attr, &value, java_type, &allowed, cause, JAVA_NULL);
+                self.conversion_warning(
+                    node,
+                    &attr,
+                    &value,
+                    java_type,
+                    &allowed,
+                    cause,
+                    shown_default,
+                );
                 None
             }
         }

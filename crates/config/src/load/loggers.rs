@@ -68,9 +68,10 @@ fn build_logger(
     let inserted = node.attrs.len();
     // Logger properties add context data per event, which no scenario covers; log4j2 accepts
     // them on every logger.
-    let (appender_refs, filter, failed_refs) = bind_refs_and_filter(binder, &mut node, |child| {
-        child.canonical == Some(Plugin::Property)
-    });
+    let (appender_refs, filter, failed_refs) =
+        bind_refs_and_filter(binder, &mut node, |_, child| {
+            (child.canonical != Some(Plugin::Property)).then_some(child)
+        });
     // The builder's fields in log4j2's order: additivity, level, levelAndRefs, loggerName,
     // includeLocation, then the appender refs.
     // A Boolean builder attribute (Boolean.valueOf): "yes" or "1" turn additivity off.
@@ -122,12 +123,14 @@ fn build_logger(
 }
 
 /// Binds the children shared by loggers and the Async appender: `<AppenderRef>`s and one filter.
-/// Children that `ignored` accepts are dropped silently; any other child is reported as unusable.
-/// The refs that could not be built are returned too, for the parent's "Null object" report.
+/// Any other child goes to `other`, in document order with the rest (log4j2 builds children in
+/// that order, so their messages come in it), which hands back the ones it has no use for; those
+/// are reported as unusable. The refs that could not be built are returned too, for the
+/// parent's "Null object" report.
 pub(super) fn bind_refs_and_filter(
     binder: &mut Binder,
     node: &mut PNode,
-    ignored: impl Fn(&PNode) -> bool,
+    mut other: impl FnMut(&mut Binder, PNode) -> Option<PNode>,
 ) -> (Vec<AppenderRefSpec>, FilterSlot, Vec<PNode>) {
     let mut appender_refs = Vec::new();
     let mut filter = FilterSlot::new();
@@ -139,8 +142,8 @@ pub(super) fn bind_refs_and_filter(
             }
         } else if is_filter(&child) {
             filter.offer(binder, node, child);
-        } else if !ignored(&child) {
-            binder.unusable_child(node, &child);
+        } else if let Some(unused) = other(binder, child) {
+            binder.unusable_child(node, &unused);
         }
     }
     (appender_refs, filter, failed)

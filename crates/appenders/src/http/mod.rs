@@ -551,7 +551,8 @@ mod tests {
         let mut length = 0;
         loop {
             let mut line = String::new();
-            reader.read_line(&mut line).expect("a header line");
+            let read = reader.read_line(&mut line).expect("a header line");
+            assert_ne!(read, 0, "the connection ended before a whole request");
             if line == "\r\n" {
                 break;
             }
@@ -575,8 +576,23 @@ mod tests {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1");
         let port = listener.local_addr().expect("the port").port();
         let server = std::thread::spawn(move || {
+            // Bounded: a client that never comes fails the test instead of hanging it.
+            listener.set_nonblocking(true).expect("non-blocking");
             let accept = || {
-                let (connection, _) = listener.accept().expect("a connection");
+                let deadline = Instant::now() + Duration::from_secs(10);
+                let connection = loop {
+                    match listener.accept() {
+                        Ok((connection, _)) => break connection,
+                        Err(error)
+                            if error.kind() == io::ErrorKind::WouldBlock
+                                && Instant::now() < deadline =>
+                        {
+                            std::thread::sleep(Duration::from_millis(5));
+                        }
+                        Err(error) => panic!("no connection: {error}"),
+                    }
+                };
+                connection.set_nonblocking(false).expect("blocking");
                 connection
                     .set_read_timeout(Some(Duration::from_secs(10)))
                     .expect("a timeout");

@@ -22,6 +22,15 @@ fn async_spec<'a>(config: &'a Configuration, name: &str) -> &'a AsyncAppenderSpe
     }
 }
 
+/// Every message of the load, in order.
+fn messages(config: &Configuration) -> Vec<&str> {
+    config
+        .diagnostics
+        .iter()
+        .map(|d| d.message.as_str())
+        .collect()
+}
+
 fn errors(config: &Configuration) -> Vec<String> {
     let errors = config.diagnostics_at_least(Severity::Error);
     errors.map(|d| d.message.clone()).collect()
@@ -184,13 +193,8 @@ fn a_queue_factory_value_java_cannot_convert_is_reported_and_the_default_used() 
         async_spec(&config, "A").wait_strategy,
         l4rs_config::WaitStrategy::Yield
     );
-    let messages: Vec<&str> = config
-        .diagnostics
-        .iter()
-        .map(|d| d.message.as_str())
-        .collect();
     assert_eq!(
-        messages,
+        messages(&config),
         [
             "Error while converting string [FAST] to type [class com.conversantmedia.util.concurrent.SpinPolicy]. Using default value [WAITING]. java.lang.IllegalArgumentException: No enum constant com.conversantmedia.util.concurrent.SpinPolicy.FAST",
             "DisruptorBlockingQueue contains an invalid element or attribute \"size\"",
@@ -222,13 +226,8 @@ fn the_first_queue_factory_counts_and_a_later_one_is_reported_after_the_attribut
         async_spec(&config, "A").wait_strategy,
         l4rs_config::WaitStrategy::BusySpin
     );
-    let messages: Vec<&str> = config
-        .diagnostics
-        .iter()
-        .map(|d| d.message.as_str())
-        .collect();
     assert_eq!(
-        messages,
+        messages(&config),
         [
             "AppenderRef contains an invalid element or attribute \"odd\"",
             "Error while converting string [bad] to type [class org.apache.logging.log4j.core.async.JCToolsBlockingQueueFactory$WaitStrategy]. Using default value [PARK]. java.lang.IllegalArgumentException: No enum constant org.apache.logging.log4j.core.async.JCToolsBlockingQueueFactory.WaitStrategy.BAD",

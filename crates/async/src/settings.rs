@@ -134,7 +134,14 @@ impl AsyncSettings {
     /// Reads the settings from l4rs system properties and the environment, reporting bad values
     /// through the status logger (the default is kept for each).
     pub fn from_environment() -> AsyncSettings {
-        let (settings, problems) = AsyncSettings::from_lookup(property);
+        AsyncSettings::from_environment_given(None)
+    }
+
+    /// [`AsyncSettings::from_environment`], with the wait strategy a configuration's
+    /// registered `<AsyncWaitStrategyFactory>` created, when there is one: log4j2 then never
+    /// reads the wait strategy properties, so nothing is said about them either.
+    pub fn from_environment_given(wait_strategy: Option<WaitStrategy>) -> AsyncSettings {
+        let (settings, problems) = AsyncSettings::from_lookup_given(property, wait_strategy);
         for problem in problems {
             status::log(problem.level, problem.message);
         }
@@ -145,6 +152,15 @@ impl AsyncSettings {
     /// and a problem for every value that could not be used.
     pub fn from_lookup(
         lookup: impl Fn(&str) -> Option<String>,
+    ) -> (AsyncSettings, Vec<SettingsProblem>) {
+        AsyncSettings::from_lookup_given(lookup, None)
+    }
+
+    /// [`AsyncSettings::from_lookup`], with the wait strategy a registered factory created
+    /// instead of the one the properties name (see [`AsyncSettings::from_environment_given`]).
+    pub fn from_lookup_given(
+        lookup: impl Fn(&str) -> Option<String>,
+        wait_strategy: Option<WaitStrategy>,
     ) -> (AsyncSettings, Vec<SettingsProblem>) {
         let lookup = |name: &str| {
             lookup(name).or_else(|| {
@@ -231,7 +247,8 @@ impl AsyncSettings {
                 ),
             }
         }
-        settings.wait_strategy = read_wait_strategy(&lookup, &mut report);
+        settings.wait_strategy =
+            wait_strategy.unwrap_or_else(|| read_wait_strategy(&lookup, &mut report));
         (settings, problems)
     }
 }
@@ -619,6 +636,29 @@ mod tests {
                 "log4j2.asyncLoggerConfigSleepTimeNs=1e3 is not a number; using 100",
                 "log4j2.asyncLoggerConfigRetries=2147483648 is not a number; using 200",
             ]
+        );
+    }
+
+    #[test]
+    fn a_factorys_strategy_leaves_the_wait_properties_unread() {
+        let bad = [
+            (WAIT_STRATEGY_PROPERTY, "Spin"),
+            ("log4j2.asyncLoggerConfigTimeout", "soon"),
+        ];
+        let map: HashMap<String, String> = bad
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        let (settings, problems) = AsyncSettings::from_lookup_given(
+            |name| map.get(name).cloned(),
+            Some(WaitStrategy::Yield),
+        );
+        assert_eq!(settings.wait_strategy, WaitStrategy::Yield);
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(
+            read(&bad).1.len(),
+            2,
+            "read without a factory, both are reported"
         );
     }
 

@@ -331,22 +331,24 @@ impl Context {
             || std::iter::once(&configuration.loggers.root)
                 .chain(&configuration.loggers.loggers)
                 .any(|logger| logger.asynchronous);
+        // A factory the configuration names wins over the wait strategy properties, which
+        // are then not read, as in log4j2.
         let settings = if uses_async {
             // What the properties report is the configuration's too.
             mode.element(
                 None,
                 || "asynchronous settings".to_string(),
-                l4rs_async::AsyncSettings::from_environment,
+                || {
+                    l4rs_async::AsyncSettings::from_environment_given(
+                        configuration.async_wait_strategy,
+                    )
+                },
             )
         } else {
-            l4rs_async::AsyncSettings::default()
-        };
-        // A factory the configuration names wins over the properties, as in log4j2.
-        let settings = l4rs_async::AsyncSettings {
-            wait_strategy: configuration
-                .async_wait_strategy
-                .unwrap_or(settings.wait_strategy),
-            ..settings
+            l4rs_async::AsyncSettings {
+                wait_strategy: configuration.async_wait_strategy.unwrap_or_default(),
+                ..l4rs_async::AsyncSettings::default()
+            }
         };
         // What Routing appenders build their routes' appenders with, for as long as they run.
         let shared_configuration = referring_specs

@@ -345,10 +345,8 @@ impl Context {
                 },
             )
         } else {
-            l4rs_async::AsyncSettings {
-                wait_strategy: configuration.async_wait_strategy.unwrap_or_default(),
-                ..l4rs_async::AsyncSettings::default()
-            }
+            // No AsyncLogger queue starts, so no wait strategy is needed.
+            l4rs_async::AsyncSettings::default()
         };
         // What Routing appenders build their routes' appenders with, for as long as they run.
         let shared_configuration = referring_specs

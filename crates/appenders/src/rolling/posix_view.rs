@@ -5,7 +5,7 @@
 use std::ffi::{CStr, CString};
 use std::io;
 use std::os::fd::{AsRawFd as _, FromRawFd as _, OwnedFd};
-use std::os::unix::ffi::OsStrExt as _;
+use std::os::unix::fs::OpenOptionsExt as _;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
@@ -57,20 +57,12 @@ impl PosixViewAction {
     /// exception.
     pub(crate) fn run(&self) -> Result<(), String> {
         let base = Path::new(&self.spec.base_path);
-        let missing = || format!("java.nio.file.NoSuchFileException: {}", self.spec.base_path);
-        let base_name = CString::new(base.as_os_str().as_bytes()).map_err(|_| missing())?;
-        // SAFETY: `base_name` is a NUL-terminated path that outlives the call.
-        let fd = unsafe {
-            libc::open(
-                base_name.as_ptr(),
-                libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC,
-            )
-        };
-        if fd < 0 {
-            return Err(missing());
-        }
-        // SAFETY: `fd` was just opened and is owned by nothing else.
-        let base_dir = Arc::new(unsafe { OwnedFd::from_raw_fd(fd) });
+        let base_dir = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_DIRECTORY)
+            .open(base)
+            .map_err(|_| format!("java.nio.file.NoSuchFileException: {}", self.spec.base_path))?;
+        let base_dir = Arc::new(OwnedFd::from(base_dir));
         let mut files = Vec::new();
         self.walk(&base_dir, base, "", self.spec.max_depth, &mut files);
         let mut conditions = self

@@ -12,6 +12,8 @@ use l4rs_core::{status, Level};
 
 use crate::QueueFullPolicy;
 
+pub use l4rs_config::properties::{environment_variable_name, property};
+
 /// The ring size of the AsyncLogger queue (log4j2's name for mixed synchronous and
 /// asynchronous loggers).
 pub const RING_BUFFER_SIZE_PROPERTY: &str = "log4j2.asyncLoggerConfigRingBufferSize";
@@ -330,41 +332,6 @@ fn read_wait_strategy(
     }
 }
 
-/// The value of a log4j2 property: the l4rs system property of that name, else the
-/// environment variable log4j2 derives from it (see [`environment_variable_name`]).
-pub fn property(name: &str) -> Option<String> {
-    l4rs_config::system_property(name)
-        .or_else(|| std::env::var(environment_variable_name(name)).ok())
-        .filter(|value| !value.is_empty())
-}
-
-/// log4j2's environment form of a property name: the `log4j2.`/`log4j.` prefix dropped, the
-/// camel-case words upper-cased and joined with `_`, after `LOG4J_`
-/// (`log4j2.asyncLoggerConfigRingBufferSize` → `LOG4J_ASYNC_LOGGER_CONFIG_RING_BUFFER_SIZE`).
-pub fn environment_variable_name(property: &str) -> String {
-    let bare = property
-        .strip_prefix("log4j2.")
-        .or_else(|| property.strip_prefix("log4j."))
-        .unwrap_or(property);
-    let mut name = String::from("LOG4J");
-    let mut previous_lower = false;
-    for c in bare.chars() {
-        if !c.is_ascii_alphanumeric() {
-            previous_lower = false;
-            if !name.ends_with('_') {
-                name.push('_');
-            }
-            continue;
-        }
-        if name == "LOG4J" || (c.is_ascii_uppercase() && previous_lower) {
-            name.push('_');
-        }
-        previous_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
-        name.push(c.to_ascii_uppercase());
-    }
-    name
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -376,22 +343,6 @@ mod tests {
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect();
         AsyncSettings::from_lookup(|name| map.get(name).cloned())
-    }
-
-    #[test]
-    fn environment_names_follow_log4j2() {
-        assert_eq!(
-            environment_variable_name(RING_BUFFER_SIZE_PROPERTY),
-            "LOG4J_ASYNC_LOGGER_CONFIG_RING_BUFFER_SIZE"
-        );
-        assert_eq!(
-            environment_variable_name(QUEUE_FULL_POLICY_PROPERTY),
-            "LOG4J_ASYNC_QUEUE_FULL_POLICY"
-        );
-        assert_eq!(
-            environment_variable_name(DISCARD_THRESHOLD_PROPERTY),
-            "LOG4J_DISCARD_THRESHOLD"
-        );
     }
 
     #[test]

@@ -38,6 +38,7 @@ pub mod load;
 pub mod model;
 pub mod plugins;
 pub mod posix;
+pub mod properties;
 pub mod rolling;
 pub mod routing;
 pub mod substitute;

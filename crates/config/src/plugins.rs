@@ -226,12 +226,17 @@ l4rs_plugins! {
     CustomLevels => "CustomLevels",
     CustomLevel => "CustomLevel",
     AsyncWaitStrategyFactory => "",
+    Scripts => "scripts",
+    Script => "Script",
+    ScriptFile => "ScriptFile",
+    ScriptRef => "ScriptRef",
     // Arbiters (see `ARBITERS` for the ones l4rs does not evaluate).
     SystemPropertyArbiter => "",
     EnvironmentArbiter => "",
     ClassArbiter => "",
     Select => "",
     DefaultArbiter => "",
+    ScriptArbiter => "",
     // Appenders and their parts.
     Console => "appender",
     File => "appender",
@@ -254,6 +259,8 @@ l4rs_plugins! {
     PropertiesRewritePolicy => "rewritePolicy",
     LoggerNameLevelRewritePolicy => "rewritePolicy",
     Routing => "appender",
+    ScriptAppenderSelector => "appender",
+    AppenderSet => "AppenderSet",
     Routes => "",
     Route => "",
     IdlePurgePolicy => "",
@@ -276,6 +283,7 @@ l4rs_plugins! {
     IfAny => "",
     IfNot => "",
     SortByModificationTime => "",
+    ScriptCondition => "",
     // Layouts and their parts.
     PatternLayout => "layout",
     JsonLayout => "layout",
@@ -293,6 +301,7 @@ l4rs_plugins! {
     EventTemplateAdditionalField => "",
     MarkerPatternSelector => "patternSelector",
     LevelPatternSelector => "patternSelector",
+    ScriptPatternSelector => "patternSelector",
     PatternMatch => "PatternMatch",
     Replace => "replace",
     // Filters.
@@ -311,6 +320,7 @@ l4rs_plugins! {
     TimeFilter => "filter",
     MapFilter => "filter",
     StructuredDataFilter => "filter",
+    ScriptFilter => "filter",
     Filters => "filters",
     // Network appenders and their parts.
     Socket => "appender",
@@ -477,7 +487,7 @@ mod tests {
         assert_eq!(l4rs_plugin("console"), Some(Plugin::Console));
         assert_eq!(l4rs_plugin("rollingfile"), Some(Plugin::RollingFile));
         assert_eq!(l4rs_plugin("routing"), Some(Plugin::Routing));
-        assert_eq!(l4rs_plugin("ScriptAppenderSelector"), None);
+        assert_eq!(l4rs_plugin("Jdbc"), None);
         assert!(is_log4j2_plugin("RollingMemoryMappedFile"));
     }
 

@@ -50,6 +50,9 @@ fn feature_values(features: &str, key: &str) -> Vec<String> {
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Class {
     Supported,
+    /// Loads as log4j2 2.19 loads it by default: its scripts are refused (l4rs runs none, and
+    /// log4j2 runs none without `log4j2.Script.enableLanguages`), with log4j2's errors.
+    ScriptsRefused,
     UnsupportedPlugins(Vec<String>),
     IntentionallyBroken,
     Other,
@@ -59,6 +62,9 @@ impl Class {
     fn label(&self) -> String {
         match self {
             Class::Supported => "supported".to_string(),
+            Class::ScriptsRefused => {
+                "scripts refused as log4j2 refuses them by default".to_string()
+            }
             Class::UnsupportedPlugins(plugins) => {
                 format!("uses-unsupported-plugin ({})", plugins.join(", "))
             }
@@ -196,8 +202,14 @@ fn load_survey() -> Option<Survey> {
             .next()
             .map(|d| d.message.chars().take(120).collect::<String>())
             .unwrap_or_default();
+        let scripts_refused = config
+            .diagnostics
+            .iter()
+            .any(|d| d.message == "Script support is not enabled");
         let class = if !plugins.is_empty() {
             Class::UnsupportedPlugins(plugins)
+        } else if scripts_refused && !negative {
+            Class::ScriptsRefused
         } else if errors == 0 {
             Class::Supported
         } else if negative {
@@ -402,6 +414,8 @@ file that is not in the corpus), where log4j2 would fall back to its default con
         "A file *uses an unsupported plugin* when it names a log4j2 plugin l4rs lacks, or one of the \
 plugins log4j2's own test suite defines (`List` and friends, named by the corpus index). Otherwise it is \
 *intentionally broken* when it has errors and the index marks it a negative test (or it is not well-formed), \
+*scripts refused as log4j2 refuses them by default* when it has scripts, which l4rs never runs and log4j2 2.19 \
+runs only with `log4j2.Script.enableLanguages` set (both report `Script support is not enabled` and build the rest), \
 and *other* when it has errors for another reason (misspelled elements, includes or lookups only a test harness \
 provides).\n\n\
 Every file that loads and uses no unsupported plugin (the supported ones and the others that load) is also \

@@ -80,6 +80,9 @@ fn build_one(
         Some(Plugin::Kafka) => super::kafka::build_kafka_appender(binder, child),
         Some(Plugin::SMTP) => super::smtp::build_smtp_appender(binder, child),
         Some(Plugin::Http) => super::http::build_http_appender(binder, child),
+        Some(Plugin::ScriptAppenderSelector) => {
+            super::scripts::script_appender_selector(binder, child)
+        }
         _ => return Err(Box::new(child)),
     })
 }

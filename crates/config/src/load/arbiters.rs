@@ -2,10 +2,12 @@
 //!
 //! As in log4j2, an arbiter whose condition holds is replaced by its children, which are
 //! appended after the parent's other children (not put back in place); a `<Select>` keeps the
-//! children of its first arbiter that holds (`<DefaultArbiter>` always does).
+//! children of its first arbiter that holds (`<DefaultArbiter>` always does). A
+//! `<ScriptArbiter>` never holds: l4rs runs no scripts.
 
 use super::binder::Binder;
 use super::node::PNode;
+use super::scripts::{build_script, is_script, refuse, ScriptUser};
 use crate::plugins::{self, Plugin};
 use crate::substitute;
 
@@ -23,6 +25,16 @@ pub(crate) fn process(binder: &mut Binder, node: &mut PNode) {
         changed = true;
         if child.canonical == Some(Plugin::Select) {
             added.extend(select(binder, child));
+        } else if child.canonical == Some(Plugin::ScriptArbiter) {
+            script_arbiter(binder, &mut child);
+            // log4j2's arbiter is null, and asking it throws; the children are dropped, not
+            // included as the message says, and the arbiters among them are still processed.
+            binder.error_help(
+                &child,
+                "Exception processing class org.apache.logging.log4j.core.config.arbiters.ScriptArbiter: Ignoring and including children",
+                "the arbiter's elements are dropped, as log4j2 drops them",
+            );
+            process(binder, &mut child);
         } else if evaluate(binder, &mut child) {
             process(binder, &mut child);
             added.append(&mut child.children);
@@ -46,12 +58,32 @@ fn select(binder: &mut Binder, mut node: PNode) -> Vec<PNode> {
             binder.error(&child, message);
             continue;
         }
+        if child.canonical == Some(Plugin::ScriptArbiter) {
+            // log4j2 throws on the null arbiter and leaves the whole parent's arbiters
+            // unprocessed; l4rs counts it false and goes on.
+            script_arbiter(binder, &mut child);
+            continue;
+        }
         if evaluate(binder, &mut child) {
             process(binder, &mut child);
             return child.children;
         }
     }
     Vec::new()
+}
+
+/// `<ScriptArbiter>`: its first script element is built and taken out of its children, then
+/// it is refused as log4j2 refuses it without a script engine (see `scripts.rs`).
+fn script_arbiter(binder: &mut Binder, node: &mut PNode) {
+    let inserted = node.attrs.len();
+    let script = node
+        .children
+        .iter()
+        .position(is_script)
+        .map(|index| node.children.remove(index))
+        .and_then(|script| build_script(binder, script));
+    binder.finish(node, inserted);
+    refuse(binder, node, script.as_ref(), ScriptUser::Arbiter);
 }
 
 /// Builds one arbiter and says whether its condition holds.

@@ -76,6 +76,9 @@ pub(crate) struct Binder {
     /// Whether a message of this load already listed the plugins l4rs implements: the list
     /// (about 1 KB) is given once, later messages point back to it.
     plugin_list_given: bool,
+    /// The script languages `log4j2.Script.enableLanguages` allows, lower-cased; `None` when it
+    /// is not set (see `scripts.rs`).
+    pub script_languages: Option<Vec<String>>,
 }
 
 impl Binder {
@@ -85,6 +88,7 @@ impl Binder {
             diagnostics: Vec::new(),
             substitutor,
             plugin_list_given: false,
+            script_languages: None,
         }
     }
 
@@ -251,6 +255,28 @@ impl Binder {
             self.report(severity, problem, Some(node), Some(position), None);
         }
         result
+    }
+
+    /// A `@PluginValue` parameter: the element's text, else its attribute `attribute`, substituted.
+    /// Both given is log4j2's ERROR, and the text wins.
+    pub(crate) fn plugin_value(&mut self, node: &mut PNode, attribute: &str) -> Option<String> {
+        let Some(text) = node.value.clone().filter(|text| !text.is_empty()) else {
+            return self.string(node, &[attribute]);
+        };
+        if let Some(given) = node
+            .attrs
+            .iter()
+            .find(|attr| attr.name.eq_ignore_ascii_case(attribute))
+            .filter(|attr| !attr.value.is_empty())
+        {
+            let message = format!(
+                "Configuration contains {} with both attribute value ({}) AND element value ({text}). Please specify only one value. Using the element value.",
+                node.name, given.value
+            );
+            self.error(node, message);
+        }
+        let position = node.position;
+        Some(self.substitute(&text, node, position))
     }
 
     /// The substituted value of an attribute (any of `names`), consumed from the node.

@@ -7,6 +7,7 @@ use l4rs_java_syntax::regex::{translate_whole, JavaRegexError};
 
 use super::binder::Binder;
 use super::node::PNode;
+use super::scripts::{is_script, refuse, ScriptSlot, ScriptUser};
 use crate::model::{DeleteSpec, PathConditionSpec};
 use crate::plugins::Plugin;
 use crate::rolling::{glob_to_regex, parse_age, parse_size};
@@ -22,6 +23,7 @@ pub(super) fn delete_action(binder: &mut Binder, mut node: PNode) -> Option<Dele
     let mut conditions = Vec::new();
     let mut failed = Vec::new();
     let mut recent_first = true;
+    let mut script_condition_seen = false;
     for mut child in std::mem::take(&mut node.children) {
         if child.canonical == Some(Plugin::SortByModificationTime) {
             let child_inserted = child.attrs.len();
@@ -29,9 +31,13 @@ pub(super) fn delete_action(binder: &mut Binder, mut node: PNode) -> Option<Dele
             binder.finish(&child, child_inserted);
         } else if is_condition(&child) {
             conditions.extend(condition(binder, child, &mut failed));
+        } else if child.canonical == Some(Plugin::ScriptCondition) && !script_condition_seen {
+            // log4j2 refuses it (l4rs runs no scripts, see `scripts.rs`) and deletes by the
+            // other conditions alone, which is more than configured.
+            script_condition_seen = true;
+            failed.push(child.position);
+            script_condition(binder, child);
         } else {
-            // A `<ScriptCondition>` (l4rs runs no scripts) or anything else: deleting
-            // without it would delete more than configured.
             failed.push(child.position);
             binder.unusable_child(&node, &child);
         }
@@ -79,6 +85,22 @@ pub(super) fn delete_action(binder: &mut Binder, mut node: PNode) -> Option<Dele
         conditions,
         recent_first,
     })
+}
+
+/// `<ScriptCondition>`: its script is read, then it is refused as log4j2 refuses it without a
+/// script engine.
+pub(super) fn script_condition(binder: &mut Binder, mut node: PNode) {
+    let inserted = node.attrs.len();
+    let mut slot = ScriptSlot::default();
+    for child in std::mem::take(&mut node.children) {
+        if is_script(&child) {
+            slot.offer(binder, &mut node, child);
+        } else {
+            node.refused.push(child);
+        }
+    }
+    binder.finish(&node, inserted);
+    refuse(binder, &node, slot.script.as_ref(), ScriptUser::Condition);
 }
 
 pub(super) fn is_condition(node: &PNode) -> bool {

@@ -4,6 +4,7 @@ use l4rs_core::{FilterResult, Level};
 
 use super::binder::Binder;
 use super::node::PNode;
+use super::scripts::{is_script, refuse, ScriptSlot, ScriptUser};
 use crate::context_map_file::ContextMapFile;
 use crate::model::{FilterSpec, FilterVerdicts};
 use crate::plugins::Plugin;
@@ -250,10 +251,33 @@ pub(crate) fn build_filter(binder: &mut Binder, mut node: PNode) -> Option<Filte
     };
     let inserted_attrs = node.attrs.len();
     let children = std::mem::take(&mut node.children);
-    if canonical == Plugin::Filters {
-        return Some(build_composite(binder, &mut node, children, inserted_attrs));
+    match canonical {
+        Plugin::Filters => Some(build_composite(binder, &mut node, children, inserted_attrs)),
+        Plugin::ScriptFilter => script_filter(binder, node, children, inserted_attrs),
+        _ => build_leaf_filter(binder, node, canonical, inserted_attrs, children),
     }
-    build_leaf_filter(binder, node, canonical, inserted_attrs, children)
+}
+
+/// `<ScriptFilter>`: its script and verdicts are read, then it is refused as log4j2 refuses it
+/// without a script engine (see `scripts.rs`). Always `None`.
+fn script_filter(
+    binder: &mut Binder,
+    mut node: PNode,
+    children: Vec<PNode>,
+    inserted_attrs: usize,
+) -> Option<FilterSpec> {
+    let mut slot = ScriptSlot::default();
+    for child in children {
+        if is_script(&child) {
+            slot.offer(binder, &mut node, child);
+        } else {
+            node.refused.push(child);
+        }
+    }
+    let _ = verdicts(binder, &mut node);
+    binder.finish(&node, inserted_attrs);
+    refuse(binder, &node, slot.script.as_ref(), ScriptUser::Filter);
+    None
 }
 
 /// `<MutableThreadContextMapFilter>`: the file's pairs read now, as log4j2's builder reads

@@ -4,6 +4,7 @@
 
 use super::binder::Binder;
 use super::node::PNode;
+use super::scripts::{is_script, refuse, ScriptSlot, ScriptUser};
 use crate::diagnostic::Severity;
 use crate::model::{
     CsvLayoutKind, EventTemplateAdditionalField, HtmlLayoutSpec, JsonLayoutSpec,
@@ -428,6 +429,10 @@ pub(super) fn build_selector(binder: &mut Binder, mut node: PNode) -> Option<Pat
     let kind = match node.canonical {
         Some(Plugin::MarkerPatternSelector) => PatternSelectorKind::Marker,
         Some(Plugin::LevelPatternSelector) => PatternSelectorKind::Level,
+        Some(Plugin::ScriptPatternSelector) => {
+            script_pattern_selector(binder, node);
+            return None;
+        }
         _ => {
             binder.unsupported(&node);
             return None;
@@ -480,6 +485,36 @@ pub(super) fn build_selector(binder: &mut Binder, mut node: PNode) -> Option<Pat
         return None;
     }
     Some(spec)
+}
+
+/// `<ScriptPatternSelector>`: its script, pattern matches and attributes are read, then it is
+/// refused as log4j2 refuses it without a script engine; the layout keeps its own pattern.
+fn script_pattern_selector(binder: &mut Binder, mut node: PNode) {
+    let inserted = node.attrs.len();
+    let mut slot = ScriptSlot::default();
+    for mut child in std::mem::take(&mut node.children) {
+        if is_script(&child) {
+            slot.offer(binder, &mut node, child);
+        } else if child.canonical == Some(Plugin::PatternMatch) {
+            let child_inserted = child.attrs.len();
+            let _ = binder.string(&mut child, &["key"]);
+            let _ = binder.string(&mut child, &["pattern"]);
+            binder.finish(&child, child_inserted);
+        } else {
+            node.refused.push(child);
+        }
+    }
+    let _ = binder.string(&mut node, &["defaultPattern"]);
+    for flag in ["alwaysWriteExceptions", "disableAnsi", "noConsoleNoAnsi"] {
+        let _ = binder.boolean(&mut node, &[flag], false);
+    }
+    binder.finish(&node, inserted);
+    refuse(
+        binder,
+        &node,
+        slot.script.as_ref(),
+        ScriptUser::PatternSelector,
+    );
 }
 
 fn build_replace(binder: &mut Binder, mut node: PNode) -> Option<ReplaceSpec> {

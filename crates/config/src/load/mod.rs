@@ -29,6 +29,7 @@ mod posix_view_attribute;
 mod rewrite;
 mod rolling;
 mod routing_appender;
+mod scripts;
 mod smtp;
 mod socket;
 mod toplevel;
@@ -271,7 +272,18 @@ fn root_attributes(binder: &mut Binder, root: &xml::Node) -> RootAttributes {
 }
 
 fn bind(root: &xml::Node, source: Option<&Path>, options: LoadOptions) -> Configuration {
+    bind_with_script_languages(root, source, options, scripts::enabled_languages())
+}
+
+/// [`bind`] with the languages `log4j2.Script.enableLanguages` would give (`None`: not set).
+fn bind_with_script_languages(
+    root: &xml::Node,
+    source: Option<&Path>,
+    options: LoadOptions,
+    script_languages: Option<Vec<String>>,
+) -> Configuration {
     let mut binder = Binder::new(source.map(Path::to_path_buf), Substitutor::new(source));
+    binder.script_languages = script_languages;
     let attributes = root_attributes(&mut binder, root);
     if let (Some(level), true) = (attributes.status, options.apply_status_level) {
         status::set_level(level);
@@ -299,15 +311,6 @@ fn bind(root: &xml::Node, source: Option<&Path>, options: LoadOptions) -> Config
     top.children
         .retain(|child| child.canonical != Some(Plugin::Properties));
     binder.substitutor = Substitutor::with_properties(source, properties.clone());
-    if let Some(index) = top
-        .children
-        .iter()
-        .position(|child| child.name.eq_ignore_ascii_case("Scripts"))
-    {
-        let node = top.children.remove(index);
-        binder.unsupported(&node);
-    }
-
     let mut appenders = Vec::new();
     let mut replaced_appenders = Vec::new();
     let mut filters: Vec<FilterSpec> = Vec::new();
@@ -344,6 +347,7 @@ fn bind(root: &xml::Node, source: Option<&Path>, options: LoadOptions) -> Config
             Some(Plugin::Loggers) => {
                 loggers_outcome = Some(loggers::build_loggers(&mut binder, child))
             }
+            Some(Plugin::Scripts) => scripts::build_scripts(&mut binder, child),
             Some(Plugin::CustomLevels) => {
                 toplevel::build_custom_levels(&mut binder, child, &mut custom_levels)
             }

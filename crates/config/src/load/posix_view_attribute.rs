@@ -6,6 +6,7 @@ use super::binder::{Binder, MissingField};
 use super::delete::{condition, is_condition};
 use super::node::PNode;
 use crate::model::PosixViewAttributeSpec;
+use crate::plugins::Plugin;
 
 const CLASS: &str =
     "org.apache.logging.log4j.core.appender.rolling.action.PosixViewAttributeAction";
@@ -24,9 +25,15 @@ pub(super) fn posix_view_attribute_action(
         if is_condition(&child) {
             conditions.extend(condition(binder, child, &mut failed));
         } else {
-            // A log4j2 plugin l4rs lacks may be a condition (`<ScriptCondition>`): without it
-            // the action would change more files. Anything else is ignored, as log4j2 does.
-            if child.is_plugin && child.canonical.is_none() {
+            // A `<ScriptCondition>` (which log4j2 ignores here, unused) or a log4j2 plugin
+            // l4rs lacks may be meant as a condition: without it the action would change more
+            // files. Anything else is ignored, as log4j2 does.
+            let script_condition = child.canonical == Some(Plugin::ScriptCondition);
+            if script_condition {
+                // log4j2 builds it (and refuses it) before it finds no place for it.
+                super::delete::script_condition(binder, child.clone());
+            }
+            if script_condition || (child.is_plugin && child.canonical.is_none()) {
                 failed.push(child.position);
             }
             binder.refuse_child(&mut node, child);

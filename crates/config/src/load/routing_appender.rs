@@ -11,6 +11,7 @@ use super::binder::{parse_java_integer, Binder, MissingField};
 use super::filters::{is_filter, FilterSlot};
 use super::layout::is_layout;
 use super::node::PNode;
+use super::scripts::{is_script, refuse, ScriptSlot, ScriptUser};
 use crate::model::{
     AppenderKind, AppenderSpec, IdlePurgePolicySpec, InlineAppender, RouteSpec, RouteTarget,
     RoutingSpec,
@@ -29,16 +30,13 @@ const TIME_UNITS: &[(&str, u64)] = &[
     ("DAYS", 86_400_000_000_000),
 ];
 
-/// Why l4rs cannot run a `<Script>` (log4j2 runs it with a JSR-223 engine).
-const NO_SCRIPTS: &str = "l4rs has no script engine: use <Routes pattern=\"…\"> with lookups (${ctx:…}, ${event:…}) and a default <Route> instead";
-
 /// Builds one `<Routing>` element; `None` (after log4j2's message) when it cannot be built.
 pub(crate) fn build_routing_appender(binder: &mut Binder, mut node: PNode) -> Option<AppenderSpec> {
     let inserted = node.attrs.len();
     let mut filter = FilterSlot::new();
     let mut routes: Option<Option<Routes>> = None;
     let mut purge_policy = None;
-    let mut default_route_script = None;
+    let mut default_route_script = ScriptSlot::default();
     // The first rewrite policy (`None` inside when it could not be built).
     let mut rewrite_policy = None;
     for child in std::mem::take(&mut node.children) {
@@ -54,7 +52,7 @@ pub(crate) fn build_routing_appender(binder: &mut Binder, mut node: PNode) -> Op
             ) if rewrite_policy.is_none() => {
                 rewrite_policy = Some(super::rewrite::build_policy(binder, child));
             }
-            _ if is_script(&child) => default_route_script = Some(child),
+            _ if is_script(&child) => default_route_script.offer(binder, &mut node, child),
             _ if is_filter(&child) => filter.offer(binder, &node, child),
             // AbstractAppender's builder takes a layout, which RoutingAppender never uses.
             _ if is_layout(&child) => {}
@@ -81,10 +79,8 @@ pub(crate) fn build_routing_appender(binder: &mut Binder, mut node: PNode) -> Op
         );
         return None;
     };
-    if let Some(script) = default_route_script {
-        // log4j2 2.24 runs scripts only with `log4j2.Script.enableLanguages` set; without a
-        // script manager the appender is not created.
-        binder.error_help(&script, "Script support is not enabled", NO_SCRIPTS);
+    if let Some(script) = &default_route_script.script {
+        refuse(binder, &node, Some(script), ScriptUser::Routing);
         return None;
     }
     // RoutingAppender's constructor: later routes without a key are ignored.
@@ -111,11 +107,6 @@ pub(crate) fn build_routing_appender(binder: &mut Binder, mut node: PNode) -> Op
     Some(appender)
 }
 
-/// `<Script>` or `<ScriptRef>`, which l4rs never runs.
-fn is_script(node: &PNode) -> bool {
-    node.name.eq_ignore_ascii_case("Script") || node.name.eq_ignore_ascii_case("ScriptRef")
-}
-
 /// What `<Routes>` holds.
 struct Routes {
     pattern: Option<String>,
@@ -127,14 +118,14 @@ fn build_routes(binder: &mut Binder, mut node: PNode) -> Option<Routes> {
     let inserted = node.attrs.len();
     let mut routes = Vec::new();
     let mut failed = Vec::new();
-    let mut script = None;
+    let mut script = ScriptSlot::default();
     for child in std::mem::take(&mut node.children) {
         if child.canonical == Some(Plugin::Route) {
             if let Some(route) = binder.build_child(child, &mut failed, build_route) {
                 routes.push(route);
             }
-        } else if is_script(&child) && script.is_none() {
-            script = Some(child);
+        } else if is_script(&child) {
+            script.offer(binder, &mut node, child);
         } else {
             binder.unusable_child(&node, &child);
         }
@@ -160,7 +151,7 @@ fn build_routes(binder: &mut Binder, mut node: PNode) -> Option<Routes> {
         binder.error(&node, "No Routes configured.");
         return None;
     }
-    if pattern.is_some() == script.is_some() {
+    if pattern.is_some() == script.script.is_some() {
         binder.report(
             Severity::Warning,
             "In a Routes element, you must configure either a Script element or a pattern attribute.",
@@ -169,9 +160,8 @@ fn build_routes(binder: &mut Binder, mut node: PNode) -> Option<Routes> {
             Some("without a pattern every event takes the default route".to_string()),
         );
     }
-    if let Some(script) = script {
-        // Without a script manager (log4j2 2.24's default) the Routes are not created.
-        binder.error_help(&script, "Script support is not enabled", NO_SCRIPTS);
+    if let Some(script) = &script.script {
+        refuse(binder, &node, Some(script), ScriptUser::Routes);
         return None;
     }
     Some(Routes { pattern, routes })

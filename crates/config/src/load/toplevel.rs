@@ -27,26 +27,7 @@ pub(crate) fn build_properties(binder: &mut Binder, mut node: PNode) -> Vec<(Str
             binder.unusable_child(&child, &grandchild);
         }
         let name = binder.string(&mut child, &["name"]);
-        let text = child.value.clone().filter(|text| !text.is_empty());
-        let value = match text {
-            Some(text) => {
-                if let Some(attribute) = child
-                    .attrs
-                    .iter()
-                    .find(|attr| attr.name.eq_ignore_ascii_case("value"))
-                    .filter(|attr| !attr.value.is_empty())
-                {
-                    let message = format!(
-                        "Configuration contains {} with both attribute value ({}) AND element value ({}). Please specify only one value. Using the element value.",
-                        child.name, attribute.value, text
-                    );
-                    binder.error(&child, message);
-                }
-                let position = child.position;
-                binder.substitute(&text, &child, position)
-            }
-            None => binder.string(&mut child, &["value"]).unwrap_or_default(),
-        };
+        let value = binder.plugin_value(&mut child, "value").unwrap_or_default();
         binder.finish(&child, child_inserted);
         match name {
             Some(name) => {

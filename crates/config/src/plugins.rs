@@ -398,10 +398,34 @@ pub fn is_arbiter(name: &str) -> bool {
         .any(|arbiter| arbiter.eq_ignore_ascii_case(name))
 }
 
-/// The plugins l4rs implements, comma-separated, for messages.
+/// The plugins l4rs implements, comma-separated, for messages. The script plugins are left
+/// out: l4rs builds them only to refuse them as log4j2 does without a script engine.
 pub fn l4rs_plugin_list() -> String {
-    let names: Vec<&str> = Plugin::ALL.iter().map(|plugin| plugin.name()).collect();
+    let names: Vec<&str> = Plugin::ALL
+        .iter()
+        .filter(|plugin| !plugin.is_script_plugin())
+        .map(|plugin| plugin.name())
+        .collect();
     names.join(", ")
+}
+
+impl Plugin {
+    /// True for log4j2's script plugins, which l4rs builds and refuses (it runs no scripts).
+    pub const fn is_script_plugin(self) -> bool {
+        matches!(
+            self,
+            Plugin::Scripts
+                | Plugin::Script
+                | Plugin::ScriptFile
+                | Plugin::ScriptRef
+                | Plugin::ScriptArbiter
+                | Plugin::ScriptAppenderSelector
+                | Plugin::AppenderSet
+                | Plugin::ScriptCondition
+                | Plugin::ScriptPatternSelector
+                | Plugin::ScriptFilter
+        )
+    }
 }
 
 /// The plugin l4rs implements that `name` most likely misspells: the only one within an edit
@@ -507,5 +531,13 @@ mod tests {
         }
         assert_eq!(l4rs_plugin("appender-ref"), Some(Plugin::AppenderRef));
         assert_eq!(l4rs_plugin("SslConfig"), Some(Plugin::Ssl));
+    }
+
+    #[test]
+    fn the_plugin_list_leaves_out_the_script_plugins_l4rs_only_refuses() {
+        let list = l4rs_plugin_list();
+        assert!(list.contains("RegexFilter"), "{list}");
+        assert!(!list.contains("Script"), "{list}");
+        assert_eq!(l4rs_plugin("scriptfilter"), Some(Plugin::ScriptFilter));
     }
 }

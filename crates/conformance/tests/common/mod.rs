@@ -182,10 +182,23 @@ pub(crate) fn replay_output_dir(label: &str, scenario: &Path, oracle: bool) -> P
 /// Runs one side's replay, `command scenario out` (`oracle` for log4j2's, with the oracle's
 /// JVM options), in the scenario's time zone, and returns its stderr. Panics when it fails.
 pub(crate) fn replay_into(command: &Path, scenario: &Path, out: &Path, oracle: bool) -> String {
+    replay_into_with_env(command, scenario, out, oracle, &[])
+}
+
+/// [`replay_into`] with `env` added to the replay's environment (both libraries read log4j2's
+/// properties from `LOG4J_…` variables).
+pub(crate) fn replay_into_with_env(
+    command: &Path,
+    scenario: &Path,
+    out: &Path,
+    oracle: bool,
+    env: &[(&str, &str)],
+) -> String {
     let mut process = Command::new(command);
     process
         .arg(scenario)
         .arg(out)
+        .envs(env.iter().copied())
         .env("TZ", scenario_timezone(scenario));
     if oracle {
         process.env("ORACLE_JAVA_OPTS", oracle_java_opts());

@@ -1,0 +1,1 @@
+logEvent.getLoggerName() == "app.db";

@@ -116,7 +116,7 @@ pub(super) fn build_script(binder: &mut Binder, mut node: PNode) -> Option<Scrip
                     );
                     DEFAULT_LANGUAGE.to_string()
                 });
-            if let Err(failure) = read_script_file(&path) {
+            if let Err(failure) = check_script_file(&path) {
                 let charset = charset.as_deref().unwrap_or("UTF-8");
                 binder.error_help(
                     &node,
@@ -202,10 +202,12 @@ fn language_of_extension(path: &str) -> Option<&'static str> {
         .map(|(_, language)| *language)
 }
 
-/// Reads a `<ScriptFile>`'s file as log4j2 does when it builds the element, for its error
-/// only: the Java exception's simple name when it cannot be read. A plain path or a `file:`
-/// URI is read; l4rs fetches no other URI.
-fn read_script_file(path: &str) -> Result<(), &'static str> {
+/// Checks a `<ScriptFile>`'s file as log4j2 does when it reads it to build the element, for
+/// its error only: the Java exception's simple name when it cannot be read. A plain path or a
+/// `file:` URI is checked; l4rs fetches no other URI. The text itself is never needed, so it is
+/// not read: a device or a FIFO named there (which log4j2 would read without end, or wait on)
+/// is refused instead.
+fn check_script_file(path: &str) -> Result<(), &'static str> {
     let local = path
         .strip_prefix("file://")
         .or_else(|| path.strip_prefix("file:"))
@@ -221,13 +223,16 @@ fn read_script_file(path: &str) -> Result<(), &'static str> {
     }
     // Java's FileInputStream throws FileNotFoundException for a missing file, a folder and a
     // file it may not read alike.
-    let mut file = std::fs::File::open(local).map_err(|_| "FileNotFoundException")?;
-    if file.metadata().is_ok_and(|metadata| metadata.is_dir()) {
+    let metadata = std::fs::metadata(local).map_err(|_| "FileNotFoundException")?;
+    if metadata.is_dir() {
         return Err("FileNotFoundException");
     }
-    std::io::copy(&mut file, &mut std::io::sink())
+    if !metadata.is_file() {
+        return Err("IOException");
+    }
+    std::fs::File::open(local)
         .map(drop)
-        .map_err(|_| "IOException")
+        .map_err(|_| "FileNotFoundException")
 }
 
 /// The one `@PluginElement("Script")` parameter of a plugin: the first script element among

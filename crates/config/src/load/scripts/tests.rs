@@ -128,6 +128,8 @@ fn a_script_file_is_read_and_its_language_follows_its_extension() {
                  <ScriptFile name="plain" path="file://{}" charset="ISO-8859-1"/>
                  <ScriptFile path="{}"/>
                  <ScriptFile path="{}" charset="ISO-8859-1"/>
+                 <ScriptFile path="/dev/zero" language="groovy"/>
+                 <ScriptFile path="https://example.com/filter.js"/>
                </Scripts>"#,
             groovy.display(),
             plain.display(),
@@ -150,6 +152,11 @@ fn a_script_file_is_read_and_its_language_follows_its_extension() {
                 "FileNotFoundException: language=JavaScript, path={}, actualCharset=ISO-8859-1",
                 dir.display()
             ),
+            // Never read: it has no end.
+            "IOException: language=groovy, path=/dev/zero, actualCharset=UTF-8".to_string(),
+            "IOException: language=JavaScript, path=https://example.com/filter.js, actualCharset=UTF-8".to_string(),
+            "Null object returned for ScriptFile in Scripts.".to_string(),
+            "Null object returned for ScriptFile in Scripts.".to_string(),
             "Null object returned for ScriptFile in Scripts.".to_string(),
             "Null object returned for ScriptFile in Scripts.".to_string(),
         ]

@@ -237,6 +237,7 @@ l4rs_plugins! {
     Select => "",
     DefaultArbiter => "",
     ScriptArbiter => "",
+    SpringProfile => "",
     // Appenders and their parts.
     Console => "appender",
     File => "appender",

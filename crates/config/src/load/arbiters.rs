@@ -9,6 +9,7 @@ use super::binder::Binder;
 use super::node::PNode;
 use super::scripts::{build_script, is_script, refuse, ScriptUser};
 use crate::plugins::{self, Plugin};
+use crate::spring_profiles;
 use crate::substitute;
 
 /// Replaces the arbiters anywhere below `node`.
@@ -86,6 +87,29 @@ fn script_arbiter(binder: &mut Binder, node: &mut PNode) {
     refuse(binder, node, script.as_ref(), ScriptUser::Arbiter);
 }
 
+/// `<SpringProfile name="…">`: whether its profile expressions hold for the profiles in
+/// effect (`crate::spring_profiles`). Without a name (or with an empty one) it never holds, as
+/// in log4j2; an expression Spring refuses is reported, and the arbiter does not hold.
+fn spring_profile(binder: &mut Binder, node: &mut PNode) -> bool {
+    let Some(names) = binder
+        .string(node, &["name"])
+        .filter(|names| !names.is_empty())
+    else {
+        return false;
+    };
+    match spring_profiles::parse_profiles(&names) {
+        Ok(expression) => expression.holds(&spring_profiles::profiles_in_effect()),
+        Err(error) => {
+            binder.error_help(
+                node,
+                error.to_string(),
+                "write profile names joined by & or | (not both without parentheses), ! to negate; the arbiter's elements are dropped",
+            );
+            false
+        }
+    }
+}
+
 /// Builds one arbiter and says whether its condition holds.
 fn evaluate(binder: &mut Binder, node: &mut PNode) -> bool {
     let inserted = node.attrs.len();
@@ -108,6 +132,7 @@ fn evaluate(binder: &mut Binder, node: &mut PNode) -> bool {
                 (None, _) => false,
             }
         }
+        "springprofile" => spring_profile(binder, node),
         // No Java class is ever present in a Rust process.
         "classarbiter" => {
             let _ = binder.string(node, &["className"]);

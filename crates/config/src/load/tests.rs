@@ -574,6 +574,38 @@ fn environment_arbiters_keep_their_children_when_the_variable_matches() {
 }
 
 #[test]
+fn spring_profile_arbiters_hold_for_the_active_profiles() {
+    // The only test that sets the property; `SPRING_PROFILES_ACTIVE` comes after it.
+    crate::set_system_property("spring.profiles.active", "prod, eu");
+    let config = load(
+        r#"<Configuration>
+  <Appenders>
+    <SpringProfile name="prod"><Console name="Prod"/></SpringProfile>
+    <SpringProfile name="dev"><Console name="Dev"/></SpringProfile>
+    <SpringProfile name="dev, eu"><Console name="DevOrEu"/></SpringProfile>
+    <SpringProfile name="prod &amp; !us"><Console name="ProdNotUs"/></SpringProfile>
+    <SpringProfile name="default"><Console name="DefaultProfile"/></SpringProfile>
+    <SpringProfile><Console name="NoName"/></SpringProfile>
+    <SpringProfile name="a &amp; b | c"><Console name="Malformed"/></SpringProfile>
+    <Select>
+      <SpringProfile name="dev | staging"><Console name="Staging"/></SpringProfile>
+      <SpringProfile name="prod"><Console name="Selected"/></SpringProfile>
+      <DefaultArbiter><Console name="Otherwise"/></DefaultArbiter>
+    </Select>
+  </Appenders>
+  <Loggers><Root/></Loggers>
+</Configuration>"#,
+    );
+    crate::clear_system_property("spring.profiles.active");
+    let names: Vec<&str> = config.appenders.iter().map(|a| a.name.as_str()).collect();
+    assert_eq!(names, ["Prod", "DevOrEu", "ProdNotUs", "Selected"]);
+    assert_eq!(
+        messages(&config),
+        ["Malformed profile expression [a & b | c]"]
+    );
+}
+
+#[test]
 fn custom_levels_register_in_document_order() {
     let config = load(
         r#"<Configuration>

@@ -173,6 +173,41 @@ impl Binder {
         );
     }
 
+    /// log4j2's report of a plugin builder whose `build()` threw `cause` (a Java exception as
+    /// it prints, `java.lang.NullPointerException: layout`): the builder's failure, whose text
+    /// ends with the cause twice (its message, then the exception), then log4j2's fallback to a
+    /// factory method, which the plugin lacks. `position` (default: the element) and `help`
+    /// belong to the first message.
+    pub(crate) fn builder_threw(
+        &mut self,
+        node: &PNode,
+        java_class: &str,
+        cause: &str,
+        position: Option<Position>,
+        help: impl Into<String>,
+    ) {
+        self.report(
+            Severity::Error,
+            format!(
+                "Could not create plugin of type class {java_class} for element {}: {cause} {cause}",
+                node.name
+            ),
+            Some(node),
+            position,
+            Some(help.into()),
+        );
+        let missing = format!(
+            "java.lang.IllegalStateException: No factory method found for class {java_class}"
+        );
+        self.error(
+            node,
+            format!(
+                "Unable to invoke factory method in class {java_class} for element {}: {missing} {missing}",
+                node.name
+            ),
+        );
+    }
+
     /// log4j2's report of a plugin builder whose required fields are missing: each field's
     /// validator message (those it has, in the builder's order), then the builder's refusal
     /// naming them all. The plugin is not created, and its other attributes are not checked.

@@ -293,14 +293,12 @@ fn mutable_context_map(
     const CLASS: &str = "org.apache.logging.log4j.core.filter.MutableThreadContextMapFilter";
     let Some(location) = location else {
         // log4j2's builder makes a File of the null location.
-        binder.error_help(
+        binder.builder_threw(
             node,
-            format!("Could not create plugin of type class {CLASS} for element {}: java.lang.NullPointerException java.lang.NullPointerException", node.name),
+            CLASS,
+            "java.lang.NullPointerException",
+            None,
             "add configLocation=\"…\" naming the JSON file of key/value pairs; the filter is not created",
-        );
-        binder.error(
-            node,
-            format!("Unable to invoke factory method in class {CLASS} for element {}: java.lang.IllegalStateException: No factory method found for class {CLASS} java.lang.IllegalStateException: No factory method found for class {CLASS}", node.name),
         );
         return None;
     };

@@ -120,15 +120,12 @@ pub(crate) fn build_gelf_layout(binder: &mut Binder, mut node: PNode) -> Option<
     }
     binder.finish(&node, inserted);
     if spec.include_null_delimiter && spec.compression != GelfCompression::Off {
-        binder.error_help(
+        binder.builder_threw(
             &node,
-            "Could not create plugin of type class org.apache.logging.log4j.core.layout.GelfLayout for element GelfLayout: java.lang.IllegalArgumentException: null delimiter cannot be used with compression java.lang.IllegalArgumentException: null delimiter cannot be used with compression",
+            "org.apache.logging.log4j.core.layout.GelfLayout",
+            "java.lang.IllegalArgumentException: null delimiter cannot be used with compression",
+            None,
             "set compressionType=\"OFF\" on <GelfLayout> to use includeNullDelimiter; the appender uses its default layout",
-        );
-        // The builder threw, so log4j2 tries the plugin's factory method, which GelfLayout lacks.
-        binder.error(
-            &node,
-            "Unable to invoke factory method in class org.apache.logging.log4j.core.layout.GelfLayout for element GelfLayout: java.lang.IllegalStateException: No factory method found for class org.apache.logging.log4j.core.layout.GelfLayout java.lang.IllegalStateException: No factory method found for class org.apache.logging.log4j.core.layout.GelfLayout",
         );
         return None;
     }

@@ -117,14 +117,12 @@ pub(crate) fn build_http_appender(binder: &mut Binder, mut node: PNode) -> Optio
     if !layout_seen {
         // `Objects.requireNonNull(layout, "layout")` in the appender's constructor; the builder
         // threw, so log4j2 then tries the plugin's factory method, which it lacks.
-        binder.error_help(
+        binder.builder_threw(
             &node,
-            format!("Could not create plugin of type class {CLASS} for element {}: java.lang.NullPointerException: layout java.lang.NullPointerException: layout", node.name),
+            CLASS,
+            "java.lang.NullPointerException: layout",
+            None,
             format!("add a layout (e.g. <JsonTemplateLayout/> or <PatternLayout pattern=\"%m\"/>) to <{}>; {name} is not created", node.name),
-        );
-        binder.error(
-            &node,
-            format!("Unable to invoke factory method in class {CLASS} for element {element}: java.lang.IllegalStateException: No factory method found for class {CLASS} java.lang.IllegalStateException: No factory method found for class {CLASS}", element = node.name),
         );
         return None;
     }

@@ -69,16 +69,12 @@ pub(super) fn posix_view_attribute_action(
         Some(text) => match crate::posix::parse_permissions(text) {
             Some(mode) => Some(mode),
             None => {
-                binder.report(
-                    crate::Severity::Error,
-                    format!("Could not create plugin of type class {CLASS} for element {}: java.lang.IllegalArgumentException: Invalid mode java.lang.IllegalArgumentException: Invalid mode", node.name),
-                    Some(&node),
-                    permissions_position,
-                    Some(format!("filePermissions takes nine characters such as rw-r-----; {text:?} is not one; the action on {base_path} is ignored")),
-                );
-                binder.error(
+                binder.builder_threw(
                     &node,
-                    format!("Unable to invoke factory method in class {CLASS} for element {element}: java.lang.IllegalStateException: No factory method found for class {CLASS} java.lang.IllegalStateException: No factory method found for class {CLASS}", element = node.name),
+                    CLASS,
+                    "java.lang.IllegalArgumentException: Invalid mode",
+                    permissions_position,
+                    format!("filePermissions takes nine characters such as rw-r-----; {text:?} is not one; the action on {base_path} is ignored"),
                 );
                 return None;
             }

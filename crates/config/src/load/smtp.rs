@@ -99,20 +99,13 @@ pub(crate) fn build_smtp_appender(binder: &mut Binder, mut node: PNode) -> Optio
     binder.finish(&node, inserted);
     let name = name.expect("checked above");
     if buffer_size < 0 {
-        binder.report(
-            crate::Severity::Error,
-            format!(
-                "Could not create plugin of type class {CLASS} for element {element}: java.lang.IllegalArgumentException: The maxSize argument ({buffer_size}) cannot be negative. java.lang.IllegalArgumentException: The maxSize argument ({buffer_size}) cannot be negative.",
-                element = node.name
-            ),
-            Some(&node),
-            buffer_size_position,
-            Some(format!("use a bufferSize of 0 or more; {name} is not created")),
-        );
-        // The builder threw, so log4j2 tries the plugin's factory method, which it lacks.
-        binder.error(
+        let cause = format!("java.lang.IllegalArgumentException: The maxSize argument ({buffer_size}) cannot be negative.");
+        binder.builder_threw(
             &node,
-            format!("Unable to invoke factory method in class {CLASS} for element {element}: java.lang.IllegalStateException: No factory method found for class {CLASS} java.lang.IllegalStateException: No factory method found for class {CLASS}", element = node.name),
+            CLASS,
+            &cause,
+            buffer_size_position,
+            format!("use a bufferSize of 0 or more; {name} is not created"),
         );
         return None;
     }

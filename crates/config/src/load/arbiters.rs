@@ -2,7 +2,7 @@
 //!
 //! As in log4j2, an arbiter whose condition holds is replaced by its children, which are
 //! appended after the parent's other children (not put back in place); a `<Select>` keeps the
-//! children of its first arbiter that holds (`<DefaultArbiter>` always does). A
+//! children of its first arbiter that holds, a `<DefaultArbiter>`'s only when no other does. A
 //! `<ScriptArbiter>` never holds: l4rs runs no scripts.
 
 use super::binder::Binder;
@@ -50,6 +50,10 @@ pub(crate) fn process(binder: &mut Binder, node: &mut PNode) {
 fn select(binder: &mut Binder, mut node: PNode) -> Vec<PNode> {
     let inserted = node.attrs.len();
     binder.finish(&node, inserted);
+    // log4j2 builds every arbiter of the Select, then takes the first that holds other than a
+    // `<DefaultArbiter>`, else the `<DefaultArbiter>`, wherever it stands.
+    let mut chosen = None;
+    let mut default = None;
     for mut child in std::mem::take(&mut node.children) {
         if !plugins::is_arbiter(&child.name) || child.canonical == Some(Plugin::Select) {
             let message = format!(
@@ -65,12 +69,20 @@ fn select(binder: &mut Binder, mut node: PNode) -> Vec<PNode> {
             script_arbiter(binder, &mut child);
             continue;
         }
-        if evaluate(binder, &mut child) {
-            process(binder, &mut child);
-            return child.children;
+        let holds = evaluate(binder, &mut child);
+        if child.canonical == Some(Plugin::DefaultArbiter) {
+            default.get_or_insert(child);
+        } else if holds && chosen.is_none() {
+            chosen = Some(child);
         }
     }
-    Vec::new()
+    match chosen.or(default) {
+        Some(mut child) => {
+            process(binder, &mut child);
+            child.children
+        }
+        None => Vec::new(),
+    }
 }
 
 /// `<ScriptArbiter>`: its first script element is built and taken out of its children, then

@@ -574,6 +574,23 @@ fn environment_arbiters_keep_their_children_when_the_variable_matches() {
 }
 
 #[test]
+fn a_select_takes_its_default_arbiter_only_when_nothing_else_holds() {
+    crate::set_system_property("l4rs.test.selectDefaultLast", "on");
+    let xml = r#"<Configuration><Appenders><Select>
+        <DefaultArbiter><File name="f" fileName="/tmp/l4rs-default.log"/></DefaultArbiter>
+        <SystemPropertyArbiter propertyName="l4rs.test.selectDefaultLast"><File name="f" fileName="/tmp/l4rs-chosen.log"/></SystemPropertyArbiter>
+      </Select></Appenders><Loggers><Root level="info"><AppenderRef ref="f"/></Root></Loggers></Configuration>"#;
+    let config = load(xml);
+    crate::clear_system_property("l4rs.test.selectDefaultLast");
+    assert!(config.diagnostics.is_empty(), "{:?}", messages(&config));
+    assert!(
+        matches!(&config.appenders[0].kind, crate::model::AppenderKind::File(file) if file.file_name.ends_with("l4rs-chosen.log")),
+        "{:?}",
+        config.appenders[0].kind
+    );
+}
+
+#[test]
 fn spring_profile_arbiters_hold_for_the_active_profiles() {
     // The only test that sets the property; `SPRING_PROFILES_ACTIVE` comes after it.
     crate::set_system_property("spring.profiles.active", "prod, eu");

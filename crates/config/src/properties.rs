@@ -8,9 +8,13 @@
 /// environment variable log4j2 derives from it (see [`environment_variable_name`]). An empty
 /// value counts as none.
 pub fn property(name: &str) -> Option<String> {
-    crate::system_property(name)
-        .or_else(|| std::env::var(environment_variable_name(name)).ok())
-        .filter(|value| !value.is_empty())
+    property_as_given(name).filter(|value| !value.is_empty())
+}
+
+/// [`property`], with an empty value kept: for the properties whose empty value log4j2 reads
+/// as a value.
+pub fn property_as_given(name: &str) -> Option<String> {
+    crate::system_property(name).or_else(|| std::env::var(environment_variable_name(name)).ok())
 }
 
 /// log4j2's environment form of a property name: the `log4j2.`/`log4j.` prefix dropped, the
@@ -68,12 +72,24 @@ mod tests {
 
     #[test]
     fn a_system_property_comes_before_the_environment_and_empty_is_none() {
+        // Names no other test uses, so setting them cannot change what another test sees.
         let name = "l4rs.test.propertiesModule";
+        let variable = environment_variable_name(name);
+        assert_eq!(variable, "LOG4J_L4RS_TEST_PROPERTIES_MODULE");
         assert_eq!(property(name), None);
+        std::env::set_var(&variable, "from the environment");
+        assert_eq!(property(name).as_deref(), Some("from the environment"));
         crate::set_system_property(name, "");
-        assert_eq!(property(name), None);
+        assert_eq!(property(name), None, "an empty value is none");
+        assert_eq!(property_as_given(name).as_deref(), Some(""));
         crate::set_system_property(name, "set");
-        assert_eq!(property(name).as_deref(), Some("set"));
+        assert_eq!(
+            property(name).as_deref(),
+            Some("set"),
+            "before the environment"
+        );
         crate::clear_system_property(name);
+        std::env::remove_var(&variable);
+        assert_eq!(property(name), None);
     }
 }

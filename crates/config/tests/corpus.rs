@@ -100,6 +100,22 @@ fn unsupported_plugins(config: &Configuration, features: &str) -> Vec<String> {
     plugins.into_values().collect()
 }
 
+/// True for an error that a refused script gives, or that follows from one: the refusal, a
+/// script file the corpus lacks, the plugin or the `<Delete>` not created, and references to
+/// the appenders that were not.
+fn follows_from_refused_scripts(message: &str) -> bool {
+    const CAUSED: &[&str] = &[
+        "Script support is not enabled",
+        "FileNotFoundException: language=",
+        "Null object returned for Script",
+        "Null object returned for Routing in Appenders.",
+        "No routes defined for RoutingAppender ",
+        "Delete action on ",
+        "Unable to locate appender ",
+    ];
+    CAUSED.iter().any(|caused| message.starts_with(caused))
+}
+
 /// One corpus file's outcome.
 struct Row {
     name: String,
@@ -202,10 +218,14 @@ fn load_survey() -> Option<Survey> {
             .next()
             .map(|d| d.message.chars().take(120).collect::<String>())
             .unwrap_or_default();
+        // Refused scripts, and no error but those and what follows from them.
         let scripts_refused = config
             .diagnostics
             .iter()
-            .any(|d| d.message == "Script support is not enabled");
+            .any(|d| d.message == "Script support is not enabled")
+            && config
+                .diagnostics_at_least(Severity::Error)
+                .all(|d| follows_from_refused_scripts(&d.message));
         let class = if !plugins.is_empty() {
             Class::UnsupportedPlugins(plugins)
         } else if scripts_refused && !negative {

@@ -88,14 +88,16 @@ fn select(binder: &mut Binder, mut node: PNode) -> Vec<PNode> {
 /// `<ScriptArbiter>`: its first script element is built and taken out of its children, then
 /// it is refused as log4j2 refuses it without a script engine (see `scripts.rs`).
 fn script_arbiter(binder: &mut Binder, node: &mut PNode) {
+    // log4j2 reports leftover attributes as it makes the builder, before `build()` makes the
+    // script.
     let inserted = node.attrs.len();
+    binder.finish(node, inserted);
     let script = node
         .children
         .iter()
         .position(is_script)
         .map(|index| node.children.remove(index))
         .and_then(|script| build_script(binder, script));
-    binder.finish(node, inserted);
     refuse(binder, node, script.as_ref(), ScriptUser::Arbiter);
 }
 

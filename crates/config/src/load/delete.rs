@@ -31,12 +31,17 @@ pub(super) fn delete_action(binder: &mut Binder, mut node: PNode) -> Option<Dele
             binder.finish(&child, child_inserted);
         } else if is_condition(&child) {
             conditions.extend(condition(binder, child, &mut failed));
-        } else if child.canonical == Some(Plugin::ScriptCondition) && !script_condition_seen {
+        } else if child.canonical == Some(Plugin::ScriptCondition) {
             // log4j2 refuses it (l4rs runs no scripts, see `scripts.rs`) and deletes by the
-            // other conditions alone, which is more than configured.
-            script_condition_seen = true;
+            // other conditions alone, which is more than configured. It builds a second one
+            // too, then finds no place for it.
             failed.push(child.position);
-            script_condition(binder, child);
+            if std::mem::replace(&mut script_condition_seen, true) {
+                script_condition(binder, child.clone());
+                binder.unusable_child(&node, &child);
+            } else {
+                script_condition(binder, child);
+            }
         } else {
             failed.push(child.position);
             binder.unusable_child(&node, &child);

@@ -25,15 +25,13 @@ pub(super) fn posix_view_attribute_action(
         if is_condition(&child) {
             conditions.extend(condition(binder, child, &mut failed));
         } else {
-            // A `<ScriptCondition>` (which log4j2 ignores here, unused) or a log4j2 plugin
-            // l4rs lacks may be meant as a condition: without it the action would change more
-            // files. Anything else is ignored, as log4j2 does.
-            let script_condition = child.canonical == Some(Plugin::ScriptCondition);
-            if script_condition {
-                // log4j2 builds it (and refuses it) before it finds no place for it.
+            // A log4j2 plugin l4rs lacks may be a condition: without it the action would
+            // change more files. A `<ScriptCondition>` is none here: log4j2 builds it (and
+            // refuses it, see `scripts.rs`), then finds no place for it and changes the files
+            // the other conditions accept, with or without a script engine; so does l4rs.
+            if child.canonical == Some(Plugin::ScriptCondition) {
                 super::delete::script_condition(binder, child.clone());
-            }
-            if script_condition || (child.is_plugin && child.canonical.is_none()) {
+            } else if child.is_plugin && child.canonical.is_none() {
                 failed.push(child.position);
             }
             binder.refuse_child(&mut node, child);

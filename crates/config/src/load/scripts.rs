@@ -1,8 +1,9 @@
 //! log4j2's script plugins, built as log4j2 2.19 builds them on a JVM that has no script engine
 //! for their language, which is what l4rs is.
 //!
-//! `<Script>`, `<ScriptFile>` and `<ScriptRef>` are read and checked with log4j2's messages (a
-//! `<ScriptFile>` is read from disk, as log4j2 reads it), and every plugin that would run one
+//! `<Script>`, `<ScriptFile>` and `<ScriptRef>` are checked with log4j2's messages (a
+//! `<ScriptFile>` must be a file that could be read, as log4j2 reads it), and every plugin that
+//! would run one
 //! (`<ScriptFilter>`, `<ScriptCondition>`, `<ScriptPatternSelector>`,
 //! `<ScriptAppenderSelector>`, `<ScriptArbiter>`, and `<Routing>`'s scripts) is refused as
 //! log4j2 refuses it:
@@ -15,8 +16,9 @@
 //! So a configuration with scripts loads as it loads in log4j2 by default, and the rest of it
 //! works. Where log4j2 then goes on in a way that loses or deletes more than configured, l4rs
 //! does not: a `<Delete>` whose `<ScriptCondition>` is refused deletes nothing (`delete.rs`),
-//! and a `<Select>` holding a refused `<ScriptArbiter>` goes on to its next arbiter
-//! (`arbiters.rs`).
+//! a `<Select>` holding a refused `<ScriptArbiter>` goes on to its other arbiters
+//! (`arbiters.rs`), and a `<Routing>` whose default-route script is a reference is refused
+//! alone, where log4j2 fails to start the whole configuration.
 
 use super::binder::{Binder, MissingField};
 use super::node::PNode;
@@ -30,14 +32,37 @@ pub(crate) const ENABLE_LANGUAGES_PROPERTY: &str = "log4j2.Script.enableLanguage
 const DEFAULT_LANGUAGE: &str = "JavaScript";
 
 /// The languages [`ENABLE_LANGUAGES_PROPERTY`] allows, lower-cased as log4j2 compares them;
-/// `None` when it is not set, and log4j2 then has no script manager at all.
+/// `None` when it is not set, and log4j2 then has no script manager at all. An empty value
+/// is a manager that allows no language.
 pub(crate) fn enabled_languages() -> Option<Vec<String>> {
-    crate::properties::property(ENABLE_LANGUAGES_PROPERTY).map(|list| {
-        // log4j2's `Strings.splitList`: commas, with the blanks around them.
-        list.split(',')
-            .map(|language| language.trim().to_lowercase())
-            .collect()
-    })
+    crate::properties::property_as_given(ENABLE_LANGUAGES_PROPERTY).map(|list| split_list(&list))
+}
+
+/// log4j2's `Strings.splitList`, Java's `split("\\s*,\\s*")`: the blanks next to a comma
+/// go with it, trailing empty items are dropped, and a text without a comma is one item.
+fn split_list(list: &str) -> Vec<String> {
+    let pieces: Vec<&str> = list.split(',').collect();
+    if pieces.len() == 1 {
+        return vec![list.to_lowercase()];
+    }
+    let last = pieces.len() - 1;
+    let mut languages: Vec<String> = pieces
+        .iter()
+        .enumerate()
+        .map(|(index, piece)| {
+            let piece = if index > 0 { piece.trim_start() } else { piece };
+            let piece = if index < last {
+                piece.trim_end()
+            } else {
+                piece
+            };
+            piece.to_lowercase()
+        })
+        .collect();
+    while languages.last().is_some_and(String::is_empty) {
+        languages.pop();
+    }
+    languages
 }
 
 /// One script element, built.
@@ -52,9 +77,12 @@ pub(super) struct Script {
 }
 
 impl Script {
-    /// The name as log4j2's messages print it.
+    /// The name as log4j2's script manager prints it: a `<Script>` without one is named by
+    /// Java's `Object.toString`, whose hash l4rs cannot know.
     fn shown_name(&self) -> &str {
-        self.name.as_deref().unwrap_or("null")
+        self.name
+            .as_deref()
+            .unwrap_or("org.apache.logging.log4j.core.script.Script@…")
     }
 }
 
@@ -93,7 +121,8 @@ pub(super) fn build_script(binder: &mut Binder, mut node: PNode) -> Option<Scrip
             let name = binder.string(&mut node, &["name"]);
             let language = binder.string(&mut node, &["language"]);
             let path = binder.string(&mut node, &["path"]);
-            let _watched = binder.boolean(&mut node, &["isWatched"], false);
+            // Read for its place in log4j2's order of messages: nothing is ever watched.
+            let _ = binder.boolean(&mut node, &["isWatched"], false);
             let charset = binder.charset(&mut node, &["charset"]);
             binder.finish(&node, inserted);
             let Some(path) = path else {
@@ -104,8 +133,9 @@ pub(super) fn build_script(binder: &mut Binder, mut node: PNode) -> Option<Scrip
                 );
                 return None;
             };
+            let local = local_path(&path);
             let language = language
-                .or_else(|| language_of_extension(&path).map(str::to_string))
+                .or_else(|| local.and_then(language_of_extension).map(str::to_string))
                 .unwrap_or_else(|| {
                     binder.report(
                         crate::Severity::Info,
@@ -116,7 +146,7 @@ pub(super) fn build_script(binder: &mut Binder, mut node: PNode) -> Option<Scrip
                     );
                     DEFAULT_LANGUAGE.to_string()
                 });
-            if let Err(failure) = check_script_file(&path) {
+            if let Err(failure) = local.ok_or("IOException").and_then(check_script_file) {
                 let charset = charset.as_deref().unwrap_or("UTF-8");
                 binder.error_help(
                     &node,
@@ -202,12 +232,9 @@ fn language_of_extension(path: &str) -> Option<&'static str> {
         .map(|(_, language)| *language)
 }
 
-/// Checks a `<ScriptFile>`'s file as log4j2 does when it reads it to build the element, for
-/// its error only: the Java exception's simple name when it cannot be read. A plain path or a
-/// `file:` URI is checked; l4rs fetches no other URI. The text itself is never needed, so it is
-/// not read: a device or a FIFO named there (which log4j2 would read without end, or wait on)
-/// is refused instead.
-fn check_script_file(path: &str) -> Result<(), &'static str> {
+/// The file a `<ScriptFile>`'s `path` names: a plain path, or a `file:` URI's path; `None`
+/// for another URI, which l4rs does not fetch (log4j2 reads it through `java.net.URL`).
+fn local_path(path: &str) -> Option<&str> {
     let local = path
         .strip_prefix("file://")
         .or_else(|| path.strip_prefix("file:"))
@@ -218,21 +245,31 @@ fn check_script_file(path: &str) -> Result<(), &'static str> {
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || "+.-".contains(c))
     });
-    if has_scheme {
-        return Err("IOException");
-    }
+    (!has_scheme).then_some(local)
+}
+
+/// Checks that a `<ScriptFile>`'s file can be read, as log4j2 reads it to build the element:
+/// the Java exception's simple name when it cannot. The text itself is never needed, so it is
+/// not read, and the file is opened without waiting: a device or a FIFO named there (which
+/// log4j2 would read without end, or wait on) is refused instead.
+fn check_script_file(local: &str) -> Result<(), &'static str> {
+    use std::os::unix::fs::OpenOptionsExt as _;
     // Java's FileInputStream throws FileNotFoundException for a missing file, a folder and a
     // file it may not read alike.
-    let metadata = std::fs::metadata(local).map_err(|_| "FileNotFoundException")?;
+    let file = std::fs::File::options()
+        .read(true)
+        // A FIFO opened for reading then returns at once instead of waiting for a writer.
+        .custom_flags(libc::O_NONBLOCK)
+        .open(local)
+        .map_err(|_| "FileNotFoundException")?;
+    let metadata = file.metadata().map_err(|_| "IOException")?;
     if metadata.is_dir() {
-        return Err("FileNotFoundException");
+        Err("FileNotFoundException")
+    } else if metadata.is_file() {
+        Ok(())
+    } else {
+        Err("IOException")
     }
-    if !metadata.is_file() {
-        return Err("IOException");
-    }
-    std::fs::File::open(local)
-        .map(drop)
-        .map_err(|_| "FileNotFoundException")
 }
 
 /// The one `@PluginElement("Script")` parameter of a plugin: the first script element among
@@ -248,6 +285,8 @@ impl ScriptSlot {
     /// Offers `child`, a script element, to the slot of `parent`.
     pub(super) fn offer(&mut self, binder: &mut Binder, parent: &mut PNode, child: PNode) {
         if std::mem::replace(&mut self.offered, true) {
+            // log4j2 builds every child before its parent looks at them.
+            let _ = build_script(binder, child.clone());
             parent.refused.push(child);
         } else {
             self.script = build_script(binder, child);
@@ -314,22 +353,53 @@ pub(super) fn refuse(binder: &mut Binder, node: &PNode, script: Option<&Script>,
         return;
     };
     let Some(language) = &script.language else {
-        // No script is ever added, so none can be found by name.
-        let message = format!(
-            "No script with name {} has been declared.",
-            script.shown_name()
-        );
-        let message = match user {
-            ScriptUser::Condition => format!("ScriptCondition: {message}"),
-            _ => message,
-        };
-        binder.error_help(&script.at, message, user.help());
+        refuse_reference(binder, node, script, user);
         return;
     };
     add(binder, script, language, &languages, user.help());
     if user == ScriptUser::Routes {
         // log4j2's `Routes` builder tries to add a script that is not a reference twice.
         add(binder, script, language, &languages, user.help());
+    }
+}
+
+/// What log4j2 reports of `user` given a `<ScriptRef>` while its script manager exists. No
+/// script is ever added to it, so none is found by name.
+fn refuse_reference(binder: &mut Binder, node: &PNode, script: &Script, user: ScriptUser) {
+    let missing = format!(
+        "No script with name {} has been declared.",
+        script.shown_name()
+    );
+    match user {
+        ScriptUser::Condition => {
+            binder.error_help(&script.at, format!("ScriptCondition: {missing}"), user.help());
+        }
+        ScriptUser::AppenderSelector | ScriptUser::Routes => {
+            // Both hand the reference to the script manager, which reads its language: null.
+            let class = if user == ScriptUser::Routes {
+                "org.apache.logging.log4j.core.appender.routing.Routes"
+            } else {
+                "org.apache.logging.log4j.core.appender.ScriptAppenderSelector"
+            };
+            binder.builder_threw(
+                node,
+                class,
+                "java.lang.NullPointerException: Cannot invoke \"String.toLowerCase(java.util.Locale)\" because the return value of \"org.apache.logging.log4j.core.script.AbstractScript.getLanguage()\" is null",
+                Some(script.at.position),
+                user.help(),
+            );
+        }
+        ScriptUser::Routing => binder.error_help(
+            &script.at,
+            missing,
+            format!(
+                "log4j2 creates the appender, then fails to start the whole configuration with a NullPointerException; l4rs does not create the Routing appender. {}",
+                user.help()
+            ),
+        ),
+        ScriptUser::Filter | ScriptUser::PatternSelector | ScriptUser::Arbiter => {
+            binder.error_help(&script.at, missing, user.help());
+        }
     }
 }
 
@@ -399,16 +469,18 @@ pub(super) fn script_appender_selector(
     for child in std::mem::take(&mut node.children) {
         if is_script(&child) {
             slot.offer(binder, &mut node, child);
-        } else if child.canonical == Some(Plugin::AppenderSet) && !appender_set_seen {
-            appender_set_seen = true;
+        } else if child.canonical == Some(Plugin::AppenderSet) {
             appender_set(binder, &child);
+            if std::mem::replace(&mut appender_set_seen, true) {
+                node.refused.push(child);
+            }
         } else {
             node.refused.push(child);
         }
     }
     let name = binder.string(&mut node, &["name"]);
-    binder.finish(&node, inserted);
-    // The builder's required fields, in its order: appenderSet, name, script.
+    // The builder's required fields, in its order: appenderSet, name, script. log4j2 refuses
+    // them before it looks at leftover attributes and children.
     let mut missing = Vec::new();
     if !appender_set_seen {
         missing.push(
@@ -416,11 +488,9 @@ pub(super) fn script_appender_selector(
                 .added_as("an <AppenderSet>"),
         );
     }
-    if name.is_none() {
-        missing.push(MissingField::attribute(
-            "name",
-            "The parameter is null: name",
-        ));
+    if name.as_deref().is_none_or(str::is_empty) {
+        missing
+            .push(MissingField::attribute("name", "The parameter is null: name").given_as(&name));
     }
     if slot.script.is_none() {
         missing.push(
@@ -436,6 +506,7 @@ pub(super) fn script_appender_selector(
         );
         return None;
     }
+    binder.finish(&node, inserted);
     refuse(
         binder,
         &node,
@@ -448,8 +519,14 @@ pub(super) fn script_appender_selector(
 /// `<AppenderSet>`: log4j2 keeps its children unbuilt by their `name`, and reports one that has
 /// none.
 fn appender_set(binder: &mut Binder, node: &PNode) {
-    // Java prints each unbuilt child node, and the list of them, as `null`.
-    let children = vec!["null"; node.children.len()].join(", ");
+    // Java prints each unbuilt child node, and the list of them, as `null`; a long list is
+    // cut, so that a file with many unnamed children does not give messages quadratic in size.
+    const LISTED: usize = 32;
+    let count = node.children.len();
+    let mut children = vec!["null"; count.min(LISTED)].join(", ");
+    if count > LISTED {
+        children.push_str(&format!(", … ({count} in all)"));
+    }
     for child in &node.children {
         if !child.attrs.iter().any(|attr| attr.name == "name") {
             binder.error_help(

@@ -529,10 +529,16 @@ pub(crate) fn load_appenders(appenders: &str) -> (Configuration, Vec<String>) {
         r#"<Configuration><Appenders>{appenders}</Appenders><Loggers><Root level="error"/></Loggers></Configuration>"#
     );
     let configuration = load_str(&xml, None).expect("parses");
-    let messages = configuration
+    let messages = diagnostic_messages(&configuration);
+    (configuration, messages)
+}
+
+/// For the loaders' unit tests: the messages of a load's diagnostics, in order.
+#[cfg(test)]
+pub(crate) fn diagnostic_messages(configuration: &Configuration) -> Vec<String> {
+    configuration
         .diagnostics
         .iter()
         .map(|d| d.message.clone())
-        .collect();
-    (configuration, messages)
+        .collect()
 }

@@ -8,11 +8,7 @@ fn load(text: &str) -> Configuration {
 }
 
 fn messages(config: &Configuration) -> Vec<String> {
-    config
-        .diagnostics
-        .iter()
-        .map(|d| d.message.clone())
-        .collect()
+    diagnostic_messages(config)
 }
 
 fn pattern(config: &Configuration, appender: &str) -> String {

@@ -10,12 +10,19 @@ fn load_with(xml: &str, languages: Option<&[&str]>) -> (Configuration, Vec<Strin
         apply_status_level: false,
     };
     let configuration = super::super::bind_with_script_languages(&root, None, options, languages);
-    let messages = configuration
-        .diagnostics
-        .iter()
-        .map(|d| d.message.clone())
-        .collect();
+    let messages = super::super::diagnostic_messages(&configuration);
     (configuration, messages)
+}
+
+/// The rollover actions of the first appender, a RollingFile with the default strategy.
+fn rollover_actions(config: &Configuration) -> &[ActionSpec] {
+    let AppenderKind::RollingFile(file) = &config.appenders[0].kind else {
+        panic!("a rolling appender: {:?}", config.appenders[0].kind);
+    };
+    let RolloverStrategySpec::Default { actions, .. } = &file.rolling.strategy else {
+        panic!("the default strategy");
+    };
+    actions
 }
 
 fn load(xml: &str) -> (Configuration, Vec<String>) {
@@ -276,12 +283,7 @@ fn a_delete_with_a_script_condition_deletes_nothing() {
         messages[1].starts_with("Delete action on /tmp is not created"),
         "{messages:?}"
     );
-    let AppenderKind::RollingFile(file) = &config.appenders[0].kind else {
-        panic!("a rolling appender: {:?}", config.appenders[0].kind);
-    };
-    let RolloverStrategySpec::Default { actions, .. } = &file.rolling.strategy else {
-        panic!("the default strategy");
-    };
+    let actions = rollover_actions(&config);
     assert!(
         !actions
             .iter()
@@ -480,14 +482,9 @@ fn a_posix_view_attribute_keeps_its_action_past_a_script_condition_as_log4j2_doe
             "PosixViewAttribute has no parameter that matches element ScriptCondition",
         ]
     );
-    let AppenderKind::RollingFile(file) = &config.appenders[0].kind else {
-        panic!("a rolling appender");
-    };
-    let RolloverStrategySpec::Default { actions, .. } = &file.rolling.strategy else {
-        panic!("the default strategy");
-    };
+    let actions = rollover_actions(&config);
     assert!(
-        matches!(actions.as_slice(), [ActionSpec::PosixViewAttribute(_)]),
+        matches!(actions, [ActionSpec::PosixViewAttribute(_)]),
         "{actions:?}"
     );
 }

@@ -39,7 +39,10 @@ fuzz_target!(|data: &[u8]| {
                     (whole.code, &whole.reason, &whole.body),
                     (trickled.code, &trickled.reason, &trickled.body)
                 );
-                assert!(!whole.reusable || trickled.reusable, "{whole:?} {trickled:?}");
+                assert!(
+                    !whole.reusable || trickled.reusable,
+                    "{whole:?} {trickled:?}"
+                );
             }
             (Err(_), Err(_)) => {}
             _ => panic!("whole {whole:?}, {chunk} at a time {trickled:?}"),

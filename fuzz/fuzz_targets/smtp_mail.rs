@@ -39,7 +39,14 @@ fuzz_target!(|data: &[u8]| {
     }
     assert_eq!(
         names,
-        ["Date", "To", "Message-ID", "Subject", "MIME-Version", "Content-Type"],
+        [
+            "Date",
+            "To",
+            "Message-ID",
+            "Subject",
+            "MIME-Version",
+            "Content-Type"
+        ],
         "the headers are the mail's own, each once: {headers:?}"
     );
     for line in mail.encoded.split(|&b| b == b'\n') {
@@ -68,7 +75,11 @@ fuzz_target!(|data: &[u8]| {
     } else {
         content.as_bytes().to_vec()
     };
-    assert_eq!(decoded, expected, "{} does not decode to the content", mail.encoding);
+    assert_eq!(
+        decoded, expected,
+        "{} does not decode to the content",
+        mail.encoding
+    );
 });
 
 /// Every lone CR or LF, and every CR LF, as CR LF.

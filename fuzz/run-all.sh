@@ -64,4 +64,5 @@ time_filter 256 -
 smtp_mail 4096 -
 context_map_file 4096 -
 http_parsers 4096 -
+arbiters_and_scripts 1024 xml.dict
 TARGETS

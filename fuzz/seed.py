@@ -132,6 +132,11 @@ def main():
                  "y@x.org\0s\0text/plain; charset=UTF-16\0trailing space \r\n.dot\r"]:
         add("smtp_mail", mail)
 
+    for arbiter in ["prod & !dev\0prod,eu\0/dev/null\0true", "(eu | us) & !test\0us\0script.groovy\0groovy",
+                    "a & b | c\0a\0file:///etc/hostname\0JavaScript", "dev, staging\0staging\0https://x/y.js\0",
+                    "!(a | b\0c\0\0(", "default\0default\0/\0bsh"]:
+        add("arbiters_and_scripts", arbiter)
+
     for pairs in ['{"configs": {"user": ["alice", "bob"], "tenant": ["t9"]}, "other": 1}',
                   '{"configs": {"id": [7, 8.5, true, null]}}', '{"configs": {}}', 'null', '[1]',
                   '{"configs": {"user": "alice"}}', '{"configs": null}']:

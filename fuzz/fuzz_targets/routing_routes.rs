@@ -11,20 +11,16 @@ use l4rs_config::LoadOptions;
 use l4rs_core::{ContextMap, Level, LogEvent, Message};
 use libfuzzer_sys::fuzz_target;
 
-/// The text as an XML attribute value.
-fn attribute(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
 fuzz_target!(|data: &[u8]| {
     let Some([pattern, key, inside, value]) = l4rs_fuzz::text_fields::<4>(data) else {
         return;
     };
     l4rs_core::status::set_level(Level::OFF);
-    let (pattern, key, inside) = (attribute(pattern), attribute(key), attribute(inside));
+    let (pattern, key, inside) = (
+        l4rs_fuzz::xml_attribute(pattern),
+        l4rs_fuzz::xml_attribute(key),
+        l4rs_fuzz::xml_attribute(inside),
+    );
     let xml = format!(
         r#"<Configuration><Appenders>
 <Routing name="R"><Routes pattern="{pattern}">

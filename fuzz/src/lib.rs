@@ -6,6 +6,14 @@ use l4rs_core::{
     Timestamp,
 };
 
+/// `text` as an XML attribute value, for the targets that write a configuration around it.
+pub fn xml_attribute(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
 /// Reads `data` as UTF-8 text split by [`fields`]; `None` when it is not UTF-8 (the targets
 /// that take text have nothing to test then).
 pub fn text_fields<const N: usize>(data: &[u8]) -> Option<[&str; N]> {

@@ -41,7 +41,7 @@ pub mod posix;
 pub mod properties;
 pub mod rolling;
 pub mod routing;
-mod spring_profiles;
+pub mod spring_profiles;
 pub mod substitute;
 pub mod wait_strategy;
 pub mod xml;

@@ -10,7 +10,7 @@
 
 /// A parsed profile expression.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum ProfileExpression {
+pub enum ProfileExpression {
     /// The profile of that name is active.
     Profile(String),
     /// The expression does not hold.
@@ -23,7 +23,7 @@ pub(crate) enum ProfileExpression {
 
 impl ProfileExpression {
     /// Whether the expression holds when `active` lists the profiles in effect.
-    pub(crate) fn holds(&self, active: &[String]) -> bool {
+    pub fn holds(&self, active: &[String]) -> bool {
         match self {
             ProfileExpression::Profile(name) => active.iter().any(|profile| profile == name),
             ProfileExpression::Not(inner) => !inner.holds(active),
@@ -35,7 +35,7 @@ impl ProfileExpression {
 
 /// Why an expression was refused, in Spring's words.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub(crate) enum ProfileExpressionError {
+pub enum ProfileExpressionError {
     /// An empty expression.
     #[error("Invalid profile expression [{0}]: must contain text")]
     Empty(String),
@@ -46,7 +46,7 @@ pub(crate) enum ProfileExpressionError {
 
 /// Parses the `name` of a `<SpringProfile>`: comma-separated expressions, of which any may
 /// hold.
-pub(crate) fn parse_profiles(names: &str) -> Result<ProfileExpression, ProfileExpressionError> {
+pub fn parse_profiles(names: &str) -> Result<ProfileExpression, ProfileExpressionError> {
     let expressions = names
         .split(',')
         .map(|expression| parse_expression(expression.trim()))
@@ -161,7 +161,7 @@ fn merge(
 }
 
 /// The profiles in effect: the active ones, else the default ones (see the module's doc).
-pub(crate) fn profiles_in_effect() -> Vec<String> {
+pub fn profiles_in_effect() -> Vec<String> {
     profiles_in_effect_given(|property, variable| {
         crate::system_property(property).or_else(|| std::env::var(variable).ok())
     })

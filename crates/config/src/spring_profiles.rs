@@ -6,7 +6,7 @@
 //! its deployment, `SPRING_PROFILES_ACTIVE`, stands in for it: the l4rs system property
 //! `spring.profiles.active`, else that variable, lists the active profiles (commas, blanks
 //! ignored); without any, `spring.profiles.default` / `SPRING_PROFILES_DEFAULT` does, or the
-//! profile `default`, as in Spring.
+//! profile `default`, as in Spring. The same stand-in answers `${spring:…}` ([`lookup`]).
 
 /// A parsed profile expression.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -160,24 +160,59 @@ fn merge(
     }
 }
 
-/// The profiles in effect: the active ones, else the default ones (see the module's doc).
-pub fn profiles_in_effect() -> Vec<String> {
-    profiles_in_effect_given(|property, variable| {
-        crate::system_property(property).or_else(|| std::env::var(variable).ok())
-    })
+/// Where the stand-in Spring environment reads a value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Source<'a> {
+    /// An l4rs system property (`l4rs::set_system_property`), as a `-D` option would set it.
+    Property(&'a str),
+    /// An environment variable.
+    Variable(&'a str),
 }
 
-/// [`profiles_in_effect`] with `lookup` giving the value of a property (first argument) or,
-/// without it, of the environment variable (second argument).
-fn profiles_in_effect_given(lookup: impl Fn(&str, &str) -> Option<String>) -> Vec<String> {
-    let listed = |property: &str, variable: &str| {
-        lookup(property, variable)
-            .map(|list| profile_list(&list))
-            .filter(|profiles| !profiles.is_empty())
-    };
-    listed("spring.profiles.active", "SPRING_PROFILES_ACTIVE")
-        .or_else(|| listed("spring.profiles.default", "SPRING_PROFILES_DEFAULT"))
+/// The process's value for `source`.
+fn process_value(source: Source<'_>) -> Option<String> {
+    match source {
+        Source::Property(name) => crate::system_property(name),
+        Source::Variable(name) => std::env::var(name).ok(),
+    }
+}
+
+/// The profiles in effect: the active ones, else the default ones (see the module's doc).
+pub fn profiles_in_effect() -> Vec<String> {
+    profiles_in_effect_given(process_value)
+}
+
+fn profiles_in_effect_given(values: impl Fn(Source<'_>) -> Option<String>) -> Vec<String> {
+    let active = active_profiles(&values);
+    if active.is_empty() {
+        default_profiles(&values)
+    } else {
+        active
+    }
+}
+
+/// The active profiles: `spring.profiles.active`, else `SPRING_PROFILES_ACTIVE`; none when
+/// neither lists one.
+fn active_profiles(values: &impl Fn(Source<'_>) -> Option<String>) -> Vec<String> {
+    listed(values, "spring.profiles.active", "SPRING_PROFILES_ACTIVE").unwrap_or_default()
+}
+
+/// The default profiles: `spring.profiles.default`, else `SPRING_PROFILES_DEFAULT`, else
+/// Spring's own, `default`.
+fn default_profiles(values: &impl Fn(Source<'_>) -> Option<String>) -> Vec<String> {
+    listed(values, "spring.profiles.default", "SPRING_PROFILES_DEFAULT")
         .unwrap_or_else(|| vec!["default".to_string()])
+}
+
+fn listed(
+    values: &impl Fn(Source<'_>) -> Option<String>,
+    property: &str,
+    variable: &str,
+) -> Option<Vec<String>> {
+    values(Source::Property(property))
+        .or_else(|| values(Source::Variable(variable)))
+        .map(|list| profile_list(&list))
+        .filter(|profiles| !profiles.is_empty())
 }
 
 /// A comma-separated profile list, every blank removed as Spring removes it.
@@ -185,6 +220,84 @@ fn profile_list(list: &str) -> Vec<String> {
     list.split(',')
         .map(|profile| profile.split_whitespace().collect::<String>())
         .filter(|profile| !profile.is_empty())
+        .collect()
+}
+
+/// `${spring:key}`, log4j-spring-boot's lookup, from the same stand-in for the Spring
+/// environment: `profiles.active` and `profiles.default` (any case) give the profiles joined
+/// by commas, or one of them as `profiles.active[1]`; any other key is the l4rs system property
+/// of that name, else the environment variable Spring Boot binds to it
+/// (`spring.application.name` → `SPRING_APPLICATION_NAME`). `Err` carries log4j2's warning for
+/// an index out of range or too long to read; the variable then stays unresolved.
+pub fn lookup(key: &str) -> Result<Option<String>, String> {
+    lookup_given(key, process_value)
+}
+
+fn lookup_given(
+    key: &str,
+    values: impl Fn(Source<'_>) -> Option<String>,
+) -> Result<Option<String>, String> {
+    let lower = key.to_lowercase();
+    for (name, kind) in [
+        ("profiles.active", "active"),
+        ("profiles.default", "default"),
+    ] {
+        if !lower.starts_with(name) {
+            continue;
+        }
+        let profiles = if kind == "active" {
+            active_profiles(&values)
+        } else {
+            default_profiles(&values)
+        };
+        return match profiles.as_slice() {
+            [] => Ok(None),
+            [only] => Ok(Some(only.clone())),
+            _ => match indexed(key, name) {
+                None => Ok(Some(profiles.join(","))),
+                Some(Ok(index)) if index < profiles.len() => Ok(Some(profiles[index].clone())),
+                Some(Ok(index)) => Err(format!(
+                    "Index out of bounds for Spring {kind} profiles: {index}"
+                )),
+                Some(Err(digits)) => Err(format!("Unable to parse {digits} as integer value")),
+            },
+        };
+    }
+    let variable = |name: String| values(Source::Variable(&name));
+    Ok(values(Source::Property(key))
+        .or_else(|| variable(key.to_string()))
+        .or_else(|| variable(key.replace(['.', '-'], "_")))
+        .or_else(|| variable(key.replace(['.', '-'], "_").to_uppercase()))
+        .or_else(|| variable(bound_variable(key))))
+}
+
+/// The index of `name[digits]` (as written, in any case but the name's own), as Java reads
+/// it: `Err` with the digits when they do not fit an `int`; `None` when `key` is not that.
+fn indexed(key: &str, name: &str) -> Option<Result<usize, String>> {
+    let digits = key
+        .strip_prefix(name)?
+        .strip_prefix('[')?
+        .strip_suffix(']')?;
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(
+        digits
+            .parse::<i32>()
+            .map(|index| index as usize)
+            .map_err(|_| digits.to_string()),
+    )
+}
+
+/// The environment variable Spring Boot binds to a property: upper case, `.` as `_`, `-`
+/// dropped, `[n]` as `_n` (`my-app.hosts[0]` → `MYAPP_HOSTS_0`).
+fn bound_variable(key: &str) -> String {
+    key.chars()
+        .filter_map(|c| match c {
+            '.' | '[' => Some('_'),
+            '-' | ']' => None,
+            c => Some(c.to_ascii_uppercase()),
+        })
         .collect()
 }
 
@@ -239,26 +352,92 @@ mod tests {
         assert!(parse_profiles("(a & b) | c").is_ok());
     }
 
+    /// A stand-in environment with these properties and variables.
+    fn values<'a>(
+        properties: &'a [(&str, &str)],
+        variables: &'a [(&str, &str)],
+    ) -> impl Fn(Source<'_>) -> Option<String> + 'a {
+        move |source| {
+            let (list, name) = match source {
+                Source::Property(name) => (properties, name),
+                Source::Variable(name) => (variables, name),
+            };
+            list.iter()
+                .find(|(key, _)| *key == name)
+                .map(|(_, value)| value.to_string())
+        }
+    }
+
     #[test]
     fn the_active_profiles_come_before_the_default_ones() {
-        let given = |active: Option<&str>, default: Option<&str>| {
-            profiles_in_effect_given(|property, variable| {
-                let value = match property {
-                    "spring.profiles.active" => active,
-                    _ => default,
-                };
-                assert!(variable.starts_with("SPRING_PROFILES_"), "{variable}");
-                value.map(str::to_string)
-            })
-        };
-        assert_eq!(given(None, None), ["default"]);
-        assert_eq!(given(None, Some("fallback")), ["fallback"]);
-        assert_eq!(given(Some("prod, eu"), Some("fallback")), ["prod", "eu"]);
+        assert_eq!(profiles_in_effect_given(values(&[], &[])), ["default"]);
+        let defaults = [("SPRING_PROFILES_DEFAULT", "fallback")];
         assert_eq!(
-            given(Some(" , "), Some("fallback")),
+            profiles_in_effect_given(values(&[], &defaults)),
+            ["fallback"]
+        );
+        let active = [("spring.profiles.active", "prod, eu")];
+        assert_eq!(
+            profiles_in_effect_given(values(&active, &defaults)),
+            ["prod", "eu"]
+        );
+        let variable = [("SPRING_PROFILES_ACTIVE", "staging")];
+        assert_eq!(
+            profiles_in_effect_given(values(&[], &variable)),
+            ["staging"]
+        );
+        assert_eq!(
+            profiles_in_effect_given(values(&active, &variable)),
+            ["prod", "eu"],
+            "the property comes first"
+        );
+        let empty = [("spring.profiles.active", " , ")];
+        assert_eq!(
+            profiles_in_effect_given(values(&empty, &defaults)),
             ["fallback"],
             "an empty list is none"
         );
+    }
+
+    #[test]
+    fn the_lookup_gives_profiles_and_properties_as_springs_does() {
+        let properties = [
+            ("spring.profiles.active", "prod,eu"),
+            ("app.name", "orders"),
+        ];
+        let variables = [
+            ("SPRING_APPLICATION_NAME", "billing"),
+            ("MYAPP_HOSTS_0", "h0"),
+            ("server_port", "8080"),
+        ];
+        let look = |key: &str| lookup_given(key, values(&properties, &variables));
+        assert_eq!(look("profiles.active"), Ok(Some("prod,eu".to_string())));
+        assert_eq!(look("Profiles.Active"), Ok(Some("prod,eu".to_string())));
+        assert_eq!(look("profiles.active[1]"), Ok(Some("eu".to_string())));
+        assert_eq!(
+            look("profiles.active[2]"),
+            Err("Index out of bounds for Spring active profiles: 2".to_string())
+        );
+        assert_eq!(
+            look("profiles.active[99999999999]"),
+            Err("Unable to parse 99999999999 as integer value".to_string())
+        );
+        assert_eq!(look("profiles.default"), Ok(Some("default".to_string())));
+        assert_eq!(
+            look("profiles.default[5]"),
+            Ok(Some("default".to_string())),
+            "one profile: the index is not read"
+        );
+        assert_eq!(look("app.name"), Ok(Some("orders".to_string())));
+        assert_eq!(
+            look("spring.application.name"),
+            Ok(Some("billing".to_string()))
+        );
+        assert_eq!(look("my-app.hosts[0]"), Ok(Some("h0".to_string())));
+        assert_eq!(look("server.port"), Ok(Some("8080".to_string())));
+        assert_eq!(look("missing.key"), Ok(None));
+        let none = |key: &str| lookup_given(key, values(&[], &[]));
+        assert_eq!(none("profiles.active"), Ok(None), "no active profile");
     }
 
     #[test]

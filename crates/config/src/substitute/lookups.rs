@@ -111,6 +111,13 @@ pub(super) fn lookup(
             }
         }
         "bundle" => bundle_lookup(substitutor, key, report),
+        "spring" => match crate::spring_profiles::lookup(key) {
+            Ok(value) => value,
+            Err(warning) => {
+                report(crate::Severity::Warning, warning);
+                None
+            }
+        },
         // `jndi` is intentionally not here: it must never reach anything outside the process.
         _ => None,
     }
@@ -119,7 +126,7 @@ pub(super) fn lookup(
 /// The lookup prefixes l4rs implements (lower case).
 const IMPLEMENTED: &[&str] = &[
     "sys", "env", "main", "lower", "upper", "date", "ctx", "marker", "event", "java", "log4j",
-    "bundle",
+    "bundle", "spring",
 ];
 
 /// log4j2 lookups l4rs does not implement, with why.
@@ -128,7 +135,6 @@ const UNAVAILABLE: &[(&str, &str)] = &[
         "jndi",
         "l4rs never performs JNDI lookups (they reach outside the process)",
     ),
-    ("spring", "there is no Spring environment in a Rust program"),
     ("web", "there is no servlet context in a Rust program"),
     ("docker", "l4rs does not implement the Docker lookup"),
     ("k8s", "l4rs does not implement the Kubernetes lookup"),

@@ -284,8 +284,8 @@ fn unavailable_and_unknown_lookups_warn_once_each() {
     let mut problems = Vec::new();
     let mut out = Vec::new();
     for text in [
-        "${spring:app.name}",
-        "${spring:other}",
+        "${docker:containerId}",
+        "${docker:imageName}",
         "${web:rootDir}",
         "${nosuch:key}",
         "${nosuch:key}",
@@ -298,14 +298,14 @@ fn unavailable_and_unknown_lookups_warn_once_each() {
     }
     // An unknown prefix still falls back to a property, silently when that resolves.
     assert_eq!(out[5], "orders");
-    assert_eq!(out[0], "${spring:app.name}");
+    assert_eq!(out[0], "${docker:containerId}");
     let messages: Vec<&str> = problems.iter().map(|(_, m)| m.as_str()).collect();
     assert_eq!(messages.len(), 3, "{messages:#?}");
     assert!(problems
         .iter()
         .all(|(severity, _)| *severity == Severity::Warning));
     assert!(
-        messages[0].starts_with("Lookup 'spring' is not available in l4rs"),
+        messages[0].starts_with("Lookup 'docker' is not available in l4rs"),
         "{messages:?}"
     );
     assert!(
@@ -318,7 +318,19 @@ fn unavailable_and_unknown_lookups_warn_once_each() {
     );
     // A clone (the substitutor used per event) remembers what was said.
     let clone = s.clone();
-    assert!(run(&clone, "${spring:again}").1.is_empty());
+    assert!(run(&clone, "${docker:again}").1.is_empty());
+}
+
+#[test]
+fn spring_lookups_read_the_deployments_stand_in_for_spring() {
+    // Names no other test sets.
+    set_system_property("l4rs.test.springLookup", "from a property");
+    let s = props(&[]);
+    let (resolved, problems) = run(&s, "${spring:l4rs.test.springLookup}");
+    clear_system_property("l4rs.test.springLookup");
+    assert_eq!((resolved.as_str(), problems.len()), ("from a property", 0));
+    let (unresolved, problems) = run(&s, "${spring:l4rs.test.absent:-fallback}");
+    assert_eq!((unresolved.as_str(), problems.len()), ("fallback", 0));
 }
 
 #[test]

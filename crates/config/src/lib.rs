@@ -16,7 +16,9 @@
 //!    that owns it.
 //!
 //! [`default_configuration`] is log4j2 2.24's fallback. No I/O happens here besides reading
-//! the configuration file (and the files it XIncludes).
+//! the configuration file, the files it XIncludes, and what a few plugins read as log4j2
+//! builds them: a MutableThreadContextMapFilter's pairs and `${bundle:…}` files (a
+//! `<ScriptFile>` is only opened, never read).
 //!
 //! ```
 //! let config = l4rs_config::load_str(

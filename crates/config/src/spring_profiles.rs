@@ -49,7 +49,7 @@ pub enum ProfileExpressionError {
 pub fn parse_profiles(names: &str) -> Result<ProfileExpression, ProfileExpressionError> {
     let expressions = names
         .split(',')
-        .map(|expression| parse_expression(expression.trim()))
+        .map(|expression| parse_expression(java_trim(expression)))
         .collect::<Result<Vec<_>, _>>()?;
     Ok(ProfileExpression::Any(expressions))
 }
@@ -69,7 +69,7 @@ enum Operator {
 }
 
 fn parse_expression(expression: &str) -> Result<ProfileExpression, ProfileExpressionError> {
-    if expression.trim().is_empty() {
+    if expression.chars().all(java_is_whitespace) {
         return Err(ProfileExpressionError::Empty(expression.to_string()));
     }
     let mut tokens = tokens(expression).into_iter();
@@ -90,7 +90,7 @@ fn tokens(expression: &str) -> Vec<&str> {
     tokens.push(&expression[start..]);
     tokens
         .into_iter()
-        .map(str::trim)
+        .map(java_trim)
         .filter(|token| !token.is_empty())
         .collect()
 }
@@ -215,12 +215,32 @@ fn listed(
         .filter(|profiles| !profiles.is_empty())
 }
 
-/// A comma-separated profile list, every blank removed as Spring removes it.
+/// A comma-separated profile list as Spring keeps it: every blank removed, each profile once
+/// (the first time it is listed), empty ones left out (where Spring refuses the list).
 fn profile_list(list: &str) -> Vec<String> {
-    list.split(',')
-        .map(|profile| profile.split_whitespace().collect::<String>())
-        .filter(|profile| !profile.is_empty())
-        .collect()
+    let mut profiles: Vec<String> = Vec::new();
+    for profile in list.split(',') {
+        let profile: String = profile
+            .chars()
+            .filter(|&c| !java_is_whitespace(c))
+            .collect();
+        if !profile.is_empty() && !profiles.contains(&profile) {
+            profiles.push(profile);
+        }
+    }
+    profiles
+}
+
+/// Java's `String.trim`: the characters up to U+0020 cut from both ends.
+fn java_trim(text: &str) -> &str {
+    text.trim_matches(|c: char| c <= ' ')
+}
+
+/// Java's `Character.isWhitespace`, which Spring's text checks use: the Unicode separators but
+/// the non-breaking ones, and the ASCII controls for tab to carriage return and U+001C–U+001F.
+fn java_is_whitespace(c: char) -> bool {
+    matches!(c, '\t'..='\r' | '\u{1c}'..='\u{1f}')
+        || (c.is_whitespace() && !matches!(c, '\u{85}' | '\u{a0}' | '\u{2007}' | '\u{202f}'))
 }
 
 /// `${spring:key}`, log4j-spring-boot's lookup, from the same stand-in for the Spring
@@ -263,16 +283,33 @@ fn lookup_given(
             },
         };
     }
-    let variable = |name: String| values(Source::Variable(&name));
-    Ok(values(Source::Property(key))
-        .or_else(|| variable(key.to_string()))
-        .or_else(|| variable(key.replace(['.', '-'], "_")))
-        .or_else(|| variable(key.replace(['.', '-'], "_").to_uppercase()))
-        .or_else(|| variable(bound_variable(key))))
+    if let Some(value) = values(Source::Property(key)) {
+        return Ok(Some(value));
+    }
+    // Spring's names for a property in the environment: as written, with `.`, `-` or both as
+    // `_`, each also in upper case; then Spring Boot's binding.
+    let replaced = [
+        key.to_string(),
+        key.replace('.', "_"),
+        key.replace('-', "_"),
+        key.replace(['.', '-'], "_"),
+    ];
+    let candidates = replaced
+        .iter()
+        .cloned()
+        .chain(replaced.iter().map(|name| name.to_ascii_uppercase()))
+        .chain(std::iter::once(bound_variable(key)));
+    for name in candidates {
+        if let Some(value) = values(Source::Variable(&name)) {
+            return Ok(Some(value));
+        }
+    }
+    Ok(None)
 }
 
-/// The index of `name[digits]` (as written, in any case but the name's own), as Java reads
-/// it: `Err` with the digits when they do not fit an `int`; `None` when `key` is not that.
+/// The index in `key` when it is `name[digits]`, the name in the case it is written in
+/// (matched case-sensitively, as log4j2's pattern is): `Err` with the digits when they do not
+/// fit an `int`; `None` when `key` is not of that form.
 fn indexed(key: &str, name: &str) -> Option<Result<usize, String>> {
     let digits = key
         .strip_prefix(name)?
@@ -435,13 +472,40 @@ mod tests {
         );
         assert_eq!(look("my-app.hosts[0]"), Ok(Some("h0".to_string())));
         assert_eq!(look("server.port"), Ok(Some("8080".to_string())));
+        let repeated = [("spring.profiles.active", "prod,prod,eu")];
+        let look = |key: &str| lookup_given(key, values(&repeated, &[]));
+        assert_eq!(look("profiles.active"), Ok(Some("prod,eu".to_string())));
+        assert_eq!(look("profiles.active[1]"), Ok(Some("eu".to_string())));
+        let legacy = [("MY_APP_HOSTS_0", "legacy")];
+        let look = |key: &str| lookup_given(key, values(&[], &legacy));
+        assert_eq!(look("my-app.hosts_0"), Ok(Some("legacy".to_string())));
         assert_eq!(look("missing.key"), Ok(None));
         let none = |key: &str| lookup_given(key, values(&[], &[]));
         assert_eq!(none("profiles.active"), Ok(None), "no active profile");
     }
 
     #[test]
-    fn profile_lists_lose_their_blanks() {
-        assert_eq!(profile_list(" prod , eu west,,"), ["prod", "euwest"]);
+    fn profile_lists_lose_their_blanks_and_repeats() {
+        assert_eq!(profile_list(" prod , eu west,,prod"), ["prod", "euwest"]);
+        // Java's whitespace: not the non-breaking space, but the file separators.
+        assert_eq!(profile_list("a\u{a0}b,c\u{1c}d"), ["a\u{a0}b", "cd"]);
+    }
+
+    #[test]
+    fn tokens_are_trimmed_as_java_trims_them() {
+        assert!(
+            holds("prod\u{1}", &["prod"]),
+            "a control character is trimmed"
+        );
+        assert!(
+            !holds("prod\u{a0}", &["prod"]),
+            "a non-breaking space is not"
+        );
+        assert_eq!(
+            parse_profiles("\u{2003}")
+                .expect_err("only a space")
+                .to_string(),
+            "Invalid profile expression [\u{2003}]: must contain text"
+        );
     }
 }

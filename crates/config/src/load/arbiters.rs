@@ -111,6 +111,9 @@ fn spring_profile(binder: &mut Binder, node: &mut PNode) -> bool {
     else {
         return false;
     };
+    // log4j2 substitutes the attribute, then its builder substitutes the result again, so
+    // `$${spring:profiles.active}` reads the lookup.
+    let names = binder.substitute(&names, node, node.position);
     match spring_profiles::parse_profiles(&names) {
         Ok(expression) => expression.holds(&spring_profiles::profiles_in_effect()),
         Err(error) => {

@@ -590,6 +590,7 @@ fn a_select_takes_its_default_arbiter_only_when_nothing_else_holds() {
 fn spring_profile_arbiters_hold_for_the_active_profiles() {
     // The only test that sets the property; `SPRING_PROFILES_ACTIVE` comes after it.
     crate::set_system_property("spring.profiles.active", "prod, eu");
+    crate::set_system_property("l4rs.test.springProfileName", "eu");
     let config = load(
         r#"<Configuration>
   <Appenders>
@@ -598,6 +599,7 @@ fn spring_profile_arbiters_hold_for_the_active_profiles() {
     <SpringProfile name="dev, eu"><Console name="DevOrEu"/></SpringProfile>
     <SpringProfile name="prod &amp; !us"><Console name="ProdNotUs"/></SpringProfile>
     <SpringProfile name="default"><Console name="DefaultProfile"/></SpringProfile>
+    <SpringProfile name="$${sys:l4rs.test.springProfileName}"><Console name="SubstitutedTwice"/></SpringProfile>
     <SpringProfile><Console name="NoName"/></SpringProfile>
     <SpringProfile name="a &amp; b | c"><Console name="Malformed"/></SpringProfile>
     <Select>
@@ -610,8 +612,18 @@ fn spring_profile_arbiters_hold_for_the_active_profiles() {
 </Configuration>"#,
     );
     crate::clear_system_property("spring.profiles.active");
+    crate::clear_system_property("l4rs.test.springProfileName");
     let names: Vec<&str> = config.appenders.iter().map(|a| a.name.as_str()).collect();
-    assert_eq!(names, ["Prod", "DevOrEu", "ProdNotUs", "Selected"]);
+    assert_eq!(
+        names,
+        [
+            "Prod",
+            "DevOrEu",
+            "ProdNotUs",
+            "SubstitutedTwice",
+            "Selected"
+        ]
+    );
     assert_eq!(
         messages(&config),
         ["Malformed profile expression [a & b | c]"]

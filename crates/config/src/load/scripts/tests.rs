@@ -25,6 +25,19 @@ fn rollover_actions(config: &Configuration) -> &[ActionSpec] {
     actions
 }
 
+/// A configuration whose appender `f` is a RollingFile with `action` in its default strategy.
+fn rolling_with_action(action: &str) -> String {
+    configuration(
+        "",
+        &format!(
+            r#"<RollingFile name="f" fileName="/tmp/l4rs-r.log" filePattern="/tmp/l4rs-r-%i.log">
+                 <SizeBasedTriggeringPolicy size="1MB"/>
+                 <DefaultRolloverStrategy>{action}</DefaultRolloverStrategy>
+               </RollingFile>"#
+        ),
+    )
+}
+
 fn load(xml: &str) -> (Configuration, Vec<String>) {
     load_with(xml, None)
 }
@@ -265,17 +278,11 @@ fn a_script_arbiter_drops_its_elements_and_a_select_goes_on_past_it() {
 
 #[test]
 fn a_delete_with_a_script_condition_deletes_nothing() {
-    let xml = configuration(
-        "",
-        r#"<RollingFile name="f" fileName="/tmp/l4rs-r.log" filePattern="/tmp/l4rs-r-%i.log">
-             <SizeBasedTriggeringPolicy size="1MB"/>
-             <DefaultRolloverStrategy>
-               <Delete basePath="/tmp">
-                 <ScriptCondition><Script name="sc" language="groovy">pathList</Script></ScriptCondition>
-                 <IfFileName glob="*.old"/>
-               </Delete>
-             </DefaultRolloverStrategy>
-           </RollingFile>"#,
+    let xml = rolling_with_action(
+        r#"<Delete basePath="/tmp">
+             <ScriptCondition><Script name="sc" language="groovy">pathList</Script></ScriptCondition>
+             <IfFileName glob="*.old"/>
+           </Delete>"#,
     );
     let (config, messages) = load(&xml);
     assert_eq!(messages[0], "Script support is not enabled");
@@ -462,17 +469,11 @@ fn a_selector_refuses_its_missing_fields_before_its_leftover_attributes() {
 
 #[test]
 fn a_posix_view_attribute_keeps_its_action_past_a_script_condition_as_log4j2_does() {
-    let xml = configuration(
-        "",
-        r#"<RollingFile name="f" fileName="/tmp/l4rs-r.log" filePattern="/tmp/l4rs-r-%i.log">
-             <SizeBasedTriggeringPolicy size="1MB"/>
-             <DefaultRolloverStrategy>
-               <PosixViewAttribute basePath="/tmp/l4rs-posix" filePermissions="rw-r-----">
-                 <ScriptCondition><Script language="groovy">pathList</Script></ScriptCondition>
-                 <IfFileName glob="*.log"/>
-               </PosixViewAttribute>
-             </DefaultRolloverStrategy>
-           </RollingFile>"#,
+    let xml = rolling_with_action(
+        r#"<PosixViewAttribute basePath="/tmp/l4rs-posix" filePermissions="rw-r-----">
+             <ScriptCondition><Script language="groovy">pathList</Script></ScriptCondition>
+             <IfFileName glob="*.log"/>
+           </PosixViewAttribute>"#,
     );
     let (config, messages) = load(&xml);
     assert_eq!(

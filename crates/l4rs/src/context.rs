@@ -325,9 +325,12 @@ impl Context {
         }
         replaced.for_each(replaced_file);
 
-        let uses_async = referring_specs
-            .iter()
-            .any(|spec| matches!(spec.kind, AppenderKind::Async(_)))
+        // log4j2's all-asynchronous context selector makes every logger config asynchronous.
+        let all_async = crate::context_selector::all_loggers_asynchronous();
+        let uses_async = all_async
+            || referring_specs
+                .iter()
+                .any(|spec| matches!(spec.kind, AppenderKind::Async(_)))
             || std::iter::once(&configuration.loggers.root)
                 .chain(&configuration.loggers.loggers)
                 .any(|logger| logger.asynchronous);
@@ -396,15 +399,16 @@ impl Context {
                 || format!("logger \"{display_name}\""),
                 || spec.filter.as_ref().map(l4rs_filter::build_filter),
             );
+            let asynchronous = spec.asynchronous || all_async;
             configs.push(LoggerConfig {
                 name: spec.name.clone(),
                 level: node.effective_level,
                 additive: spec.additivity,
-                include_location: spec.include_location.unwrap_or(!spec.asynchronous),
+                include_location: spec.include_location.unwrap_or(!asynchronous),
                 parent: tree.parent(index),
                 filter,
                 refs,
-                asynchronous: spec.asynchronous,
+                asynchronous,
                 location_up_front: false,
                 path_prints_location: false,
                 writes_in_caller: false,

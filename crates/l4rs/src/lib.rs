@@ -31,6 +31,7 @@ mod bridge;
 mod caught;
 mod check;
 mod context;
+mod context_selector;
 mod error;
 mod failover;
 mod handover;

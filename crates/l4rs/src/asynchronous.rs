@@ -19,8 +19,22 @@ use crate::check::{BuildMode, CheckedAppender};
 use crate::context::{AppenderRef, LoggerConfig, Predicate, Walk};
 
 /// The tag bit telling the AsyncLogger thread that the location was already visible when the
-/// event was queued; the other bits are the index of the config where the path split.
+/// event was queued; the bits below [`UNFILTERED_BIT`] are the index of the config where the
+/// path split.
 const VISIBLE_BIT: u64 = 1 << 63;
+/// The tag bit telling the AsyncLogger thread that the split config's filter has not run yet
+/// (log4j2's all-asynchronous mode queues the event before any logger filter).
+const UNFILTERED_BIT: u64 = 1 << 62;
+
+/// Whether the config an event is queued at has applied its filter already, in the caller's
+/// thread.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Filtered {
+    /// It has: the split of mixed synchronous and asynchronous loggers.
+    Yes,
+    /// It has not: every logger asynchronous, queued at the owner.
+    No,
+}
 /// log4j2 waits up to about 10 s (200 × 50 ms) for the AsyncLogger ring to drain at shutdown
 /// before applying the configuration's `shutdownTimeout`.
 const ASYNC_LOGGER_DRAIN: Duration = Duration::from_secs(10);
@@ -193,13 +207,15 @@ struct AsyncLoggerDispatch {
 impl EventHandler for AsyncLoggerDispatch {
     fn handle(&self, event: &LogEvent<'_>, tag: u64) {
         self.gate.pass();
-        let split = (tag & !VISIBLE_BIT) as usize;
+        let split = (tag & !(VISIBLE_BIT | UNFILTERED_BIT)) as usize;
         if split >= self.configs.len() {
             return;
         }
         let mut walk = Walk::new(event, tag & VISIBLE_BIT != 0);
-        // The split config's filter already passed in the caller's thread.
-        walk.run(&self.configs, split, Predicate::AsynchronousOnly, true);
+        // The split config's filter passed in the caller's thread, unless the event was queued
+        // before it ran.
+        let filtered = tag & UNFILTERED_BIT == 0;
+        walk.run(&self.configs, split, Predicate::AsynchronousOnly, filtered);
         // Errors of appenders with ignoreExceptions="false" have no caller to go to here; the
         // appender control has reported them already.
     }
@@ -214,12 +230,19 @@ impl AsyncLoggerStage {
         &self,
         split: usize,
         walk: &Walk<'_>,
+        filtered: Filtered,
         path_prints_location: bool,
         render: Option<&RenderAhead>,
     ) {
         let mut event = walk.event;
         event.location = walk.captured;
-        let tag = split as u64 | if walk.visible { VISIBLE_BIT } else { 0 };
+        let tag = split as u64
+            | if walk.visible { VISIBLE_BIT } else { 0 }
+            | if filtered == Filtered::No {
+                UNFILTERED_BIT
+            } else {
+                0
+            };
         let keep_location = match render {
             // The one appender on the queue's side sees the location when it is visible
             // already or its config includes it; nothing else there reads it.

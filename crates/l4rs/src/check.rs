@@ -34,6 +34,11 @@ pub struct Finding {
 /// The file's own diagnostics (`configuration.diagnostics`) are not repeated here.
 pub fn check_configuration(configuration: &Configuration) -> Vec<Finding> {
     let mode = BuildMode::Check(RefCell::default());
+    mode.element(
+        None,
+        || "log4j2.contextSelector".to_string(),
+        crate::context_selector::all_loggers_asynchronous,
+    );
     let context = Context::build_with(configuration.clone(), &mode, &Gate::opened());
     drop(context);
     match mode {

@@ -18,7 +18,7 @@ use l4rs_layout::{
 };
 
 use crate::appender_control::AppenderControl;
-use crate::asynchronous::{self, AsyncLoggerStage, Gate, RenderAhead, RoutingCall};
+use crate::asynchronous::{self, AsyncLoggerStage, Filtered, Gate, RenderAhead, RoutingCall};
 use crate::check::{BuildMode, CheckedAppender};
 
 /// One `<AppenderRef>` (of a logger config or an Async appender), resolved to its appender.
@@ -130,6 +130,9 @@ pub(crate) struct Context {
     /// Appenders that take over a file another kind of appender of the configuration being
     /// replaced still writes; opened once that one has stopped.
     handovers: Vec<Arc<crate::handover::HandedOver>>,
+    /// log4j2's all-asynchronous mode (`crate::context_selector`): an enabled event is queued
+    /// at its owner, before any logger filter, and the queue's thread walks the whole path.
+    all_async: bool,
 }
 
 /// The generation of the next context built.
@@ -420,8 +423,16 @@ impl Context {
             configs[index].path_prints_location = prints;
             configs[index].location_up_front = configs[index].include_location && prints;
             configs[index].writes_in_caller = writes_in_caller(&configs, index);
-            if settings.render_ahead && configs[index].splits_to_async() {
+            if settings.render_ahead && configs[index].splits_to_async() && !all_async {
                 configs[index].render_ahead = render_ahead(&configs, index);
+            }
+        }
+        if all_async {
+            // log4j2's AsyncLogger takes the location once, when its own config includes it,
+            // for every appender on the path; no config above turns it on later.
+            for config in &mut configs {
+                config.location_up_front = config.include_location;
+                config.include_location = false;
             }
         }
         // Checking starts no thread: the queue's only failure is the OS refusing one.
@@ -453,6 +464,7 @@ impl Context {
             generation: GENERATIONS.fetch_add(1, Ordering::Relaxed),
             caller_gate: None,
             handovers: handovers.unwrap_or_default(),
+            all_async,
         }
     }
 
@@ -546,11 +558,23 @@ impl Context {
             walk.run(&self.configs, owner, Predicate::Everything, false);
             return walk.first_error;
         };
+        if self.all_async {
+            // As log4j2's AsyncLogger: the owner's filter and everything after it run on the
+            // queue's thread, and only the location already taken travels.
+            stage.enqueue(owner, &walk, Filtered::No, false, None);
+            return walk.first_error;
+        }
         if let Some(split) = walk.run(&self.configs, owner, Predicate::SplitAtAsync, false) {
             walk.run(&self.configs, split, Predicate::SynchronousOnly, true);
             let split_config = &self.configs[split];
             let render = split_config.render_ahead.as_ref();
-            stage.enqueue(split, &walk, split_config.path_prints_location, render);
+            stage.enqueue(
+                split,
+                &walk,
+                Filtered::Yes,
+                split_config.path_prints_location,
+                render,
+            );
         }
         walk.first_error
     }

@@ -366,6 +366,9 @@ fn load_or_default(path: &Path) -> Configuration {
 /// [`monitor::follow`]).
 fn activate(configuration: Configuration, version: SourceVersion) -> (Arc<Context>, Vec<String>) {
     apply_status_settings(&configuration);
+    // Read before the first configuration is built, so that what it reports belongs to the
+    // process, not to that configuration.
+    crate::context_selector::all_loggers_asynchronous();
     let replaced_had_queues = installed_context().map(|previous| previous.has_queues());
     let gate = if replaced_had_queues.is_some() {
         Gate::closed()

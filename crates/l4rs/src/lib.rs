@@ -53,6 +53,14 @@ pub mod tracing;
 
 pub use asynchronous::{async_queue_stats, register_async_wait_strategy_factory};
 pub use check::{check_configuration, Finding};
+
+/// Whether every logger is asynchronous: log4j2's `log4j2.contextSelector` (also
+/// `Log4jContextSelector`, `LOG4J_CONTEXT_SELECTOR`) names `AsyncLoggerContextSelector` or
+/// `BasicAsyncLoggerContextSelector`. Read once per process, before the first configuration
+/// is built (docs/configuration.md, "Every logger asynchronous").
+pub fn all_loggers_asynchronous() -> bool {
+    context_selector::all_loggers_asynchronous()
+}
 pub use context::build_layout;
 pub use error::Error;
 pub use l4rs_async::{dropped_events, QueueStats, WaitStrategy};

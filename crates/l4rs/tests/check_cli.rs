@@ -73,9 +73,15 @@ fn write_config(dir: &Path, xml: &str) -> PathBuf {
 
 /// Runs `l4rs check` on `config` and waits for it.
 fn run_check(config: &Path) -> Checked {
+    run_check_with_env(config, &[])
+}
+
+/// [`run_check`] with `env` added to its environment.
+fn run_check_with_env(config: &Path, env: &[(&str, &str)]) -> Checked {
     let output = Command::new(env!("CARGO_BIN_EXE_l4rs"))
         .arg("check")
         .arg(config)
+        .envs(env.iter().copied())
         .output()
         .expect("run l4rs check");
     Checked::from_output(&output)
@@ -132,6 +138,35 @@ fn a_clean_file_prints_its_routing_and_succeeds() {
     assert_eq!(checked.stdout.lines().last(), Some("ok"));
     // Checking creates nothing.
     assert!(!dir.join("db.log").exists());
+}
+
+#[test]
+fn the_context_selector_shows_in_the_routing_and_an_unknown_one_is_an_error() {
+    let dir = fresh_dir("context-selector");
+    let config = write_config(
+        &dir,
+        r#"<Configuration><Appenders><Console name="Out"/></Appenders>
+  <Loggers><Logger name="app" level="debug"/><Root level="info"><AppenderRef ref="Out"/></Root></Loggers>
+</Configuration>
+"#,
+    );
+    let selector = "org.apache.logging.log4j.core.async.AsyncLoggerContextSelector";
+    let checked = run_check_with_env(&config, &[("LOG4J_CONTEXT_SELECTOR", selector)]);
+    checked.assert_succeeded();
+    let routing = checked.lines_from("routing (logger -> level -> appenders):");
+    for name in ["root", "app"] {
+        let line = routing
+            .iter()
+            .find(|l| l.trim_start().starts_with(name))
+            .unwrap_or_else(|| panic!("a {name} line: {}", checked.stdout));
+        assert!(line.ends_with(" async"), "{line}");
+    }
+    checked.assert_printed("(every logger is asynchronous");
+    let plain = run_check(&config);
+    assert!(!plain.stdout.contains(" async"), "{}", plain.stdout);
+    let unknown = run_check_with_env(&config, &[("LOG4J_CONTEXT_SELECTOR", "com.example.Nope")]);
+    unknown.assert_failed();
+    unknown.assert_some_error(|l| l.contains("Unable to create custom ContextSelector"));
 }
 
 #[test]

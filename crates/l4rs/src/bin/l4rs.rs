@@ -107,7 +107,19 @@ fn file_display(configuration: &Configuration) -> String {
 
 fn print_routing(configuration: &Configuration) {
     println!("routing (logger -> level -> appenders):");
-    print!("{}", LoggerTree::new(&configuration.loggers));
+    if l4rs::all_loggers_asynchronous() {
+        // The context selector makes every logger asynchronous, whatever its element says.
+        let mut loggers = configuration.loggers.clone();
+        for logger in std::iter::once(&mut loggers.root).chain(&mut loggers.loggers) {
+            logger.asynchronous = true;
+        }
+        print!("{}", LoggerTree::new(&loggers));
+        println!(
+            "(every logger is asynchronous: log4j2.contextSelector names an asynchronous selector)"
+        );
+    } else {
+        print!("{}", LoggerTree::new(&configuration.loggers));
+    }
     print_routes(configuration);
     print_monitoring(configuration);
 }

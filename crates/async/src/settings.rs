@@ -14,6 +14,30 @@ use crate::QueueFullPolicy;
 
 pub use l4rs_config::properties::{environment_variable_name, property};
 
+/// `settings`, after reporting each of `problems` through the status logger.
+fn reported((settings, problems): (AsyncSettings, Vec<SettingsProblem>)) -> AsyncSettings {
+    for problem in problems {
+        status::log(problem.level, problem.message);
+    }
+    settings
+}
+
+/// `lookup` without the `log4j2.asyncLoggerConfig…` properties (and their pre-2.10
+/// `AsyncLoggerConfig.…` names), which log4j2's all-asynchronous queue never reads.
+fn without_logger_config_family(
+    lookup: impl Fn(&str) -> Option<String>,
+) -> impl Fn(&str) -> Option<String> {
+    move |name: &str| {
+        let config_family =
+            name.starts_with("log4j2.asyncLoggerConfig") || name.starts_with("AsyncLoggerConfig.");
+        if config_family {
+            None
+        } else {
+            lookup(name)
+        }
+    }
+}
+
 /// The ring size of the AsyncLogger queue (log4j2's name for mixed synchronous and
 /// asynchronous loggers).
 pub const RING_BUFFER_SIZE_PROPERTY: &str = "log4j2.asyncLoggerConfigRingBufferSize";
@@ -143,11 +167,18 @@ impl AsyncSettings {
     /// registered `<AsyncWaitStrategyFactory>` created, when there is one: log4j2 then never
     /// reads the wait strategy properties, so nothing is said about them either.
     pub fn from_environment_given(wait_strategy: Option<WaitStrategy>) -> AsyncSettings {
-        let (settings, problems) = AsyncSettings::from_lookup_given(property, wait_strategy);
-        for problem in problems {
-            status::log(problem.level, problem.message);
-        }
-        settings
+        reported(AsyncSettings::from_lookup_given(property, wait_strategy))
+    }
+
+    /// [`AsyncSettings::from_environment_given`] for log4j2's all-asynchronous mode (every
+    /// logger asynchronous by its context selector), whose queue reads the ring size and wait
+    /// strategy of the `log4j2.asyncLogger…` family only, never the `log4j2.asyncLoggerConfig…`
+    /// one.
+    pub fn from_environment_all_async(wait_strategy: Option<WaitStrategy>) -> AsyncSettings {
+        reported(AsyncSettings::from_lookup_given(
+            without_logger_config_family(property),
+            wait_strategy,
+        ))
     }
 
     /// Reads the settings through `lookup` (a property name to its value). Returns the settings
@@ -343,6 +374,38 @@ mod tests {
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect();
         AsyncSettings::from_lookup(|name| map.get(name).cloned())
+    }
+
+    #[test]
+    fn the_all_asynchronous_queue_reads_only_its_own_family() {
+        let map: HashMap<String, String> = [
+            ("log4j2.asyncLoggerConfigRingBufferSize", "1024"),
+            ("log4j2.asyncLoggerRingBufferSize", "512"),
+            ("log4j2.asyncLoggerConfigWaitStrategy", "Yield"),
+            ("AsyncLogger.WaitStrategy", "Block"),
+            ("log4j2.asyncQueueFullPolicy", "Discard"),
+        ]
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+        let lookup = |name: &str| map.get(name).cloned();
+        let (mixed, _) = AsyncSettings::from_lookup_given(lookup, None);
+        assert_eq!(
+            (mixed.ring_buffer_size, mixed.wait_strategy),
+            (1024, WaitStrategy::Yield)
+        );
+        let (all_async, problems) =
+            AsyncSettings::from_lookup_given(without_logger_config_family(lookup), None);
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(
+            (all_async.ring_buffer_size, all_async.wait_strategy),
+            (512, WaitStrategy::Block),
+            "the asyncLogger family, by its old name too"
+        );
+        assert_eq!(
+            all_async.queue_full_policy, mixed.queue_full_policy,
+            "shared"
+        );
     }
 
     #[test]

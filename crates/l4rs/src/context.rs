@@ -345,9 +345,12 @@ impl Context {
                 None,
                 || "asynchronous settings".to_string(),
                 || {
-                    l4rs_async::AsyncSettings::from_environment_given(
-                        configuration.async_wait_strategy,
-                    )
+                    let wait_strategy = configuration.async_wait_strategy;
+                    if all_async {
+                        l4rs_async::AsyncSettings::from_environment_all_async(wait_strategy)
+                    } else {
+                        l4rs_async::AsyncSettings::from_environment_given(wait_strategy)
+                    }
                 },
             )
         } else {

@@ -114,7 +114,10 @@ pub(super) fn lookup(
         "spring" => match crate::spring_profiles::lookup(key) {
             Ok(value) => value,
             Err(warning) => {
-                report(crate::Severity::Warning, warning);
+                // `$${spring:…}` is looked up per event: say it once, as the other lookups do.
+                if substitutor.memory.first_warning(&format!("spring:{key}")) {
+                    report(crate::Severity::Warning, warning);
+                }
                 None
             }
         },

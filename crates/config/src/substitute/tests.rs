@@ -331,6 +331,13 @@ fn spring_lookups_read_the_deployments_stand_in_for_spring() {
     assert_eq!((resolved.as_str(), problems.len()), ("from a property", 0));
     let (unresolved, problems) = run(&s, "${spring:l4rs.test.absent:-fallback}");
     assert_eq!((unresolved.as_str(), problems.len()), ("fallback", 0));
+    // A bad index is reported once per substitutor, however often it is looked up.
+    set_system_property("spring.profiles.default", "a,b");
+    let first = run(&s, "${spring:profiles.default[7]}").1;
+    let again = run(&s, "${spring:profiles.default[7]}").1;
+    clear_system_property("spring.profiles.default");
+    assert_eq!(first.len(), 1, "{first:?}");
+    assert!(again.is_empty(), "{again:?}");
 }
 
 #[test]

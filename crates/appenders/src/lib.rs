@@ -148,6 +148,8 @@ pub fn build_appender_with(
         AppenderKind::Smtp(_) => return unsupported("SMTP"),
         // Built by the facade: its header values are resolved with the configuration's lookups.
         AppenderKind::Http(_) => return unsupported("Http"),
+        // Built by the facade with l4rs-jdbc, behind the `jdbc` feature of `l4rs`.
+        AppenderKind::Jdbc(_) => return unsupported("JDBC"),
     };
     Ok(appender)
 }

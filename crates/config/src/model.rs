@@ -220,6 +220,134 @@ pub enum AppenderKind {
     Smtp(Box<SmtpSpec>),
     /// `<Http>`: sends each event's layout bytes as the body of one HTTP request.
     Http(Box<HttpSpec>),
+    /// `<JDBC>`: inserts one row per event into a database table (built only with the `l4rs`
+    /// crate's `jdbc` feature; boxed: it is several times the size of the other kinds). Its
+    /// [`AppenderSpec::layout`] is always `None`: log4j2 formats only `MapMessage`s with a JDBC
+    /// appender's layout, and l4rs messages never are.
+    Jdbc(Box<JdbcSpec>),
+}
+
+/// `<JDBC>` attributes, its connection source and its columns, with log4j2 2.19's defaults.
+///
+/// The statement is log4j2's: `insert into TABLE (COLUMNS) values (VALUES)`, the columns in
+/// [`columns`](JdbcSpec::columns)' order, each value a `?` bound per event, or the column's
+/// SQL text.
+#[derive(Clone, Debug)]
+pub struct JdbcSpec {
+    /// `tableName` (required), written into the statement as given.
+    pub table_name: String,
+    /// The `<DriverManager>` (or `<PoolingDriver>`) child: where to connect.
+    pub connection: JdbcConnectionSpec,
+    /// The columns: every `<ColumnMapping>` in document order, then every `<Column>`, as
+    /// log4j2 orders them in the statement.
+    pub columns: Vec<JdbcColumnSpec>,
+    /// `bufferSize` (default 0): with a positive size, rows are kept until that many are
+    /// waiting (or an asynchronous stage's batch ends) and inserted in one transaction.
+    pub buffer_size: u32,
+    /// `reconnectIntervalMillis` (default 5000): how long after a failed connection attempt
+    /// the next one is made; 0 or less: log4j2 does not retry, and l4rs tries again with the
+    /// next event.
+    pub reconnect_interval_millis: i64,
+    /// `immediateFail` (default false): log4j2 waits for its reconnecting thread unless set;
+    /// l4rs never makes the caller wait for a reconnection either way (kept for `l4rs check`).
+    pub immediate_fail: bool,
+    /// `truncateStrings` (default true): text longer than its column's declared length is cut
+    /// to it (where the database declares one).
+    pub truncate_strings: bool,
+}
+
+/// Where a `<JDBC>` appender connects: `<DriverManager>`'s (or `<PoolingDriver>`'s)
+/// attributes and `<Property>` children.
+#[derive(Clone, PartialEq, Eq)]
+pub struct JdbcConnectionSpec {
+    /// `connectionString` (required): a JDBC URL, `jdbc:sqlite:…` or `jdbc:postgresql:…` for
+    /// the databases l4rs reaches.
+    pub connection_string: String,
+    /// `userName`.
+    pub user_name: Option<String>,
+    /// `password` (never printed by `Debug`).
+    pub password: Option<String>,
+    /// `driverClassName`: the Java driver class, which l4rs does not load (it chooses its
+    /// driver by the URL's scheme).
+    pub driver_class_name: Option<String>,
+    /// The `<Property name="…">` children in document order: the driver's connection
+    /// properties (log4j2 refuses them together with `userName` or `password`).
+    pub properties: Vec<(String, String)>,
+    /// The element the source was written as (`DriverManager` or `PoolingDriver`).
+    pub element: String,
+}
+
+impl std::fmt::Debug for JdbcConnectionSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The password stays out of status lines and test output.
+        f.debug_struct("JdbcConnectionSpec")
+            .field("connection_string", &self.connection_string)
+            .field("user_name", &self.user_name)
+            .field("password", &self.password.as_ref().map(|_| "***"))
+            .field("driver_class_name", &self.driver_class_name)
+            .field("properties", &self.properties.len())
+            .field("element", &self.element)
+            .finish()
+    }
+}
+
+/// One column of a `<JDBC>` appender's statement.
+#[derive(Clone, Debug)]
+pub struct JdbcColumnSpec {
+    /// The column's name, written into the statement as given.
+    pub name: String,
+    /// What the column receives for each event.
+    pub value: JdbcColumnValue,
+}
+
+/// What a `<JDBC>` column receives for each event.
+#[derive(Clone, Debug)]
+// The layout makes `Text` several times the size of the other variants; a configuration holds
+// a handful of columns, built once, so boxing it would only add a step for every reader.
+#[allow(clippy::large_enum_variant)]
+pub enum JdbcColumnValue {
+    /// `literal`: SQL text written into the statement's `values (…)` in place of a parameter
+    /// (e.g. `CURRENT_TIMESTAMP` or `'constant'`); nothing is bound.
+    Literal(String),
+    /// The event's text by a layout (`pattern` is a PatternLayout that does not append the
+    /// exception; a `<ColumnMapping>` may hold any layout), bound as text.
+    Text {
+        /// The layout.
+        layout: LayoutSpec,
+        /// How the value is bound.
+        binding: JdbcTextBinding,
+        /// `<ColumnMapping parameter>`: SQL text written in place of the `?` (it holds the `?`
+        /// itself, e.g. `CAST(? AS json)`).
+        parameter: Option<String>,
+    },
+    /// `isEventTimestamp="true"` or a `<ColumnMapping>` of a `java.util.Date` type: the
+    /// event's time as a timestamp.
+    EventTimestamp {
+        /// `<ColumnMapping parameter>`, as for [`JdbcColumnValue::Text`].
+        parameter: Option<String>,
+    },
+    /// A `<ColumnMapping>` with neither layout nor literal and a plain type: log4j2 fills it
+    /// from a `MapMessage`'s value of that key; l4rs messages are never `MapMessage`s, so the
+    /// column gets NULL.
+    MapMessageValue {
+        /// `<ColumnMapping parameter>`, as for [`JdbcColumnValue::Text`].
+        parameter: Option<String>,
+    },
+}
+
+/// How a `<JDBC>` column's text is bound.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JdbcTextBinding {
+    /// Text (`<Column>`'s default, `isUnicode`, `isClob`; a `<ColumnMapping>` of type `String`,
+    /// `Clob` or `NClob`).
+    Text,
+    /// A `<ColumnMapping>` whose `type` is a Java number class: the text parsed as that number
+    /// (NULL when it does not parse, as log4j2's converters give null).
+    Integer,
+    /// A `<ColumnMapping>` of type `java.lang.Double`, `Float` or `java.math.BigDecimal`.
+    Real,
+    /// A `<ColumnMapping>` of type `java.lang.Boolean`: `true` (any case) or false.
+    Boolean,
 }
 
 /// `<Http>` attributes, its `<Property>` headers and its `<Ssl>` child, with log4j2 2.19's
@@ -1801,7 +1929,8 @@ impl AppenderKind {
             | AppenderKind::Routing(_)
             | AppenderKind::Kafka(_)
             | AppenderKind::Smtp(_)
-            | AppenderKind::Http(_) => None,
+            | AppenderKind::Http(_)
+            | AppenderKind::Jdbc(_) => None,
         }
     }
 }

@@ -179,7 +179,7 @@ macro_rules! l4rs_plugins {
         /// A plugin l4rs implements. Element names map to it case-insensitively
         /// ([`l4rs_plugin`]), as log4j2 lower-cases its plugin keys.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        // The variants are log4j2's spellings, which include `SMTP`.
+        // The variants are log4j2's spellings, which include `SMTP` and `JDBC`.
         #[allow(clippy::upper_case_acronyms)]
         pub enum Plugin {
             $(
@@ -331,6 +331,19 @@ l4rs_plugins! {
     TrustStore => "TrustStore",
     SocketOptions => "SocketOptions",
     SocketPerformancePreferences => "SocketPerformancePreferences",
+    // The database appender and its parts. log4j2's `ColumnConfig`, `ColumnMapping` and
+    // `PoolableConnectionFactoryConfig` set no `@Plugin` element type; the connection sources
+    // share `connectionSource`, which is also how `<JDBC>` finds its source among its children.
+    JDBC => "appender",
+    Column => "",
+    ColumnMapping => "",
+    DriverManager => "connectionSource",
+    /// From log4j2's `log4j-jdbc-dbcp2` module.
+    PoolingDriver => "connectionSource",
+    /// From log4j2's `log4j-jdbc-dbcp2` module.
+    PoolableConnectionFactory => "",
+    DataSource => "connectionSource",
+    ConnectionFactory => "connectionSource",
 }
 
 impl std::fmt::Display for Plugin {
@@ -512,7 +525,9 @@ mod tests {
         assert_eq!(l4rs_plugin("console"), Some(Plugin::Console));
         assert_eq!(l4rs_plugin("rollingfile"), Some(Plugin::RollingFile));
         assert_eq!(l4rs_plugin("routing"), Some(Plugin::Routing));
-        assert_eq!(l4rs_plugin("Jdbc"), None);
+        // Matched case-insensitively, as log4j2 lower-cases its keys.
+        assert_eq!(l4rs_plugin("Jdbc"), Some(Plugin::JDBC));
+        assert_eq!(l4rs_plugin("Servlet"), None);
         assert!(is_log4j2_plugin("RollingMemoryMappedFile"));
     }
 

@@ -17,6 +17,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+use l4rs_config::model::AppenderKind;
 use l4rs_config::{load_file_with, Configuration, LoadOptions, Severity};
 use l4rs_test_support::shared::{shared_path, skip_or_fail};
 
@@ -53,6 +54,12 @@ enum Class {
     /// Loads as log4j2 2.19 loads it by default: its scripts are refused (l4rs runs none, and
     /// log4j2 runs none without `log4j2.Script.enableLanguages`), with log4j2's errors.
     ScriptsRefused,
+    /// A JDBC appender whose database only Java reaches: a `<DataSource>` (JNDI) or a
+    /// `<ConnectionFactory>` (a Java method), refused with log4j2's own messages (log4j2 2.19
+    /// refuses them too without JNDI enabled or the factory's class), or a JDBC URL of a
+    /// database l4rs has no driver for (H2, HSQLDB), which loads as in log4j2 and fails when
+    /// the appender is built, as log4j2's fails to connect without the driver's jar.
+    JavaOnlyDatabase,
     UnsupportedPlugins(Vec<String>),
     IntentionallyBroken,
     Other,
@@ -65,6 +72,7 @@ impl Class {
             Class::ScriptsRefused => {
                 "scripts refused as log4j2 refuses them by default".to_string()
             }
+            Class::JavaOnlyDatabase => "database only Java reaches".to_string(),
             Class::UnsupportedPlugins(plugins) => {
                 format!("uses-unsupported-plugin ({})", plugins.join(", "))
             }
@@ -114,6 +122,36 @@ fn follows_from_refused_scripts(message: &str) -> bool {
         "Unable to locate appender ",
     ];
     CAUSED.iter().any(|caused| message.starts_with(caused))
+}
+
+/// The errors of a JDBC connection source only Java can use, and what follows from them: the
+/// source's own refusal (JNDI off, the factory's class absent or not named), the appender not
+/// created for want of a source, and references to it.
+fn follows_from_java_only_source(message: &str) -> bool {
+    const CAUSED: &[&str] = &[
+        "JNDI must be enabled by setting log4j2.enableJndiJdbc=true",
+        "java.lang.ClassNotFoundException: ",
+        "No class name or method name specified for the connection factory method.",
+        "No ConnectionSource provided",
+        "Could not create plugin of type class org.apache.logging.log4j.core.appender.db.jdbc.JdbcAppender ",
+        "Unable to locate appender ",
+    ];
+    CAUSED.iter().any(|caused| message.starts_with(caused))
+        || message.eq_ignore_ascii_case("Null object returned for JDBC in Appenders.")
+}
+
+/// Whether `config` connects a JDBC appender to a database l4rs has no driver for (the
+/// schemes the `l4rs-jdbc` crate reaches are SQLite's and PostgreSQL's).
+fn connects_to_a_java_only_database(config: &Configuration) -> bool {
+    config
+        .appenders
+        .iter()
+        .any(|appender| match &appender.kind {
+            AppenderKind::Jdbc(spec) => !["jdbc:sqlite:", "jdbc:postgresql:"]
+                .iter()
+                .any(|scheme| spec.connection.connection_string.starts_with(scheme)),
+            _ => false,
+        })
 }
 
 /// One corpus file's outcome.
@@ -231,10 +269,27 @@ fn load_survey() -> Option<Survey> {
             && config
                 .diagnostics_at_least(Severity::Error)
                 .all(|d| follows_from_refused_scripts(&d.message));
+        // A Java-only source's refusal, and no error but those and what follows from them; or
+        // no error, and a JDBC URL l4rs has no driver for.
+        let java_only_source = config.diagnostics.iter().any(|d| {
+            d.message == "JNDI must be enabled by setting log4j2.enableJndiJdbc=true"
+                || d.message
+                    == "No class name or method name specified for the connection factory method."
+                || (d.message.starts_with("java.lang.ClassNotFoundException: ")
+                    && d.help
+                        .as_deref()
+                        .is_some_and(|help| help.starts_with("l4rs cannot call Java code")))
+        }) && config
+            .diagnostics_at_least(Severity::Error)
+            .all(|d| follows_from_java_only_source(&d.message));
+        let java_only_database =
+            java_only_source || (errors == 0 && connects_to_a_java_only_database(&config));
         let class = if !plugins.is_empty() {
             Class::UnsupportedPlugins(plugins)
         } else if scripts_refused && !negative {
             Class::ScriptsRefused
+        } else if java_only_database && !negative {
+            Class::JavaOnlyDatabase
         } else if errors == 0 {
             Class::Supported
         } else if negative {
@@ -441,7 +496,11 @@ plugins log4j2's own test suite defines (`List` and friends, named by the corpus
 *intentionally broken* when it has errors and the index marks it a negative test (or it is not well-formed), \
 *scripts refused as log4j2 refuses them by default* when it has scripts, which l4rs never runs and log4j2 2.19 \
 runs only with `log4j2.Script.enableLanguages` set (both report `Script support is not enabled` and build the rest), \
-and *other* when it has errors for another reason (misspelled elements, includes or lookups only a test harness \
+*database only Java reaches* when a JDBC appender connects through a `<DataSource>` (JNDI) or a \
+`<ConnectionFactory>` (a Java method), which l4rs refuses with log4j2's messages as log4j2 2.19 refuses them without \
+JNDI enabled or the factory's class (and nothing else fails), or to a database l4rs has no driver for (H2, HSQLDB: \
+the file loads as in log4j2, and the appender fails when it is built, where log4j2's fails to connect without the \
+driver), and *other* when it has errors for another reason (misspelled elements, includes or lookups only a test harness \
 provides).\n\n\
 Every file that loads and uses no unsupported plugin (the supported ones and the others that load) is also \
 loaded by log4j2 2.19 in the same test run, and both must build the same appenders (name, type, layout, \

@@ -8,12 +8,14 @@ use std::io::Read as _;
 use l4rs_config::plugins::{is_log4j2_plugin, Plugin};
 
 /// Plugins l4rs implements that log4j-core 2.19 lacks: from log4j2's other modules (Kafka,
-/// JsonTemplateLayout, log4j-spring-boot's SpringProfile), from a later version
-/// (EnvironmentArbiter, 2.21), and the ones l4rs adds.
+/// JsonTemplateLayout, log4j-spring-boot's SpringProfile, log4j-jdbc-dbcp2's PoolingDriver),
+/// from a later version (EnvironmentArbiter, 2.21), and the ones l4rs adds.
 const NOT_IN_LOG4J_CORE: &[&str] = &[
     "environmentarbiter",
     "springprofile",
     "kafka",
+    "poolingdriver",
+    "poolableconnectionfactory",
     "jsontemplatelayout",
     "eventtemplateadditionalfield",
     "rollingmemorymappedfile",

@@ -80,6 +80,7 @@ fn build_one(
         Some(Plugin::Kafka) => super::kafka::build_kafka_appender(binder, child),
         Some(Plugin::SMTP) => super::smtp::build_smtp_appender(binder, child),
         Some(Plugin::Http) => super::http::build_http_appender(binder, child),
+        Some(Plugin::JDBC) => super::jdbc::build_jdbc_appender(binder, child),
         Some(Plugin::ScriptAppenderSelector) => {
             super::scripts::script_appender_selector(binder, child)
         }
@@ -418,7 +419,8 @@ impl ManagerKind {
             | AppenderKind::Routing(_)
             | AppenderKind::Kafka(_)
             | AppenderKind::Smtp(_)
-            | AppenderKind::Http(_) => return None,
+            | AppenderKind::Http(_)
+            | AppenderKind::Jdbc(_) => return None,
         };
         let resource = rolling
             .file_name

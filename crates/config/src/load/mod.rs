@@ -21,6 +21,7 @@ mod failover;
 mod filters;
 mod gelf_layout;
 mod http;
+mod jdbc;
 mod kafka;
 mod layout;
 mod loggers;

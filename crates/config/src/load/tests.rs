@@ -717,7 +717,7 @@ fn unknown_and_unsupported_plugins_are_named() {
   <Console name="Top"/>
   <Typo/>
   <Appenders>
-    <JDBC name="R" tableName="t"/>
+    <JMS name="R" destinationBindingName="t"/>
     <Console name="J"><SerializedLayout/></Console>
     <Wrapper><Console name="W"/></Wrapper>
     <Outer><Inner><Console name="I"/></Inner></Outer>
@@ -769,7 +769,7 @@ fn unknown_and_unsupported_plugins_are_named() {
     assert!(messages
         .contains(&"Appenders contains an invalid element or attribute \"Outer\"".to_string()));
     assert!(messages
-        .contains(&"plugin JDBC is not available in l4rs yet; the element is ignored".to_string()));
+        .contains(&"plugin JMS is not available in l4rs yet; the element is ignored".to_string()));
     assert!(messages.contains(
         &"plugin SerializedLayout is not available in l4rs yet; the element is ignored".to_string()
     ));

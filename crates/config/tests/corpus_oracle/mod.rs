@@ -208,11 +208,13 @@ pub(crate) fn l4rs_dump(config: &Configuration) -> Vec<String> {
             AppenderKind::Socket(spec) => spec.element,
             AppenderKind::Routing(_) => "Routing",
             AppenderKind::Kafka(_) => "Kafka",
+            AppenderKind::Jdbc(_) => "JDBC",
             AppenderKind::Smtp(_) => "SMTP",
             AppenderKind::Http(_) => "Http",
         };
-        // log4j2's AsyncAppender has no layout (`getLayout()` is null); the others fall back
-        // to a PatternLayout when none is configured.
+        // log4j2's AsyncAppender has no layout (`getLayout()` is null), nor has its JDBC
+        // appender (`AbstractDatabaseAppender.getLayout()` is null whatever is configured); the
+        // others fall back to a PatternLayout when none is configured.
         let layout = match (&appender.kind, &appender.layout) {
             (
                 AppenderKind::Async(_)
@@ -220,7 +222,8 @@ pub(crate) fn l4rs_dump(config: &Configuration) -> Vec<String> {
                 | AppenderKind::CountingNoOp
                 | AppenderKind::Failover(_)
                 | AppenderKind::Rewrite(_)
-                | AppenderKind::Routing(_),
+                | AppenderKind::Routing(_)
+                | AppenderKind::Jdbc(_),
                 _,
             ) => "-",
             (_, None | Some(LayoutSpec::Pattern(_))) => "PatternLayout",

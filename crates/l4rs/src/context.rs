@@ -793,6 +793,21 @@ pub(crate) fn build_appender(
         let interpolator: Arc<dyn l4rs_core::Interpolator> = configuration.substitutor.clone();
         l4rs_appenders::HttpAppender::new(&spec.name, http, layout, interpolator)
             .map(|appender| Arc::new(appender) as Arc<dyn l4rs_core::Appender>)
+    } else if let l4rs_config::model::AppenderKind::Jdbc(jdbc) = &spec.kind {
+        let layouts = crate::jdbc::column_layouts(jdbc, configuration, console, uses_nano_clock);
+        match crate::jdbc::build_jdbc_appender(spec, jdbc, layouts) {
+            Ok(appender) => {
+                return Some(AppenderControl::new(
+                    appender,
+                    spec.filter.as_ref().map(l4rs_filter::build_filter),
+                    spec.ignore_exceptions,
+                ))
+            }
+            Err(message) => {
+                status::error(message);
+                return None;
+            }
+        }
     } else if let l4rs_config::model::AppenderKind::Kafka(kafka) = &spec.kind {
         let interpolator: Arc<dyn l4rs_core::Interpolator> = configuration.substitutor.clone();
         match crate::kafka::build_kafka_appender(spec, kafka, layout, interpolator) {

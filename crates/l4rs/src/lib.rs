@@ -35,6 +35,7 @@ mod context_selector;
 mod error;
 mod failover;
 mod handover;
+mod jdbc;
 mod kafka;
 mod lifecycle;
 mod logger;

@@ -1,0 +1,109 @@
+//! SQLite through rusqlite, stored as the xerial JDBC driver stores what log4j2 binds: text
+//! as TEXT, numbers as INTEGER or REAL, booleans as 1 or 0, and timestamps as INTEGER
+//! milliseconds since the epoch (xerial's default `date_class`).
+
+use std::time::Duration;
+
+use rusqlite::types::{ToSqlOutput, ValueRef};
+use rusqlite::{Connection, OpenFlags, ToSql};
+
+use super::{parameter_limits, Batch, Database, Statements};
+use crate::row::{declared_text_length, value, Value};
+
+/// An open SQLite database.
+pub(super) struct Sqlite {
+    connection: Connection,
+    insert: String,
+}
+
+/// Opens `path` (creating the file, as xerial does), sets its pragmas, checks the insert and
+/// reads the declared lengths of the text columns.
+pub(super) fn connect(
+    path: &str,
+    busy_timeout: Duration,
+    pragmas: &[(String, String)],
+    statements: &Statements<'_>,
+) -> Result<(Sqlite, Vec<Option<usize>>), String> {
+    let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+        | OpenFlags::SQLITE_OPEN_CREATE
+        | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let connection = Connection::open_with_flags(path, flags).map_err(|e| e.to_string())?;
+    connection
+        .busy_timeout(busy_timeout)
+        .map_err(|e| e.to_string())?;
+    for (name, value) in pragmas {
+        // `name` is an identifier (checked when the URL was read); the value is quoted.
+        let quoted = value.replace('\'', "''");
+        connection
+            .execute_batch(&format!("PRAGMA {name}='{quoted}'"))
+            .map_err(|e| format!("PRAGMA {name}: {e}"))?;
+    }
+    // Prepared now so that a missing table or column is reported when connecting.
+    connection
+        .prepare_cached(statements.insert)
+        .map_err(|e| e.to_string())?;
+    let limits = match statements.metadata {
+        Some(select) => {
+            let statement = connection.prepare(select).map_err(|e| e.to_string())?;
+            let columns = statement.columns();
+            parameter_limits(
+                columns
+                    .iter()
+                    .map(|column| column.decl_type().and_then(declared_text_length)),
+                statements.parameter_of_column,
+            )
+        }
+        None => Vec::new(),
+    };
+    Ok((
+        Sqlite {
+            connection,
+            insert: statements.insert.to_string(),
+        },
+        limits,
+    ))
+}
+
+impl Database for Sqlite {
+    fn insert(&mut self, batch: &Batch<'_>) -> Result<(), String> {
+        let transaction = self.connection.transaction().map_err(|e| e.to_string())?;
+        {
+            let mut statement = transaction
+                .prepare_cached(&self.insert)
+                .map_err(|e| e.to_string())?;
+            for row in batch.rows {
+                for (index, source) in batch.sources.iter().enumerate() {
+                    let limit = batch.limits.get(index).copied().flatten();
+                    statement
+                        .raw_bind_parameter(index + 1, Bound(value(source, row, index, limit)))
+                        .map_err(|e| e.to_string())?;
+                }
+                let inserted = statement.raw_execute().map_err(|e| e.to_string())?;
+                if inserted == 0 {
+                    return Err("No records inserted in database table for log event".to_string());
+                }
+            }
+        }
+        // Dropping an uncommitted transaction rolls it back, so a failed batch leaves nothing.
+        transaction.commit().map_err(|e| e.to_string())
+    }
+}
+
+/// A value as SQLite stores it.
+struct Bound<'a>(Value<'a>);
+
+impl ToSql for Bound<'_> {
+    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+        Ok(match self.0 {
+            Value::Null => ToSqlOutput::Borrowed(ValueRef::Null),
+            Value::Text(text) => ToSqlOutput::Borrowed(ValueRef::Text(text.as_bytes())),
+            Value::Integer(number) | Value::Timestamp(number) => {
+                ToSqlOutput::Owned(rusqlite::types::Value::Integer(number))
+            }
+            Value::Real(number) => ToSqlOutput::Owned(rusqlite::types::Value::Real(number)),
+            Value::Boolean(flag) => {
+                ToSqlOutput::Owned(rusqlite::types::Value::Integer(i64::from(flag)))
+            }
+        })
+    }
+}

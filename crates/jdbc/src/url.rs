@@ -1,0 +1,358 @@
+//! Which database a `<DriverManager connectionString>` names: l4rs reaches SQLite
+//! (`jdbc:sqlite:…`, the xerial driver's URL) and PostgreSQL (`jdbc:postgresql:…`, pgjdbc's
+//! URL), and refuses the others with a message saying so.
+
+use std::time::Duration;
+
+use l4rs_config::model::JdbcConnectionSpec;
+
+/// A database to connect to.
+#[derive(Clone, Debug)]
+pub(crate) enum Target {
+    /// A SQLite database file (or `:memory:`), with the pragmas the URL sets.
+    Sqlite {
+        /// The file's path as given (relative paths are relative to the working directory).
+        path: String,
+        /// `busy_timeout` (xerial's default 3000 ms): how long a statement waits for another
+        /// connection's lock.
+        busy_timeout: Duration,
+        /// Other `name=value` parameters, each run as `PRAGMA name=value` after connecting.
+        pragmas: Vec<(String, String)>,
+    },
+    /// A PostgreSQL server.
+    Postgres(Box<postgres::Config>),
+}
+
+/// The user-facing form of a connection string: its password parameter masked.
+pub(crate) fn masked(connection_string: &str) -> String {
+    let Some((head, query)) = connection_string.split_once('?') else {
+        return connection_string.to_string();
+    };
+    let params: Vec<String> = query
+        .split('&')
+        .map(|pair| match pair.split_once('=') {
+            Some((name, _)) if name.eq_ignore_ascii_case("password") => format!("{name}=***"),
+            _ => pair.to_string(),
+        })
+        .collect();
+    format!("{head}?{}", params.join("&"))
+}
+
+/// The database `spec` names, or why l4rs cannot connect to it.
+pub(crate) fn target(spec: &JdbcConnectionSpec) -> Result<Target, String> {
+    let url = spec.connection_string.trim();
+    if let Some(rest) = url.strip_prefix("jdbc:sqlite:") {
+        return Ok(sqlite(rest));
+    }
+    if let Some(rest) = url.strip_prefix("jdbc:postgresql:") {
+        return postgres(rest, spec).map(|config| Target::Postgres(Box::new(config)));
+    }
+    let scheme = url
+        .strip_prefix("jdbc:")
+        .and_then(|rest| rest.split(':').next())
+        .filter(|scheme| !scheme.is_empty());
+    Err(match scheme {
+        Some(scheme) => format!(
+            "l4rs cannot connect to `jdbc:{scheme}:` databases (help: l4rs's JDBC appender reaches SQLite, `jdbc:sqlite:/path/to/file.db`, and PostgreSQL, `jdbc:postgresql://host:5432/database`; {})",
+            java_only_hint(scheme)
+        ),
+        None => format!(
+            "`{}` is not a JDBC URL (help: write `jdbc:sqlite:/path/to/file.db` or `jdbc:postgresql://host:5432/database`)",
+            masked(url)
+        ),
+    })
+}
+
+/// What to say about a scheme l4rs does not reach.
+fn java_only_hint(scheme: &str) -> &'static str {
+    match scheme {
+        "h2" | "hsqldb" | "derby" => {
+            "this one is a database that runs inside a Java process, which a Rust program cannot open"
+        }
+        _ => "other databases are not reached yet",
+    }
+}
+
+/// xerial's URL: `jdbc:sqlite:PATH`, `jdbc:sqlite::memory:`, `jdbc:sqlite:` (in memory),
+/// `jdbc:sqlite:file:PATH`, each optionally followed by `?name=value&…`.
+fn sqlite(rest: &str) -> Target {
+    let (path, query) = rest.split_once('?').unwrap_or((rest, ""));
+    let path = path.strip_prefix("file:").unwrap_or(path);
+    let path = if path.is_empty() { ":memory:" } else { path };
+    let mut busy_timeout = Duration::from_millis(3000);
+    let mut pragmas = Vec::new();
+    for pair in query.split('&').filter(|pair| !pair.is_empty()) {
+        let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+        if name == "busy_timeout" {
+            if let Ok(millis) = value.parse::<u64>() {
+                busy_timeout = Duration::from_millis(millis);
+            }
+        } else if is_pragma_name(name) {
+            pragmas.push((name.to_string(), value.to_string()));
+        }
+    }
+    Target::Sqlite {
+        path: path.to_string(),
+        busy_timeout,
+        pragmas,
+    }
+}
+
+/// A parameter that can be run as a pragma: a plain identifier (the value is quoted when run).
+fn is_pragma_name(name: &str) -> bool {
+    !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+/// pgjdbc's URL: `jdbc:postgresql:DATABASE`, `jdbc:postgresql:/`,
+/// `jdbc:postgresql://HOST[:PORT][,HOST[:PORT]…]/DATABASE`, then `?name=value&…` with pgjdbc's
+/// parameter names (`user`, `password`, `connectTimeout` in seconds, `ApplicationName`,
+/// `currentSchema`, `options`, `sslmode`).
+fn postgres(rest: &str, spec: &JdbcConnectionSpec) -> Result<postgres::Config, String> {
+    let (location, query) = rest.split_once('?').unwrap_or((rest, ""));
+    let mut config = postgres::Config::new();
+    // pgjdbc's default connectTimeout is 10 s; without one a connection attempt to a host that
+    // does not answer would hold the logging call for the kernel's TCP timeout.
+    config.connect_timeout(Duration::from_secs(10));
+    let database = if let Some(hosts_and_database) = location.strip_prefix("//") {
+        let (hosts, database) = hosts_and_database
+            .split_once('/')
+            .unwrap_or((hosts_and_database, ""));
+        for host in hosts.split(',').filter(|host| !host.is_empty()) {
+            let (name, port) = split_host_port(host)?;
+            config.host(name);
+            config.port(port);
+        }
+        if hosts.is_empty() {
+            config.host("localhost");
+            config.port(5432);
+        }
+        database
+    } else {
+        config.host("localhost");
+        config.port(5432);
+        location.trim_start_matches('/')
+    };
+    if !database.is_empty() {
+        config.dbname(&percent_decoded(database));
+    }
+    // `userName`/`password` first: parameters in the URL take precedence, as pgjdbc merges them.
+    if let Some(user) = &spec.user_name {
+        config.user(user);
+    }
+    if let Some(password) = &spec.password {
+        config.password(password);
+    }
+    for (name, value) in &spec.properties {
+        apply_postgres_parameter(&mut config, name, value)?;
+    }
+    for pair in query.split('&').filter(|pair| !pair.is_empty()) {
+        let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+        apply_postgres_parameter(&mut config, name, &percent_decoded(value))?;
+    }
+    if config.get_user().is_none() {
+        // pgjdbc requires a user; libpq would take the operating system's user name.
+        if let Ok(user) = std::env::var("USER") {
+            config.user(&user);
+        }
+    }
+    Ok(config)
+}
+
+/// Sets one of pgjdbc's connection parameters on `config`.
+fn apply_postgres_parameter(
+    config: &mut postgres::Config,
+    name: &str,
+    value: &str,
+) -> Result<(), String> {
+    match name {
+        "user" => {
+            config.user(value);
+        }
+        "password" => {
+            config.password(value);
+        }
+        "connectTimeout" | "loginTimeout" => {
+            // Seconds; pgjdbc's 0 means no timeout, which l4rs does not allow a logging call.
+            if let Ok(seconds) = value.trim().parse::<u64>() {
+                config.connect_timeout(Duration::from_secs(seconds.max(1)));
+            }
+        }
+        "ApplicationName" | "applicationName" => {
+            config.application_name(value);
+        }
+        "currentSchema" => {
+            config.options(&format!("-c search_path={value}"));
+        }
+        "options" => {
+            config.options(value);
+        }
+        "ssl" if value != "false" => return Err(tls_unsupported()),
+        "sslmode" if !matches!(value, "disable" | "allow" | "prefer") => {
+            return Err(tls_unsupported())
+        }
+        // pgjdbc's tuning parameters (prepareThreshold, tcpKeepAlive, …) have no counterpart
+        // that changes what is inserted.
+        _ => {}
+    }
+    Ok(())
+}
+
+/// The refusal of an encrypted connection, which l4rs's PostgreSQL client does not make yet.
+fn tls_unsupported() -> String {
+    "l4rs connects to PostgreSQL without TLS only (help: use sslmode=disable or prefer, or a local connection)".to_string()
+}
+
+/// `host`, `host:port`, `[v6]` or `[v6]:port`, with pgjdbc's default port 5432.
+fn split_host_port(host: &str) -> Result<(&str, u16), String> {
+    let (name, port) = if let Some(v6) = host.strip_prefix('[') {
+        match v6.split_once(']') {
+            Some((name, rest)) => (name, rest.strip_prefix(':')),
+            None => return Err(format!("Invalid host `{host}` in the JDBC URL")),
+        }
+    } else {
+        match host.rsplit_once(':') {
+            Some((name, port)) => (name, Some(port)),
+            None => (host, None),
+        }
+    };
+    let port = match port {
+        None | Some("") => 5432,
+        Some(port) => port
+            .parse()
+            .map_err(|_| format!("Invalid port number `{port}` in the JDBC URL"))?,
+    };
+    Ok((name, port))
+}
+
+/// `%XX` escapes decoded, as pgjdbc decodes URL parameters.
+fn percent_decoded(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        if bytes[i] == b'%' && i + 2 < bytes.len() {
+            if let (Some(high), Some(low)) = (hex(bytes[i + 1]), hex(bytes[i + 2])) {
+                out.push((high * 16 + low) as u8);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(url: &str) -> JdbcConnectionSpec {
+        JdbcConnectionSpec {
+            connection_string: url.to_string(),
+            user_name: None,
+            password: None,
+            driver_class_name: None,
+            properties: Vec::new(),
+            element: "DriverManager".to_string(),
+        }
+    }
+
+    #[test]
+    fn sqlite_urls() {
+        let Ok(Target::Sqlite {
+            path,
+            busy_timeout,
+            pragmas,
+        }) = target(&spec(
+            "jdbc:sqlite:/tmp/x.db?journal_mode=WAL&busy_timeout=50&x y=1",
+        ))
+        else {
+            panic!()
+        };
+        assert_eq!(path, "/tmp/x.db");
+        assert_eq!(busy_timeout, Duration::from_millis(50));
+        assert_eq!(
+            pragmas,
+            vec![("journal_mode".to_string(), "WAL".to_string())]
+        );
+        for (url, expected) in [
+            ("jdbc:sqlite:", ":memory:"),
+            ("jdbc:sqlite::memory:", ":memory:"),
+            ("jdbc:sqlite:file:logs.db", "logs.db"),
+        ] {
+            let Ok(Target::Sqlite { path, .. }) = target(&spec(url)) else {
+                panic!("{url}")
+            };
+            assert_eq!(path, expected, "{url}");
+        }
+    }
+
+    #[test]
+    fn postgres_urls() {
+        let mut with_user =
+            spec("jdbc:postgresql://db.example:6543/logs%20db?password=p&ApplicationName=app");
+        with_user.user_name = Some("alice".to_string());
+        let Ok(Target::Postgres(config)) = target(&with_user) else {
+            panic!()
+        };
+        assert_eq!(
+            config.get_hosts(),
+            &[postgres::config::Host::Tcp("db.example".to_string())]
+        );
+        assert_eq!(config.get_ports(), &[6543]);
+        assert_eq!(config.get_dbname(), Some("logs db"));
+        assert_eq!(config.get_user(), Some("alice"));
+        assert_eq!(config.get_password(), Some(&b"p"[..]));
+        assert_eq!(config.get_application_name(), Some("app"));
+        let Ok(Target::Postgres(config)) = target(&spec("jdbc:postgresql:logs?user=bob")) else {
+            panic!()
+        };
+        assert_eq!(config.get_ports(), &[5432]);
+        assert_eq!(config.get_dbname(), Some("logs"));
+        assert_eq!(config.get_user(), Some("bob"));
+        let Ok(Target::Postgres(config)) = target(&spec("jdbc:postgresql://[::1]/d")) else {
+            panic!()
+        };
+        assert_eq!(
+            config.get_hosts(),
+            &[postgres::config::Host::Tcp("::1".to_string())]
+        );
+        assert!(target(&spec("jdbc:postgresql://h:x/d"))
+            .unwrap_err()
+            .contains("Invalid port number `x`"));
+        assert!(target(&spec("jdbc:postgresql://h/d?sslmode=require"))
+            .unwrap_err()
+            .contains("without TLS"));
+    }
+
+    #[test]
+    fn other_databases_are_refused_with_help() {
+        let error = target(&spec("jdbc:h2:mem:Log4j")).unwrap_err();
+        assert!(
+            error.starts_with("l4rs cannot connect to `jdbc:h2:` databases"),
+            "{error}"
+        );
+        assert!(error.contains("inside a Java process"), "{error}");
+        let error = target(&spec("jdbc:mysql://h/d")).unwrap_err();
+        assert!(error.contains("not reached yet"), "{error}");
+        let error = target(&spec("postgres://h/d?password=secret")).unwrap_err();
+        assert!(error.contains("is not a JDBC URL"), "{error}");
+        assert!(!error.contains("secret"), "{error}");
+    }
+
+    #[test]
+    fn masking_hides_the_password_parameter() {
+        assert_eq!(
+            masked("jdbc:postgresql://h/d?user=u&password=secret&x=1"),
+            "jdbc:postgresql://h/d?user=u&password=***&x=1"
+        );
+        assert_eq!(masked("jdbc:sqlite:x.db"), "jdbc:sqlite:x.db");
+    }
+
+    #[test]
+    fn percent_decoding_keeps_malformed_escapes() {
+        assert_eq!(percent_decoded("a%20b%zz%2"), "a b%zz%2");
+    }
+}

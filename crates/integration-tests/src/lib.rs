@@ -9,6 +9,7 @@ use std::fmt::Display;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
 
+pub mod databases;
 pub mod http;
 pub mod kafka;
 pub mod net;

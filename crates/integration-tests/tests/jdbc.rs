@@ -1,0 +1,321 @@
+//! The JDBC appender against real databases, read back with independent clients: SQLite files
+//! (the `sqlite3` shell) and a PostgreSQL server started for the test (`psql`). Rows per event
+//! and per buffer, log4j2's column kinds (pattern, literal, event timestamp, typed mappings),
+//! `truncateStrings`, a missing table that appears later, a server that goes away and comes
+//! back (calls fail at once in between, and the caller with `ignoreExceptions="false"` sees
+//! each failure), and a database l4rs cannot reach.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use l4rs::core::status;
+use l4rs_tests::databases::{sqlite3, Postgres};
+use l4rs_tests::{fresh_output_dir, serial, write_config};
+
+/// Loads a configuration with one JDBC appender, `appender` (its XML), under the root at INFO.
+fn init(dir: &Path, appender: &str) {
+    let xml = format!(
+        r#"<Configuration status="warn"><Appenders>{appender}</Appenders><Loggers><Root level="info"><AppenderRef ref="db"/></Root></Loggers></Configuration>"#
+    );
+    l4rs::init_with_file(write_config(dir, &xml)).expect("the configuration loads");
+}
+
+/// Logs `message` at `level` on logger `app`; `Err` when the appender handed its failure to
+/// the caller.
+fn log(level: l4rs::Level, message: &str) -> Result<(), String> {
+    l4rs::get_logger("app")
+        .log(level, None, None, None, format_args!("{message}"))
+        .map_err(|error| error.to_string())
+}
+
+/// The status messages reported while `f` runs.
+fn reported<R>(f: impl FnOnce() -> R) -> (R, Vec<String>) {
+    let (result, records) = status::capture(f);
+    (
+        result,
+        records.into_iter().map(|record| record.message).collect(),
+    )
+}
+
+/// The current time in milliseconds since the epoch.
+fn now_millis() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64
+}
+
+#[test]
+fn sqlite_rows_per_event_with_log4j2s_columns() {
+    let _turn = serial();
+    let dir = fresh_output_dir("jdbc-sqlite-rows");
+    let file = dir.join("logs.db");
+    let Some(_) = sqlite3(
+        &file,
+        "create table logEntry (eventDate integer, literalColumn text, level varchar(10), logger text, message text, pid integer, exception text)",
+    ) else {
+        return;
+    };
+    init(
+        &dir,
+        &format!(
+            r#"<JDBC name="db" tableName="logEntry" ignoreExceptions="false">
+  <DriverManager connectionString="jdbc:sqlite:{}"/>
+  <ColumnMapping name="pid" pattern="%pid" type="java.lang.Integer"/>
+  <Column name="eventDate" isEventTimestamp="true"/>
+  <Column name="literalColumn" literal="'Some Other Literal Value'"/>
+  <Column name="level" pattern="%level"/>
+  <Column name="logger" pattern="%logger"/>
+  <Column name="message" pattern="%message" isUnicode="false"/>
+  <Column name="exception" pattern="%ex{{full}}" isClob="true"/>
+</JDBC>"#,
+            file.display()
+        ),
+    );
+    let before = now_millis();
+    log(l4rs::Level::INFO, "first 'quoted' message").unwrap();
+    log(l4rs::Level::WARN, "second; drop table logEntry; --").unwrap();
+    let failure = std::io::Error::other("disk gone");
+    l4rs::error!(l4rs::get_logger("app"), error = &failure, "third");
+    let after = now_millis();
+    l4rs::shutdown();
+    let rows = sqlite3(
+        &file,
+        "select literalColumn, level, logger, message, pid = (select pid from logEntry limit 1), typeof(pid), length(exception) > 0 from logEntry order by rowid",
+    )
+    .unwrap();
+    assert_eq!(
+        rows,
+        "Some Other Literal Value|INFO|app|first 'quoted' message|1|integer|0\n\
+         Some Other Literal Value|WARN|app|second; drop table logEntry; --|1|integer|0\n\
+         Some Other Literal Value|ERROR|app|third|1|integer|1\n"
+    );
+    let pid = sqlite3(&file, "select distinct pid from logEntry").unwrap();
+    assert_eq!(pid.trim(), std::process::id().to_string());
+    // xerial's default: a timestamp is stored as INTEGER milliseconds since the epoch.
+    let dates = sqlite3(&file, "select eventDate from logEntry").unwrap();
+    for date in dates.lines() {
+        let millis: i64 = date.parse().expect("integer milliseconds");
+        assert!(
+            (before..=after).contains(&millis),
+            "{millis} not in {before}..={after}"
+        );
+    }
+}
+
+#[test]
+fn sqlite_buffered_rows_wait_for_a_full_buffer_and_the_flush() {
+    let _turn = serial();
+    let dir = fresh_output_dir("jdbc-sqlite-buffer");
+    let file = dir.join("logs.db");
+    let Some(_) = sqlite3(&file, "create table logs (message varchar(5), whole text)") else {
+        return;
+    };
+    init(
+        &dir,
+        &format!(
+            r#"<JDBC name="db" tableName="logs" bufferSize="3">
+  <DriverManager connectionString="jdbc:sqlite:{}"/>
+  <Column name="message" pattern="%m"/>
+  <Column name="whole" pattern="%m"/>
+</JDBC>"#,
+            file.display()
+        ),
+    );
+    let count = || sqlite3(&file, "select count(*) from logs").unwrap();
+    log(l4rs::Level::INFO, "one-long").unwrap();
+    log(l4rs::Level::INFO, "two").unwrap();
+    assert_eq!(count(), "0\n", "two rows wait in the buffer");
+    log(l4rs::Level::INFO, "three").unwrap();
+    assert_eq!(
+        count(),
+        "3\n",
+        "the third fills the buffer: one transaction"
+    );
+    log(l4rs::Level::INFO, "four").unwrap();
+    assert_eq!(count(), "3\n");
+    l4rs::flush();
+    assert_eq!(count(), "4\n", "flush inserts what waits");
+    l4rs::shutdown();
+    // truncateStrings (default true) cuts text to the column's declared VARCHAR(5).
+    assert_eq!(
+        sqlite3(&file, "select message, whole from logs order by rowid").unwrap(),
+        "one-l|one-long\ntwo|two\nthree|three\nfour|four\n"
+    );
+}
+
+#[test]
+fn sqlite_missing_table_fails_each_call_until_it_exists() {
+    let _turn = serial();
+    let dir = fresh_output_dir("jdbc-sqlite-missing-table");
+    let file = dir.join("logs.db");
+    if sqlite3(&file, "select 1").is_none() {
+        return;
+    }
+    init(
+        &dir,
+        &format!(
+            r#"<JDBC name="db" tableName="late" ignoreExceptions="false" reconnectIntervalMillis="200">
+  <DriverManager connectionString="jdbc:sqlite:{}"/>
+  <Column name="message" pattern="%m"/>
+</JDBC>"#,
+            file.display()
+        ),
+    );
+    let (result, messages) = reported(|| log(l4rs::Level::INFO, "lost"));
+    let error = result.unwrap_err();
+    assert!(error.contains("no such table: late"), "{error}");
+    assert!(
+        messages.iter().any(|m| m.starts_with("Cannot connect the JDBC appender db to JdbcManager{name=db, bufferSize=0, tableName=late, connectionString=jdbc:sqlite:")
+            && m.contains("no such table: late")),
+        "{messages:?}"
+    );
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.starts_with("Unable to write to database [JdbcManager{name=db")),
+        "{messages:?}"
+    );
+    // Within the interval, a call fails at once, without trying.
+    let (result, _) = reported(|| log(l4rs::Level::INFO, "also lost"));
+    assert!(result
+        .unwrap_err()
+        .contains("JDBC connection not available"));
+    sqlite3(&file, "create table late (message text)").unwrap();
+    std::thread::sleep(Duration::from_millis(250));
+    let (result, messages) = reported(|| log(l4rs::Level::INFO, "kept"));
+    result.unwrap();
+    assert!(
+        messages
+            .iter()
+            .any(|m| m == "JDBC appender db is writing to the database again; 2 calls failed while it could not"),
+        "{messages:?}"
+    );
+    l4rs::shutdown();
+    assert_eq!(
+        sqlite3(&file, "select message from late").unwrap(),
+        "kept\n"
+    );
+}
+
+#[test]
+fn a_database_l4rs_cannot_reach_is_reported_and_the_rest_runs() {
+    let _turn = serial();
+    let dir = fresh_output_dir("jdbc-h2");
+    let xml = r#"<Configuration status="warn"><Appenders>
+<JDBC name="db" tableName="t"><DriverManager connectionString="jdbc:h2:mem:Log4j"/><Column name="m" pattern="%m"/></JDBC>
+<Null name="other"/></Appenders>
+<Loggers><Root level="info"><AppenderRef ref="other"/><AppenderRef ref="db"/></Root></Loggers></Configuration>"#;
+    let result = l4rs::init_with_file(write_config(&dir, xml));
+    let Err(l4rs::Error::Invalid { messages, .. }) = result else {
+        panic!("{result:?}")
+    };
+    assert!(
+        messages[0].starts_with(
+            "Could not create the JDBC appender db: l4rs cannot connect to `jdbc:h2:` databases (help:"
+        ),
+        "{messages:?}"
+    );
+    assert!(
+        messages[0].ends_with("the appender is not created"),
+        "{messages:?}"
+    );
+    log(l4rs::Level::INFO, "goes nowhere, fails nothing").unwrap();
+    l4rs::shutdown();
+}
+
+#[test]
+fn postgres_rows_types_truncation_and_an_outage() {
+    let _turn = serial();
+    let dir = fresh_output_dir("jdbc-postgres");
+    let Some(mut server) = Postgres::start(&dir.join("server")) else {
+        return;
+    };
+    server
+        .psql(
+            "create table logs (id serial primary key, at timestamptz, local_at timestamp, level varchar(5), short varchar(8), message text, pid integer, flag boolean, constant text)",
+        )
+        .unwrap();
+    init(
+        &dir,
+        &format!(
+            r#"<JDBC name="db" tableName="logs" ignoreExceptions="false" reconnectIntervalMillis="100">
+  <DriverManager connectionString="{}"/>
+  <ColumnMapping name="at" type="java.sql.Timestamp"/>
+  <ColumnMapping name="pid" pattern="%pid" type="java.lang.Integer"/>
+  <ColumnMapping name="flag" pattern="true" type="java.lang.Boolean"/>
+  <Column name="local_at" isEventTimestamp="true"/>
+  <Column name="level" pattern="%level"/>
+  <Column name="short" pattern="%m"/>
+  <Column name="message" pattern="%m"/>
+  <Column name="constant" literal="'it''s ? constant'"/>
+</JDBC>"#,
+            server.jdbc_url()
+        ),
+    );
+    let before = now_millis();
+    log(l4rs::Level::INFO, "a message longer than eight").unwrap();
+    log(l4rs::Level::WARN, "äöü ünïcödé").unwrap();
+    let after = now_millis();
+    assert_eq!(
+        server
+            .psql("select level, short, message, pid, flag, constant from logs order by id")
+            .unwrap(),
+        format!(
+            "INFO|a messag|a message longer than eight|{pid}|t|it's ? constant\nWARN|äöü ünïc|äöü ünïcödé|{pid}|t|it's ? constant\n",
+            pid = std::process::id()
+        )
+    );
+    let times = server
+        .psql("select (extract(epoch from at) * 1000)::bigint, (extract(epoch from local_at at time zone current_setting('TimeZone')) * 1000)::bigint from logs")
+        .unwrap();
+    for line in times.lines() {
+        for field in line.split('|') {
+            let millis: i64 = field.parse().unwrap();
+            assert!(
+                (before..=after).contains(&millis),
+                "{line}: {before}..={after}"
+            );
+        }
+    }
+    server.stop();
+    // The server is gone: each call fails, and none waits for a reconnection.
+    let (results, messages) = reported(|| {
+        (0..5)
+            .map(|i| {
+                let start = Instant::now();
+                let result = log(l4rs::Level::ERROR, &format!("during the outage {i}"));
+                (result, start.elapsed())
+            })
+            .collect::<Vec<_>>()
+    });
+    for (result, elapsed) in &results {
+        assert!(result.is_err(), "{result:?}");
+        assert!(
+            *elapsed < Duration::from_secs(5),
+            "a call waited {elapsed:?}"
+        );
+    }
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.starts_with("Unable to write to database [JdbcManager{name=db")),
+        "{messages:?}"
+    );
+    // Back again: the next call after the interval reconnects, and its row is inserted.
+    server.restart();
+    std::thread::sleep(Duration::from_millis(150));
+    let (result, messages) = reported(|| log(l4rs::Level::INFO, "after the outage"));
+    result.unwrap();
+    assert!(
+        messages.iter().any(|m| m == "JDBC appender db is writing to the database again; 5 calls failed while it could not"),
+        "{messages:?}"
+    );
+    l4rs::shutdown();
+    assert_eq!(
+        server
+            .psql("select count(*), max(message) from logs where message like 'after%' or message like 'during%'")
+            .unwrap(),
+        "1|after the outage\n"
+    );
+}

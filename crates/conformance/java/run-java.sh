@@ -19,6 +19,10 @@ CP="$JAR_DIR/log4j-api.jar:$JAR_DIR/log4j-core.jar:$JAR_DIR/disruptor.jar"
 for jar in jackson-core jackson-databind jackson-annotations; do
     [ -r "$JAR_DIR/$jar.jar" ] && CP="$CP:$JAR_DIR/$jar.jar"
 done
+# JDBC drivers, when installed: JdbcRows.java inserts through them (.ci/setup/60-databases.sh).
+for jar in xerial-sqlite-jdbc postgresql; do
+    [ -r "$JAR_DIR/$jar.jar" ] && CP="$CP:$JAR_DIR/$jar.jar"
+done
 BUILD_ROOT=${ORACLE_BUILD_DIR:-${TMPDIR:-/tmp}/log4j2-oracle-build}
 SOURCES=${JAVA_SOURCES:-$HERE}
 [ -f "$SOURCES/$CLASS.java" ] || { echo "run-java.sh: $SOURCES/$CLASS.java is missing" >&2; exit 2; }

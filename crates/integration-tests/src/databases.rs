@@ -198,6 +198,43 @@ impl Postgres {
         }
     }
 
+    /// Freezes the server and its backends (SIGSTOP): connections stay open and nothing is
+    /// answered, as with a server that hangs. [`Postgres::resume`] thaws them.
+    pub fn pause(&self) {
+        self.signal_all(libc::SIGSTOP);
+    }
+
+    /// Thaws a server [`Postgres::pause`] froze.
+    pub fn resume(&self) {
+        self.signal_all(libc::SIGCONT);
+    }
+
+    /// Sends `signal` to the postmaster (the first line of `postmaster.pid`) and its children.
+    fn signal_all(&self, signal: libc::c_int) {
+        let pid_file =
+            std::fs::read_to_string(self.dir.join("data/postmaster.pid")).expect("postmaster.pid");
+        let postmaster: libc::pid_t = pid_file
+            .lines()
+            .next()
+            .and_then(|line| line.trim().parse().ok())
+            .expect("the postmaster's pid");
+        let children = Command::new("pgrep")
+            .args(["-P", &postmaster.to_string()])
+            .output()
+            .expect("run pgrep");
+        let pids = String::from_utf8_lossy(&children.stdout)
+            .lines()
+            .filter_map(|line| line.trim().parse::<libc::pid_t>().ok())
+            .chain([postmaster])
+            .collect::<Vec<_>>();
+        for pid in pids {
+            // SAFETY: kill has no memory preconditions; the pids are the server's.
+            unsafe {
+                libc::kill(pid, signal);
+            }
+        }
+    }
+
     /// Stops the server (fast shutdown: clients are disconnected) and waits for it. Through
     /// `pg_ctl`: under root the child is `runuser`, which does not pass signals on.
     pub fn stop(&mut self) {

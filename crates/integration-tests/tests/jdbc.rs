@@ -319,3 +319,89 @@ fn postgres_rows_types_truncation_and_an_outage() {
         "1|after the outage\n"
     );
 }
+
+#[test]
+fn a_postgres_server_that_never_answers_cannot_hold_a_call() {
+    let _turn = serial();
+    let dir = fresh_output_dir("jdbc-postgres-silent");
+    // It accepts the connection and never reads or answers.
+    let silent = l4rs_tests::net::TcpReceiver::start_not_reading();
+    init(
+        &dir,
+        &format!(
+            r#"<JDBC name="db" tableName="logs" ignoreExceptions="false">
+  <DriverManager connectionString="jdbc:postgresql://127.0.0.1:{}/logs?user=u&amp;connectTimeout=1&amp;socketTimeout=1"/>
+  <Column name="message" pattern="%m"/>
+</JDBC>"#,
+            silent.port()
+        ),
+    );
+    let start = Instant::now();
+    let (result, messages) = reported(|| log(l4rs::Level::INFO, "to nobody"));
+    let elapsed = start.elapsed();
+    let error = result.unwrap_err();
+    assert!(
+        error.contains("the server did not answer the connection within 2000 ms (socketTimeout)"),
+        "{error}"
+    );
+    assert!(
+        elapsed < Duration::from_secs(10),
+        "the call waited {elapsed:?}"
+    );
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.starts_with("Cannot connect the JDBC appender db")),
+        "{messages:?}"
+    );
+    l4rs::shutdown();
+}
+
+#[test]
+fn a_postgres_server_that_hangs_mid_connection_fails_the_call_within_the_socket_timeout() {
+    let _turn = serial();
+    let dir = fresh_output_dir("jdbc-postgres-hang");
+    let Some(server) = Postgres::start(&dir.join("server")) else {
+        return;
+    };
+    server.psql("create table logs (message text)").unwrap();
+    init(
+        &dir,
+        &format!(
+            r#"<JDBC name="db" tableName="logs" ignoreExceptions="false" reconnectIntervalMillis="60000">
+  <DriverManager connectionString="{}&amp;socketTimeout=1"/>
+  <Column name="message" pattern="%m"/>
+</JDBC>"#,
+            server.jdbc_url()
+        ),
+    );
+    log(l4rs::Level::INFO, "before").unwrap();
+    server.pause();
+    let start = Instant::now();
+    let (result, _) = reported(|| log(l4rs::Level::INFO, "while it hangs"));
+    let first = start.elapsed();
+    let error = result.unwrap_err();
+    assert!(
+        error.contains("the server did not answer the insert within 1000 ms (socketTimeout)"),
+        "{error}"
+    );
+    // The connection is dropped and no new one is tried inside the interval: the next call
+    // fails at once instead of waiting for another timeout.
+    let start = Instant::now();
+    let (result, _) = reported(|| log(l4rs::Level::INFO, "also while it hangs"));
+    let second = start.elapsed();
+    assert!(result
+        .unwrap_err()
+        .contains("JDBC connection not available"));
+    server.resume();
+    assert!(
+        first < Duration::from_secs(10),
+        "the first call waited {first:?}"
+    );
+    assert!(
+        second < Duration::from_secs(2),
+        "the second call waited {second:?}"
+    );
+    l4rs::shutdown();
+    assert_eq!(server.psql("select message from logs").unwrap(), "before\n");
+}

@@ -23,6 +23,12 @@ pub(crate) trait Database: Send {
     /// Inserts `batch` in one transaction, as log4j2 commits each write (one row) or each
     /// flushed buffer; nothing is inserted when it fails.
     fn insert(&mut self, batch: &Batch<'_>) -> Result<(), String>;
+
+    /// True when the last insert failed because the server stopped answering: trying again at
+    /// once on a new connection would hold the caller for another timeout.
+    fn stalled(&self) -> bool {
+        false
+    }
 }
 
 /// The statements a connection prepares.
@@ -52,7 +58,7 @@ pub(crate) fn connect(target: &Target, statements: &Statements<'_>) -> Result<Co
             pragmas,
         } => sqlite::connect(path, *busy_timeout, pragmas, statements)
             .map(|(db, limits)| (Box::new(db) as Box<dyn Database>, limits))?,
-        Target::Postgres(config) => postgres::connect(config, statements)
+        Target::Postgres(target) => postgres::connect(target, statements)
             .map(|(db, limits)| (Box::new(db) as Box<dyn Database>, limits))?,
     };
     Ok(Connection { database, limits })

@@ -13,6 +13,8 @@
 //! * a caller never waits for a reconnection: while the database cannot be reached, an event
 //!   fails at once until `reconnectIntervalMillis` has passed since the last attempt (log4j2
 //!   makes the caller wait for its reconnecting thread unless `immediateFail`);
+//! * every wait for PostgreSQL is bounded (`connectTimeout`, and `socketTimeout` for each
+//!   answer, 10 s by default where pgjdbc waits for ever);
 //! * the columns are formatted on the calling thread before the appender's lock is taken;
 //! * events that could not be inserted are never dropped silently: each failed call is an
 //!   error the caller's `ignoreExceptions` and Failover see, and a buffer that could not be
@@ -25,6 +27,15 @@ mod database;
 mod row;
 mod statement;
 mod url;
+
+/// Entry points for the fuzz targets under `fuzz/` (docs/robustness.md); compiled only with
+/// `--cfg fuzzing`, which cargo-fuzz sets, so they are no part of the API.
+#[cfg(fuzzing)]
+#[doc(hidden)]
+pub mod fuzzing {
+    pub use crate::statement::numbered_placeholders;
+    pub use crate::url::fuzz_connection_string;
+}
 
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -222,7 +233,18 @@ impl JdbcAppender {
         let Err(first_error) = self.insert_on(connection, rows) else {
             return Ok(());
         };
+        let stalled = connection.database.stalled();
         link.connection = None;
+        if stalled {
+            // The server stopped answering: another attempt now would hold the caller for
+            // another timeout, so the next one waits for the reconnection interval.
+            link.retry_at = self
+                .reconnect_interval
+                .map(|interval| Instant::now() + interval);
+            return Err(format!(
+                "{INSERT_EXCEPTION}: Failed to insert record for log event in JDBC manager: {first_error}"
+            ));
+        }
         link.retry_at = None;
         match self.connected(link) {
             Ok(connection) => self

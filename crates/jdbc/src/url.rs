@@ -20,8 +20,22 @@ pub(crate) enum Target {
         pragmas: Vec<(String, String)>,
     },
     /// A PostgreSQL server.
-    Postgres(Box<postgres::Config>),
+    Postgres(Box<PostgresTarget>),
 }
+
+/// Where and how to connect to PostgreSQL.
+#[derive(Clone, Debug)]
+pub(crate) struct PostgresTarget {
+    /// Hosts, database, user, password, connect timeout, application name, options.
+    pub(crate) config: tokio_postgres::Config,
+    /// The longest wait for the server's answer to one step (the handshake after the connect
+    /// timeout, a statement, a commit): pgjdbc's `socketTimeout`, by default 10 s in l4rs
+    /// (pgjdbc waits for ever), so a server that stops answering cannot hold a logging call.
+    pub(crate) answer_timeout: Duration,
+}
+
+/// l4rs's default for `connectTimeout` and `socketTimeout` (pgjdbc: 10 s and none).
+const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The user-facing form of a connection string: its password parameter masked.
 pub(crate) fn masked(connection_string: &str) -> String {
@@ -45,7 +59,7 @@ pub(crate) fn target(spec: &JdbcConnectionSpec) -> Result<Target, String> {
         return Ok(sqlite(rest));
     }
     if let Some(rest) = url.strip_prefix("jdbc:postgresql:") {
-        return postgres(rest, spec).map(|config| Target::Postgres(Box::new(config)));
+        return postgres(rest, spec).map(|target| Target::Postgres(Box::new(target)));
     }
     let scheme = url
         .strip_prefix("jdbc:")
@@ -71,6 +85,30 @@ fn java_only_hint(scheme: &str) -> &'static str {
         }
         _ => "other databases are not reached yet",
     }
+}
+
+/// What [`target`] makes of a connection string with `user_name`, `password` and
+/// `properties`, as text for the fuzz target (`fuzz/fuzz_targets/jdbc_statements.rs`): the
+/// database, or the refusal.
+#[cfg(fuzzing)]
+pub fn fuzz_connection_string(
+    connection_string: &str,
+    user_name: Option<&str>,
+    password: Option<&str>,
+    properties: &[(String, String)],
+) -> Result<String, String> {
+    let spec = JdbcConnectionSpec {
+        connection_string: connection_string.to_string(),
+        user_name: user_name.map(str::to_string),
+        password: password.map(str::to_string),
+        driver_class_name: None,
+        properties: properties.to_vec(),
+        element: "DriverManager".to_string(),
+    };
+    target(&spec).map(|target| match target {
+        Target::Sqlite { path, .. } => format!("sqlite {path}"),
+        Target::Postgres(postgres) => format!("postgres {:?}", postgres.config.get_hosts()),
+    })
 }
 
 /// xerial's URL: `jdbc:sqlite:PATH`, `jdbc:sqlite::memory:`, `jdbc:sqlite:` (in memory),
@@ -105,14 +143,18 @@ fn is_pragma_name(name: &str) -> bool {
 
 /// pgjdbc's URL: `jdbc:postgresql:DATABASE`, `jdbc:postgresql:/`,
 /// `jdbc:postgresql://HOST[:PORT][,HOST[:PORT]…]/DATABASE`, then `?name=value&…` with pgjdbc's
-/// parameter names (`user`, `password`, `connectTimeout` in seconds, `ApplicationName`,
-/// `currentSchema`, `options`, `sslmode`).
-fn postgres(rest: &str, spec: &JdbcConnectionSpec) -> Result<postgres::Config, String> {
+/// parameter names (`user`, `password`, `connectTimeout` and `socketTimeout` in seconds,
+/// `ApplicationName`, `currentSchema`, `options`, `sslmode`).
+fn postgres(rest: &str, spec: &JdbcConnectionSpec) -> Result<PostgresTarget, String> {
     let (location, query) = rest.split_once('?').unwrap_or((rest, ""));
-    let mut config = postgres::Config::new();
+    let mut target = PostgresTarget {
+        config: tokio_postgres::Config::new(),
+        answer_timeout: DEFAULT_TIMEOUT,
+    };
+    let config = &mut target.config;
     // pgjdbc's default connectTimeout is 10 s; without one a connection attempt to a host that
     // does not answer would hold the logging call for the kernel's TCP timeout.
-    config.connect_timeout(Duration::from_secs(10));
+    config.connect_timeout(DEFAULT_TIMEOUT);
     let database = if let Some(hosts_and_database) = location.strip_prefix("//") {
         let (hosts, database) = hosts_and_database
             .split_once('/')
@@ -133,7 +175,7 @@ fn postgres(rest: &str, spec: &JdbcConnectionSpec) -> Result<postgres::Config, S
         location.trim_start_matches('/')
     };
     if !database.is_empty() {
-        config.dbname(&percent_decoded(database));
+        config.dbname(percent_decoded(database));
     }
     // `userName`/`password` first: parameters in the URL take precedence, as pgjdbc merges them.
     if let Some(user) = &spec.user_name {
@@ -143,27 +185,38 @@ fn postgres(rest: &str, spec: &JdbcConnectionSpec) -> Result<postgres::Config, S
         config.password(password);
     }
     for (name, value) in &spec.properties {
-        apply_postgres_parameter(&mut config, name, value)?;
+        apply_postgres_parameter(&mut target, name, value)?;
     }
     for pair in query.split('&').filter(|pair| !pair.is_empty()) {
         let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
-        apply_postgres_parameter(&mut config, name, &percent_decoded(value))?;
+        apply_postgres_parameter(&mut target, name, &percent_decoded(value))?;
     }
-    if config.get_user().is_none() {
+    if target.config.get_user().is_none() {
         // pgjdbc requires a user; libpq would take the operating system's user name.
         if let Ok(user) = std::env::var("USER") {
-            config.user(&user);
+            target.config.user(&user);
         }
     }
-    Ok(config)
+    Ok(target)
 }
 
-/// Sets one of pgjdbc's connection parameters on `config`.
+/// Seconds as pgjdbc reads them; 0 (pgjdbc: no limit) and nonsense keep l4rs's bound.
+fn seconds(value: &str) -> Option<Duration> {
+    value
+        .trim()
+        .parse::<u64>()
+        .ok()
+        .filter(|&seconds| seconds > 0)
+        .map(Duration::from_secs)
+}
+
+/// Sets one of pgjdbc's connection parameters on `target`.
 fn apply_postgres_parameter(
-    config: &mut postgres::Config,
+    target: &mut PostgresTarget,
     name: &str,
     value: &str,
 ) -> Result<(), String> {
+    let config = &mut target.config;
     match name {
         "user" => {
             config.user(value);
@@ -172,16 +225,20 @@ fn apply_postgres_parameter(
             config.password(value);
         }
         "connectTimeout" | "loginTimeout" => {
-            // Seconds; pgjdbc's 0 means no timeout, which l4rs does not allow a logging call.
-            if let Ok(seconds) = value.trim().parse::<u64>() {
-                config.connect_timeout(Duration::from_secs(seconds.max(1)));
+            if let Some(timeout) = seconds(value) {
+                config.connect_timeout(timeout);
+            }
+        }
+        "socketTimeout" => {
+            if let Some(timeout) = seconds(value) {
+                target.answer_timeout = timeout;
             }
         }
         "ApplicationName" | "applicationName" => {
             config.application_name(value);
         }
         "currentSchema" => {
-            config.options(&format!("-c search_path={value}"));
+            config.options(format!("-c search_path={value}"));
         }
         "options" => {
             config.options(value);
@@ -294,30 +351,45 @@ mod tests {
         let mut with_user =
             spec("jdbc:postgresql://db.example:6543/logs%20db?password=p&ApplicationName=app");
         with_user.user_name = Some("alice".to_string());
-        let Ok(Target::Postgres(config)) = target(&with_user) else {
+        let Ok(Target::Postgres(postgres)) = target(&with_user) else {
             panic!()
         };
+        assert_eq!(postgres.answer_timeout, DEFAULT_TIMEOUT);
+        let config = &postgres.config;
         assert_eq!(
             config.get_hosts(),
-            &[postgres::config::Host::Tcp("db.example".to_string())]
+            &[tokio_postgres::config::Host::Tcp("db.example".to_string())]
         );
         assert_eq!(config.get_ports(), &[6543]);
         assert_eq!(config.get_dbname(), Some("logs db"));
         assert_eq!(config.get_user(), Some("alice"));
         assert_eq!(config.get_password(), Some(&b"p"[..]));
         assert_eq!(config.get_application_name(), Some("app"));
-        let Ok(Target::Postgres(config)) = target(&spec("jdbc:postgresql:logs?user=bob")) else {
+        let Ok(Target::Postgres(postgres)) = target(&spec(
+            "jdbc:postgresql:logs?user=bob&connectTimeout=2&socketTimeout=3",
+        )) else {
             panic!()
         };
-        assert_eq!(config.get_ports(), &[5432]);
-        assert_eq!(config.get_dbname(), Some("logs"));
-        assert_eq!(config.get_user(), Some("bob"));
-        let Ok(Target::Postgres(config)) = target(&spec("jdbc:postgresql://[::1]/d")) else {
+        assert_eq!(postgres.config.get_ports(), &[5432]);
+        assert_eq!(postgres.config.get_dbname(), Some("logs"));
+        assert_eq!(postgres.config.get_user(), Some("bob"));
+        assert_eq!(
+            postgres.config.get_connect_timeout(),
+            Some(&Duration::from_secs(2))
+        );
+        assert_eq!(postgres.answer_timeout, Duration::from_secs(3));
+        let Ok(Target::Postgres(postgres)) =
+            target(&spec("jdbc:postgresql://[::1]/d?socketTimeout=0"))
+        else {
             panic!()
         };
         assert_eq!(
-            config.get_hosts(),
-            &[postgres::config::Host::Tcp("::1".to_string())]
+            postgres.answer_timeout, DEFAULT_TIMEOUT,
+            "0 keeps l4rs's bound"
+        );
+        assert_eq!(
+            postgres.config.get_hosts(),
+            &[tokio_postgres::config::Host::Tcp("::1".to_string())]
         );
         assert!(target(&spec("jdbc:postgresql://h:x/d"))
             .unwrap_err()

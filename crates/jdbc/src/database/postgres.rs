@@ -1,17 +1,22 @@
-//! PostgreSQL through `tokio-postgres`, on a single-threaded runtime of the connection's own:
-//! every wait (the handshake, a statement, a commit) is bounded by a timeout, so a server that
-//! stops answering fails the call instead of holding it. Every value is sent as text and the
-//! server converts it to its column's type, as pgjdbc's `stringtype=unspecified` would: a
-//! number or a timestamp reaches a text column, and a pattern's digits an integer column.
+//! PostgreSQL through `tokio-postgres`, on a thread of the connection's own that runs a
+//! single-threaded tokio runtime: the logging call hands its rows over and waits for the answer,
+//! so it never runs a runtime itself (a call made inside a program's own tokio task would
+//! otherwise panic), and every wait (the handshake, a statement, a commit) is bounded by a
+//! timeout, so a server that stops answering fails the call instead of holding it.
+//!
+//! Every value is sent as text and the server converts it to its column's type, as pgjdbc's
+//! `stringtype=unspecified` would: a number or a timestamp reaches a text column, and a
+//! pattern's digits an integer column. A NUL character, which PostgreSQL refuses in text, is
+//! sent as U+FFFD.
 
 use std::borrow::Cow;
 use std::error::Error;
 use std::future::Future;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::time::Duration;
 
 use bytes::BytesMut;
 use tokio::runtime::Runtime;
-use tokio::task::JoinHandle;
 use tokio_postgres::types::{Format, IsNull, ToSql, Type};
 use tokio_postgres::{Client, NoTls, Statement};
 
@@ -20,29 +25,129 @@ use crate::row::{value, Value};
 use crate::statement::numbered_placeholders;
 use crate::url::PostgresTarget;
 
-/// An open PostgreSQL connection with its prepared insert.
+/// How a step that ran out of time is reported.
+const NO_ANSWER: &str = "the server did not answer";
+
+/// How much longer than its own timeouts the caller waits for the connection's thread.
+const SLACK: Duration = Duration::from_secs(1);
+
+/// One batch's parameters as text (`None`: NULL), row by row.
+type TextRows = Vec<Vec<Option<String>>>;
+
+/// An open PostgreSQL connection: its thread, and what the caller needs to bind values.
 pub(super) struct Postgres {
-    runtime: Runtime,
-    client: Client,
-    /// The task that drives the connection's socket; aborted when the connection is dropped.
-    connection: JoinHandle<()>,
-    insert: Statement,
+    requests: Sender<TextRows>,
+    answers: Receiver<Result<(), String>>,
+    /// The insert's parameter types, which choose how a timestamp is written.
+    types: Vec<Type>,
     answer_timeout: Duration,
     zone: jiff::tz::TimeZone,
     /// The last insert ran out of time ([`Database::stalled`]).
     stalled: bool,
 }
 
-/// How a step that ran out of time is reported.
-const NO_ANSWER: &str = "the server did not answer";
-
-impl Drop for Postgres {
-    fn drop(&mut self) {
-        self.connection.abort();
-    }
+/// What the connection's thread reports once it has connected and prepared.
+struct Ready {
+    types: Vec<Type>,
+    limits: Vec<Option<usize>>,
 }
 
-/// `future`, or an error once `timeout` has passed.
+/// Starts the connection's thread, which connects, prepares the insert and reads the declared
+/// lengths of the character columns, and waits for it within the timeouts.
+pub(super) fn connect(
+    target: &PostgresTarget,
+    statements: &Statements<'_>,
+) -> Result<(Postgres, Vec<Option<usize>>), String> {
+    let (ready_tx, ready_rx) = mpsc::channel();
+    let (requests, requests_rx) = mpsc::channel::<TextRows>();
+    let (answers_tx, answers) = mpsc::channel();
+    let worker_target = target.clone();
+    let insert = numbered_placeholders(statements.insert);
+    let metadata = statements.metadata.map(str::to_string);
+    let parameter_of_column = statements.parameter_of_column.to_vec();
+    std::thread::Builder::new()
+        .name("l4rs-jdbc-postgres".to_string())
+        .spawn(move || {
+            let runtime = match tokio::runtime::Builder::new_current_thread()
+                .enable_io()
+                .enable_time()
+                .build()
+            {
+                Ok(runtime) => runtime,
+                Err(error) => {
+                    let _ =
+                        ready_tx.send(Err(format!("cannot start the PostgreSQL client: {error}")));
+                    return;
+                }
+            };
+            let session = Session::open(&runtime, &worker_target, &insert);
+            let session = match session.and_then(|session| {
+                let limits = match &metadata {
+                    Some(select) => session.limits(&runtime, select, &parameter_of_column)?,
+                    None => Vec::new(),
+                };
+                Ok((session, limits))
+            }) {
+                Ok((session, limits)) => {
+                    let types = session.insert.params().to_vec();
+                    if ready_tx.send(Ok(Ready { types, limits })).is_err() {
+                        return;
+                    }
+                    session
+                }
+                Err(error) => {
+                    let _ = ready_tx.send(Err(error));
+                    return;
+                }
+            };
+            let mut session = session;
+            // Ends when the appender drops the connection (the sender goes away).
+            for rows in requests_rx {
+                let answer = session.insert(&runtime, &rows);
+                if answers_tx.send(answer).is_err() {
+                    return;
+                }
+            }
+        })
+        .map_err(|error| format!("cannot start the PostgreSQL client's thread: {error}"))?;
+    let connect_timeout = connect_timeout(target);
+    // Connecting, the handshake, preparing, and the metadata query with one lookup a column.
+    let steps = 3 + statements.parameter_of_column.len() as u32;
+    let wait = connect_timeout + target.answer_timeout * steps + SLACK;
+    let ready = match ready_rx.recv_timeout(wait) {
+        Ok(ready) => ready?,
+        Err(_) => {
+            return Err(format!(
+                "{NO_ANSWER} the connection within {} ms",
+                wait.as_millis()
+            ))
+        }
+    };
+    Ok((
+        Postgres {
+            requests,
+            answers,
+            types: ready.types,
+            answer_timeout: target.answer_timeout,
+            // A `timestamp` column gets the local time, as pgjdbc sends a `java.sql.Timestamp`
+            // in the JVM's default zone (the process's `TZ`).
+            zone: jiff::tz::TimeZone::system(),
+            stalled: false,
+        },
+        ready.limits,
+    ))
+}
+
+/// The time allowed for reaching the server.
+fn connect_timeout(target: &PostgresTarget) -> Duration {
+    target
+        .config
+        .get_connect_timeout()
+        .copied()
+        .unwrap_or(target.answer_timeout)
+}
+
+/// `future` on `runtime`, or an error once `timeout` has passed.
 fn bounded<T>(
     runtime: &Runtime,
     timeout: Duration,
@@ -58,100 +163,113 @@ fn bounded<T>(
     }
 }
 
-/// Connects, prepares the insert and reads the declared lengths of the character columns.
-pub(super) fn connect(
-    target: &PostgresTarget,
-    statements: &Statements<'_>,
-) -> Result<(Postgres, Vec<Option<usize>>), String> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_io()
-        .enable_time()
-        .build()
-        .map_err(|e| format!("cannot start the PostgreSQL client: {e}"))?;
-    // The connect timeout covers reaching the host; the handshake after it gets the answer
-    // timeout too (tokio-postgres bounds the first part only).
-    let connect_timeout = target
-        .config
-        .get_connect_timeout()
-        .copied()
-        .unwrap_or(target.answer_timeout);
-    let (client, connection) = bounded(
-        &runtime,
-        connect_timeout + target.answer_timeout,
-        "the connection",
-        target.config.connect(NoTls),
-    )?;
-    let connection = runtime.spawn(async move {
-        // Its error is the next statement's error.
-        let _ = connection.await;
-    });
-    let postgres = Postgres {
-        insert: match bounded(
-            &runtime,
-            target.answer_timeout,
-            "the insert's preparation",
-            client.prepare(&numbered_placeholders(statements.insert)),
-        ) {
-            Ok(insert) => insert,
-            Err(error) => {
-                connection.abort();
-                return Err(error);
-            }
-        },
-        runtime,
-        client,
-        connection,
-        answer_timeout: target.answer_timeout,
-        // A `timestamp` column gets the local time, as pgjdbc sends a `java.sql.Timestamp`
-        // in the JVM's default zone (the process's `TZ`).
-        zone: jiff::tz::TimeZone::system(),
-        stalled: false,
-    };
-    let limits = match statements.metadata {
-        Some(select) => {
-            let select = postgres.bounded("the metadata query", |client| client.prepare(select))?;
-            let mut column_limits = Vec::with_capacity(select.columns().len());
-            for column in select.columns() {
-                column_limits.push(match (column.table_oid(), column.column_id()) {
-                    (Some(table), Some(attribute)) => postgres.character_limit(table, attribute)?,
-                    _ => None,
-                });
-            }
-            parameter_limits(column_limits, statements.parameter_of_column)
-        }
-        None => Vec::new(),
-    };
-    Ok((postgres, limits))
+/// The client on the connection's thread, with its prepared insert.
+struct Session {
+    client: Client,
+    insert: Statement,
+    answer_timeout: Duration,
 }
 
-impl Postgres {
-    /// `step` on the client, bounded by the answer timeout.
-    fn bounded<'c, T, F>(
-        &'c self,
-        what: &str,
-        step: impl FnOnce(&'c Client) -> F,
-    ) -> Result<T, String>
-    where
-        F: Future<Output = Result<T, tokio_postgres::Error>> + 'c,
-    {
-        bounded(&self.runtime, self.answer_timeout, what, step(&self.client))
+impl Session {
+    /// Connects and prepares `insert` (with `$n` placeholders).
+    fn open(runtime: &Runtime, target: &PostgresTarget, insert: &str) -> Result<Session, String> {
+        // The connect timeout covers reaching the host; the handshake after it gets the answer
+        // timeout too (tokio-postgres bounds the first part only).
+        let (client, connection) = bounded(
+            runtime,
+            connect_timeout(target) + target.answer_timeout,
+            "the connection",
+            target.config.connect(NoTls),
+        )?;
+        // Driven while the thread waits in `block_on`; its error is the next step's error.
+        runtime.spawn(async move {
+            let _ = connection.await;
+        });
+        let insert = bounded(
+            runtime,
+            target.answer_timeout,
+            "the insert's preparation",
+            client.prepare(insert),
+        )?;
+        Ok(Session {
+            client,
+            insert,
+            answer_timeout: target.answer_timeout,
+        })
+    }
+
+    /// The limit of each parameter's column, from log4j2's metadata query.
+    fn limits(
+        &self,
+        runtime: &Runtime,
+        select: &str,
+        parameter_of_column: &[Option<usize>],
+    ) -> Result<Vec<Option<usize>>, String> {
+        let select = bounded(
+            runtime,
+            self.answer_timeout,
+            "the metadata query",
+            self.client.prepare(select),
+        )?;
+        let mut column_limits = Vec::with_capacity(select.columns().len());
+        for column in select.columns() {
+            column_limits.push(match (column.table_oid(), column.column_id()) {
+                (Some(table), Some(attribute)) => {
+                    self.character_limit(runtime, table, attribute)?
+                }
+                _ => None,
+            });
+        }
+        Ok(parameter_limits(column_limits, parameter_of_column))
     }
 
     /// The declared length of a `varchar(n)` or `char(n)` column.
-    fn character_limit(&self, table: u32, attribute: i16) -> Result<Option<usize>, String> {
+    fn character_limit(
+        &self,
+        runtime: &Runtime,
+        table: u32,
+        attribute: i16,
+    ) -> Result<Option<usize>, String> {
         let params: [&(dyn ToSql + Sync); 2] = [&table, &attribute];
-        let row = self.bounded("the metadata query", |client| {
-            client.query_opt(
+        let row = bounded(
+            runtime,
+            self.answer_timeout,
+            "the metadata query",
+            self.client.query_opt(
                 "select atttypmod, atttypid in ('varchar'::regtype, 'bpchar'::regtype) from pg_attribute where attrelid = $1 and attnum = $2",
                 &params,
-            )
-        })?;
+            ),
+        )?;
         Ok(row.and_then(|row| {
             let modifier: i32 = row.get(0);
             let is_character: bool = row.get(1);
             // The type modifier of a character type is its length plus the 4-byte header.
             (is_character && modifier > 4).then(|| (modifier - 4) as usize)
         }))
+    }
+
+    /// Inserts `rows` in one transaction.
+    fn insert(&mut self, runtime: &Runtime, rows: &TextRows) -> Result<(), String> {
+        let (client, insert) = (&mut self.client, &self.insert);
+        let steps = async move {
+            let transaction = client.transaction().await?;
+            for row in rows {
+                let params: Vec<TextParameter<'_>> = row
+                    .iter()
+                    .map(|text| TextParameter(text.as_deref()))
+                    .collect();
+                let references: Vec<&(dyn ToSql + Sync)> =
+                    params.iter().map(|p| p as &(dyn ToSql + Sync)).collect();
+                if transaction.execute(insert, &references).await? == 0 {
+                    return Ok(false);
+                }
+            }
+            transaction.commit().await.map(|()| true)
+        };
+        match bounded(runtime, self.answer_timeout, "the insert", steps)? {
+            true => Ok(()),
+            false => Err("No records inserted in database table for log event".to_string()),
+        }
     }
 }
 
@@ -172,8 +290,7 @@ fn full_message(error: &tokio_postgres::Error) -> String {
 
 impl Database for Postgres {
     fn insert(&mut self, batch: &Batch<'_>) -> Result<(), String> {
-        let types = self.insert.params().to_vec();
-        let params: Vec<Vec<TextParameter<'_>>> = batch
+        let rows: TextRows = batch
             .rows
             .iter()
             .map(|row| {
@@ -183,30 +300,30 @@ impl Database for Postgres {
                     .enumerate()
                     .map(|(index, source)| {
                         let limit = batch.limits.get(index).copied().flatten();
-                        let ty = types.get(index).unwrap_or(&Type::TEXT);
-                        TextParameter(as_text(value(source, row, index, limit), ty, &self.zone))
+                        let ty = self.types.get(index).unwrap_or(&Type::TEXT);
+                        as_text(value(source, row, index, limit), ty, &self.zone)
+                            .map(|text| text.replace('\0', "\u{FFFD}"))
                     })
                     .collect()
             })
             .collect();
-        let (client, insert) = (&mut self.client, &self.insert);
-        let steps = async move {
-            let transaction = client.transaction().await?;
-            for row in &params {
-                let references: Vec<&(dyn ToSql + Sync)> =
-                    row.iter().map(|p| p as &(dyn ToSql + Sync)).collect();
-                if transaction.execute(insert, &references).await? == 0 {
-                    return Ok(false);
-                }
-            }
-            transaction.commit().await.map(|()| true)
-        };
-        let result = bounded(&self.runtime, self.answer_timeout, "the insert", steps);
-        self.stalled = matches!(&result, Err(message) if message.starts_with(NO_ANSWER));
-        match result? {
-            true => Ok(()),
-            false => Err("No records inserted in database table for log event".to_string()),
+        self.stalled = false;
+        if self.requests.send(rows).is_err() {
+            return Err("the PostgreSQL client's thread has ended".to_string());
         }
+        let wait = self.answer_timeout + SLACK;
+        let answer = match self.answers.recv_timeout(wait) {
+            Ok(answer) => answer,
+            Err(RecvTimeoutError::Timeout) => Err(format!(
+                "{NO_ANSWER} the insert within {} ms (socketTimeout)",
+                wait.as_millis()
+            )),
+            Err(RecvTimeoutError::Disconnected) => {
+                Err("the PostgreSQL client's thread has ended".to_string())
+            }
+        };
+        self.stalled = matches!(&answer, Err(message) if message.starts_with(NO_ANSWER));
+        answer
     }
 
     fn stalled(&self) -> bool {
@@ -248,7 +365,7 @@ fn as_text<'a>(value: Value<'a>, ty: &Type, zone: &jiff::tz::TimeZone) -> Option
 
 /// A parameter sent in PostgreSQL's text format, whatever its type.
 #[derive(Debug)]
-struct TextParameter<'a>(Option<Cow<'a, str>>);
+struct TextParameter<'a>(Option<&'a str>);
 
 impl ToSql for TextParameter<'_> {
     fn to_sql(

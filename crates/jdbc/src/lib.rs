@@ -20,8 +20,11 @@
 //!   error the caller's `ignoreExceptions` and Failover see, and a buffer that could not be
 //!   inserted is reported with its count.
 //!
-//! Events of the database clients' own loggers (`tokio_postgres…`, `postgres…`, `rusqlite…`)
-//! are refused, so that the appender cannot feed itself.
+//! Events of the database clients' own loggers (`tokio_postgres`, `postgres_protocol`,
+//! `postgres_types`, `rusqlite` and their modules) are refused (reported once), so that the
+//! appender cannot feed itself; a flush or stop asked for on a thread inside the appender's own
+//! `append` (the panic hook flushes every appender) returns at once instead of waiting for the
+//! lock that thread holds.
 
 mod database;
 mod row;
@@ -33,11 +36,11 @@ mod url;
 #[cfg(fuzzing)]
 #[doc(hidden)]
 pub mod fuzzing {
-    pub use crate::statement::numbered_placeholders;
+    pub use crate::statement::fuzz_numbered_placeholders;
     pub use crate::url::fuzz_connection_string;
 }
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -49,8 +52,23 @@ use database::{Batch, Connection, Statements};
 use row::{Row, Source};
 use url::Target;
 
-/// The loggers of the database clients l4rs uses (`log` targets are module paths).
-const CLIENT_LOGGERS: &[&str] = &["tokio_postgres", "postgres", "rusqlite"];
+/// The crates of the database clients l4rs uses, whose `log` targets are their module paths.
+const CLIENT_CRATES: &[&str] = &[
+    "tokio_postgres",
+    "postgres_protocol",
+    "postgres_types",
+    "rusqlite",
+];
+
+/// True for a logger of one of [`CLIENT_CRATES`] (the crate itself or a module of it, not a
+/// user's `postgres_migrate`).
+fn is_client_logger(logger_name: &str) -> bool {
+    CLIENT_CRATES.iter().any(|name| {
+        logger_name
+            .strip_prefix(name)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with("::"))
+    })
+}
 
 /// The Java exception log4j2's manager throws for a failed insert.
 const INSERT_EXCEPTION: &str =
@@ -62,6 +80,28 @@ const CONNECT_EXCEPTION: &str = "org.apache.logging.log4j.core.appender.Appender
 thread_local! {
     /// The calling thread's row, formatted before the appender's lock is taken and reused.
     static SCRATCH: RefCell<Row> = RefCell::new(Row::default());
+    /// The appender (its address) whose `append` this thread is in, so that a flush or stop
+    /// asked for meanwhile (the panic hook flushes every appender) does not wait for the lock
+    /// the thread itself holds.
+    static APPENDING: Cell<usize> = const { Cell::new(0) };
+}
+
+/// Marks the thread as inside one appender's `append` until dropped (also when unwinding).
+struct InAppend {
+    previous: usize,
+}
+
+impl InAppend {
+    fn enter(appender: &JdbcAppender) -> InAppend {
+        let previous = APPENDING.with(|cell| cell.replace(appender as *const _ as usize));
+        InAppend { previous }
+    }
+}
+
+impl Drop for InAppend {
+    fn drop(&mut self) {
+        let _ = APPENDING.try_with(|cell| cell.set(self.previous));
+    }
 }
 
 /// log4j2's `<JDBC>` appender on SQLite or PostgreSQL.
@@ -80,10 +120,14 @@ pub struct JdbcAppender {
     requires_location: bool,
     state: Mutex<State>,
     stopped: AtomicBool,
+    /// Set once a client's own event was refused, so that the refusal is reported once.
+    refused_client_event: AtomicBool,
 }
 
 /// What the lock guards: the connection and the rows waiting for it.
 struct State {
+    /// Set by `stop` under the lock: a call that took the lock after it inserts nothing.
+    stopped: bool,
     link: Link,
     /// Reused rows; the first `waiting` are waiting to be inserted.
     rows: Vec<Row>,
@@ -157,6 +201,7 @@ impl JdbcAppender {
                 .map(Duration::from_millis),
             requires_location,
             state: Mutex::new(State {
+                stopped: false,
                 link: Link {
                     connection: None,
                     retry_at: None,
@@ -166,12 +211,20 @@ impl JdbcAppender {
                 waiting: 0,
             }),
             stopped: AtomicBool::new(false),
+            refused_client_event: AtomicBool::new(false),
         })
     }
 
     /// The insert statement, as log4j2 prepares it.
     pub fn statement(&self) -> &str {
         &self.insert
+    }
+
+    /// True when this thread is inside this appender's `append` (see [`APPENDING`]).
+    fn is_appending_here(&self) -> bool {
+        APPENDING
+            .try_with(|cell| cell.get() == self as *const _ as usize)
+            .unwrap_or(false)
     }
 
     fn lock(&self) -> MutexGuard<'_, State> {
@@ -334,16 +387,18 @@ impl Appender for JdbcAppender {
         if self.stopped.load(Ordering::Acquire) {
             return Err(AppendError::NotStarted(self.name.clone()));
         }
-        if CLIENT_LOGGERS
-            .iter()
-            .any(|prefix| event.logger_name.starts_with(prefix))
-        {
-            status::warn(format_args!(
-                "Recursive logging from [{}] for appender [{}].",
-                event.logger_name, self.name
-            ));
+        if is_client_logger(event.logger_name) {
+            // The clients log the statements they run (with their parameters, which are other
+            // events' text): inserting those would feed the appender its own work.
+            if !self.refused_client_event.swap(true, Ordering::Relaxed) {
+                status::warn(format_args!(
+                    "Recursive logging from [{}] for appender [{}]; the database client's own events are not written to the database (this is reported once)",
+                    event.logger_name, self.name
+                ));
+            }
             return Ok(());
         }
+        let _in_append = InAppend::enter(self);
         let mut fallback = None;
         let result = SCRATCH.with(|scratch| {
             // A layout that logs would re-enter; it then formats into a row of its own.
@@ -355,6 +410,9 @@ impl Appender for JdbcAppender {
             self.format(event, row);
             let mut state = self.lock();
             let state = &mut *state;
+            if state.stopped {
+                return Err(None);
+            }
             let slot = state.waiting;
             if state.rows.len() <= slot {
                 state.rows.push(Row::default());
@@ -362,25 +420,32 @@ impl Appender for JdbcAppender {
             state.rows[slot].copy_from(row);
             state.waiting += 1;
             if state.waiting >= self.buffer_size || event.end_of_batch {
-                self.insert_waiting(state)
+                self.insert_waiting(state).map_err(Some)
             } else {
                 Ok(())
             }
         });
-        result.map_err(|exception| self.failed(exception))
+        result.map_err(|exception| match exception {
+            Some(exception) => self.failed(exception),
+            None => AppendError::NotStarted(self.name.clone()),
+        })
     }
 
     fn flush(&self) -> Result<(), AppendError> {
+        if self.is_appending_here() {
+            return Ok(());
+        }
         let mut state = self.lock();
         self.insert_waiting(&mut state)
             .map_err(|exception| self.failed(exception))
     }
 
     fn stop(&self) {
-        if self.stopped.swap(true, Ordering::AcqRel) {
+        if self.stopped.swap(true, Ordering::AcqRel) || self.is_appending_here() {
             return;
         }
         let mut state = self.lock();
+        state.stopped = true;
         if let Err(exception) = self.insert_waiting(&mut state) {
             status::error(format_args!(
                 "Unable to write to database [{}] for appender [{}] while stopping. {exception}",
@@ -392,5 +457,31 @@ impl Appender for JdbcAppender {
 
     fn requires_location(&self) -> bool {
         self.requires_location
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_client_logger;
+
+    #[test]
+    fn only_the_clients_own_loggers_are_refused() {
+        for client in [
+            "tokio_postgres",
+            "tokio_postgres::query",
+            "rusqlite::trace",
+            "postgres_protocol",
+        ] {
+            assert!(is_client_logger(client), "{client}");
+        }
+        for user in [
+            "postgres_migrate",
+            "rusqlite_pool::x",
+            "app::tokio_postgres",
+            "",
+            "postgres",
+        ] {
+            assert!(!is_client_logger(user), "{user}");
+        }
     }
 }

@@ -36,6 +36,7 @@
 pub mod context_map_file;
 mod default;
 pub mod diagnostic;
+pub mod jdbc_url;
 pub mod load;
 pub mod model;
 pub mod plugins;

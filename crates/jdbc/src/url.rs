@@ -5,6 +5,7 @@
 use std::time::Duration;
 
 use l4rs_config::model::JdbcConnectionSpec;
+use l4rs_core::status;
 
 /// A database to connect to.
 #[derive(Clone, Debug)]
@@ -37,20 +38,7 @@ pub(crate) struct PostgresTarget {
 /// l4rs's default for `connectTimeout` and `socketTimeout` (pgjdbc: 10 s and none).
 const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// The user-facing form of a connection string: its password parameter masked.
-pub(crate) fn masked(connection_string: &str) -> String {
-    let Some((head, query)) = connection_string.split_once('?') else {
-        return connection_string.to_string();
-    };
-    let params: Vec<String> = query
-        .split('&')
-        .map(|pair| match pair.split_once('=') {
-            Some((name, _)) if name.eq_ignore_ascii_case("password") => format!("{name}=***"),
-            _ => pair.to_string(),
-        })
-        .collect();
-    format!("{head}?{}", params.join("&"))
-}
+pub(crate) use l4rs_config::jdbc_url::masked;
 
 /// The database `spec` names, or why l4rs cannot connect to it.
 pub(crate) fn target(spec: &JdbcConnectionSpec) -> Result<Target, String> {
@@ -64,7 +52,13 @@ pub(crate) fn target(spec: &JdbcConnectionSpec) -> Result<Target, String> {
     let scheme = url
         .strip_prefix("jdbc:")
         .and_then(|rest| rest.split(':').next())
-        .filter(|scheme| !scheme.is_empty());
+        // A sub-protocol is a name; anything else is shown only through `masked`.
+        .filter(|scheme| {
+            (1..=40).contains(&scheme.len())
+                && scheme
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'+'))
+        });
     Err(match scheme {
         Some(scheme) => format!(
             "l4rs cannot connect to `jdbc:{scheme}:` databases (help: l4rs's JDBC appender reaches SQLite, `jdbc:sqlite:/path/to/file.db`, and PostgreSQL, `jdbc:postgresql://host:5432/database`; {})",
@@ -125,6 +119,13 @@ fn sqlite(rest: &str) -> Target {
             if let Ok(millis) = value.parse::<u64>() {
                 busy_timeout = Duration::from_millis(millis);
             }
+        } else if XERIAL_OPTIONS.contains(&name) {
+            // Options of xerial's driver, not of SQLite: a PRAGMA of that name would be
+            // ignored silently, and what they change (how xerial stores dates, how it opens
+            // the file) is not how l4rs does it.
+            status::warn(format_args!(
+                "The SQLite option {name}={value} of xerial's JDBC driver is not applied by l4rs (help: l4rs stores the event time as INTEGER milliseconds, xerial's default; remove the option)"
+            ));
         } else if is_pragma_name(name) {
             pragmas.push((name.to_string(), value.to_string()));
         }
@@ -135,6 +136,19 @@ fn sqlite(rest: &str) -> Target {
         pragmas,
     }
 }
+
+/// Connection options of xerial's driver that are not SQLite pragmas.
+const XERIAL_OPTIONS: &[&str] = &[
+    "date_class",
+    "date_precision",
+    "date_string_format",
+    "open_mode",
+    "shared_cache",
+    "transaction_mode",
+    "load_extension",
+    "jdbc.explicit_readonly",
+    "jdbc.get_generated_keys",
+];
 
 /// A parameter that can be run as a pragma: a plain identifier (the value is quoted when run).
 fn is_pragma_name(name: &str) -> bool {
@@ -160,7 +174,13 @@ fn postgres(rest: &str, spec: &JdbcConnectionSpec) -> Result<PostgresTarget, Str
             .split_once('/')
             .unwrap_or((hosts_and_database, ""));
         for host in hosts.split(',').filter(|host| !host.is_empty()) {
-            let (name, port) = split_host_port(host)?;
+            let (name, port) = split_host_port(host).map_err(|what| {
+                // The host part is not printed as it is: it may hold a user's password.
+                format!(
+                    "Invalid {what} in the JDBC URL `jdbc:postgresql:{}`",
+                    masked(rest)
+                )
+            })?;
             config.host(name);
             config.port(port);
         }
@@ -237,12 +257,9 @@ fn apply_postgres_parameter(
         "ApplicationName" | "applicationName" => {
             config.application_name(value);
         }
-        "currentSchema" => {
-            config.options(format!("-c search_path={value}"));
-        }
-        "options" => {
-            config.options(value);
-        }
+        // Both are server options; neither replaces the other.
+        "currentSchema" => add_options(config, &format!("-c search_path={value}")),
+        "options" => add_options(config, value),
         "ssl" if value != "false" => return Err(tls_unsupported()),
         "sslmode" if !matches!(value, "disable" | "allow" | "prefer") => {
             return Err(tls_unsupported())
@@ -254,17 +271,26 @@ fn apply_postgres_parameter(
     Ok(())
 }
 
+/// `options` appended to the server options already set.
+fn add_options(config: &mut tokio_postgres::Config, options: &str) {
+    let combined = match config.get_options() {
+        Some(earlier) if !earlier.is_empty() => format!("{earlier} {options}"),
+        _ => options.to_string(),
+    };
+    config.options(combined);
+}
+
 /// The refusal of an encrypted connection, which l4rs's PostgreSQL client does not make yet.
 fn tls_unsupported() -> String {
     "l4rs connects to PostgreSQL without TLS only (help: use sslmode=disable or prefer, or a local connection)".to_string()
 }
 
 /// `host`, `host:port`, `[v6]` or `[v6]:port`, with pgjdbc's default port 5432.
-fn split_host_port(host: &str) -> Result<(&str, u16), String> {
+fn split_host_port(host: &str) -> Result<(&str, u16), &'static str> {
     let (name, port) = if let Some(v6) = host.strip_prefix('[') {
         match v6.split_once(']') {
             Some((name, rest)) => (name, rest.strip_prefix(':')),
-            None => return Err(format!("Invalid host `{host}` in the JDBC URL")),
+            None => return Err("host"),
         }
     } else {
         match host.rsplit_once(':') {
@@ -274,9 +300,7 @@ fn split_host_port(host: &str) -> Result<(&str, u16), String> {
     };
     let port = match port {
         None | Some("") => 5432,
-        Some(port) => port
-            .parse()
-            .map_err(|_| format!("Invalid port number `{port}` in the JDBC URL"))?,
+        Some(port) => port.parse().map_err(|_| "port number")?,
     };
     Ok((name, port))
 }
@@ -334,6 +358,20 @@ mod tests {
             pragmas,
             vec![("journal_mode".to_string(), "WAL".to_string())]
         );
+        let (parsed, records) =
+            status::capture(|| target(&spec("jdbc:sqlite:x.db?date_class=TEXT&synchronous=OFF")));
+        let Ok(Target::Sqlite { pragmas, .. }) = parsed else {
+            panic!()
+        };
+        assert_eq!(
+            pragmas,
+            vec![("synchronous".to_string(), "OFF".to_string())]
+        );
+        let messages: Vec<String> = records.into_iter().map(|r| r.message).collect();
+        assert_eq!(
+            messages,
+            ["The SQLite option date_class=TEXT of xerial's JDBC driver is not applied by l4rs (help: l4rs stores the event time as INTEGER milliseconds, xerial's default; remove the option)"]
+        );
         for (url, expected) in [
             ("jdbc:sqlite:", ":memory:"),
             ("jdbc:sqlite::memory:", ":memory:"),
@@ -372,6 +410,7 @@ mod tests {
         };
         assert_eq!(postgres.config.get_ports(), &[5432]);
         assert_eq!(postgres.config.get_dbname(), Some("logs"));
+        assert_eq!(postgres.config.get_options(), None);
         assert_eq!(postgres.config.get_user(), Some("bob"));
         assert_eq!(
             postgres.config.get_connect_timeout(),
@@ -393,7 +432,12 @@ mod tests {
         );
         assert!(target(&spec("jdbc:postgresql://h:x/d"))
             .unwrap_err()
-            .contains("Invalid port number `x`"));
+            .contains("Invalid port number in the JDBC URL `jdbc:postgresql://h:x/d`"));
+        let error = target(&spec("jdbc:postgresql://u:secret@h/d")).unwrap_err();
+        assert_eq!(
+            error,
+            "Invalid port number in the JDBC URL `jdbc:postgresql://u:***@h/d`"
+        );
         assert!(target(&spec("jdbc:postgresql://h/d?sslmode=require"))
             .unwrap_err()
             .contains("without TLS"));
@@ -412,15 +456,6 @@ mod tests {
         let error = target(&spec("postgres://h/d?password=secret")).unwrap_err();
         assert!(error.contains("is not a JDBC URL"), "{error}");
         assert!(!error.contains("secret"), "{error}");
-    }
-
-    #[test]
-    fn masking_hides_the_password_parameter() {
-        assert_eq!(
-            masked("jdbc:postgresql://h/d?user=u&password=secret&x=1"),
-            "jdbc:postgresql://h/d?user=u&password=***&x=1"
-        );
-        assert_eq!(masked("jdbc:sqlite:x.db"), "jdbc:sqlite:x.db");
     }
 
     #[test]

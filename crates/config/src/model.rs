@@ -281,7 +281,10 @@ impl std::fmt::Debug for JdbcConnectionSpec {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         // The password stays out of status lines and test output.
         f.debug_struct("JdbcConnectionSpec")
-            .field("connection_string", &self.connection_string)
+            .field(
+                "connection_string",
+                &crate::jdbc_url::masked(&self.connection_string),
+            )
             .field("user_name", &self.user_name)
             .field("password", &self.password.as_ref().map(|_| "***"))
             .field("driver_class_name", &self.driver_class_name)
@@ -338,9 +341,12 @@ pub enum JdbcColumnValue {
 /// How a `<JDBC>` column's text is bound.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum JdbcTextBinding {
-    /// Text (`<Column>`'s default, `isUnicode`, `isClob`; a `<ColumnMapping>` of type `String`,
-    /// `Clob` or `NClob`).
+    /// Text (`<Column>`'s default and `isUnicode`; a `<ColumnMapping>` of type `String`).
     Text,
+    /// Text bound as a character large object (`<Column isClob="true">`, a `<ColumnMapping>` of
+    /// type `java.sql.Clob` or `NClob`): stored as text, and never cut by `truncateStrings`, as
+    /// log4j2 cuts only what it binds as a string.
+    Clob,
     /// A `<ColumnMapping>` whose `type` is a Java number class: the text parsed as that number
     /// (NULL when it does not parse, as log4j2's converters give null).
     Integer,

@@ -68,6 +68,8 @@ pub(crate) fn value<'a>(
         Source::Null => Value::Null,
         Source::Timestamp => Value::Timestamp(row.epoch_millis),
         Source::Layout(_, JdbcTextBinding::Text) => Value::Text(truncated(text, limit)),
+        // log4j2 hands a CLOB to its driver as a reader, uncut.
+        Source::Layout(_, JdbcTextBinding::Clob) => Value::Text(text),
         // log4j2 converts the text with its TypeConverters, which give null for text they
         // cannot parse.
         Source::Layout(_, JdbcTextBinding::Integer) => {

@@ -236,10 +236,10 @@ fn build_column(binder: &mut Binder, mut node: PNode) -> Built<JdbcColumnSpec> {
     let pattern = binder.string(&mut node, &["pattern"]);
     let literal = binder.string(&mut node, &["literal"]);
     let is_event_timestamp = binder.boolean(&mut node, &["isEventTimestamp"], false);
-    // Both choose how Java hands the text to its driver (`setNString`, `setClob`…); l4rs's
-    // drivers store text one way.
+    // How Java hands the text to its driver (`setNString`, `setString`); l4rs's drivers
+    // store text one way. `isClob` also keeps the text from `truncateStrings`.
     let _is_unicode = binder.boolean(&mut node, &["isUnicode"], true);
-    let _is_clob = binder.boolean(&mut node, &["isClob"], false);
+    let is_clob = binder.boolean(&mut node, &["isClob"], false);
     // `@Required(message = "No name provided")`, which also refuses an empty name: the
     // builder's own check for an empty name is never reached from a configuration.
     let Some(name) = name.clone().filter(|name| !name.is_empty()) else {
@@ -275,7 +275,11 @@ fn build_column(binder: &mut Binder, mut node: PNode) -> Built<JdbcColumnSpec> {
     } else if let Some(pattern) = pattern {
         JdbcColumnValue::Text {
             layout: pattern_layout(pattern),
-            binding: JdbcTextBinding::Text,
+            binding: if is_clob {
+                JdbcTextBinding::Clob
+            } else {
+                JdbcTextBinding::Text
+            },
             parameter: None,
         }
     } else {
@@ -332,8 +336,8 @@ impl ColumnType {
 const KNOWN_TYPES: &[(&str, TypeUse)] = &[
     ("java.lang.String", TEXT),
     ("java.lang.CharSequence", TEXT),
-    ("java.sql.Clob", TEXT),
-    ("java.sql.NClob", TEXT),
+    ("java.sql.Clob", CLOB),
+    ("java.sql.NClob", CLOB),
     ("java.lang.Integer", INTEGER),
     ("java.lang.Long", INTEGER),
     ("java.lang.Short", INTEGER),
@@ -349,6 +353,7 @@ const KNOWN_TYPES: &[(&str, TypeUse)] = &[
     ("java.sql.Timestamp", TypeUse::Timestamp),
 ];
 const TEXT: TypeUse = TypeUse::Text(JdbcTextBinding::Text);
+const CLOB: TypeUse = TypeUse::Text(JdbcTextBinding::Clob);
 const INTEGER: TypeUse = TypeUse::Text(JdbcTextBinding::Integer);
 const REAL: TypeUse = TypeUse::Text(JdbcTextBinding::Real);
 const BOOLEAN: TypeUse = TypeUse::Text(JdbcTextBinding::Boolean);
@@ -900,7 +905,7 @@ mod tests {
     #[test]
     fn attributes_round_trip_with_log4j2_defaults() {
         let (configuration, messages) = jdbc(&format!(
-            r#"<JDBC name="db" tableName="logs">{SOURCE}<Column name="message" pattern="%m"/></JDBC>"#
+            r#"<JDBC name="db" tableName="logs">{SOURCE}<Column name="message" pattern="%m"/><Column name="trace" pattern="%ex" isClob="true"/></JDBC>"#
         ));
         assert!(messages.is_empty(), "{messages:?}");
         let appender = &configuration.appenders[0];
@@ -922,12 +927,17 @@ mod tests {
                 element: "DriverManager".to_string(),
             }
         );
-        assert_eq!(spec.columns.len(), 1);
+        assert_eq!(spec.columns.len(), 2);
         assert_eq!(spec.columns[0].name, "message");
         // A column's pattern never appends the exception.
         assert_eq!(
             pattern_of(&spec.columns[0].value),
             ("%m", false, JdbcTextBinding::Text)
+        );
+        // `isClob` keeps the text from `truncateStrings`, as log4j2 hands a CLOB over uncut.
+        assert_eq!(
+            pattern_of(&spec.columns[1].value),
+            ("%ex", false, JdbcTextBinding::Clob)
         );
 
         let (configuration, messages) = jdbc(
@@ -1131,7 +1141,7 @@ mod tests {
             &columns[0].value,
             JdbcColumnValue::Text { parameter: Some(parameter), .. } if parameter == "CAST(? AS json)"
         ));
-        assert_eq!(pattern_of(&columns[1].value).2, JdbcTextBinding::Text);
+        assert_eq!(pattern_of(&columns[1].value).2, JdbcTextBinding::Clob);
         assert_eq!(pattern_of(&columns[2].value).2, JdbcTextBinding::Integer);
         assert_eq!(pattern_of(&columns[3].value).2, JdbcTextBinding::Integer);
         assert_eq!(pattern_of(&columns[4].value).2, JdbcTextBinding::Real);
@@ -1313,6 +1323,16 @@ mod tests {
         );
         let printed = format!("{:?}", configuration.appenders);
         assert!(!printed.contains("hunter2"), "{printed}");
+
+        // Nor in the URL, in a parameter or a user-information part.
+        let (configuration, _) = jdbc(
+            r#"<JDBC name="j" tableName="t"><DriverManager connectionString="jdbc:postgresql://app:s3cret@db/x?password=hunter2"/><Column name="m" pattern="%m"/></JDBC>"#,
+        );
+        let printed = format!("{:?}", configuration.appenders);
+        assert!(
+            printed.contains("jdbc:postgresql://app:***@db/x?password=***"),
+            "{printed}"
+        );
 
         let (configuration, messages) = jdbc(
             r#"<JDBC name="j" tableName="t"><DriverManager connectionString="jdbc:sqlite:x" userName="u"><Property name="a" value="b"/></DriverManager><Column name="m" pattern="%m"/></JDBC>"#,

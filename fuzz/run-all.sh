@@ -65,4 +65,5 @@ smtp_mail 4096 -
 context_map_file 4096 -
 http_parsers 4096 -
 arbiters_and_scripts 1024 xml.dict
+jdbc_statements 1024 -
 TARGETS

@@ -137,6 +137,15 @@ def main():
                     "!(a | b\0c\0\0(", "default\0default\0/\0bsh"]:
         add("arbiters_and_scripts", arbiter)
 
+    # The JDBC appender's connection strings and statements.
+    for jdbc in ["jdbc:sqlite:/tmp/logs.db?journal_mode=WAL&busy_timeout=50\0\0\0insert into t (a,b) values (?,'?')",
+                 "jdbc:postgresql://h1:5432,[::1]:6543/db%20x?user=u&password=secret-value&sslmode=disable\0alice\0"
+                 "secret-value\0insert into \"t?\" values (?, $$?$$, ?? , ?) -- ?\n/* ? */",
+                 "jdbc:h2:mem:x\0\0\0", "postgres://u:p@h/d?password=hunter2hunter2\0\0\0$1 ?",
+                 "jdbc:postgresql:db?connectTimeout=0&socketTimeout=3\0\0\0'it''s' ?",
+                 "jdbc:postgresql://h:x/d\0\0\0$a$ ? $a$ ?"]:
+        add("jdbc_statements", jdbc)
+
     for pairs in ['{"configs": {"user": ["alice", "bob"], "tenant": ["t9"]}, "other": 1}',
                   '{"configs": {"id": [7, 8.5, true, null]}}', '{"configs": {}}', 'null', '[1]',
                   '{"configs": {"user": "alice"}}', '{"configs": null}']:

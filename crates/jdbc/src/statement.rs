@@ -45,20 +45,33 @@ pub(crate) fn metadata_select(spec: &JdbcSpec) -> String {
 }
 
 /// `sql` with each JDBC `?` placeholder numbered `$1`, `$2`, … as PostgreSQL expects (pgjdbc
-/// does the same): a `?` inside a string literal, a quoted identifier, a dollar-quoted string
-/// or a comment stays, and `??` stands for a literal `?`.
+/// does the same): a `?` inside a string literal (also an `E'…'` string, where a backslash
+/// escapes the next character), a quoted identifier, a dollar-quoted string or a comment stays,
+/// and `??` stands for a literal `?`. A `$` opens a dollar quote only where an identifier
+/// cannot go on (`a$b$` is one identifier).
 pub(crate) fn numbered_placeholders(sql: &str) -> String {
+    let is_identifier = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
     let mut out = String::with_capacity(sql.len() + 8);
     let mut next = 1;
+    let mut previous: Option<char> = None;
+    let mut before_previous: Option<char> = None;
     let mut chars = sql.char_indices().peekable();
     while let Some((at, c)) = chars.next() {
         match c {
             '\'' | '"' => {
+                // `E'…'`: the E must start a token of its own.
+                let escapes = c == '\''
+                    && matches!(previous, Some('E' | 'e'))
+                    && !before_previous.is_some_and(is_identifier);
                 // To the closing quote; a doubled quote is part of the text.
                 out.push(c);
                 while let Some((_, inner)) = chars.next() {
                     out.push(inner);
-                    if inner == c {
+                    if escapes && inner == '\\' {
+                        if let Some((_, escaped)) = chars.next() {
+                            out.push(escaped);
+                        }
+                    } else if inner == c {
                         if chars.peek().map(|&(_, next)| next) == Some(c) {
                             out.push(c);
                             chars.next();
@@ -84,7 +97,7 @@ pub(crate) fn numbered_placeholders(sql: &str) -> String {
                     chars.next();
                 }
             }
-            '$' => {
+            '$' if !previous.is_some_and(is_identifier) => {
                 // A dollar quote `$tag$…$tag$`; a `$` that does not open one is copied.
                 let tag_end = sql[at + 1..]
                     .find(|c: char| !(c.is_alphanumeric() || c == '_'))
@@ -115,8 +128,16 @@ pub(crate) fn numbered_placeholders(sql: &str) -> String {
             }
             _ => out.push(c),
         }
+        before_previous = previous;
+        previous = Some(c);
     }
     out
+}
+
+/// [`numbered_placeholders`] for the fuzz target (`fuzz/fuzz_targets/jdbc_statements.rs`).
+#[cfg(fuzzing)]
+pub fn fuzz_numbered_placeholders(sql: &str) -> String {
+    numbered_placeholders(sql)
 }
 
 #[cfg(test)]
@@ -190,5 +211,12 @@ mod tests {
         );
         assert_eq!(numbered_placeholders("a $ ? 'open ?"), "a $ $1 'open ?");
         assert_eq!(numbered_placeholders("é?ü?"), "é$1ü$2");
+        // `a$b$` is an identifier, not a dollar quote; `E'\''` holds an escaped quote.
+        assert_eq!(numbered_placeholders("a$b$ ? $b$"), "a$b$ $1 $b$");
+        assert_eq!(
+            numbered_placeholders(r"values (E'it\'s ?', ?, 'E', ?)"),
+            r"values (E'it\'s ?', $1, 'E', $2)"
+        );
+        assert_eq!(numbered_placeholders(r"xE'\' ?"), r"xE'\' $1");
     }
 }

@@ -28,6 +28,8 @@ const EVENTS: &[(&str, &str, &str)] = &[
     ("DEBUG", "2", "below the root's level"),
     ("ERROR", "-3", "third; drop table logs; --"),
     ("FATAL", "4", "fourth"),
+    // The fifth row waits in the buffer of two until logging stops.
+    ("INFO", "5", "fifth"),
 ];
 
 /// The configuration, writing to `file`.
@@ -132,6 +134,6 @@ fn sqlite_rows_match_log4j2s() {
     let l4rs_window = before..=now_millis();
 
     let expected = rows(&java_file, java_window);
-    assert_eq!(expected.lines().count(), 4, "log4j2 inserted: {expected}");
+    assert_eq!(expected.lines().count(), 5, "log4j2 inserted: {expected}");
     assert_eq!(rows(&l4rs_file, l4rs_window), expected);
 }

@@ -739,6 +739,35 @@ fn pattern_layout(spec: &PatternLayoutSpec, context: LayoutContext) -> (Arc<dyn 
     (Arc::new(layout), uses_nano_time)
 }
 
+/// Builds an appender of an optional feature of the `l4rs` crate (`<JDBC>`, `<Kafka>`):
+/// `None` for other kinds; the error is the status line to print (also when the feature is
+/// off).
+fn feature_appender(
+    spec: &AppenderSpec,
+    configuration: &Configuration,
+    console: bool,
+    uses_nano_clock: &mut bool,
+    layout: Arc<dyn Layout>,
+) -> Option<Result<Arc<dyn l4rs_core::Appender>, String>> {
+    match &spec.kind {
+        l4rs_config::model::AppenderKind::Jdbc(jdbc) => {
+            let layouts =
+                crate::jdbc::column_layouts(jdbc, configuration, console, uses_nano_clock);
+            Some(crate::jdbc::build_jdbc_appender(spec, jdbc, layouts))
+        }
+        l4rs_config::model::AppenderKind::Kafka(kafka) => {
+            let interpolator: Arc<dyn l4rs_core::Interpolator> = configuration.substitutor.clone();
+            Some(crate::kafka::build_kafka_appender(
+                spec,
+                kafka,
+                layout,
+                interpolator,
+            ))
+        }
+        _ => None,
+    }
+}
+
 /// Builds one appender (with [`BuildMode::Check`], judges it: see `l4rs_appenders::check_appender`); an error is reported through the status logger (and so becomes one of
 /// the context's build errors). Sets `uses_nano_clock` when the layout has `%N` (log4j2 switches
 /// the clock while parsing the pattern, so even when the appender itself then fails to build).
@@ -793,36 +822,24 @@ pub(crate) fn build_appender(
         let interpolator: Arc<dyn l4rs_core::Interpolator> = configuration.substitutor.clone();
         l4rs_appenders::HttpAppender::new(&spec.name, http, layout, interpolator)
             .map(|appender| Arc::new(appender) as Arc<dyn l4rs_core::Appender>)
-    } else if let l4rs_config::model::AppenderKind::Jdbc(jdbc) = &spec.kind {
-        let layouts = crate::jdbc::column_layouts(jdbc, configuration, console, uses_nano_clock);
-        match crate::jdbc::build_jdbc_appender(spec, jdbc, layouts) {
-            Ok(appender) => {
-                return Some(AppenderControl::new(
-                    appender,
-                    spec.filter.as_ref().map(l4rs_filter::build_filter),
-                    spec.ignore_exceptions,
-                ))
-            }
+    } else if let Some(built) = feature_appender(
+        spec,
+        configuration,
+        console,
+        uses_nano_clock,
+        layout.clone(),
+    ) {
+        return match built {
+            Ok(appender) => Some(AppenderControl::new(
+                appender,
+                spec.filter.as_ref().map(l4rs_filter::build_filter),
+                spec.ignore_exceptions,
+            )),
             Err(message) => {
                 status::error(message);
-                return None;
+                None
             }
-        }
-    } else if let l4rs_config::model::AppenderKind::Kafka(kafka) = &spec.kind {
-        let interpolator: Arc<dyn l4rs_core::Interpolator> = configuration.substitutor.clone();
-        match crate::kafka::build_kafka_appender(spec, kafka, layout, interpolator) {
-            Ok(appender) => {
-                return Some(AppenderControl::new(
-                    appender,
-                    spec.filter.as_ref().map(l4rs_filter::build_filter),
-                    spec.ignore_exceptions,
-                ))
-            }
-            Err(message) => {
-                status::error(message);
-                return None;
-            }
-        }
+        };
     } else {
         l4rs_appenders::build_appender_with(spec, layout, &rolling)
     };

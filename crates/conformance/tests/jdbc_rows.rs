@@ -17,6 +17,7 @@
 use std::path::Path;
 
 use l4rs_tests::databases::sqlite3;
+use l4rs_tests::now_millis;
 
 /// The table both sides insert into.
 const SCHEMA: &str = "create table logs (at integer, level varchar(5), logger text, message text, n integer, k text, short varchar(4))";
@@ -48,14 +49,6 @@ fn configuration(file: &Path) -> String {
 </JDBC></Appenders><Loggers><Root level="info"><AppenderRef ref="db"/></Root></Loggers></Configuration>"#,
         file.display()
     )
-}
-
-/// The current time in milliseconds since the epoch.
-fn now_millis() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_millis() as i64
 }
 
 /// The rows of `file` but for the timestamp, which must be INTEGER milliseconds within

@@ -30,6 +30,23 @@ pub fn fresh_output_dir(name: &str) -> PathBuf {
     l4rs_test_support::fresh_dir_at(workspace_root().join("target/test-output").join(name))
 }
 
+/// The status messages reported while `f` runs, with its result.
+pub fn reported<R>(f: impl FnOnce() -> R) -> (R, Vec<String>) {
+    let (result, records) = l4rs::core::status::capture(f);
+    (
+        result,
+        records.into_iter().map(|record| record.message).collect(),
+    )
+}
+
+/// The wall-clock time in milliseconds since the epoch, as events are stamped.
+pub fn now_millis() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("the clock is after 1970")
+        .as_millis() as i64
+}
+
 /// Writes `xml` as a configuration file in `dir` and returns its path.
 pub fn write_config(dir: &Path, xml: &str) -> PathBuf {
     let path = dir.join("log4j2.xml");

@@ -9,11 +9,10 @@
 
 use std::time::{Duration, Instant};
 
-use l4rs::core::status;
 use l4rs_tests::http::{HttpSink, SinkOptions};
 use l4rs_tests::rsyslog::Certificates;
 use l4rs_tests::trickle::{trickling_tls_server, Turn};
-use l4rs_tests::{fresh_output_dir, serial, write_config};
+use l4rs_tests::{fresh_output_dir, reported, serial, write_config};
 
 const WAIT: Duration = Duration::from_secs(10);
 
@@ -52,15 +51,6 @@ fn log(message: &str) -> Result<(), String> {
             format_args!("{message}"),
         )
         .map_err(|error| error.to_string())
-}
-
-/// The status messages reported while `f` runs.
-fn reported<R>(f: impl FnOnce() -> R) -> (R, Vec<String>) {
-    let (result, records) = status::capture(f);
-    (
-        result,
-        records.into_iter().map(|record| record.message).collect(),
-    )
 }
 
 #[test]

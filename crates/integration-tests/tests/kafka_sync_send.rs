@@ -3,22 +3,16 @@
 //! with the broker down, a call waits for the manager's timeout (`timeout.ms`) and then fails
 //! with log4j2's status error, without panicking.
 
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use l4rs_tests::kafka::{
     assert_each_thread_in_order, broker_with_topic, kafka_config, log_from_threads, log_numbered,
     parse_value, Broker, KafkaTest,
 };
+use l4rs_tests::now_millis;
 
 const THREADS: usize = 4;
 const PER_THREAD: u64 = 500;
-
-fn now_millis() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap()
-        .as_millis() as i64
-}
 
 #[test]
 fn a_synchronous_send_is_acknowledged_before_it_returns() {

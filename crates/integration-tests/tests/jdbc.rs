@@ -8,9 +8,8 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use l4rs::core::status;
 use l4rs_tests::databases::{sqlite3, Postgres};
-use l4rs_tests::{fresh_output_dir, serial, write_config};
+use l4rs_tests::{fresh_output_dir, now_millis, reported, serial, write_config};
 
 /// Loads a configuration with one JDBC appender, `appender` (its XML), under the root at INFO.
 fn init(dir: &Path, appender: &str) {
@@ -26,23 +25,6 @@ fn log(level: l4rs::Level, message: &str) -> Result<(), String> {
     l4rs::get_logger("app")
         .log(level, None, None, None, format_args!("{message}"))
         .map_err(|error| error.to_string())
-}
-
-/// The status messages reported while `f` runs.
-fn reported<R>(f: impl FnOnce() -> R) -> (R, Vec<String>) {
-    let (result, records) = status::capture(f);
-    (
-        result,
-        records.into_iter().map(|record| record.message).collect(),
-    )
-}
-
-/// The current time in milliseconds since the epoch.
-fn now_millis() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_millis() as i64
 }
 
 #[test]
@@ -410,4 +392,66 @@ fn a_postgres_server_that_hangs_mid_connection_fails_the_call_within_the_socket_
     );
     l4rs::shutdown();
     assert_eq!(server.psql("select message from logs").unwrap(), "before\n");
+}
+
+/// Logs `a`, `bad` (which the table refuses) and `c` through a JDBC appender with a buffer of
+/// three writing to `url`; the third call's error must count one refused row, and the table
+/// must hold the other two (read back by `rows`).
+fn a_refused_row_fails_alone(dir: &Path, url: &str, rows: impl Fn() -> String) {
+    init(
+        dir,
+        &format!(
+            r#"<JDBC name="db" tableName="logs" bufferSize="3" ignoreExceptions="false">
+  <DriverManager connectionString="{url}"/>
+  <Column name="message" pattern="%m"/>
+</JDBC>"#
+        ),
+    );
+    log(l4rs::Level::INFO, "a").unwrap();
+    log(l4rs::Level::INFO, "bad").unwrap();
+    let (result, _) = reported(|| log(l4rs::Level::INFO, "c"));
+    let error = result.unwrap_err();
+    assert!(
+        error.ends_with(
+            "(1 of 3 buffered events were refused; the others were inserted one by one)"
+        ),
+        "{error}"
+    );
+    // The connection was kept: the next row goes in without a reconnection message.
+    let (result, messages) = reported(|| log(l4rs::Level::INFO, "d").map(|()| l4rs::flush()));
+    result.unwrap();
+    assert!(messages.is_empty(), "{messages:?}");
+    l4rs::shutdown();
+    assert_eq!(rows(), "a\nc\nd\n");
+}
+
+#[test]
+fn a_row_sqlite_refuses_is_lost_alone() {
+    let _turn = serial();
+    let dir = fresh_output_dir("jdbc-sqlite-refused");
+    let file = dir.join("logs.db");
+    let Some(_) = sqlite3(
+        &file,
+        "create table logs (message text check (message <> 'bad'))",
+    ) else {
+        return;
+    };
+    a_refused_row_fails_alone(&dir, &format!("jdbc:sqlite:{}", file.display()), || {
+        sqlite3(&file, "select message from logs order by rowid").unwrap()
+    });
+}
+
+#[test]
+fn a_row_postgres_refuses_is_lost_alone() {
+    let _turn = serial();
+    let dir = fresh_output_dir("jdbc-postgres-refused");
+    let Some(server) = Postgres::start(&dir.join("server")) else {
+        return;
+    };
+    server
+        .psql("create table logs (id serial, message text check (message <> 'bad'))")
+        .unwrap();
+    a_refused_row_fails_alone(&dir, &server.jdbc_url(), || {
+        server.psql("select message from logs order by id").unwrap()
+    });
 }

@@ -29,6 +29,11 @@ pub(crate) trait Database: Send {
     fn stalled(&self) -> bool {
         false
     }
+
+    /// True when the last insert failed because the database refused a row's data (a
+    /// constraint, a value its column cannot hold): the connection is sound, and the other
+    /// rows of a batch can still be inserted.
+    fn refused_data(&self) -> bool;
 }
 
 /// The statements a connection prepares.

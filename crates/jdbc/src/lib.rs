@@ -18,7 +18,10 @@
 //! * the columns are formatted on the calling thread before the appender's lock is taken;
 //! * events that could not be inserted are never dropped silently: each failed call is an
 //!   error the caller's `ignoreExceptions` and Failover see, and a buffer that could not be
-//!   inserted is reported with its count.
+//!   inserted is reported with its count;
+//! * a row whose data the database refuses (a constraint, a value its column cannot hold)
+//!   keeps the connection, and in a buffer fails alone: the other rows are inserted one by one
+//!   (log4j2 reconnects, and loses the whole buffer).
 //!
 //! Events of the database clients' own loggers (`tokio_postgres`, `postgres_protocol`,
 //! `postgres_types`, `rusqlite` and their modules) are refused (reported once), so that the
@@ -132,6 +135,15 @@ struct State {
     /// Reused rows; the first `waiting` are waiting to be inserted.
     rows: Vec<Row>,
     waiting: usize,
+}
+
+/// Why waiting rows were not all inserted; each holds the Java exception log4j2 would throw,
+/// as text.
+enum Failure {
+    /// The database could not be reached or stopped answering: every row is gone.
+    Outage(String),
+    /// The database refused a row's data; the text says how many rows of a batch it refused.
+    Refused(String),
 }
 
 /// The connection, and when to try again without one.
@@ -266,7 +278,8 @@ impl JdbcAppender {
                 }
                 Ok(())
             }
-            Err(exception) => {
+            Err(Failure::Refused(exception)) => Err(exception),
+            Err(Failure::Outage(exception)) => {
                 link.failed_since_success += 1;
                 if count > 1 {
                     Err(format!(
@@ -281,11 +294,19 @@ impl JdbcAppender {
 
     /// One attempt, and after a failed insert one more on a new connection, as log4j2's
     /// manager reconnects once and writes again.
-    fn insert_rows(&self, link: &mut Link, rows: &[Row]) -> Result<(), String> {
-        let connection = self.connected(link)?;
+    fn insert_rows(&self, link: &mut Link, rows: &[Row]) -> Result<(), Failure> {
+        let connection = self.connected(link).map_err(Failure::Outage)?;
         let Err(first_error) = self.insert_on(connection, rows) else {
             return Ok(());
         };
+        if connection.database.refused_data() {
+            // The connection is sound: keep it, and let a refused row fail alone.
+            return Err(Failure::Refused(self.insert_one_by_one(
+                connection,
+                rows,
+                first_error,
+            )));
+        }
         let stalled = connection.database.stalled();
         link.connection = None;
         if stalled {
@@ -294,9 +315,9 @@ impl JdbcAppender {
             link.retry_at = self
                 .reconnect_interval
                 .map(|interval| Instant::now() + interval);
-            return Err(format!(
+            return Err(Failure::Outage(format!(
                 "{INSERT_EXCEPTION}: Failed to insert record for log event in JDBC manager: {first_error}"
-            ));
+            )));
         }
         link.retry_at = None;
         match self.connected(link) {
@@ -304,12 +325,39 @@ impl JdbcAppender {
                 .insert_on(connection, rows)
                 .map_err(|second| {
                     link.connection = None;
-                    format!("{INSERT_EXCEPTION}: Failed to insert record for log event in JDBC manager: {second} (first attempt: {first_error})")
+                    Failure::Outage(format!("{INSERT_EXCEPTION}: Failed to insert record for log event in JDBC manager: {second} (first attempt: {first_error})"))
                 }),
-            Err(_) => Err(format!(
+            Err(_) => Err(Failure::Outage(format!(
                 "{INSERT_EXCEPTION}: Failed to insert record for log event in JDBC manager: {first_error}"
-            )),
+            ))),
         }
+    }
+
+    /// After the database refused a row's data in a batch of `rows`: each row in a transaction
+    /// of its own, so that only the refused ones are lost. The error counts them.
+    fn insert_one_by_one(
+        &self,
+        connection: &mut Connection,
+        rows: &[Row],
+        first: String,
+    ) -> String {
+        let exception = format!(
+            "{INSERT_EXCEPTION}: Failed to insert record for log event in JDBC manager: {first}"
+        );
+        if rows.len() < 2 {
+            return exception;
+        }
+        let refused = rows
+            .iter()
+            .filter(|row| {
+                self.insert_on(connection, std::slice::from_ref(*row))
+                    .is_err()
+            })
+            .count();
+        format!(
+            "{exception} ({refused} of {} buffered events were refused; the others were inserted one by one)",
+            rows.len()
+        )
     }
 
     fn insert_on(&self, connection: &mut Connection, rows: &[Row]) -> Result<(), String> {

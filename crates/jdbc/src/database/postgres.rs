@@ -37,13 +37,23 @@ type TextRows = Vec<Vec<Option<String>>>;
 /// An open PostgreSQL connection: its thread, and what the caller needs to bind values.
 pub(super) struct Postgres {
     requests: Sender<TextRows>,
-    answers: Receiver<Result<(), String>>,
+    answers: Receiver<Result<(), Refusal>>,
     /// The insert's parameter types, which choose how a timestamp is written.
     types: Vec<Type>,
     answer_timeout: Duration,
     zone: jiff::tz::TimeZone,
     /// The last insert ran out of time ([`Database::stalled`]).
     stalled: bool,
+    /// The last insert failed on a row's data ([`Database::refused_data`]).
+    refused_data: bool,
+}
+
+/// Why an insert failed, as the connection's thread reports it.
+struct Refusal {
+    message: String,
+    /// The server refused a row's data (SQLSTATE classes 22, data exception, and 23,
+    /// integrity constraint violation).
+    data: bool,
 }
 
 /// What the connection's thread reports once it has connected and prepared.
@@ -133,6 +143,7 @@ pub(super) fn connect(
             // in the JVM's default zone (the process's `TZ`).
             zone: jiff::tz::TimeZone::system(),
             stalled: false,
+            refused_data: false,
         },
         ready.limits,
     ))
@@ -249,7 +260,7 @@ impl Session {
     }
 
     /// Inserts `rows` in one transaction.
-    fn insert(&mut self, runtime: &Runtime, rows: &TextRows) -> Result<(), String> {
+    fn insert(&mut self, runtime: &Runtime, rows: &TextRows) -> Result<(), Refusal> {
         let (client, insert) = (&mut self.client, &self.insert);
         let steps = async move {
             let transaction = client.transaction().await?;
@@ -266,9 +277,27 @@ impl Session {
             }
             transaction.commit().await.map(|()| true)
         };
-        match bounded(runtime, self.answer_timeout, "the insert", steps)? {
-            true => Ok(()),
-            false => Err("No records inserted in database table for log event".to_string()),
+        let answer =
+            runtime.block_on(async { tokio::time::timeout(self.answer_timeout, steps).await });
+        match answer {
+            Ok(Ok(true)) => Ok(()),
+            Ok(Ok(false)) => Err(Refusal {
+                message: "No records inserted in database table for log event".to_string(),
+                data: true,
+            }),
+            Ok(Err(error)) => Err(Refusal {
+                data: error.code().is_some_and(|state| {
+                    state.code().starts_with("22") || state.code().starts_with("23")
+                }),
+                message: full_message(&error),
+            }),
+            Err(_) => Err(Refusal {
+                message: format!(
+                    "{NO_ANSWER} the insert within {} ms (socketTimeout)",
+                    self.answer_timeout.as_millis()
+                ),
+                data: false,
+            }),
         }
     }
 }
@@ -308,12 +337,17 @@ impl Database for Postgres {
             })
             .collect();
         self.stalled = false;
+        self.refused_data = false;
         if self.requests.send(rows).is_err() {
             return Err("the PostgreSQL client's thread has ended".to_string());
         }
         let wait = self.answer_timeout + SLACK;
         let answer = match self.answers.recv_timeout(wait) {
-            Ok(answer) => answer,
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(refusal)) => {
+                self.refused_data = refusal.data;
+                Err(refusal.message)
+            }
             Err(RecvTimeoutError::Timeout) => Err(format!(
                 "{NO_ANSWER} the insert within {} ms (socketTimeout)",
                 wait.as_millis()
@@ -328,6 +362,10 @@ impl Database for Postgres {
 
     fn stalled(&self) -> bool {
         self.stalled
+    }
+
+    fn refused_data(&self) -> bool {
+        self.refused_data
     }
 }
 

@@ -14,6 +14,20 @@ use crate::row::{declared_text_length, value, Value};
 pub(super) struct Sqlite {
     connection: Connection,
     insert: String,
+    /// The last insert failed on a row's data ([`Database::refused_data`]).
+    refused_data: bool,
+}
+
+/// True for SQLite's refusals of a row's data rather than of the connection.
+fn is_data_refusal(error: &rusqlite::Error) -> bool {
+    matches!(
+        error.sqlite_error_code(),
+        Some(
+            rusqlite::ErrorCode::ConstraintViolation
+                | rusqlite::ErrorCode::TypeMismatch
+                | rusqlite::ErrorCode::TooBig
+        )
+    )
 }
 
 /// Opens `path` (creating the file, as xerial does), sets its pragmas, checks the insert and
@@ -59,6 +73,7 @@ pub(super) fn connect(
         Sqlite {
             connection,
             insert: statements.insert.to_string(),
+            refused_data: false,
         },
         limits,
     ))
@@ -66,26 +81,38 @@ pub(super) fn connect(
 
 impl Database for Sqlite {
     fn insert(&mut self, batch: &Batch<'_>) -> Result<(), String> {
-        let transaction = self.connection.transaction().map_err(|e| e.to_string())?;
+        let result = self.insert_rows(batch);
+        self.refused_data = matches!(&result, Err(error) if is_data_refusal(error));
+        result.map_err(|error| error.to_string())
+    }
+
+    fn refused_data(&self) -> bool {
+        self.refused_data
+    }
+}
+
+impl Sqlite {
+    fn insert_rows(&mut self, batch: &Batch<'_>) -> rusqlite::Result<()> {
+        let transaction = self.connection.transaction()?;
         {
-            let mut statement = transaction
-                .prepare_cached(&self.insert)
-                .map_err(|e| e.to_string())?;
+            let mut statement = transaction.prepare_cached(&self.insert)?;
             for row in batch.rows {
                 for (index, source) in batch.sources.iter().enumerate() {
                     let limit = batch.limits.get(index).copied().flatten();
                     statement
-                        .raw_bind_parameter(index + 1, Bound(value(source, row, index, limit)))
-                        .map_err(|e| e.to_string())?;
+                        .raw_bind_parameter(index + 1, Bound(value(source, row, index, limit)))?;
                 }
-                let inserted = statement.raw_execute().map_err(|e| e.to_string())?;
-                if inserted == 0 {
-                    return Err("No records inserted in database table for log event".to_string());
+                if statement.raw_execute()? == 0 {
+                    // An insert that inserts nothing (a trigger's doing) is refused data.
+                    return Err(rusqlite::Error::SqliteFailure(
+                        rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CONSTRAINT),
+                        Some("No records inserted in database table for log event".to_string()),
+                    ));
                 }
             }
         }
         // Dropping an uncommitted transaction rolls it back, so a failed batch leaves nothing.
-        transaction.commit().map_err(|e| e.to_string())
+        transaction.commit()
     }
 }
 

@@ -227,11 +227,6 @@ impl JdbcAppender {
         })
     }
 
-    /// The insert statement, as log4j2 prepares it.
-    pub fn statement(&self) -> &str {
-        &self.insert
-    }
-
     /// True when this thread is inside this appender's `append` (see [`APPENDING`]).
     fn is_appending_here(&self) -> bool {
         APPENDING

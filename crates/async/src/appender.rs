@@ -1,9 +1,10 @@
 //! log4j2's `<Async>` appender: a queue in front of other appenders.
 
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
+use l4rs_core::status::ReportLimit;
 use l4rs_core::{status, AppendError, Appender, Layout, LogEvent};
 
 use crate::{
@@ -14,10 +15,6 @@ use crate::{
 /// How long [`Appender::flush`] waits for the queue to drain when `shutdownTimeout` is 0
 /// (unlimited): a flush runs from panic hooks too, which must not hang on a stuck appender.
 const FLUSH_TIMEOUT: Duration = Duration::from_secs(10);
-/// "Queue is full" reports after the first burst come at most this often (log4j2's error
-/// handler interval), and the burst is four reports.
-const REPORT_INTERVAL_MS: u64 = 5 * 60 * 1000;
-const REPORT_BURST: u32 = 4;
 
 /// The `<Async>` attributes, resolved.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -57,8 +54,8 @@ pub struct AsyncAppender {
     /// ([`AsyncAppender::rendering_ahead`]).
     render_with: Option<Arc<dyn Layout>>,
     stopped: AtomicBool,
-    last_report_ms: AtomicU64,
-    burst_used: AtomicU32,
+    /// "Queue is full" reports, rate-limited as log4j2's default error handler limits them.
+    full_reports: ReportLimit,
 }
 
 impl std::fmt::Debug for AsyncAppender {
@@ -100,8 +97,7 @@ impl AsyncAppender {
             error_appender,
             render_with: None,
             stopped: AtomicBool::new(false),
-            last_report_ms: AtomicU64::new(0),
-            burst_used: AtomicU32::new(0),
+            full_reports: ReportLimit::error_handler(),
         })
     }
 
@@ -133,28 +129,6 @@ impl AsyncAppender {
         }
         event
     }
-
-    /// Rate-limits reports as log4j2's default error handler does: a burst of four, then one
-    /// per interval.
-    fn should_report(&self) -> bool {
-        let now = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(1, |d| d.as_millis() as u64);
-        let last = self.last_report_ms.load(Ordering::Relaxed);
-        if (last == 0 || now.saturating_sub(last) >= REPORT_INTERVAL_MS)
-            && self
-                .last_report_ms
-                .compare_exchange(last, now.max(1), Ordering::Relaxed, Ordering::Relaxed)
-                .is_ok()
-        {
-            return true;
-        }
-        self.burst_used
-            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |used| {
-                (used + 1 < REPORT_BURST).then_some(used + 1)
-            })
-            .is_ok()
-    }
 }
 
 impl Appender for AsyncAppender {
@@ -171,7 +145,7 @@ impl Appender for AsyncAppender {
         {
             Enqueued::Queued | Enqueued::Discarded => Ok(()),
             Enqueued::RunHere => {
-                if self.should_report() {
+                if self.full_reports.admit().is_some() {
                     status::warn(format_args!(
                         "Appender {}: the queue is full and the caller is an l4rs background thread; that event is written on the caller's thread, out of order, to avoid a deadlock",
                         self.options.name
@@ -181,7 +155,7 @@ impl Appender for AsyncAppender {
                 Ok(())
             }
             Enqueued::Full => {
-                if self.should_report() {
+                if self.full_reports.admit().is_some() {
                     status::error(format_args!(
                         "Appender {} is unable to write primary appenders. queue is full",
                         self.options.name

@@ -8,6 +8,9 @@
 //! The status level starts at ERROR, or at `LOG4J_STATUS_LOGGER_LEVEL` from the environment;
 //! `LOG4J_DEBUG` (any value but `false`) forces TRACE, as `log4j2.debug` does. A configuration's
 //! `status` attribute changes it with [`set_level`].
+//!
+//! Reports that can repeat for every event (an appender whose destination keeps failing) go
+//! through a [`ReportLimit`].
 
 use std::cell::RefCell;
 use std::fmt;
@@ -18,6 +21,9 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::thread::LocalKey;
 
 use crate::{Level, Timestamp};
+
+mod limit;
+pub use limit::ReportLimit;
 
 /// One status message.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
+use l4rs_core::status::ReportLimit;
 use l4rs_core::{status, Level};
 use rdkafka::client::ClientContext;
 use rdkafka::config::RDKafkaLogLevel;
@@ -66,46 +67,6 @@ pub(crate) fn reclaim(opaque: usize) {
     }
 }
 
-/// Reports of one kind, at most one a second, each saying how many were left out before it,
-/// so that a broker outage does not flood the status output with one line per event.
-#[derive(Default)]
-pub(crate) struct Throttle {
-    /// When the last report was printed, in ms since `start` (+1, 0 meaning never).
-    last_ms: AtomicU64,
-    skipped: AtomicU64,
-    start: std::sync::OnceLock<Instant>,
-}
-
-impl Throttle {
-    /// Reports `message` at `level` now, or counts it as left out.
-    pub(crate) fn report(&self, level: Level, message: impl std::fmt::Display) {
-        let start = *self.start.get_or_init(Instant::now);
-        let now = start.elapsed().as_millis() as u64 + 1;
-        let last = self.last_ms.load(Ordering::Relaxed);
-        let due = last == 0 || now.saturating_sub(last) >= 1000;
-        if due
-            && self
-                .last_ms
-                .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed)
-                .is_ok()
-        {
-            let skipped = self.skipped.swap(0, Ordering::Relaxed);
-            if skipped == 0 {
-                status::log(level, message);
-            } else {
-                status::log(
-                    level,
-                    format_args!(
-                        "{message} ({skipped} similar reports left out in the last second)"
-                    ),
-                );
-            }
-        } else {
-            self.skipped.fetch_add(1, Ordering::Relaxed);
-        }
-    }
-}
-
 /// The producer's context: delivery reports and librdkafka's log.
 pub(crate) struct Context {
     /// The appender's name, for messages.
@@ -117,9 +78,9 @@ pub(crate) struct Context {
     /// Asynchronous records that librdkafka gave up on.
     pub(crate) failed: AtomicU64,
     /// Delivery failures of asynchronous sends.
-    pub(crate) failures: Throttle,
+    pub(crate) failures: ReportLimit,
     /// librdkafka's log lines and errors.
-    pub(crate) client_log: Throttle,
+    pub(crate) client_log: ReportLimit,
     /// Set when the appender stopped: librdkafka may still retry connections until the
     /// producer is dropped, which is no news any more.
     pub(crate) stopped: std::sync::atomic::AtomicBool,
@@ -132,8 +93,8 @@ impl Context {
             topic: topic.to_string(),
             metadata_wait,
             failed: AtomicU64::new(0),
-            failures: Throttle::default(),
-            client_log: Throttle::default(),
+            failures: ReportLimit::per_second(),
+            client_log: ReportLimit::per_second(),
             stopped: std::sync::atomic::AtomicBool::new(false),
         }
     }

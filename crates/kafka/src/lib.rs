@@ -26,6 +26,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use l4rs_config::model::KafkaSpec;
+use l4rs_core::status::ReportLimit;
 use l4rs_core::{status, AppendError, Appender, Interpolator, Layout, Level, LogEvent};
 use rdkafka::config::FromClientConfigAndContext;
 use rdkafka::producer::{BaseProducer, Producer};
@@ -36,7 +37,7 @@ mod delivery;
 mod poller;
 mod properties;
 
-use delivery::{Context, Throttle, Waiter};
+use delivery::{Context, Waiter};
 
 /// Logger-name prefixes of the client's own events (log4j2 refuses `org.apache.kafka.clients`
 /// and `org.apache.kafka.common`): rdkafka logs through the `log` crate under `rdkafka::…`.
@@ -76,7 +77,7 @@ pub struct KafkaAppender {
     _poller: poller::Poller,
     producer: BaseProducer<Context>,
     stopped: AtomicBool,
-    send_failures: Throttle,
+    send_failures: ReportLimit,
 }
 
 /// Why the appender could not be built; the message is the status line to print.
@@ -160,7 +161,7 @@ impl KafkaAppender {
             _poller: poller,
             producer,
             stopped: AtomicBool::new(false),
-            send_failures: Throttle::default(),
+            send_failures: ReportLimit::per_second(),
         })
     }
 

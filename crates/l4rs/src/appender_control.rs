@@ -3,17 +3,10 @@
 //! `ignoreExceptions="false"`.
 
 use std::cell::RefCell;
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::{SystemTime, UNIX_EPOCH};
 
+use l4rs_core::status::ReportLimit;
 use l4rs_core::{status, AppendError, Appender, Filter, FilterResult, LogEvent};
-
-/// Reports after the first burst are let through at most this often (log4j2's
-/// `DefaultErrorHandler` interval).
-const REPORT_INTERVAL_MS: u64 = 5 * 60 * 1000;
-/// Reports let through right after the first one, regardless of the interval.
-const EXTRA_REPORTS: u32 = 3;
 
 thread_local! {
     /// The appenders this thread is inside `append` of, to catch an appender that logs into
@@ -31,7 +24,8 @@ pub(crate) struct AppenderControl {
     appender: Arc<dyn Appender>,
     filter: Option<Arc<dyn Filter>>,
     ignore_exceptions: bool,
-    errors: ErrorReporter,
+    /// The appender's error handler: log4j2's default one rate-limits what it reports.
+    errors: ReportLimit,
     /// True for an Async appender: calling it queues the event for a thread of its own.
     queue: bool,
     /// True for an Async appender that drops events when its queue is full
@@ -49,7 +43,7 @@ impl AppenderControl {
             appender,
             filter,
             ignore_exceptions,
-            errors: ErrorReporter::default(),
+            errors: ReportLimit::error_handler(),
             queue: false,
             drops_when_full: false,
         }
@@ -114,7 +108,7 @@ impl AppenderControl {
         if !entered {
             // log4j2 reports it through the appender's error handler, so it shares the
             // rate limit of the append errors.
-            if self.errors.should_report() {
+            if self.errors.admit().is_some() {
                 status::error(format_args!("Recursive call to appender {}", self.name()));
             }
             return Ok(());
@@ -148,13 +142,13 @@ impl AppenderControl {
                         let exception = format!(
                             "org.apache.logging.log4j.core.appender.AppenderLoggingException: Error writing to stream {destination} (help: {source})"
                         );
-                        if !propagated && self.errors.should_report() {
+                        if !propagated && self.errors.admit().is_some() {
                             status::error(format_args!(
                                 "Unable to write to stream {destination} for appender {} {exception}",
                                 self.name()
                             ));
                         }
-                        if self.errors.should_report() {
+                        if self.errors.admit().is_some() {
                             status::error(format_args!(
                                 "An exception occurred processing Appender {} {exception}",
                                 self.name()
@@ -165,13 +159,13 @@ impl AppenderControl {
                         // The appender's error handler reports it, and throws only when the
                         // appender does not ignore exceptions; then the handler is asked again,
                         // about what was thrown (checked with 2.19's Http appender).
-                        if self.errors.should_report() {
+                        if self.errors.admit().is_some() {
                             status::error(format_args!("{message} {exception}"));
                         }
                         if self.ignore_exceptions {
                             return Ok(());
                         }
-                        if self.errors.should_report() {
+                        if self.errors.admit().is_some() {
                             status::error(format_args!(
                                 "An exception occurred processing Appender {} org.apache.logging.log4j.core.appender.AppenderLoggingException: {message}",
                                 self.name()
@@ -179,7 +173,7 @@ impl AppenderControl {
                         }
                     }
                     AppendError::Failed(exception) => {
-                        if self.errors.should_report() {
+                        if self.errors.admit().is_some() {
                             status::error(format_args!(
                                 "An exception occurred processing Appender {} {exception}",
                                 self.name()
@@ -187,7 +181,7 @@ impl AppenderControl {
                         }
                     }
                     _ => {
-                        if self.errors.should_report() {
+                        if self.errors.admit().is_some() {
                             status::error(format_args!(
                                 "An exception occurred processing Appender {}: {error}",
                                 self.name()
@@ -216,38 +210,6 @@ impl AppenderControl {
 
     pub(crate) fn stop(&self) {
         self.appender.stop();
-    }
-}
-
-/// Rate-limits error reports as log4j2's `DefaultErrorHandler` does: the first report, then
-/// three more, then one per interval.
-#[derive(Default)]
-struct ErrorReporter {
-    last_report_ms: AtomicU64,
-    extra_used: AtomicU32,
-}
-
-impl ErrorReporter {
-    fn should_report(&self) -> bool {
-        let now = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map(|d| d.as_millis() as u64)
-            .unwrap_or(0);
-        let last = self.last_report_ms.load(Ordering::Relaxed);
-        let interval_passed = last == 0 || now.saturating_sub(last) >= REPORT_INTERVAL_MS;
-        if interval_passed
-            && self
-                .last_report_ms
-                .compare_exchange(last, now.max(1), Ordering::Relaxed, Ordering::Relaxed)
-                .is_ok()
-        {
-            return true;
-        }
-        self.extra_used
-            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |used| {
-                (used < EXTRA_REPORTS).then_some(used + 1)
-            })
-            .is_ok()
     }
 }
 
@@ -314,9 +276,16 @@ mod tests {
     }
 
     #[test]
-    fn reports_are_rate_limited_after_four() {
-        let reporter = ErrorReporter::default();
-        let allowed = (0..20).filter(|_| reporter.should_report()).count();
-        assert_eq!(allowed, 4);
+    fn a_failing_appender_reports_four_times_then_keeps_quiet() {
+        let control = AppenderControl::new(Arc::new(Full), None, true);
+        let event = LogEvent::new("a", l4rs_core::Level::INFO, l4rs_core::Message::Text("m"));
+        let ((), records) = status::capture(|| {
+            for _ in 0..20 {
+                assert!(control.call(&event).is_ok());
+            }
+        });
+        // Each failure asks the handler twice (the stream, then the processing error), as
+        // log4j2's appenders do: the four reports cover the first two failures.
+        assert_eq!(records.len(), 4, "{records:?}");
     }
 }

@@ -396,7 +396,9 @@ fn a_postgres_server_that_hangs_mid_connection_fails_the_call_within_the_socket_
 
 /// Logs `a`, `bad` (which the table refuses) and `c` through a JDBC appender with a buffer of
 /// three writing to `url`; the third call's error must count one refused row, and the table
-/// must hold the other two (read back by `rows`).
+/// must hold the other two (read back by `rows`). Its whole-number column `n` reads the
+/// message, which is no number: each row's conversion warning is printed once, not again when
+/// the rows are retried one by one.
 fn a_refused_row_fails_alone(dir: &Path, url: &str, rows: impl Fn() -> String) {
     init(
         dir,
@@ -404,12 +406,13 @@ fn a_refused_row_fails_alone(dir: &Path, url: &str, rows: impl Fn() -> String) {
             r#"<JDBC name="db" tableName="logs" bufferSize="3" ignoreExceptions="false">
   <DriverManager connectionString="{url}"/>
   <Column name="message" pattern="%m"/>
+  <ColumnMapping name="n" pattern="%m" type="java.lang.Long"/>
 </JDBC>"#
         ),
     );
     log(l4rs::Level::INFO, "a").unwrap();
     log(l4rs::Level::INFO, "bad").unwrap();
-    let (result, _) = reported(|| log(l4rs::Level::INFO, "c"));
+    let (result, messages) = reported(|| log(l4rs::Level::INFO, "c"));
     let error = result.unwrap_err();
     assert!(
         error.ends_with(
@@ -417,10 +420,26 @@ fn a_refused_row_fails_alone(dir: &Path, url: &str, rows: impl Fn() -> String) {
         ),
         "{error}"
     );
+    let warnings: Vec<&String> = messages
+        .iter()
+        .filter(|m| m.starts_with("Error while converting string"))
+        .collect();
+    assert_eq!(
+        warnings,
+        [
+            "Error while converting string [a] to a whole number. Using default value [null].",
+            "Error while converting string [bad] to a whole number. Using default value [null].",
+            "Error while converting string [c] to a whole number. Using default value [null].",
+        ],
+        "{messages:?}"
+    );
     // The connection was kept: the next row goes in without a reconnection message.
     let (result, messages) = reported(|| log(l4rs::Level::INFO, "d").map(|()| l4rs::flush()));
     result.unwrap();
-    assert!(messages.is_empty(), "{messages:?}");
+    assert_eq!(
+        messages,
+        ["Error while converting string [d] to a whole number. Using default value [null]."]
+    );
     l4rs::shutdown();
     assert_eq!(rows(), "a\nc\nd\n");
 }
@@ -432,7 +451,7 @@ fn a_row_sqlite_refuses_is_lost_alone() {
     let file = dir.join("logs.db");
     let Some(_) = sqlite3(
         &file,
-        "create table logs (message text check (message <> 'bad'))",
+        "create table logs (message text check (message <> 'bad'), n integer)",
     ) else {
         return;
     };
@@ -449,7 +468,7 @@ fn a_row_postgres_refuses_is_lost_alone() {
         return;
     };
     server
-        .psql("create table logs (id serial, message text check (message <> 'bad'))")
+        .psql("create table logs (id serial, message text check (message <> 'bad'), n bigint)")
         .unwrap();
     a_refused_row_fails_alone(&dir, &server.jdbc_url(), || {
         server.psql("select message from logs order by id").unwrap()

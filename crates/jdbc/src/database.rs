@@ -3,7 +3,7 @@
 mod postgres;
 mod sqlite;
 
-use crate::row::{Row, Source};
+use crate::row::{value, Row, Source, Value};
 use crate::url::Target;
 
 /// What a batch is inserted with: the rows, where each parameter comes from, and the
@@ -16,6 +16,15 @@ pub(crate) struct Batch<'a> {
     /// Each parameter's column limit, in parameter order (shorter than `sources` when the
     /// database declared no limits).
     pub(crate) limits: &'a [Option<usize>],
+}
+
+impl Batch<'_> {
+    /// The value parameter `index` of `row` is bound to; text a number parameter cannot read
+    /// is reported the first time the row is bound only.
+    pub(crate) fn value<'r>(&self, row: &'r Row, index: usize) -> Value<'r> {
+        let limit = self.limits.get(index).copied().flatten();
+        value(&self.sources[index], row, index, limit, !row.bound.get())
+    }
 }
 
 /// An open connection with its prepared insert.

@@ -251,6 +251,7 @@ impl JdbcAppender {
             }
         }
         row.epoch_millis = event.timestamp.epoch_millis;
+        row.bound.set(false);
     }
 
     /// Inserts the waiting rows; they are gone afterwards, inserted or not (log4j2 clears its

@@ -1,6 +1,7 @@
 //! An event's row: the text each parameter's layout formatted, and the values bound from it
 //! with log4j2's conversions.
 
+use std::cell::Cell;
 use std::sync::Arc;
 
 use l4rs_config::model::JdbcTextBinding;
@@ -25,6 +26,10 @@ pub(crate) struct Row {
     pub(crate) texts: Vec<String>,
     /// The event's time, in milliseconds since the epoch.
     pub(crate) epoch_millis: i64,
+    /// Set once the row was bound: text its number parameters could not read was reported
+    /// then, and is not again when the row is bound once more (alone, after the database
+    /// refused its batch, or on a new connection).
+    pub(crate) bound: Cell<bool>,
 }
 
 impl Row {
@@ -35,6 +40,7 @@ impl Row {
             into.clone_from(from);
         }
         self.epoch_millis = other.epoch_millis;
+        self.bound.set(other.bound.get());
     }
 }
 
@@ -56,12 +62,14 @@ pub(crate) enum Value<'a> {
 }
 
 /// The value of parameter `index` of `row`, cut to `limit` characters when it is text and the
-/// column declares a length (log4j2's `truncateStrings`).
+/// column declares a length (log4j2's `truncateStrings`); with `warn`, text a number parameter
+/// cannot read is reported.
 pub(crate) fn value<'a>(
     source: &Source,
     row: &'a Row,
     index: usize,
     limit: Option<usize>,
+    warn: bool,
 ) -> Value<'a> {
     let text = row.texts.get(index).map_or("", String::as_str);
     match source {
@@ -72,11 +80,10 @@ pub(crate) fn value<'a>(
         Source::Layout(_, JdbcTextBinding::Clob) => Value::Text(text),
         // log4j2 converts the text with its TypeConverters, which give null for text they
         // cannot parse.
-        Source::Layout(_, JdbcTextBinding::Integer) => {
-            java_integer(text).map_or_else(|| unconverted(text, "whole number"), Value::Integer)
-        }
+        Source::Layout(_, JdbcTextBinding::Integer) => java_integer(text)
+            .map_or_else(|| unconverted(text, "whole number", warn), Value::Integer),
         Source::Layout(_, JdbcTextBinding::Real) => {
-            java_double(text).map_or_else(|| unconverted(text, "number"), Value::Real)
+            java_double(text).map_or_else(|| unconverted(text, "number", warn), Value::Real)
         }
         // `Boolean.valueOf`: true for "true" in any case, false for anything else.
         Source::Layout(_, JdbcTextBinding::Boolean) => {
@@ -85,11 +92,13 @@ pub(crate) fn value<'a>(
     }
 }
 
-/// NULL, after log4j2's warning for text its converter could not read.
-fn unconverted(text: &str, kind: &str) -> Value<'static> {
-    status::warn(format_args!(
-        "Error while converting string [{text}] to a {kind}. Using default value [null]."
-    ));
+/// NULL, after log4j2's warning (with `warn`) for text its converter could not read.
+fn unconverted(text: &str, kind: &str, warn: bool) -> Value<'static> {
+    if warn {
+        status::warn(format_args!(
+            "Error while converting string [{text}] to a {kind}. Using default value [null]."
+        ));
+    }
     Value::Null
 }
 
@@ -169,48 +178,67 @@ mod tests {
         Row {
             texts: vec![text.to_string()],
             epoch_millis: 42,
+            bound: Cell::new(false),
         }
     }
 
     #[test]
     fn conversions_as_javas() {
         let integer = layout(JdbcTextBinding::Integer);
-        assert_eq!(value(&integer, &row("-12"), 0, None), Value::Integer(-12));
-        assert_eq!(value(&integer, &row(" 12"), 0, None), Value::Null);
         assert_eq!(
-            value(&integer, &row("99999999999999999999"), 0, None),
+            value(&integer, &row("-12"), 0, None, true),
+            Value::Integer(-12)
+        );
+        assert_eq!(value(&integer, &row(" 12"), 0, None, true), Value::Null);
+        assert_eq!(
+            value(&integer, &row("99999999999999999999"), 0, None, true),
             Value::Null
         );
         let real = layout(JdbcTextBinding::Real);
-        assert_eq!(value(&real, &row(" 1.5d "), 0, None), Value::Real(1.5));
         assert_eq!(
-            value(&real, &row("-Infinity"), 0, None),
+            value(&real, &row(" 1.5d "), 0, None, true),
+            Value::Real(1.5)
+        );
+        assert_eq!(
+            value(&real, &row("-Infinity"), 0, None, true),
             Value::Real(f64::NEG_INFINITY)
         );
-        assert_eq!(value(&real, &row("inf"), 0, None), Value::Null);
-        assert_eq!(value(&real, &row("1e3"), 0, None), Value::Real(1000.0));
-        let boolean = layout(JdbcTextBinding::Boolean);
-        assert_eq!(value(&boolean, &row("TRUE"), 0, None), Value::Boolean(true));
-        assert_eq!(value(&boolean, &row("yes"), 0, None), Value::Boolean(false));
+        assert_eq!(value(&real, &row("inf"), 0, None, true), Value::Null);
         assert_eq!(
-            value(&Source::Timestamp, &row(""), 0, None),
+            value(&real, &row("1e3"), 0, None, true),
+            Value::Real(1000.0)
+        );
+        let boolean = layout(JdbcTextBinding::Boolean);
+        assert_eq!(
+            value(&boolean, &row("TRUE"), 0, None, true),
+            Value::Boolean(true)
+        );
+        assert_eq!(
+            value(&boolean, &row("yes"), 0, None, true),
+            Value::Boolean(false)
+        );
+        assert_eq!(
+            value(&Source::Timestamp, &row(""), 0, None, true),
             Value::Timestamp(42)
         );
-        assert_eq!(value(&Source::Null, &row("x"), 0, None), Value::Null);
+        assert_eq!(value(&Source::Null, &row("x"), 0, None, true), Value::Null);
     }
 
     #[test]
     fn text_is_cut_to_the_declared_length_by_characters() {
         let text = layout(JdbcTextBinding::Text);
         assert_eq!(
-            value(&text, &row("héllo wörld"), 0, Some(5)),
+            value(&text, &row("héllo wörld"), 0, Some(5), true),
             Value::Text("héllo")
         );
         assert_eq!(
-            value(&text, &row("short"), 0, Some(50)),
+            value(&text, &row("short"), 0, Some(50), true),
             Value::Text("short")
         );
-        assert_eq!(value(&text, &row("short"), 0, None), Value::Text("short"));
+        assert_eq!(
+            value(&text, &row("short"), 0, None, true),
+            Value::Text("short")
+        );
     }
 
     #[test]

@@ -21,7 +21,7 @@ use tokio_postgres::types::{Format, IsNull, ToSql, Type};
 use tokio_postgres::{Client, NoTls, Statement};
 
 use super::{parameter_limits, Batch, Database, Statements};
-use crate::row::{value, Value};
+use crate::row::Value;
 use crate::statement::numbered_placeholders;
 use crate::url::PostgresTarget;
 
@@ -323,17 +323,15 @@ impl Database for Postgres {
             .rows
             .iter()
             .map(|row| {
-                batch
-                    .sources
-                    .iter()
-                    .enumerate()
-                    .map(|(index, source)| {
-                        let limit = batch.limits.get(index).copied().flatten();
+                let texts = (0..batch.sources.len())
+                    .map(|index| {
                         let ty = self.types.get(index).unwrap_or(&Type::TEXT);
-                        as_text(value(source, row, index, limit), ty, &self.zone)
+                        as_text(batch.value(row, index), ty, &self.zone)
                             .map(|text| text.replace('\0', "\u{FFFD}"))
                     })
-                    .collect()
+                    .collect();
+                row.bound.set(true);
+                texts
             })
             .collect();
         self.stalled = false;

@@ -8,7 +8,7 @@ use rusqlite::types::{ToSqlOutput, ValueRef};
 use rusqlite::{Connection, OpenFlags, ToSql};
 
 use super::{parameter_limits, Batch, Database, Statements};
-use crate::row::{declared_text_length, value, Value};
+use crate::row::{declared_text_length, Value};
 
 /// An open SQLite database.
 pub(super) struct Sqlite {
@@ -97,11 +97,10 @@ impl Sqlite {
         {
             let mut statement = transaction.prepare_cached(&self.insert)?;
             for row in batch.rows {
-                for (index, source) in batch.sources.iter().enumerate() {
-                    let limit = batch.limits.get(index).copied().flatten();
-                    statement
-                        .raw_bind_parameter(index + 1, Bound(value(source, row, index, limit)))?;
+                for index in 0..batch.sources.len() {
+                    statement.raw_bind_parameter(index + 1, Bound(batch.value(row, index)))?;
                 }
+                row.bound.set(true);
                 if statement.raw_execute()? == 0 {
                     // An insert that inserts nothing (a trigger's doing) is refused data.
                     return Err(rusqlite::Error::SqliteFailure(

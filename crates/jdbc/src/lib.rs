@@ -49,7 +49,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use l4rs_config::model::{JdbcColumnValue, JdbcSpec};
-use l4rs_core::{status, AppendError, Appender, Layout, LogEvent};
+use l4rs_core::status::ReportLimit;
+use l4rs_core::{status, AppendError, Appender, Layout, Level, LogEvent};
 
 use database::{Batch, Connection, Statements};
 use row::{Row, Source};
@@ -125,6 +126,9 @@ pub struct JdbcAppender {
     stopped: AtomicBool,
     /// Set once a client's own event was refused, so that the refusal is reported once.
     refused_client_event: AtomicBool,
+    /// "Unable to write to database" lines: log4j2 prints one for every failed call, which
+    /// buries the first during an outage; l4rs prints one a second with a count.
+    write_failures: ReportLimit,
 }
 
 /// What the lock guards: the connection and the rows waiting for it.
@@ -224,6 +228,7 @@ impl JdbcAppender {
             }),
             stopped: AtomicBool::new(false),
             refused_client_event: AtomicBool::new(false),
+            write_failures: ReportLimit::per_second(),
         })
     }
 
@@ -412,12 +417,15 @@ impl JdbcAppender {
     }
 
     /// The failure of a call, reported as log4j2's database appender reports it before its
-    /// error handler does.
+    /// error handler does (at most once a second).
     fn failed(&self, exception: String) -> AppendError {
-        status::error(format_args!(
-            "Unable to write to database [{}] for appender [{}]. {exception}",
-            self.manager, self.name
-        ));
+        self.write_failures.report(
+            Level::ERROR,
+            format_args!(
+                "Unable to write to database [{}] for appender [{}]. {exception}",
+                self.manager, self.name
+            ),
+        );
         AppendError::Failed(exception)
     }
 }

@@ -2,7 +2,8 @@
 //! `<PRI>1 TIMESTAMP HOST APP PROCID MSGID STRUCTURED-DATA MSG`.
 
 use l4rs_config::model::Rfc5424LayoutSpec;
-use l4rs_core::{status, Layout, LogEvent};
+use l4rs_core::status::ReportLimit;
+use l4rs_core::{Layout, Level, LogEvent};
 
 use super::fields::KeyFilter;
 use super::structured_data::{MdcElement, StructuredData};
@@ -27,6 +28,9 @@ pub struct Rfc5424Layout {
     /// `mdcId`, named when a required key is missing.
     mdc_id: String,
     mdc_required: Vec<String>,
+    /// Missing required keys, reported as log4j2's appender error handler reports the
+    /// exception it gets for them: four, then one per five minutes.
+    missing_key_reports: ReportLimit,
     new_line: bool,
     new_line_escape: Option<String>,
     exception: Option<Pattern>,
@@ -88,6 +92,7 @@ impl Rfc5424Layout {
             structured_data,
             mdc_id: spec.mdc_id.clone(),
             mdc_required: spec.mdc_required.clone(),
+            missing_key_reports: ReportLimit::error_handler(),
             new_line: spec.new_line,
             new_line_escape: spec.new_line_escape.clone(),
             exception,
@@ -141,10 +146,13 @@ impl Layout for Rfc5424Layout {
             .iter()
             .find(|key| event.context_map.get(key).is_none())
         {
-            status::error(format_args!(
-                "An exception occurred processing the event in Rfc5424Layout: org.apache.logging.log4j.LoggingException: Required key {missing} is missing from the {}; the event is not written",
-                self.mdc_id
-            ));
+            self.missing_key_reports.report(
+                Level::ERROR,
+                format_args!(
+                    "An exception occurred processing the event in Rfc5424Layout: org.apache.logging.log4j.LoggingException: Required key {missing} is missing from the {}; the event is not written",
+                    self.mdc_id
+                ),
+            );
             return;
         }
         let start = out.len();
@@ -202,7 +210,7 @@ impl std::fmt::Debug for Rfc5424Layout {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use l4rs_core::{ContextMap, Level, Message, Timestamp};
+    use l4rs_core::{status, ContextMap, Level, Message, Timestamp};
 
     fn format(spec: &Rfc5424LayoutSpec, mdc: &ContextMap, message: &str) -> String {
         let layout = Rfc5424Layout::new(spec, "cfg", LayoutContext::default());
@@ -260,5 +268,32 @@ mod tests {
         let (length, frame) = out[1..].split_once(' ').expect("a length");
         assert_eq!(length.parse::<usize>().unwrap(), frame.len(), "{out:?}");
         assert!(frame.ends_with(" é\n"), "{out:?}");
+    }
+
+    #[test]
+    fn a_missing_required_key_is_reported_four_times_then_rate_limited() {
+        let layout = Rfc5424Layout::new(
+            &Rfc5424LayoutSpec {
+                mdc_id: "mdc".to_string(),
+                mdc_required: vec!["id".to_string()],
+                ..Rfc5424LayoutSpec::default()
+            },
+            "config",
+            LayoutContext::default(),
+        );
+        let mut out = String::new();
+        let ((), records) = status::capture(|| {
+            for _ in 0..6 {
+                layout.format(
+                    &LogEvent::new("a", Level::INFO, Message::Text("m")),
+                    &mut out,
+                );
+            }
+        });
+        assert_eq!(out, "", "no event is written");
+        assert_eq!(records.len(), 4, "{records:?}");
+        assert!(records[0]
+            .message
+            .contains("Required key id is missing from the mdc"));
     }
 }

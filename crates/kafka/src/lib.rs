@@ -77,7 +77,14 @@ pub struct KafkaAppender {
     _poller: poller::Poller,
     producer: BaseProducer<Context>,
     stopped: AtomicBool,
+    /// Failed sends, reported through log4j2's error handler there: four, then one per five
+    /// minutes.
     send_failures: ReportLimit,
+    /// Retries of a failed send (DEBUG): one line a second, with a count.
+    retries: ReportLimit,
+    /// Set once an event of the Kafka client's own loggers was refused: log4j2 warns for every
+    /// such event, l4rs once.
+    refused_client_event: AtomicBool,
 }
 
 /// Why the appender could not be built; the message is the status line to print.
@@ -161,7 +168,9 @@ impl KafkaAppender {
             _poller: poller,
             producer,
             stopped: AtomicBool::new(false),
-            send_failures: ReportLimit::per_second(),
+            send_failures: ReportLimit::error_handler(),
+            retries: ReportLimit::per_second(),
+            refused_client_event: AtomicBool::new(false),
         })
     }
 
@@ -339,10 +348,13 @@ impl KafkaAppender {
                 break;
             }
             attempt += 1;
-            status::debug(format_args!(
-                "Unable to write to Kafka in appender [{}], retry attempt [{attempt}/{}]. {error}",
-                self.name, self.retry_count
-            ));
+            self.retries.report(
+                Level::DEBUG,
+                format_args!(
+                    "Unable to write to Kafka in appender [{}], retry attempt [{attempt}/{}]. {error}",
+                    self.name, self.retry_count
+                ),
+            );
             result = self.try_send(key, value, timestamp);
         }
         result
@@ -383,10 +395,12 @@ impl Appender for KafkaAppender {
             .iter()
             .any(|prefix| event.logger_name.starts_with(prefix))
         {
-            status::warn(format_args!(
-                "Recursive logging from [{}] for appender [{}].",
-                event.logger_name, self.name
-            ));
+            if !self.refused_client_event.swap(true, Ordering::Relaxed) {
+                status::warn(format_args!(
+                    "Recursive logging from [{}] for appender [{}].",
+                    event.logger_name, self.name
+                ));
+            }
             return Ok(());
         }
         let result = l4rs_appenders::with_encoded(
@@ -460,7 +474,60 @@ impl Appender for KafkaAppender {
 
 #[cfg(test)]
 mod tests {
-    use super::validate_topic;
+    use super::*;
+
+    struct MessageOnly;
+
+    impl Layout for MessageOnly {
+        fn format(&self, event: &LogEvent<'_>, out: &mut String) {
+            use std::fmt::Write;
+            let _ = write!(out, "{}", event.message);
+        }
+    }
+
+    struct Verbatim;
+
+    impl Interpolator for Verbatim {
+        fn interpolate(&self, text: &str, _: Option<&LogEvent<'_>>) -> String {
+            text.to_string()
+        }
+    }
+
+    #[test]
+    fn the_clients_own_events_are_refused_and_reported_once() {
+        let spec = KafkaSpec {
+            topic: "t".to_string(),
+            key: None,
+            sync_send: true,
+            send_event_timestamp: false,
+            retry_count: 0,
+            // Never contacted: the refused events are not sent.
+            properties: vec![("bootstrap.servers".to_string(), "127.0.0.1:9".to_string())],
+        };
+        let appender = KafkaAppender::new(
+            "kafka",
+            &spec,
+            true,
+            Arc::new(MessageOnly),
+            Arc::new(Verbatim),
+        )
+        .expect("built without a broker");
+        let ((), records) = status::capture(|| {
+            for _ in 0..3 {
+                let event = LogEvent::new(
+                    "rdkafka::client",
+                    Level::WARN,
+                    l4rs_core::Message::Text("m"),
+                );
+                assert!(appender.append(&event).is_ok());
+            }
+        });
+        let messages: Vec<&str> = records.iter().map(|r| r.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            ["Recursive logging from [rdkafka::client] for appender [kafka]."]
+        );
+    }
 
     /// Names each side of every clause of the rule.
     #[test]

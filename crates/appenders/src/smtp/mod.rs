@@ -33,7 +33,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use l4rs_config::model::SmtpSpec;
-use l4rs_core::{status, AppendError, Appender, Layout, LogEvent, Timestamp};
+use l4rs_core::status::ReportLimit;
+use l4rs_core::{AppendError, Appender, Layout, Level, LogEvent, Timestamp};
 use l4rs_layout::DateFormatter;
 
 use crate::encode::with_encoded;
@@ -65,6 +66,9 @@ pub struct SmtpAppender {
     /// Held while a mail is sent: mails go one at a time, as log4j2 sends them.
     sending: Mutex<()>,
     stopped: AtomicBool,
+    /// Failed sends: log4j2 reports each one, l4rs at most one a second with a count, so
+    /// that an unreachable server does not print a line per error event.
+    send_failures: ReportLimit,
     date: DateFormatter,
     /// The host name in each `Message-ID`.
     host_name: String,
@@ -157,6 +161,7 @@ impl SmtpAppender {
             }),
             sending: Mutex::new(()),
             stopped: AtomicBool::new(false),
+            send_failures: ReportLimit::per_second(),
             date: DateFormatter::new(Some("EEE, d MMM yyyy HH:mm:ss Z (z)"), None),
             host_name: prepared.host_name,
             name,
@@ -524,10 +529,13 @@ impl Appender for SmtpAppender {
         match self.send(event) {
             Ok(()) => Ok(()),
             Err(reason) => {
-                status::error(format_args!(
-                    "SmtpManager {} Caught exception while sending e-mail notification.: {reason}",
-                    self.manager_name
-                ));
+                self.send_failures.report(
+                    Level::ERROR,
+                    format_args!(
+                        "SmtpManager {} Caught exception while sending e-mail notification.: {reason}",
+                        self.manager_name
+                    ),
+                );
                 Err(AppendError::Failed(
                     "org.apache.logging.log4j.LoggingException: Error occurred while sending email"
                         .to_string(),

@@ -2,6 +2,7 @@
 
 use std::fmt::Write as _;
 
+use l4rs_core::status::ReportLimit;
 use l4rs_core::{status, Level, LogEvent};
 
 use super::level::split_comma;
@@ -110,19 +111,33 @@ fn push_code(word: &str, out: &mut String) -> bool {
     }
 }
 
+/// Unknown style words in messages (`%m{ansi}`): a message can carry one in every event.
+static MESSAGE_STYLE_REPORTS: ReportLimit = ReportLimit::per_second();
+
 /// `AnsiEscape.createSequence`: `ESC[` codes joined by `;` then `m`. An unknown word is
-/// reported and leaves an empty code (log4j2 still writes its separator).
-pub(crate) fn push_sequence<'a>(names: impl IntoIterator<Item = &'a str>, out: &mut String) {
+/// reported and leaves an empty code (log4j2 still writes its separator). `from_message` says
+/// the words come from an event's message rather than the configuration: they are reported at
+/// most once a second.
+pub(crate) fn push_sequence<'a>(
+    names: impl IntoIterator<Item = &'a str>,
+    out: &mut String,
+    from_message: bool,
+) {
     out.push_str("\u{1b}[");
     for (index, name) in names.into_iter().enumerate() {
         if index > 0 {
             out.push(';');
         }
         if !push_code(name, out) {
-            status::warn(format_args!(
+            let report = format_args!(
                 "The style attribute {name} is incorrect. java.lang.IllegalArgumentException: No enum constant org.apache.logging.log4j.core.pattern.AnsiEscape.{}",
                 name.trim().to_ascii_uppercase()
-            ));
+            );
+            if from_message {
+                MESSAGE_STYLE_REPORTS.report(Level::WARN, report);
+            } else {
+                status::warn(report);
+            }
         }
     }
     out.push('m');
@@ -130,7 +145,7 @@ pub(crate) fn push_sequence<'a>(names: impl IntoIterator<Item = &'a str>, out: &
 
 fn sequence(names: &[&str]) -> String {
     let mut out = String::new();
-    push_sequence(names.iter().copied(), &mut out);
+    push_sequence(names.iter().copied(), &mut out, false);
     out
 }
 

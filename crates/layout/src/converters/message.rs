@@ -52,7 +52,7 @@ fn render_ansi_markup(text: &str, out: &mut String) {
         out.push_str(&rest[..begin]);
         let span = &rest[begin + 2..begin + 2 + length];
         let (codes, content) = span.split_once(' ').unwrap_or((span, ""));
-        ansi::push_sequence(codes.split(','), out);
+        ansi::push_sequence(codes.split(','), out, true);
         out.push_str(content);
         out.push_str(ansi::RESET);
         rest = &rest[begin + 2 + length + 2..];
@@ -83,5 +83,23 @@ mod tests {
         let mut e = event();
         e.message = Message::Text("x @|red,bold hot|@ y");
         assert_eq!(render("%m{ansi}", &e), "x \u{1b}[31;1mhot\u{1b}[m y");
+    }
+
+    #[test]
+    fn an_unknown_style_in_messages_is_reported_at_most_once_a_second() {
+        let mut e = event();
+        e.message = Message::Text("@|nosuchstyle x|@");
+        let (rendered, records) = l4rs_core::status::capture(|| {
+            (0..5).map(|_| render("%m{ansi}", &e)).collect::<Vec<_>>()
+        });
+        assert!(
+            rendered.iter().all(|r| r == "\u{1b}[mx\u{1b}[m"),
+            "{rendered:?}"
+        );
+        // The limit is the process's: another test may have used this second's report.
+        assert!(records.len() <= 1, "{records:?}");
+        assert!(records.iter().all(|r| r
+            .message
+            .starts_with("The style attribute nosuchstyle is incorrect.")));
     }
 }

@@ -9,6 +9,7 @@ use std::thread::{JoinHandle, Thread};
 use std::time::{Duration, Instant};
 
 use l4rs_config::wait_strategy::WaitStrategy;
+use l4rs_core::status::ReportLimit;
 use l4rs_core::{status, Layout, Level, LogEvent, ThrowableRef};
 
 use crate::idle::{IdleStep, IdleWait};
@@ -242,6 +243,9 @@ struct Shared {
     rendered_ahead: AtomicU64,
     discard_reported: AtomicBool,
     totals_reported: AtomicBool,
+    /// Panicking appenders, reported as log4j2's error handler reports what an appender throws:
+    /// four, then one per five minutes.
+    panic_reports: ReportLimit,
 }
 
 /// A bounded queue of events with one background thread that hands each event, in order, to an
@@ -305,6 +309,7 @@ impl AsyncQueue {
             rendered_ahead: AtomicU64::new(0),
             discard_reported: AtomicBool::new(false),
             totals_reported: AtomicBool::new(false),
+            panic_reports: ReportLimit::error_handler(),
         });
         reserve_spare_room();
         let consumer = Arc::clone(&shared);
@@ -726,10 +731,13 @@ impl Shared {
     /// and does not end the thread.
     fn flush_deferred(&self) {
         if catch_unwind(l4rs_core::batch::flush_deferred).is_err() {
-            status::error(format_args!(
-                "{}: flushing the written events panicked; the queue goes on",
-                self.options.name
-            ));
+            self.panic_reports.report(
+                Level::ERROR,
+                format_args!(
+                    "{}: flushing the written events panicked; the queue goes on",
+                    self.options.name
+                ),
+            );
         }
     }
 
@@ -775,10 +783,13 @@ impl Shared {
                 let handler = &self.handler;
                 if catch_unwind(AssertUnwindSafe(|| handler.handle(&event, tag))).is_err() {
                     self.panicked.fetch_add(1, Ordering::Relaxed);
-                    status::error(format_args!(
-                        "{}: writing an event panicked; that event is lost and the queue goes on",
-                        self.options.name
-                    ));
+                    self.panic_reports.report(
+                        Level::ERROR,
+                        format_args!(
+                            "{}: writing an event panicked; that event is lost and the queue goes on",
+                            self.options.name
+                        ),
+                    );
                 }
                 // The batch's deferred flushes happen before the slot is released, so a drain
                 // that sees this event handled also sees its bytes in the OS.

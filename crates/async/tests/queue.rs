@@ -356,6 +356,29 @@ fn a_panicking_appender_loses_its_event_not_the_queue() {
 }
 
 #[test]
+fn panics_are_reported_four_times_then_rate_limited() {
+    let capture = l4rs_core::status::GlobalCapture::start();
+    let handler = |_: &LogEvent<'_>, _: u64| panic!("appender failure");
+    let mut options = options(16, true, QueueFullPolicy::Block);
+    options.name = "panicking-six".to_string();
+    let queue = AsyncQueue::start(options, Arc::new(handler)).unwrap();
+    for _ in 0..6 {
+        assert_eq!(send(&queue, Level::INFO, "boom"), Enqueued::Queued);
+    }
+    queue.stop(None);
+    assert_eq!(queue.stats().panicked, 6);
+    let reports = capture
+        .records()
+        .into_iter()
+        .filter(|r| {
+            r.message
+                .starts_with("panicking-six: writing an event panicked")
+        })
+        .count();
+    assert_eq!(reports, 4);
+}
+
+#[test]
 fn stopping_a_full_queue_drains_it_and_later_events_are_refused() {
     let (gate, recorder, queue) = full_gated_queue(16, true, QueueFullPolicy::Block);
     let opener = {

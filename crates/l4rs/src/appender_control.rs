@@ -199,12 +199,16 @@ impl AppenderControl {
         }
     }
 
+    /// Flushes the appender; a failure shares the rate limit of the append errors, since a
+    /// program may flush after every event.
     pub(crate) fn flush(&self) {
         if let Err(error) = self.appender.flush() {
-            status::error(format_args!(
-                "Unable to flush appender {}: {error}",
-                self.name()
-            ));
+            if self.errors.admit().is_some() {
+                status::error(format_args!(
+                    "Unable to flush appender {}: {error}",
+                    self.name()
+                ));
+            }
         }
     }
 
@@ -230,6 +234,10 @@ mod tests {
                 destination: "/dev/full".to_string(),
                 source: std::io::Error::other("no space"),
             })
+        }
+
+        fn flush(&self) -> Result<(), AppendError> {
+            Err(AppendError::Failed("no space".to_string()))
         }
     }
 
@@ -287,5 +295,16 @@ mod tests {
         // Each failure asks the handler twice (the stream, then the processing error), as
         // log4j2's appenders do: the four reports cover the first two failures.
         assert_eq!(records.len(), 4, "{records:?}");
+    }
+
+    #[test]
+    fn failing_flushes_are_rate_limited_as_append_errors() {
+        let control = AppenderControl::new(Arc::new(Full), None, true);
+        let ((), records) = status::capture(|| (0..10).for_each(|_| control.flush()));
+        assert_eq!(records.len(), 4, "{records:?}");
+        assert_eq!(
+            records[0].message,
+            "Unable to flush appender full: no space"
+        );
     }
 }

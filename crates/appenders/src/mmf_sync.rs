@@ -193,13 +193,10 @@ impl BackgroundSync {
             drop(lock(&self.shared.control));
             self.shared.wake.notify_one();
         } else {
-            // No syncer: sync here, as log4j2 does.
+            // No syncer: sync here, as log4j2 does, reported per failure episode as the
+            // syncer reports its own.
             self.shared.state.store(IDLE, Ordering::Release);
-            if let Err(error) = inline() {
-                if self.shared.reports {
-                    self.shared.report(&error);
-                }
-            }
+            self.shared.note(inline());
         }
     }
 

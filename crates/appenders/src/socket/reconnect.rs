@@ -8,7 +8,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, Weak};
 use std::time::Duration;
 
-use l4rs_core::status;
+use l4rs_core::status::{self, ReportLimit};
+use l4rs_core::Level;
 
 use super::tcp::TcpOptions;
 
@@ -121,11 +122,17 @@ pub(super) fn start<M: Reconnecting>(manager: &M, state: &mut M::State) {
         .name(M::THREAD_NAME.into())
         .spawn(move || run(owned.as_ref()));
     if let Err(error) = started {
+        // Tried again at the next failed write: while threads cannot be made, that is every
+        // write.
+        static SPAWN_FAILURES: ReportLimit = ReportLimit::per_second();
         *state.reconnector() = None;
-        status::error(format_args!(
-            "{}: cannot start the reconnector thread: {error}",
-            manager.options().name
-        ));
+        SPAWN_FAILURES.report(
+            Level::ERROR,
+            format_args!(
+                "{}: cannot start the reconnector thread: {error}",
+                manager.options().name
+            ),
+        );
     }
 }
 

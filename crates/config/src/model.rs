@@ -347,13 +347,51 @@ pub enum JdbcTextBinding {
     /// type `java.sql.Clob` or `NClob`): stored as text, and never cut by `truncateStrings`, as
     /// log4j2 cuts only what it binds as a string.
     Clob,
-    /// A `<ColumnMapping>` whose `type` is a Java number class: the text parsed as that number
-    /// (NULL when it does not parse, as log4j2's converters give null).
-    Integer,
-    /// A `<ColumnMapping>` of type `java.lang.Double`, `Float` or `java.math.BigDecimal`.
-    Real,
+    /// A `<ColumnMapping>` whose `type` is a Java number class (or its primitive): the text
+    /// parsed as that class parses it (NULL when it does not parse, as log4j2's converters
+    /// give null), then bound as log4j2's drivers store an object of that class.
+    Number(JavaNumber),
     /// A `<ColumnMapping>` of type `java.lang.Boolean`: `true` (any case) or false.
     Boolean,
+}
+
+/// The Java number classes a `<ColumnMapping type>` can name: each parses text its own way
+/// (log4j2 calls `Integer.valueOf`, `Long.valueOf`, …, `new BigInteger(s)`, `Double.valueOf`,
+/// `Float.valueOf`, `new BigDecimal(s)`), and the JDBC drivers store each differently.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JavaNumber {
+    /// `java.lang.Integer` (or `int`): a 32-bit whole number.
+    Integer,
+    /// `java.lang.Long` (or `long`): a 64-bit whole number.
+    Long,
+    /// `java.lang.Short` (or `short`): a 16-bit whole number.
+    Short,
+    /// `java.lang.Byte` (or `byte`): an 8-bit whole number.
+    Byte,
+    /// `java.math.BigInteger`: a whole number of any size.
+    BigInteger,
+    /// `java.lang.Double` (or `double`): a 64-bit binary floating-point number.
+    Double,
+    /// `java.lang.Float` (or `float`): a 32-bit binary floating-point number.
+    Float,
+    /// `java.math.BigDecimal`: a decimal number of any size with its scale.
+    BigDecimal,
+}
+
+impl JavaNumber {
+    /// The class's name, as log4j2's messages print it after `class `.
+    pub fn class_name(self) -> &'static str {
+        match self {
+            JavaNumber::Integer => "java.lang.Integer",
+            JavaNumber::Long => "java.lang.Long",
+            JavaNumber::Short => "java.lang.Short",
+            JavaNumber::Byte => "java.lang.Byte",
+            JavaNumber::BigInteger => "java.math.BigInteger",
+            JavaNumber::Double => "java.lang.Double",
+            JavaNumber::Float => "java.lang.Float",
+            JavaNumber::BigDecimal => "java.math.BigDecimal",
+        }
+    }
 }
 
 /// `<Http>` attributes, its `<Property>` headers and its `<Ssl>` child, with log4j2 2.19's

@@ -30,6 +30,7 @@
 //! lock that thread holds.
 
 mod database;
+mod number;
 mod row;
 mod statement;
 mod url;

@@ -1,11 +1,16 @@
 //! An event's row: the text each parameter's layout formatted, and the values bound from it
 //! with log4j2's conversions.
 
+use std::borrow::Cow;
 use std::cell::Cell;
 use std::sync::Arc;
 
-use l4rs_config::model::JdbcTextBinding;
+use l4rs_config::model::{JavaNumber, JdbcTextBinding};
 use l4rs_core::{status, Layout};
+
+use crate::number::{
+    java_big_decimal, java_big_integer, java_double, java_float, java_whole, JavaDecimal,
+};
 
 /// Where a bound parameter's value comes from.
 pub(crate) enum Source {
@@ -44,17 +49,27 @@ impl Row {
     }
 }
 
-/// A value as it is bound.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// A value as it is bound: for a number, the Java object log4j2 hands its driver, which each
+/// driver stores its own way (`database/sqlite.rs`, `database/postgres.rs`).
+#[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Value<'a> {
     /// SQL NULL.
     Null,
     /// Text.
     Text(&'a str),
-    /// A whole number.
+    /// A `java.lang.Integer`, `Long` or `Short`: an integer to both drivers.
     Integer(i64),
-    /// A floating-point number.
-    Real(f64),
+    /// A `java.lang.Byte`: xerial's driver binds its decimal text, pgjdbc a `smallint`.
+    Byte(i8),
+    /// A `java.math.BigInteger`, as its decimal text (`BigInteger.toString()`): xerial binds
+    /// the text, pgjdbc a `numeric`.
+    BigInteger(Cow<'a, str>),
+    /// A `java.lang.Double`.
+    Double(f64),
+    /// A `java.lang.Float`: xerial binds it widened to a double, pgjdbc as a `real`.
+    Float(f32),
+    /// A `java.math.BigDecimal`: xerial binds `BigDecimal.toString()`, pgjdbc a `numeric`.
+    BigDecimal(JavaDecimal),
     /// A boolean.
     Boolean(bool),
     /// The event's time, in milliseconds since the epoch.
@@ -80,10 +95,8 @@ pub(crate) fn value<'a>(
         Source::Layout(_, JdbcTextBinding::Clob) => Value::Text(text),
         // log4j2 converts the text with its TypeConverters, which give null for text they
         // cannot parse.
-        Source::Layout(_, JdbcTextBinding::Integer) => java_integer(text)
-            .map_or_else(|| unconverted(text, "whole number", warn), Value::Integer),
-        Source::Layout(_, JdbcTextBinding::Real) => {
-            java_double(text).map_or_else(|| unconverted(text, "number", warn), Value::Real)
+        Source::Layout(_, JdbcTextBinding::Number(class)) => {
+            number(text, *class).unwrap_or_else(|| unconverted(text, *class, warn))
         }
         // `Boolean.valueOf`: true for "true" in any case, false for anything else.
         Source::Layout(_, JdbcTextBinding::Boolean) => {
@@ -92,9 +105,32 @@ pub(crate) fn value<'a>(
     }
 }
 
-/// NULL, after log4j2's warning (with `warn`) for text its converter could not read.
-fn unconverted(text: &str, kind: &str, warn: bool) -> Value<'static> {
+/// `text` converted as Java's `class` converts it, or `None` where it throws.
+fn number(text: &str, class: JavaNumber) -> Option<Value<'_>> {
+    Some(match class {
+        JavaNumber::Integer => Value::Integer(java_whole(text, i32::MIN.into(), i32::MAX.into())?),
+        JavaNumber::Long => Value::Integer(java_whole(text, i64::MIN, i64::MAX)?),
+        JavaNumber::Short => Value::Integer(java_whole(text, i16::MIN.into(), i16::MAX.into())?),
+        JavaNumber::Byte => Value::Byte(java_whole(text, i8::MIN.into(), i8::MAX.into())? as i8),
+        JavaNumber::BigInteger => Value::BigInteger(java_big_integer(text)?),
+        JavaNumber::Double => Value::Double(java_double(text)?),
+        JavaNumber::Float => Value::Float(java_float(text)?),
+        JavaNumber::BigDecimal => Value::BigDecimal(java_big_decimal(text)?),
+    })
+}
+
+/// NULL, after a warning (with `warn`) for text the converter of `class` could not read, in
+/// the words l4rs has always used ("a whole number", "a number").
+fn unconverted(text: &str, class: JavaNumber, warn: bool) -> Value<'static> {
     if warn {
+        let kind = match class {
+            JavaNumber::Integer
+            | JavaNumber::Long
+            | JavaNumber::Short
+            | JavaNumber::Byte
+            | JavaNumber::BigInteger => "whole number",
+            JavaNumber::Double | JavaNumber::Float | JavaNumber::BigDecimal => "number",
+        };
         status::warn(format_args!(
             "Error while converting string [{text}] to a {kind}. Using default value [null]."
         ));
@@ -112,41 +148,6 @@ fn truncated(text: &str, limit: Option<usize>) -> &str {
         },
         None => text,
     }
-}
-
-/// `Long.valueOf`: an optional sign and decimal digits, nothing else.
-fn java_integer(text: &str) -> Option<i64> {
-    let digits = text.strip_prefix(['+', '-']).unwrap_or(text);
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    text.parse().ok()
-}
-
-/// `Double.valueOf`: surrounding whitespace ignored, an optional `d`/`f` suffix, and Java's
-/// `NaN` and `Infinity`.
-fn java_double(text: &str) -> Option<f64> {
-    let text = text.trim();
-    let unsigned = text.strip_prefix(['+', '-']).unwrap_or(text);
-    if unsigned == "NaN" {
-        return Some(f64::NAN);
-    }
-    if unsigned == "Infinity" {
-        return Some(if text.starts_with('-') {
-            f64::NEG_INFINITY
-        } else {
-            f64::INFINITY
-        });
-    }
-    let number = text.strip_suffix(['d', 'D', 'f', 'F']).unwrap_or(text);
-    // Rust accepts `inf` and `nan` spellings Java refuses.
-    if number
-        .bytes()
-        .any(|b| b.is_ascii_alphabetic() && !matches!(b, b'e' | b'E'))
-    {
-        return None;
-    }
-    number.parse().ok()
 }
 
 /// The length a column's declared type allows, from SQL text such as `VARCHAR(20)` or
@@ -184,29 +185,55 @@ mod tests {
 
     #[test]
     fn conversions_as_javas() {
-        let integer = layout(JdbcTextBinding::Integer);
+        // The debug form, which holds no borrow of the row.
+        let convert = |class: JavaNumber, text: &str| {
+            let source = layout(JdbcTextBinding::Number(class));
+            format!("{:?}", value(&source, &row(text), 0, None, true))
+        };
+        let debug = |value: Value<'_>| format!("{value:?}");
         assert_eq!(
-            value(&integer, &row("-12"), 0, None, true),
-            Value::Integer(-12)
+            convert(JavaNumber::Integer, "-12"),
+            debug(Value::Integer(-12))
         );
-        assert_eq!(value(&integer, &row(" 12"), 0, None, true), Value::Null);
+        assert_eq!(convert(JavaNumber::Integer, " 12"), debug(Value::Null));
         assert_eq!(
-            value(&integer, &row("99999999999999999999"), 0, None, true),
-            Value::Null
-        );
-        let real = layout(JdbcTextBinding::Real);
-        assert_eq!(
-            value(&real, &row(" 1.5d "), 0, None, true),
-            Value::Real(1.5)
+            convert(JavaNumber::Integer, "3000000000"),
+            debug(Value::Null)
         );
         assert_eq!(
-            value(&real, &row("-Infinity"), 0, None, true),
-            Value::Real(f64::NEG_INFINITY)
+            convert(JavaNumber::Long, "3000000000"),
+            debug(Value::Integer(3000000000))
         );
-        assert_eq!(value(&real, &row("inf"), 0, None, true), Value::Null);
+        assert_eq!(convert(JavaNumber::Short, "32768"), debug(Value::Null));
         assert_eq!(
-            value(&real, &row("1e3"), 0, None, true),
-            Value::Real(1000.0)
+            convert(JavaNumber::Short, "-32768"),
+            debug(Value::Integer(-32768))
+        );
+        assert_eq!(convert(JavaNumber::Byte, "-128"), debug(Value::Byte(-128)));
+        assert_eq!(convert(JavaNumber::Byte, "128"), debug(Value::Null));
+        assert_eq!(
+            convert(JavaNumber::BigInteger, "99999999999999999999"),
+            debug(Value::BigInteger(Cow::Borrowed("99999999999999999999")))
+        );
+        assert_eq!(
+            convert(JavaNumber::Double, " 1.5d "),
+            debug(Value::Double(1.5))
+        );
+        assert_eq!(
+            convert(JavaNumber::Double, "-Infinity"),
+            debug(Value::Double(f64::NEG_INFINITY))
+        );
+        assert_eq!(convert(JavaNumber::Double, "inf"), debug(Value::Null));
+        assert_eq!(convert(JavaNumber::Float, "0.1"), debug(Value::Float(0.1)));
+        assert_eq!(convert(JavaNumber::BigDecimal, "1.5d"), debug(Value::Null));
+        assert_eq!(convert(JavaNumber::BigDecimal, "NaN"), debug(Value::Null));
+        assert_eq!(
+            convert(JavaNumber::BigDecimal, "1e3"),
+            debug(Value::BigDecimal(JavaDecimal {
+                negative: false,
+                digits: "1".to_string(),
+                scale: -3
+            }))
         );
         let boolean = layout(JdbcTextBinding::Boolean);
         assert_eq!(
@@ -222,6 +249,20 @@ mod tests {
             Value::Timestamp(42)
         );
         assert_eq!(value(&Source::Null, &row("x"), 0, None, true), Value::Null);
+    }
+
+    #[test]
+    fn text_a_number_mapping_cannot_read_is_reported_once() {
+        let integer = layout(JdbcTextBinding::Number(JavaNumber::Integer));
+        let (_, records) = status::capture(|| {
+            assert_eq!(value(&integer, &row("x"), 0, None, true), Value::Null);
+            assert_eq!(value(&integer, &row("y"), 0, None, false), Value::Null);
+        });
+        let messages: Vec<&str> = records.iter().map(|r| r.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            ["Error while converting string [x] to a whole number. Using default value [null]."]
+        );
     }
 
     #[test]

@@ -18,8 +18,8 @@ use super::layout::{build_layout, is_layout};
 use super::node::PNode;
 use super::rewrite::property;
 use crate::model::{
-    AppenderKind, AppenderSpec, JdbcColumnSpec, JdbcColumnValue, JdbcConnectionSpec, JdbcSpec,
-    JdbcTextBinding, LayoutSpec, PatternLayoutSpec,
+    AppenderKind, AppenderSpec, JavaNumber, JdbcColumnSpec, JdbcColumnValue, JdbcConnectionSpec,
+    JdbcSpec, JdbcTextBinding, LayoutSpec, PatternLayoutSpec,
 };
 use crate::plugins::Plugin;
 use crate::Severity;
@@ -338,14 +338,14 @@ const KNOWN_TYPES: &[(&str, TypeUse)] = &[
     ("java.lang.CharSequence", TEXT),
     ("java.sql.Clob", CLOB),
     ("java.sql.NClob", CLOB),
-    ("java.lang.Integer", INTEGER),
-    ("java.lang.Long", INTEGER),
-    ("java.lang.Short", INTEGER),
-    ("java.lang.Byte", INTEGER),
-    ("java.math.BigInteger", INTEGER),
-    ("java.lang.Double", REAL),
-    ("java.lang.Float", REAL),
-    ("java.math.BigDecimal", REAL),
+    ("java.lang.Integer", number(JavaNumber::Integer)),
+    ("java.lang.Long", number(JavaNumber::Long)),
+    ("java.lang.Short", number(JavaNumber::Short)),
+    ("java.lang.Byte", number(JavaNumber::Byte)),
+    ("java.math.BigInteger", number(JavaNumber::BigInteger)),
+    ("java.lang.Double", number(JavaNumber::Double)),
+    ("java.lang.Float", number(JavaNumber::Float)),
+    ("java.math.BigDecimal", number(JavaNumber::BigDecimal)),
     ("java.lang.Boolean", BOOLEAN),
     ("java.util.Date", TypeUse::Timestamp),
     ("java.sql.Date", TypeUse::Timestamp),
@@ -354,8 +354,12 @@ const KNOWN_TYPES: &[(&str, TypeUse)] = &[
 ];
 const TEXT: TypeUse = TypeUse::Text(JdbcTextBinding::Text);
 const CLOB: TypeUse = TypeUse::Text(JdbcTextBinding::Clob);
-const INTEGER: TypeUse = TypeUse::Text(JdbcTextBinding::Integer);
-const REAL: TypeUse = TypeUse::Text(JdbcTextBinding::Real);
+
+/// A number class, converted as that class parses text (log4j2's converter of the boxed class
+/// also serves its primitive).
+const fn number(class: JavaNumber) -> TypeUse {
+    TypeUse::Text(JdbcTextBinding::Number(class))
+}
 const BOOLEAN: TypeUse = TypeUse::Text(JdbcTextBinding::Boolean);
 
 /// The known types that are interfaces, which `Class.toString()` prints as `interface …`.
@@ -417,13 +421,13 @@ const CONTEXT_STACK: &str = "org.apache.logging.log4j.ThreadContext$ContextStack
 /// The primitive names `ClassConverter` recognises in any case.
 const PRIMITIVES: &[(&str, TypeUse)] = &[
     ("boolean", BOOLEAN),
-    ("byte", INTEGER),
+    ("byte", number(JavaNumber::Byte)),
     ("char", TypeUse::Unsupported),
-    ("double", REAL),
-    ("float", REAL),
-    ("int", INTEGER),
-    ("long", INTEGER),
-    ("short", INTEGER),
+    ("double", number(JavaNumber::Double)),
+    ("float", number(JavaNumber::Float)),
+    ("int", number(JavaNumber::Integer)),
+    ("long", number(JavaNumber::Long)),
+    ("short", number(JavaNumber::Short)),
     ("void", TypeUse::Unsupported),
 ];
 
@@ -870,7 +874,8 @@ fn connection_factory(binder: &mut Binder, mut node: PNode) -> Built<JdbcConnect
 mod tests {
     use crate::load::load_appenders as jdbc;
     use crate::model::{
-        AppenderKind, JdbcColumnValue, JdbcConnectionSpec, JdbcSpec, JdbcTextBinding, LayoutSpec,
+        AppenderKind, JavaNumber, JdbcColumnValue, JdbcConnectionSpec, JdbcSpec, JdbcTextBinding,
+        LayoutSpec,
     };
     use crate::Severity;
 
@@ -1109,6 +1114,49 @@ mod tests {
     }
 
     #[test]
+    fn number_mappings_keep_their_java_class() {
+        let types = [
+            ("java.lang.Integer", JavaNumber::Integer),
+            ("int", JavaNumber::Integer),
+            ("java.lang.Long", JavaNumber::Long),
+            ("LONG", JavaNumber::Long),
+            ("java.lang.Short", JavaNumber::Short),
+            ("short", JavaNumber::Short),
+            ("java.lang.Byte", JavaNumber::Byte),
+            ("byte", JavaNumber::Byte),
+            ("java.math.BigInteger", JavaNumber::BigInteger),
+            ("java.lang.Double", JavaNumber::Double),
+            ("double", JavaNumber::Double),
+            ("java.lang.Float", JavaNumber::Float),
+            ("Float", JavaNumber::Float),
+            ("java.math.BigDecimal", JavaNumber::BigDecimal),
+        ];
+        let mappings: String = types
+            .iter()
+            .enumerate()
+            .map(|(index, (class, _))| {
+                format!(r#"<ColumnMapping name="c{index}" pattern="%X{{n}}" type="{class}"/>"#)
+            })
+            .collect();
+        let (configuration, messages) = jdbc(&format!(
+            r#"<JDBC name="j" tableName="t">{SOURCE}{mappings}</JDBC>"#
+        ));
+        assert!(messages.is_empty(), "{messages:?}");
+        let columns = &jdbc_spec(&configuration).columns;
+        let bindings: Vec<JdbcTextBinding> = columns
+            .iter()
+            .map(|column| pattern_of(&column.value).2)
+            .collect();
+        let expected: Vec<JdbcTextBinding> = types
+            .iter()
+            .map(|(_, class)| JdbcTextBinding::Number(*class))
+            .collect();
+        assert_eq!(bindings, expected);
+        assert_eq!(JavaNumber::BigDecimal.class_name(), "java.math.BigDecimal");
+        assert_eq!(JavaNumber::Byte.class_name(), "java.lang.Byte");
+    }
+
+    #[test]
     fn column_mappings_bind_by_their_type() {
         let (configuration, messages) = jdbc(&format!(
             r#"<JDBC name="j" tableName="t">{SOURCE}
@@ -1142,9 +1190,18 @@ mod tests {
             JdbcColumnValue::Text { parameter: Some(parameter), .. } if parameter == "CAST(? AS json)"
         ));
         assert_eq!(pattern_of(&columns[1].value).2, JdbcTextBinding::Clob);
-        assert_eq!(pattern_of(&columns[2].value).2, JdbcTextBinding::Integer);
-        assert_eq!(pattern_of(&columns[3].value).2, JdbcTextBinding::Integer);
-        assert_eq!(pattern_of(&columns[4].value).2, JdbcTextBinding::Real);
+        assert_eq!(
+            pattern_of(&columns[2].value).2,
+            JdbcTextBinding::Number(JavaNumber::Long)
+        );
+        assert_eq!(
+            pattern_of(&columns[3].value).2,
+            JdbcTextBinding::Number(JavaNumber::Integer)
+        );
+        assert_eq!(
+            pattern_of(&columns[4].value).2,
+            JdbcTextBinding::Number(JavaNumber::BigDecimal)
+        );
         assert_eq!(pattern_of(&columns[5].value).2, JdbcTextBinding::Boolean);
         // An empty parameter is a plain `?`.
         assert!(matches!(

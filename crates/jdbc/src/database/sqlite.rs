@@ -1,6 +1,10 @@
-//! SQLite through rusqlite, stored as the xerial JDBC driver stores what log4j2 binds: text
-//! as TEXT, numbers as INTEGER or REAL, booleans as 1 or 0, and timestamps as INTEGER
-//! milliseconds since the epoch (xerial's default `date_class`).
+//! SQLite through rusqlite, stored as the xerial JDBC driver (3.40) stores what log4j2 binds:
+//! text as TEXT; an `Integer`, `Long` or `Short` as an INTEGER; a `Double` or `Float` as a
+//! REAL (the float widened; NaN is NULL, as SQLite binds it); a `Byte`, `BigInteger` or
+//! `BigDecimal` as its `toString()` TEXT (xerial's `setObject` binds the text of any class it
+//! does not list, and `setBigDecimal` binds the text), which the column's affinity may turn
+//! into a number; booleans as 1 or 0; and timestamps as INTEGER milliseconds since the epoch
+//! (xerial's default `date_class`).
 
 use std::time::Duration;
 
@@ -120,16 +124,19 @@ struct Bound<'a>(Value<'a>);
 
 impl ToSql for Bound<'_> {
     fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
-        Ok(match self.0 {
+        use rusqlite::types::Value as Owned;
+        Ok(match &self.0 {
             Value::Null => ToSqlOutput::Borrowed(ValueRef::Null),
             Value::Text(text) => ToSqlOutput::Borrowed(ValueRef::Text(text.as_bytes())),
             Value::Integer(number) | Value::Timestamp(number) => {
-                ToSqlOutput::Owned(rusqlite::types::Value::Integer(number))
+                ToSqlOutput::Owned(Owned::Integer(*number))
             }
-            Value::Real(number) => ToSqlOutput::Owned(rusqlite::types::Value::Real(number)),
-            Value::Boolean(flag) => {
-                ToSqlOutput::Owned(rusqlite::types::Value::Integer(i64::from(flag)))
-            }
+            Value::Byte(number) => ToSqlOutput::Owned(Owned::Text(number.to_string())),
+            Value::BigInteger(digits) => ToSqlOutput::Borrowed(ValueRef::Text(digits.as_bytes())),
+            Value::BigDecimal(decimal) => ToSqlOutput::Owned(Owned::Text(decimal.java_string())),
+            Value::Double(number) => ToSqlOutput::Owned(Owned::Real(*number)),
+            Value::Float(number) => ToSqlOutput::Owned(Owned::Real(f64::from(*number))),
+            Value::Boolean(flag) => ToSqlOutput::Owned(Owned::Integer(i64::from(*flag))),
         })
     }
 }

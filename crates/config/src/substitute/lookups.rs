@@ -4,6 +4,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock, RwLock};
 
+use l4rs_core::status::ReportLimit;
 use l4rs_core::{LogEvent, Timestamp};
 
 use super::{date, Substitutor};
@@ -184,6 +185,10 @@ type Bundle = Option<Arc<HashMap<String, String>>>;
 pub(super) struct LookupMemory {
     warned: Mutex<HashSet<String>>,
     bundles: Mutex<HashMap<String, Bundle>>,
+    /// What substitutions made per event report (an invalid `${date:…}` format, a cycle,
+    /// a limit crossed): log4j2 prints them for every event, l4rs with its error handler's
+    /// limit, four and then one per five minutes.
+    pub(super) event_reports: ReportLimit,
 }
 
 impl LookupMemory {

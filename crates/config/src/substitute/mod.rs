@@ -36,7 +36,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use l4rs_core::{Interpolator, LogEvent};
+use l4rs_core::{Interpolator, Level, LogEvent};
 
 use crate::Severity;
 
@@ -189,15 +189,27 @@ impl Substitutor {
 
 impl Interpolator for Substitutor {
     fn interpolate(&self, text: &str, event: Option<&LogEvent<'_>>) -> String {
-        self.replace_reporting(text, event, &mut to_status_logger)
+        let limit = &self.memory.event_reports;
+        self.replace_reporting(text, event, &mut |severity, message| {
+            // Only what the status logger prints uses up the limit (and can flood).
+            let level = status_level(severity);
+            let printed = level.is_at_least_as_severe_as(l4rs_core::status::level());
+            if !printed || limit.admit().is_some() {
+                l4rs_core::status::log(level, message);
+            }
+        })
     }
 }
 
 fn to_status_logger(severity: Severity, message: String) {
+    l4rs_core::status::log(status_level(severity), message);
+}
+
+fn status_level(severity: Severity) -> Level {
     match severity {
-        Severity::Error => l4rs_core::status::error(message),
-        Severity::Warning => l4rs_core::status::warn(message),
-        Severity::Info => l4rs_core::status::info(message),
+        Severity::Error => Level::ERROR,
+        Severity::Warning => Level::WARN,
+        Severity::Info => Level::INFO,
     }
 }
 

@@ -403,3 +403,25 @@ fn a_bundle_that_is_a_fifo_is_refused_without_waiting() {
         "{problems:?}"
     );
 }
+
+#[test]
+fn per_event_reports_are_limited_as_an_error_handler_limits_them() {
+    // Crossing the depth limit is an ERROR, which the status logger prints by default.
+    let text = "${x:-".repeat(100) + "v" + &"}".repeat(100);
+    let s = Substitutor::new(None);
+    let event = LogEvent::new("a", Level::INFO, Message::Text("m"));
+    let ((), records) = l4rs_core::status::capture(|| {
+        for _ in 0..10 {
+            s.interpolate(&text, Some(&event));
+        }
+    });
+    assert_eq!(records.len(), 4, "{records:?}");
+    assert!(records[0].message.contains("deeper than 64"), "{records:?}");
+    // At configuration time every report is printed.
+    let ((), records) = l4rs_core::status::capture(|| {
+        for _ in 0..10 {
+            s.replace(&text);
+        }
+    });
+    assert_eq!(records.len(), 10, "{records:?}");
+}

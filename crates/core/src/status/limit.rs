@@ -106,6 +106,13 @@ impl ReportLimit {
     }
 }
 
+impl Default for ReportLimit {
+    /// [`ReportLimit::error_handler`]: log4j2's default error handler's limit.
+    fn default() -> ReportLimit {
+        ReportLimit::error_handler()
+    }
+}
+
 /// Milliseconds on a monotonic clock since the first report limit was consulted, plus 1 so
 /// that 0 can mean "never".
 fn now_ms() -> u64 {

@@ -431,9 +431,9 @@ fn a_refused_row_fails_alone(dir: &Path, url: &str, rows: impl Fn() -> String) {
     assert_eq!(
         warnings,
         [
-            "Error while converting string [a] to a whole number. Using default value [null].",
-            "Error while converting string [bad] to a whole number. Using default value [null].",
-            "Error while converting string [c] to a whole number. Using default value [null].",
+            "Error while converting string [a] to type [class java.lang.Long]. Using default value [null].",
+            "Error while converting string [bad] to type [class java.lang.Long]. Using default value [null].",
+            "Error while converting string [c] to type [class java.lang.Long]. Using default value [null].",
         ],
         "{messages:?}"
     );
@@ -442,7 +442,7 @@ fn a_refused_row_fails_alone(dir: &Path, url: &str, rows: impl Fn() -> String) {
     result.unwrap();
     assert_eq!(
         messages,
-        ["Error while converting string [d] to a whole number. Using default value [null]."]
+        ["Error while converting string [d] to type [class java.lang.Long]. Using default value [null]."]
     );
     l4rs::shutdown();
     assert_eq!(rows(), "a\nc\nd\n");

@@ -119,20 +119,13 @@ fn number(text: &str, class: JavaNumber) -> Option<Value<'_>> {
     })
 }
 
-/// NULL, after a warning (with `warn`) for text the converter of `class` could not read, in
-/// the words l4rs has always used ("a whole number", "a number").
+/// NULL, after log4j2's warning (with `warn`) for text the converter of `class` could not
+/// read (without the Java exception log4j2 appends, whose text differs per class).
 fn unconverted(text: &str, class: JavaNumber, warn: bool) -> Value<'static> {
     if warn {
-        let kind = match class {
-            JavaNumber::Integer
-            | JavaNumber::Long
-            | JavaNumber::Short
-            | JavaNumber::Byte
-            | JavaNumber::BigInteger => "whole number",
-            JavaNumber::Double | JavaNumber::Float | JavaNumber::BigDecimal => "number",
-        };
         status::warn(format_args!(
-            "Error while converting string [{text}] to a {kind}. Using default value [null]."
+            "Error while converting string [{text}] to type [class {}]. Using default value [null].",
+            class.class_name()
         ));
     }
     Value::Null
@@ -261,7 +254,7 @@ mod tests {
         let messages: Vec<&str> = records.iter().map(|r| r.message.as_str()).collect();
         assert_eq!(
             messages,
-            ["Error while converting string [x] to a whole number. Using default value [null]."]
+            ["Error while converting string [x] to type [class java.lang.Integer]. Using default value [null]."]
         );
     }
 

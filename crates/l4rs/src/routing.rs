@@ -10,6 +10,10 @@
 //!    `${…}` substituted with the event's lookups) and kept for the key;
 //! 4. no route and no default route: the event is dropped without a word, as in log4j2.
 //!
+//! When a route's appender cannot be built, the event is dropped with the build's status lines,
+//! as in log4j2; the key's next events within a second are dropped without trying again (log4j2
+//! tries, and reports, for every one).
+//!
 //! With an existing route the way is a read lock on a map and a buffer reused per thread: no
 //! allocation. Creating a route's appender (the first event of a key) allocates and takes a
 //! mutex, as log4j2's `synchronized getControl` does.
@@ -29,7 +33,8 @@ use l4rs_config::model::{
     AppenderKind, AppenderSpec, IdlePurgePolicySpec, InlineAppender, RouteTarget, RoutingSpec,
 };
 use l4rs_config::Configuration;
-use l4rs_core::{status, AppendError, Appender, LogEvent};
+use l4rs_core::status::ReportLimit;
+use l4rs_core::{status, AppendError, Appender, Level, LogEvent};
 
 use crate::appender_control::AppenderControl;
 use crate::check::BuildMode;
@@ -39,6 +44,38 @@ thread_local! {
     /// Key buffers, reused by every event of the thread. A stack, since an appender a route
     /// leads to may itself log through another Routing appender.
     static KEY_BUFFERS: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
+}
+
+/// How long an event whose route's appender could not be built keeps the key's later events
+/// from trying again: log4j2 tries (and reports) for every event, which costs a build and a
+/// few status lines per event while the cause lasts (an unwritable directory, say).
+const FAILED_ROUTE_RETRY: Duration = Duration::from_secs(1);
+/// Keys remembered as failed at most; beyond that the expired memories are dropped, and all of
+/// them when none has expired.
+const MAX_FAILED_ROUTES: usize = 1024;
+
+/// The keys whose route's appender could not be built, with when it last failed.
+#[derive(Default)]
+struct FailedRoutes(HashMap<String, Instant>);
+
+impl FailedRoutes {
+    /// Whether `key`'s appender failed to build less than [`FAILED_ROUTE_RETRY`] ago.
+    fn recently(&self, key: &str) -> bool {
+        self.0
+            .get(key)
+            .is_some_and(|at| at.elapsed() < FAILED_ROUTE_RETRY)
+    }
+
+    /// Remembers that `key`'s appender failed to build now.
+    fn remember(&mut self, key: &str) {
+        if self.0.len() >= MAX_FAILED_ROUTES {
+            self.0.retain(|_, at| at.elapsed() < FAILED_ROUTE_RETRY);
+            if self.0.len() >= MAX_FAILED_ROUTES {
+                self.0.clear();
+            }
+        }
+        self.0.insert(key.to_string(), Instant::now());
+    }
 }
 
 /// The appender behind `<Routing>`.
@@ -53,8 +90,12 @@ pub(crate) struct RoutingAppender {
     inline_routes: Vec<(String, InlineAppender)>,
     default_route: Option<DefaultRoute>,
     created: Arc<CreatedRoutes>,
-    /// Held while a route's appender is created, so that one key gets one appender.
-    creating: Mutex<()>,
+    /// Held while a route's appender is created, so that one key gets one appender; it keeps
+    /// the keys whose appender could not be built.
+    creating: Mutex<FailedRoutes>,
+    /// "No Appender was configured for route null", which log4j2 reports through the
+    /// appender's error handler for every event taking the default route.
+    missing_default_reports: ReportLimit,
     /// What building a route's appender needs (layouts read the configuration's substitutor
     /// and name).
     configuration: Arc<Configuration>,
@@ -276,20 +317,25 @@ impl RoutingAppender {
                 }
                 Some(DefaultRoute::Inline(inline)) => inline,
                 Some(DefaultRoute::MissingRef) => {
-                    status::error("No Appender was configured for route null");
+                    self.missing_default_reports
+                        .report(Level::ERROR, "No Appender was configured for route null");
                     return None;
                 }
                 None => return None,
             },
         };
-        let _creating = self.creating.lock().unwrap_or_else(|e| e.into_inner());
+        let mut failed = self.creating.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(created) = self.created.get(key) {
             return Some(Target::Created(created));
         }
-        if self.stopped.load(Ordering::Acquire) {
+        if self.stopped.load(Ordering::Acquire) || failed.recently(key) {
             return None;
         }
-        let control = create_route_appender(inline, Some(event), key, &self.configuration)?;
+        let Some(control) = create_route_appender(inline, Some(event), key, &self.configuration)
+        else {
+            failed.remember(key);
+            return None;
+        };
         let created = Arc::new(CreatedRoute {
             control,
             last_used: AtomicU64::new(now_nanos()),
@@ -470,7 +516,8 @@ pub(crate) fn build_routing_appender(
         inline_routes,
         default_route,
         created,
-        creating: Mutex::new(()),
+        creating: Mutex::new(FailedRoutes::default()),
+        missing_default_reports: ReportLimit::error_handler(),
         configuration: Arc::clone(configuration),
         purger,
         rewrite: routing
@@ -559,7 +606,8 @@ mod tests {
             inline_routes: Vec::new(),
             default_route: Some(DefaultRoute::Ref),
             created: Arc::new(CreatedRoutes::default()),
-            creating: Mutex::new(()),
+            creating: Mutex::new(FailedRoutes::default()),
+            missing_default_reports: ReportLimit::error_handler(),
             configuration,
             purger: None,
             rewrite: None,
@@ -591,5 +639,45 @@ mod tests {
                 "the default route waited on the creation lock"
             );
         });
+    }
+
+    #[test]
+    fn a_route_that_cannot_be_built_is_tried_again_after_a_second_not_per_event() {
+        // A File under a regular file: it cannot be created, even by root.
+        let dir = l4rs_test_support::TempDir::new("l4rs-routing-failed-route");
+        std::fs::write(dir.path().join("plain"), "").unwrap();
+        let xml = format!(
+            r#"<Configuration><Appenders><Routing name="R"><Routes pattern="$${{ctx:k}}"><Route>
+                 <File name="f-${{ctx:k}}" fileName="{}/plain/${{ctx:k}}.log"/>
+               </Route></Routes></Routing></Appenders><Loggers/></Configuration>"#,
+            dir.path().display()
+        );
+        let configuration = Arc::new(l4rs_config::load_str(&xml, None).expect("parses"));
+        let spec = &configuration.appenders[0];
+        let AppenderKind::Routing(routing) = &spec.kind else {
+            panic!("{spec:?}");
+        };
+        let control = build_routing_appender(
+            spec,
+            routing,
+            &HashMap::new(),
+            &configuration,
+            &BuildMode::Start,
+        );
+        let mut map = l4rs_core::ContextMap::new();
+        map.insert("k", "a");
+        let mut event = LogEvent::new("x", Level::INFO, Message::Text("m"));
+        event.context_map = &map;
+        let ((), first) = status::capture(|| control.call(&event).unwrap());
+        assert!(!first.is_empty(), "the failed build is reported");
+        let ((), next) = status::capture(|| {
+            for _ in 0..5 {
+                control.call(&event).unwrap();
+            }
+        });
+        assert!(next.is_empty(), "{next:?}");
+        std::thread::sleep(FAILED_ROUTE_RETRY + Duration::from_millis(50));
+        let ((), again) = status::capture(|| control.call(&event).unwrap());
+        assert_eq!(again, first, "tried, and reported, again");
     }
 }

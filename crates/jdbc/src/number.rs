@@ -266,7 +266,10 @@ impl JavaDecimal {
         let scale = self.scale as usize;
         let integer_length = self.digits.len().saturating_sub(scale);
         let integer = &self.digits[..integer_length];
-        let first_dropped = self.digits.as_bytes().get(integer_length).copied();
+        // With fewer digits than places, the first place dropped is a leading zero (0.05).
+        let first_dropped = (self.digits.len() >= scale)
+            .then(|| self.digits.as_bytes().get(integer_length).copied())
+            .flatten();
         let round_up = first_dropped.is_some_and(|digit| digit >= b'5');
         let mut magnitude: Vec<u8> = if integer.is_empty() {
             vec![b'0']
@@ -700,6 +703,10 @@ mod tests {
         assert_eq!(whole("-0.4").as_deref(), Some("0"));
         assert_eq!(whole("99.5").as_deref(), Some("100"));
         assert_eq!(whole("1e-3").as_deref(), Some("0"));
+        // Fewer digits than places: the first place dropped is a zero.
+        assert_eq!(whole("0.05").as_deref(), Some("0"));
+        assert_eq!(whole("-0.06").as_deref(), Some("0"));
+        assert_eq!(whole("5e-2").as_deref(), Some("0"));
         assert_eq!(whole("1.5E+1").as_deref(), Some("15"));
         assert_eq!(whole("12").as_deref(), Some("12"));
     }

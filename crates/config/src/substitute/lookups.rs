@@ -185,8 +185,8 @@ type Bundle = Option<Arc<HashMap<String, String>>>;
 pub(super) struct LookupMemory {
     warned: Mutex<HashSet<String>>,
     bundles: Mutex<HashMap<String, Bundle>>,
-    /// What substitutions made per event report (an invalid `${date:…}` format, a cycle,
-    /// a limit crossed): log4j2 prints them for every event, l4rs with its error handler's
+    /// What substitutions with an event report (an invalid `${date:…}` format, a cycle, a
+    /// limit crossed): log4j2 prints them for every event, l4rs with its error handler's
     /// limit, four and then one per five minutes.
     pub(super) event_reports: ReportLimit,
 }

@@ -189,8 +189,13 @@ impl Substitutor {
 
 impl Interpolator for Substitutor {
     fn interpolate(&self, text: &str, event: Option<&LogEvent<'_>>) -> String {
+        // Without an event this is a layout or rollover resolving its text once: every problem
+        // is reported, as at configuration time.
+        let Some(event) = event else {
+            return self.replace_reporting(text, None, &mut to_status_logger);
+        };
         let limit = &self.memory.event_reports;
-        self.replace_reporting(text, event, &mut |severity, message| {
+        self.replace_reporting(text, Some(event), &mut |severity, message| {
             // Only what the status logger prints uses up the limit (and can flood).
             let level = status_level(severity);
             let printed = level.is_at_least_as_severe_as(l4rs_core::status::level());

@@ -69,7 +69,6 @@ pub struct KafkaAppender {
     sync_send: bool,
     send_event_timestamp: bool,
     retry_count: u32,
-    ignore_exceptions: bool,
     timeout: Duration,
     max_block: Duration,
     layout: Arc<dyn Layout>,
@@ -77,9 +76,6 @@ pub struct KafkaAppender {
     _poller: poller::Poller,
     producer: BaseProducer<Context>,
     stopped: AtomicBool,
-    /// Failed sends, reported through log4j2's error handler there: four, then one per five
-    /// minutes.
-    send_failures: ReportLimit,
     /// Retries of a failed send (DEBUG): one line a second, with a count.
     retries: ReportLimit,
     /// Set once an event of the Kafka client's own loggers was refused: log4j2 warns for every
@@ -106,7 +102,6 @@ impl KafkaAppender {
     pub fn new(
         name: &str,
         spec: &KafkaSpec,
-        ignore_exceptions: bool,
         layout: Arc<dyn Layout>,
         interpolator: Arc<dyn Interpolator>,
     ) -> Result<KafkaAppender, KafkaBuildError> {
@@ -161,14 +156,12 @@ impl KafkaAppender {
             sync_send: spec.sync_send,
             send_event_timestamp: spec.send_event_timestamp,
             retry_count: spec.retry_count,
-            ignore_exceptions,
             timeout: settings.timeout,
             max_block: settings.max_block,
             layout,
             _poller: poller,
             producer,
             stopped: AtomicBool::new(false),
-            send_failures: ReportLimit::error_handler(),
             retries: ReportLimit::per_second(),
             refused_client_event: AtomicBool::new(false),
         })
@@ -411,23 +404,13 @@ impl Appender for KafkaAppender {
         let Err(error) = result else {
             return Ok(());
         };
-        // log4j2's `error("Unable to write to Kafka in appender [" + name + "]", event, e)`;
-        // the default error handler rethrows it when exceptions are not ignored.
-        self.send_failures.report(
-            Level::ERROR,
-            format_args!(
-                "Unable to write to Kafka in appender [{}] {error}",
-                self.name
-            ),
-        );
-        if self.ignore_exceptions {
-            Ok(())
-        } else {
-            Err(AppendError::Io {
-                destination: format!("Kafka topic {}", self.topic),
-                source: std::io::Error::other(error),
-            })
-        }
+        // log4j2's `error("Unable to write to Kafka in appender [" + name + "]", event, e)`:
+        // the appender's error handler reports it, and throws it on when exceptions are not
+        // ignored, where AppenderControl's handler is asked again. Both ask the one limit.
+        Err(AppendError::Reported {
+            message: format!("Unable to write to Kafka in appender [{}]", self.name),
+            exception: error.to_string(),
+        })
     }
 
     /// Waits (at most the timeout) until every queued record is acknowledged or given up.
@@ -504,14 +487,9 @@ mod tests {
             // Never contacted: the refused events are not sent.
             properties: vec![("bootstrap.servers".to_string(), "127.0.0.1:9".to_string())],
         };
-        let appender = KafkaAppender::new(
-            "kafka",
-            &spec,
-            true,
-            Arc::new(MessageOnly),
-            Arc::new(Verbatim),
-        )
-        .expect("built without a broker");
+        let appender =
+            KafkaAppender::new("kafka", &spec, Arc::new(MessageOnly), Arc::new(Verbatim))
+                .expect("built without a broker");
         let ((), records) = status::capture(|| {
             for _ in 0..3 {
                 let event = LogEvent::new(

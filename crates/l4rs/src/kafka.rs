@@ -14,15 +14,9 @@ pub(crate) fn build_kafka_appender(
     layout: Arc<dyn Layout>,
     interpolator: Arc<dyn Interpolator>,
 ) -> Result<Arc<dyn Appender>, String> {
-    l4rs_kafka::KafkaAppender::new(
-        &spec.name,
-        kafka,
-        spec.ignore_exceptions,
-        layout,
-        interpolator,
-    )
-    .map(|appender| Arc::new(appender) as Arc<dyn Appender>)
-    .map_err(|error| error.to_string())
+    l4rs_kafka::KafkaAppender::new(&spec.name, kafka, layout, interpolator)
+        .map(|appender| Arc::new(appender) as Arc<dyn Appender>)
+        .map_err(|error| error.to_string())
 }
 
 /// Without the `kafka` feature: the appender is not created, and the message says how to get it.

@@ -111,17 +111,14 @@ fn push_code(word: &str, out: &mut String) -> bool {
     }
 }
 
-/// Unknown style words in messages (`%m{ansi}`): a message can carry one in every event.
-static MESSAGE_STYLE_REPORTS: ReportLimit = ReportLimit::per_second();
-
 /// `AnsiEscape.createSequence`: `ESC[` codes joined by `;` then `m`. An unknown word is
-/// reported and leaves an empty code (log4j2 still writes its separator). `from_message` says
-/// the words come from an event's message rather than the configuration: they are reported at
-/// most once a second.
+/// reported and leaves an empty code (log4j2 still writes its separator). Words from an
+/// event's message come with `limit`, which they are reported under; those from the
+/// configuration are reported once anyway, when the pattern is built.
 pub(crate) fn push_sequence<'a>(
     names: impl IntoIterator<Item = &'a str>,
     out: &mut String,
-    from_message: bool,
+    limit: Option<&ReportLimit>,
 ) {
     out.push_str("\u{1b}[");
     for (index, name) in names.into_iter().enumerate() {
@@ -131,21 +128,33 @@ pub(crate) fn push_sequence<'a>(
         if !push_code(name, out) {
             let report = format_args!(
                 "The style attribute {name} is incorrect. java.lang.IllegalArgumentException: No enum constant org.apache.logging.log4j.core.pattern.AnsiEscape.{}",
-                name.trim().to_ascii_uppercase()
+                EnumConstant(name)
             );
-            if from_message {
-                MESSAGE_STYLE_REPORTS.report(Level::WARN, report);
-            } else {
-                status::warn(report);
+            match limit {
+                Some(limit) => limit.report(Level::WARN, report),
+                None => status::warn(report),
             }
         }
     }
     out.push('m');
 }
 
+/// The `AnsiEscape` constant Java looks a style word up as (trimmed, upper-cased), written
+/// only when a report is printed.
+struct EnumConstant<'a>(&'a str);
+
+impl std::fmt::Display for EnumConstant<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0
+            .trim()
+            .chars()
+            .try_for_each(|c| f.write_char(c.to_ascii_uppercase()))
+    }
+}
+
 fn sequence(names: &[&str]) -> String {
     let mut out = String::new();
-    push_sequence(names.iter().copied(), &mut out, false);
+    push_sequence(names.iter().copied(), &mut out, None);
     out
 }
 

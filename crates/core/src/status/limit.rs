@@ -14,7 +14,8 @@ use crate::Level;
 
 /// log4j2's `DefaultErrorHandler`: after the first report, three more, then one per interval.
 const ERROR_HANDLER_BURST: u64 = 4;
-/// log4j2's `DefaultErrorHandler` interval between reports once the burst is used up.
+/// log4j2's `DefaultErrorHandler`: the least time since the last report before another, once
+/// the burst is used up.
 const ERROR_HANDLER_INTERVAL: Duration = Duration::from_secs(5 * 60);
 
 /// How often the reports of one kind are printed, and what they say about the others.
@@ -41,8 +42,8 @@ pub struct ReportLimit {
 
 impl ReportLimit {
     /// log4j2's default error handler, which its appenders report through: the first report
-    /// and three more, then one every five minutes. Reports are printed as they are, so that
-    /// they read as log4j2's do.
+    /// and three more, then one when five minutes have passed since the last. Reports are
+    /// printed as they are, so that they read as log4j2's do.
     pub const fn error_handler() -> ReportLimit {
         ReportLimit::new(ERROR_HANDLER_BURST, ERROR_HANDLER_INTERVAL, false)
     }
@@ -54,8 +55,9 @@ impl ReportLimit {
         ReportLimit::new(1, Duration::from_secs(1), true)
     }
 
-    /// `burst` reports at any time (at least one), then one per `interval`; with `summarize`
-    /// each report printed after others were left out says how many.
+    /// `burst` reports at any time (at least one), then one once `interval` has passed since
+    /// the last; with `summarize` each report printed after others were left out says how
+    /// many.
     pub const fn new(burst: u64, interval: Duration, summarize: bool) -> ReportLimit {
         ReportLimit {
             burst: if burst == 0 { 1 } else { burst },
@@ -82,13 +84,18 @@ impl ReportLimit {
                 .last_ms
                 .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed)
                 .is_ok())
-            || self
+            || (self
                 .burst_used
                 .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |used| {
                     // The first interval report is the burst's first one too.
                     (used + 1 < self.burst).then_some(used + 1)
                 })
-                .is_ok();
+                .is_ok()
+                // A burst report starts the interval again, as in log4j2's handler.
+                && {
+                    self.last_ms.fetch_max(now, Ordering::Relaxed);
+                    true
+                });
         if !self.summarize {
             // Nobody reads the count: a refused report costs no read-modify-write.
             return admitted.then_some(0);
@@ -196,6 +203,24 @@ mod tests {
         assert_eq!(allowed.into_inner(), 4);
         let still_counted = limit.left_out.load(Ordering::Relaxed);
         assert_eq!(counted_in_reports.into_inner() + still_counted, 3996);
+    }
+
+    #[test]
+    fn the_interval_runs_from_the_last_report_of_the_burst() {
+        // log4j2 2.19's DefaultErrorHandler: every report it lets through, burst ones too,
+        // starts the interval again.
+        let limit = ReportLimit::new(2, Duration::from_millis(1000), false);
+        assert_eq!(limit.admit(), Some(0));
+        std::thread::sleep(Duration::from_millis(600));
+        assert_eq!(limit.admit(), Some(0), "the burst's second report");
+        std::thread::sleep(Duration::from_millis(600));
+        assert_eq!(
+            limit.admit(),
+            None,
+            "1.2 s after the first, 0.6 s after the last"
+        );
+        std::thread::sleep(Duration::from_millis(500));
+        assert_eq!(limit.admit(), Some(0));
     }
 
     #[test]

@@ -7,8 +7,7 @@
 
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::OnceLock;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::Level;
 
@@ -31,8 +30,8 @@ pub struct ReportLimit {
     interval_ms: u64,
     /// Whether a report says how many were left out since the last one.
     summarize: bool,
-    /// When the last interval report was printed: milliseconds since [`epoch`], plus 1 (0 means
-    /// never).
+    /// When the last report that starts the interval was printed, as [`now_ms`] reads the
+    /// clock (0 means never).
     last_ms: AtomicU64,
     /// Reports of the burst printed so far (the first one included).
     burst_used: AtomicU64,
@@ -129,11 +128,9 @@ impl Default for ReportLimit {
     }
 }
 
-/// Milliseconds on a monotonic clock since the first report limit was consulted, plus 1 so
-/// that 0 can mean "never".
+/// Milliseconds on the monotonic clock, plus 1 so that 0 can mean "never".
 fn now_ms() -> u64 {
-    static EPOCH: OnceLock<Instant> = OnceLock::new();
-    EPOCH.get_or_init(Instant::now).elapsed().as_millis() as u64 + 1
+    (crate::time::monotonic_nanos() / 1_000_000) as u64 + 1
 }
 
 #[cfg(test)]
